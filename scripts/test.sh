@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: builds, then runs mocha against real redis-server, s3rver and SQLite
+# (and MongoDB too when MONGODB_URI is set).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-redis.sh
+npx tsc -p tsconfig.json
+exec npx mocha "$@"

@@ -1,0 +1,167 @@
+import path from 'node:path';
+
+/** Typed, frozen configuration. Nothing outside this module reads process.env. */
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+}
+
+export interface Config {
+  port: number;
+  publicBaseUrl: string;
+  /** Admin keys given through ADMIN_API_KEYS; empty means "generate one in DATA_DIR" (embedded default). */
+  adminApiKeys: readonly string[];
+  dataDir: string;
+  mongodbUri: string | undefined;
+  redisUrl: string | undefined;
+  s3: S3Config | undefined;
+  tiers: readonly string[];
+  trustProxy: boolean;
+  logLevel: string;
+  /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
+  redisPrefix: string;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_TIERS = ['free', 'standard', 'premium', 'enterprise'];
+export const MIN_ADMIN_KEY_LENGTH = 32;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+/** Reads and validates the environment; throws one ConfigError listing every invalid variable. */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  const port = parseInteger(read('PORT'), 3000, 0, 65535, 'PORT', problems);
+
+  let publicBaseUrl = read('PUBLIC_BASE_URL') ?? `http://localhost:${port}`;
+  if (!isHttpUrl(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
+  publicBaseUrl = publicBaseUrl.replace(/\/+$/, '');
+
+  const adminApiKeys = (read('ADMIN_API_KEYS') ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
+  adminApiKeys.forEach((key, index) => {
+    if (key.length < MIN_ADMIN_KEY_LENGTH) {
+      problems.push(`ADMIN_API_KEYS entry ${index + 1} is shorter than ${MIN_ADMIN_KEY_LENGTH} characters`);
+    }
+  });
+
+  const dataDir = path.resolve(read('DATA_DIR') ?? './data');
+
+  const mongodbUri = read('MONGODB_URI');
+  if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
+    problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
+  }
+
+  const redisUrl = read('REDIS_URL');
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push('REDIS_URL must start with redis:// or rediss://');
+  }
+
+  const s3 = readS3Config(read, problems);
+
+  const tiers = (read('TIERS') ?? DEFAULT_TIERS.join(','))
+    .split(',')
+    .map((t) => t.trim());
+  if (tiers.some((t) => !/^[a-z0-9_-]{1,32}$/.test(t))) {
+    problems.push('TIERS must be a comma-separated list of lowercase names (a-z, 0-9, _ and -)');
+  } else if (new Set(tiers).size !== tiers.length) {
+    problems.push('TIERS must not repeat a tier');
+  }
+
+  const trustProxy = parseBoolean(read('TRUST_PROXY'), 'TRUST_PROXY', problems);
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const redisPrefix = read('REDIS_PREFIX') ?? 'bds';
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1-40 characters of A-Z, a-z, 0-9, _ and -');
+
+  const shutdownTimeoutMs = parseInteger(read('SHUTDOWN_TIMEOUT_MS'), 25_000, 1_000, 25_000, 'SHUTDOWN_TIMEOUT_MS', problems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    port,
+    publicBaseUrl,
+    adminApiKeys: Object.freeze(adminApiKeys),
+    dataDir,
+    mongodbUri,
+    redisUrl,
+    s3,
+    tiers: Object.freeze(tiers),
+    trustProxy,
+    logLevel,
+    redisPrefix,
+    shutdownTimeoutMs,
+  });
+}
+
+function readS3Config(read: (name: string) => string | undefined, problems: string[]): S3Config | undefined {
+  const endpoint = read('S3_ENDPOINT');
+  const bucket = read('S3_BUCKET');
+  if (endpoint === undefined && bucket === undefined) return undefined;
+  if (endpoint !== undefined && !isHttpUrl(endpoint)) problems.push('S3_ENDPOINT must be an http(s) URL');
+  if (bucket === undefined) problems.push('S3_BUCKET is required when S3_ENDPOINT is set');
+  else if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push('S3_BUCKET is not a valid bucket name');
+  const accessKeyId = read('S3_ACCESS_KEY_ID');
+  const secretAccessKey = read('S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  const forcePathStyle = read('S3_FORCE_PATH_STYLE') === undefined
+    ? endpoint !== undefined
+    : parseBoolean(read('S3_FORCE_PATH_STYLE'), 'S3_FORCE_PATH_STYLE', problems);
+  return {
+    endpoint,
+    bucket: bucket ?? '',
+    region: read('S3_REGION') ?? 'us-east-1',
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle,
+  };
+}
+
+function parseInteger(raw: string | undefined, fallback: number, min: number, max: number, name: string, problems: string[]): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    problems.push(`${name} must be an integer from ${min} to ${max}`);
+    return fallback;
+  }
+  return Number(raw);
+}
+
+function parseBoolean(raw: string | undefined, name: string, problems: string[]): boolean {
+  if (raw === undefined) return false;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  problems.push(`${name} must be true or false`);
+  return false;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

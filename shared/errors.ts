@@ -1,0 +1,47 @@
+/** Errors that carry their HTTP status and the stable code of the spec's error envelope. */
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppError(400, code, message);
+export const validationError = (details: ErrorDetail[]) =>
+  new AppError(400, 'VALIDATION_ERROR', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
+export const unauthorized = (message = 'a valid API key is required') => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message: string) => new AppError(403, 'FORBIDDEN', message);
+export const notFound = (message: string) => new AppError(404, 'NOT_FOUND', message);
+export const methodNotAllowed = (message: string) => new AppError(405, 'METHOD_NOT_ALLOWED', message);
+export const conflict = (message: string) => new AppError(409, 'CONFLICT', message);
+export const gone = (message: string) => new AppError(410, 'GONE', message);
+export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
+export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
+export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
+export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);
+
+/** Raised by a store adapter when a unique constraint refuses a write; `target` names what collided. */
+export class DuplicateError extends Error {
+  constructor(readonly target: string) {
+    super(`duplicate ${target}`);
+    this.name = 'DuplicateError';
+  }
+}
+
+/** Raised by object storage when a key does not exist. */
+export class ObjectNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super('object not found');
+    this.name = 'ObjectNotFoundError';
+  }
+}

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ObjectNotFoundError } from '../../errors';
+import { randomToken } from '../../ids';
+import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+import { UrlSigner } from './url-signer';
+
+/** Read size for streaming objects: large reads keep hashing and serving near memory speed. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Objects as files under a directory, for the single-machine default. Writes land in a temporary file
+ * renamed into place, so a reader never sees a half-written object. URLs point at the gateway's
+ * /v1/objects route, which checks the signature (gateway/routes/object-routes.ts).
+ */
+export class LocalStorage implements ObjectStorage {
+  readonly kind = 'local' as const;
+
+  constructor(
+    private readonly root: string,
+    private readonly publicBaseUrl: string,
+    readonly signer: UrlSigner,
+  ) {
+    fs.mkdirSync(path.join(root, '.partial'), { recursive: true });
+  }
+
+  async put(key: string, body: Readable, options: { contentLength?: number } = {}): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    const partial = path.join(this.root, '.partial', randomToken(12));
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (options.contentLength !== undefined && size > options.contentLength) {
+          callback(new Error('body exceeds the declared length'));
+          return;
+        }
+        callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, counter, fs.createWriteStream(partial));
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      await fsp.rename(partial, target);
+      return { size };
+    } catch (error) {
+      await fsp.rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const stat = await fsp.stat(this.pathOf(key));
+      return stat.isFile() ? { size: stat.size, contentType: undefined } : null;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    let handle: fsp.FileHandle;
+    try {
+      handle = await fsp.open(this.pathOf(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFoundError(key);
+      throw error;
+    }
+    return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK_BYTES });
+  }
+
+  async delete(key: string): Promise<void> {
+    await fsp.rm(this.pathOf(key), { force: true });
+  }
+
+  async presignPut(key: string, options: PresignPutOptions): Promise<string> {
+    return this.url(key, this.signer.sign({
+      method: 'PUT',
+      key,
+      expires: expiry(options.expiresInSeconds),
+      contentLength: options.contentLength,
+    }));
+  }
+
+  async presignGet(key: string, options: PresignGetOptions): Promise<string> {
+    return this.url(key, this.signer.sign({
+      method: 'GET',
+      key,
+      expires: expiry(options.expiresInSeconds),
+      disposition: attachmentDisposition(options.fileName),
+      contentType: options.contentType,
+    }));
+  }
+
+  async ping(): Promise<void> {
+    await fsp.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+  }
+
+  async close(): Promise<void> {}
+
+  /** Maps a key to a file inside root; keys that would escape it are refused. */
+  private pathOf(key: string): string {
+    const segments = key.split('/');
+    if (key === '' || segments.some((s) => s === '' || s === '.' || s === '..' || s === '.partial')) {
+      throw new ObjectNotFoundError(key);
+    }
+    return path.join(this.root, ...segments);
+  }
+
+  private url(key: string, query: string): string {
+    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
+    return `${this.publicBaseUrl}/v1/objects/${encodedKey}?${query}`;
+  }
+}
+
+function expiry(expiresInSeconds: number): number {
+  return Math.floor(Date.now() / 1000) + expiresInSeconds;
+}

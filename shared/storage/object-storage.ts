@@ -1,0 +1,53 @@
+import type { Readable } from 'node:stream';
+
+export interface ObjectInfo {
+  size: number;
+  contentType: string | undefined;
+}
+
+/** Inclusive byte range, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export interface PresignGetOptions {
+  expiresInSeconds: number;
+  /** Served as `Content-Disposition: attachment` with this file name. */
+  fileName: string;
+  contentType?: string;
+}
+
+export interface PresignPutOptions {
+  expiresInSeconds: number;
+  contentType?: string;
+  /** Exact byte count the upload must have, when the adapter can enforce it. */
+  contentLength?: number;
+}
+
+/**
+ * The object-storage port. Adapters: files under DATA_DIR with the gateway's own signed URLs (embedded
+ * default) and S3 (production). Both pass test/contract/object-storage.contract.ts.
+ */
+export interface ObjectStorage {
+  readonly kind: 'local' | 's3';
+  /** Streams `body` into `key`; resolves with the number of bytes stored. */
+  put(key: string, body: Readable, options?: { contentType?: string; contentLength?: number }): Promise<{ size: number }>;
+  /** null when the object does not exist. */
+  head(key: string): Promise<ObjectInfo | null>;
+  /** Throws ObjectNotFoundError when the object does not exist. */
+  getStream(key: string, range?: ByteRange): Promise<Readable>;
+  /** Succeeds whether or not the object exists. */
+  delete(key: string): Promise<void>;
+  presignPut(key: string, options: PresignPutOptions): Promise<string>;
+  presignGet(key: string, options: PresignGetOptions): Promise<string>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `attachment; filename="..."; filename*=UTF-8''...` with a safe ASCII fallback (RFC 6266 / 5987). */
+export function attachmentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

@@ -1,0 +1,132 @@
+/** Records held by the store. Dates are Date objects here; presenters turn them into ISO strings. */
+
+export interface Application {
+  applicationId: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  customerIds: string[];
+  /** false while soft-deleted. */
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+export interface Version {
+  applicationId: string;
+  version: string;
+  releaseNotes: string | null;
+  requiredTier: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const FILE_TYPES = ['MAIN', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+export type FileStatus = 'pending' | 'available' | 'failed';
+
+export interface FileRecord {
+  fileId: string;
+  applicationId: string;
+  version: string;
+  fileName: string;
+  fileSize: number;
+  contentType: string;
+  /** `sha256:<hex>` once known (available); null while a large upload is pending. */
+  checksum: string | null;
+  fileType: FileType;
+  status: FileStatus;
+  /** Object storage key; never leaves the process. */
+  storageKey: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface VersionWithFiles extends Version {
+  files: FileRecord[];
+}
+
+export interface Customer {
+  customerId: string;
+  name: string;
+  tier: string;
+  isActive: boolean;
+  notes: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ApiKey {
+  keyId: string;
+  customerId: string;
+  /** SHA-256 hex of the whole key `<customerId>.<secret>`; the key itself is never stored. */
+  keyHash: string;
+  /** First characters of the key, enough for a person to recognise it. */
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export type UploadStatus = 'issued' | 'verifying' | 'completed' | 'failed' | 'expired';
+
+export interface UploadSession {
+  uploadId: string;
+  applicationId: string;
+  version: string;
+  fileName: string;
+  fileSize: number;
+  contentType: string;
+  fileType: FileType;
+  releaseNotes: string | null;
+  requiredTier: string | null;
+  /** The pending file this session reserves. */
+  fileId: string;
+  storageKey: string;
+  status: UploadStatus;
+  /** Checksum the client declared at completion, normalised to lowercase hex. */
+  expectedChecksum: string | null;
+  failureReason: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ShareLink {
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  tokenHash: string;
+  customerId: string;
+  applicationId: string;
+  version: string;
+  fileId: string;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  /** Set by the expiry job; correctness relies on expiresAt, this only records that the job ran. */
+  expiredAt: Date | null;
+  createdAt: Date;
+}
+
+export type EventType = 'upload' | 'download';
+
+export interface DistributionEvent {
+  /** Unique; a repeated insert of the same id is ignored. */
+  eventId: string;
+  type: EventType;
+  applicationId: string;
+  version: string;
+  fileId: string;
+  /** null for uploads by an admin. */
+  customerId: string | null;
+  clientIp: string | null;
+  userAgent: string | null;
+  timestamp: Date;
+}
+
+export interface DailyCount {
+  applicationId: string;
+  version: string;
+  /** UTC calendar date, YYYY-MM-DD. */
+  date: string;
+  count: number;
+}

@@ -1,0 +1,140 @@
+import type {
+  ApiKey,
+  Application,
+  Customer,
+  DistributionEvent,
+  EventType,
+  FileRecord,
+  FileStatus,
+  FileType,
+  ShareLink,
+  UploadSession,
+  UploadStatus,
+  Version,
+} from '../models';
+
+/** Row shapes as SQLite returns them, and their mapping to store records. */
+type Row = Record<string, unknown>;
+
+const date = (value: unknown): Date => new Date(value as number);
+const optionalDate = (value: unknown): Date | null => (value === null ? null : new Date(value as number));
+const text = (value: unknown): string => value as string;
+const optionalText = (value: unknown): string | null => (value === null ? null : (value as string));
+
+export const toMillis = (value: Date | null | undefined): number | null => (value ? value.getTime() : null);
+
+export function applicationFromRow(row: Row): Application {
+  return {
+    applicationId: text(row.application_id),
+    name: text(row.name),
+    description: optionalText(row.description),
+    tags: JSON.parse(text(row.tags)),
+    customerIds: JSON.parse(text(row.customer_ids)),
+    isActive: row.deleted_at === null,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    deletedAt: optionalDate(row.deleted_at),
+  };
+}
+
+export function versionFromRow(row: Row): Version {
+  return {
+    applicationId: text(row.application_id),
+    version: text(row.version),
+    releaseNotes: optionalText(row.release_notes),
+    requiredTier: optionalText(row.required_tier),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function fileFromRow(row: Row): FileRecord {
+  return {
+    fileId: text(row.file_id),
+    applicationId: text(row.application_id),
+    version: text(row.version),
+    fileName: text(row.file_name),
+    fileSize: row.file_size as number,
+    contentType: text(row.content_type),
+    checksum: optionalText(row.checksum),
+    fileType: text(row.file_type) as FileType,
+    status: text(row.status) as FileStatus,
+    storageKey: text(row.storage_key),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function customerFromRow(row: Row): Customer {
+  return {
+    customerId: text(row.customer_id),
+    name: text(row.name),
+    tier: text(row.tier),
+    isActive: row.is_active === 1,
+    notes: optionalText(row.notes),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function apiKeyFromRow(row: Row): ApiKey {
+  return {
+    keyId: text(row.key_id),
+    customerId: text(row.customer_id),
+    keyHash: text(row.key_hash),
+    prefix: text(row.prefix),
+    createdAt: date(row.created_at),
+    lastUsedAt: optionalDate(row.last_used_at),
+    revokedAt: optionalDate(row.revoked_at),
+  };
+}
+
+export function uploadSessionFromRow(row: Row): UploadSession {
+  return {
+    uploadId: text(row.upload_id),
+    applicationId: text(row.application_id),
+    version: text(row.version),
+    fileName: text(row.file_name),
+    fileSize: row.file_size as number,
+    contentType: text(row.content_type),
+    fileType: text(row.file_type) as FileType,
+    releaseNotes: optionalText(row.release_notes),
+    requiredTier: optionalText(row.required_tier),
+    fileId: text(row.file_id),
+    storageKey: text(row.storage_key),
+    status: text(row.status) as UploadStatus,
+    expectedChecksum: optionalText(row.expected_checksum),
+    failureReason: optionalText(row.failure_reason),
+    expiresAt: date(row.expires_at),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function shareLinkFromRow(row: Row): ShareLink {
+  return {
+    tokenHash: text(row.token_hash),
+    customerId: text(row.customer_id),
+    applicationId: text(row.application_id),
+    version: text(row.version),
+    fileId: text(row.file_id),
+    expiresAt: date(row.expires_at),
+    revokedAt: optionalDate(row.revoked_at),
+    expiredAt: optionalDate(row.expired_at),
+    createdAt: date(row.created_at),
+  };
+}
+
+export function eventFromRow(row: Row): DistributionEvent {
+  return {
+    eventId: text(row.event_id),
+    type: text(row.type) as EventType,
+    applicationId: text(row.application_id),
+    version: text(row.version),
+    fileId: text(row.file_id),
+    customerId: optionalText(row.customer_id),
+    clientIp: optionalText(row.client_ip),
+    userAgent: optionalText(row.user_agent),
+    timestamp: date(row.ts),
+  };
+}
