@@ -70,6 +70,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (mongodbUri !== undefined && !/^mongodb(\+srv)?:\/\//.test(mongodbUri)) {
     problems.push('MONGODB_URI must start with mongodb:// or mongodb+srv://');
   }
+  // Several gateway processes cannot share a key generated into one machine's DATA_DIR.
+  if (mongodbUri !== undefined && adminApiKeys.length === 0) {
+    problems.push('ADMIN_API_KEYS is required when MONGODB_URI is set');
+  }
 
   const redisUrl = read('REDIS_URL');
   if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {

@@ -39,6 +39,8 @@ export interface ObjectStorage {
   getStream(key: string, range?: ByteRange): Promise<Readable>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
+  /** Moves an object to another key, replacing what is there; throws ObjectNotFoundError when `from` is missing. */
+  move(from: string, to: string): Promise<void>;
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
   ping(): Promise<void>;

@@ -77,6 +77,17 @@ export class LocalStorage implements ObjectStorage {
     await fsp.rm(this.pathOf(key), { force: true });
   }
 
+  async move(from: string, to: string): Promise<void> {
+    const target = this.pathOf(to);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fsp.rename(this.pathOf(from), target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFoundError(from);
+      throw error;
+    }
+  }
+
   async presignPut(key: string, options: PresignPutOptions): Promise<string> {
     return this.url(key, this.signer.sign({
       method: 'PUT',

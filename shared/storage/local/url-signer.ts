@@ -41,7 +41,7 @@ export class UrlSigner {
 
   /** Reads the grant of a request's query; `method` is the request's (HEAD counts as GET). */
   verify(method: string, key: string, query: URLSearchParams, now: Date = new Date()): { verdict: Verdict; grant?: SignedGrant } {
-    const grantedMethod = query.get(PARAM.method);
+    const grantedMethod = query.get(PARAM.method) as SignedGrant['method'] | null;
     const requestMethod = method === 'HEAD' ? 'GET' : method;
     const expires = Number(query.get(PARAM.expires));
     const signature = query.get(PARAM.signature) ?? '';

@@ -1,0 +1,48 @@
+import Koa from 'koa';
+import compose from 'koa-compose';
+import { methodNotAllowed } from '../shared/errors';
+import { LocalStorage } from '../shared/storage/local/local-storage';
+import type { GatewayDeps } from './gateway-deps';
+import type { AppRouter, AppState } from './http/context';
+import { authenticate, requireAdmin, requireCustomer } from './middleware/authenticate';
+import { errorHandler } from './middleware/error-handler';
+import { jsonBody } from './middleware/json-body';
+import { requestContext } from './middleware/request-context';
+import { apiRoutes } from './routes/api-routes';
+import { healthRoutes } from './routes/health-routes';
+import { objectRoutes } from './routes/object-routes';
+
+/** Guards handed to route modules. */
+export interface RouteGuards {
+  admin: Koa.Middleware<AppState>;
+  customer: Koa.Middleware<AppState>;
+}
+
+/** The Koa application: envelope and request id first, then health, signed object URLs, and /v1. */
+export function createApp(deps: GatewayDeps): Koa<AppState> {
+  const app = new Koa<AppState>();
+  app.proxy = deps.config.trustProxy;
+  // Errors are rendered and logged by errorHandler; Koa's default printer would log them twice.
+  app.silent = true;
+
+  const auth = authenticate(deps.adminKeyHashes, deps.keyCache);
+  const guards: RouteGuards = {
+    admin: compose([auth, requireAdmin]) as Koa.Middleware<AppState>,
+    customer: compose([auth, requireCustomer]) as Koa.Middleware<AppState>,
+  };
+
+  app.use(errorHandler(deps.logger));
+  app.use(requestContext(deps.logger));
+  mount(app, healthRoutes(deps));
+  // Object URLs stream raw bodies, so they are mounted before the JSON body parser.
+  if (deps.storage instanceof LocalStorage) mount(app, objectRoutes(deps.storage));
+  app.use(jsonBody);
+  mount(app, apiRoutes(deps, guards));
+  return app;
+}
+
+function mount(app: Koa<AppState>, router: AppRouter): void {
+  const refuse = () => methodNotAllowed('this method is not allowed on this path');
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed: refuse, notImplemented: refuse }));
+}

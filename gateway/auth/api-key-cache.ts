@@ -1,0 +1,124 @@
+import type { Redis } from 'ioredis';
+import { serviceUnavailable } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import type { Store } from '../../shared/store/store';
+
+export interface KeyIdentity {
+  keyId: string;
+  customerId: string;
+}
+
+export interface CustomerStanding {
+  tier: string;
+  isActive: boolean;
+}
+
+export interface ResolvedKey {
+  key: KeyIdentity;
+  customer: CustomerStanding;
+}
+
+const UNKNOWN = 'unknown';
+/** Written on every change: it blocks the refill of a stale read racing the change (fills use NX). */
+const INVALIDATED = 'invalidated';
+const LAST_USED_RESOLUTION_SECONDS = 60;
+
+/**
+ * Customer-key lookups through Redis. A key entry (by key hash) and a customer entry (by id) are read
+ * in one round trip. Changes overwrite the entries with a marker instead of deleting them, so a
+ * request that read the store before the change cannot put the old value back: the next request
+ * after any change reads the store.
+ */
+export class ApiKeyCache {
+  constructor(
+    private readonly redis: Redis,
+    private readonly store: Store,
+    private readonly prefix: string,
+    private readonly logger: Logger,
+    private readonly ttlSeconds = 300,
+  ) {}
+
+  /** The key and its customer, or null when the key is unknown, revoked or not that customer's. */
+  async resolve(customerId: string, keyHash: string): Promise<ResolvedKey | null> {
+    const keyEntry = this.keyEntry(keyHash);
+    const customerEntry = this.customerEntry(customerId);
+    const [cachedKey, cachedCustomer, firstUseThisMinute] = await this.guard(async () => {
+      const results = await this.redis
+        .pipeline()
+        .mget(keyEntry, customerEntry)
+        .set(this.touchEntry(keyHash), '1', 'EX', LAST_USED_RESOLUTION_SECONDS, 'NX')
+        .exec();
+      const failed = results?.find(([error]) => error);
+      if (!results || failed) throw failed?.[0] ?? new Error('pipeline failed');
+      const [k, c] = results[0][1] as (string | null)[];
+      return [k, c, results[1][1] === 'OK'] as const;
+    });
+
+    const key = await this.keyIdentity(keyEntry, cachedKey, customerId, keyHash);
+    if (!key) return null;
+    const customer = await this.customerStanding(customerEntry, cachedCustomer, customerId);
+    if (!customer) return null;
+    if (firstUseThisMinute) this.recordUse(key.keyId);
+    return { key, customer };
+  }
+
+  async invalidateKey(keyHash: string): Promise<void> {
+    await this.guard(() => this.redis.set(this.keyEntry(keyHash), INVALIDATED, 'EX', this.ttlSeconds));
+  }
+
+  async invalidateCustomer(customerId: string): Promise<void> {
+    await this.guard(() => this.redis.set(this.customerEntry(customerId), INVALIDATED, 'EX', this.ttlSeconds));
+  }
+
+  private async keyIdentity(entry: string, cached: string | null, customerId: string, keyHash: string): Promise<KeyIdentity | null> {
+    if (cached === UNKNOWN) return null;
+    if (cached !== null && cached !== INVALIDATED) return JSON.parse(cached) as KeyIdentity;
+    const stored = await this.store.findApiKeyByHash(keyHash);
+    if (!stored || stored.revokedAt || stored.customerId !== customerId) {
+      await this.fill(entry, UNKNOWN, 60);
+      return null;
+    }
+    const identity = { keyId: stored.keyId, customerId: stored.customerId };
+    await this.fill(entry, JSON.stringify(identity), this.ttlSeconds);
+    return identity;
+  }
+
+  private async customerStanding(entry: string, cached: string | null, customerId: string): Promise<CustomerStanding | null> {
+    if (cached !== null && cached !== INVALIDATED && cached !== UNKNOWN) return JSON.parse(cached) as CustomerStanding;
+    const customer = await this.store.getCustomer(customerId);
+    if (!customer) return null;
+    const standing = { tier: customer.tier, isActive: customer.isActive };
+    await this.fill(entry, JSON.stringify(standing), this.ttlSeconds);
+    return standing;
+  }
+
+  private async fill(entry: string, value: string, ttlSeconds: number): Promise<void> {
+    await this.guard(() => this.redis.set(entry, value, 'EX', ttlSeconds, 'NX'));
+  }
+
+  private recordUse(keyId: string): void {
+    this.store.touchApiKey(keyId, new Date()).catch((error) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
+  }
+
+  /** Redis failures become 503: the request cannot be authorised safely without the cache's invalidations. */
+  private async guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'redis unavailable for key lookup');
+      throw serviceUnavailable('the service is temporarily unavailable, try again shortly');
+    }
+  }
+
+  private keyEntry(keyHash: string): string {
+    return `${this.prefix}:auth:key:${keyHash}`;
+  }
+
+  private customerEntry(customerId: string): string {
+    return `${this.prefix}:auth:customer:${customerId}`;
+  }
+
+  private touchEntry(keyHash: string): string {
+    return `${this.prefix}:auth:used:${keyHash}`;
+  }
+}

@@ -1,0 +1,20 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config';
+import type { Logger } from '../shared/logger';
+import type { JobQueues } from '../shared/queues/job-queues';
+import type { ObjectStorage } from '../shared/storage/object-storage';
+import type { Store } from '../shared/store/store';
+import type { ApiKeyCache } from './auth/api-key-cache';
+
+/** Everything the gateway's routes use; built once per process by gateway-process.ts. */
+export interface GatewayDeps {
+  config: Readonly<Config>;
+  logger: Logger;
+  store: Store;
+  storage: ObjectStorage;
+  /** Fail-fast connection: a command while Redis is down errors at once. */
+  redis: Redis;
+  jobs: JobQueues;
+  keyCache: ApiKeyCache;
+  adminKeyHashes: readonly string[];
+}

@@ -1,0 +1,82 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { JobQueues } from '../shared/queues/job-queues';
+import { createGatewayConnection, waitForReady } from '../shared/redis/connections';
+import type { CoreServices } from '../shared/runtime/core-services';
+import { createApp } from './app';
+import { ApiKeyCache } from './auth/api-key-cache';
+import type { GatewayDeps } from './gateway-deps';
+
+export interface RunningGateway {
+  server: http.Server;
+  port: number;
+  /** Stops accepting connections and resolves once in-flight requests have finished. */
+  close(): Promise<void>;
+}
+
+/** Serves the app on `port` (0: any free port). */
+export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
+  const app = createApp(deps);
+  const server = http.createServer(app.callback());
+  // Large uploads stream for minutes: no whole-request timeout, but idle sockets are dropped.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () => closeGracefully(server),
+  };
+}
+
+function closeGracefully(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    // Keep-alive connections become idle once their in-flight response is sent; close them as they do.
+    const sweep = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export interface LaunchedGateway {
+  gateway: RunningGateway;
+  /** Closes what launchGateway opened (not the core services). */
+  close(): Promise<void>;
+}
+
+/** Opens the gateway's own Redis connection and queues, then serves on config.port. */
+export async function launchGateway(
+  config: GatewayDeps['config'],
+  logger: GatewayDeps['logger'],
+  core: CoreServices,
+  redisUrl: string,
+  adminKeyHashes: readonly string[],
+  port = config.port,
+): Promise<LaunchedGateway> {
+  const redis = createGatewayConnection(redisUrl);
+  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  await waitForReady(redis).catch(() => logger.warn('redis is not reachable yet; requests that need it get 503'));
+  const jobs = new JobQueues(redis, config.redisPrefix, logger);
+  const keyCache = new ApiKeyCache(redis, core.store, config.redisPrefix, logger);
+  const gateway = await startGateway({ config, logger, store: core.store, storage: core.storage, redis, jobs, keyCache, adminKeyHashes }, port);
+  logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
+  return {
+    gateway,
+    close: async () => {
+      await gateway.close();
+      await jobs.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+import type Router from '@koa/router';
+import type { ParameterizedContext } from 'koa';
+
+export type Principal =
+  | { kind: 'admin' }
+  | { kind: 'customer'; customerId: string; keyId: string; tier: string };
+
+export interface AppState {
+  requestId: string;
+  principal?: Principal;
+}
+
+export type AppContext = ParameterizedContext<AppState, Router.RouterParamContext<AppState>>;
+export type AppRouter = Router<AppState>;

@@ -1,0 +1,57 @@
+import type { Next } from 'koa';
+import { timingSafeEqual } from 'node:crypto';
+import { parseCustomerKey } from '../../shared/api-keys';
+import { forbidden, unauthorized } from '../../shared/errors';
+import { hashSecret } from '../../shared/secrets';
+import type { ApiKeyCache } from '../auth/api-key-cache';
+import type { AppContext, Principal } from '../http/context';
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+
+/**
+ * Establishes ctx.state.principal from `Authorization: Bearer <key>`: an admin key (compared in
+ * constant time against every configured hash) or a customer key `<customerId>.<secret>`.
+ */
+export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKeyCache) {
+  const adminDigests = adminKeyHashes.map((h) => Buffer.from(h, 'hex'));
+  const isAdminKey = (presented: string): boolean => {
+    const digest = Buffer.from(hashSecret(presented), 'hex');
+    let match = false;
+    for (const candidate of adminDigests) match = timingSafeEqual(candidate, digest) || match;
+    return match;
+  };
+
+  return async (ctx: AppContext, next: Next): Promise<void> => {
+    const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
+    if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
+    ctx.state.principal = await identify(presented, isAdminKey, keyCache);
+    await next();
+  };
+}
+
+async function identify(presented: string, isAdminKey: (key: string) => boolean, keyCache: ApiKeyCache): Promise<Principal> {
+  if (isAdminKey(presented)) return { kind: 'admin' };
+  const parsed = parseCustomerKey(presented);
+  if (!parsed) throw unauthorized('invalid API key');
+  const resolved = await keyCache.resolve(parsed.customerId, parsed.keyHash);
+  if (!resolved) throw unauthorized('invalid API key');
+  if (!resolved.customer.isActive) throw forbidden('customer account is inactive');
+  return { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };
+}
+
+export async function requireAdmin(ctx: AppContext, next: Next): Promise<void> {
+  if (ctx.state.principal?.kind !== 'admin') throw forbidden('this endpoint requires an admin API key');
+  await next();
+}
+
+export async function requireCustomer(ctx: AppContext, next: Next): Promise<void> {
+  if (ctx.state.principal?.kind !== 'customer') throw forbidden('this endpoint requires a customer API key');
+  await next();
+}
+
+/** The authenticated customer; only for routes behind requireCustomer. */
+export function customerOf(ctx: AppContext): Extract<Principal, { kind: 'customer' }> {
+  const principal = ctx.state.principal;
+  if (principal?.kind !== 'customer') throw forbidden('this endpoint requires a customer API key');
+  return principal;
+}

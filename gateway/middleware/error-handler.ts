@@ -1,0 +1,61 @@
+import type { Context, Next } from 'koa';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+
+const CODES_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  410: 'GONE',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  416: 'RANGE_NOT_SATISFIABLE',
+};
+
+/**
+ * Mounted first: renders every failure in the envelope. AppErrors carry their status and code;
+ * client errors raised by Koa or koa-body keep their status; anything else is a 500 whose details
+ * go to the log under the request id, never to the client.
+ */
+export function errorHandler(logger: Logger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError(404, 'NOT_FOUND', `no route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      const rendered = render(error);
+      if (rendered.status >= 500) {
+        logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      }
+      ctx.status = rendered.status;
+      ctx.body = { success: false, error: rendered.error };
+    }
+  };
+}
+
+function render(error: unknown): { status: number; error: Record<string, unknown> } {
+  if (error instanceof AppError) {
+    const body: Record<string, unknown> = { code: error.code, message: error.message };
+    if (error.details) body.details = error.details;
+    return { status: error.status, error: body };
+  }
+  const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && CODES_BY_STATUS[status]) {
+    return { status, error: { code: CODES_BY_STATUS[status], message: clientMessage(status, error) } };
+  }
+  if (status === 503) return { status, error: { code: 'SERVICE_UNAVAILABLE', message: 'a dependency is unavailable, try again shortly' } };
+  return { status: 500, error: { code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' } };
+}
+
+function clientMessage(status: number, error: unknown): string {
+  if (status === 400 && /json/i.test(String((error as Error).message))) return 'the request body is not valid JSON';
+  if (status === 413) return 'the request body is too large';
+  if (status === 415) return 'unsupported request body encoding';
+  const exposed = (error as { expose?: boolean }).expose;
+  return exposed ? String((error as Error).message) : 'the request could not be processed';
+}

@@ -1,0 +1,29 @@
+import type { Context, Next } from 'koa';
+import { koaBody } from 'koa-body';
+import { unsupportedMediaType } from '../../shared/errors';
+
+/** Largest JSON body any endpoint takes; uploads do not pass through here. */
+export const JSON_BODY_LIMIT = '1mb';
+
+const parse = koaBody({
+  json: true,
+  jsonStrict: true,
+  jsonLimit: JSON_BODY_LIMIT,
+  urlencoded: false,
+  text: false,
+  multipart: false,
+});
+
+/**
+ * Parses JSON bodies; a body in any other format is refused with 415 rather than silently ignored.
+ * Multipart requests pass untouched to the routes that stream them.
+ */
+export async function jsonBody(ctx: Context, next: Next): Promise<void> {
+  if (ctx.request.length || ctx.get('Transfer-Encoding')) {
+    if (ctx.is('multipart/form-data')) return next();
+    if (!ctx.is('application/json', '+json')) {
+      throw unsupportedMediaType('request bodies must be application/json');
+    }
+  }
+  await parse(ctx, next);
+}

@@ -1,0 +1,89 @@
+import Router from '@koa/router';
+import { AppError, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
+import type { LocalStorage } from '../../shared/storage/local/local-storage';
+import type { AppContext, AppState } from '../http/context';
+import { parseByteRange } from '../http/byte-range';
+import { respond } from '../http/respond';
+
+/** No single object is larger than the largest upload we accept. */
+const PREFIX = '/v1/objects';
+
+export const MAX_OBJECT_BYTES = 5 * 1024 ** 3;
+
+/**
+ * The embedded object store's URLs: GET/HEAD (downloads) and PUT (large uploads), each allowed only
+ * by a valid, unexpired signature from LocalStorage. No bearer key is involved.
+ */
+export function objectRoutes(storage: LocalStorage): Router<AppState> {
+  const router = new Router<AppState>({ prefix: PREFIX });
+
+  const authorise = (ctx: AppContext) => {
+    const key = keyOfPath(ctx.path);
+    const { verdict, grant } = storage.signer.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
+    if (verdict === 'invalid' || !grant) throw forbidden('the URL signature is not valid');
+    if (verdict === 'expired') throw forbidden('the URL has expired');
+    ctx.set('Cache-Control', 'private, no-store');
+    return { key, grant };
+  };
+
+  const serve = async (ctx: AppContext) => {
+    const { key, grant } = authorise(ctx);
+    const info = await storage.head(key);
+    if (!info) throw notFound('object not found');
+    ctx.set('Accept-Ranges', 'bytes');
+    ctx.type = grant.contentType ?? 'application/octet-stream';
+    if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
+    const range = parseByteRange(ctx.get('Range') || undefined, info.size);
+    if (range === 'unsatisfiable') {
+      ctx.set('Content-Range', `bytes */${info.size}`);
+      throw rangeNotSatisfiable('the requested range is outside the object');
+    }
+    if (range) {
+      ctx.status = 206;
+      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+    } else {
+      ctx.status = 200;
+    }
+    const length = range ? range.end - range.start + 1 : info.size;
+    if (ctx.method === 'HEAD') {
+      ctx.length = length;
+      return;
+    }
+    ctx.body = await storage.getStream(key, range);
+    ctx.length = length;
+  };
+
+  router.get('/:key(.+)', serve);
+  router.head('/:key(.+)', serve);
+
+  router.put('/:key(.+)', async (ctx) => {
+    const { key, grant } = authorise(ctx);
+    const limit = grant.contentLength ?? MAX_OBJECT_BYTES;
+    const declared = ctx.request.length;
+    if (declared !== undefined && declared > limit) {
+      throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
+    }
+    try {
+      const { size } = await storage.put(key, ctx.req, { contentLength: limit });
+      respond(ctx, { size });
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if ((error as Error).message === 'body exceeds the declared length') {
+        ctx.set('Connection', 'close');
+        throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
+      }
+      throw error;
+    }
+  });
+
+  return router;
+}
+
+/** The object key from the raw path (the router's decoded param would turn '+' into a space). */
+function keyOfPath(rawPath: string): string {
+  try {
+    return rawPath.slice(PREFIX.length + 1).split('/').map(decodeURIComponent).join('/');
+  } catch {
+    throw notFound('object not found');
+  }
+}

@@ -1,0 +1,40 @@
+import IORedis, { Redis, RedisOptions } from 'ioredis';
+
+/**
+ * Connection for BullMQ workers and queue producers inside workers: commands wait for a reconnect
+ * instead of failing, as BullMQ requires (maxRetriesPerRequest: null).
+ */
+export function createWorkerConnection(url: string): Redis {
+  return new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+}
+
+/**
+ * Connection for the gateway: fail fast. With the offline queue off, a command sent while Redis is
+ * down fails at once, and the request that needed it gets 503 instead of hanging.
+ */
+export function createGatewayConnection(url: string, overrides: RedisOptions = {}): Redis {
+  return new IORedis(url, {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2_000,
+    commandTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    ...overrides,
+  });
+}
+
+/** Resolves once the connection is ready, or rejects after `timeoutMs`. */
+export function waitForReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error('Redis did not become ready in time'));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}

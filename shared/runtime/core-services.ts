@@ -1,0 +1,24 @@
+import type { Config } from '../config';
+import { createObjectStorage } from '../storage/create-object-storage';
+import type { ObjectStorage } from '../storage/object-storage';
+import { createStore } from '../store/create-store';
+import type { Store } from '../store/store';
+
+/** The store and object storage, which every process needs. */
+export interface CoreServices {
+  store: Store;
+  storage: ObjectStorage;
+  close(): Promise<void>;
+}
+
+export async function openCoreServices(config: Readonly<Config>): Promise<CoreServices> {
+  const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir });
+  const storage = createObjectStorage(config);
+  return {
+    store,
+    storage,
+    close: async () => {
+      await Promise.allSettled([store.close(), storage.close()]);
+    },
+  };
+}

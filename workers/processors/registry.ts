@@ -1,0 +1,19 @@
+import type { ProcessorRegistry, RecurringJob } from '../processor';
+import { expireUploadSessions } from './expire-upload-sessions';
+import { rollupEvents } from './rollup-events';
+import { expireShareLink, purgeShareLinks } from './share-links';
+import { verifyUpload } from './verify-upload';
+
+export const PROCESSORS: ProcessorRegistry = {
+  'verify-upload': verifyUpload,
+  'expire-upload-sessions': expireUploadSessions,
+  'expire-share-link': expireShareLink,
+  'purge-share-links': purgeShareLinks,
+  'rollup-events': rollupEvents,
+};
+
+export const RECURRING_JOBS: readonly RecurringJob[] = [
+  { name: 'rollup-events', everyMs: 1_000 },
+  { name: 'expire-upload-sessions', everyMs: 60_000 },
+  { name: 'purge-share-links', everyMs: 3_600_000 },
+];

@@ -1,0 +1,21 @@
+import type { Job } from 'bullmq';
+import type { JobPayloads } from '../../shared/queues/jobs';
+import type { WorkerDeps } from '../worker-deps';
+
+/** Expired links are kept this long (answering 410) before they are purged (then 404). */
+export const SHARE_LINK_RETENTION_MS = 7 * 24 * 3_600_000;
+const PURGE_BATCH = 500;
+
+export async function expireShareLink(job: Job<JobPayloads['expire-share-link']>, deps: WorkerDeps): Promise<void> {
+  await deps.store.markShareLinkExpired(job.data.tokenHash, new Date());
+}
+
+export async function purgeShareLinks(_job: unknown, deps: WorkerDeps): Promise<number> {
+  const before = new Date(Date.now() - SHARE_LINK_RETENTION_MS);
+  let purged = 0;
+  for (;;) {
+    const count = await deps.store.purgeShareLinks(before, PURGE_BATCH);
+    purged += count;
+    if (count < PURGE_BATCH) return purged;
+  }
+}

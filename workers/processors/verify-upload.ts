@@ -1,0 +1,63 @@
+import { Job, UnrecoverableError } from 'bullmq';
+import { buildEvent } from '../../shared/events/event-recorder';
+import { ObjectNotFoundError } from '../../shared/errors';
+import { formatChecksum, sha256OfStream } from '../../shared/hashing';
+import type { JobPayloads } from '../../shared/queues/jobs';
+import type { FileRecord, UploadSession } from '../../shared/store/models';
+import type { WorkerDeps } from '../worker-deps';
+
+/**
+ * Verifies a completed large upload: moves the staged object to the file's key, hashes it as a
+ * stream, then publishes the file or fails the upload and deletes the bytes. A checksum mismatch is
+ * permanent (no retry); storage errors are retried with backoff, and the last attempt fails the upload.
+ * Every step is safe to repeat, so a retried or duplicated job changes nothing.
+ */
+export async function verifyUpload(job: Job<JobPayloads['verify-upload']>, deps: WorkerDeps): Promise<string> {
+  const session = await deps.store.getUploadSession(job.data.uploadId);
+  if (!session || session.status !== 'verifying') return 'nothing to verify';
+  const file = await deps.store.getFile(session.fileId);
+  if (!file) throw new UnrecoverableError(`file ${session.fileId} of upload ${session.uploadId} is missing`);
+  try {
+    return await verify(session, file, deps);
+  } catch (error) {
+    if (error instanceof UnrecoverableError) throw error;
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (lastAttempt) await failUpload(session, file, 'the uploaded object could not be read from storage', deps);
+    throw error;
+  }
+}
+
+async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps): Promise<string> {
+  try {
+    await deps.storage.move(session.storageKey, file.storageKey);
+  } catch (error) {
+    // Already moved by an earlier attempt of this job.
+    if (!(error instanceof ObjectNotFoundError)) throw error;
+  }
+  const info = await deps.storage.head(file.storageKey);
+  if (!info) return failUpload(session, file, 'the uploaded object is missing', deps);
+  if (info.size !== session.fileSize) {
+    return failUpload(session, file, `the uploaded object has ${info.size} bytes, ${session.fileSize} were declared`, deps);
+  }
+  const digest = await sha256OfStream(await deps.storage.getStream(file.storageKey));
+  if (session.expectedChecksum !== null && digest !== session.expectedChecksum) {
+    return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digest}`, deps);
+  }
+  const now = new Date();
+  // Event first with an id fixed by the file: a crash after it and a retry still record one event.
+  await deps.store.insertEvents([buildEvent('upload', file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
+  await deps.store.setFileStatus(file.fileId, 'pending', 'available', formatChecksum(digest), now);
+  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+  deps.logger.info({ uploadId: session.uploadId, fileId: file.fileId, bytes: info.size }, 'upload verified');
+  return 'completed';
+}
+
+/** Marks the upload and its file failed, deletes the bytes, and stops retries. */
+async function failUpload(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<never> {
+  const now = new Date();
+  await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now);
+  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
+  await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
+  deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
+  throw new UnrecoverableError(reason);
+}
