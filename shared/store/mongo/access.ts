@@ -1,0 +1,81 @@
+import type { ShareLink, UploadSession, UploadStatus } from '../models';
+import type { Store, UploadSessionPatch } from '../store';
+import type { MongoModels } from './models';
+import { definedFields } from './patches';
+import { toShareLink, toUploadSession } from './records';
+import type { ShareLinkDoc, UploadSessionDoc } from './schemas/access';
+import { guardDuplicates } from './unique-indexes';
+
+type AccessMethods = Pick<Store,
+  | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
+  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'purgeShareLinks'>;
+
+/** Large-upload sessions and share links: short-lived grants that expire. */
+export class MongoAccess implements AccessMethods {
+  constructor(private readonly models: MongoModels) {}
+
+  async createUploadSession(session: UploadSession): Promise<UploadSession> {
+    await guardDuplicates(() => this.models.uploadSessions.create(session));
+    return session;
+  }
+
+  async getUploadSession(uploadId: string): Promise<UploadSession | null> {
+    const doc = await this.models.uploadSessions.findOne({ uploadId }).lean<UploadSessionDoc>();
+    return doc ? toUploadSession(doc) : null;
+  }
+
+  async updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null> {
+    const doc = await this.models.uploadSessions
+      .findOneAndUpdate(
+        { uploadId, status: { $in: from } },
+        { $set: { ...definedFields(patch), updatedAt: at } },
+        { new: true },
+      )
+      .lean<UploadSessionDoc>();
+    return doc ? toUploadSession(doc) : null;
+  }
+
+  async listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
+    if (limit < 1) return [];
+    const docs = await this.models.uploadSessions
+      .find({ status: 'issued', expiresAt: { $lte: now } })
+      .sort({ expiresAt: 1 })
+      .limit(limit)
+      .lean<UploadSessionDoc[]>();
+    return docs.map(toUploadSession);
+  }
+
+  async createShareLink(link: ShareLink): Promise<ShareLink> {
+    await guardDuplicates(() => this.models.shareLinks.create(link));
+    return link;
+  }
+
+  async getShareLink(tokenHash: string): Promise<ShareLink | null> {
+    const doc = await this.models.shareLinks.findOne({ tokenHash }).lean<ShareLinkDoc>();
+    return doc ? toShareLink(doc) : null;
+  }
+
+  async revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null> {
+    const doc = await this.models.shareLinks
+      .findOneAndUpdate({ tokenHash, customerId, revokedAt: null }, { $set: { revokedAt: at } }, { new: true })
+      .lean<ShareLinkDoc>();
+    return doc ? toShareLink(doc) : null;
+  }
+
+  async markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
+    await this.models.shareLinks.updateOne(
+      { tokenHash, expiredAt: null, expiresAt: { $lte: at } },
+      { $set: { expiredAt: at } },
+    );
+  }
+
+  async purgeShareLinks(before: Date, limit: number): Promise<number> {
+    if (limit < 1) return 0;
+    const expired = await this.models.shareLinks
+      .find({ expiresAt: { $lt: before } }, { _id: 1 })
+      .limit(limit)
+      .lean();
+    const { deletedCount } = await this.models.shareLinks.deleteMany({ _id: { $in: expired.map((link) => link._id) } });
+    return deletedCount;
+  }
+}

@@ -1,0 +1,85 @@
+import type { ApiKey, Customer } from '../models';
+import type { CustomerPatch, Page, Store } from '../store';
+import type { MongoModels } from './models';
+import { definedFields } from './patches';
+import { toApiKey, toCustomer } from './records';
+import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
+import { guardDuplicates } from './unique-indexes';
+
+type AccountMethods = Pick<Store,
+  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
+  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'>;
+
+export class MongoAccounts implements AccountMethods {
+  constructor(private readonly models: MongoModels) {}
+
+  async createCustomer(customer: Customer): Promise<Customer> {
+    await guardDuplicates(() => this.models.customers.create(customer));
+    return customer;
+  }
+
+  async getCustomer(customerId: string): Promise<Customer | null> {
+    const doc = await this.models.customers.findOne({ customerId }).lean<CustomerDoc>();
+    return doc ? toCustomer(doc) : null;
+  }
+
+  async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+    const [total, docs] = await Promise.all([
+      this.models.customers.countDocuments(),
+      pageSize > 0
+        ? this.models.customers
+          .find()
+          .sort({ createdAt: 1, customerId: 1 })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean<CustomerDoc[]>()
+        : [],
+    ]);
+    return { items: docs.map(toCustomer), total };
+  }
+
+  async updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
+    const doc = await this.models.customers
+      .findOneAndUpdate({ customerId }, { $set: { ...definedFields(patch), updatedAt: at } }, { new: true })
+      .lean<CustomerDoc>();
+    return doc ? toCustomer(doc) : null;
+  }
+
+  async findMissingCustomers(customerIds: string[]): Promise<string[]> {
+    const wanted = [...new Set(customerIds)];
+    const found = await this.models.customers
+      .find({ customerId: { $in: wanted } }, { _id: 0, customerId: 1 })
+      .lean<Pick<CustomerDoc, 'customerId'>[]>();
+    const existing = new Set(found.map((c) => c.customerId));
+    return wanted.filter((id) => !existing.has(id));
+  }
+
+  async createApiKey(key: ApiKey): Promise<ApiKey> {
+    await guardDuplicates(() => this.models.apiKeys.create(key));
+    return key;
+  }
+
+  async listApiKeys(customerId: string): Promise<ApiKey[]> {
+    const docs = await this.models.apiKeys
+      .find({ customerId, revokedAt: null })
+      .sort({ createdAt: 1, keyId: 1 })
+      .lean<ApiKeyDoc[]>();
+    return docs.map(toApiKey);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKey | null> {
+    const doc = await this.models.apiKeys.findOne({ keyHash }).lean<ApiKeyDoc>();
+    return doc ? toApiKey(doc) : null;
+  }
+
+  async revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null> {
+    const doc = await this.models.apiKeys
+      .findOneAndUpdate({ keyId, customerId, revokedAt: null }, { $set: { revokedAt: at } }, { new: true })
+      .lean<ApiKeyDoc>();
+    return doc ? toApiKey(doc) : null;
+  }
+
+  async touchApiKey(keyId: string, at: Date): Promise<void> {
+    await this.models.apiKeys.updateOne({ keyId }, { $set: { lastUsedAt: at } });
+  }
+}

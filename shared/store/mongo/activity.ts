@@ -1,0 +1,64 @@
+import type { FilterQuery } from 'mongoose';
+import type { DailyCount, DistributionEvent } from '../models';
+import type { ActivityQuery, DailyCountQuery, Store } from '../store';
+import type { MongoModels } from './models';
+import { toEvent } from './records';
+import type { DailyCountDoc, EventDoc } from './schemas/activity';
+import { rollupEvents } from './rollup';
+
+type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'listDailyCounts'>;
+
+export class MongoActivity implements ActivityMethods {
+  constructor(private readonly models: MongoModels) {}
+
+  async insertEvents(events: DistributionEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    // Upserts on the unique eventId insert only what is new, so a retried batch never duplicates.
+    await this.models.events.bulkWrite(
+      events.map((event) => ({
+        updateOne: {
+          filter: { eventId: event.eventId },
+          update: { $setOnInsert: { ...event, counted: event.type !== 'download', batchId: null } },
+          upsert: true,
+        },
+      })),
+      { ordered: false },
+    );
+  }
+
+  async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
+    if (query.limit < 1) return [];
+    const filter: FilterQuery<EventDoc> = {};
+    if (query.type !== undefined) filter.type = query.type;
+    if (query.applicationId !== undefined) filter.applicationId = query.applicationId;
+    if (query.after !== undefined) {
+      const { timestamp, eventId } = query.after;
+      filter.$or = [{ timestamp: { $lt: timestamp } }, { timestamp, eventId: { $lt: eventId } }];
+    }
+    const docs = await this.models.events
+      .find(filter)
+      .sort({ timestamp: -1, eventId: -1 })
+      .limit(query.limit)
+      .lean<EventDoc[]>();
+    return docs.map(toEvent);
+  }
+
+  rollupEvents(limit: number): Promise<number> {
+    return rollupEvents(this.models, limit);
+  }
+
+  async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
+    const filter: FilterQuery<DailyCountDoc> = { applicationId };
+    if (query.version !== undefined) filter.version = query.version;
+    if (query.from !== undefined || query.to !== undefined) {
+      filter.date = {
+        ...(query.from === undefined ? {} : { $gte: query.from }),
+        ...(query.to === undefined ? {} : { $lte: query.to }),
+      };
+    }
+    return this.models.dailyCounts
+      .find(filter, { _id: 0, applicationId: 1, version: 1, date: 1, count: 1 })
+      .sort({ date: -1, version: 1 })
+      .lean<DailyCount[]>();
+  }
+}

@@ -1,0 +1,66 @@
+import type { FilterQuery } from 'mongoose';
+import type { Application } from '../models';
+import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
+import type { MongoModels } from './models';
+import { definedFields } from './patches';
+import { toApplication } from './records';
+import type { ApplicationDoc } from './schemas/catalog';
+import { guardDuplicates } from './unique-indexes';
+
+type ApplicationMethods = Pick<Store,
+  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'>;
+
+export class MongoApplications implements ApplicationMethods {
+  constructor(private readonly models: MongoModels) {}
+
+  async createApplication(app: Application): Promise<Application> {
+    const { isActive: _derived, ...doc } = app;
+    await guardDuplicates(() => this.models.applications.create(doc));
+    return app;
+  }
+
+  async getApplication(applicationId: string, options: { includeDeleted?: boolean } = {}): Promise<Application | null> {
+    const doc = await this.models.applications.findOne({ applicationId }).lean<ApplicationDoc>();
+    if (!doc || (doc.deletedAt !== null && !options.includeDeleted)) return null;
+    return toApplication(doc);
+  }
+
+  async listApplications(query: ApplicationQuery): Promise<Page<Application>> {
+    const filter: FilterQuery<ApplicationDoc> = {};
+    if (!query.includeDeleted) filter.deletedAt = null;
+    if (query.tag !== undefined) filter.tags = query.tag;
+    if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    const [total, docs] = await Promise.all([
+      this.models.applications.countDocuments(filter),
+      query.pageSize > 0
+        ? this.models.applications
+          .find(filter)
+          .sort({ createdAt: 1, applicationId: 1 })
+          .skip((query.page - 1) * query.pageSize)
+          .limit(query.pageSize)
+          .lean<ApplicationDoc[]>()
+        : [],
+    ]);
+    return { items: docs.map(toApplication), total };
+  }
+
+  async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
+    return this.change({ applicationId, deletedAt: null }, { ...definedFields(patch), updatedAt: at });
+  }
+
+  async softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {
+    return this.change({ applicationId, deletedAt: null }, { deletedAt: at, updatedAt: at });
+  }
+
+  async restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
+    return this.change({ applicationId, deletedAt: { $ne: null } }, { deletedAt: null, updatedAt: at });
+  }
+
+  /** Sets fields on the application matching `filter`, atomically; null when none matches. */
+  private async change(filter: FilterQuery<ApplicationDoc>, set: Partial<ApplicationDoc>): Promise<Application | null> {
+    const doc = await this.models.applications
+      .findOneAndUpdate(filter, { $set: set }, { new: true })
+      .lean<ApplicationDoc>();
+    return doc ? toApplication(doc) : null;
+  }
+}

@@ -1,0 +1,22 @@
+import type { Connection } from 'mongoose';
+import { dailyCountSchema, eventSchema } from './schemas/activity';
+import { shareLinkSchema, uploadSessionSchema } from './schemas/access';
+import { apiKeySchema, customerSchema } from './schemas/accounts';
+import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
+
+/** The store's models, bound to one dedicated connection rather than mongoose's global default. */
+export function bindModels(connection: Connection) {
+  return {
+    applications: connection.model('Application', applicationSchema),
+    versions: connection.model('Version', versionSchema),
+    files: connection.model('File', fileSchema),
+    customers: connection.model('Customer', customerSchema),
+    apiKeys: connection.model('ApiKey', apiKeySchema),
+    uploadSessions: connection.model('UploadSession', uploadSessionSchema),
+    shareLinks: connection.model('ShareLink', shareLinkSchema),
+    events: connection.model('Event', eventSchema),
+    dailyCounts: connection.model('DailyCount', dailyCountSchema),
+  };
+}
+
+export type MongoModels = ReturnType<typeof bindModels>;

@@ -1,0 +1,128 @@
+import type { ApiKey, Application, Customer, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
+import type { EventDoc } from './schemas/activity';
+import type { ShareLinkDoc, UploadSessionDoc } from './schemas/access';
+import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
+import type { ApplicationDoc, FileDoc, VersionDoc } from './schemas/catalog';
+
+/**
+ * Stored documents to store records: exactly the record's fields (no _id or bookkeeping fields),
+ * and null where a field is absent, as the SQLite adapter returns them.
+ */
+const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
+
+export function toApplication(doc: ApplicationDoc): Application {
+  return {
+    applicationId: doc.applicationId,
+    name: doc.name,
+    description: orNull(doc.description),
+    tags: [...doc.tags],
+    customerIds: [...doc.customerIds],
+    isActive: orNull(doc.deletedAt) === null,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    deletedAt: orNull(doc.deletedAt),
+  };
+}
+
+export function toVersion(doc: VersionDoc): Version {
+  return {
+    applicationId: doc.applicationId,
+    version: doc.version,
+    releaseNotes: orNull(doc.releaseNotes),
+    requiredTier: orNull(doc.requiredTier),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toFile(doc: FileDoc): FileRecord {
+  return {
+    fileId: doc.fileId,
+    applicationId: doc.applicationId,
+    version: doc.version,
+    fileName: doc.fileName,
+    fileSize: doc.fileSize,
+    contentType: doc.contentType,
+    checksum: orNull(doc.checksum),
+    fileType: doc.fileType,
+    status: doc.status,
+    storageKey: doc.storageKey,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toCustomer(doc: CustomerDoc): Customer {
+  return {
+    customerId: doc.customerId,
+    name: doc.name,
+    tier: doc.tier,
+    isActive: doc.isActive,
+    notes: orNull(doc.notes),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toApiKey(doc: ApiKeyDoc): ApiKey {
+  return {
+    keyId: doc.keyId,
+    customerId: doc.customerId,
+    keyHash: doc.keyHash,
+    prefix: doc.prefix,
+    createdAt: doc.createdAt,
+    lastUsedAt: orNull(doc.lastUsedAt),
+    revokedAt: orNull(doc.revokedAt),
+  };
+}
+
+export function toUploadSession(doc: UploadSessionDoc): UploadSession {
+  return {
+    uploadId: doc.uploadId,
+    applicationId: doc.applicationId,
+    version: doc.version,
+    fileName: doc.fileName,
+    fileSize: doc.fileSize,
+    contentType: doc.contentType,
+    fileType: doc.fileType,
+    releaseNotes: orNull(doc.releaseNotes),
+    requiredTier: orNull(doc.requiredTier),
+    fileId: doc.fileId,
+    storageKey: doc.storageKey,
+    status: doc.status,
+    expectedChecksum: orNull(doc.expectedChecksum),
+    failureReason: orNull(doc.failureReason),
+    expiresAt: doc.expiresAt,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toShareLink(doc: ShareLinkDoc): ShareLink {
+  return {
+    tokenHash: doc.tokenHash,
+    customerId: doc.customerId,
+    applicationId: doc.applicationId,
+    version: doc.version,
+    fileId: doc.fileId,
+    expiresAt: doc.expiresAt,
+    revokedAt: orNull(doc.revokedAt),
+    expiredAt: orNull(doc.expiredAt),
+    createdAt: doc.createdAt,
+  };
+}
+
+export function toEvent(doc: EventDoc): DistributionEvent {
+  return {
+    eventId: doc.eventId,
+    type: doc.type,
+    applicationId: doc.applicationId,
+    version: doc.version,
+    fileId: doc.fileId,
+    customerId: orNull(doc.customerId),
+    clientIp: orNull(doc.clientIp),
+    userAgent: orNull(doc.userAgent),
+    timestamp: doc.timestamp,
+  };
+}
+

@@ -1,0 +1,49 @@
+import { Schema } from 'mongoose';
+import type { ShareLink, UploadSession } from '../../models';
+import { uniqueIndex } from '../unique-indexes';
+import { collectionOptions } from './schema-options';
+
+export type UploadSessionDoc = UploadSession;
+export type ShareLinkDoc = ShareLink;
+
+export const uploadSessionSchema = new Schema<UploadSessionDoc>(
+  {
+    uploadId: String,
+    applicationId: String,
+    version: String,
+    fileName: String,
+    fileSize: Number,
+    contentType: String,
+    fileType: String,
+    releaseNotes: String,
+    requiredTier: String,
+    fileId: String,
+    storageKey: String,
+    status: String,
+    expectedChecksum: String,
+    failureReason: String,
+    expiresAt: Date,
+    createdAt: Date,
+    updatedAt: Date,
+  },
+  collectionOptions('uploadSessions'),
+);
+uploadSessionSchema.index({ uploadId: 1 }, uniqueIndex('uploadId'));
+uploadSessionSchema.index({ status: 1, expiresAt: 1 });
+
+export const shareLinkSchema = new Schema<ShareLinkDoc>(
+  {
+    tokenHash: String,
+    customerId: String,
+    applicationId: String,
+    version: String,
+    fileId: String,
+    expiresAt: Date,
+    revokedAt: Date,
+    expiredAt: Date,
+    createdAt: Date,
+  },
+  collectionOptions('shareLinks'),
+);
+shareLinkSchema.index({ tokenHash: 1 }, uniqueIndex('tokenHash'));
+shareLinkSchema.index({ expiresAt: 1 });
