@@ -1,0 +1,36 @@
+import { z, ZodIssue, ZodTypeAny } from 'zod';
+import { ErrorDetail, validationError } from '../../shared/errors';
+
+/** Parses `input` with `schema`, or throws 400 VALIDATION_ERROR listing every problem by field. */
+export function validate<S extends ZodTypeAny>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  throw validationError(result.error.issues.flatMap(toDetails));
+}
+
+function toDetails(issue: ZodIssue): ErrorDetail[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ field: [...issue.path, key].join('.'), message: 'is not a known field' }));
+  }
+  const field = issue.path.join('.') || '(body)';
+  if (issue.code === 'invalid_type' && issue.received === 'undefined') return [{ field, message: 'is required' }];
+  return [{ field, message: issue.message }];
+}
+
+/** A query-string integer with bounds and a default; repeated parameters are refused. */
+export function queryInteger(min: number, max: number, fallback: number) {
+  return z
+    .string({ invalid_type_error: 'must be given once' })
+    .regex(/^\d+$/, `must be an integer from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be an integer from ${min} to ${max}`)
+    .optional()
+    .transform((n) => n ?? fallback);
+}
+
+/** A single-valued query-string parameter. */
+export const queryString = () => z.string({ invalid_type_error: 'must be given once' }).min(1, 'must not be empty');
+
+/** `true`/`false` in a query string. */
+export const queryBoolean = () =>
+  z.enum(['true', 'false'], { errorMap: () => ({ message: 'must be true or false' }) }).transform((v) => v === 'true');
