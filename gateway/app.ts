@@ -41,8 +41,9 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
   return app;
 }
 
+const refuseMethod = () => methodNotAllowed('this method is not allowed on this path');
+
 function mount(app: Koa<AppState>, router: AppRouter): void {
-  const refuse = () => methodNotAllowed('this method is not allowed on this path');
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: refuse, notImplemented: refuse }));
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed: refuseMethod, notImplemented: refuseMethod }));
 }

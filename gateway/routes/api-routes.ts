@@ -1,10 +1,15 @@
 import Router from '@koa/router';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
-import type { AppState } from '../http/context';
+import type { AppRouter, AppState } from '../http/context';
 
-/** Every /v1 endpoint behind a bearer key. */
-export function apiRoutes(_deps: GatewayDeps, _guards: RouteGuards): Router<AppState> {
+/** A route module registers its routes on the /v1 router, each with its own guard (admin or customer). */
+export type RouteModule = (router: AppRouter, deps: GatewayDeps, guards: RouteGuards) => void;
+
+const MODULES: RouteModule[] = [];
+
+export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });
+  for (const register of MODULES) register(router, deps, guards);
   return router;
 }
