@@ -1,0 +1,199 @@
+import { pipeline, Readable, Transform, TransformCallback } from 'node:stream';
+import {
+  BucketAlreadyOwnedByYou,
+  BucketLocationConstraint,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Config } from '../../config';
+import { ObjectNotFoundError } from '../../errors';
+import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+
+/**
+ * Objects in an S3-compatible bucket. Clients send and fetch large bytes through pre-signed URLs, so they
+ * never pass through the gateway.
+ */
+export class S3Storage implements ObjectStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly region: string;
+
+  constructor(config: S3Config) {
+    this.bucket = config.bucket;
+    this.region = config.region;
+    this.client = new S3Client({
+      endpoint: config.endpoint,
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      // Without explicit keys the SDK's default chain applies (environment, profile, instance role).
+      credentials: config.accessKeyId !== undefined && config.secretAccessKey !== undefined
+        ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+        : undefined,
+      // Otherwise the SDK signs the checksum of an empty body into pre-signed PUT URLs, which S3 and MinIO
+      // then refuse for any real upload.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, body: Readable, options: { contentType?: string; contentLength?: number } = {}): Promise<{ size: number }> {
+    const counter = new ByteCounter(options.contentLength);
+    // The SDK pipes the body without watching it for errors: a failing source or a wrong length aborts the request.
+    const abort = new AbortController();
+    pipeline(body, counter, (error) => {
+      if (error) abort.abort(error);
+    });
+    const params = { Bucket: this.bucket, Key: key, Body: counter, ContentType: options.contentType };
+    try {
+      if (options.contentLength === undefined) {
+        // Unknown length: a multipart upload, holding at most a few parts in memory.
+        await new Upload({ client: this.client, params, abortController: abort }).done();
+      } else {
+        await this.client.send(new PutObjectCommand({ ...params, ContentLength: options.contentLength }), { abortSignal: abort.signal });
+      }
+    } catch (error) {
+      counter.destroy();
+      // An aborted request only says it was aborted; the reason is what went wrong with the body.
+      throw error instanceof Error && error.name === 'AbortError' && abort.signal.aborted ? abort.signal.reason : error;
+    }
+    return { size: counter.bytes };
+  }
+
+  async head(key: string): Promise<ObjectInfo | null> {
+    try {
+      const output = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: output.ContentLength ?? 0, contentType: output.ContentType };
+    } catch (error) {
+      if (error instanceof NotFound) return null;
+      throw error;
+    }
+  }
+
+  async getStream(key: string, range?: ByteRange): Promise<Readable> {
+    let body: unknown;
+    try {
+      const output = await this.client.send(new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Range: range === undefined ? undefined : `bytes=${range.start}-${range.end}`,
+      }));
+      body = output.Body;
+    } catch (error) {
+      if (error instanceof NoSuchKey) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+    if (!(body instanceof Readable)) throw new Error('S3 returned no readable body');
+    return body;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** A server-side copy then a delete; S3 copies objects of up to 5 GB in one request, the most one PUT can store. */
+  async move(from: string, to: string): Promise<void> {
+    if (from === to) {
+      if ((await this.head(from)) === null) throw new ObjectNotFoundError(from);
+      return;
+    }
+    try {
+      await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: copySource(this.bucket, from) }));
+    } catch (error) {
+      if (error instanceof NoSuchKey) throw new ObjectNotFoundError(from);
+      throw error;
+    }
+    await this.delete(from);
+  }
+
+  async presignPut(key: string, options: PresignPutOptions): Promise<string> {
+    // Content-Length becomes a signed header, so S3 refuses a body of any other length.
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: options.contentType,
+      ContentLength: options.contentLength,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  async presignGet(key: string, options: PresignGetOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentDisposition: attachmentDisposition(options.fileName),
+      ResponseContentType: options.contentType,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  async ping(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
+  /** Creates the bucket when it does not exist yet; safe to call from several processes at once. */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.ping();
+      return;
+    } catch (error) {
+      if (!(error instanceof NotFound)) throw error;
+    }
+    try {
+      await this.client.send(new CreateBucketCommand({
+        Bucket: this.bucket,
+        // us-east-1 is the one region S3 refuses to be named explicitly.
+        CreateBucketConfiguration: this.region === 'us-east-1'
+          ? undefined
+          : { LocationConstraint: this.region as BucketLocationConstraint },
+      }));
+    } catch (error) {
+      if (!(error instanceof BucketAlreadyOwnedByYou)) throw error;
+    }
+  }
+}
+
+/** CopySource is sent as a raw header: S3 expects it URL-encoded, '+' included. */
+function copySource(bucket: string, key: string): string {
+  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** Passes bytes through while counting them; fails when the count departs from the declared length. */
+class ByteCounter extends Transform {
+  bytes = 0;
+
+  constructor(private readonly declaredLength: number | undefined) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.declaredLength !== undefined && this.bytes > this.declaredLength) {
+      callback(new Error('body exceeds the declared length'));
+      return;
+    }
+    callback(null, chunk);
+  }
+
+  override _flush(callback: TransformCallback): void {
+    if (this.declaredLength !== undefined && this.bytes < this.declaredLength) {
+      callback(new Error('body is shorter than the declared length'));
+      return;
+    }
+    callback();
+  }
+}
