@@ -1,0 +1,328 @@
+import { expect } from 'chai';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { S3Config } from '../../shared/config';
+import { ObjectNotFoundError } from '../../shared/errors';
+import { LocalStorage } from '../../shared/storage/local/local-storage';
+import { UrlSigner } from '../../shared/storage/local/url-signer';
+import { attachmentDisposition, ObjectStorage } from '../../shared/storage/object-storage';
+import { S3Storage } from '../../shared/storage/s3/s3-storage';
+import { S3RVER_CREDENTIALS, S3rverProcess, startS3rver } from '../support/s3rver';
+
+interface StorageFixture {
+  storage: ObjectStorage;
+  dispose(): Promise<void>;
+}
+
+/** Where a test server departs from S3: the contract leaves those cases out rather than bend the adapter. */
+interface ServerGaps {
+  /** s3rver reads `bytes=0-0` as `bytes=0-`. */
+  rangeEndingAtZero?: boolean;
+  /** s3rver decodes x-amz-copy-source with decodeURI, which keeps the %2B that S3 requires for '+'. */
+  plusInCopySource?: boolean;
+}
+
+/** Large enough for several multipart parts, with an odd tail so no part boundary lines up. */
+const LARGE_BODY_BYTES = 12 * 1024 * 1024 + 7;
+
+/** Shapes our keys can take: nested paths, spaces, non-ASCII names, semantic-version build metadata. */
+const AWKWARD_KEYS = [
+  'apps/app_1/versions/1.0.0/files/installer.bin',
+  'apps/app 1/My Installer (x64).exe',
+  'apps/app_1/ünïcødé-файл-名前.bin',
+  'apps/app_1/1.0.0+build.5/setup+extras.zip',
+];
+
+/** Deterministic pseudo-random bytes (an AES-CTR keystream), produced chunk by chunk, never held whole. */
+function generatedBody(length: number, seed: string): Readable {
+  const cipher = createCipheriv('aes-256-ctr', createHash('sha256').update(seed).digest(), Buffer.alloc(16));
+  const zeros = Buffer.alloc(64 * 1024);
+  function* chunks() {
+    for (let left = length; left > 0; left -= zeros.length) yield cipher.update(zeros.subarray(0, Math.min(left, zeros.length)));
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+async function sha256Of(stream: Readable): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+function expectSignedUrlFor(url: string, key: string): void {
+  const parsed = new URL(url);
+  expect(parsed.protocol).to.match(/^https?:$/);
+  expect(decodeURIComponent(parsed.pathname).endsWith(`/${key}`), parsed.pathname).to.equal(true);
+  const expiry = [...parsed.searchParams].find(([name]) => /expires/i.test(name));
+  expect(expiry, 'an expiry parameter').to.not.equal(undefined);
+  expect(Number(expiry?.[1])).to.be.greaterThan(0);
+}
+
+/** What every ObjectStorage adapter must do; `createFixture` gives each test an empty store. */
+function objectStorageContract(createFixture: () => Promise<StorageFixture>, gaps: ServerGaps = {}): void {
+  describe('ObjectStorage contract', () => {
+    let fixture: StorageFixture;
+    let storage: ObjectStorage;
+
+    beforeEach(async () => {
+      fixture = await createFixture();
+      storage = fixture.storage;
+    });
+
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    it('stores a small body and returns it byte for byte', async () => {
+      const body = randomBytes(1000);
+      const { size } = await storage.put('small.bin', Readable.from(body), { contentLength: body.length });
+      expect(size).to.equal(body.length);
+      expect((await storage.head('small.bin'))?.size).to.equal(body.length);
+      expect((await readAll(await storage.getStream('small.bin'))).equals(body)).to.equal(true);
+    });
+
+    it('streams a multi-megabyte body of known length and returns the same bytes', async () => {
+      const { size } = await storage.put('large-known.bin', generatedBody(LARGE_BODY_BYTES, 'known'), { contentLength: LARGE_BODY_BYTES });
+      expect(size).to.equal(LARGE_BODY_BYTES);
+      expect((await storage.head('large-known.bin'))?.size).to.equal(LARGE_BODY_BYTES);
+      expect(await sha256Of(await storage.getStream('large-known.bin'))).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'known')));
+    });
+
+    it('streams a multi-megabyte body of unknown length and returns the same bytes', async () => {
+      const { size } = await storage.put('large-unknown.bin', generatedBody(LARGE_BODY_BYTES, 'unknown'));
+      expect(size).to.equal(LARGE_BODY_BYTES);
+      expect((await storage.head('large-unknown.bin'))?.size).to.equal(LARGE_BODY_BYTES);
+      expect(await sha256Of(await storage.getStream('large-unknown.bin'))).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'unknown')));
+    });
+
+    it('replaces an existing object', async () => {
+      await storage.put('replaced.bin', Readable.from(Buffer.from('first version')));
+      await storage.put('replaced.bin', Readable.from(Buffer.from('second')));
+      expect((await readAll(await storage.getStream('replaced.bin'))).toString()).to.equal('second');
+    });
+
+    it('serves inclusive byte ranges', async () => {
+      const body = randomBytes(1000);
+      await storage.put('ranged.bin', Readable.from(body), { contentLength: body.length });
+      const ranges = [
+        { start: 0, end: 0 },
+        { start: 0, end: 9 },
+        { start: 100, end: 499 },
+        { start: 999, end: 999 },
+        { start: 0, end: 999 },
+      ];
+      for (const range of ranges.filter((r) => !(gaps.rangeEndingAtZero && r.end === 0))) {
+        const bytes = await readAll(await storage.getStream('ranged.bin', range));
+        expect(bytes.equals(body.subarray(range.start, range.end + 1)), `bytes ${range.start}-${range.end}`).to.equal(true);
+      }
+    });
+
+    it('reports a missing object as null on head and ObjectNotFoundError on get', async () => {
+      expect(await storage.head('missing/object.bin')).to.equal(null);
+      const error = await rejectionOf(storage.getStream('missing/object.bin'));
+      expect(error).to.be.instanceOf(ObjectNotFoundError);
+      expect((error as ObjectNotFoundError).key).to.equal('missing/object.bin');
+    });
+
+    it('deletes idempotently', async () => {
+      await storage.delete('never-stored.bin');
+      await storage.put('deleted.bin', Readable.from(Buffer.from('bytes')));
+      await storage.delete('deleted.bin');
+      expect(await storage.head('deleted.bin')).to.equal(null);
+      expect(await rejectionOf(storage.getStream('deleted.bin'))).to.be.instanceOf(ObjectNotFoundError);
+      await storage.delete('deleted.bin');
+    });
+
+    it('keeps keys with nested paths, spaces, unicode and "+" apart', async () => {
+      for (const key of AWKWARD_KEYS) await storage.put(key, Readable.from(Buffer.from(`content of ${key}`)));
+      for (const key of AWKWARD_KEYS) {
+        expect((await storage.head(key))?.size, key).to.equal(Buffer.byteLength(`content of ${key}`));
+        expect((await readAll(await storage.getStream(key))).toString(), key).to.equal(`content of ${key}`);
+      }
+      for (const key of AWKWARD_KEYS) {
+        await storage.delete(key);
+        expect(await storage.head(key), key).to.equal(null);
+      }
+    });
+
+    it('moves an object to another key, replacing what was there', async () => {
+      await storage.put('staging/upload.bin', Readable.from(Buffer.from('new bytes')));
+      await storage.put('files/file.bin', Readable.from(Buffer.from('old bytes')));
+      await storage.move('staging/upload.bin', 'files/file.bin');
+      expect(await storage.head('staging/upload.bin')).to.equal(null);
+      expect((await readAll(await storage.getStream('files/file.bin'))).toString()).to.equal('new bytes');
+    });
+
+    it('throws ObjectNotFoundError when moving a missing object', async () => {
+      const error = await rejectionOf(storage.move('staging/missing.bin', 'files/file.bin'));
+      expect(error).to.be.instanceOf(ObjectNotFoundError);
+      expect((error as ObjectNotFoundError).key).to.equal('staging/missing.bin');
+      expect(await storage.head('files/file.bin')).to.equal(null);
+    });
+
+    it('leaves an object in place when moved onto its own key', async () => {
+      await storage.put('files/same.bin', Readable.from(Buffer.from('bytes')));
+      await storage.move('files/same.bin', 'files/same.bin');
+      expect((await readAll(await storage.getStream('files/same.bin'))).toString()).to.equal('bytes');
+    });
+
+    it('moves objects between keys with nested paths, spaces, unicode and "+"', async () => {
+      for (const key of AWKWARD_KEYS.filter((k) => !(gaps.plusInCopySource && k.includes('+')))) {
+        await storage.put(`staging/${key}`, Readable.from(Buffer.from(`content of ${key}`)));
+        await storage.move(`staging/${key}`, key);
+        expect(await storage.head(`staging/${key}`), key).to.equal(null);
+        expect((await readAll(await storage.getStream(key))).toString(), key).to.equal(`content of ${key}`);
+      }
+    });
+
+    it('refuses a body longer than its declared length and stores nothing', async () => {
+      const error = await rejectionOf(storage.put('too-long.bin', Readable.from(randomBytes(2000)), { contentLength: 1000 }));
+      expect((error as Error).message).to.equal('body exceeds the declared length');
+      expect(await storage.head('too-long.bin')).to.equal(null);
+    });
+
+    it('pre-signs absolute GET and PUT URLs that name the key and expire', async () => {
+      for (const key of AWKWARD_KEYS) {
+        expectSignedUrlFor(await storage.presignGet(key, { expiresInSeconds: 300, fileName: 'My Installer.exe' }), key);
+        expectSignedUrlFor(await storage.presignPut(key, { expiresInSeconds: 300, contentLength: 10 }), key);
+      }
+    });
+
+    it('answers ping', async () => {
+      await storage.ping();
+    });
+  });
+}
+
+describe('LocalStorage', () => {
+  objectStorageContract(async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'local-storage-'));
+    const storage = new LocalStorage(dir, 'http://127.0.0.1:1', new UrlSigner(randomBytes(32)));
+    return {
+      storage,
+      dispose: async () => {
+        await storage.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
+
+describe('S3Storage on s3rver', () => {
+  let server: S3rverProcess;
+
+  before(async () => {
+    server = await startS3rver();
+  });
+
+  after(async () => {
+    await server.stop();
+  });
+
+  const configFor = (bucket: string): S3Config => ({
+    endpoint: server.endpoint,
+    bucket,
+    region: 'us-east-1',
+    ...S3RVER_CREDENTIALS,
+    forcePathStyle: true,
+  });
+
+  async function freshBucket(): Promise<S3Storage> {
+    const storage = new S3Storage(configFor(`contract-${randomBytes(6).toString('hex')}`));
+    await storage.ensureBucket();
+    return storage;
+  }
+
+  objectStorageContract(async () => {
+    const storage = await freshBucket();
+    return { storage, dispose: () => storage.close() };
+  }, { rangeEndingAtZero: true, plusInCopySource: true });
+
+  describe('pre-signed URLs served by s3rver', () => {
+    let storage: S3Storage;
+
+    beforeEach(async () => {
+      storage = await freshBucket();
+    });
+
+    afterEach(async () => {
+      await storage.close();
+    });
+
+    it('downloads the bytes through a pre-signed GET URL, as an attachment', async () => {
+      const body = randomBytes(4096);
+      const key = AWKWARD_KEYS[2];
+      await storage.put(key, Readable.from(body), { contentLength: body.length });
+      const fileName = 'Mon installeur ü.bin';
+      const url = await storage.presignGet(key, { expiresInSeconds: 60, fileName, contentType: 'application/x-msdownload' });
+      const response = await fetch(url);
+      expect(response.status).to.equal(200);
+      expect(response.headers.get('content-disposition')).to.equal(attachmentDisposition(fileName));
+      expect(response.headers.get('content-type')).to.equal('application/x-msdownload');
+      expect(Buffer.from(await response.arrayBuffer()).equals(body)).to.equal(true);
+    });
+
+    it('uploads bytes through a pre-signed PUT URL', async () => {
+      const body = randomBytes(3000);
+      const key = AWKWARD_KEYS[3];
+      const url = await storage.presignPut(key, { expiresInSeconds: 60, contentType: 'application/octet-stream' });
+      const response = await fetch(url, { method: 'PUT', body, headers: { 'content-type': 'application/octet-stream' } });
+      expect(response.status).to.equal(200);
+      expect((await storage.head(key))?.size).to.equal(body.length);
+      expect((await readAll(await storage.getStream(key))).equals(body)).to.equal(true);
+    });
+
+    it('signs the declared length into a pre-signed PUT URL and carries no checksum', async () => {
+      const body = randomBytes(1234);
+      const url = await storage.presignPut('sized.bin', { expiresInSeconds: 60, contentLength: body.length });
+      const query = new URL(url).searchParams;
+      expect(query.get('X-Amz-SignedHeaders')?.split(';')).to.include('content-length');
+      expect([...query.keys()].filter((name) => /checksum/i.test(name))).to.deep.equal([]);
+      const response = await fetch(url, { method: 'PUT', body });
+      expect(response.status).to.equal(200);
+      expect((await storage.head('sized.bin'))?.size).to.equal(body.length);
+    });
+
+    it('refuses a pre-signed GET URL once it has expired', async () => {
+      await storage.put('expiring.bin', Readable.from(Buffer.from('bytes')));
+      const url = await storage.presignGet('expiring.bin', { expiresInSeconds: 1, fileName: 'expiring.bin' });
+      await new Promise((resolve) => setTimeout(resolve, 2100));
+      expect((await fetch(url)).status).to.equal(403);
+    });
+
+    it('creates a missing bucket once, and ping fails until then', async () => {
+      const unborn = new S3Storage(configFor(`unborn-${randomBytes(6).toString('hex')}`));
+      try {
+        expect(await rejectionOf(unborn.ping())).to.be.instanceOf(Error);
+        await unborn.ensureBucket();
+        await unborn.ensureBucket();
+        await unborn.ping();
+      } finally {
+        await unborn.close();
+      }
+    });
+
+    it('keeps the content type given at upload', async () => {
+      await storage.put('typed.bin', Readable.from(Buffer.from('bytes')), { contentType: 'application/zip' });
+      expect((await storage.head('typed.bin'))?.contentType).to.equal('application/zip');
+    });
+  });
+});
