@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { AppError, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
-import type { LocalStorage } from '../../shared/storage/local/local-storage';
+import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
+import { BodyLengthError, LocalStorage } from '../../shared/storage/local/local-storage';
 import type { AppContext, AppState } from '../http/context';
 import { parseByteRange } from '../http/byte-range';
 import { respond } from '../http/respond';
@@ -61,18 +61,20 @@ export function objectRoutes(storage: LocalStorage): Router<AppState> {
     const limit = grant.contentLength ?? MAX_OBJECT_BYTES;
     const declared = ctx.request.length;
     if (declared !== undefined && declared > limit) {
+      ctx.set('Connection', 'close');
       throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
     }
     try {
-      const { size } = await storage.put(key, ctx.req, { contentLength: limit });
+      // A signed length is exact, as on S3; otherwise only the size cap applies.
+      const { size } = await storage.put(key, ctx.req, grant.contentLength === undefined ? { maxBytes: limit } : { contentLength: limit });
       respond(ctx, { size });
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      if ((error as Error).message === 'body exceeds the declared length') {
+      if (!(error instanceof BodyLengthError)) throw error;
+      if (error.message.includes('exceeds')) {
         ctx.set('Connection', 'close');
         throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
       }
-      throw error;
+      throw badRequest(`the body must have exactly ${limit} bytes, as signed into this URL`);
     }
   });
 

@@ -27,7 +27,7 @@ export interface PresignPutOptions {
 
 /**
  * The object-storage port. Adapters: files under DATA_DIR with the gateway's own signed URLs (embedded
- * default) and S3 (production). Both pass test/contract/object-storage.contract.ts.
+ * default) and S3 (production). Both pass test/contract/object-storage.contract.test.ts.
  */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';

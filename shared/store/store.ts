@@ -54,7 +54,7 @@ export interface DailyCountQuery {
 
 /**
  * The one persistence port. Adapters: SQLite (embedded default) and MongoDB (production).
- * Both pass test/contract/store.contract.ts. Unique-constraint violations throw DuplicateError
+ * Both pass test/contract/store.contract.test.ts. Unique-constraint violations throw DuplicateError
  * with a target naming the collision ('applicationId', 'customerId', 'fileName', 'mainFile', ...).
  */
 export interface Store {

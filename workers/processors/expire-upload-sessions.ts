@@ -1,3 +1,4 @@
+import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import type { WorkerDeps } from '../worker-deps';
 
 const BATCH = 100;
@@ -6,14 +7,9 @@ const BATCH = 100;
 export async function expireUploadSessions(_job: unknown, deps: WorkerDeps): Promise<number> {
   let expired = 0;
   for (;;) {
-    const now = new Date();
-    const sessions = await deps.store.listExpiredUploadSessions(now, BATCH);
+    const sessions = await deps.store.listExpiredUploadSessions(new Date(), BATCH);
     for (const session of sessions) {
-      const changed = await deps.store.updateUploadSession(session.uploadId, ['issued'], { status: 'expired' }, now);
-      if (!changed) continue;
-      await deps.store.setFileStatus(session.fileId, 'pending', 'failed', null, now);
-      await deps.storage.delete(session.storageKey);
-      expired += 1;
+      if (await expireUploadSession(deps.store, deps.storage, session)) expired += 1;
     }
     if (sessions.length < BATCH) return expired;
   }

@@ -8,6 +8,9 @@ import { randomToken } from '../../ids';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
 import { UrlSigner } from './url-signer';
 
+/** A body longer or shorter than it was declared to be. */
+export class BodyLengthError extends Error {}
+
 /** Read size for streaming objects: large reads keep hashing and serving near memory speed. */
 export const READ_CHUNK_BYTES = 1024 * 1024;
 
@@ -27,18 +30,23 @@ export class LocalStorage implements ObjectStorage {
     fs.mkdirSync(path.join(root, '.partial'), { recursive: true });
   }
 
-  async put(key: string, body: Readable, options: { contentLength?: number } = {}): Promise<{ size: number }> {
+  /**
+   * `contentLength`: the exact length the body must have (shorter or longer fails, as on S3).
+   * `maxBytes`: an upper bound when the length is not known in advance.
+   */
+  async put(key: string, body: Readable, options: { contentLength?: number; maxBytes?: number } = {}): Promise<{ size: number }> {
     const target = this.pathOf(key);
     const partial = path.join(this.root, '.partial', randomToken(12));
+    const limit = options.contentLength ?? options.maxBytes ?? Infinity;
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         size += chunk.length;
-        if (options.contentLength !== undefined && size > options.contentLength) {
-          callback(new Error('body exceeds the declared length'));
-          return;
-        }
-        callback(null, chunk);
+        callback(size > limit ? new BodyLengthError('body exceeds the declared length') : null, chunk);
+      },
+      flush(callback) {
+        const short = options.contentLength !== undefined && size < options.contentLength;
+        callback(short ? new BodyLengthError('body is shorter than the declared length') : null);
       },
     });
     try {

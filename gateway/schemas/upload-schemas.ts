@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { FILE_TYPES } from '../../shared/store/models';
+import { applicationIdField, contentTypeField, fileNameField, releaseNotesField, tierField, versionField } from './common';
+
+/** Largest file the small-upload endpoint takes (10 MB); larger files use the large-upload flow. */
+export const SMALL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+/** Largest large upload (5 GiB, the largest single S3 PUT). */
+export const LARGE_UPLOAD_MAX_BYTES = 5 * 1024 ** 3;
+export const LARGE_UPLOAD_URL_LIFETIME_SECONDS = 3_600;
+
+const fileType = z.enum(FILE_TYPES, { errorMap: () => ({ message: `must be one of ${FILE_TYPES.join(', ')}` }) });
+const fileSize = z
+  .number({ invalid_type_error: 'must be a number of bytes' })
+  .int('must be a whole number of bytes')
+  .min(1, 'must be at least 1 byte')
+  .max(LARGE_UPLOAD_MAX_BYTES, `must be at most ${LARGE_UPLOAD_MAX_BYTES} bytes (5 GiB)`);
+
+/** Form fields of the small upload (the file part is handled separately). */
+export const smallUploadFields = (tiers: readonly string[]) =>
+  z
+    .object({
+      applicationId: applicationIdField,
+      version: versionField,
+      releaseNotes: releaseNotesField.optional(),
+      fileType: fileType.optional(),
+      requiredTier: tierField(tiers).optional(),
+    })
+    .strict();
+
+export const largeUploadUrlSchema = (tiers: readonly string[]) =>
+  z
+    .object({
+      applicationId: applicationIdField,
+      version: versionField,
+      fileName: fileNameField,
+      fileSize,
+      contentType: contentTypeField.optional(),
+      fileType: fileType.optional(),
+      releaseNotes: releaseNotesField.optional(),
+      requiredTier: tierField(tiers).optional(),
+    })
+    .strict();
+
+export const largeUploadCompleteSchema = z
+  .object({
+    uploadId: z.string().min(1).max(100),
+    applicationId: applicationIdField,
+    version: versionField,
+    fileName: fileNameField,
+    fileSize,
+    checksum: z
+      .string()
+      .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'must be sha256:<64 hex digits> or 64 hex digits')
+      .optional(),
+    releaseNotes: releaseNotesField.optional(),
+  })
+  .strict();
+
+export const uploadIdParam = z.string().min(1).max(100);

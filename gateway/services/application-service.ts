@@ -1,0 +1,90 @@
+import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
+import type { Application, VersionWithFiles } from '../../shared/store/models';
+import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../../shared/store/store';
+
+export interface NewApplication {
+  applicationId: string;
+  name: string;
+  description?: string | null;
+  tags?: string[];
+  customerIds?: string[];
+}
+
+/** Applications: creation, listing, updates and soft deletion. */
+export class ApplicationService {
+  constructor(private readonly store: Store) {}
+
+  async create(input: NewApplication): Promise<Application> {
+    const customerIds = unique(input.customerIds ?? []);
+    await this.checkCustomersExist(customerIds);
+    const now = new Date();
+    try {
+      return await this.store.createApplication({
+        applicationId: input.applicationId,
+        name: input.name,
+        description: input.description ?? null,
+        tags: unique(input.tags ?? []),
+        customerIds,
+        isActive: true,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+    } catch (error) {
+      if (error instanceof DuplicateError) throw conflict(`application ${input.applicationId} already exists`);
+      throw error;
+    }
+  }
+
+  list(query: ApplicationQuery): Promise<Page<Application>> {
+    return this.store.listApplications(query);
+  }
+
+  /** The application with its versions and files; soft-deleted ones only when asked for. */
+  async get(applicationId: string, includeDeleted = false): Promise<{ application: Application; versions: VersionWithFiles[] }> {
+    const application = await this.require(applicationId, includeDeleted);
+    return { application, versions: await this.store.listVersions(applicationId) };
+  }
+
+  async update(applicationId: string, patch: ApplicationPatch): Promise<Application> {
+    if (patch.customerIds) {
+      patch = { ...patch, customerIds: unique(patch.customerIds) };
+      await this.checkCustomersExist(patch.customerIds as string[]);
+    }
+    if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
+    const updated = await this.store.updateApplication(applicationId, patch, new Date());
+    if (!updated) throw notFound(`application ${applicationId} not found`);
+    return updated;
+  }
+
+  async softDelete(applicationId: string): Promise<Application> {
+    const deleted = await this.store.softDeleteApplication(applicationId, new Date());
+    if (!deleted) throw notFound(`application ${applicationId} not found`);
+    return deleted;
+  }
+
+  async restore(applicationId: string): Promise<Application> {
+    const restored = await this.store.restoreApplication(applicationId, new Date());
+    if (restored) return restored;
+    const existing = await this.store.getApplication(applicationId);
+    if (existing) throw conflict(`application ${applicationId} is not deleted`);
+    throw notFound(`application ${applicationId} not found`);
+  }
+
+  /** A live application, or 404 (soft-deleted applications count as missing unless included). */
+  async require(applicationId: string, includeDeleted = false): Promise<Application> {
+    const application = await this.store.getApplication(applicationId, { includeDeleted });
+    if (!application) throw notFound(`application ${applicationId} not found`);
+    return application;
+  }
+
+  private async checkCustomersExist(customerIds: string[]): Promise<void> {
+    if (customerIds.length === 0) return;
+    const missing = await this.store.findMissingCustomers(customerIds);
+    if (missing.length > 0) {
+      throw validationError([{ field: 'customerIds', message: `unknown customers: ${missing.join(', ')}` }]);
+    }
+  }
+}
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];

@@ -1,0 +1,211 @@
+import { conflict, DuplicateError, gone, notFound, serviceUnavailable, validationError } from '../../shared/errors';
+import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
+import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
+import { newId } from '../../shared/ids';
+import type { JobQueues } from '../../shared/queues/job-queues';
+import type { ObjectStorage } from '../../shared/storage/object-storage';
+import type { FileRecord, FileType, UploadSession, Version } from '../../shared/store/models';
+import type { Store } from '../../shared/store/store';
+import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
+import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
+import type { StagedFile } from '../uploads/receive-multipart';
+import { LARGE_UPLOAD_URL_LIFETIME_SECONDS } from '../schemas/upload-schemas';
+import type { ApplicationService } from './application-service';
+
+interface FileTarget {
+  applicationId: string;
+  version: string;
+  fileType?: FileType;
+  releaseNotes?: string;
+  requiredTier?: string;
+}
+
+export interface LargeUploadRequest extends FileTarget {
+  fileName: string;
+  fileSize: number;
+  contentType?: string;
+}
+
+export interface LargeUploadCompletion {
+  uploadId: string;
+  applicationId: string;
+  version: string;
+  fileName: string;
+  fileSize: number;
+  checksum?: string;
+  releaseNotes?: string;
+}
+
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+/** Small uploads (published at once) and the three-step large upload (published by the verify-upload job). */
+export class UploadService {
+  constructor(
+    private readonly store: Store,
+    private readonly storage: ObjectStorage,
+    private readonly jobs: JobQueues,
+    private readonly events: EventRecorder,
+    private readonly applications: ApplicationService,
+  ) {}
+
+  /** Publishes a file already staged (and hashed) by the multipart reader; the staged object is removed on any refusal. */
+  async publishSmallUpload(target: FileTarget, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
+    const fileId = newId('fil');
+    const storageKey = fileStorageKey(target.applicationId, fileId);
+    try {
+      await this.applications.require(target.applicationId);
+      const version = await this.prepareVersion(target);
+      await this.storage.move(staged.stagingKey, storageKey);
+      const now = new Date();
+      const file = await this.insertFile({
+        fileId,
+        applicationId: target.applicationId,
+        version: target.version,
+        fileName: staged.fileName,
+        fileSize: staged.size,
+        contentType: staged.mimeType || DEFAULT_CONTENT_TYPE,
+        checksum: formatChecksum(staged.sha256),
+        fileType: target.fileType ?? 'MAIN',
+        status: 'available',
+        storageKey,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.events.record(buildEvent('upload', file, origin, now));
+      return { file, version };
+    } catch (error) {
+      await Promise.all([this.storage.delete(staged.stagingKey), this.storage.delete(storageKey)]);
+      throw error;
+    }
+  }
+
+  /** Step 1: reserves the file (pending) and returns a pre-signed PUT URL valid for an hour. */
+  async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
+    await this.applications.require(request.applicationId);
+    await this.prepareVersion(request);
+    const now = new Date();
+    const uploadId = newId('upl');
+    const fileId = newId('fil');
+    await this.insertFile({
+      fileId,
+      applicationId: request.applicationId,
+      version: request.version,
+      fileName: request.fileName,
+      fileSize: request.fileSize,
+      contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
+      checksum: null,
+      fileType: request.fileType ?? 'MAIN',
+      status: 'pending',
+      storageKey: fileStorageKey(request.applicationId, fileId),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const session = await this.store.createUploadSession({
+      uploadId,
+      applicationId: request.applicationId,
+      version: request.version,
+      fileName: request.fileName,
+      fileSize: request.fileSize,
+      contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
+      fileType: request.fileType ?? 'MAIN',
+      releaseNotes: request.releaseNotes ?? null,
+      requiredTier: request.requiredTier ?? null,
+      fileId,
+      storageKey: stagingStorageKey(uploadId),
+      status: 'issued',
+      expectedChecksum: null,
+      failureReason: null,
+      expiresAt: new Date(now.getTime() + LARGE_UPLOAD_URL_LIFETIME_SECONDS * 1000),
+      createdAt: now,
+      updatedAt: now,
+    });
+    const uploadUrl = await this.storage.presignPut(session.storageKey, {
+      expiresInSeconds: LARGE_UPLOAD_URL_LIFETIME_SECONDS,
+      contentLength: request.fileSize,
+    });
+    return { session, uploadUrl };
+  }
+
+  /**
+   * Step 3: checks the session and the uploaded object, then queues verification (job id = upload id,
+   * so a repeated call queues nothing new). A repeated call answers with the session as it stands.
+   */
+  async completeLargeUpload(completion: LargeUploadCompletion): Promise<UploadSession> {
+    const session = await this.store.getUploadSession(completion.uploadId);
+    if (!session) throw notFound(`upload ${completion.uploadId} not found`);
+    checkMatches(session, completion);
+    if (session.status === 'expired') throw gone(`upload ${session.uploadId} has expired; request a new upload URL`);
+    if (session.status === 'verifying') {
+      await this.queueVerification(session.uploadId);
+      return session;
+    }
+    if (session.status !== 'issued') return session;
+
+    const now = new Date();
+    if (session.expiresAt.getTime() <= now.getTime()) {
+      await expireUploadSession(this.store, this.storage, session, now);
+      throw gone(`upload ${session.uploadId} has expired; request a new upload URL`);
+    }
+    const object = await this.storage.head(session.storageKey);
+    if (!object) throw conflict(`no bytes have been uploaded for ${session.uploadId}: PUT the file to the uploadUrl first`);
+    if (object.size !== session.fileSize) {
+      throw conflict(`the uploaded object has ${object.size} bytes but fileSize is ${session.fileSize}; upload the file again`);
+    }
+    if (completion.releaseNotes !== undefined) {
+      await this.store.upsertVersion(session.applicationId, session.version, { releaseNotes: completion.releaseNotes }, now);
+    }
+    const verifying = await this.store.updateUploadSession(session.uploadId, ['issued'], {
+      status: 'verifying',
+      expectedChecksum: completion.checksum === undefined ? null : normaliseChecksum(completion.checksum),
+    }, now);
+    if (!verifying) return this.completeLargeUpload(completion);
+    await this.queueVerification(session.uploadId);
+    return verifying;
+  }
+
+  async getUpload(uploadId: string): Promise<{ session: UploadSession; file: FileRecord | null; version: Version | null }> {
+    const session = await this.store.getUploadSession(uploadId);
+    if (!session) throw notFound(`upload ${uploadId} not found`);
+    // Past its expiry an issued session is expired, whether or not the sweep has run yet.
+    const current: UploadSession = session.status === 'issued' && session.expiresAt.getTime() <= Date.now()
+      ? { ...session, status: 'expired' }
+      : session;
+    const file = current.status === 'completed' ? await this.store.getFile(session.fileId) : null;
+    const version = file ? await this.store.getVersion(session.applicationId, session.version) : null;
+    return { session: current, file, version };
+  }
+
+  private async prepareVersion(target: FileTarget): Promise<Version> {
+    return this.store.upsertVersion(target.applicationId, target.version, {
+      releaseNotes: target.releaseNotes,
+      requiredTier: target.requiredTier,
+    }, new Date());
+  }
+
+  private async insertFile(file: FileRecord): Promise<FileRecord> {
+    try {
+      return await this.store.insertFile(file);
+    } catch (error) {
+      if (!(error instanceof DuplicateError)) throw error;
+      if (error.target === 'mainFile') throw conflict(`version ${file.version} already has a MAIN file; upload this one with another fileType`);
+      throw conflict(`version ${file.version} already has a file named ${file.fileName}`);
+    }
+  }
+
+  private async queueVerification(uploadId: string): Promise<void> {
+    try {
+      await this.jobs.enqueue('verify-upload', { uploadId }, { jobId: uploadId, attempts: 8 });
+    } catch {
+      throw serviceUnavailable('could not queue the verification; call large-complete again shortly');
+    }
+  }
+}
+
+/** The completion must name the same upload as step 1. */
+function checkMatches(session: UploadSession, completion: LargeUploadCompletion): void {
+  const fields = ['applicationId', 'version', 'fileName', 'fileSize'] as const;
+  const mismatched = fields.filter((field) => session[field] !== completion[field]);
+  if (mismatched.length > 0) {
+    throw validationError(mismatched.map((field) => ({ field, message: `does not match the upload (${String(session[field])})` })));
+  }
+}

@@ -1,0 +1,121 @@
+import busboy from 'busboy';
+import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Transform } from 'node:stream';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
+import { randomToken } from '../../shared/ids';
+import type { ObjectStorage } from '../../shared/storage/object-storage';
+import { stagingStorageKey } from '../../shared/uploads/storage-keys';
+
+export interface StagedFile {
+  stagingKey: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ReceivedForm {
+  fields: Record<string, string>;
+  file: StagedFile | undefined;
+}
+
+/** Room for the form fields and multipart framing around a file of the maximum size. */
+const FORM_OVERHEAD_BYTES = 1024 * 1024;
+
+/**
+ * Streams a multipart form: the `file` part goes straight to a staging key in object storage while
+ * its SHA-256 and size are computed; nothing is held whole in memory. A file over `maxFileBytes` is
+ * refused with 413 and its partial object removed. Fields are collected as strings.
+ */
+export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, maxFileBytes: number, tooLargeMessage: string): Promise<ReceivedForm> {
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: req.headers, limits: { fileSize: maxFileBytes, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
+  } catch {
+    throw unsupportedMediaType('expected multipart/form-data with a boundary');
+  }
+
+  const fields: Record<string, string> = {};
+  let staging: Promise<StagedFile> | undefined;
+  let stagingKey: string | undefined;
+  let hashingStream: Transform | undefined;
+  let problem: Error | undefined;
+  const fail = (error: Error) => {
+    problem ??= error;
+  };
+
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated) fail(badRequest(`form field ${name} is too long`));
+    fields[name] = value;
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== 'file' || staging) {
+      fail(badRequest(name === 'file' ? 'send exactly one file' : `unexpected file field ${name}; the file goes in field "file"`));
+      stream.resume();
+      return;
+    }
+    const key = stagingStorageKey(`form-${randomToken(12)}`);
+    stagingKey = key;
+    const hash = createHash('sha256');
+    let size = 0;
+    const hashing = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        hash.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    stream.on('limit', () => {
+      fail(payloadTooLarge(tooLargeMessage));
+      hashing.destroy(payloadTooLarge(tooLargeMessage));
+    });
+    hashingStream = hashing;
+    stream.pipe(hashing);
+    staging = storage
+      .put(key, hashing, { contentType: 'application/octet-stream' })
+      .then(() => ({ stagingKey: key, fileName: info.filename ?? '', mimeType: info.mimeType, size, sha256: hash.digest('hex') }))
+      .catch((error: Error) => {
+        // Keep the parser moving: the rest of this part is discarded instead of stalling the request.
+        stream.unpipe(hashing);
+        stream.resume();
+        fail(error);
+        throw error;
+      });
+    staging.catch(() => undefined);
+  });
+  parser.on('partsLimit', () => fail(badRequest('too many form parts')));
+  parser.on('fieldsLimit', () => fail(badRequest('too many form fields')));
+  parser.on('filesLimit', () => fail(badRequest('send exactly one file')));
+
+  await parse(req, parser, maxFileBytes + FORM_OVERHEAD_BYTES, tooLargeMessage).catch(fail);
+  // A request cut short leaves the file part unfinished: end its upload instead of waiting on it.
+  if (problem && hashingStream && !hashingStream.writableFinished) hashingStream.destroy(problem);
+  const file = staging ? await staging.catch((error: Error) => (fail(error), undefined)) : undefined;
+  if (problem) {
+    if (stagingKey) await storage.delete(stagingKey);
+    throw problem;
+  }
+  return { fields, file };
+}
+
+/** Feeds the request to the parser; a body past `maxBodyBytes` stops reading and closes the connection. */
+function parse(req: IncomingMessage, parser: busboy.Busboy, maxBodyBytes: number, tooLargeMessage: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let received = 0;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxBodyBytes) {
+        req.unpipe(parser);
+        req.off('data', onData);
+        req.pause();
+        reject(Object.assign(payloadTooLarge(tooLargeMessage), { closeConnection: true }));
+      }
+    };
+    req.on('data', onData);
+    parser.on('close', resolve);
+    parser.on('error', (error: Error) => reject(badRequest(`malformed multipart body: ${error.message}`)));
+    req.on('error', reject);
+    req.pipe(parser);
+  });
+}
