@@ -25,6 +25,8 @@ export interface Config {
   /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
   redisPrefix: string;
   shutdownTimeoutMs: number;
+  /** Lifetime of a large-upload session and its pre-signed PUT URL. */
+  uploadUrlTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -101,6 +103,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const shutdownTimeoutMs = parseInteger(read('SHUTDOWN_TIMEOUT_MS'), 25_000, 1_000, 25_000, 'SHUTDOWN_TIMEOUT_MS', problems);
 
+  const uploadUrlTtlSeconds = parseInteger(read('UPLOAD_URL_TTL_SECONDS'), 3_600, 1, 7 * 24 * 3_600, 'UPLOAD_URL_TTL_SECONDS', problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -116,6 +120,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel,
     redisPrefix,
     shutdownTimeoutMs,
+    uploadUrlTtlSeconds,
   });
 }
 

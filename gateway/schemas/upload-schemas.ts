@@ -6,7 +6,6 @@ import { applicationIdField, contentTypeField, fileNameField, releaseNotesField,
 export const SMALL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest large upload (5 GiB, the largest single S3 PUT). */
 export const LARGE_UPLOAD_MAX_BYTES = 5 * 1024 ** 3;
-export const LARGE_UPLOAD_URL_LIFETIME_SECONDS = 3_600;
 
 const fileType = z.enum(FILE_TYPES, { errorMap: () => ({ message: `must be one of ${FILE_TYPES.join(', ')}` }) });
 const fileSize = z

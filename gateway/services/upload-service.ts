@@ -9,7 +9,6 @@ import type { Store } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import type { StagedFile } from '../uploads/receive-multipart';
-import { LARGE_UPLOAD_URL_LIFETIME_SECONDS } from '../schemas/upload-schemas';
 import type { ApplicationService } from './application-service';
 
 interface FileTarget {
@@ -46,6 +45,7 @@ export class UploadService {
     private readonly jobs: JobQueues,
     private readonly events: EventRecorder,
     private readonly applications: ApplicationService,
+    private readonly uploadUrlTtlSeconds: number,
   ) {}
 
   /** Publishes a file already staged (and hashed) by the multipart reader; the staged object is removed on any refusal. */
@@ -79,7 +79,7 @@ export class UploadService {
     }
   }
 
-  /** Step 1: reserves the file (pending) and returns a pre-signed PUT URL valid for an hour. */
+  /** Step 1: reserves the file (pending) and returns a pre-signed PUT URL (valid an hour by default). */
   async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
     await this.applications.require(request.applicationId);
     await this.prepareVersion(request);
@@ -115,12 +115,12 @@ export class UploadService {
       status: 'issued',
       expectedChecksum: null,
       failureReason: null,
-      expiresAt: new Date(now.getTime() + LARGE_UPLOAD_URL_LIFETIME_SECONDS * 1000),
+      expiresAt: new Date(now.getTime() + this.uploadUrlTtlSeconds * 1000),
       createdAt: now,
       updatedAt: now,
     });
     const uploadUrl = await this.storage.presignPut(session.storageKey, {
-      expiresInSeconds: LARGE_UPLOAD_URL_LIFETIME_SECONDS,
+      expiresInSeconds: this.uploadUrlTtlSeconds,
       contentLength: request.fileSize,
     });
     return { session, uploadUrl };

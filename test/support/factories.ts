@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { issueCustomerKey } from '../../shared/api-keys';
+import { newId } from '../../shared/ids';
+import type { TestApp } from './test-app';
+
+/** Builders of valid records, so each test states only what matters to it. */
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+export async function createApplication(app: TestApp, overrides: Record<string, unknown> = {}) {
+  const body = { applicationId: unique('app'), name: 'Test application', ...overrides };
+  const response = await app.http.post('/v1/management/applications', body);
+  if (response.status !== 201) throw new Error(`application not created: ${response.status} ${response.raw}`);
+  return response.body.data as { applicationId: string; customerIds: string[] };
+}
+
+/** A customer and a working key, written through the store. */
+export async function createCustomer(app: TestApp, overrides: { tier?: string; isActive?: boolean; customerId?: string } = {}) {
+  const now = new Date();
+  const customerId = overrides.customerId ?? unique('cust');
+  await app.core.store.createCustomer({
+    customerId,
+    name: `Customer ${customerId}`,
+    tier: overrides.tier ?? 'standard',
+    isActive: overrides.isActive ?? true,
+    notes: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const issued = issueCustomerKey(customerId);
+  await app.core.store.createApiKey({
+    keyId: newId('key'),
+    customerId,
+    keyHash: issued.keyHash,
+    prefix: issued.prefix,
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  });
+  return { customerId, apiKey: issued.apiKey };
+}
+
+export interface SmallUpload {
+  applicationId: string;
+  version: string;
+  content?: Buffer;
+  fileName?: string;
+  fileType?: string;
+  requiredTier?: string;
+  releaseNotes?: string;
+  contentType?: string;
+}
+
+export function smallUploadForm(upload: SmallUpload): FormData {
+  const form = new FormData();
+  form.set('applicationId', upload.applicationId);
+  form.set('version', upload.version);
+  if (upload.fileType) form.set('fileType', upload.fileType);
+  if (upload.requiredTier) form.set('requiredTier', upload.requiredTier);
+  if (upload.releaseNotes) form.set('releaseNotes', upload.releaseNotes);
+  const content = upload.content ?? randomBytes(1024);
+  form.set('file', new Blob([content], { type: upload.contentType ?? 'application/octet-stream' }), upload.fileName ?? 'setup.exe');
+  return form;
+}
+
+export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
+  const response = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
+  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${response.raw}`);
+  return response.body.data as { fileId: string; checksum: string; fileSize: number; fileName: string };
+}
+
+export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
