@@ -2,11 +2,12 @@ import Router from '@koa/router';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import type { AppRouter, AppState } from '../http/context';
+import { customerRoutes } from './management/customer-routes';
 
 /** A route module registers its routes on the /v1 router, each with its own guard (admin or customer). */
 export type RouteModule = (router: AppRouter, deps: GatewayDeps, guards: RouteGuards) => void;
 
-const MODULES: RouteModule[] = [];
+const MODULES: RouteModule[] = [customerRoutes];
 
 export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });

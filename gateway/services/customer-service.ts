@@ -1,0 +1,105 @@
+import { issueCustomerKey } from '../../shared/api-keys';
+import { conflict, DuplicateError, notFound } from '../../shared/errors';
+import { newId } from '../../shared/ids';
+import type { ApiKey, Customer } from '../../shared/store/models';
+import type { CustomerPatch, Page, Store } from '../../shared/store/store';
+import type { ApiKeyCache } from '../auth/api-key-cache';
+import type { CreateCustomerInput } from '../schemas/customer-schemas';
+
+/** A key as issued: the stored record plus the full key, which exists only in this response. */
+export interface IssuedApiKey {
+  record: ApiKey;
+  apiKey: string;
+}
+
+export interface ProvisionedCustomer {
+  customer: Customer;
+  key: IssuedApiKey;
+}
+
+/**
+ * Customers and their keys. Every change that can alter what a key may do is followed by an
+ * invalidation of the auth cache, so the very next request is authorised against the store.
+ */
+export class CustomerService {
+  constructor(
+    private readonly store: Store,
+    private readonly keyCache: ApiKeyCache,
+  ) {}
+
+  /** Creates the customer and issues its first key. */
+  async provision(input: CreateCustomerInput): Promise<ProvisionedCustomer> {
+    const now = new Date();
+    const customer = await this.createCustomer({
+      customerId: input.customerId ?? newId('cus'),
+      name: input.name,
+      tier: input.tier,
+      isActive: true,
+      notes: input.notes ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { customer, key: await this.issueKey(customer.customerId, now) };
+  }
+
+  async list(page: number, pageSize: number): Promise<Page<Customer>> {
+    return this.store.listCustomers(page, pageSize);
+  }
+
+  async get(customerId: string): Promise<Customer> {
+    const customer = await this.store.getCustomer(customerId);
+    if (!customer) throw customerNotFound(customerId);
+    return customer;
+  }
+
+  async update(customerId: string, patch: CustomerPatch): Promise<Customer> {
+    const updated = await this.store.updateCustomer(customerId, patch, new Date());
+    if (!updated) throw customerNotFound(customerId);
+    await this.keyCache.invalidateCustomer(customerId);
+    return updated;
+  }
+
+  async createApiKey(customerId: string): Promise<IssuedApiKey> {
+    await this.get(customerId);
+    return this.issueKey(customerId, new Date());
+  }
+
+  async listApiKeys(customerId: string): Promise<ApiKey[]> {
+    await this.get(customerId);
+    return this.store.listApiKeys(customerId);
+  }
+
+  async revokeApiKey(customerId: string, keyId: string): Promise<ApiKey> {
+    const revoked = await this.store.revokeApiKey(customerId, keyId, new Date());
+    if (!revoked) throw notFound(`no active API key ${keyId} for customer ${customerId}`);
+    await this.keyCache.invalidateKey(revoked.keyHash);
+    return revoked;
+  }
+
+  private async createCustomer(customer: Customer): Promise<Customer> {
+    try {
+      return await this.store.createCustomer(customer);
+    } catch (error) {
+      if (error instanceof DuplicateError && error.target === 'customerId') {
+        throw conflict(`customer ${customer.customerId} already exists`);
+      }
+      throw error;
+    }
+  }
+
+  private async issueKey(customerId: string, at: Date): Promise<IssuedApiKey> {
+    const issued = issueCustomerKey(customerId);
+    const record = await this.store.createApiKey({
+      keyId: newId('key'),
+      customerId,
+      keyHash: issued.keyHash,
+      prefix: issued.prefix,
+      createdAt: at,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    return { record, apiKey: issued.apiKey };
+  }
+}
+
+const customerNotFound = (customerId: string) => notFound(`customer ${customerId} not found`);
