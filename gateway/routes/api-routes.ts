@@ -2,12 +2,15 @@ import Router from '@koa/router';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import type { AppRouter, AppState } from '../http/context';
+import { downloadRoutes } from './download-routes';
+import { applicationRoutes } from './management/application-routes';
+import { uploadRoutes } from './management/upload-routes';
 import { customerRoutes } from './management/customer-routes';
 
 /** A route module registers its routes on the /v1 router, each with its own guard (admin or customer). */
 export type RouteModule = (router: AppRouter, deps: GatewayDeps, guards: RouteGuards) => void;
 
-const MODULES: RouteModule[] = [customerRoutes];
+const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes, downloadRoutes];
 
 export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });

@@ -31,7 +31,7 @@ const FORM_OVERHEAD_BYTES = 1024 * 1024;
 export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, maxFileBytes: number, tooLargeMessage: string): Promise<ReceivedForm> {
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, limits: { fileSize: maxFileBytes + 1, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxFileBytes + 1, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
   } catch {
     throw unsupportedMediaType('expected multipart/form-data with a boundary');
   }

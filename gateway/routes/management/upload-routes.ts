@@ -1,6 +1,6 @@
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../../../shared/errors';
 import { EventRecorder } from '../../../shared/events/event-recorder';
-import type { AppContext } from '../../http/context';
+import { clientOrigin } from '../../http/client-origin';
 import { respond } from '../../http/respond';
 import { validate } from '../../http/validate';
 import { presentFile, presentUploadSession } from '../../presenters/present';
@@ -39,7 +39,7 @@ export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
       const fields = validate(smallUploadFields(deps.config.tiers), form.fields);
       if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
       validate(fileNameField, staged.fileName);
-      const { file, version } = await uploads.publishSmallUpload(fields, staged, originOf(ctx));
+      const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
       respond(ctx, presentFile(file, version), 201);
     } catch (error) {
       if (staged) await deps.storage.delete(staged.stagingKey);
@@ -71,7 +71,3 @@ export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
     respond(ctx, presentUploadSession(session, file, version));
   });
 };
-
-function originOf(ctx: AppContext) {
-  return { customerId: null, clientIp: ctx.ip || null, userAgent: ctx.get('User-Agent') || null };
-}

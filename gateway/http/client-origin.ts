@@ -1,0 +1,11 @@
+import type { Context } from 'koa';
+import type { EventOrigin } from '../../shared/events/event-recorder';
+
+/**
+ * Who made a request, for events. ctx.ip honours X-Forwarded-For only when TRUST_PROXY is set
+ * (app.proxy); IPv4 clients on a dual-stack socket are shown in plain IPv4 form.
+ */
+export function clientOrigin(ctx: Context, customerId: string | null): EventOrigin {
+  const ip = ctx.ip ? ctx.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : null;
+  return { customerId, clientIp: ip, userAgent: ctx.get('User-Agent').slice(0, 512) || null };
+}

@@ -1,0 +1,65 @@
+import { notFound } from '../../shared/errors';
+import { EventRecorder } from '../../shared/events/event-recorder';
+import { customerOf } from '../middleware/authenticate';
+import { clientOrigin } from '../http/client-origin';
+import type { AppContext } from '../http/context';
+import { respond } from '../http/respond';
+import { validate } from '../http/validate';
+import { createShareSchema, downloadUrlQuery, SHARE_TOKEN_PATTERN } from '../schemas/download-schemas';
+import { DownloadInfo, DownloadService } from '../services/download-service';
+import { ShareLinkService } from '../services/share-link-service';
+import type { RouteModule } from './api-routes';
+
+/** Customer downloads: pre-signed URLs (spec 4.12) and share links (4.13), whose use needs no key. */
+export const downloadRoutes: RouteModule = (router, deps, { customer }) => {
+  const downloads = new DownloadService(deps.store, deps.storage, new EventRecorder(deps.store), deps.config.tiers);
+  const shares = new ShareLinkService(deps.store, downloads, deps.jobs, deps.config.tiers, deps.logger);
+
+  router.get('/downloads/url', customer, async (ctx) => {
+    const target = validate(downloadUrlQuery, ctx.query);
+    const caller = customerOf(ctx);
+    respond(ctx, presentDownload(await downloads.issueUrl(caller, target, clientOrigin(ctx, caller.customerId))));
+  });
+
+  router.post('/downloads/share', customer, async (ctx) => {
+    const body = validate(createShareSchema, ctx.request.body);
+    const { token, link } = await shares.create(customerOf(ctx), body);
+    respond(ctx, {
+      shareUrl: `${deps.config.publicBaseUrl}/v1/downloads/share/${token}`,
+      token,
+      expiresAt: link.expiresAt.toISOString(),
+    }, 201);
+  });
+
+  const useShareLink = async (ctx: AppContext) => {
+    const { clientIp, userAgent } = clientOrigin(ctx, null);
+    const info = await shares.resolve(tokenParam(ctx), { clientIp, userAgent }, ctx.method === 'GET');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.redirect(info.downloadUrl);
+    ctx.body = { success: true, data: { downloadUrl: info.downloadUrl, expiresAt: info.expiresAt.toISOString() } };
+  };
+  router.get('/downloads/share/:token', useShareLink);
+  router.head('/downloads/share/:token', useShareLink);
+
+  router.delete('/downloads/share/:token', customer, async (ctx) => {
+    const revoked = await shares.revoke(customerOf(ctx).customerId, tokenParam(ctx));
+    respond(ctx, { message: 'share link revoked', revokedAt: revoked.revokedAt?.toISOString(), expiresAt: revoked.expiresAt.toISOString() });
+  });
+};
+
+function tokenParam(ctx: AppContext): string {
+  const token = ctx.params.token ?? '';
+  if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound('share link not found');
+  return token;
+}
+
+function presentDownload(info: DownloadInfo) {
+  return {
+    downloadUrl: info.downloadUrl,
+    expiresAt: info.expiresAt.toISOString(),
+    fileName: info.fileName,
+    fileSize: info.fileSize,
+    checksum: info.checksum,
+    fileId: info.fileId,
+  };
+}

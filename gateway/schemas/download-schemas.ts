@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { queryString } from '../http/validate';
+import { applicationIdField, versionField } from './common';
+
+export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * 60;
+/** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
+export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * 60;
+export const SHARE_LINK_DEFAULT_MINUTES = 30;
+export const SHARE_LINK_MAX_MINUTES = 1440;
+
+const fileIdField = z.string().min(1).max(100);
+
+export const downloadUrlQuery = z
+  .object({
+    applicationId: queryString().pipe(applicationIdField),
+    version: queryString().pipe(versionField),
+    fileId: queryString().pipe(fileIdField).optional(),
+  })
+  .strict();
+
+export const createShareSchema = z
+  .object({
+    applicationId: applicationIdField,
+    version: versionField,
+    fileId: fileIdField.optional(),
+    expiresInMinutes: z
+      .number({ invalid_type_error: 'must be a whole number of minutes' })
+      .int('must be a whole number of minutes')
+      .min(1, 'must be at least 1')
+      .max(SHARE_LINK_MAX_MINUTES, `must be at most ${SHARE_LINK_MAX_MINUTES}`)
+      .optional(),
+  })
+  .strict();
+
+/** Share tokens are 256 random bits in base64url. */
+export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

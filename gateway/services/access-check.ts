@@ -1,0 +1,41 @@
+import { forbidden, notFound } from '../../shared/errors';
+import type { Application, FileRecord, Version } from '../../shared/store/models';
+import type { Store } from '../../shared/store/store';
+import { tierAllows } from '../../shared/tiers';
+
+export interface DownloadTarget {
+  applicationId: string;
+  version: string;
+  fileId?: string;
+}
+
+export interface GrantedFile {
+  application: Application;
+  version: Version;
+  file: FileRecord;
+}
+
+/**
+ * What a customer may download, checked in the spec's order: the application is live and lists the
+ * customer (else 404, revealing nothing), the version has that available file (404 "version not
+ * found"), and the customer's tier reaches the version's required tier (403 "tier access required").
+ * Share links run the same check at every use.
+ */
+export async function checkDownloadAccess(
+  store: Store,
+  tiers: readonly string[],
+  customer: { customerId: string; tier: string },
+  target: DownloadTarget,
+): Promise<GrantedFile> {
+  const application = await store.getApplication(target.applicationId);
+  if (!application || !application.customerIds.includes(customer.customerId)) {
+    throw notFound(`application ${target.applicationId} not found`);
+  }
+  const [file, version] = await Promise.all([
+    store.findAvailableFile(target.applicationId, target.version, target.fileId),
+    store.getVersion(target.applicationId, target.version),
+  ]);
+  if (!file || !version) throw notFound('version not found');
+  if (!tierAllows(tiers, customer.tier, version.requiredTier)) throw forbidden('tier access required');
+  return { application, version, file };
+}

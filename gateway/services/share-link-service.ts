@@ -1,0 +1,79 @@
+import { forbidden, gone, notFound } from '../../shared/errors';
+import type { EventOrigin } from '../../shared/events/event-recorder';
+import { randomToken } from '../../shared/ids';
+import type { Logger } from '../../shared/logger';
+import type { JobQueues } from '../../shared/queues/job-queues';
+import { hashSecret } from '../../shared/secrets';
+import type { ShareLink } from '../../shared/store/models';
+import type { Store } from '../../shared/store/store';
+import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
+import { checkDownloadAccess, DownloadTarget } from './access-check';
+import type { DownloadInfo, DownloadService } from './download-service';
+
+/**
+ * Share links (spec 4.13): a 256-bit token, stored only as its SHA-256. Each use re-checks access
+ * as the creating customer stands now and redirects to a short-lived download URL.
+ */
+export class ShareLinkService {
+  constructor(
+    private readonly store: Store,
+    private readonly downloads: DownloadService,
+    private readonly jobs: JobQueues,
+    private readonly tiers: readonly string[],
+    private readonly logger: Logger,
+  ) {}
+
+  async create(customer: { customerId: string; tier: string }, target: DownloadTarget & { expiresInMinutes?: number }): Promise<{ token: string; link: ShareLink }> {
+    const { file } = await checkDownloadAccess(this.store, this.tiers, customer, target);
+    const token = randomToken(32);
+    const now = new Date();
+    const link = await this.store.createShareLink({
+      tokenHash: hashSecret(token),
+      customerId: customer.customerId,
+      applicationId: file.applicationId,
+      version: file.version,
+      fileId: file.fileId,
+      expiresAt: new Date(now.getTime() + (target.expiresInMinutes ?? SHARE_LINK_DEFAULT_MINUTES) * 60_000),
+      revokedAt: null,
+      expiredAt: null,
+      createdAt: now,
+    });
+    await this.scheduleExpiry(link);
+    return { token, link };
+  }
+
+  /** The download a use of the link grants; `record` is false for HEAD, which downloads nothing. */
+  async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<DownloadInfo> {
+    const link = await this.store.getShareLink(hashSecret(token));
+    if (!link) throw notFound('share link not found');
+    if (link.revokedAt) throw gone('this share link has been revoked');
+    const remainingSeconds = Math.floor((link.expiresAt.getTime() - Date.now()) / 1000);
+    if (remainingSeconds < 1) throw gone('this share link has expired');
+
+    const customer = await this.store.getCustomer(link.customerId);
+    if (!customer) throw notFound('share link not found');
+    if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
+    const granted = await checkDownloadAccess(this.store, this.tiers, customer, link);
+    const lifetime = Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds);
+    const downloadOrigin = { ...origin, customerId: link.customerId };
+    return record ? this.downloads.presign(granted, lifetime, downloadOrigin) : this.downloads.presignWithoutEvent(granted, lifetime);
+  }
+
+  async revoke(customerId: string, token: string): Promise<ShareLink> {
+    const revoked = await this.store.revokeShareLink(hashSecret(token), customerId, new Date());
+    if (!revoked) throw notFound('share link not found');
+    return revoked;
+  }
+
+  /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */
+  private async scheduleExpiry(link: ShareLink): Promise<void> {
+    try {
+      await this.jobs.enqueue('expire-share-link', { tokenHash: link.tokenHash }, {
+        jobId: `share-${link.tokenHash}`,
+        delay: Math.max(0, link.expiresAt.getTime() - Date.now()),
+      });
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not schedule share-link expiry; the link still expires on time');
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../../shared/secrets';
+import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
+import { startTestApp, TestApp } from '../support/test-app';
+
+type Customer = { customerId: string; apiKey: string };
+
+describe('customer downloads', () => {
+  let app: TestApp;
+  let alice: Customer;
+  let bob: Customer;
+  let applicationId: string;
+  const content = randomBytes(256 * 1024);
+  const dependency = randomBytes(1000);
+  let dependencyFileId: string;
+
+  before(async () => {
+    app = await startTestApp();
+    alice = await createCustomer(app, { tier: 'standard' });
+    bob = await createCustomer(app, { tier: 'enterprise' });
+    ({ applicationId } = await createApplication(app, { customerIds: [alice.customerId] }));
+    await uploadSmallFile(app, { applicationId, version: '1.0.0', content, fileName: 'Setup Tool é.exe', contentType: 'application/vnd.microsoft.portable-executable' });
+    ({ fileId: dependencyFileId } = await uploadSmallFile(app, { applicationId, version: '1.0.0', content: dependency, fileName: 'runtime.dll', fileType: 'DEPENDENCY' }));
+    await uploadSmallFile(app, { applicationId, version: '2.0.0', requiredTier: 'premium' });
+  });
+  after(() => app.close());
+
+  const downloadUrl = (customer: Customer, query: string) => app.http.get(`/v1/downloads/url?${query}`, { key: customer.apiKey });
+  const fetchBytes = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, init);
+    return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+  };
+
+  describe('GET /v1/downloads/url', () => {
+    it('returns a 30-minute URL whose plain GET yields exactly the uploaded bytes, and records the download', async () => {
+      const issuedAt = Date.now();
+      const res = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, {
+        key: alice.apiKey,
+        headers: { 'user-agent': 'installer/2.1' },
+      });
+      expect(res.status).to.equal(200);
+      const info = res.body.data;
+      expect(info).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
+      expect(Date.parse(info.expiresAt)).to.be.closeTo(issuedAt + 30 * 60_000, 1_500);
+      const { response, bytes } = await fetchBytes(info.downloadUrl);
+      expect(response.status).to.equal(200);
+      expect(sha256(bytes)).to.equal(sha256(content));
+      expect(response.headers.get('content-disposition')).to.match(/^attachment; filename="Setup Tool _.exe"; filename\*=UTF-8''Setup%20Tool%20%C3%A9\.exe$/);
+      expect(response.headers.get('content-type')).to.equal('application/vnd.microsoft.portable-executable');
+
+      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      expect(event).to.include({ customerId: alice.customerId, version: '1.0.0', clientIp: '127.0.0.1', userAgent: 'installer/2.1' });
+      expect(Math.abs(event.timestamp.getTime() - issuedAt)).to.be.lessThan(5_000);
+    });
+
+    it('selects a file of the version by fileId', async () => {
+      const res = await downloadUrl(alice, `applicationId=${applicationId}&version=1.0.0&fileId=${dependencyFileId}`);
+      expect(res.status).to.equal(200);
+      expect(res.body.data.fileName).to.equal('runtime.dll');
+      expect(sha256((await fetchBytes(res.body.data.downloadUrl)).bytes)).to.equal(sha256(dependency));
+      const elsewhere = await downloadUrl(alice, `applicationId=${applicationId}&version=2.0.0&fileId=${dependencyFileId}`);
+      expect(elsewhere.status).to.equal(404);
+    });
+
+    it('refuses a tampered or expired signed URL', async () => {
+      const res = await downloadUrl(alice, `applicationId=${applicationId}&version=1.0.0`);
+      const url = new URL(res.body.data.downloadUrl);
+      const signature = url.searchParams.get('X-Signature') as string;
+      url.searchParams.set('X-Signature', `${signature[0] === 'a' ? 'b' : 'a'}${signature.slice(1)}`);
+      const tampered = await fetch(url);
+      expect(tampered.status).to.equal(403);
+      const otherExpiry = new URL(res.body.data.downloadUrl);
+      otherExpiry.searchParams.set('X-Expires', String(Number(otherExpiry.searchParams.get('X-Expires')) + 3600));
+      expect((await fetch(otherExpiry)).status).to.equal(403);
+
+      const shortLived = await app.core.storage.presignGet(`files/${applicationId}/${dependencyFileId}`, { expiresInSeconds: 1, fileName: 'x' });
+      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      const expired = await fetch(shortLived);
+      expect(expired.status).to.equal(403);
+      expect(((await expired.json()) as { error: { message: string } }).error.message).to.contain('expired');
+    });
+
+    it('answers 404 for a missing version and 403 below the required tier', async () => {
+      const missing = await downloadUrl(alice, `applicationId=${applicationId}&version=9.9.9`);
+      expect(missing.status).to.equal(404);
+      expect(missing.body.error).to.deep.equal({ code: 'NOT_FOUND', message: 'version not found' });
+      const tier = await downloadUrl(alice, `applicationId=${applicationId}&version=2.0.0`);
+      expect(tier.status).to.equal(403);
+      expect(tier.body.error).to.deep.equal({ code: 'FORBIDDEN', message: 'tier access required' });
+    });
+
+    it('never reveals an application to a customer without access, whatever its tier', async () => {
+      const res = await downloadUrl(bob, `applicationId=${applicationId}&version=1.0.0`);
+      expect(res.status).to.equal(404);
+      expect(res.body.error.message).not.to.contain('version');
+      const unknown = await downloadUrl(bob, 'applicationId=no-such-app&version=1.0.0');
+      expect(unknown.status).to.equal(404);
+      expect(unknown.body.error.message).to.equal(res.body.error.message.replace(applicationId, 'no-such-app'));
+    });
+
+    it('validates the query and refuses the wrong kind of key', async () => {
+      expect((await downloadUrl(alice, `applicationId=${applicationId}`)).status).to.equal(400);
+      expect((await downloadUrl(alice, `applicationId=BAD&version=1`)).status).to.equal(400);
+      expect((await downloadUrl(alice, `applicationId=${applicationId}&version=1.0.0&version=2.0.0`)).status).to.equal(400);
+      expect((await downloadUrl(alice, `applicationId=${applicationId}&version=1.0.0&extra=1`)).status).to.equal(400);
+      expect((await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`)).status).to.equal(403);
+      expect((await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, { key: null })).status).to.equal(401);
+      expect((await app.http.get('/v1/management/applications', { key: alice.apiKey })).status).to.equal(403);
+    });
+
+    it('hides soft-deleted applications and refuses inactive customers', async () => {
+      const carol = await createCustomer(app);
+      const { applicationId: other } = await createApplication(app, { customerIds: [carol.customerId] });
+      await uploadSmallFile(app, { applicationId: other, version: '1' });
+      expect((await downloadUrl(carol, `applicationId=${other}&version=1`)).status).to.equal(200);
+      await app.http.delete(`/v1/management/applications/${other}`);
+      expect((await downloadUrl(carol, `applicationId=${other}&version=1`)).status).to.equal(404);
+      await app.http.post(`/v1/management/applications/${other}/restore`);
+      expect((await downloadUrl(carol, `applicationId=${other}&version=1`)).status).to.equal(200);
+      expect((await app.http.patch(`/v1/management/customers/${carol.customerId}`, { isActive: false })).status).to.equal(200);
+      const inactive = await downloadUrl(carol, `applicationId=${other}&version=1`);
+      expect(inactive.status).to.equal(403);
+    });
+  });
+
+  describe('share links', () => {
+    const share = (customer: Customer, body: Record<string, unknown>) => app.http.post('/v1/downloads/share', body, { key: customer.apiKey });
+
+    it('creates a link that redirects without a key to the same bytes, recording the use for its creator', async () => {
+      const created = await share(alice, { applicationId, version: '1.0.0', expiresInMinutes: 10 });
+      expect(created.status).to.equal(201);
+      const { shareUrl, token, expiresAt } = created.body.data;
+      expect(token).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(shareUrl).to.equal(`${app.config.publicBaseUrl}/v1/downloads/share/${token}`);
+      expect(Date.parse(expiresAt)).to.be.closeTo(Date.now() + 10 * 60_000, 2_000);
+      expect(await app.core.store.getShareLink(token)).to.equal(null);
+      expect(await app.core.store.getShareLink(hashSecret(token))).not.to.equal(null);
+
+      const linkPath = `/v1/downloads/share/${token}`;
+      const redirect = await app.http.get(linkPath, { key: null, headers: { 'user-agent': 'browser/1', 'x-forwarded-for': '203.0.113.9' } });
+      expect(redirect.status).to.equal(302);
+      expect(redirect.headers.get('cache-control')).to.equal('no-store');
+      const location = new URL(redirect.headers.get('location') as string);
+      const lifetime = Number(location.searchParams.get('X-Expires')) - Date.now() / 1000;
+      expect(lifetime).to.be.within(290, 301);
+      const { bytes } = await fetchBytes(location.toString());
+      expect(sha256(bytes)).to.equal(sha256(content));
+
+      const followed = await fetchBytes(`${app.baseUrl}${linkPath}`);
+      expect(sha256(followed.bytes)).to.equal(sha256(content));
+
+      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      expect(event.customerId).to.equal(alice.customerId);
+      const downloadsBefore = (await app.core.store.listEvents({ applicationId, type: 'download', limit: 100 })).length;
+      const head = await app.http.request('HEAD', linkPath, { key: null });
+      expect(head.status).to.equal(302);
+      expect(head.headers.get('location')).to.contain('/v1/objects/');
+      expect((await app.core.store.listEvents({ applicationId, type: 'download', limit: 100 })).length).to.equal(downloadsBefore);
+    });
+
+    it('records the requester\'s user agent and IP (X-Forwarded-For ignored unless TRUST_PROXY)', async () => {
+      const { token } = (await share(alice, { applicationId, version: '1.0.0' })).body.data;
+      await app.http.get(`/v1/downloads/share/${token}`, { key: null, headers: { 'user-agent': 'wget/1.21', 'x-forwarded-for': '203.0.113.9' } });
+      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      expect(event).to.include({ customerId: alice.customerId, userAgent: 'wget/1.21', clientIp: '127.0.0.1' });
+    });
+
+    it('never redirects past the link\'s own expiry', async () => {
+      const token = randomBytes(32).toString('base64url');
+      const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
+      const expiresAt = new Date(Date.now() + 60_000);
+      await app.core.store.createShareLink({ tokenHash: hashSecret(token), customerId: alice.customerId, applicationId, version: '1.0.0', fileId: file!.fileId, expiresAt, revokedAt: null, expiredAt: null, createdAt: new Date() });
+      const redirect = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
+      const expires = Number(new URL(redirect.headers.get('location') as string).searchParams.get('X-Expires'));
+      expect(expires).to.be.at.most(Math.ceil(expiresAt.getTime() / 1000));
+    });
+
+    it('answers 410 after expiry or revocation and 404 for unknown tokens', async () => {
+      const token = randomBytes(32).toString('base64url');
+      const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
+      await app.core.store.createShareLink({ tokenHash: hashSecret(token), customerId: alice.customerId, applicationId, version: '1.0.0', fileId: file!.fileId, expiresAt: new Date(Date.now() - 1_000), revokedAt: null, expiredAt: null, createdAt: new Date(Date.now() - 60_000) });
+      const expired = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
+      expect(expired.status).to.equal(410);
+      expect(expired.body.error.code).to.equal('GONE');
+
+      const { token: live } = (await share(alice, { applicationId, version: '1.0.0' })).body.data;
+      expect((await app.http.delete(`/v1/downloads/share/${live}`, { key: bob.apiKey })).status).to.equal(404);
+      expect((await app.http.get(`/v1/downloads/share/${live}`, { key: null })).status).to.equal(302);
+      const revoked = await app.http.delete(`/v1/downloads/share/${live}`, { key: alice.apiKey });
+      expect(revoked.status).to.equal(200);
+      expect((await app.http.get(`/v1/downloads/share/${live}`, { key: null })).status).to.equal(410);
+      expect((await app.http.delete(`/v1/downloads/share/${live}`, { key: alice.apiKey })).status).to.equal(404);
+
+      expect((await app.http.get(`/v1/downloads/share/${randomBytes(32).toString('base64url')}`, { key: null })).status).to.equal(404);
+      expect((await app.http.get('/v1/downloads/share/short', { key: null })).status).to.equal(404);
+    });
+
+    it('re-checks access at use: application deleted, access removed, tier raised, customer deactivated', async () => {
+      const dave = await createCustomer(app, { tier: 'premium' });
+      const { applicationId: appId } = await createApplication(app, { customerIds: [dave.customerId] });
+      await uploadSmallFile(app, { applicationId: appId, version: '1' });
+      const link = async () => `/v1/downloads/share/${(await share(dave, { applicationId: appId, version: '1' })).body.data.token}`;
+      const use = (path: string) => app.http.get(path, { key: null });
+
+      const deletedLink = await link();
+      await app.http.delete(`/v1/management/applications/${appId}`);
+      expect((await use(deletedLink)).status).to.equal(404);
+      await app.http.post(`/v1/management/applications/${appId}/restore`);
+      expect((await use(deletedLink)).status).to.equal(302);
+
+      await app.http.patch(`/v1/management/applications/${appId}`, { customerIds: [] });
+      expect((await use(deletedLink)).status).to.equal(404);
+      await app.http.patch(`/v1/management/applications/${appId}`, { customerIds: [dave.customerId] });
+
+      await app.http.patch(`/v1/management/applications/${appId}/versions/1`, { requiredTier: 'enterprise' });
+      const tier = await use(deletedLink);
+      expect(tier.status).to.equal(403);
+      expect(tier.body.error.message).to.equal('tier access required');
+      await app.http.patch(`/v1/management/applications/${appId}/versions/1`, { requiredTier: null });
+
+      await app.http.patch(`/v1/management/customers/${dave.customerId}`, { isActive: false });
+      expect((await use(deletedLink)).status).to.be.oneOf([403, 404]);
+    });
+
+    it('applies the download checks at creation and validates expiresInMinutes', async () => {
+      expect((await share(bob, { applicationId, version: '1.0.0' })).status).to.equal(404);
+      expect((await share(alice, { applicationId, version: '2.0.0' })).status).to.equal(403);
+      expect((await share(alice, { applicationId, version: '3.0.0' })).status).to.equal(404);
+      for (const expiresInMinutes of [0, 1441, 1.5, '30', -5, null]) {
+        const res = await share(alice, { applicationId, version: '1.0.0', expiresInMinutes });
+        expect(res.status, String(expiresInMinutes)).to.equal(400);
+        expect(res.body.error.details[0].field).to.equal('expiresInMinutes');
+      }
+      const longest = await share(alice, { applicationId, version: '1.0.0', expiresInMinutes: 1440 });
+      expect(Date.parse(longest.body.data.expiresAt)).to.be.closeTo(Date.now() + 1440 * 60_000, 2_000);
+      const byDefault = await share(alice, { applicationId, version: '1.0.0' });
+      expect(Date.parse(byDefault.body.data.expiresAt)).to.be.closeTo(Date.now() + 30 * 60_000, 2_000);
+    });
+  });
+});
