@@ -5,12 +5,13 @@ import type { AppRouter, AppState } from '../http/context';
 import { downloadRoutes } from './download-routes';
 import { applicationRoutes } from './management/application-routes';
 import { uploadRoutes } from './management/upload-routes';
+import { statisticsRoutes } from './statistics-routes';
 import { customerRoutes } from './management/customer-routes';
 
 /** A route module registers its routes on the /v1 router, each with its own guard (admin or customer). */
 export type RouteModule = (router: AppRouter, deps: GatewayDeps, guards: RouteGuards) => void;
 
-const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes, downloadRoutes];
+const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes, downloadRoutes, statisticsRoutes];
 
 export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });

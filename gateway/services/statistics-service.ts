@@ -1,0 +1,56 @@
+import { notFound } from '../../shared/errors';
+import type { DistributionEvent, EventType } from '../../shared/store/models';
+import type { DailyCountQuery, Store } from '../../shared/store/store';
+import { decodeCursor, encodeCursor } from './activity-cursor';
+
+export interface Statistics {
+  applicationId: string;
+  totalDownloads: number;
+  downloadsByVersion: Record<string, number>;
+  downloadsByDay: { date: string; count: number }[];
+}
+
+export interface ActivityPage {
+  events: DistributionEvent[];
+  hasMore: boolean;
+  nextCursor: string | null;
+}
+
+/** Statistics from the daily counters (cost grows with days and versions, not events) and the activity feed. */
+export class StatisticsService {
+  constructor(private readonly store: Store) {}
+
+  async statistics(applicationId: string, query: DailyCountQuery): Promise<Statistics> {
+    // Soft-deleted applications keep their statistics.
+    const application = await this.store.getApplication(applicationId, { includeDeleted: true });
+    if (!application) throw notFound(`application ${applicationId} not found`);
+    const counts = await this.store.listDailyCounts(applicationId, query);
+    const byVersion: Record<string, number> = {};
+    const byDay = new Map<string, number>();
+    let total = 0;
+    for (const { version, date, count } of counts) {
+      total += count;
+      byVersion[version] = (byVersion[version] ?? 0) + count;
+      byDay.set(date, (byDay.get(date) ?? 0) + count);
+    }
+    return {
+      applicationId,
+      totalDownloads: total,
+      downloadsByVersion: byVersion,
+      downloadsByDay: [...byDay.entries()]
+        .filter(([, count]) => count > 0)
+        .sort(([a], [b]) => (a < b ? 1 : -1))
+        .map(([date, count]) => ({ date, count })),
+    };
+  }
+
+  async activity(query: { type?: EventType; applicationId?: string; limit: number; cursor?: string }): Promise<ActivityPage> {
+    const filter = { type: query.type, applicationId: query.applicationId };
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, filter);
+    const events = await this.store.listEvents({ ...filter, after, limit: query.limit + 1 });
+    const page = events.slice(0, query.limit);
+    const hasMore = events.length > query.limit;
+    const last = page[page.length - 1];
+    return { events: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last, filter) : null };
+  }
+}
