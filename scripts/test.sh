@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite: builds, then runs mocha against real redis-server, s3rver and SQLite
-# (and MongoDB too when MONGODB_URI is set).
+# (and MongoDB too when MONGODB_URI is set). Arguments, when given, replace the default spec.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
 npx tsc -p tsconfig.json
+if [ "$#" -eq 0 ]; then set -- 'dist/test/**/*.test.js'; fi
 exec npx mocha "$@"
