@@ -1,0 +1,183 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { Config, ConfigError, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH } from '../../shared/config';
+
+const KEY_A = 'a'.repeat(MIN_ADMIN_KEY_LENGTH);
+const KEY_B = 'b'.repeat(MIN_ADMIN_KEY_LENGTH + 8);
+
+/** The problems loadConfig reports for `env`; fails the test when it accepts it. */
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  expect.fail(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** Asserts `env` is refused with exactly one problem, naming `variable`. */
+function expectRefused(env: Record<string, string>, variable: string): void {
+  const problems = problemsOf(env);
+  expect(problems, JSON.stringify(env)).to.have.length(1);
+  expect(problems[0]).to.include(variable);
+}
+
+describe('loadConfig', () => {
+  describe('defaults', () => {
+    let config: Readonly<Config>;
+    before(() => {
+      config = loadConfig({});
+    });
+
+    it('listens on port 3000 and derives the public base URL from the port', () => {
+      expect(config.port).to.equal(3000);
+      expect(config.publicBaseUrl).to.equal('http://localhost:3000');
+      expect(loadConfig({ PORT: '8081' }).publicBaseUrl).to.equal('http://localhost:8081');
+    });
+
+    it('keeps data in ./data, resolved to an absolute path', () => {
+      expect(config.dataDir).to.equal(path.resolve('data'));
+      expect(path.isAbsolute(loadConfig({ DATA_DIR: 'relative/dir' }).dataDir)).to.equal(true);
+    });
+
+    it('uses the default tiers in ascending order', () => {
+      expect(config.tiers).to.deep.equal(['free', 'standard', 'premium', 'enterprise']);
+      expect(config.tiers).to.deep.equal(DEFAULT_TIERS);
+    });
+
+    it('runs embedded: no admin keys, MongoDB, Redis URL or S3 configured', () => {
+      expect(config.adminApiKeys).to.deep.equal([]);
+      expect(config.mongodbUri).to.equal(undefined);
+      expect(config.redisUrl).to.equal(undefined);
+      expect(config.s3).to.equal(undefined);
+      expect(config.trustProxy).to.equal(false);
+      expect(config.logLevel).to.equal('info');
+    });
+
+    it('is frozen', () => {
+      expect(Object.isFrozen(config)).to.equal(true);
+      expect(Object.isFrozen(config.tiers)).to.equal(true);
+      expect(Object.isFrozen(config.adminApiKeys)).to.equal(true);
+    });
+
+    it('treats empty and blank variables as unset', () => {
+      expect(loadConfig({ PORT: '', PUBLIC_BASE_URL: '  ', TIERS: '' })).to.include({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
+    });
+  });
+
+  describe('given values', () => {
+    it('strips trailing slashes from PUBLIC_BASE_URL', () => {
+      expect(loadConfig({ PUBLIC_BASE_URL: 'https://dl.example.com/' }).publicBaseUrl).to.equal('https://dl.example.com');
+    });
+
+    it('reads comma-separated admin keys for rotation, ignoring blanks around them', () => {
+      expect(loadConfig({ ADMIN_API_KEYS: `${KEY_A}, ${KEY_B} ,` }).adminApiKeys).to.deep.equal([KEY_A, KEY_B]);
+    });
+
+    it('reads a custom tier list in the given order', () => {
+      expect(loadConfig({ TIERS: 'basic, pro' }).tiers).to.deep.equal(['basic', 'pro']);
+    });
+
+    it('accepts MongoDB with admin keys', () => {
+      const config = loadConfig({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A });
+      expect(config.mongodbUri).to.equal('mongodb://db.example.com/bds');
+    });
+  });
+
+  describe('each invalid variable is reported', () => {
+    const cases: Array<[string, Record<string, string>]> = [
+      ['PORT', { PORT: 'abc' }],
+      ['PORT', { PORT: '65536' }],
+      ['PORT', { PORT: '-1' }],
+      ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'ftp://example.com' }],
+      ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'not a url' }],
+      ['MONGODB_URI', { MONGODB_URI: 'postgres://db', ADMIN_API_KEYS: KEY_A }],
+      ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
+      ['TIERS', { TIERS: 'Free,Pro' }],
+      ['TIERS', { TIERS: 'free,,pro' }],
+      ['TIERS', { TIERS: 'free,pro,free' }],
+      ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
+      ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
+      ['REDIS_PREFIX', { REDIS_PREFIX: 'has:colon' }],
+      ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_TIMEOUT_MS: '60000' }],
+      ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_TIMEOUT_MS: 'soon' }],
+    ];
+    for (const [variable, env] of cases) {
+      it(`${variable}=${Object.values(env)[0]}`, () => expectRefused(env, variable));
+    }
+  });
+
+  describe('admin keys', () => {
+    it(`refuses an entry shorter than ${MIN_ADMIN_KEY_LENGTH} characters, naming its position`, () => {
+      const problems = problemsOf({ ADMIN_API_KEYS: `${KEY_A},${'c'.repeat(MIN_ADMIN_KEY_LENGTH - 1)}` });
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(/ADMIN_API_KEYS entry 2 .*32/);
+    });
+
+    it(`accepts an entry of exactly ${MIN_ADMIN_KEY_LENGTH} characters`, () => {
+      expect(loadConfig({ ADMIN_API_KEYS: KEY_A }).adminApiKeys).to.deep.equal([KEY_A]);
+    });
+
+    it('requires ADMIN_API_KEYS when MONGODB_URI is set', () => {
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds' }, 'ADMIN_API_KEYS');
+    });
+  });
+
+  it('lists several invalid variables together in one ConfigError', () => {
+    const problems = problemsOf({ PORT: 'abc', ADMIN_API_KEYS: 'short', LOG_LEVEL: 'loud', REDIS_URL: 'localhost:6379' });
+    expect(problems).to.have.length(4);
+    for (const variable of ['PORT', 'ADMIN_API_KEYS', 'LOG_LEVEL', 'REDIS_URL']) {
+      expect(problems.some((p) => p.includes(variable)), variable).to.equal(true);
+    }
+    expect(() => loadConfig({ PORT: 'abc', ADMIN_API_KEYS: 'short' }))
+      .to.throw(ConfigError)
+      .with.property('message')
+      .that.includes('PORT')
+      .and.includes('ADMIN_API_KEYS');
+  });
+
+  describe('S3', () => {
+    it('is off without S3_ENDPOINT and S3_BUCKET', () => {
+      expect(loadConfig({ S3_REGION: 'eu-west-1' }).s3).to.equal(undefined);
+    });
+
+    it('reads an S3-compatible endpoint with path-style addressing by default', () => {
+      const config = loadConfig({
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_BUCKET: 'binaries',
+        S3_ACCESS_KEY_ID: 'id',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      });
+      expect(config.s3).to.deep.equal({
+        endpoint: 'http://127.0.0.1:9000',
+        bucket: 'binaries',
+        region: 'us-east-1',
+        accessKeyId: 'id',
+        secretAccessKey: 'secret',
+        forcePathStyle: true,
+      });
+    });
+
+    it('reads AWS S3 with a bucket only: virtual-hosted addressing, credentials from the environment chain', () => {
+      const config = loadConfig({ S3_BUCKET: 'binaries', S3_REGION: 'eu-central-1' });
+      expect(config.s3).to.deep.include({ endpoint: undefined, bucket: 'binaries', region: 'eu-central-1', forcePathStyle: false });
+      expect(config.s3?.accessKeyId).to.equal(undefined);
+    });
+
+    it('honours S3_FORCE_PATH_STYLE', () => {
+      expect(loadConfig({ S3_ENDPOINT: 'http://s3.local', S3_BUCKET: 'bin', S3_FORCE_PATH_STYLE: 'false' }).s3?.forcePathStyle).to.equal(false);
+      expect(loadConfig({ S3_BUCKET: 'bin', S3_FORCE_PATH_STYLE: 'true' }).s3?.forcePathStyle).to.equal(true);
+    });
+
+    it('requires S3_BUCKET with S3_ENDPOINT', () => expectRefused({ S3_ENDPOINT: 'http://s3.local' }, 'S3_BUCKET'));
+    it('refuses an invalid bucket name', () => expectRefused({ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET'));
+    it('refuses a non-http endpoint', () => expectRefused({ S3_ENDPOINT: 's3.local', S3_BUCKET: 'bin' }, 'S3_ENDPOINT'));
+    it('refuses an invalid S3_FORCE_PATH_STYLE', () => expectRefused({ S3_BUCKET: 'bin', S3_FORCE_PATH_STYLE: 'sometimes' }, 'S3_FORCE_PATH_STYLE'));
+
+    it('requires the access key id and secret together', () => {
+      expectRefused({ S3_BUCKET: 'bin', S3_ACCESS_KEY_ID: 'id' }, 'S3_SECRET_ACCESS_KEY');
+      expectRefused({ S3_BUCKET: 'bin', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_ACCESS_KEY_ID');
+    });
+  });
+});
