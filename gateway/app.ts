@@ -43,7 +43,22 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
 
 const refuseMethod = () => methodNotAllowed('this method is not allowed on this path');
 
+/**
+ * The router's allowedMethods sets 405 (or 501 for a method no route uses) with the Allow header;
+ * in its throwing mode it would drop the header, so its answer is turned into the envelope here.
+ * A path no route matches stays 404 whatever the method.
+ */
 function mount(app: Koa<AppState>, router: AppRouter): void {
+  const allowedMethods = router.allowedMethods() as Koa.Middleware<AppState>;
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: refuseMethod, notImplemented: refuseMethod }));
+  app.use(async (ctx, next) => {
+    await allowedMethods(ctx, next);
+    if (ctx.body !== undefined || (ctx.status !== 405 && ctx.status !== 501)) return;
+    if (!ctx.response.get('Allow')) {
+      ctx.remove('Allow');
+      ctx.status = 404;
+      return;
+    }
+    throw refuseMethod();
+  });
 }
