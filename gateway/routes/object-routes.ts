@@ -31,13 +31,14 @@ export function objectRoutes(storage: LocalStorage): Router<AppState> {
     const info = await storage.head(key);
     if (!info) throw notFound('object not found');
     ctx.set('Accept-Ranges', 'bytes');
-    ctx.type = grant.contentType ?? 'application/octet-stream';
-    if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
     const range = parseByteRange(ctx.get('Range') || undefined, info.size);
     if (range === 'unsatisfiable') {
+      // Checked before the file's headers are set: the error envelope is not an attachment.
       ctx.set('Content-Range', `bytes */${info.size}`);
       throw rangeNotSatisfiable('the requested range is outside the object');
     }
+    ctx.type = grant.contentType ?? 'application/octet-stream';
+    if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
     if (range) {
       ctx.status = 206;
       ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);

@@ -65,7 +65,7 @@ export class LocalStorage implements ObjectStorage {
       const stat = await fsp.stat(this.pathOf(key));
       return stat.isFile() ? { size: stat.size, contentType: undefined } : null;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (isMissing(error)) return null;
       throw error;
     }
   }
@@ -75,7 +75,7 @@ export class LocalStorage implements ObjectStorage {
     try {
       handle = await fsp.open(this.pathOf(key), 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFoundError(key);
+      if (isMissing(error)) throw new ObjectNotFoundError(key);
       throw error;
     }
     return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK_BYTES });
@@ -134,6 +134,12 @@ export class LocalStorage implements ObjectStorage {
     const encodedKey = key.split('/').map(encodeURIComponent).join('/');
     return `${this.publicBaseUrl}/v1/objects/${encodedKey}?${query}`;
   }
+}
+
+/** No such file: ENOENT, or ENOTDIR when a key runs through another object's file ('a' holds bytes, 'a/b' is asked for). */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 function expiry(expiresInSeconds: number): number {
