@@ -4,22 +4,33 @@
  */
 import path from 'node:path';
 import { launchGateway } from '../gateway/gateway-process';
-import { startRedisServer } from '../shared/redis/redis-server-process';
+import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { ADMIN_KEY_HASH_FILE, resolveAdminKeys } from '../shared/runtime/local-secrets';
-import { handleShutdown } from '../shared/runtime/shutdown';
+import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
 import { launchWorkers } from '../workers/worker-process';
 
 const { config, logger } = configOrExit();
 
+/** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
+const started: ShutdownStep[] = [];
+let embeddedRedis: RedisServerProcess | undefined;
+
 async function main(): Promise<void> {
-  const embeddedRedis = config.redisUrl ? undefined : await startRedisServer({ dir: path.join(config.dataDir, 'redis'), persistent: true });
-  const redisUrl = config.redisUrl ?? (embeddedRedis as { url: string }).url;
+  handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
+  if (!config.redisUrl) {
+    embeddedRedis = await startRedisServer({ dir: path.join(config.dataDir, 'redis'), persistent: true });
+    started.push({ name: 'redis-server', run: embeddedRedis.stop });
+  }
+  const redisUrl = config.redisUrl ?? (embeddedRedis as RedisServerProcess).url;
   const admin = resolveAdminKeys(config.adminApiKeys, config.dataDir);
   const core = await openCoreServices(config);
+  started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, redisUrl);
+  started.push({ name: 'workers', run: workers.close });
   const gateway = await launchGateway(config, logger, core, redisUrl, admin.hashes);
+  started.push({ name: 'gateway', run: gateway.close });
 
   if (admin.generatedKey) {
     process.stdout.write(`\nAdmin API key (shown this once; only its hash is kept in ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)}):\n  ${admin.generatedKey}\n\n`);
@@ -27,13 +38,10 @@ async function main(): Promise<void> {
     process.stdout.write(`Admin API key: the one printed at first start (delete ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)} to issue a new one)\n`);
   }
   process.stdout.write(`Listening on ${config.publicBaseUrl} (store: ${core.store.kind}, objects: ${core.storage.kind})\n`);
-
-  handleShutdown(logger, config.shutdownTimeoutMs, () => [
-    { name: 'gateway', run: gateway.close },
-    { name: 'workers', run: workers.close },
-    { name: 'core services', run: core.close },
-    ...(embeddedRedis ? [{ name: 'redis-server', run: embeddedRedis.stop }] : []),
-  ]);
 }
 
-main().catch(exitOnFailure(logger));
+main().catch(async (error: unknown) => {
+  // The redis-server child would outlive a failed start (a taken port, an unreadable DATA_DIR...).
+  await embeddedRedis?.stop().catch(() => undefined);
+  exitOnFailure(logger)(error);
+});
