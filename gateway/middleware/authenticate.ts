@@ -6,7 +6,8 @@ import { hashSecret } from '../../shared/secrets';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { AppContext, Principal } from '../http/context';
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+/** The scheme name is case-insensitive (RFC 9110 11.1); the key is not. */
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
 
 /**
  * Establishes ctx.state.principal from `Authorization: Bearer <key>`: an admin key (compared in

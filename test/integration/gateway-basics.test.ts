@@ -123,6 +123,11 @@ describe('gateway basics', () => {
       expect(response.body.success).to.equal(true);
     });
 
+    it('reads the Bearer scheme case-insensitively', async () => {
+      const response = await app.http.get(ADMIN_ROUTE, { key: null, headers: { authorization: `bearer ${app.adminKey}` } });
+      expect(response.status, response.raw.toString()).to.equal(200);
+    });
+
     it('refuses a request without a key with 401', async () => {
       expectFailure(await app.http.get(ADMIN_ROUTE, { key: null }), 401, 'UNAUTHORIZED');
       const basic = await app.http.get(ADMIN_ROUTE, { key: null, headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } });
