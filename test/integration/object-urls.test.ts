@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import type { HttpResult } from '../support/http-client';
+import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const MB = 1024 * 1024;
@@ -103,6 +104,18 @@ describe('signed object URLs (embedded storage)', () => {
       expect(JSON.parse(response.body).error.code).to.equal('PAYLOAD_TOO_LARGE');
       expect(await storage.head(objectKey)).to.equal(null);
       expect(partialFiles()).to.deep.equal([]);
+    });
+
+    it('keeps nothing of an upload the client abandons midway', async () => {
+      const objectKey = key('abandoned.bin');
+      const url = await storage.presignPut(objectKey, { expiresInSeconds: 300, contentLength: 4 * MB });
+      const request = http.request(url, { method: 'PUT', agent: false, headers: { 'content-length': String(4 * MB) } });
+      request.on('error', () => undefined);
+      request.write(randomBytes(MB));
+      await pollUntil(() => (partialFiles().length > 0 ? true : undefined), 5_000, 'the partial file');
+      request.destroy();
+      await pollUntil(() => (partialFiles().length === 0 ? true : undefined), 5_000, 'removal of the partial file');
+      expect(await storage.head(objectKey)).to.equal(null);
     });
 
     it('refuses a PUT with a GET URL, and a GET with a PUT URL, with 403', async () => {
