@@ -18,6 +18,9 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
+
+type UnsignedGetUrlRequest = Omit<GetUrlRequest, 'credentials'>;
 
 /**
  * Objects in an S3-compatible bucket. Clients send and fetch large bytes through pre-signed URLs, so they
@@ -28,10 +31,14 @@ export class S3Storage implements ObjectStorage {
   private readonly client: S3Client;
   private readonly bucket: string;
   private readonly region: string;
+  /** Chosen from the configuration alone; the first presignGet confirms it against the SDK. */
+  private readonly getUrlPresigner: S3GetUrlPresigner | undefined;
+  private confirmedGetUrlPresigner: Promise<S3GetUrlPresigner | undefined> | undefined;
 
   constructor(config: S3Config) {
     this.bucket = config.bucket;
     this.region = config.region;
+    this.getUrlPresigner = S3GetUrlPresigner.forLocation(config);
     this.client = new S3Client({
       endpoint: config.endpoint,
       region: config.region,
@@ -127,14 +134,61 @@ export class S3Storage implements ObjectStorage {
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
   }
 
+  /** The download hot path: signed here, as getSignedUrl's middleware stack costs many times the signature itself. */
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
+    const request: UnsignedGetUrlRequest = {
+      key,
+      expiresInSeconds: options.expiresInSeconds,
+      responseContentDisposition: attachmentDisposition(options.fileName),
+      responseContentType: options.contentType,
+      now: new Date(),
+    };
+    const presigner = await this.confirmGetUrlPresigner();
+    if (presigner === undefined) return this.presignGetWithSdk(request);
+    // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
+    return presigner.presign({ ...request, credentials: await this.client.config.credentials() });
+  }
+
+  /** Whether presignGet signs URLs itself (true) or through getSignedUrl (false). */
+  async signsGetUrlsDirectly(): Promise<boolean> {
+    return (await this.confirmGetUrlPresigner()) !== undefined;
+  }
+
+  /**
+   * The SDK also takes endpoint, FIPS, dual-stack and global-endpoint settings from the environment and the shared
+   * config files. One probe, signed both ways, shows whether its URLs are still the ones the presigner reproduces.
+   */
+  private confirmGetUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
+    this.confirmedGetUrlPresigner ??= this.probeGetUrlPresigner().catch((error: unknown) => {
+      this.confirmedGetUrlPresigner = undefined;
+      throw error;
+    });
+    return this.confirmedGetUrlPresigner;
+  }
+
+  private async probeGetUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
+    const presigner = this.getUrlPresigner;
+    if (presigner === undefined) return undefined;
+    const probe: UnsignedGetUrlRequest = {
+      key: 'probe/ünï +(1).bin',
+      expiresInSeconds: 60,
+      responseContentDisposition: attachmentDisposition('ünï +(1).bin'),
+      responseContentType: 'application/octet-stream',
+      now: new Date(),
+    };
+    const credentials = await this.client.config.credentials();
+    const sdkUrl = await this.presignGetWithSdk(probe);
+    return presigner.presign({ ...probe, credentials }) === sdkUrl ? presigner : undefined;
+  }
+
+  private presignGetWithSdk(request: UnsignedGetUrlRequest): Promise<string> {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
-      Key: key,
-      ResponseContentDisposition: attachmentDisposition(options.fileName),
-      ResponseContentType: options.contentType,
+      Key: request.key,
+      ResponseContentDisposition: request.responseContentDisposition,
+      ResponseContentType: request.responseContentType,
     });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+    return getSignedUrl(this.client, command, { expiresIn: request.expiresInSeconds, signingDate: request.now });
   }
 
   async ping(): Promise<void> {
