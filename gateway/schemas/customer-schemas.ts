@@ -63,7 +63,9 @@ export function updateCustomerSchema(tiers: readonly string[]) {
 /** Issuing a key takes no parameters: no body, or an empty object. */
 export const issueApiKeySchema = body({});
 
-export const listCustomersQuery = z.object({
-  page: queryInteger(1, MAX_PAGE, 1),
-  pageSize: queryInteger(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-});
+export const listCustomersQuery = z
+  .object({
+    page: queryInteger(1, MAX_PAGE, 1),
+    pageSize: queryInteger(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  })
+  .strict();
