@@ -6,6 +6,8 @@ import { toApiKey, toCustomer } from './records';
 import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import { guardDuplicates } from './unique-indexes';
 
+const LISTING_ORDER = { createdAt: 1, customerId: 1 } as const;
+
 type AccountMethods = Pick<Store,
   | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
   | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'>;
@@ -25,11 +27,12 @@ export class MongoAccounts implements AccountMethods {
 
   async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
     const [total, docs] = await Promise.all([
-      this.models.customers.countDocuments(),
+      // Hinted: an unfiltered count would scan the collection; the listing index gives the same total.
+      this.models.customers.countDocuments().hint(LISTING_ORDER),
       pageSize > 0
         ? this.models.customers
           .find()
-          .sort({ createdAt: 1, customerId: 1 })
+          .sort(LISTING_ORDER)
           .skip((page - 1) * pageSize)
           .limit(pageSize)
           .lean<CustomerDoc[]>()

@@ -7,6 +7,8 @@ import { toApplication } from './records';
 import type { ApplicationDoc } from './schemas/catalog';
 import { guardDuplicates } from './unique-indexes';
 
+const LISTING_ORDER = { createdAt: 1, applicationId: 1 } as const;
+
 type ApplicationMethods = Pick<Store,
   'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'>;
 
@@ -30,12 +32,15 @@ export class MongoApplications implements ApplicationMethods {
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
     if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    const count = this.models.applications.countDocuments(filter);
+    // An unfiltered count would scan the collection; the listing index gives the same total.
+    if (Object.keys(filter).length === 0) count.hint(LISTING_ORDER);
     const [total, docs] = await Promise.all([
-      this.models.applications.countDocuments(filter),
+      count,
       query.pageSize > 0
         ? this.models.applications
           .find(filter)
-          .sort({ createdAt: 1, applicationId: 1 })
+          .sort(LISTING_ORDER)
           .skip((query.page - 1) * query.pageSize)
           .limit(query.pageSize)
           .lean<ApplicationDoc[]>()

@@ -1,0 +1,822 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mongoose, { type Connection } from 'mongoose';
+import { DuplicateError } from '../../shared/errors';
+import type {
+  ApiKey,
+  Application,
+  Customer,
+  DistributionEvent,
+  FileRecord,
+  ShareLink,
+  UploadSession,
+} from '../../shared/store/models';
+import { MongoStore } from '../../shared/store/mongo/mongo-store';
+import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
+import type { ActivityQuery, Store } from '../../shared/store/store';
+
+/** The one contract every Store adapter passes; each test gets a fresh, empty store. */
+interface StoreFixture {
+  store: Store;
+  dispose(): Promise<void>;
+}
+
+const T0 = Date.parse('2026-03-01T10:00:00.000Z');
+/** An instant `minutes` after a fixed origin, so expected dates are exact. */
+const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
+
+function application(applicationId: string, overrides: Partial<Application> = {}): Application {
+  return {
+    applicationId,
+    name: `Application ${applicationId}`,
+    description: null,
+    tags: [],
+    customerIds: [],
+    isActive: true,
+    createdAt: at(0),
+    updatedAt: at(0),
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+function file(fileId: string, overrides: Partial<FileRecord> = {}): FileRecord {
+  return {
+    fileId,
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileName: `${fileId}.bin`,
+    fileSize: 5_000_000_000,
+    contentType: 'application/octet-stream',
+    checksum: `sha256:${'ab'.repeat(32)}`,
+    fileType: 'DEPENDENCY',
+    status: 'available',
+    storageKey: `apps/app_1/${fileId}`,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+function customer(customerId: string, overrides: Partial<Customer> = {}): Customer {
+  return {
+    customerId,
+    name: `Customer ${customerId}`,
+    tier: 'basic',
+    isActive: true,
+    notes: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    keyId,
+    customerId: 'cust_1',
+    keyHash: `hash-${keyId}`,
+    prefix: `bds_${keyId}`,
+    createdAt: at(0),
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+function uploadSession(uploadId: string, overrides: Partial<UploadSession> = {}): UploadSession {
+  return {
+    uploadId,
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileName: 'installer.exe',
+    fileSize: 123_456,
+    contentType: 'application/octet-stream',
+    fileType: 'MAIN',
+    releaseNotes: 'First release',
+    requiredTier: null,
+    fileId: `file_${uploadId}`,
+    storageKey: `uploads/${uploadId}`,
+    status: 'issued',
+    expectedChecksum: null,
+    failureReason: null,
+    expiresAt: at(60),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+function shareLink(tokenHash: string, overrides: Partial<ShareLink> = {}): ShareLink {
+  return {
+    tokenHash,
+    customerId: 'cust_1',
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileId: 'file_1',
+    expiresAt: at(60),
+    revokedAt: null,
+    expiredAt: null,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+function event(eventId: string, overrides: Partial<DistributionEvent> = {}): DistributionEvent {
+  return {
+    eventId,
+    type: 'download',
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileId: 'file_1',
+    customerId: 'cust_1',
+    clientIp: '203.0.113.7',
+    userAgent: 'curl/8.5.0',
+    timestamp: at(0),
+    ...overrides,
+  };
+}
+
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {
+  const error = await rejectionOf(promise);
+  expect(error).to.be.instanceOf(DuplicateError);
+  expect((error as DuplicateError).target).to.equal(target);
+}
+
+const daily = (applicationId: string, version: string, date: string, count: number) => ({ applicationId, version, date, count });
+const ids = (items: { applicationId: string }[]) => items.map((item) => item.applicationId);
+const eventIds = (events: DistributionEvent[]) => events.map((e) => e.eventId);
+
+function describeStoreContract(name: string, makeStore: () => Promise<StoreFixture>): void {
+  describe(`Store contract: ${name}`, () => {
+    let fixture: StoreFixture | undefined;
+    let store: Store;
+
+    beforeEach(async () => {
+      fixture = await makeStore();
+      store = fixture.store;
+    });
+
+    afterEach(async () => {
+      await fixture?.dispose();
+      fixture = undefined;
+    });
+
+    it('answers a ping', async () => {
+      await store.ping();
+    });
+
+    describe('applications', () => {
+      it('stores an application and returns it unchanged', async () => {
+        const app = application('app_1', { description: 'Desktop client', tags: ['desktop', 'beta'], customerIds: ['cust_1'] });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.getApplication('app_unknown')).to.equal(null);
+      });
+
+      it('refuses a second application with the same id, even while the first is soft-deleted', async () => {
+        await store.createApplication(application('app_1'));
+        await expectDuplicate(store.createApplication(application('app_1', { name: 'Other' })), 'applicationId');
+        await store.softDeleteApplication('app_1', at(1));
+        await expectDuplicate(store.createApplication(application('app_1', { name: 'Other' })), 'applicationId');
+        expect((await store.getApplication('app_1', { includeDeleted: true }))?.name).to.equal('Application app_1');
+      });
+
+      it('soft-deletes: hidden unless asked for, no longer updatable, and a repeated delete returns null', async () => {
+        const app = application('app_1', { tags: ['desktop'] });
+        await store.createApplication(app);
+        const deleted = await store.softDeleteApplication('app_1', at(5));
+        expect(deleted).to.deep.equal({ ...app, isActive: false, deletedAt: at(5), updatedAt: at(5) });
+        expect(await store.getApplication('app_1')).to.equal(null);
+        expect(await store.getApplication('app_1', { includeDeleted: true })).to.deep.equal(deleted);
+        expect(await store.softDeleteApplication('app_1', at(6))).to.equal(null);
+        expect(await store.softDeleteApplication('app_unknown', at(6))).to.equal(null);
+        expect(await store.updateApplication('app_1', { name: 'Renamed' }, at(7))).to.equal(null);
+        expect(await store.getApplication('app_1', { includeDeleted: true })).to.deep.equal(deleted);
+      });
+
+      it('restores a soft-deleted application, and only a soft-deleted one', async () => {
+        const app = application('app_1');
+        await store.createApplication(app);
+        expect(await store.restoreApplication('app_1', at(1))).to.equal(null);
+        expect(await store.restoreApplication('app_unknown', at(1))).to.equal(null);
+        await store.softDeleteApplication('app_1', at(2));
+        const restored = await store.restoreApplication('app_1', at(3));
+        expect(restored).to.deep.equal({ ...app, isActive: true, deletedAt: null, updatedAt: at(3) });
+        expect(await store.getApplication('app_1')).to.deep.equal(restored);
+        expect(await store.restoreApplication('app_1', at(4))).to.equal(null);
+      });
+
+      it('updates only the fields a patch sets, and always updatedAt', async () => {
+        const app = application('app_1', { description: 'Old', tags: ['a'], customerIds: ['cust_1'] });
+        await store.createApplication(app);
+        const renamed = await store.updateApplication('app_1', { name: 'New name' }, at(3));
+        expect(renamed).to.deep.equal({ ...app, name: 'New name', updatedAt: at(3) });
+        const cleared = await store.updateApplication('app_1', { description: null, tags: ['b', 'c'], customerIds: [] }, at(4));
+        expect(cleared).to.deep.equal({ ...app, name: 'New name', description: null, tags: ['b', 'c'], customerIds: [], updatedAt: at(4) });
+        const touched = await store.updateApplication('app_1', { name: undefined }, at(5));
+        expect(touched).to.deep.equal({ ...cleared, updatedAt: at(5) });
+        expect(await store.getApplication('app_1')).to.deep.equal(touched);
+        expect(await store.updateApplication('app_unknown', { name: 'x' }, at(6))).to.equal(null);
+      });
+
+      it('lists in creation order (ties by id), paginated, with the total of all matches', async () => {
+        for (const [id, minute] of [['app_c', 2], ['app_a', 0], ['app_d', 1], ['app_b', 1], ['app_e', 3]] as const) {
+          await store.createApplication(application(id, { createdAt: at(minute), updatedAt: at(minute) }));
+        }
+        const pages = await Promise.all([1, 2, 3, 4].map((page) => store.listApplications({ page, pageSize: 2 })));
+        expect(pages.map((p) => ids(p.items))).to.deep.equal([['app_a', 'app_b'], ['app_d', 'app_c'], ['app_e'], []]);
+        expect(pages.map((p) => p.total)).to.deep.equal([5, 5, 5, 5]);
+        expect(pages[0].items[0]).to.deep.equal(application('app_a'));
+      });
+
+      it('filters by tag and by customer, alone and together', async () => {
+        await store.createApplication(application('app_1', { tags: ['desktop'], customerIds: ['cust_1'], createdAt: at(1) }));
+        await store.createApplication(application('app_2', { tags: ['desktop', 'beta'], customerIds: ['cust_2'], createdAt: at(2) }));
+        await store.createApplication(application('app_3', { tags: ['mobile'], customerIds: ['cust_1', 'cust_2'], createdAt: at(3) }));
+        const list = (query: { tag?: string; customerId?: string }) => store.listApplications({ page: 1, pageSize: 10, ...query });
+        const byTag = await list({ tag: 'desktop' });
+        expect([ids(byTag.items), byTag.total]).to.deep.equal([['app_1', 'app_2'], 2]);
+        const byCustomer = await list({ customerId: 'cust_2' });
+        expect([ids(byCustomer.items), byCustomer.total]).to.deep.equal([['app_2', 'app_3'], 2]);
+        const both = await list({ tag: 'desktop', customerId: 'cust_1' });
+        expect([ids(both.items), both.total]).to.deep.equal([['app_1'], 1]);
+        const none = await list({ tag: 'desk' });
+        expect([ids(none.items), none.total]).to.deep.equal([[], 0]);
+      });
+
+      it('leaves soft-deleted applications out of lists and totals unless includeDeleted', async () => {
+        for (const [id, minute] of [['app_1', 1], ['app_2', 2], ['app_3', 3]] as const) {
+          await store.createApplication(application(id, { tags: ['desktop'], createdAt: at(minute) }));
+        }
+        await store.softDeleteApplication('app_2', at(9));
+        const live = await store.listApplications({ page: 1, pageSize: 10 });
+        expect([ids(live.items), live.total]).to.deep.equal([['app_1', 'app_3'], 2]);
+        const all = await store.listApplications({ page: 1, pageSize: 10, tag: 'desktop', includeDeleted: true });
+        expect([ids(all.items), all.total]).to.deep.equal([['app_1', 'app_2', 'app_3'], 3]);
+        expect(all.items[1]).to.include({ isActive: false });
+        expect(all.items[1].deletedAt).to.deep.equal(at(9));
+        const secondPage = await store.listApplications({ page: 2, pageSize: 1 });
+        expect([ids(secondPage.items), secondPage.total]).to.deep.equal([['app_3'], 2]);
+      });
+    });
+
+    describe('versions', () => {
+      it('upsertVersion creates a version with the patch, and null for what it leaves out', async () => {
+        const created = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First' }, at(1));
+        const expected = { applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: null, createdAt: at(1), updatedAt: at(1) };
+        expect(created).to.deep.equal(expected);
+        expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(expected);
+        expect(await store.getVersion('app_2', '1.0.0')).to.equal(null);
+      });
+
+      it('upsertVersion on an existing version applies only the set fields and keeps createdAt', async () => {
+        await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First', requiredTier: 'gold' }, at(1));
+        const updated = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: undefined, requiredTier: null }, at(2));
+        expect(updated).to.deep.equal({
+          applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: null, createdAt: at(1), updatedAt: at(2),
+        });
+      });
+
+      it('updateVersion patches an existing version and never creates one', async () => {
+        expect(await store.updateVersion('app_1', '1.0.0', { releaseNotes: 'x' }, at(1))).to.equal(null);
+        expect(await store.getVersion('app_1', '1.0.0')).to.equal(null);
+        await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First' }, at(2));
+        const updated = await store.updateVersion('app_1', '1.0.0', { requiredTier: 'silver' }, at(3));
+        expect(updated).to.deep.equal({
+          applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: 'silver', createdAt: at(2), updatedAt: at(3),
+        });
+        expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(updated);
+      });
+
+      it('lists versions newest first (ties by version descending), each with its files oldest first', async () => {
+        const v1 = await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+        const v2 = await store.upsertVersion('app_1', '2.0.0', {}, at(3));
+        const v15 = await store.upsertVersion('app_1', '1.5.0', {}, at(3));
+        await store.upsertVersion('app_2', '9.0.0', {}, at(5));
+        const fb = await store.insertFile(file('f_b', { createdAt: at(2) }));
+        const fa = await store.insertFile(file('f_a', { createdAt: at(2) }));
+        const fc = await store.insertFile(file('f_c', { createdAt: at(1), status: 'failed' }));
+        const fd = await store.insertFile(file('f_d', { version: '2.0.0', fileType: 'MAIN' }));
+        await store.insertFile(file('f_e', { applicationId: 'app_2', version: '9.0.0' }));
+        expect(await store.listVersions('app_1')).to.deep.equal([
+          { ...v2, files: [fd] },
+          { ...v15, files: [] },
+          { ...v1, files: [fc, fa, fb] },
+        ]);
+        expect(await store.listVersions('app_unknown')).to.deep.equal([]);
+      });
+    });
+
+    describe('files', () => {
+      it('stores a file and returns it unchanged', async () => {
+        const pending = file('f_1', { status: 'pending', checksum: null, fileType: 'MAIN' });
+        expect(await store.insertFile(pending)).to.deep.equal(pending);
+        expect(await store.getFile('f_1')).to.deep.equal(pending);
+        expect(await store.getFile('f_unknown')).to.equal(null);
+      });
+
+      it('refuses a duplicate fileId', async () => {
+        await store.insertFile(file('f_1'));
+        await expectDuplicate(store.insertFile(file('f_1', { fileName: 'other.bin', version: '2.0.0' })), 'fileId');
+      });
+
+      it('refuses a second live file of the same name in one version, pending or available', async () => {
+        await store.insertFile(file('f_1', { fileName: 'setup.exe', status: 'pending', checksum: null }));
+        await expectDuplicate(store.insertFile(file('f_2', { fileName: 'setup.exe' })), 'fileName');
+        await store.insertFile(file('f_3', { fileName: 'setup.exe', version: '2.0.0' }));
+        await store.insertFile(file('f_4', { fileName: 'setup.exe', applicationId: 'app_2' }));
+        await expectDuplicate(store.insertFile(file('f_5', { fileName: 'setup.exe', version: '2.0.0', status: 'pending' })), 'fileName');
+        expect(await store.getFile('f_2')).to.equal(null);
+      });
+
+      it('refuses a second live MAIN file in one version', async () => {
+        await store.insertFile(file('f_1', { fileName: 'app.exe', fileType: 'MAIN' }));
+        await expectDuplicate(store.insertFile(file('f_2', { fileName: 'app-v2.exe', fileType: 'MAIN', status: 'pending' })), 'mainFile');
+        await store.insertFile(file('f_3', { fileName: 'readme.pdf', fileType: 'DOCUMENTATION' }));
+        await store.insertFile(file('f_4', { fileName: 'app-v2.exe', fileType: 'MAIN', version: '2.0.0' }));
+      });
+
+      it('lets a failed file release its name and its MAIN slot', async () => {
+        await store.insertFile(file('f_1', { fileName: 'app.exe', fileType: 'MAIN', status: 'pending', checksum: null }));
+        expect(await store.setFileStatus('f_1', 'pending', 'failed', null, at(2))).to.include({ status: 'failed' });
+        await store.insertFile(file('f_2', { fileName: 'app.exe', fileType: 'MAIN' }));
+        await store.insertFile(file('f_3', { fileName: 'app.exe', fileType: 'MAIN', status: 'failed' }));
+        await expectDuplicate(store.insertFile(file('f_4', { fileName: 'other.exe', fileType: 'MAIN' })), 'mainFile');
+        await expectDuplicate(store.insertFile(file('f_5', { fileName: 'app.exe' })), 'fileName');
+      });
+
+      it('moves a file between statuses only from the expected one (compare-and-set)', async () => {
+        const pending = file('f_1', { status: 'pending', checksum: null });
+        await store.insertFile(pending);
+        expect(await store.setFileStatus('f_1', 'available', 'failed', null, at(1))).to.equal(null);
+        expect(await store.getFile('f_1')).to.deep.equal(pending);
+        const available = await store.setFileStatus('f_1', 'pending', 'available', 'sha256:abc', at(4));
+        expect(available).to.deep.equal({ ...pending, status: 'available', checksum: 'sha256:abc', updatedAt: at(4) });
+        expect(await store.setFileStatus('f_1', 'pending', 'available', 'sha256:def', at(5))).to.equal(null);
+        const failed = await store.setFileStatus('f_1', 'available', 'failed', null, at(6));
+        expect(failed).to.deep.equal({ ...pending, status: 'failed', checksum: 'sha256:abc', updatedAt: at(6) });
+        expect(await store.getFile('f_1')).to.deep.equal(failed);
+        expect(await store.setFileStatus('f_unknown', 'pending', 'available', null, at(7))).to.equal(null);
+      });
+
+      it('finds the available file to serve: the named one, else the MAIN file', async () => {
+        const main = await store.insertFile(file('f_main', { fileType: 'MAIN' }));
+        const docs = await store.insertFile(file('f_docs', { fileType: 'DOCUMENTATION' }));
+        await store.insertFile(file('f_pending', { status: 'pending', checksum: null }));
+        await store.insertFile(file('f_main3', { fileType: 'MAIN', version: '3.0.0', status: 'pending', checksum: null }));
+        await store.insertFile(file('f_failed', { fileType: 'MAIN', version: '4.0.0', status: 'failed' }));
+        expect(await store.findAvailableFile('app_1', '1.0.0')).to.deep.equal(main);
+        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_docs')).to.deep.equal(docs);
+        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_pending')).to.equal(null);
+        expect(await store.findAvailableFile('app_1', '2.0.0', 'f_docs')).to.equal(null);
+        expect(await store.findAvailableFile('app_2', '1.0.0', 'f_docs')).to.equal(null);
+        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_unknown')).to.equal(null);
+        expect(await store.findAvailableFile('app_1', '2.0.0')).to.equal(null);
+        expect(await store.findAvailableFile('app_1', '3.0.0')).to.equal(null);
+        expect(await store.findAvailableFile('app_1', '4.0.0')).to.equal(null);
+      });
+    });
+
+    describe('customers', () => {
+      it('stores a customer and refuses a duplicate id', async () => {
+        const c = customer('cust_1', { notes: 'Key account', tier: 'gold' });
+        expect(await store.createCustomer(c)).to.deep.equal(c);
+        expect(await store.getCustomer('cust_1')).to.deep.equal(c);
+        expect(await store.getCustomer('cust_unknown')).to.equal(null);
+        await expectDuplicate(store.createCustomer(customer('cust_1', { name: 'Other' })), 'customerId');
+      });
+
+      it('lists customers in creation order (ties by id), paginated, with the total', async () => {
+        for (const [id, minute] of [['cust_c', 2], ['cust_b', 1], ['cust_a', 1]] as const) {
+          await store.createCustomer(customer(id, { createdAt: at(minute) }));
+        }
+        const first = await store.listCustomers(1, 2);
+        const second = await store.listCustomers(2, 2);
+        expect(first.items.map((c) => c.customerId)).to.deep.equal(['cust_a', 'cust_b']);
+        expect(second.items.map((c) => c.customerId)).to.deep.equal(['cust_c']);
+        expect([first.total, second.total]).to.deep.equal([3, 3]);
+        expect(first.items[0]).to.deep.equal(customer('cust_a', { createdAt: at(1) }));
+      });
+
+      it('updates only the fields a patch sets, and always updatedAt', async () => {
+        const c = customer('cust_1', { notes: 'Note' });
+        await store.createCustomer(c);
+        const renamed = await store.updateCustomer('cust_1', { name: 'Renamed' }, at(2));
+        expect(renamed).to.deep.equal({ ...c, name: 'Renamed', updatedAt: at(2) });
+        const changed = await store.updateCustomer('cust_1', { isActive: false, notes: null, tier: 'gold' }, at(3));
+        expect(changed).to.deep.equal({ ...c, name: 'Renamed', isActive: false, notes: null, tier: 'gold', updatedAt: at(3) });
+        expect(await store.getCustomer('cust_1')).to.deep.equal(changed);
+        expect(await store.updateCustomer('cust_unknown', { name: 'x' }, at(4))).to.equal(null);
+      });
+
+      it('reports which of the given customer ids do not exist, once each', async () => {
+        await store.createCustomer(customer('cust_1'));
+        await store.createCustomer(customer('cust_2'));
+        expect(await store.findMissingCustomers(['cust_1', 'cust_x', 'cust_2', 'cust_x', 'cust_y'])).to.deep.equal(['cust_x', 'cust_y']);
+        expect(await store.findMissingCustomers(['cust_2'])).to.deep.equal([]);
+        expect(await store.findMissingCustomers([])).to.deep.equal([]);
+      });
+    });
+
+    describe('API keys', () => {
+      it('stores a key, finds it by hash, and refuses a duplicate hash or id', async () => {
+        const key = apiKey('key_1');
+        expect(await store.createApiKey(key)).to.deep.equal(key);
+        expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(key);
+        expect(await store.findApiKeyByHash('hash-unknown')).to.equal(null);
+        await expectDuplicate(store.createApiKey(apiKey('key_2', { keyHash: 'hash-key_1' })), 'keyHash');
+        await expectDuplicate(store.createApiKey(apiKey('key_1', { keyHash: 'hash-other' })), 'keyId');
+      });
+
+      it("lists a customer's unrevoked keys, oldest first (ties by id)", async () => {
+        await store.createApiKey(apiKey('key_2', { createdAt: at(2) }));
+        await store.createApiKey(apiKey('key_3', { createdAt: at(1) }));
+        await store.createApiKey(apiKey('key_1', { createdAt: at(1) }));
+        await store.createApiKey(apiKey('key_4', { createdAt: at(0), revokedAt: at(3) }));
+        await store.createApiKey(apiKey('key_5', { customerId: 'cust_2' }));
+        const keys = await store.listApiKeys('cust_1');
+        expect(keys.map((k) => k.keyId)).to.deep.equal(['key_1', 'key_3', 'key_2']);
+        expect(keys[0]).to.deep.equal(apiKey('key_1', { createdAt: at(1) }));
+        expect(await store.listApiKeys('cust_unknown')).to.deep.equal([]);
+      });
+
+      it('revokes a key only for its own customer, and only once', async () => {
+        const key = apiKey('key_1');
+        await store.createApiKey(key);
+        expect(await store.revokeApiKey('cust_2', 'key_1', at(1))).to.equal(null);
+        expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(key);
+        const revoked = await store.revokeApiKey('cust_1', 'key_1', at(3));
+        expect(revoked).to.deep.equal({ ...key, revokedAt: at(3) });
+        expect(await store.revokeApiKey('cust_1', 'key_1', at(4))).to.equal(null);
+        expect(await store.revokeApiKey('cust_1', 'key_unknown', at(4))).to.equal(null);
+        expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(revoked);
+        expect(await store.listApiKeys('cust_1')).to.deep.equal([]);
+      });
+
+      it('records when a key was last used', async () => {
+        await store.createApiKey(apiKey('key_1'));
+        await store.touchApiKey('key_1', at(4));
+        expect((await store.findApiKeyByHash('hash-key_1'))?.lastUsedAt).to.deep.equal(at(4));
+        await store.touchApiKey('key_1', at(6));
+        expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(apiKey('key_1', { lastUsedAt: at(6) }));
+        await store.touchApiKey('key_unknown', at(7));
+      });
+    });
+
+    describe('upload sessions', () => {
+      it('stores a session and refuses a duplicate id', async () => {
+        const session = uploadSession('up_1');
+        expect(await store.createUploadSession(session)).to.deep.equal(session);
+        expect(await store.getUploadSession('up_1')).to.deep.equal(session);
+        expect(await store.getUploadSession('up_unknown')).to.equal(null);
+        await expectDuplicate(store.createUploadSession(uploadSession('up_1', { fileName: 'other.exe' })), 'uploadId');
+      });
+
+      it('updates a session only from the expected statuses, leaving omitted fields unchanged', async () => {
+        const session = uploadSession('up_1');
+        await store.createUploadSession(session);
+        expect(await store.updateUploadSession('up_1', ['verifying'], { status: 'completed' }, at(1))).to.equal(null);
+        expect(await store.updateUploadSession('up_1', [], { status: 'completed' }, at(1))).to.equal(null);
+        expect(await store.getUploadSession('up_1')).to.deep.equal(session);
+        const verifying = await store.updateUploadSession('up_1', ['issued', 'verifying'], { status: 'verifying', expectedChecksum: 'abc' }, at(2));
+        expect(verifying).to.deep.equal({ ...session, status: 'verifying', expectedChecksum: 'abc', updatedAt: at(2) });
+        expect(await store.updateUploadSession('up_1', ['issued'], { status: 'expired' }, at(3))).to.equal(null);
+        const failed = await store.updateUploadSession('up_1', ['verifying'],
+          { status: 'failed', failureReason: 'checksum mismatch', releaseNotes: null }, at(4));
+        expect(failed).to.deep.equal({
+          ...session, status: 'failed', expectedChecksum: 'abc', failureReason: 'checksum mismatch', releaseNotes: null, updatedAt: at(4),
+        });
+        expect(await store.getUploadSession('up_1')).to.deep.equal(failed);
+        expect(await store.updateUploadSession('up_unknown', ['issued'], { status: 'expired' }, at(5))).to.equal(null);
+      });
+
+      it('lists issued sessions expired at or before now, soonest first, up to the limit', async () => {
+        await store.createUploadSession(uploadSession('up_1', { expiresAt: at(10) }));
+        await store.createUploadSession(uploadSession('up_2', { expiresAt: at(5) }));
+        await store.createUploadSession(uploadSession('up_3', { expiresAt: at(20) }));
+        await store.createUploadSession(uploadSession('up_4', { expiresAt: at(1), status: 'verifying' }));
+        await store.createUploadSession(uploadSession('up_5', { expiresAt: at(8) }));
+        const expired = await store.listExpiredUploadSessions(at(10), 10);
+        expect(expired.map((s) => s.uploadId)).to.deep.equal(['up_2', 'up_5', 'up_1']);
+        expect(expired[0]).to.deep.equal(uploadSession('up_2', { expiresAt: at(5) }));
+        expect((await store.listExpiredUploadSessions(at(10), 2)).map((s) => s.uploadId)).to.deep.equal(['up_2', 'up_5']);
+        expect(await store.listExpiredUploadSessions(at(4), 10)).to.deep.equal([]);
+      });
+    });
+
+    describe('share links', () => {
+      it('stores a link and refuses a duplicate token hash', async () => {
+        const link = shareLink('token_1');
+        expect(await store.createShareLink(link)).to.deep.equal(link);
+        expect(await store.getShareLink('token_1')).to.deep.equal(link);
+        expect(await store.getShareLink('token_unknown')).to.equal(null);
+        await expectDuplicate(store.createShareLink(shareLink('token_1', { customerId: 'cust_2' })), 'tokenHash');
+      });
+
+      it('revokes a link only for the customer who created it, and only once', async () => {
+        const link = shareLink('token_1');
+        await store.createShareLink(link);
+        expect(await store.revokeShareLink('token_1', 'cust_2', at(1))).to.equal(null);
+        expect(await store.getShareLink('token_1')).to.deep.equal(link);
+        const revoked = await store.revokeShareLink('token_1', 'cust_1', at(3));
+        expect(revoked).to.deep.equal({ ...link, revokedAt: at(3) });
+        expect(await store.revokeShareLink('token_1', 'cust_1', at(4))).to.equal(null);
+        expect(await store.revokeShareLink('token_unknown', 'cust_1', at(4))).to.equal(null);
+        expect(await store.getShareLink('token_1')).to.deep.equal(revoked);
+      });
+
+      it('marks a link expired only once its expiry has come, and only the first time', async () => {
+        await store.createShareLink(shareLink('token_1', { expiresAt: at(10) }));
+        await store.markShareLinkExpired('token_1', at(5));
+        expect((await store.getShareLink('token_1'))?.expiredAt).to.equal(null);
+        await store.markShareLinkExpired('token_1', at(10));
+        expect((await store.getShareLink('token_1'))?.expiredAt).to.deep.equal(at(10));
+        await store.markShareLinkExpired('token_1', at(12));
+        expect(await store.getShareLink('token_1')).to.deep.equal(shareLink('token_1', { expiresAt: at(10), expiredAt: at(10) }));
+      });
+
+      it('purges links that expired before the cutoff, up to the limit', async () => {
+        for (const [hash, minute] of [['token_1', 1], ['token_2', 2], ['token_3', 3], ['token_4', 10]] as const) {
+          await store.createShareLink(shareLink(hash, { expiresAt: at(minute) }));
+        }
+        expect(await store.purgeShareLinks(at(3), 10)).to.equal(2);
+        expect(await store.getShareLink('token_1')).to.equal(null);
+        expect(await store.getShareLink('token_2')).to.equal(null);
+        expect(await store.getShareLink('token_3')).to.deep.equal(shareLink('token_3', { expiresAt: at(3) }));
+        expect(await store.purgeShareLinks(at(11), 1)).to.equal(1);
+        expect(await store.purgeShareLinks(at(11), 10)).to.equal(1);
+        expect(await store.purgeShareLinks(at(11), 10)).to.equal(0);
+        expect(await store.getShareLink('token_4')).to.equal(null);
+      });
+    });
+
+    describe('events', () => {
+      const feed = (query: Partial<ActivityQuery> = {}) => store.listEvents({ limit: 100, ...query });
+
+      it('stores events as given and skips an eventId already stored', async () => {
+        const first = event('ev_1', { customerId: null, clientIp: null, userAgent: null, type: 'upload' });
+        const second = event('ev_2', { timestamp: at(1) });
+        await store.insertEvents([first, second]);
+        await store.insertEvents([event('ev_2', { timestamp: at(1), fileId: 'file_other' }), event('ev_3', { timestamp: at(2) })]);
+        await store.insertEvents([]);
+        expect(await feed()).to.deep.equal([event('ev_3', { timestamp: at(2) }), second, first]);
+      });
+
+      it('lists newest first, ties broken by eventId descending, up to the limit', async () => {
+        await store.insertEvents([
+          event('ev_a', { timestamp: at(1) }),
+          event('ev_b', { timestamp: at(2) }),
+          event('ev_c', { timestamp: at(2) }),
+          event('ev_d', { timestamp: at(3) }),
+          event('ev_e', { timestamp: at(0) }),
+        ]);
+        expect(eventIds(await feed())).to.deep.equal(['ev_d', 'ev_c', 'ev_b', 'ev_a', 'ev_e']);
+        expect(eventIds(await feed({ limit: 2 }))).to.deep.equal(['ev_d', 'ev_c']);
+      });
+
+      it('pages with a keyset position, never skipping or repeating an event', async () => {
+        const minutes = [5, 3, 3, 3, 7, 1, 3, 5, 0, 7];
+        await store.insertEvents(minutes.map((minute, i) => event(`ev_${i}`, { timestamp: at(minute) })));
+        const all = await feed();
+        expect(all).to.have.length(10);
+        const paged: DistributionEvent[] = [];
+        for (let page = await feed({ limit: 3 }); page.length > 0;) {
+          paged.push(...page);
+          const last = page[page.length - 1];
+          page = await feed({ limit: 3, after: { timestamp: last.timestamp, eventId: last.eventId } });
+        }
+        expect(paged).to.deep.equal(all);
+        expect(eventIds(all)).to.deep.equal(['ev_9', 'ev_4', 'ev_7', 'ev_0', 'ev_6', 'ev_3', 'ev_2', 'ev_1', 'ev_5', 'ev_8']);
+      });
+
+      it('filters by type and by application, alone, together and while paging', async () => {
+        await store.insertEvents([
+          event('ev_1', { timestamp: at(1) }),
+          event('ev_2', { timestamp: at(2), type: 'upload' }),
+          event('ev_3', { timestamp: at(3), applicationId: 'app_2' }),
+          event('ev_4', { timestamp: at(4), applicationId: 'app_2', type: 'upload' }),
+          event('ev_5', { timestamp: at(5) }),
+        ]);
+        expect(eventIds(await feed({ type: 'upload' }))).to.deep.equal(['ev_4', 'ev_2']);
+        expect(eventIds(await feed({ type: 'download' }))).to.deep.equal(['ev_5', 'ev_3', 'ev_1']);
+        expect(eventIds(await feed({ applicationId: 'app_1' }))).to.deep.equal(['ev_5', 'ev_2', 'ev_1']);
+        expect(eventIds(await feed({ applicationId: 'app_1', type: 'download' }))).to.deep.equal(['ev_5', 'ev_1']);
+        const after = { timestamp: at(5), eventId: 'ev_5' };
+        expect(eventIds(await feed({ applicationId: 'app_1', type: 'download', after }))).to.deep.equal(['ev_1']);
+        expect(eventIds(await feed({ type: 'upload', after: { timestamp: at(4), eventId: 'ev_4' } }))).to.deep.equal(['ev_2']);
+        expect(await feed({ applicationId: 'app_3' })).to.deep.equal([]);
+      });
+    });
+
+    describe('statistics', () => {
+      const utc = (iso: string) => new Date(iso);
+
+      it('folds downloads into exact counts per version and UTC day, never counting uploads', async () => {
+        await store.insertEvents([
+          event('d_1', { timestamp: utc('2026-03-01T23:59:59.999Z') }),
+          event('d_2', { timestamp: utc('2026-03-01T00:00:00.000Z') }),
+          event('d_3', { timestamp: utc('2026-03-02T00:00:00.000Z') }),
+          event('d_4', { timestamp: utc('2026-03-02T12:00:00.000Z'), version: '2.0.0' }),
+          event('d_5', { timestamp: utc('2026-03-02T13:00:00.000Z'), version: '2.0.0' }),
+          event('d_6', { timestamp: utc('2026-03-02T14:00:00.000Z'), version: '2.0.0' }),
+          event('d_7', { timestamp: utc('2026-03-01T08:00:00.000Z'), applicationId: 'app_2' }),
+          event('u_1', { timestamp: utc('2026-03-01T09:00:00.000Z'), type: 'upload', customerId: null }),
+          event('u_2', { timestamp: utc('2026-03-03T09:00:00.000Z'), type: 'upload', customerId: null }),
+        ]);
+        expect(await store.rollupEvents(100)).to.equal(7);
+        const expected = [
+          daily('app_1', '1.0.0', '2026-03-02', 1),
+          daily('app_1', '2.0.0', '2026-03-02', 3),
+          daily('app_1', '1.0.0', '2026-03-01', 2),
+        ];
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
+        expect(await store.listDailyCounts('app_2', {})).to.deep.equal([daily('app_2', '1.0.0', '2026-03-01', 1)]);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
+      });
+
+      it('counts nothing when there are only uploads', async () => {
+        await store.insertEvents([event('u_1', { type: 'upload' }), event('u_2', { type: 'upload', timestamp: at(1) })]);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([]);
+      });
+
+      it('folds at most `limit` events per call and counts each event once, even when its insert is retried', async () => {
+        await store.insertEvents([1, 2, 3, 4, 5].map((i) => event(`d_${i}`, { timestamp: at(i) })));
+        expect(await store.rollupEvents(2)).to.equal(2);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 2)]);
+        expect(await store.rollupEvents(2)).to.equal(2);
+        expect(await store.rollupEvents(2)).to.equal(1);
+        expect(await store.rollupEvents(2)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 5)]);
+        await store.insertEvents([1, 2, 3, 4, 5, 6].map((i) => event(`d_${i}`, { timestamp: at(i) })));
+        expect(await store.rollupEvents(100)).to.equal(1);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 6)]);
+      });
+
+      it('filters daily counts by version and by inclusive date bounds, newest date first', async () => {
+        const days = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04'];
+        await store.insertEvents(days.flatMap((day, i) => [
+          ...Array.from({ length: i + 1 }, (_, n) => event(`v1_${day}_${n}`, { timestamp: utc(`${day}T06:00:00.000Z`) })),
+          event(`v2_${day}`, { timestamp: utc(`${day}T18:00:00.000Z`), version: '2.0.0' }),
+        ]));
+        expect(await store.rollupEvents(1000)).to.equal(14);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-04', 4),
+          daily('app_1', '2.0.0', '2026-03-04', 1),
+          daily('app_1', '1.0.0', '2026-03-03', 3),
+          daily('app_1', '2.0.0', '2026-03-03', 1),
+          daily('app_1', '1.0.0', '2026-03-02', 2),
+          daily('app_1', '2.0.0', '2026-03-02', 1),
+          daily('app_1', '1.0.0', '2026-03-01', 1),
+          daily('app_1', '2.0.0', '2026-03-01', 1),
+        ]);
+        expect(await store.listDailyCounts('app_1', { version: '1.0.0' })).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-04', 4),
+          daily('app_1', '1.0.0', '2026-03-03', 3),
+          daily('app_1', '1.0.0', '2026-03-02', 2),
+          daily('app_1', '1.0.0', '2026-03-01', 1),
+        ]);
+        expect(await store.listDailyCounts('app_1', { from: '2026-03-03' })).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-04', 4),
+          daily('app_1', '2.0.0', '2026-03-04', 1),
+          daily('app_1', '1.0.0', '2026-03-03', 3),
+          daily('app_1', '2.0.0', '2026-03-03', 1),
+        ]);
+        expect(await store.listDailyCounts('app_1', { to: '2026-03-01' })).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-01', 1),
+          daily('app_1', '2.0.0', '2026-03-01', 1),
+        ]);
+        expect(await store.listDailyCounts('app_1', { version: '2.0.0', from: '2026-03-02', to: '2026-03-03' })).to.deep.equal([
+          daily('app_1', '2.0.0', '2026-03-03', 1),
+          daily('app_1', '2.0.0', '2026-03-02', 1),
+        ]);
+        expect(await store.listDailyCounts('app_1', { from: '2026-03-04', to: '2026-03-01' })).to.deep.equal([]);
+        expect(await store.listDailyCounts('app_2', {})).to.deep.equal([]);
+      });
+    });
+  });
+}
+
+describeStoreContract('SQLite', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-contract-'));
+  const store = new SqliteStore(path.join(dir, 'store.sqlite'));
+  return {
+    store,
+    async dispose() {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+/**
+ * A fresh database on the server of `uri`, named after the URI's own database plus `suffix`.
+ * Credentials keep authenticating against the database they were given for.
+ */
+function freshDatabase(uri: string, suffix: string): { name: string; uri: string } {
+  const match = /^(mongodb(?:\+srv)?:\/\/[^/?]+)(?:\/([^?]*))?(?:\?(.*))?$/.exec(uri);
+  if (!match) throw new Error('MONGODB_URI is not a mongodb:// URI');
+  const [, server, base = '', query = ''] = match;
+  const options = new URLSearchParams(query);
+  if (server.includes('@') && !options.has('authSource')) options.set('authSource', base || 'admin');
+  const name = `${base || 'bds'}_${suffix}`;
+  const search = options.toString();
+  return { name, uri: `${server}/${name}${search ? `?${search}` : ''}` };
+}
+
+const mongodbUri = process.env.MONGODB_URI;
+if (mongodbUri) {
+  describe('with MongoDB', () => {
+    const run = randomBytes(4).toString('hex');
+    let tests = 0;
+    let admin: Connection | undefined;
+
+    before(async () => {
+      admin = await mongoose.createConnection(mongodbUri).asPromise();
+    });
+
+    after(async () => {
+      await admin?.close();
+    });
+
+    describeStoreContract('MongoDB', async () => {
+      tests += 1;
+      const database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
+      const store = await MongoStore.connect(database.uri);
+      return {
+        store,
+        async dispose() {
+          await store.close();
+          await admin?.useDb(database.name, { useCache: false }).dropDatabase();
+        },
+      };
+    });
+
+    /** What the contract cannot reach: a rollup interrupted between its steps, rebuilt here in the stored documents. */
+    describe('MongoStore rollup resumed after a crash', () => {
+      let store: MongoStore;
+      let db: Connection;
+
+      beforeEach(async () => {
+        tests += 1;
+        const database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
+        store = await MongoStore.connect(database.uri);
+        db = (admin as Connection).useDb(database.name, { useCache: false });
+      });
+
+      afterEach(async () => {
+        await store.close();
+        await db.dropDatabase();
+      });
+
+      it('finishes the batch claimed before the crash before claiming new events', async () => {
+        await store.insertEvents([event('d_1'), event('d_2'), event('d_3', { timestamp: at(1) })]);
+        await db.collection('events').updateMany({ eventId: { $in: ['d_1', 'd_2'] } }, { $set: { batchId: 'crashed' } });
+        expect(await store.rollupEvents(1)).to.equal(2);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 2)]);
+        expect(await store.rollupEvents(100)).to.equal(1);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 3)]);
+      });
+
+      it('adds a batch to a counter only once when the crash came after some of its counters', async () => {
+        await store.insertEvents([event('d_1'), event('d_2', { version: '2.0.0' }), event('d_3', { version: '2.0.0' })]);
+        await db.collection('events').updateMany({}, { $set: { batchId: 'crashed' } });
+        await db.collection('dailyCounts').insertOne(
+          { applicationId: 'app_1', version: '1.0.0', date: '2026-03-01', count: 1, appliedBatches: ['crashed'] },
+        );
+        expect(await store.rollupEvents(100)).to.equal(3);
+        const expected = [daily('app_1', '1.0.0', '2026-03-01', 1), daily('app_1', '2.0.0', '2026-03-01', 2)];
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
+      });
+
+      it('marks the events of a batch whose counters were all added before the crash', async () => {
+        await store.insertEvents([event('d_1'), event('d_2')]);
+        await db.collection('events').updateMany({}, { $set: { batchId: 'crashed' } });
+        await db.collection('dailyCounts').insertOne(
+          { applicationId: 'app_1', version: '1.0.0', date: '2026-03-01', count: 2, appliedBatches: ['crashed'] },
+        );
+        expect(await store.rollupEvents(100)).to.equal(2);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await db.collection('events').countDocuments({ counted: false })).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 2)]);
+      });
+    });
+  });
+}
