@@ -16,15 +16,15 @@ export class MongoApplications implements ApplicationMethods {
   constructor(private readonly models: MongoModels) {}
 
   async createApplication(app: Application): Promise<Application> {
-    const { isActive: _derived, ...doc } = app;
+    const { isActive: _derivedFromDeletedAt, ...doc } = app;
     await guardDuplicates(() => this.models.applications.create(doc));
     return app;
   }
 
   async getApplication(applicationId: string, options: { includeDeleted?: boolean } = {}): Promise<Application | null> {
     const doc = await this.models.applications.findOne({ applicationId }).lean<ApplicationDoc>();
-    if (!doc || (doc.deletedAt !== null && !options.includeDeleted)) return null;
-    return toApplication(doc);
+    const app = doc ? toApplication(doc) : null;
+    return app && (app.isActive || options.includeDeleted) ? app : null;
   }
 
   async listApplications(query: ApplicationQuery): Promise<Page<Application>> {

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema } from './schemas/activity';
-import { shareLinkSchema, uploadSessionSchema } from './schemas/access';
+import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { apiKeySchema, customerSchema } from './schemas/accounts';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
 

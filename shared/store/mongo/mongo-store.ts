@@ -24,7 +24,7 @@ import type {
   UploadSessionPatch,
   VersionPatch,
 } from '../store';
-import { MongoAccess } from './access';
+import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
 import { MongoApplications } from './applications';
@@ -38,22 +38,23 @@ import { MongoVersionsAndFiles } from './versions-and-files';
 export class MongoStore implements Store {
   readonly kind = 'mongodb' as const;
   private readonly applications: MongoApplications;
-  private readonly catalog: MongoVersionsAndFiles;
+  private readonly versionsAndFiles: MongoVersionsAndFiles;
   private readonly accounts: MongoAccounts;
-  private readonly access: MongoAccess;
+  private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
 
   private constructor(private readonly connection: Connection) {
     const models = bindModels(connection);
     this.applications = new MongoApplications(models);
-    this.catalog = new MongoVersionsAndFiles(models);
+    this.versionsAndFiles = new MongoVersionsAndFiles(models);
     this.accounts = new MongoAccounts(models);
-    this.access = new MongoAccess(models);
+    this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models);
   }
 
   /** Connects on a dedicated connection and brings the collections' indexes in line with the schemas. */
   static async connect(uri: string): Promise<MongoStore> {
+    // Indexes are synced once below, not built in the background by each model as it is defined.
     const connection = mongoose.createConnection(uri, { autoIndex: false });
     try {
       await connection.asPromise();
@@ -88,28 +89,28 @@ export class MongoStore implements Store {
 
   // Versions and files
   upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
-    return this.catalog.upsertVersion(applicationId, version, patch, at);
+    return this.versionsAndFiles.upsertVersion(applicationId, version, patch, at);
   }
   getVersion(applicationId: string, version: string): Promise<Version | null> {
-    return this.catalog.getVersion(applicationId, version);
+    return this.versionsAndFiles.getVersion(applicationId, version);
   }
   updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
-    return this.catalog.updateVersion(applicationId, version, patch, at);
+    return this.versionsAndFiles.updateVersion(applicationId, version, patch, at);
   }
   listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    return this.catalog.listVersions(applicationId);
+    return this.versionsAndFiles.listVersions(applicationId);
   }
   insertFile(file: FileRecord): Promise<FileRecord> {
-    return this.catalog.insertFile(file);
+    return this.versionsAndFiles.insertFile(file);
   }
   getFile(fileId: string): Promise<FileRecord | null> {
-    return this.catalog.getFile(fileId);
+    return this.versionsAndFiles.getFile(fileId);
   }
   findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
-    return this.catalog.findAvailableFile(applicationId, version, fileId);
+    return this.versionsAndFiles.findAvailableFile(applicationId, version, fileId);
   }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
-    return this.catalog.setFileStatus(fileId, from, to, checksum, at);
+    return this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at);
   }
 
   // Customers and keys
@@ -146,33 +147,33 @@ export class MongoStore implements Store {
 
   // Large-upload sessions
   createUploadSession(session: UploadSession): Promise<UploadSession> {
-    return this.access.createUploadSession(session);
+    return this.uploadsAndLinks.createUploadSession(session);
   }
   getUploadSession(uploadId: string): Promise<UploadSession | null> {
-    return this.access.getUploadSession(uploadId);
+    return this.uploadsAndLinks.getUploadSession(uploadId);
   }
   updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null> {
-    return this.access.updateUploadSession(uploadId, from, patch, at);
+    return this.uploadsAndLinks.updateUploadSession(uploadId, from, patch, at);
   }
   listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
-    return this.access.listExpiredUploadSessions(now, limit);
+    return this.uploadsAndLinks.listExpiredUploadSessions(now, limit);
   }
 
   // Share links
   createShareLink(link: ShareLink): Promise<ShareLink> {
-    return this.access.createShareLink(link);
+    return this.uploadsAndLinks.createShareLink(link);
   }
   getShareLink(tokenHash: string): Promise<ShareLink | null> {
-    return this.access.getShareLink(tokenHash);
+    return this.uploadsAndLinks.getShareLink(tokenHash);
   }
   revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null> {
-    return this.access.revokeShareLink(tokenHash, customerId, at);
+    return this.uploadsAndLinks.revokeShareLink(tokenHash, customerId, at);
   }
   markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
-    return this.access.markShareLinkExpired(tokenHash, at);
+    return this.uploadsAndLinks.markShareLinkExpired(tokenHash, at);
   }
   purgeShareLinks(before: Date, limit: number): Promise<number> {
-    return this.access.purgeShareLinks(before, limit);
+    return this.uploadsAndLinks.purgeShareLinks(before, limit);
   }
 
   // Events and statistics

@@ -1,6 +1,6 @@
 import type { ApiKey, Application, Customer, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
 import type { EventDoc } from './schemas/activity';
-import type { ShareLinkDoc, UploadSessionDoc } from './schemas/access';
+import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
 import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import type { ApplicationDoc, FileDoc, VersionDoc } from './schemas/catalog';
 

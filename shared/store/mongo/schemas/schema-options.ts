@@ -1,4 +1,7 @@
-/** Options every collection shares: records carry their own ids, and writes are compare-and-set, not versioned. */
+/**
+ * Options every collection shares: records carry their own ids, writes are conditional updates rather than
+ * versioned saves, and a field the schema does not know is a bug to surface.
+ */
 export function collectionOptions(collection: string) {
-  return { collection, versionKey: false, id: false, strict: 'throw', autoIndex: false } as const;
+  return { collection, versionKey: false, id: false, strict: 'throw' } as const;
 }

@@ -3,15 +3,15 @@ import type { Store, UploadSessionPatch } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toShareLink, toUploadSession } from './records';
-import type { ShareLinkDoc, UploadSessionDoc } from './schemas/access';
+import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
 import { guardDuplicates } from './unique-indexes';
 
-type AccessMethods = Pick<Store,
+type UploadAndLinkMethods = Pick<Store,
   | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
   | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'purgeShareLinks'>;
 
-/** Large-upload sessions and share links: short-lived grants that expire. */
-export class MongoAccess implements AccessMethods {
+/** Large-upload sessions and share links, the two records that expire. */
+export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   constructor(private readonly models: MongoModels) {}
 
   async createUploadSession(session: UploadSession): Promise<UploadSession> {
