@@ -349,6 +349,11 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         await store.insertFile(file('f_4', { fileName: 'app-v2.exe', fileType: 'MAIN', version: '2.0.0' }));
       });
 
+      it('reports a MAIN file that collides on both its name and the MAIN slot as a mainFile duplicate', async () => {
+        await store.insertFile(file('f_1', { fileName: 'app.exe', fileType: 'MAIN' }));
+        await expectDuplicate(store.insertFile(file('f_2', { fileName: 'app.exe', fileType: 'MAIN' })), 'mainFile');
+      });
+
       it('lets a failed file release its name and its MAIN slot', async () => {
         await store.insertFile(file('f_1', { fileName: 'app.exe', fileType: 'MAIN', status: 'pending', checksum: null }));
         expect(await store.setFileStatus('f_1', 'pending', 'failed', null, at(2))).to.include({ status: 'failed' });

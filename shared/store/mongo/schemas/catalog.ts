@@ -63,12 +63,13 @@ export const fileSchema = new Schema<FileDoc>(
 );
 fileSchema.index({ fileId: 1 }, uniqueIndex('fileId'));
 fileSchema.index({ applicationId: 1, createdAt: 1, fileId: 1 });
-fileSchema.index(
-  { applicationId: 1, version: 1, fileName: 1 },
-  { ...uniqueIndex('fileName'), partialFilterExpression: { live: true } },
-);
+// Declared (so created) before the name index: a MAIN file colliding on both is reported as 'mainFile', as in SQLite.
 // Also serves findAvailableFile's lookup of a version's MAIN file.
 fileSchema.index(
   { applicationId: 1, version: 1 },
   { ...uniqueIndex('mainFile'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
+);
+fileSchema.index(
+  { applicationId: 1, version: 1, fileName: 1 },
+  { ...uniqueIndex('fileName'), partialFilterExpression: { live: true } },
 );
