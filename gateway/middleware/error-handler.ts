@@ -29,13 +29,20 @@ export function errorHandler(logger: Logger) {
       }
     } catch (error) {
       const rendered = render(error);
-      if (rendered.status >= 500) {
+      if (clientWentAway(ctx, error)) {
+        logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection mid-request');
+      } else if (rendered.status >= 500) {
         logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }
       ctx.status = rendered.status;
       ctx.body = { success: false, error: rendered.error };
     }
   };
+}
+
+/** The request body stopped because the client disconnected: not a failure of the service. */
+function clientWentAway(ctx: Context, error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ECONNRESET' && ctx.req.readableAborted;
 }
 
 function render(error: unknown): { status: number; error: Record<string, unknown> } {

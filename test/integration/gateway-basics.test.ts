@@ -1,16 +1,20 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { createCustomer } from '../support/factories';
 import type { HttpResult } from '../support/http-client';
 import { LoggedApp, startLoggedApp } from '../support/logged-app';
-import { timed } from '../support/poll';
+import { pollUntil, timed } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** An admin-only JSON route. */
 const ADMIN_ROUTE = '/v1/management/customers';
+const MB = 1024 * 1024;
 
 function expectFailure(response: HttpResult, status: number, code: string): void {
   expect(response.status, response.raw.toString()).to.equal(status);
@@ -205,6 +209,30 @@ describe('gateway basics', () => {
       for (const secret of [logged.adminKey, customerKey, customerKey.split('.')[1], signature]) {
         expect(everything.includes(secret), 'a secret reached the log').to.equal(false);
       }
+    });
+  });
+
+  describe('client disconnects', () => {
+    let logged: LoggedApp;
+    before(async () => {
+      logged = await startLoggedApp();
+    });
+    after(async () => {
+      await logged?.close();
+    });
+
+    it('logs an upload the client abandons as such, not as a failed request', async () => {
+      const url = await (logged.core.storage as LocalStorage).presignPut('abandoned/upload.bin', { expiresInSeconds: 60, contentLength: 4 * MB });
+      const request = http.request(url, { method: 'PUT', agent: false, headers: { 'content-length': String(4 * MB), 'x-request-id': 'gone' } });
+      request.on('error', () => undefined);
+      request.write(Buffer.alloc(MB));
+      // Abandoned once the bytes are being written: the partial file exists.
+      const partial = path.join(logged.config.dataDir, 'objects', '.partial');
+      await pollUntil(() => (fs.readdirSync(partial).length > 0 ? true : undefined), 5_000, 'the partial file');
+      request.destroy();
+      const line = await pollUntil(() => logged.logs.find((entry) => entry.requestId === 'gone'), 5_000, 'the log line');
+      expect(line.level, JSON.stringify(line)).to.be.below(50);
+      expect(line.msg).to.match(/client closed/);
     });
   });
 
