@@ -56,8 +56,9 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
 async function failUpload(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<never> {
   const now = new Date();
   await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now);
-  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
+  // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
+  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
   deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
   throw new UnrecoverableError(reason);
 }
