@@ -10,7 +10,7 @@ import type { Store } from '../store/store';
 export async function expireUploadSession(store: Store, storage: ObjectStorage, session: UploadSession, now = new Date()): Promise<boolean> {
   const changed = await store.updateUploadSession(session.uploadId, ['issued'], { status: 'expired' }, now);
   if (!changed) return false;
-  await store.setFileStatus(session.fileId, 'pending', 'failed', null, now);
   await storage.delete(session.storageKey);
+  await store.setFileStatus(session.fileId, 'pending', 'failed', null, now);
   return true;
 }
