@@ -1,0 +1,51 @@
+/**
+ * Load generator, run as its own process so autocannon never shares an event loop (or a core's
+ * time slice) with the server under test or the bench controller. Argument: a JSON LoadSpec.
+ * Runs a warm-up, then the measured run, and prints one JSON line: LoadRun.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadSpec {
+  url: string;
+  connections: number;
+  headers?: Record<string, string>;
+  /** The status a correct answer has (302 for a share link: redirects are not followed). */
+  expectStatus: number;
+  warmUpSeconds: number;
+  seconds: number;
+}
+
+export interface LoadRun {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  expected: number;
+  unexpected: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+async function main(): Promise<void> {
+  const spec = JSON.parse(process.argv[2]) as LoadSpec;
+  const options = { url: spec.url, connections: spec.connections, headers: spec.headers };
+  await autocannon({ ...options, duration: spec.warmUpSeconds });
+  const result = await autocannon({ ...options, duration: spec.seconds });
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+  const answered = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
+  const expected = statusCodes[String(spec.expectStatus)] ?? 0;
+  const run: LoadRun = {
+    requestsPerSecond: expected / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    expected,
+    unexpected: answered - expected,
+    errors: result.errors + result.timeouts,
+    statusCodes,
+  };
+  process.stdout.write(`${JSON.stringify(run)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error?.stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/**
+ * `npm run bench`: measures the service as a separate process, each figure next to a baseline taken
+ * in the same run, prints one table and writes bench/results.json. Starts its own redis-server and
+ * services on temporary data directories; everything is stopped and removed on the way out.
+ */
+import os from 'node:os';
+import { startRedisServer } from '../shared/redis/redis-server-process';
+import { makeTempDir, managed, runWithCleanup } from './cleanup';
+import type { Figure } from './figures';
+import { writeResults } from './results';
+import { ensureBucket } from './s3-bucket';
+import { httpThroughput } from './scenarios/http-throughput';
+import { largeUpload } from './scenarios/large-upload';
+import { readLatency } from './scenarios/read-latency';
+import { rollupLag } from './scenarios/rollup-lag';
+import { rollupSpeed } from './scenarios/rollup';
+import { smallUpload } from './scenarios/small-upload';
+import { Seeded, seedThroughApi } from './seed';
+import { Service, startService } from './service';
+import { formatTable } from './table';
+
+const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
+
+const started = performance.now();
+const loadAverageAtStart = os.loadavg();
+const notes: string[] = [];
+
+function step(what: string): void {
+  process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${what}\n`);
+}
+
+type Part = [name: string, run: () => Promise<Figure[]>];
+
+async function main(): Promise<void> {
+  const redisDir = makeTempDir('bds-bench-redis-');
+  const redis = await startRedisServer({ dir: redisDir.path, persistent: false });
+  managed(redis.stop);
+
+  const parts: Part[] = [
+    ['embedded default (SQLite, local objects)', () => withService('embedded', redis.url, {}, async (service, seeded) => [
+      ...(await phase('small uploads', () => smallUpload(service, seeded, ''))),
+      ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
+      ...(await phase('rollup lag', () => rollupLag(service, seeded))),
+      ...(await phase('large upload verification', () => largeUpload(service, seeded, notes))),
+    ])],
+    ['rollup speed (store only)', rollupSpeed],
+    ['statistics and activity read latency', () => readLatency(redis.url, notes)],
+  ];
+  const s3 = s3Environment();
+  if (s3) {
+    parts.push([`object storage on S3 (${s3.S3_ENDPOINT ?? 'AWS'}, bucket ${s3.S3_BUCKET})`, async () => {
+      await ensureBucket(s3);
+      return withService('s3', redis.url, s3, async (service, seeded) => [
+        ...(await phase('small uploads', () => smallUpload(service, seeded, 's3: '))),
+        ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, 's3: '))),
+      ]);
+    }]);
+  } else {
+    notes.push('S3 run skipped: S3_ENDPOINT and S3_BUCKET are not set');
+  }
+
+  // A failed part costs its own figures only; the table still shows the others, and the exit status tells.
+  const figures: Figure[] = [];
+  const failed: string[] = [];
+  for (const [name, run] of parts) {
+    try {
+      figures.push(...(await phase(name, run)));
+    } catch (error) {
+      process.stderr.write(`${name} failed: ${(error as Error).stack ?? error}\n`);
+      failed.push(name);
+      notes.push(`FAILED ${name}: ${(error as Error).message.slice(0, 400)}`);
+    }
+  }
+
+  const load = (values: number[]) => values.map((v) => v.toFixed(2)).join(' ');
+  notes.push(`load average ${load(loadAverageAtStart)} at the start, ${load(os.loadavg())} at the end, on ${os.cpus().length} CPUs`);
+  notes.push(`latencies from autocannon have 1 ms resolution; the bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  process.stdout.write(`\n${formatTable(figures)}\n\n${notes.map((n) => `note: ${n}\n`).join('')}`);
+  process.stdout.write(`results: ${writeResults(figures, notes, loadAverageAtStart)}\n`);
+  if (failed.length > 0) throw new Error(`failed: ${failed.join('; ')}`);
+}
+
+async function phase(what: string, run: () => Promise<Figure[]>): Promise<Figure[]> {
+  step(what);
+  return run();
+}
+
+/** A fresh service with data seeded through its API, for the scenarios of one storage configuration. */
+async function withService(
+  label: string,
+  redisUrl: string,
+  env: Record<string, string>,
+  scenarios: (service: Service, seeded: Seeded) => Promise<Figure[]>,
+): Promise<Figure[]> {
+  const dataDir = makeTempDir('bds-bench-data-');
+  const service = await startService({ dataDir: dataDir.path, redisUrl, env });
+  try {
+    return await scenarios(service, await seedThroughApi(service.api));
+  } finally {
+    const warnings = service.warnings();
+    if (warnings.length > 0) notes.push(`${label} service logged ${warnings.length} warning(s) or error(s); first: ${warnings[0].slice(0, 400)}`);
+    await service.stop();
+    await dataDir.remove();
+  }
+}
+
+function s3Environment(): Record<string, string> | undefined {
+  if (!process.env.S3_ENDPOINT && !process.env.S3_BUCKET) return undefined;
+  return Object.fromEntries(S3_VARIABLES.flatMap((name) => (process.env[name] ? [[name, process.env[name] as string]] : [])));
+}
+
+runWithCleanup(main);

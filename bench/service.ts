@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { findFreePort } from '../shared/net';
+import { ApiClient } from './api-client';
+import { NodeChild } from './children';
+
+/** The compiled standalone entry (gateway and workers in one process). */
+const STANDALONE = path.resolve(__dirname, '..', 'bin', 'standalone.js');
+const START_TIMEOUT_MS = 60_000;
+
+export interface ServiceOptions {
+  dataDir: string;
+  redisUrl: string;
+  /** Extra environment, e.g. the S3_* settings of the second run. */
+  env?: Record<string, string>;
+}
+
+export interface Service {
+  api: ApiClient;
+  pid: number;
+  /** Lines the service logged at warn level or above. */
+  warnings(): string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/bin/standalone.js` as a separate process with exactly this environment (nothing
+ * of the bench's own environment leaks in), on a free port of 127.0.0.1, and waits until it listens.
+ */
+export async function startService(options: ServiceOptions): Promise<Service> {
+  const port = await findFreePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const adminKey = `adm_${randomBytes(24).toString('base64url')}`;
+  const child = new NodeChild(STANDALONE, [], {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/tmp',
+    PORT: String(port),
+    PUBLIC_BASE_URL: baseUrl,
+    DATA_DIR: options.dataDir,
+    ADMIN_API_KEYS: adminKey,
+    REDIS_URL: options.redisUrl,
+    // Services of one bench share its Redis; their queues must not mix.
+    REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'warn',
+    ...options.env,
+  });
+  try {
+    await child.waitFor(/Listening on/, START_TIMEOUT_MS);
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  return {
+    api: new ApiClient(baseUrl, adminKey),
+    pid: child.pid,
+    warnings: () => child.output.split('\n').filter(isWarningLine),
+    stop: child.stop,
+  };
+}
+
+/** Log lines at warn level or above, and warnings Node itself prints for the process. */
+function isWarningLine(line: string): boolean {
+  if (/^\(node:\d+\) /.test(line)) return true;
+  try {
+    const level = (JSON.parse(line) as { level?: unknown }).level;
+    return typeof level === 'number' && level >= 40;
+  } catch {
+    return false;
+  }
+}
