@@ -788,9 +788,16 @@ if (mongodbUri) {
         await db.dropDatabase();
       });
 
-      it('finishes the batch claimed before the crash before claiming new events', async () => {
+      /** Rebuilds the state a rollup leaves when it dies: its batch record, and the events it claimed so far. */
+      async function crashedBatch(eventIdsInBatch: string[], claimed: string[]): Promise<void> {
+        const events = await db.collection('events').find({ eventId: { $in: eventIdsInBatch } }).toArray();
+        await db.collection<{ _id: string; eventIds: unknown[] }>('rollupBatches').insertOne({ _id: 'crashed', eventIds: events.map((e) => e._id) });
+        await db.collection('events').updateMany({ eventId: { $in: claimed } }, { $set: { counted: true, batchId: 'crashed' } });
+      }
+
+      it('finishes a batch opened before the crash before opening a new one', async () => {
         await store.insertEvents([event('d_1'), event('d_2'), event('d_3', { timestamp: at(1) })]);
-        await db.collection('events').updateMany({ eventId: { $in: ['d_1', 'd_2'] } }, { $set: { batchId: 'crashed' } });
+        await crashedBatch(['d_1', 'd_2'], []);
         expect(await store.rollupEvents(1)).to.equal(2);
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 2)]);
         expect(await store.rollupEvents(100)).to.equal(1);
@@ -798,9 +805,20 @@ if (mongodbUri) {
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 3)]);
       });
 
+      it('finishes a batch whose claim was cut short', async () => {
+        await store.insertEvents([event('d_1'), event('d_2'), event('d_3', { version: '2.0.0' })]);
+        await crashedBatch(['d_1', 'd_2', 'd_3'], ['d_2']);
+        expect(await store.rollupEvents(100)).to.equal(3);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-01', 2),
+          daily('app_1', '2.0.0', '2026-03-01', 1),
+        ]);
+      });
+
       it('adds a batch to a counter only once when the crash came after some of its counters', async () => {
         await store.insertEvents([event('d_1'), event('d_2', { version: '2.0.0' }), event('d_3', { version: '2.0.0' })]);
-        await db.collection('events').updateMany({}, { $set: { batchId: 'crashed' } });
+        await crashedBatch(['d_1', 'd_2', 'd_3'], ['d_1', 'd_2', 'd_3']);
         await db.collection('dailyCounts').insertOne(
           { applicationId: 'app_1', version: '1.0.0', date: '2026-03-01', count: 1, appliedBatches: ['crashed'] },
         );
@@ -811,15 +829,15 @@ if (mongodbUri) {
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
       });
 
-      it('marks the events of a batch whose counters were all added before the crash', async () => {
+      it('closes a batch whose counters were all added before the crash, adding nothing', async () => {
         await store.insertEvents([event('d_1'), event('d_2')]);
-        await db.collection('events').updateMany({}, { $set: { batchId: 'crashed' } });
+        await crashedBatch(['d_1', 'd_2'], ['d_1', 'd_2']);
         await db.collection('dailyCounts').insertOne(
           { applicationId: 'app_1', version: '1.0.0', date: '2026-03-01', count: 2, appliedBatches: ['crashed'] },
         );
         expect(await store.rollupEvents(100)).to.equal(2);
+        expect(await db.collection('rollupBatches').countDocuments()).to.equal(0);
         expect(await store.rollupEvents(100)).to.equal(0);
-        expect(await db.collection('events').countDocuments({ counted: false })).to.equal(0);
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 2)]);
       });
     });

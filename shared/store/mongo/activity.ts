@@ -1,4 +1,4 @@
-import type { FilterQuery } from 'mongoose';
+import { mongo, type FilterQuery } from 'mongoose';
 import type { DailyCount, DistributionEvent } from '../models';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { MongoModels } from './models';
@@ -13,17 +13,13 @@ export class MongoActivity implements ActivityMethods {
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
     if (events.length === 0) return;
-    // Upserts on the unique eventId insert only what is new, so a retried batch never duplicates.
-    await this.models.events.bulkWrite(
-      events.map((event) => ({
-        updateOne: {
-          filter: { eventId: event.eventId },
-          update: { $setOnInsert: { ...event, counted: event.type !== 'download', batchId: null } },
-          upsert: true,
-        },
-      })),
-      { ordered: false },
-    );
+    const docs = events.map(toEventDoc);
+    try {
+      // Unordered: every new event is inserted even when others in the list are already stored.
+      await this.models.events.collection.insertMany(docs, { ordered: false });
+    } catch (error) {
+      if (!onlyAlreadyStored(error)) throw error;
+    }
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
@@ -61,4 +57,28 @@ export class MongoActivity implements ActivityMethods {
       .sort({ date: -1, version: 1 })
       .lean<DailyCount[]>();
   }
+}
+
+/** The stored event: the record's fields only (this insert bypasses schema casting), and not yet claimed by a rollup. */
+function toEventDoc(event: DistributionEvent): EventDoc {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    applicationId: event.applicationId,
+    version: event.version,
+    fileId: event.fileId,
+    customerId: event.customerId,
+    clientIp: event.clientIp,
+    userAgent: event.userAgent,
+    timestamp: event.timestamp,
+    counted: event.type !== 'download',
+    batchId: null,
+  };
+}
+
+/** True when an unordered insert failed only on eventIds already stored (the one unique index events have). */
+function onlyAlreadyStored(error: unknown): boolean {
+  if (!(error instanceof mongo.MongoBulkWriteError) || error.result?.getWriteConcernError()) return false;
+  const writeErrors = [error.writeErrors].flat();
+  return writeErrors.length > 0 && writeErrors.every((writeError) => writeError.code === 11000);
 }

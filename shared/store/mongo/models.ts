@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { dailyCountSchema, eventSchema } from './schemas/activity';
+import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { apiKeySchema, customerSchema } from './schemas/accounts';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
@@ -16,6 +16,7 @@ export function bindModels(connection: Connection) {
     shareLinks: connection.model('ShareLink', shareLinkSchema),
     events: connection.model('Event', eventSchema),
     dailyCounts: connection.model('DailyCount', dailyCountSchema),
+    rollupBatches: connection.model('RollupBatch', rollupBatchSchema),
   };
 }
 

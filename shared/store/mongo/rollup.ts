@@ -2,59 +2,64 @@ import { Types } from 'mongoose';
 import type { DailyCount } from '../models';
 import { utcDate } from '../dates';
 import type { MongoModels } from './models';
-import type { EventDoc } from './schemas/activity';
+import type { EventDoc, RollupBatchDoc } from './schemas/activity';
 import { isDuplicateKeyError } from './unique-indexes';
 
+type CountedEvent = Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>;
+
 /**
- * Folds download events into daily counters without transactions, safe against a crash at any step:
- * 1. claim: stamp up to `limit` uncounted events with a fresh batchId (or resume a batch claimed earlier
- *    and never finished);
- * 2. add the batch's totals to each counter, guarded by the counter's record of applied batches;
- * 3. mark the batch's events counted.
- * Repeating 2 or 3 for the same batch changes nothing, so resuming a batch never counts an event twice.
+ * Folds download events into daily counters without transactions, safe against a crash at any step and
+ * against concurrent rollups:
+ * 1. open a batch: record the ids of up to `limit` uncounted events (or take over a batch left unfinished);
+ * 2. claim: mark those of them still uncounted as counted by this batch;
+ * 3. add the batch's totals to each counter, guarded by the counter's record of applied batches;
+ * 4. delete the batch record.
+ * Whoever finishes a batch runs 2 to 4 again; each is a no-op the second time, and once one claim pass has
+ * completed the batch's events are final, so every finisher adds the same totals.
  */
 export async function rollupEvents(models: MongoModels, limit: number): Promise<number> {
-  const batchId = (await unfinishedBatch(models)) ?? (await claimBatch(models, limit));
-  if (batchId === null) return 0;
+  const batch = (await unfinishedBatch(models)) ?? (await openBatch(models, limit));
+  if (batch === null) return 0;
+  await models.events.updateMany(
+    { _id: { $in: batch.eventIds }, counted: false },
+    { $set: { counted: true, batchId: batch._id } },
+  );
   const events = await models.events
-    .find({ counted: false, batchId }, { _id: 0, applicationId: 1, version: 1, timestamp: 1 })
-    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>[]>();
-  for (const total of dailyTotals(events)) await addOnce(models, total, batchId);
-  await models.events.updateMany({ counted: false, batchId }, { $set: { counted: true } });
+    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, timestamp: 1 })
+    .lean<CountedEvent[]>();
+  for (const total of dailyTotals(events)) await addOnce(models, total, batch._id);
+  await models.rollupBatches.deleteOne({ _id: batch._id });
   return events.length;
 }
 
+/** Keeps a batch record far below MongoDB's 16 MB document limit. */
+const MAX_BATCH_EVENTS = 10_000;
+
 /**
- * How many batch ids a counter remembers. A batch is applied again only when resumed after a crash, and resuming
- * comes before any newer claim, so only batches in flight at that moment can have been applied since.
+ * How many batch ids a counter remembers. A batch is added again only by a second finisher or after a crash,
+ * and no new batch is opened while one is unfinished, so only a finisher stalled for this many later batches
+ * could add a batch twice.
  */
 const REMEMBERED_BATCHES = 50;
 
-async function unfinishedBatch(models: MongoModels): Promise<string | null> {
-  const event = await models.events
-    .findOne({ counted: false, batchId: { $ne: null } }, { _id: 0, batchId: 1 })
-    .lean<Pick<EventDoc, 'batchId'>>();
-  return event?.batchId ?? null;
+async function unfinishedBatch(models: MongoModels): Promise<RollupBatchDoc | null> {
+  return models.rollupBatches.findOne().sort({ _id: 1 }).lean<RollupBatchDoc>();
 }
 
-async function claimBatch(models: MongoModels, limit: number): Promise<string | null> {
+async function openBatch(models: MongoModels, limit: number): Promise<RollupBatchDoc | null> {
   if (limit < 1) return null;
   const candidates = await models.events
-    .find({ counted: false, batchId: null }, { _id: 1 })
+    .find({ counted: false }, { _id: 1 })
     .sort({ _id: 1 })
-    .limit(limit)
+    .limit(Math.min(limit, MAX_BATCH_EVENTS))
     .lean();
   if (candidates.length === 0) return null;
-  const batchId = new Types.ObjectId().toHexString();
-  // `batchId: null` keeps an event claimed by a concurrent rollup in that rollup's batch only.
-  await models.events.updateMany(
-    { _id: { $in: candidates.map((event) => event._id) }, counted: false, batchId: null },
-    { $set: { batchId } },
-  );
-  return batchId;
+  const batch = { _id: new Types.ObjectId().toHexString(), eventIds: candidates.map((event) => event._id) };
+  await models.rollupBatches.create(batch);
+  return batch;
 }
 
-function dailyTotals(events: Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>[]): DailyCount[] {
+function dailyTotals(events: CountedEvent[]): DailyCount[] {
   const totals = new Map<string, DailyCount>();
   for (const event of events) {
     const date = utcDate(event.timestamp);

@@ -1,15 +1,20 @@
-import { Schema } from 'mongoose';
+import { Schema, type Types } from 'mongoose';
 import type { DailyCount, DistributionEvent } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 /**
- * `counted` is false for downloads until a rollup folds them (uploads are stored counted);
- * `batchId` is set when a rollup claims an event, so an interrupted rollup can be finished by the next one.
+ * `counted` is false for downloads until a rollup claims them (uploads are stored counted);
+ * `batchId` names the rollup batch that claimed the event.
  */
 export type EventDoc = DistributionEvent & { counted: boolean; batchId: string | null };
 /** `appliedBatches` holds the latest rollup batches added to this counter, so re-applying one is a no-op. */
 export type DailyCountDoc = DailyCount & { appliedBatches: string[] };
+/** A rollup batch not yet finished: the events it may claim, recorded before any of them is claimed. */
+export interface RollupBatchDoc {
+  _id: string;
+  eventIds: Types.ObjectId[];
+}
 
 export const eventSchema = new Schema<EventDoc>(
   {
@@ -33,8 +38,8 @@ eventSchema.index({ timestamp: -1, eventId: -1 });
 eventSchema.index({ type: 1, timestamp: -1, eventId: -1 });
 eventSchema.index({ applicationId: 1, timestamp: -1, eventId: -1 });
 eventSchema.index({ applicationId: 1, type: 1, timestamp: -1, eventId: -1 });
-// Only events still to be counted: finding a claimed batch, claiming a new one, reading a batch back.
-eventSchema.index({ counted: 1, batchId: 1, _id: 1 }, { partialFilterExpression: { counted: false } });
+// Only the events still to be counted, in the order rollups claim them.
+eventSchema.index({ counted: 1, _id: 1 }, { partialFilterExpression: { counted: false } });
 
 export const dailyCountSchema = new Schema<DailyCountDoc>(
   {
@@ -48,3 +53,11 @@ export const dailyCountSchema = new Schema<DailyCountDoc>(
 );
 dailyCountSchema.index({ applicationId: 1, version: 1, date: 1 }, uniqueIndex('dailyCount'));
 dailyCountSchema.index({ applicationId: 1, date: -1, version: 1 });
+
+export const rollupBatchSchema = new Schema<RollupBatchDoc>(
+  {
+    _id: String,
+    eventIds: [Schema.Types.ObjectId],
+  },
+  collectionOptions('rollupBatches'),
+);
