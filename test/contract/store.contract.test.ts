@@ -672,6 +672,20 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', '2026-03-01', 6)]);
       });
 
+      it('counts each event once when rollups run concurrently', async () => {
+        await store.insertEvents(Array.from({ length: 30 }, (_, i) => event(`d_${i}`, { timestamp: at(i * 60), version: `${i % 2}.0.0` })));
+        for (let round = 0; round < 30; round += 1) {
+          const folded = await Promise.all([store.rollupEvents(4), store.rollupEvents(4), store.rollupEvents(4)]);
+          if (folded.every((n) => n === 0)) break;
+        }
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([
+          daily('app_1', '0.0.0', '2026-03-02', 8),
+          daily('app_1', '1.0.0', '2026-03-02', 8),
+          daily('app_1', '0.0.0', '2026-03-01', 7),
+          daily('app_1', '1.0.0', '2026-03-01', 7),
+        ]);
+      });
+
       it('filters daily counts by version and by inclusive date bounds, newest date first', async () => {
         const days = ['2026-03-01', '2026-03-02', '2026-03-03', '2026-03-04'];
         await store.insertEvents(days.flatMap((day, i) => [
