@@ -33,7 +33,8 @@ export class MongoAccounts implements AccountMethods {
         ? this.models.customers
           .find()
           .sort(LISTING_ORDER)
-          .skip((page - 1) * pageSize)
+          // A page before the first reads from the start, as a negative OFFSET does in SQLite.
+          .skip(Math.max(0, (page - 1) * pageSize))
           .limit(pageSize)
           .lean<CustomerDoc[]>()
         : [],

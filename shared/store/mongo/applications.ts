@@ -41,7 +41,8 @@ export class MongoApplications implements ApplicationMethods {
         ? this.models.applications
           .find(filter)
           .sort(LISTING_ORDER)
-          .skip((query.page - 1) * query.pageSize)
+          // A page before the first reads from the start, as a negative OFFSET does in SQLite.
+          .skip(Math.max(0, (query.page - 1) * query.pageSize))
           .limit(query.pageSize)
           .lean<ApplicationDoc[]>()
         : [],
