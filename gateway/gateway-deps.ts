@@ -4,6 +4,7 @@ import type { Logger } from '../shared/logger';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
+import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
@@ -16,5 +17,7 @@ export interface GatewayDeps {
   redis: Redis;
   jobs: JobQueues;
   keyCache: ApiKeyCache;
+  /** One per process, so concurrent requests' events are written together. */
+  events: EventRecorder;
   adminKeyHashes: readonly string[];
 }

@@ -4,6 +4,7 @@ import { JobQueues } from '../shared/queues/job-queues';
 import { createGatewayConnection, waitForReady } from '../shared/redis/connections';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
+import { EventRecorder } from '../shared/events/event-recorder';
 import { ApiKeyCache } from './auth/api-key-cache';
 import type { GatewayDeps } from './gateway-deps';
 
@@ -64,12 +65,19 @@ export async function launchGateway(
   adminKeyHashes: readonly string[],
   port = config.port,
 ): Promise<LaunchedGateway> {
-  const redis = createGatewayConnection(redisUrl);
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-  await waitForReady(redis).catch(() => logger.warn('redis is not reachable yet; requests that need it get 503'));
-  const jobs = new JobQueues(redis, config.redisPrefix, logger);
+  // Key lookups on their own connection with auto-pipelining: concurrent requests' lookups share one
+  // socket write. Queue producers keep a plain connection.
+  const redis = createGatewayConnection(redisUrl, { enableAutoPipelining: true });
+  const queueConnection = createGatewayConnection(redisUrl);
+  for (const connection of [redis, queueConnection]) {
+    connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  }
+  await Promise.all([waitForReady(redis), waitForReady(queueConnection)])
+    .catch(() => logger.warn('redis is not reachable yet; requests that need it get 503'));
+  const jobs = new JobQueues(queueConnection, config.redisPrefix, logger);
   const keyCache = new ApiKeyCache(redis, core.store, config.redisPrefix, logger);
-  const gateway = await startGateway({ config, logger, store: core.store, storage: core.storage, redis, jobs, keyCache, adminKeyHashes }, port);
+  const events = new EventRecorder(core.store);
+  const gateway = await startGateway({ config, logger, store: core.store, storage: core.storage, redis, jobs, keyCache, events, adminKeyHashes }, port);
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
   return {
     gateway,
@@ -77,6 +85,7 @@ export async function launchGateway(
       await gateway.close();
       await jobs.close();
       redis.disconnect();
+      queueConnection.disconnect();
     },
   };
 }

@@ -21,7 +21,8 @@ export interface ResolvedKey {
 const UNKNOWN = 'unknown';
 /** Written on every change: it blocks the refill of a stale read racing the change (fills use NX). */
 const INVALIDATED = 'invalidated';
-const LAST_USED_RESOLUTION_SECONDS = 60;
+const LAST_USED_RESOLUTION_MS = 60_000;
+const MAX_TRACKED_KEYS = 100_000;
 
 /**
  * Customer-key lookups through Redis. A key entry (by key hash) and a customer entry (by id) are read
@@ -38,27 +39,19 @@ export class ApiKeyCache {
     private readonly ttlSeconds = 300,
   ) {}
 
+  private readonly lastRecordedUse = new Map<string, number>();
+
   /** The key and its customer, or null when the key is unknown, revoked or not that customer's. */
   async resolve(customerId: string, keyHash: string): Promise<ResolvedKey | null> {
     const keyEntry = this.keyEntry(keyHash);
     const customerEntry = this.customerEntry(customerId);
-    const [cachedKey, cachedCustomer, firstUseThisMinute] = await this.guard(async () => {
-      const results = await this.redis
-        .pipeline()
-        .mget(keyEntry, customerEntry)
-        .set(this.touchEntry(keyHash), '1', 'EX', LAST_USED_RESOLUTION_SECONDS, 'NX')
-        .exec();
-      const failed = results?.find(([error]) => error);
-      if (!results || failed) throw failed?.[0] ?? new Error('pipeline failed');
-      const [k, c] = results[0][1] as (string | null)[];
-      return [k, c, results[1][1] === 'OK'] as const;
-    });
+    const [cachedKey, cachedCustomer] = await this.guard(() => this.redis.mget(keyEntry, customerEntry));
 
     const key = await this.keyIdentity(keyEntry, cachedKey, customerId, keyHash);
     if (!key) return null;
     const customer = await this.customerStanding(customerEntry, cachedCustomer, customerId);
     if (!customer) return null;
-    if (firstUseThisMinute) this.recordUse(key.keyId);
+    this.recordUse(key.keyId);
     return { key, customer };
   }
 
@@ -96,8 +89,13 @@ export class ApiKeyCache {
     await this.guard(() => this.redis.set(entry, value, 'EX', ttlSeconds, 'NX'));
   }
 
+  /** lastUsedAt is kept to the minute: at most one store write per key and minute from each process. */
   private recordUse(keyId: string): void {
-    this.store.touchApiKey(keyId, new Date()).catch((error) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
+    const now = Date.now();
+    if (now - (this.lastRecordedUse.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    if (this.lastRecordedUse.size >= MAX_TRACKED_KEYS) this.lastRecordedUse.clear();
+    this.lastRecordedUse.set(keyId, now);
+    this.store.touchApiKey(keyId, new Date(now)).catch((error) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
   }
 
   /** Redis failures become 503: the request cannot be authorised safely without the cache's invalidations. */
@@ -118,7 +116,4 @@ export class ApiKeyCache {
     return `${this.prefix}:auth:customer:${customerId}`;
   }
 
-  private touchEntry(keyHash: string): string {
-    return `${this.prefix}:auth:used:${keyHash}`;
-  }
 }

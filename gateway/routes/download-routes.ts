@@ -1,5 +1,4 @@
 import { notFound } from '../../shared/errors';
-import { EventRecorder } from '../../shared/events/event-recorder';
 import { customerOf } from '../middleware/authenticate';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext } from '../http/context';
@@ -12,7 +11,7 @@ import type { RouteModule } from './api-routes';
 
 /** Customer downloads: pre-signed URLs (spec 4.12) and share links (4.13), whose use needs no key. */
 export const downloadRoutes: RouteModule = (router, deps, { customer }) => {
-  const downloads = new DownloadService(deps.store, deps.storage, new EventRecorder(deps.store), deps.config.tiers);
+  const downloads = new DownloadService(deps.store, deps.storage, deps.events, deps.config.tiers);
   const shares = new ShareLinkService(deps.store, downloads, deps.jobs, deps.config.tiers, deps.logger);
 
   router.get('/downloads/url', customer, async (ctx) => {

@@ -23,11 +23,37 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
   };
 }
 
-/** Stores an event durably; resolves only once it is stored. */
+interface Waiting {
+  event: DistributionEvent;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Stores events durably, resolving only once each is stored. Events recorded in the same turn of the
+ * event loop are written together (group commit): under load one write carries many requests'
+ * events, and each request still answers only after its own event is stored.
+ */
 export class EventRecorder {
+  private waiting: Waiting[] = [];
+
   constructor(private readonly store: Store) {}
 
-  async record(event: DistributionEvent): Promise<void> {
-    await this.store.insertEvents([event]);
+  record(event: DistributionEvent): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ event, resolve, reject });
+      if (this.waiting.length === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.waiting;
+    this.waiting = [];
+    try {
+      await this.store.insertEvents(batch.map((w) => w.event));
+      for (const w of batch) w.resolve();
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
   }
 }

@@ -37,6 +37,8 @@ type Row = Record<string, unknown>;
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
+  /** Prepared once per SQL text: preparing costs more than running most of these queries. */
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -53,8 +55,7 @@ export class SqliteStore implements Store {
 
   async createApplication(app: Application): Promise<Application> {
     this.write(() =>
-      this.db
-        .prepare(
+      this.prepare(
           `INSERT INTO applications (application_id, name, description, tags, customer_ids, created_at, updated_at, deleted_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -65,7 +66,7 @@ export class SqliteStore implements Store {
   }
 
   async getApplication(applicationId: string, options: { includeDeleted?: boolean } = {}): Promise<Application | null> {
-    const row = this.db.prepare('SELECT * FROM applications WHERE application_id = ?').get(applicationId) as Row | undefined;
+    const row = this.prepare('SELECT * FROM applications WHERE application_id = ?').get(applicationId) as Row | undefined;
     if (!row || (row.deleted_at !== null && !options.includeDeleted)) return null;
     return applicationFromRow(row);
   }
@@ -83,9 +84,8 @@ export class SqliteStore implements Store {
       params.push(query.customerId);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM applications ${clause}`).get(...params) as { n: number }).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM applications ${clause} ORDER BY created_at, application_id LIMIT ? OFFSET ?`)
+    const total = (this.prepare(`SELECT COUNT(*) AS n FROM applications ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.prepare(`SELECT * FROM applications ${clause} ORDER BY created_at, application_id LIMIT ? OFFSET ?`)
       .all(...params, query.pageSize, (query.page - 1) * query.pageSize) as Row[];
     return { items: rows.map(applicationFromRow), total };
   }
@@ -102,15 +102,13 @@ export class SqliteStore implements Store {
   }
 
   async softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {
-    const result = this.db
-      .prepare('UPDATE applications SET deleted_at = ?, updated_at = ? WHERE application_id = ? AND deleted_at IS NULL')
+    const result = this.prepare('UPDATE applications SET deleted_at = ?, updated_at = ? WHERE application_id = ? AND deleted_at IS NULL')
       .run(at.getTime(), at.getTime(), applicationId);
     return result.changes ? this.getApplication(applicationId, { includeDeleted: true }) : null;
   }
 
   async restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
-    const result = this.db
-      .prepare('UPDATE applications SET deleted_at = NULL, updated_at = ? WHERE application_id = ? AND deleted_at IS NOT NULL')
+    const result = this.prepare('UPDATE applications SET deleted_at = NULL, updated_at = ? WHERE application_id = ? AND deleted_at IS NOT NULL')
       .run(at.getTime(), applicationId);
     return result.changes ? this.getApplication(applicationId) : null;
   }
@@ -119,8 +117,7 @@ export class SqliteStore implements Store {
 
   async upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
     const upsert = this.db.transaction(() => {
-      this.db
-        .prepare(
+      this.prepare(
           `INSERT INTO versions (application_id, version, release_notes, required_tier, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
         )
@@ -132,7 +129,7 @@ export class SqliteStore implements Store {
   }
 
   async getVersion(applicationId: string, version: string): Promise<Version | null> {
-    const row = this.db.prepare('SELECT * FROM versions WHERE application_id = ? AND version = ?').get(applicationId, version) as Row | undefined;
+    const row = this.prepare('SELECT * FROM versions WHERE application_id = ? AND version = ?').get(applicationId, version) as Row | undefined;
     return row ? versionFromRow(row) : null;
   }
 
@@ -142,19 +139,16 @@ export class SqliteStore implements Store {
   }
 
   async listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    const versions = (this.db
-      .prepare('SELECT * FROM versions WHERE application_id = ? ORDER BY created_at DESC, version DESC')
+    const versions = (this.prepare('SELECT * FROM versions WHERE application_id = ? ORDER BY created_at DESC, version DESC')
       .all(applicationId) as Row[]).map(versionFromRow);
-    const files = (this.db
-      .prepare('SELECT * FROM files WHERE application_id = ? ORDER BY created_at, file_id')
+    const files = (this.prepare('SELECT * FROM files WHERE application_id = ? ORDER BY created_at, file_id')
       .all(applicationId) as Row[]).map(fileFromRow);
     return versions.map((v) => ({ ...v, files: files.filter((f) => f.version === v.version) }));
   }
 
   async insertFile(file: FileRecord): Promise<FileRecord> {
     this.write(() =>
-      this.db
-        .prepare(
+      this.prepare(
           `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type,
              status, live, storage_key, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -166,24 +160,21 @@ export class SqliteStore implements Store {
   }
 
   async getFile(fileId: string): Promise<FileRecord | null> {
-    const row = this.db.prepare('SELECT * FROM files WHERE file_id = ?').get(fileId) as Row | undefined;
+    const row = this.prepare('SELECT * FROM files WHERE file_id = ?').get(fileId) as Row | undefined;
     return row ? fileFromRow(row) : null;
   }
 
   async findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
     const row = (fileId === undefined
-      ? this.db
-        .prepare(`SELECT * FROM files WHERE application_id = ? AND version = ? AND live = 1 AND file_type = 'MAIN' AND status = 'available'`)
+      ? this.prepare(`SELECT * FROM files WHERE application_id = ? AND version = ? AND live = 1 AND file_type = 'MAIN' AND status = 'available'`)
         .get(applicationId, version)
-      : this.db
-        .prepare(`SELECT * FROM files WHERE file_id = ? AND application_id = ? AND version = ? AND status = 'available'`)
+      : this.prepare(`SELECT * FROM files WHERE file_id = ? AND application_id = ? AND version = ? AND status = 'available'`)
         .get(fileId, applicationId, version)) as Row | undefined;
     return row ? fileFromRow(row) : null;
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
-    const result = this.db
-      .prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
+    const result = this.prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
       .run(to, to === 'failed' ? 0 : 1, checksum, at.getTime(), fileId, from);
     return result.changes ? this.getFile(fileId) : null;
   }
@@ -192,8 +183,7 @@ export class SqliteStore implements Store {
 
   async createCustomer(customer: Customer): Promise<Customer> {
     this.write(() =>
-      this.db
-        .prepare('INSERT INTO customers (customer_id, name, tier, is_active, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      this.prepare('INSERT INTO customers (customer_id, name, tier, is_active, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(customer.customerId, customer.name, customer.tier, customer.isActive ? 1 : 0, customer.notes,
           toMillis(customer.createdAt), toMillis(customer.updatedAt)),
     );
@@ -201,14 +191,13 @@ export class SqliteStore implements Store {
   }
 
   async getCustomer(customerId: string): Promise<Customer | null> {
-    const row = this.db.prepare('SELECT * FROM customers WHERE customer_id = ?').get(customerId) as Row | undefined;
+    const row = this.prepare('SELECT * FROM customers WHERE customer_id = ?').get(customerId) as Row | undefined;
     return row ? customerFromRow(row) : null;
   }
 
   async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
-    const total = (this.db.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n;
-    const rows = this.db
-      .prepare('SELECT * FROM customers ORDER BY created_at, customer_id LIMIT ? OFFSET ?')
+    const total = (this.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n;
+    const rows = this.prepare('SELECT * FROM customers ORDER BY created_at, customer_id LIMIT ? OFFSET ?')
       .all(pageSize, (page - 1) * pageSize) as Row[];
     return { items: rows.map(customerFromRow), total };
   }
@@ -224,48 +213,44 @@ export class SqliteStore implements Store {
   }
 
   async findMissingCustomers(customerIds: string[]): Promise<string[]> {
-    const lookup = this.db.prepare('SELECT 1 FROM customers WHERE customer_id = ?');
+    const lookup = this.prepare('SELECT 1 FROM customers WHERE customer_id = ?');
     return [...new Set(customerIds)].filter((id) => lookup.get(id) === undefined);
   }
 
   async createApiKey(key: ApiKey): Promise<ApiKey> {
     this.write(() =>
-      this.db
-        .prepare('INSERT INTO api_keys (key_id, customer_id, key_hash, prefix, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      this.prepare('INSERT INTO api_keys (key_id, customer_id, key_hash, prefix, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
         .run(key.keyId, key.customerId, key.keyHash, key.prefix, toMillis(key.createdAt), toMillis(key.lastUsedAt), toMillis(key.revokedAt)),
     );
     return key;
   }
 
   async listApiKeys(customerId: string): Promise<ApiKey[]> {
-    return (this.db
-      .prepare('SELECT * FROM api_keys WHERE customer_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id')
+    return (this.prepare('SELECT * FROM api_keys WHERE customer_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id')
       .all(customerId) as Row[]).map(apiKeyFromRow);
   }
 
   async findApiKeyByHash(keyHash: string): Promise<ApiKey | null> {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
+    const row = this.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
     return row ? apiKeyFromRow(row) : null;
   }
 
   async revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null> {
-    const result = this.db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND customer_id = ? AND revoked_at IS NULL')
+    const result = this.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND customer_id = ? AND revoked_at IS NULL')
       .run(at.getTime(), keyId, customerId);
     if (!result.changes) return null;
-    return apiKeyFromRow(this.db.prepare('SELECT * FROM api_keys WHERE key_id = ?').get(keyId) as Row);
+    return apiKeyFromRow(this.prepare('SELECT * FROM api_keys WHERE key_id = ?').get(keyId) as Row);
   }
 
   async touchApiKey(keyId: string, at: Date): Promise<void> {
-    this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?').run(at.getTime(), keyId);
+    this.prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?').run(at.getTime(), keyId);
   }
 
   // Large-upload sessions
 
   async createUploadSession(s: UploadSession): Promise<UploadSession> {
     this.write(() =>
-      this.db
-        .prepare(
+      this.prepare(
           `INSERT INTO upload_sessions (upload_id, application_id, version, file_name, file_size, content_type, file_type,
              release_notes, required_tier, file_id, storage_key, status, expected_checksum, failure_reason, expires_at,
              created_at, updated_at)
@@ -279,7 +264,7 @@ export class SqliteStore implements Store {
   }
 
   async getUploadSession(uploadId: string): Promise<UploadSession | null> {
-    const row = this.db.prepare('SELECT * FROM upload_sessions WHERE upload_id = ?').get(uploadId) as Row | undefined;
+    const row = this.prepare('SELECT * FROM upload_sessions WHERE upload_id = ?').get(uploadId) as Row | undefined;
     return row ? uploadSessionFromRow(row) : null;
   }
 
@@ -295,8 +280,7 @@ export class SqliteStore implements Store {
   }
 
   async listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
-    return (this.db
-      .prepare(`SELECT * FROM upload_sessions WHERE status = 'issued' AND expires_at <= ? ORDER BY expires_at LIMIT ?`)
+    return (this.prepare(`SELECT * FROM upload_sessions WHERE status = 'issued' AND expires_at <= ? ORDER BY expires_at LIMIT ?`)
       .all(now.getTime(), limit) as Row[]).map(uploadSessionFromRow);
   }
 
@@ -304,8 +288,7 @@ export class SqliteStore implements Store {
 
   async createShareLink(link: ShareLink): Promise<ShareLink> {
     this.write(() =>
-      this.db
-        .prepare(
+      this.prepare(
           `INSERT INTO share_links (token_hash, customer_id, application_id, version, file_id, expires_at, revoked_at, expired_at, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
@@ -316,33 +299,30 @@ export class SqliteStore implements Store {
   }
 
   async getShareLink(tokenHash: string): Promise<ShareLink | null> {
-    const row = this.db.prepare('SELECT * FROM share_links WHERE token_hash = ?').get(tokenHash) as Row | undefined;
+    const row = this.prepare('SELECT * FROM share_links WHERE token_hash = ?').get(tokenHash) as Row | undefined;
     return row ? shareLinkFromRow(row) : null;
   }
 
   async revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null> {
-    const result = this.db
-      .prepare('UPDATE share_links SET revoked_at = ? WHERE token_hash = ? AND customer_id = ? AND revoked_at IS NULL')
+    const result = this.prepare('UPDATE share_links SET revoked_at = ? WHERE token_hash = ? AND customer_id = ? AND revoked_at IS NULL')
       .run(at.getTime(), tokenHash, customerId);
     return result.changes ? this.getShareLink(tokenHash) : null;
   }
 
   async markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
-    this.db
-      .prepare('UPDATE share_links SET expired_at = ? WHERE token_hash = ? AND expired_at IS NULL AND expires_at <= ?')
+    this.prepare('UPDATE share_links SET expired_at = ? WHERE token_hash = ? AND expired_at IS NULL AND expires_at <= ?')
       .run(at.getTime(), tokenHash, at.getTime());
   }
 
   async purgeShareLinks(before: Date, limit: number): Promise<number> {
-    return this.db
-      .prepare('DELETE FROM share_links WHERE token_hash IN (SELECT token_hash FROM share_links WHERE expires_at < ? LIMIT ?)')
+    return this.prepare('DELETE FROM share_links WHERE token_hash IN (SELECT token_hash FROM share_links WHERE expires_at < ? LIMIT ?)')
       .run(before.getTime(), limit).changes;
   }
 
   // Events and statistics
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
-    const insert = this.db.prepare(
+    const insert = this.prepare(
       `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts, counted)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
     );
@@ -366,12 +346,12 @@ export class SqliteStore implements Store {
       params.push(query.applicationId);
     }
     if (query.after !== undefined) {
-      where.push('(ts < ? OR (ts = ? AND event_id < ?))');
-      params.push(query.after.timestamp.getTime(), query.after.timestamp.getTime(), query.after.eventId);
+      // The row-value form lets SQLite seek the feed index to the position instead of scanning to it.
+      where.push('(ts, event_id) < (?, ?)');
+      params.push(query.after.timestamp.getTime(), query.after.eventId);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const rows = this.db
-      .prepare(`SELECT * FROM events ${clause} ORDER BY ts DESC, event_id DESC LIMIT ?`)
+    const rows = this.prepare(`SELECT * FROM events ${clause} ORDER BY ts DESC, event_id DESC LIMIT ?`)
       .all(...params, query.limit) as Row[];
     return rows.map(eventFromRow);
   }
@@ -379,8 +359,7 @@ export class SqliteStore implements Store {
   async rollupEvents(limit: number): Promise<number> {
     // One transaction reads the batch, adds it to the counters and marks it counted: all or nothing.
     const fold = this.db.transaction((): number => {
-      const batch = this.db
-        .prepare('SELECT seq, application_id, version, ts FROM events WHERE counted = 0 ORDER BY seq LIMIT ?')
+      const batch = this.prepare('SELECT seq, application_id, version, ts FROM events WHERE counted = 0 ORDER BY seq LIMIT ?')
         .all(limit) as { seq: number; application_id: string; version: string; ts: number }[];
       if (batch.length === 0) return 0;
       const totals = new Map<string, DailyCount>();
@@ -391,12 +370,12 @@ export class SqliteStore implements Store {
         entry.count += 1;
         totals.set(key, entry);
       }
-      const add = this.db.prepare(
+      const add = this.prepare(
         `INSERT INTO daily_counts (application_id, version, date, count) VALUES (?, ?, ?, ?)
          ON CONFLICT (application_id, date, version) DO UPDATE SET count = count + excluded.count`,
       );
       for (const t of totals.values()) add.run(t.applicationId, t.version, t.date, t.count);
-      this.db.prepare('UPDATE events SET counted = 1 WHERE counted = 0 AND seq <= ?').run(batch[batch.length - 1].seq);
+      this.prepare('UPDATE events SET counted = 1 WHERE counted = 0 AND seq <= ?').run(batch[batch.length - 1].seq);
       return batch.length;
     });
     return fold.immediate();
@@ -417,8 +396,7 @@ export class SqliteStore implements Store {
       where.push('date <= ?');
       params.push(query.to);
     }
-    const rows = this.db
-      .prepare(`SELECT application_id, version, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version`)
+    const rows = this.prepare(`SELECT application_id, version, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version`)
       .all(...params) as Row[];
     return rows.map((r) => ({
       applicationId: r.application_id as string,
@@ -429,11 +407,20 @@ export class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    this.prepare('SELECT 1').get();
   }
 
   async close(): Promise<void> {
     if (this.db.open) this.db.close();
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Runs an UPDATE of the defined values plus updated_at; true when a row matched. */
@@ -441,8 +428,7 @@ export class SqliteStore implements Store {
     const columns = Object.entries(values).filter(([, v]) => v !== undefined);
     const assignments = [...columns.map(([c]) => `${c} = ?`), 'updated_at = ?'];
     return this.write(() =>
-      this.db
-        .prepare(`UPDATE ${table} SET ${assignments.join(', ')} WHERE ${condition}`)
+      this.prepare(`UPDATE ${table} SET ${assignments.join(', ')} WHERE ${condition}`)
         .run(...columns.map(([, v]) => v), at.getTime(), ...conditionParams),
     ).changes > 0;
   }
