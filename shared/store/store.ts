@@ -77,7 +77,10 @@ export interface Store {
   updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null>;
   /** Versions newest first, each with its files (oldest file first). */
   listVersions(applicationId: string): Promise<VersionWithFiles[]>;
-  /** Refuses a second live (pending or available) file of the same name, or a second live MAIN file, in one version. */
+  /**
+   * Refuses a second live (pending or available) file of the same name, or a second live MAIN file, in
+   * one version; a MAIN file colliding on both reports 'mainFile'.
+   */
   insertFile(file: FileRecord): Promise<FileRecord>;
   getFile(fileId: string): Promise<FileRecord | null>;
   /** The available file to serve: `fileId` within that version, else the version's MAIN file. */
@@ -124,7 +127,8 @@ export interface Store {
   listEvents(query: ActivityQuery): Promise<DistributionEvent[]>;
   /**
    * Folds up to `limit` not-yet-counted download events into daily counters. Idempotent: a repeated or
-   * interrupted call never counts an event twice. Returns how many events it folded.
+   * interrupted call never counts an event twice. Returns how many events it folded (two concurrent
+   * calls finishing the same batch may both report it; the stored counts stay exact). Limits are >= 1.
    */
   rollupEvents(limit: number): Promise<number>;
   /** Daily counters of one application, newest date first. */

@@ -174,8 +174,9 @@ export class SqliteStore implements Store {
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
-    const result = this.prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
-      .run(to, to === 'failed' ? 0 : 1, checksum, at.getTime(), fileId, from);
+    const result = this.write(() =>
+      this.prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
+        .run(to, to === 'failed' ? 0 : 1, checksum, at.getTime(), fileId, from));
     return result.changes ? this.getFile(fileId) : null;
   }
 
