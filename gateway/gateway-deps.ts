@@ -6,6 +6,8 @@ import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
+import type { CatalogCache } from './cache/catalog-cache';
+import type { InvalidationBus } from './cache/invalidation-bus';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -17,6 +19,10 @@ export interface GatewayDeps {
   redis: Redis;
   jobs: JobQueues;
   keyCache: ApiKeyCache;
+  /** Application, version and file records of the download checks, cached in process. */
+  catalog: CatalogCache;
+  /** Broadcasts every change that in-process caches must drop. */
+  bus: InvalidationBus;
   /** One per process, so concurrent requests' events are written together. */
   events: EventRecorder;
   adminKeyHashes: readonly string[];

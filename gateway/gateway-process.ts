@@ -1,11 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobQueues } from '../shared/queues/job-queues';
-import { createGatewayConnection, waitForReady } from '../shared/redis/connections';
+import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../shared/redis/connections';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { CatalogCache } from './cache/catalog-cache';
+import { InvalidationBus } from './cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
 
 export interface RunningGateway {
@@ -66,24 +68,32 @@ export async function launchGateway(
   port = config.port,
 ): Promise<LaunchedGateway> {
   // Key lookups on their own connection with auto-pipelining: concurrent requests' lookups share one
-  // socket write. Queue producers keep a plain connection.
+  // socket write. Queue producers keep a plain connection; cache invalidations arrive on a subscriber.
   const redis = createGatewayConnection(redisUrl, { enableAutoPipelining: true });
   const queueConnection = createGatewayConnection(redisUrl);
-  for (const connection of [redis, queueConnection]) {
+  const subscriber = createSubscriberConnection(redisUrl);
+  for (const connection of [redis, queueConnection, subscriber]) {
     connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
-  await Promise.all([waitForReady(redis), waitForReady(queueConnection)])
+  await Promise.all([waitForReady(redis), waitForReady(queueConnection), waitForReady(subscriber)])
     .catch(() => logger.warn('redis is not reachable yet; requests that need it get 503'));
+  const bus = new InvalidationBus(redis, subscriber, `${config.redisPrefix}:cache-invalidations`, logger);
+  await bus.start();
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger);
-  const keyCache = new ApiKeyCache(redis, core.store, config.redisPrefix, logger);
+  const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
+  const catalog = new CatalogCache(core.store, bus, logger);
   const events = new EventRecorder(core.store);
-  const gateway = await startGateway({ config, logger, store: core.store, storage: core.storage, redis, jobs, keyCache, events, adminKeyHashes }, port);
+  const gateway = await startGateway(
+    { config, logger, store: core.store, storage: core.storage, redis, jobs, keyCache, catalog, bus, events, adminKeyHashes },
+    port,
+  );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
   return {
     gateway,
     close: async () => {
       await gateway.close();
       await jobs.close();
+      await bus.close();
       redis.disconnect();
       queueConnection.disconnect();
     },

@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import { serviceUnavailable } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/store';
+import type { InvalidationBus } from '../cache/invalidation-bus';
+import { LocalCache } from '../cache/local-cache';
 
 export interface KeyIdentity {
   keyId: string;
@@ -23,26 +25,42 @@ const UNKNOWN = 'unknown';
 const INVALIDATED = 'invalidated';
 const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_TRACKED_KEYS = 100_000;
+const LOCAL_TTL_MS = 30_000;
 
 /**
- * Customer-key lookups through Redis. A key entry (by key hash) and a customer entry (by id) are read
- * in one round trip. Changes overwrite the entries with a marker instead of deleting them, so a
- * request that read the store before the change cannot put the old value back: the next request
- * after any change reads the store.
+ * Customer-key lookups: an in-process cache first, then Redis, then the store. In Redis a key entry
+ * (by key hash) and a customer entry (by id) are read in one round trip; changes overwrite them with
+ * a marker instead of deleting them, so a request that read the store before the change cannot put
+ * the old value back. The in-process entries are dropped through the invalidation bus in every
+ * gateway process before the change is answered. Either way, the next request after a change sees it.
  */
 export class ApiKeyCache {
+  private readonly localKeys: LocalCache<KeyIdentity>;
+  private readonly localCustomers: LocalCache<CustomerStanding>;
+
   constructor(
     private readonly redis: Redis,
     private readonly store: Store,
+    private readonly bus: InvalidationBus,
     private readonly prefix: string,
     private readonly logger: Logger,
     private readonly ttlSeconds = 300,
-  ) {}
+  ) {
+    this.localKeys = new LocalCache(bus, LOCAL_TTL_MS);
+    this.localCustomers = new LocalCache(bus, LOCAL_TTL_MS);
+  }
 
   private readonly lastRecordedUse = new Map<string, number>();
 
   /** The key and its customer, or null when the key is unknown, revoked or not that customer's. */
   async resolve(customerId: string, keyHash: string): Promise<ResolvedKey | null> {
+    const localKey = this.localKeys.get(keyHash);
+    const localCustomer = this.localCustomers.get(customerId);
+    if (localKey && localCustomer && localKey.customerId === customerId) {
+      this.recordUse(localKey.keyId);
+      return { key: localKey, customer: localCustomer };
+    }
+    const generation = this.bus.generation;
     const keyEntry = this.keyEntry(keyHash);
     const customerEntry = this.customerEntry(customerId);
     const [cachedKey, cachedCustomer] = await this.guard(() => this.redis.mget(keyEntry, customerEntry));
@@ -51,16 +69,32 @@ export class ApiKeyCache {
     if (!key) return null;
     const customer = await this.customerStanding(customerEntry, cachedCustomer, customerId);
     if (!customer) return null;
+    this.localKeys.set(keyHash, key, generation, [['key', keyHash]]);
+    this.localCustomers.set(customerId, customer, generation, [['customer', customerId]]);
     this.recordUse(key.keyId);
     return { key, customer };
   }
 
+  /** A customer's tier and status as they stand now; null when the customer does not exist. */
+  async standing(customerId: string): Promise<CustomerStanding | null> {
+    const local = this.localCustomers.get(customerId);
+    if (local) return local;
+    const generation = this.bus.generation;
+    const entry = this.customerEntry(customerId);
+    const cached = await this.guard(() => this.redis.get(entry));
+    const customer = await this.customerStanding(entry, cached, customerId);
+    if (customer) this.localCustomers.set(customerId, customer, generation, [['customer', customerId]]);
+    return customer;
+  }
+
   async invalidateKey(keyHash: string): Promise<void> {
     await this.guard(() => this.redis.set(this.keyEntry(keyHash), INVALIDATED, 'EX', this.ttlSeconds));
+    await this.guard(() => this.bus.publish('key', keyHash));
   }
 
   async invalidateCustomer(customerId: string): Promise<void> {
     await this.guard(() => this.redis.set(this.customerEntry(customerId), INVALIDATED, 'EX', this.ttlSeconds));
+    await this.guard(() => this.bus.publish('customer', customerId));
   }
 
   private async keyIdentity(entry: string, cached: string | null, customerId: string, keyHash: string): Promise<KeyIdentity | null> {

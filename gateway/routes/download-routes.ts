@@ -11,8 +11,8 @@ import type { RouteModule } from './api-routes';
 
 /** Customer downloads: pre-signed URLs (spec 4.12) and share links (4.13), whose use needs no key. */
 export const downloadRoutes: RouteModule = (router, deps, { customer }) => {
-  const downloads = new DownloadService(deps.store, deps.storage, deps.events, deps.config.tiers);
-  const shares = new ShareLinkService(deps.store, downloads, deps.jobs, deps.config.tiers, deps.logger);
+  const downloads = new DownloadService(deps.catalog, deps.storage, deps.events, deps.config.tiers);
+  const shares = new ShareLinkService(deps.store, deps.catalog, deps.keyCache, deps.bus, downloads, deps.jobs, deps.config.tiers, deps.logger);
 
   router.get('/downloads/url', customer, async (ctx) => {
     const target = validate(downloadUrlQuery, ctx.query);

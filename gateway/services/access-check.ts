@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../../shared/errors';
 import type { Application, FileRecord, Version } from '../../shared/store/models';
-import type { Store } from '../../shared/store/store';
 import { tierAllows } from '../../shared/tiers';
+import type { CatalogCache } from '../cache/catalog-cache';
 
 export interface DownloadTarget {
   applicationId: string;
@@ -22,20 +22,17 @@ export interface GrantedFile {
  * Share links run the same check at every use.
  */
 export async function checkDownloadAccess(
-  store: Store,
+  catalog: CatalogCache,
   tiers: readonly string[],
   customer: { customerId: string; tier: string },
   target: DownloadTarget,
 ): Promise<GrantedFile> {
-  const application = await store.getApplication(target.applicationId);
+  const application = await catalog.application(target.applicationId);
   if (!application || !application.customerIds.includes(customer.customerId)) {
     throw notFound(`application ${target.applicationId} not found`);
   }
-  const [file, version] = await Promise.all([
-    store.findAvailableFile(target.applicationId, target.version, target.fileId),
-    store.getVersion(target.applicationId, target.version),
-  ]);
-  if (!file || !version) throw notFound('version not found');
-  if (!tierAllows(tiers, customer.tier, version.requiredTier)) throw forbidden('tier access required');
-  return { application, version, file };
+  const found = await catalog.downloadable(target.applicationId, target.version, target.fileId);
+  if (!found) throw notFound('version not found');
+  if (!tierAllows(tiers, customer.tier, found.version.requiredTier)) throw forbidden('tier access required');
+  return { application, version: found.version, file: found.file };
 }

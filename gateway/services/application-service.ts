@@ -1,6 +1,7 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
 import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../../shared/store/store';
+import type { CatalogCache } from '../cache/catalog-cache';
 
 export interface NewApplication {
   applicationId: string;
@@ -12,7 +13,7 @@ export interface NewApplication {
 
 /** Applications: creation, listing, updates and soft deletion. */
 export class ApplicationService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, private readonly catalog: CatalogCache) {}
 
   async create(input: NewApplication): Promise<Application> {
     const customerIds = unique(input.customerIds ?? []);
@@ -54,21 +55,31 @@ export class ApplicationService {
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
     const updated = await this.store.updateApplication(applicationId, patch, new Date());
     if (!updated) throw notFound(`application ${applicationId} not found`);
+    await this.changed(applicationId);
     return updated;
   }
 
   async softDelete(applicationId: string): Promise<Application> {
     const deleted = await this.store.softDeleteApplication(applicationId, new Date());
     if (!deleted) throw notFound(`application ${applicationId} not found`);
+    await this.changed(applicationId);
     return deleted;
   }
 
   async restore(applicationId: string): Promise<Application> {
     const restored = await this.store.restoreApplication(applicationId, new Date());
-    if (restored) return restored;
+    if (restored) {
+      await this.changed(applicationId);
+      return restored;
+    }
     const existing = await this.store.getApplication(applicationId);
     if (existing) throw conflict(`application ${applicationId} is not deleted`);
     throw notFound(`application ${applicationId} not found`);
+  }
+
+  /** Every change to an application, its versions or its files ends here: downloads must see it next. */
+  changed(applicationId: string): Promise<void> {
+    return this.catalog.invalidate(applicationId);
   }
 
   /** A live application, or 404 (soft-deleted applications count as missing unless included). */

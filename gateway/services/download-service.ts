@@ -1,6 +1,6 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
-import type { Store } from '../../shared/store/store';
+import type { CatalogCache } from '../cache/catalog-cache';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../schemas/download-schemas';
 import { checkDownloadAccess, DownloadTarget, GrantedFile } from './access-check';
 
@@ -16,14 +16,14 @@ export interface DownloadInfo {
 /** Pre-signed download URLs (spec 4.12): access check, URL, and one durable download event per answer. */
 export class DownloadService {
   constructor(
-    private readonly store: Store,
+    private readonly catalog: CatalogCache,
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
     private readonly tiers: readonly string[],
   ) {}
 
   async issueUrl(customer: { customerId: string; tier: string }, target: DownloadTarget, origin: EventOrigin): Promise<DownloadInfo> {
-    const granted = await checkDownloadAccess(this.store, this.tiers, customer, target);
+    const granted = await checkDownloadAccess(this.catalog, this.tiers, customer, target);
     return this.presign(granted, DOWNLOAD_URL_LIFETIME_SECONDS, origin);
   }
 

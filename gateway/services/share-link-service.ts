@@ -7,7 +7,13 @@ import { hashSecret } from '../../shared/secrets';
 import type { ShareLink } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
+import type { ApiKeyCache } from '../auth/api-key-cache';
+import type { CatalogCache } from '../cache/catalog-cache';
+import type { InvalidationBus } from '../cache/invalidation-bus';
+import { LocalCache } from '../cache/local-cache';
 import { checkDownloadAccess, DownloadTarget } from './access-check';
+
+const LINK_CACHE_TTL_MS = 30_000;
 import type { DownloadInfo, DownloadService } from './download-service';
 
 /**
@@ -15,16 +21,23 @@ import type { DownloadInfo, DownloadService } from './download-service';
  * as the creating customer stands now and redirects to a short-lived download URL.
  */
 export class ShareLinkService {
+  private readonly links: LocalCache<ShareLink>;
+
   constructor(
     private readonly store: Store,
+    private readonly catalog: CatalogCache,
+    private readonly keyCache: ApiKeyCache,
+    private readonly bus: InvalidationBus,
     private readonly downloads: DownloadService,
     private readonly jobs: JobQueues,
     private readonly tiers: readonly string[],
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.links = new LocalCache(bus, LINK_CACHE_TTL_MS);
+  }
 
   async create(customer: { customerId: string; tier: string }, target: DownloadTarget & { expiresInMinutes?: number }): Promise<{ token: string; link: ShareLink }> {
-    const { file } = await checkDownloadAccess(this.store, this.tiers, customer, target);
+    const { file } = await checkDownloadAccess(this.catalog, this.tiers, customer, target);
     const token = randomToken(32);
     const now = new Date();
     const link = await this.store.createShareLink({
@@ -44,16 +57,16 @@ export class ShareLinkService {
 
   /** The download a use of the link grants; `record` is false for HEAD, which downloads nothing. */
   async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<DownloadInfo> {
-    const link = await this.store.getShareLink(hashSecret(token));
+    const link = await this.link(hashSecret(token));
     if (!link) throw notFound('share link not found');
     if (link.revokedAt) throw gone('this share link has been revoked');
     const remainingSeconds = Math.floor((link.expiresAt.getTime() - Date.now()) / 1000);
     if (remainingSeconds < 1) throw gone('this share link has expired');
 
-    const customer = await this.store.getCustomer(link.customerId);
+    const customer = await this.keyCache.standing(link.customerId);
     if (!customer) throw notFound('share link not found');
     if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
-    const granted = await checkDownloadAccess(this.store, this.tiers, customer, link);
+    const granted = await checkDownloadAccess(this.catalog, this.tiers, { customerId: link.customerId, tier: customer.tier }, link);
     const lifetime = Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds);
     const downloadOrigin = { ...origin, customerId: link.customerId };
     return record ? this.downloads.presign(granted, lifetime, downloadOrigin) : this.downloads.presignWithoutEvent(granted, lifetime);
@@ -62,7 +75,18 @@ export class ShareLinkService {
   async revoke(customerId: string, token: string): Promise<ShareLink> {
     const revoked = await this.store.revokeShareLink(hashSecret(token), customerId, new Date());
     if (!revoked) throw notFound('share link not found');
+    await this.bus.publish('share', revoked.tokenHash);
     return revoked;
+  }
+
+  /** A stored link, cached in process until it is revoked (expiry is checked on every use). */
+  private async link(tokenHash: string): Promise<ShareLink | null> {
+    const cached = this.links.get(tokenHash);
+    if (cached) return cached;
+    const generation = this.bus.generation;
+    const link = await this.store.getShareLink(tokenHash);
+    if (link) this.links.set(tokenHash, link, generation, [['share', tokenHash]]);
+    return link;
   }
 
   /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */

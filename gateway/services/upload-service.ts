@@ -153,6 +153,7 @@ export class UploadService {
     }
     if (completion.releaseNotes !== undefined) {
       await this.store.upsertVersion(session.applicationId, session.version, { releaseNotes: completion.releaseNotes }, now);
+      await this.applications.changed(session.applicationId);
     }
     const verifying = await this.store.updateUploadSession(session.uploadId, ['issued'], {
       status: 'verifying',
@@ -176,10 +177,12 @@ export class UploadService {
   }
 
   private async prepareVersion(target: FileTarget): Promise<Version> {
-    return this.store.upsertVersion(target.applicationId, target.version, {
+    const version = await this.store.upsertVersion(target.applicationId, target.version, {
       releaseNotes: target.releaseNotes,
       requiredTier: target.requiredTier,
     }, new Date());
+    await this.applications.changed(target.applicationId);
+    return version;
   }
 
   private async insertFile(file: FileRecord): Promise<FileRecord> {

@@ -16,6 +16,7 @@ export class VersionService {
     await this.applications.require(applicationId);
     const updated = await this.store.updateVersion(applicationId, version, patch, new Date());
     if (!updated) throw notFound(`version ${version} of ${applicationId} not found`);
+    await this.applications.changed(applicationId);
     const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
     return withFiles ?? { ...updated, files: [] };
   }

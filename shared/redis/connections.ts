@@ -23,6 +23,16 @@ export function createGatewayConnection(url: string, overrides: RedisOptions = {
   });
 }
 
+/** Connection in subscriber mode (pub/sub): reconnects forever; subscribers re-subscribe on 'ready'. */
+export function createSubscriberConnection(url: string): Redis {
+  return new IORedis(url, {
+    maxRetriesPerRequest: null,
+    autoResubscribe: false,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+}
+
 /** Resolves once the connection is ready, or rejects after `timeoutMs`. */
 export function waitForReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();

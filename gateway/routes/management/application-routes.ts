@@ -18,7 +18,7 @@ const appIdParam = (ctx: AppContext) => validate(applicationIdField, ctx.params.
 
 /** Applications (spec 4.1, 4.2 and the listing, reading, update and restore endpoints) and their versions. */
 export const applicationRoutes: RouteModule = (router, deps, { admin }) => {
-  const applications = new ApplicationService(deps.store);
+  const applications = new ApplicationService(deps.store, deps.catalog);
   const versions = new VersionService(deps.store, applications);
 
   router.post('/management/applications', admin, async (ctx) => {

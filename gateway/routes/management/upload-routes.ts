@@ -20,7 +20,7 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, new ApplicationService(deps.store), deps.config.uploadUrlTtlSeconds);
+  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, new ApplicationService(deps.store, deps.catalog), deps.config.uploadUrlTtlSeconds);
 
   router.post('/management/upload', admin, async (ctx) => {
     if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');

@@ -1,0 +1,51 @@
+import type { CacheTopic, InvalidationBus } from './invalidation-bus';
+
+interface Entry<T> {
+  value: T;
+  expiresAt: number;
+  /** Ids (per topic) whose invalidation drops this entry. */
+  tags: [CacheTopic, string][];
+}
+
+/**
+ * A small in-process cache in front of Redis and the store, for the customer hot paths. Entries are
+ * dropped by the invalidation bus (by topic and id), expire after a short TTL as a second bound, and
+ * are neither served nor filled while the bus is not live.
+ */
+export class LocalCache<T> {
+  private readonly entries = new Map<string, Entry<T>>();
+
+  constructor(
+    private readonly bus: InvalidationBus,
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {
+    bus.onReset(() => this.entries.clear());
+    bus.onInvalidate((topic, id) => {
+      for (const [key, entry] of this.entries) {
+        if (entry.tags.some(([t, i]) => t === topic && i === id)) this.entries.delete(key);
+      }
+    });
+  }
+
+  get(key: string): T | undefined {
+    if (!this.bus.live) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /**
+   * Stores a value read while the bus was at `generation`; ignored when any invalidation happened
+   * since, because the value may predate it.
+   */
+  set(key: string, value: T, generation: number, tags: [CacheTopic, string][]): void {
+    if (!this.bus.live || generation !== this.bus.generation) return;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs, tags });
+  }
+}

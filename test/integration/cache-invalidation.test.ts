@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
+import { createLogger } from '../../shared/logger';
+import { hashSecret } from '../../shared/secrets';
+import { startDedicatedRedis, DedicatedRedis } from '../support/dedicated-redis';
+import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { HttpClient } from '../support/http-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * Two gateway processes' worth of gateways on one store and one Redis: a change made through one is
+ * seen by the very next request on the other, although both cache keys and catalog records in process.
+ */
+describe('in-process caches across gateways', () => {
+  let app: TestApp;
+  let second: LaunchedGateway;
+  let a: HttpClient;
+  let b: HttpClient;
+
+  before(async () => {
+    app = await startTestApp({ workers: false });
+    second = await launchGateway(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string, [hashSecret(app.adminKey)], 0);
+    a = app.http;
+    b = new HttpClient(`http://127.0.0.1:${second.gateway.port}`, app.adminKey);
+  });
+  after(async () => {
+    await second.close();
+    await app.close();
+  });
+
+  async function scenario(tier = 'standard') {
+    const customer = await createCustomer(app, { tier });
+    const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+    await uploadSmallFile(app, { applicationId, version: '1' });
+    const download = (client: HttpClient) => client.get(`/v1/downloads/url?applicationId=${applicationId}&version=1`, { key: customer.apiKey });
+    // Twice, so the second answer comes from the caches.
+    expect((await download(b)).status).to.equal(200);
+    expect((await download(b)).status).to.equal(200);
+    return { customer, applicationId, download };
+  }
+
+  it('deactivation and reactivation', async () => {
+    const { customer, download } = await scenario();
+    await a.patch(`/v1/management/customers/${customer.customerId}`, { isActive: false });
+    expect((await download(b)).status).to.equal(403);
+    await a.patch(`/v1/management/customers/${customer.customerId}`, { isActive: true });
+    expect((await download(b)).status).to.equal(200);
+  });
+
+  it('a tier change of the customer', async () => {
+    const { customer, applicationId, download } = await scenario('premium');
+    await a.patch(`/v1/management/applications/${applicationId}/versions/1`, { requiredTier: 'premium' });
+    expect((await download(b)).status).to.equal(200);
+    await a.patch(`/v1/management/customers/${customer.customerId}`, { tier: 'free' });
+    expect((await download(b)).status).to.equal(403);
+  });
+
+  it('key revocation', async () => {
+    const { customer, download } = await scenario();
+    const [key] = await app.core.store.listApiKeys(customer.customerId);
+    await a.delete(`/v1/management/customers/${customer.customerId}/apikeys/${key.keyId}`);
+    expect((await download(b)).status).to.equal(401);
+  });
+
+  it('application deletion, restore and access removal', async () => {
+    const { applicationId, download } = await scenario();
+    await a.delete(`/v1/management/applications/${applicationId}`);
+    expect((await download(b)).status).to.equal(404);
+    await a.post(`/v1/management/applications/${applicationId}/restore`);
+    expect((await download(b)).status).to.equal(200);
+    await a.patch(`/v1/management/applications/${applicationId}`, { customerIds: [] });
+    expect((await download(b)).status).to.equal(404);
+  });
+
+  it('a version\'s required tier rising', async () => {
+    const { applicationId, download } = await scenario();
+    await a.patch(`/v1/management/applications/${applicationId}/versions/1`, { requiredTier: 'enterprise' });
+    expect((await download(b)).status).to.equal(403);
+  });
+
+  it('a tier set by a later upload to the same version', async () => {
+    const { applicationId, download } = await scenario();
+    await uploadSmallFile(app, { applicationId, version: '1', fileName: 'extra.dll', fileType: 'DEPENDENCY', requiredTier: 'enterprise' });
+    expect((await download(b)).status).to.equal(403);
+  });
+
+  it('share-link revocation', async () => {
+    const { customer, applicationId } = await scenario();
+    const { token } = (await b.post('/v1/downloads/share', { applicationId, version: '1' }, { key: customer.apiKey })).body.data;
+    expect((await b.get(`/v1/downloads/share/${token}`, { key: null })).status).to.equal(302);
+    expect((await b.get(`/v1/downloads/share/${token}`, { key: null })).status).to.equal(302);
+    await a.delete(`/v1/downloads/share/${token}`, { key: customer.apiKey });
+    expect((await b.get(`/v1/downloads/share/${token}`, { key: null })).status).to.equal(410);
+  });
+});
+
+describe('in-process caches without Redis', () => {
+  let redis: DedicatedRedis;
+  let app: TestApp;
+  before(async () => {
+    redis = await startDedicatedRedis();
+    app = await startTestApp({ workers: false, env: { REDIS_URL: redis.url } });
+  });
+  after(async () => {
+    await app.close();
+    await redis.dispose();
+  });
+
+  it('are not served once invalidations can no longer arrive', async () => {
+    const customer = await createCustomer(app);
+    const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+    await uploadSmallFile(app, { applicationId, version: '1' });
+    const download = () => app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1`, { key: customer.apiKey });
+    expect((await download()).status).to.equal(200);
+    expect((await download()).status).to.equal(200);
+    await redis.stop();
+    const started = Date.now();
+    const res = await download();
+    expect(res.status).to.equal(503);
+    expect(Date.now() - started).to.be.lessThan(5_000);
+  });
+});
