@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { launchGateway } from '../gateway/gateway-process';
+import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { ADMIN_KEY_HASH_FILE, resolveAdminKeys } from '../shared/runtime/local-secrets';
@@ -29,8 +30,13 @@ async function main(): Promise<void> {
   started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, redisUrl);
   started.push({ name: 'workers', run: workers.close });
-  const gateway = await launchGateway(config, logger, core, redisUrl, admin.hashes);
-  started.push({ name: 'gateway', run: gateway.close });
+  if (config.webConcurrency > 1) {
+    const gateways = await startGatewayCluster(config.webConcurrency, { REDIS_URL: redisUrl }, logger);
+    started.push({ name: 'gateway processes', run: gateways.stop });
+  } else {
+    const gateway = await launchGateway(config, logger, core, redisUrl, admin.hashes);
+    started.push({ name: 'gateway', run: gateway.close });
+  }
 
   if (admin.generatedKey) {
     process.stdout.write(`\nAdmin API key (shown this once; only its hash is kept in ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)}):\n  ${admin.generatedKey}\n\n`);

@@ -1,5 +1,10 @@
-/** Procfile `web`: the Koa gateway only. Needs REDIS_URL; scales independently of the workers. */
+/**
+ * Procfile `web`: the Koa gateway only. Needs REDIS_URL; scales independently of the workers. With
+ * WEB_CONCURRENCY above 1 this process supervises that many gateway processes sharing the port.
+ */
+import cluster from 'node:cluster';
 import { launchGateway } from '../gateway/gateway-process';
+import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { resolveAdminKeys } from '../shared/runtime/local-secrets';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
@@ -15,6 +20,11 @@ async function main(): Promise<void> {
   handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
   const admin = resolveAdminKeys(config.adminApiKeys, config.dataDir);
   if (admin.generatedKey) process.stdout.write(`Admin API key (shown once, only its hash is kept): ${admin.generatedKey}\n`);
+  if (cluster.isPrimary && config.webConcurrency > 1) {
+    const gateways = await startGatewayCluster(config.webConcurrency, {}, logger);
+    started.push({ name: 'gateway processes', run: gateways.stop });
+    return;
+  }
   const core = await openCoreServices(config);
   started.push({ name: 'core services', run: core.close });
   const gateway = await launchGateway(config, logger, core, config.redisUrl, admin.hashes);

@@ -17,12 +17,11 @@ export function issueCustomerKey(customerId: string): IssuedKey {
   return { apiKey, keyHash: hashSecret(apiKey), prefix: apiKey.slice(0, customerId.length + 7) };
 }
 
-/** Splits a presented key; null when it cannot be a customer key. */
-export function parseCustomerKey(presented: string): { customerId: string; keyHash: string } | null {
+/** The customer id of a presented key; null when it cannot be a customer key. */
+export function customerIdOfKey(presented: string): string | null {
   const dot = presented.indexOf('.');
   if (dot <= 0) return null;
   const customerId = presented.slice(0, dot);
   const secret = presented.slice(dot + 1);
-  if (!CUSTOMER_ID_PATTERN.test(customerId) || !SECRET_PATTERN.test(secret)) return null;
-  return { customerId, keyHash: hashSecret(presented) };
+  return CUSTOMER_ID_PATTERN.test(customerId) && SECRET_PATTERN.test(secret) ? customerId : null;
 }

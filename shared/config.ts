@@ -27,6 +27,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Lifetime of a large-upload session and its pre-signed PUT URL. */
   uploadUrlTtlSeconds: number;
+  /** Gateway processes sharing the port (node:cluster); 1 serves from the process itself. */
+  webConcurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +107,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const uploadUrlTtlSeconds = parseInteger(read('UPLOAD_URL_TTL_SECONDS'), 3_600, 1, 7 * 24 * 3_600, 'UPLOAD_URL_TTL_SECONDS', problems);
 
+  const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -121,6 +125,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisPrefix,
     shutdownTimeoutMs,
     uploadUrlTtlSeconds,
+    webConcurrency,
   });
 }
 

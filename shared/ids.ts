@@ -10,10 +10,21 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomToken(12)}`;
 }
 
+/** 64 random bits per process: ids made by different processes never collide. */
+const PROCESS_TAG = randomBytes(8).toString('hex');
+let sequence = 0;
+
 /**
- * Time-ordered event id: 12 hex digits of milliseconds then 64 random bits, so sorting by id follows
- * sorting by time and two events of the same millisecond still get distinct ids.
+ * Time-ordered event id: 12 hex digits of milliseconds, this process's tag and a counter, so sorting
+ * by id follows sorting by time, and ids stay unique without a random draw per event.
  */
 export function newEventId(at: Date = new Date()): string {
-  return `${at.getTime().toString(16).padStart(12, '0')}${randomBytes(8).toString('hex')}`;
+  sequence = (sequence + 1) % 0x1000000;
+  return `${at.getTime().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(6, '0')}`;
+}
+
+/** Unique within the process and across processes: for request ids, which need no secrecy. */
+export function newRequestId(): string {
+  sequence = (sequence + 1) % 0x1000000;
+  return `${PROCESS_TAG}-${Date.now().toString(36)}-${sequence.toString(36)}`;
 }

@@ -1,8 +1,7 @@
 import type { Next } from 'koa';
-import { timingSafeEqual } from 'node:crypto';
-import { parseCustomerKey } from '../../shared/api-keys';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { customerIdOfKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
-import { hashSecret } from '../../shared/secrets';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { AppContext, Principal } from '../http/context';
 
@@ -15,8 +14,7 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
  */
 export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKeyCache) {
   const adminDigests = adminKeyHashes.map((h) => Buffer.from(h, 'hex'));
-  const isAdminKey = (presented: string): boolean => {
-    const digest = Buffer.from(hashSecret(presented), 'hex');
+  const isAdminKey = (digest: Buffer): boolean => {
     let match = false;
     for (const candidate of adminDigests) match = timingSafeEqual(candidate, digest) || match;
     return match;
@@ -25,16 +23,17 @@ export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKey
   return async (ctx: AppContext, next: Next): Promise<void> => {
     const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
-    ctx.state.principal = await identify(presented, isAdminKey, keyCache);
+    // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
+    const digest = createHash('sha256').update(presented, 'utf8').digest();
+    ctx.state.principal = isAdminKey(digest) ? { kind: 'admin' } : await identifyCustomer(presented, digest.toString('hex'), keyCache);
     await next();
   };
 }
 
-async function identify(presented: string, isAdminKey: (key: string) => boolean, keyCache: ApiKeyCache): Promise<Principal> {
-  if (isAdminKey(presented)) return { kind: 'admin' };
-  const parsed = parseCustomerKey(presented);
-  if (!parsed) throw unauthorized('invalid API key');
-  const resolved = await keyCache.resolve(parsed.customerId, parsed.keyHash);
+async function identifyCustomer(presented: string, keyHash: string, keyCache: ApiKeyCache): Promise<Principal> {
+  const customerId = customerIdOfKey(presented);
+  if (!customerId) throw unauthorized('invalid API key');
+  const resolved = await keyCache.resolve(customerId, keyHash);
   if (!resolved) throw unauthorized('invalid API key');
   if (!resolved.customer.isActive) throw forbidden('customer account is inactive');
   return { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };

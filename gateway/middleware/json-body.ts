@@ -5,6 +5,9 @@ import { unsupportedMediaType } from '../../shared/errors';
 /** Largest JSON body any endpoint takes; uploads do not pass through here. */
 export const JSON_BODY_LIMIT = '1mb';
 
+/** Methods whose bodies the API reads; others pass straight through (downloads are GETs). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 const parse = koaBody({
   json: true,
   jsonStrict: true,
@@ -19,6 +22,7 @@ const parse = koaBody({
  * Multipart requests pass untouched to the routes that stream them.
  */
 export async function jsonBody(ctx: Context, next: Next): Promise<void> {
+  if (!BODY_METHODS.has(ctx.method)) return next();
   if (ctx.request.length || ctx.get('Transfer-Encoding')) {
     if (ctx.is('multipart/form-data')) return next();
     if (!ctx.is('application/json', '+json')) {

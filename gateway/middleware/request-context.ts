@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import { randomUUID } from 'node:crypto';
+import { newRequestId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { AppContext } from '../http/context';
 
@@ -13,7 +13,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export function requestContext(logger: Logger) {
   return async (ctx: AppContext, next: Next): Promise<void> => {
     const given = ctx.get('X-Request-Id');
-    ctx.state.requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = REQUEST_ID.test(given) ? given : newRequestId();
     ctx.set('X-Request-Id', ctx.state.requestId);
     const started = process.hrtime.bigint();
     try {

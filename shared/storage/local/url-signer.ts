@@ -29,14 +29,12 @@ export class UrlSigner {
 
   /** Query string (without '?') that grants `grant`. */
   sign(grant: SignedGrant): string {
-    const query = new URLSearchParams();
-    query.set(PARAM.method, grant.method);
-    query.set(PARAM.expires, String(grant.expires));
-    if (grant.disposition !== undefined) query.set(PARAM.disposition, grant.disposition);
-    if (grant.contentType !== undefined) query.set(PARAM.contentType, grant.contentType);
-    if (grant.contentLength !== undefined) query.set(PARAM.contentLength, String(grant.contentLength));
-    query.set(PARAM.signature, this.mac(grant).toString('hex'));
-    return query.toString();
+    const parts = [`${PARAM.method}=${grant.method}`, `${PARAM.expires}=${grant.expires}`];
+    if (grant.disposition !== undefined) parts.push(`${PARAM.disposition}=${encodeURIComponent(grant.disposition)}`);
+    if (grant.contentType !== undefined) parts.push(`${PARAM.contentType}=${encodeURIComponent(grant.contentType)}`);
+    if (grant.contentLength !== undefined) parts.push(`${PARAM.contentLength}=${grant.contentLength}`);
+    parts.push(`${PARAM.signature}=${this.mac(grant).toString('hex')}`);
+    return parts.join('&');
   }
 
   /** Reads the grant of a request's query; `method` is the request's (HEAD counts as GET). */

@@ -117,7 +117,6 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_feed ON events(ts DESC, event_id DESC);
 CREATE INDEX IF NOT EXISTS events_feed_app ON events(application_id, ts DESC, event_id DESC);
-CREATE INDEX IF NOT EXISTS events_feed_type ON events(type, ts DESC, event_id DESC);
 CREATE INDEX IF NOT EXISTS events_uncounted ON events(seq) WHERE counted = 0;
 
 CREATE TABLE IF NOT EXISTS daily_counts (
