@@ -1,6 +1,8 @@
 /**
  * SQLite schema of the embedded store. Dates are milliseconds since the epoch; string arrays are JSON.
  * `live` marks files that reserve their name and MAIN slot (pending or available); failed files release them.
+ * Events carry no per-row "counted" flag: the rollup keeps one position (rollup_state), so an insert
+ * touches no index beyond the feed's and a fold rewrites no event.
  */
 export const SCHEMA_VERSION = 1;
 
@@ -103,7 +105,7 @@ CREATE TABLE IF NOT EXISTS share_links (
 CREATE INDEX IF NOT EXISTS share_links_expiry ON share_links(expires_at);
 
 CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  seq INTEGER PRIMARY KEY,
   event_id TEXT NOT NULL UNIQUE,
   type TEXT NOT NULL,
   application_id TEXT NOT NULL,
@@ -112,12 +114,17 @@ CREATE TABLE IF NOT EXISTS events (
   customer_id TEXT,
   client_ip TEXT,
   user_agent TEXT,
-  ts INTEGER NOT NULL,
-  counted INTEGER NOT NULL
+  ts INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_feed ON events(ts DESC, event_id DESC);
 CREATE INDEX IF NOT EXISTS events_feed_app ON events(application_id, ts DESC, event_id DESC);
-CREATE INDEX IF NOT EXISTS events_uncounted ON events(seq) WHERE counted = 0;
+
+-- Rollup position: events up to last_seq are counted. seq is the rowid, assigned in commit order
+-- (SQLite has one writer at a time) and never reused, since events are never deleted.
+CREATE TABLE IF NOT EXISTS rollup_state (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  last_seq INTEGER NOT NULL
+);
 
 CREATE TABLE IF NOT EXISTS daily_counts (
   application_id TEXT NOT NULL,

@@ -324,13 +324,12 @@ export class SqliteStore implements Store {
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
     const insert = this.prepare(
-      `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts, counted)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
     );
     this.db.transaction(() => {
       for (const e of events) {
-        insert.run(e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent,
-          e.timestamp.getTime(), e.type === 'download' ? 0 : 1);
+        insert.run(e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime());
       }
     }).immediate();
   }
@@ -358,10 +357,12 @@ export class SqliteStore implements Store {
   }
 
   async rollupEvents(limit: number): Promise<number> {
-    // One transaction reads the batch, adds it to the counters and marks it counted: all or nothing.
+    // One transaction reads the position and the batch after it, adds the batch to the counters and
+    // moves the position: all or nothing, so a repeated or interrupted fold never counts twice.
     const fold = this.db.transaction((): number => {
-      const batch = this.prepare('SELECT seq, application_id, version, ts FROM events WHERE counted = 0 ORDER BY seq LIMIT ?')
-        .all(limit) as { seq: number; application_id: string; version: string; ts: number }[];
+      const position = (this.prepare('SELECT last_seq FROM rollup_state WHERE id = 1').get() as { last_seq: number } | undefined)?.last_seq ?? 0;
+      const batch = this.prepare(`SELECT seq, application_id, version, ts FROM events WHERE seq > ? AND type = 'download' ORDER BY seq LIMIT ?`)
+        .all(position, limit) as { seq: number; application_id: string; version: string; ts: number }[];
       if (batch.length === 0) return 0;
       const totals = new Map<string, DailyCount>();
       for (const e of batch) {
@@ -376,7 +377,8 @@ export class SqliteStore implements Store {
          ON CONFLICT (application_id, date, version) DO UPDATE SET count = count + excluded.count`,
       );
       for (const t of totals.values()) add.run(t.applicationId, t.version, t.date, t.count);
-      this.prepare('UPDATE events SET counted = 1 WHERE counted = 0 AND seq <= ?').run(batch[batch.length - 1].seq);
+      this.prepare('INSERT INTO rollup_state (id, last_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last_seq = excluded.last_seq')
+        .run(batch[batch.length - 1].seq);
       return batch.length;
     });
     return fold.immediate();
