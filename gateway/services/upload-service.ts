@@ -8,6 +8,7 @@ import type { FileRecord, FileType, UploadSession, Version } from '../../shared/
 import type { Store } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
+import { contentTypeField } from '../schemas/common';
 import type { StagedFile } from '../uploads/receive-multipart';
 import type { ApplicationService } from './application-service';
 
@@ -63,7 +64,8 @@ export class UploadService {
         version: target.version,
         fileName: staged.fileName,
         fileSize: staged.size,
-        contentType: staged.mimeType || DEFAULT_CONTENT_TYPE,
+        // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
+        contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
         checksum: formatChecksum(staged.sha256),
         fileType: target.fileType ?? 'MAIN',
         status: 'available',

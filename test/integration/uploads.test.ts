@@ -92,6 +92,26 @@ describe('uploads (management API)', () => {
       expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions.map((v: { version: string }) => v.version)).to.deep.equal(['1']);
     });
 
+    it('never keeps a malformed content type and refuses unusable file names', async () => {
+      const { applicationId } = await createApplication(app);
+      const boundary = 'x-boundary';
+      const raw = [
+        `--${boundary}\r\nContent-Disposition: form-data; name="applicationId"\r\n\r\n${applicationId}\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n1\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: not a type\r\n\r\nbytes\r\n`,
+        `--${boundary}--\r\n`,
+      ].join('');
+      const odd = await app.http.request('POST', '/v1/management/upload', { body: raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      expect(odd.status).to.equal(201);
+      // An unreadable part type falls back to multipart's default for parts, never into a response header as sent.
+      expect(odd.body.data.contentType).to.equal('text/plain');
+      const before = storedObjects(app).length;
+      const badName = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '2', fileName: 'a\\b.exe' }) });
+      expect(badName.status).to.equal(400);
+      expect(badName.body.error.details[0].field).to.equal('file');
+      expect(storedObjects(app)).to.have.length(before);
+    });
+
     it('enforces one MAIN file and unique file names per version', async () => {
       const { applicationId } = await createApplication(app);
       await uploadSmallFile(app, { applicationId, version: '1', fileName: 'app.exe' });

@@ -3,6 +3,7 @@ import { clientOrigin } from '../../http/client-origin';
 import { respond } from '../../http/respond';
 import { validate } from '../../http/validate';
 import { presentFile, presentUploadSession } from '../../presenters/present';
+import { z } from 'zod';
 import { fileNameField } from '../../schemas/common';
 import {
   largeUploadCompleteSchema,
@@ -37,7 +38,7 @@ export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
     try {
       const fields = validate(smallUploadFields(deps.config.tiers), form.fields);
       if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
-      validate(fileNameField, staged.fileName);
+      validate(z.object({ file: fileNameField }), { file: staged.fileName });
       const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
       respond(ctx, presentFile(file, version), 201);
     } catch (error) {
