@@ -4,8 +4,6 @@
  * Events carry no per-row "counted" flag: the rollup keeps one position (rollup_state), so an insert
  * touches no index beyond the feed's and a fold rewrites no event.
  */
-export const SCHEMA_VERSION = 1;
-
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS applications (
   application_id TEXT PRIMARY KEY,
