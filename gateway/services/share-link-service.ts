@@ -75,7 +75,12 @@ export class ShareLinkService {
   async revoke(customerId: string, token: string): Promise<ShareLink> {
     const revoked = await this.store.revokeShareLink(hashSecret(token), customerId, new Date());
     if (!revoked) throw notFound('share link not found');
-    await this.bus.publish('share', revoked.tokenHash);
+    try {
+      await this.bus.publish('share', revoked.tokenHash);
+    } catch (error) {
+      // Only a lost Redis refuses the publish, and that has already turned every other cache off.
+      this.logger.warn({ err: error }, 'could not broadcast a share-link revocation');
+    }
     return revoked;
   }
 
