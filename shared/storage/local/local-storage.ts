@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { ObjectNotFoundError } from '../../errors';
 import { randomToken } from '../../ids';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+import { SignedUrlMemo } from '../signed-url-memo';
 import { UrlSigner } from './url-signer';
 
 /** A body longer or shorter than it was declared to be. */
@@ -21,6 +22,7 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
  */
 export class LocalStorage implements ObjectStorage {
   readonly kind = 'local' as const;
+  private readonly signedGets = new SignedUrlMemo();
 
   constructor(
     private readonly root: string,
@@ -106,13 +108,15 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
-    return this.url(key, this.signer.sign({
-      method: 'GET',
-      key,
-      expires: expiry(options.expiresInSeconds),
-      disposition: attachmentDisposition(options.fileName),
-      contentType: options.contentType,
-    }));
+    const second = Math.floor(Date.now() / 1000);
+    return this.signedGets.get([key, options.expiresInSeconds, options.fileName, options.contentType], second, () =>
+      this.url(key, this.signer.sign({
+        method: 'GET',
+        key,
+        expires: second + options.expiresInSeconds,
+        disposition: attachmentDisposition(options.fileName),
+        contentType: options.contentType,
+      })));
   }
 
   async ping(): Promise<void> {

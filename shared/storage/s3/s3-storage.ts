@@ -19,6 +19,7 @@ import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
 import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
+import { SignedUrlMemo } from '../signed-url-memo';
 
 type UnsignedGetUrlRequest = Omit<GetUrlRequest, 'credentials'>;
 
@@ -34,6 +35,7 @@ export class S3Storage implements ObjectStorage {
   /** Chosen from the configuration alone; the first presignGet confirms it against the SDK. */
   private readonly getUrlPresigner: S3GetUrlPresigner | undefined;
   private confirmedGetUrlPresigner: Promise<S3GetUrlPresigner | undefined> | undefined;
+  private readonly signedGets = new SignedUrlMemo();
 
   constructor(config: S3Config) {
     this.bucket = config.bucket;
@@ -146,7 +148,9 @@ export class S3Storage implements ObjectStorage {
     const presigner = await this.confirmGetUrlPresigner();
     if (presigner === undefined) return this.presignGetWithSdk(request);
     // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
-    return presigner.presign({ ...request, credentials: await this.client.config.credentials() });
+    const credentials = await this.client.config.credentials();
+    const inputs = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
+    return this.signedGets.get(inputs, Math.floor(request.now.getTime() / 1000), () => presigner.presign({ ...request, credentials }));
   }
 
   /** Whether presignGet signs URLs itself (true) or through getSignedUrl (false). */
