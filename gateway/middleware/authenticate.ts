@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { customerIdOfKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
 import type { ApiKeyCache } from '../auth/api-key-cache';
@@ -24,7 +24,7 @@ export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKey
     const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
-    const digest = createHash('sha256').update(presented, 'utf8').digest();
+    const digest = hash('sha256', presented, 'buffer');
     ctx.state.principal = isAdminKey(digest) ? { kind: 'admin' } : await identifyCustomer(presented, digest.toString('hex'), keyCache);
     await next();
   };

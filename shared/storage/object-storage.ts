@@ -37,6 +37,8 @@ export interface ObjectStorage {
   head(key: string): Promise<ObjectInfo | null>;
   /** Throws ObjectNotFoundError when the object does not exist. */
   getStream(key: string, range?: ByteRange): Promise<Readable>;
+  /** Lowercase hex SHA-256 of the object's bytes, read piece by piece; throws ObjectNotFoundError when missing. */
+  sha256(key: string): Promise<string>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
   /** Moves an object to another key, replacing what is there; throws ObjectNotFoundError when `from` is missing. */

@@ -113,6 +113,15 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, gap
       expect(await sha256Of(await storage.getStream('large-unknown.bin'))).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'unknown')));
     });
 
+    it('computes the SHA-256 of an object of many chunks, of an empty one, and refuses a missing one', async () => {
+      await storage.put('hashed.bin', generatedBody(LARGE_BODY_BYTES, 'hashed'), { contentLength: LARGE_BODY_BYTES });
+      expect(await storage.sha256('hashed.bin')).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'hashed')));
+      await storage.put('empty.bin', Readable.from([]), { contentLength: 0 });
+      expect(await storage.sha256('empty.bin')).to.equal(createHash('sha256').digest('hex'));
+      const error = await rejectionOf(storage.sha256('missing/hashed.bin'));
+      expect(error).to.be.instanceOf(ObjectNotFoundError);
+    });
+
     it('replaces an existing object', async () => {
       await storage.put('replaced.bin', Readable.from(Buffer.from('first version')));
       await storage.put('replaced.bin', Readable.from(Buffer.from('second')));

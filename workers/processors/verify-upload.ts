@@ -1,7 +1,7 @@
 import { Job, UnrecoverableError } from 'bullmq';
 import { buildEvent } from '../../shared/events/event-recorder';
 import { ObjectNotFoundError } from '../../shared/errors';
-import { formatChecksum, sha256OfStream } from '../../shared/hashing';
+import { formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
 import type { WorkerDeps } from '../worker-deps';
@@ -39,7 +39,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (info.size !== session.fileSize) {
     return failUpload(session, file, `the uploaded object has ${info.size} bytes, ${session.fileSize} were declared`, deps);
   }
-  const digest = await sha256OfStream(await deps.storage.getStream(file.storageKey));
+  const digest = await deps.storage.sha256(file.storageKey);
   if (session.expectedChecksum !== null && digest !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digest}`, deps);
   }

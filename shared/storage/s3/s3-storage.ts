@@ -17,6 +17,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
+import { sha256OfStream } from '../../hashing';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
 import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
 import { SignedUrlMemo } from '../signed-url-memo';
@@ -104,6 +105,10 @@ export class S3Storage implements ObjectStorage {
     }
     if (!(body instanceof Readable)) throw new Error('S3 returned no readable body');
     return body;
+  }
+
+  async sha256(key: string): Promise<string> {
+    return sha256OfStream(await this.getStream(key));
   }
 
   async delete(key: string): Promise<void> {
