@@ -27,6 +27,7 @@ import {
   versionFromRow,
 } from './rows';
 import { SCHEMA } from './schema';
+import { WalCheckpointer } from './wal-checkpointer';
 
 type Row = Record<string, unknown>;
 
@@ -39,6 +40,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Prepared once per SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly checkpointer: WalCheckpointer | undefined;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -49,6 +51,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = OFF');
     this.db.exec(SCHEMA);
+    if (file !== ':memory:') this.checkpointer = new WalCheckpointer(this.db, file);
   }
 
   // Applications
@@ -414,6 +417,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.checkpointer?.stop();
     if (this.db.open) this.db.close();
   }
 
