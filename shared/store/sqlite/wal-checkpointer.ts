@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 const THREAD = path.join(__dirname, 'wal-checkpoint-thread.js');
 const INTERVAL_MS = 250;
 const STOP_TIMEOUT_MS = 5_000;
+const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Takes WAL checkpoints off the connection that serves requests. SQLite otherwise checkpoints inside
@@ -19,6 +20,8 @@ export class WalCheckpointer {
 
   constructor(private readonly db: Database.Database, file: string) {
     db.pragma('wal_autocheckpoint = 0');
+    // The WAL file is cut back to this size whenever it starts over.
+    db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
     this.thread = new Worker(THREAD, { workerData: { file, intervalMs: INTERVAL_MS } });
     this.thread.unref();
     this.thread.on('error', () => this.fallBack());
