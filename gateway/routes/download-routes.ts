@@ -33,8 +33,11 @@ export const downloadRoutes: RouteModule = (router, deps, { customer }) => {
   const useShareLink = async (ctx: AppContext) => {
     const { clientIp, userAgent } = clientOrigin(ctx, null);
     const info = await shares.resolve(tokenParam(ctx), { clientIp, userAgent }, ctx.method === 'GET');
+    // Set directly rather than through ctx.redirect, whose content negotiation and URL re-parsing cost
+    // more than the rest of this response: the URL comes from our own signers, absolute and encoded.
+    ctx.status = 302;
+    ctx.set('Location', info.downloadUrl);
     ctx.set('Cache-Control', 'no-store');
-    ctx.redirect(info.downloadUrl);
     ctx.body = { success: true, data: { downloadUrl: info.downloadUrl, expiresAt: info.expiresAt.toISOString() } };
   };
   router.get('/downloads/share/:token', useShareLink);
