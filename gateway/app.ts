@@ -9,6 +9,7 @@ import { errorHandler } from './middleware/error-handler';
 import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { apiRoutes } from './routes/api-routes';
+import { downloadRoutes } from './routes/download-routes';
 import { healthRoutes } from './routes/health-routes';
 import { objectRoutes } from './routes/object-routes';
 
@@ -18,7 +19,7 @@ export interface RouteGuards {
   customer: Koa.Middleware<AppState>;
 }
 
-/** The Koa application: envelope and request id first, then health, signed object URLs, and /v1. */
+/** The Koa application: envelope and request id first, then customer downloads, health, signed object URLs, and /v1. */
 export function createApp(deps: GatewayDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
@@ -33,6 +34,7 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
 
   app.use(errorHandler(deps.logger));
   app.use(requestContext(deps.logger));
+  mount(app, downloadRoutes(deps, guards));
   mount(app, healthRoutes(deps));
   // Object URLs stream raw bodies, so they are mounted before the JSON body parser.
   if (deps.storage instanceof LocalStorage) mount(app, objectRoutes(deps.storage));

@@ -2,7 +2,6 @@ import Router from '@koa/router';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import type { AppRouter, AppState } from '../http/context';
-import { downloadRoutes } from './download-routes';
 import { applicationRoutes } from './management/application-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { statisticsRoutes } from './statistics-routes';
@@ -11,7 +10,8 @@ import { customerRoutes } from './management/customer-routes';
 /** A route module registers its routes on the /v1 router, each with its own guard (admin or customer). */
 export type RouteModule = (router: AppRouter, deps: GatewayDeps, guards: RouteGuards) => void;
 
-const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes, downloadRoutes, statisticsRoutes];
+/** Customer downloads have a router of their own (download-routes.ts), mounted ahead of this one. */
+const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes, statisticsRoutes];
 
 export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });

@@ -62,6 +62,22 @@ describe('gateway basics', () => {
       expect(response.headers.get('allow')?.split(/,\s*/)).to.include('GET').and.not.include('PUT');
     });
 
+    it('answers wrong methods on the customer download routes with 405 and their Allow header', async () => {
+      const url = await app.http.request('PUT', '/v1/downloads/url');
+      expectFailure(url, 405, 'METHOD_NOT_ALLOWED');
+      expect(url.headers.get('allow')?.split(/,\s*/)).to.include('GET').and.not.include('PUT');
+      const link = await app.http.request('POST', `/v1/downloads/share/${'a'.repeat(43)}`, { key: null });
+      expectFailure(link, 405, 'METHOD_NOT_ALLOWED');
+      expect(link.headers.get('allow')?.split(/,\s*/)).to.include.members(['GET', 'HEAD', 'DELETE']);
+      expectFailure(await app.http.request('GET', '/v1/downloads/elsewhere'), 404, 'NOT_FOUND');
+    });
+
+    it('parses and checks the JSON body of a share-link creation like any other', async () => {
+      const response = await app.http.request('POST', '/v1/downloads/share', { body: '{"applicationId": ', headers: { 'content-type': 'application/json' } });
+      expectFailure(response, 400, 'BAD_REQUEST');
+      expect(response.body.error.message).to.match(/JSON/);
+    });
+
     it('answers a method the server does not know with 405 on a known path and 404 elsewhere', async () => {
       const known = await app.http.request('PROPFIND', '/healthz', { key: null });
       expectFailure(known, 405, 'METHOD_NOT_ALLOWED');
