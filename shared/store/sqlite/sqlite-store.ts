@@ -14,7 +14,6 @@ import type {
   UploadSessionPatch,
   VersionPatch,
 } from '../store';
-import { utcDate } from '../dates';
 import {
   apiKeyFromRow,
   applicationFromRow,
@@ -27,7 +26,8 @@ import {
   versionFromRow,
 } from './rows';
 import { SCHEMA } from './schema';
-import { WalCheckpointer } from './wal-checkpointer';
+import { BackgroundWriter } from './background-writer';
+import { eventWrites, EventWrites } from './event-writes';
 
 type Row = Record<string, unknown>;
 
@@ -40,7 +40,9 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Prepared once per SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
-  private readonly checkpointer: WalCheckpointer | undefined;
+  /** Event writes, folds and checkpoints off the event loop; an in-memory database has no file to share. */
+  private readonly background: BackgroundWriter | undefined;
+  private readonly inlineEventWrites: EventWrites | undefined;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -51,7 +53,8 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = OFF');
     this.db.exec(SCHEMA);
-    if (file !== ':memory:') this.checkpointer = new WalCheckpointer(this.db, file);
+    if (file === ':memory:') this.inlineEventWrites = eventWrites(this.db);
+    else this.background = new BackgroundWriter(this.db, file);
   }
 
   // Applications
@@ -326,15 +329,8 @@ export class SqliteStore implements Store {
   // Events and statistics
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
-    const insert = this.prepare(
-      `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-    );
-    this.db.transaction(() => {
-      for (const e of events) {
-        insert.run(e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime());
-      }
-    }).immediate();
+    if (this.background) return this.background.insertEvents(events);
+    this.inlineEventWrites?.insertEvents(events);
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
@@ -360,31 +356,8 @@ export class SqliteStore implements Store {
   }
 
   async rollupEvents(limit: number): Promise<number> {
-    // One transaction reads the position and the batch after it, adds the batch to the counters and
-    // moves the position: all or nothing, so a repeated or interrupted fold never counts twice.
-    const fold = this.db.transaction((): number => {
-      const position = (this.prepare('SELECT last_seq FROM rollup_state WHERE id = 1').get() as { last_seq: number } | undefined)?.last_seq ?? 0;
-      const batch = this.prepare(`SELECT seq, application_id, version, ts FROM events WHERE seq > ? AND type = 'download' ORDER BY seq LIMIT ?`)
-        .all(position, limit) as { seq: number; application_id: string; version: string; ts: number }[];
-      if (batch.length === 0) return 0;
-      const totals = new Map<string, DailyCount>();
-      for (const e of batch) {
-        const day = utcDate(new Date(e.ts));
-        const key = JSON.stringify([e.application_id, e.version, day]);
-        const entry = totals.get(key) ?? { applicationId: e.application_id, version: e.version, date: day, count: 0 };
-        entry.count += 1;
-        totals.set(key, entry);
-      }
-      const add = this.prepare(
-        `INSERT INTO daily_counts (application_id, version, date, count) VALUES (?, ?, ?, ?)
-         ON CONFLICT (application_id, date, version) DO UPDATE SET count = count + excluded.count`,
-      );
-      for (const t of totals.values()) add.run(t.applicationId, t.version, t.date, t.count);
-      this.prepare('INSERT INTO rollup_state (id, last_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last_seq = excluded.last_seq')
-        .run(batch[batch.length - 1].seq);
-      return batch.length;
-    });
-    return fold.immediate();
+    if (this.background) return this.background.rollupEvents(limit);
+    return this.inlineEventWrites?.rollupEvents(limit) ?? 0;
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
@@ -417,7 +390,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.checkpointer?.stop();
+    await this.background?.stop();
     if (this.db.open) this.db.close();
   }
 
