@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { AppError } from '../../shared/errors';
+import { AppError, isDependencyUnavailable } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 
 const CODES_BY_STATUS: Record<number, string> = {
@@ -17,8 +17,8 @@ const CODES_BY_STATUS: Record<number, string> = {
 
 /**
  * Mounted first: renders every failure in the envelope. AppErrors carry their status and code;
- * client errors raised by Koa or koa-body keep their status; anything else is a 500 whose details
- * go to the log under the request id, never to the client.
+ * client errors raised by Koa or koa-body keep their status; an unreachable dependency is a 503;
+ * anything else is a 500. Details of either go to the log under the request id, never to the client.
  */
 export function errorHandler(logger: Logger) {
   return async (ctx: Context, next: Next): Promise<void> => {
@@ -55,7 +55,9 @@ function render(error: unknown): { status: number; error: Record<string, unknown
   if (typeof status === 'number' && status >= 400 && status < 500 && CODES_BY_STATUS[status]) {
     return { status, error: { code: CODES_BY_STATUS[status], message: clientMessage(status, error) } };
   }
-  if (status === 503) return { status, error: { code: 'SERVICE_UNAVAILABLE', message: 'a dependency is unavailable, try again shortly' } };
+  if (status === 503 || isDependencyUnavailable(error)) {
+    return { status: 503, error: { code: 'SERVICE_UNAVAILABLE', message: 'a dependency is unavailable, try again shortly' } };
+  }
   return { status: 500, error: { code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' } };
 }
 
