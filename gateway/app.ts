@@ -6,7 +6,6 @@ import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
 import { authenticate, requireAdmin, requireCustomer } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
-import { jsonBody } from './middleware/json-body';
 import { requestContext } from './middleware/request-context';
 import { apiRoutes } from './routes/api-routes';
 import { downloadRoutes } from './routes/download-routes';
@@ -36,9 +35,8 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
   app.use(requestContext(deps.logger));
   mount(app, downloadRoutes(deps, guards));
   mount(app, healthRoutes(deps));
-  // Object URLs stream raw bodies, so they are mounted before the JSON body parser.
+  // Object URLs stream raw bodies; the JSON body parser belongs to the /v1 routes that take JSON.
   if (deps.storage instanceof LocalStorage) mount(app, objectRoutes(deps.storage));
-  app.use(jsonBody);
   mount(app, apiRoutes(deps, guards));
   return app;
 }

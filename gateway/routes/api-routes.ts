@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { jsonBody } from '../middleware/json-body';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import type { AppRouter, AppState } from '../http/context';
@@ -15,6 +17,9 @@ const MODULES: RouteModule[] = [applicationRoutes, uploadRoutes, customerRoutes,
 
 export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/v1' });
+  // Router-level, so it runs only once a route has matched: an unknown path is a 404 and a wrong
+  // method a 405 whatever the body, and only a body for a real route is parsed.
+  router.use(jsonBody as Middleware<AppState>);
   for (const register of MODULES) register(router, deps, guards);
   return router;
 }

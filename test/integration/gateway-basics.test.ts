@@ -98,6 +98,13 @@ describe('gateway basics', () => {
       }
     });
 
+    it('answers an unknown path or a wrong method by its route, not by a malformed body', async () => {
+      const headers = { 'content-type': 'application/json' };
+      expectFailure(await app.http.request('POST', '/v1/nowhere', { body: '{"name": ', headers }), 404, 'NOT_FOUND');
+      expectFailure(await app.http.request('PUT', ADMIN_ROUTE, { body: '{"name": ', headers }), 405, 'METHOD_NOT_ALLOWED');
+      expectFailure(await app.http.request('POST', '/v1/nowhere', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 404, 'NOT_FOUND');
+    });
+
     it('refuses a JSON scalar where an object is expected with 400', async () => {
       expectFailure(await send('"a string"', 'application/json'), 400, 'BAD_REQUEST');
     });
