@@ -56,7 +56,10 @@ export async function startWorkers(
   return {
     workers,
     close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      // With Redis unreachable an active job can neither finish nor report back: waiting for it would
+      // only run out the shutdown deadline. Its lock lapses and another worker retries it.
+      const force = connection.status !== 'ready';
+      await Promise.all(workers.map((w) => w.close(force)));
     },
   };
 }
@@ -84,7 +87,9 @@ export async function launchWorkers(
     running,
     close: async () => {
       await running.close();
-      await jobs.close();
+      // The queues share this connection; closing them waits for Redis, so without it they are left
+      // to go with the connection.
+      if (connection.status === 'ready') await jobs.close();
       connection.disconnect();
     },
   };

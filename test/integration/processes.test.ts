@@ -10,6 +10,7 @@ import { findFreePort } from '../../shared/net';
 import { ADMIN_KEY_HASH_FILE, loadSigningKey } from '../../shared/runtime/local-secrets';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { UrlSigner } from '../../shared/storage/local/url-signer';
+import { startDedicatedRedis } from '../support/dedicated-redis';
 import { testRedisUrl } from '../support/hooks';
 import { HttpClient } from '../support/http-client';
 import { childPids, isAlive, NodeProcess } from '../support/node-process';
@@ -289,6 +290,21 @@ describe('process entry points', function () {
       web.signal('SIGTERM');
       const exit = await web.exitWithin(5_000);
       expect(exit, web.output()).to.deep.equal({ code: 0, signal: null });
+    });
+
+    it('worker that has lost Redis exits 0 on SIGTERM without waiting out the shutdown deadline', async () => {
+      const redis = await startDedicatedRedis();
+      try {
+        const worker = run(WORKER, { ...env(await findFreePort()), REDIS_URL: redis.url });
+        await worker.waitForOutput(/"msg":"workers started"/, 30_000);
+        await redis.stop();
+        await worker.waitForOutput(/redis connection error/, 10_000);
+        worker.signal('SIGTERM');
+        const exit = await worker.exitWithin(5_000);
+        expect(exit, worker.output()).to.deep.equal({ code: 0, signal: null });
+      } finally {
+        await redis.dispose();
+      }
     });
 
     it('worker starts its workers and exits 0 on SIGTERM', async () => {
