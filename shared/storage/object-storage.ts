@@ -41,6 +41,8 @@ export interface ObjectStorage {
   sha256(key: string): Promise<string>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
+  /** Keys of up to `limit` objects directly under `directory/` (not in directories below it), in no set order. */
+  listKeys(directory: string, limit: number): Promise<string[]>;
   /** Moves an object to another key, replacing what is there; throws ObjectNotFoundError when `from` is missing. */
   move(from: string, to: string): Promise<void>;
   presignPut(key: string, options: PresignPutOptions): Promise<string>;

@@ -4,4 +4,5 @@
  * still-valid upload URL can never change a published file.
  */
 export const fileStorageKey = (applicationId: string, fileId: string): string => `files/${applicationId}/${fileId}`;
-export const stagingStorageKey = (uploadId: string): string => `staging/${uploadId}`;
+export const STAGING_DIRECTORY = 'staging';
+export const stagingStorageKey = (uploadId: string): string => `${STAGING_DIRECTORY}/${uploadId}`;

@@ -122,6 +122,17 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, gap
       expect(error).to.be.instanceOf(ObjectNotFoundError);
     });
 
+    it('lists the keys directly under a directory, up to a limit', async () => {
+      for (const key of ['listed/a.bin', 'listed/b.bin', 'listed/nested/c.bin', 'listed-not/d.bin']) {
+        await storage.put(key, Readable.from([Buffer.from(key)]));
+      }
+      expect((await storage.listKeys('listed', 10)).sort()).to.deep.equal(['listed/a.bin', 'listed/b.bin']);
+      expect(await storage.listKeys('listed', 1)).to.have.length(1);
+      expect(await storage.listKeys('never-written', 10)).to.deep.equal([]);
+      await storage.delete('listed/a.bin');
+      expect(await storage.listKeys('listed', 10)).to.deep.equal(['listed/b.bin']);
+    });
+
     it('replaces an existing object', async () => {
       await storage.put('replaced.bin', Readable.from(Buffer.from('first version')));
       await storage.put('replaced.bin', Readable.from(Buffer.from('second')));

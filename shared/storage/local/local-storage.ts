@@ -116,6 +116,17 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
+  async listKeys(directory: string, limit: number): Promise<string[]> {
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(this.pathOf(directory), { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error) || error instanceof ObjectNotFoundError) return [];
+      throw error;
+    }
+    return entries.filter((entry) => entry.isFile()).slice(0, limit).map((entry) => `${directory}/${entry.name}`);
+  }
+
   async delete(key: string): Promise<void> {
     await fsp.rm(this.pathOf(key), { force: true });
   }
