@@ -106,6 +106,7 @@ export class BackgroundWriter {
     if (!this.thread || !this.db.open) return;
     this.thread = undefined;
     this.db.pragma('wal_autocheckpoint = 1000');
+    process.emitWarning('the SQLite background thread stopped; event writes, folds and checkpoints now run on the event loop');
     const unanswered = [...this.pending.values()];
     this.pending.clear();
     for (const { operation, resolve, reject } of unanswered) {
