@@ -77,14 +77,11 @@ export class ApiKeyCache {
 
   /** A customer's tier and status as they stand now; null when the customer does not exist. */
   async standing(customerId: string): Promise<CustomerStanding | null> {
-    const local = this.localCustomers.get(customerId);
-    if (local) return local;
-    const generation = this.bus.generation;
-    const entry = this.customerEntry(customerId);
-    const cached = await this.guard(() => this.redis.get(entry));
-    const customer = await this.customerStanding(entry, cached, customerId);
-    if (customer) this.localCustomers.set(customerId, customer, generation, [['customer', customerId]]);
-    return customer;
+    return this.localCustomers.getOrLoad(customerId, async () => {
+      const entry = this.customerEntry(customerId);
+      const cached = await this.guard(() => this.redis.get(entry));
+      return this.customerStanding(entry, cached, customerId);
+    }, [['customer', customerId]]);
   }
 
   async invalidateKey(keyHash: string): Promise<void> {

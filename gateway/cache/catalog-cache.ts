@@ -27,28 +27,19 @@ export class CatalogCache {
 
   /** A live (not soft-deleted) application. */
   async application(applicationId: string): Promise<Application | null> {
-    const cached = this.applications.get(applicationId);
-    if (cached) return cached;
-    const generation = this.bus.generation;
-    const application = await this.store.getApplication(applicationId);
-    if (application) this.applications.set(applicationId, application, generation, [['application', applicationId]]);
-    return application;
+    return this.applications.getOrLoad(applicationId, () => this.store.getApplication(applicationId), [['application', applicationId]]);
   }
 
   /** The available file to serve (fileId, else the MAIN file) with its version. */
   async downloadable(applicationId: string, version: string, fileId?: string): Promise<Downloadable | null> {
     const key = JSON.stringify([applicationId, version, fileId ?? null]);
-    const cached = this.downloadables.get(key);
-    if (cached) return cached;
-    const generation = this.bus.generation;
-    const [file, versionRecord] = await Promise.all([
-      this.store.findAvailableFile(applicationId, version, fileId),
-      this.store.getVersion(applicationId, version),
-    ]);
-    if (!file || !versionRecord) return null;
-    const found = { file, version: versionRecord };
-    this.downloadables.set(key, found, generation, [['application', applicationId]]);
-    return found;
+    return this.downloadables.getOrLoad(key, async () => {
+      const [file, versionRecord] = await Promise.all([
+        this.store.findAvailableFile(applicationId, version, fileId),
+        this.store.getVersion(applicationId, version),
+      ]);
+      return file && versionRecord ? { file, version: versionRecord } : null;
+    }, [['application', applicationId]]);
   }
 
   /**

@@ -40,6 +40,19 @@ export class LocalCache<T> {
   }
 
   /**
+   * The cached value, else the one `load` reads, kept when it exists unless an invalidation arrived
+   * while it was being read.
+   */
+  async getOrLoad(key: string, load: () => Promise<T | null>, tags: [CacheTopic, string][]): Promise<T | null> {
+    const cached = this.get(key);
+    if (cached) return cached;
+    const generation = this.bus.generation;
+    const value = await load();
+    if (value) this.set(key, value, generation, tags);
+    return value;
+  }
+
+  /**
    * Stores a value read while the bus was at `generation`; ignored when any invalidation happened
    * since, because the value may predate it.
    */

@@ -1,6 +1,7 @@
-import type { Context, Next } from 'koa';
+import type { Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { unsupportedMediaType } from '../../shared/errors';
+import type { AppContext } from '../http/context';
 
 /** Largest JSON body any endpoint takes; uploads do not pass through here. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -21,7 +22,7 @@ const parse = koaBody({
  * Parses JSON bodies; a body in any other format is refused with 415 rather than silently ignored.
  * Multipart requests pass untouched to the routes that stream them.
  */
-export async function jsonBody(ctx: Context, next: Next): Promise<void> {
+export async function jsonBody(ctx: AppContext, next: Next): Promise<void> {
   if (!BODY_METHODS.has(ctx.method)) return next();
   if (ctx.request.length || ctx.get('Transfer-Encoding')) {
     if (ctx.is('multipart/form-data')) return next();

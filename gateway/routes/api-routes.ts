@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { jsonBody } from '../middleware/json-body';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
@@ -19,7 +18,7 @@ export function apiRoutes(deps: GatewayDeps, guards: RouteGuards): Router<AppSta
   const router = new Router<AppState>({ prefix: '/v1' });
   // Router-level, so it runs only once a route has matched: an unknown path is a 404 and a wrong
   // method a 405 whatever the body, and only a body for a real route is parsed.
-  router.use(jsonBody as Middleware<AppState>);
+  router.use(jsonBody);
   for (const register of MODULES) register(router, deps, guards);
   return router;
 }

@@ -1,5 +1,4 @@
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
 import { notFound } from '../../shared/errors';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
@@ -30,7 +29,7 @@ export function downloadRoutes(deps: GatewayDeps, { customer }: RouteGuards): Ap
   });
 
   // Mounted before the application's JSON body parser, so this route parses its own body.
-  router.post('/downloads/share', jsonBody as Middleware<AppState>, customer, async (ctx) => {
+  router.post('/downloads/share', jsonBody, customer, async (ctx) => {
     const body = validate(createShareSchema, ctx.request.body);
     const { token, link } = await shares.create(customerOf(ctx), body);
     respond(ctx, {

@@ -85,13 +85,8 @@ export class ShareLinkService {
   }
 
   /** A stored link, cached in process until it is revoked (expiry is checked on every use). */
-  private async link(tokenHash: string): Promise<ShareLink | null> {
-    const cached = this.links.get(tokenHash);
-    if (cached) return cached;
-    const generation = this.bus.generation;
-    const link = await this.store.getShareLink(tokenHash);
-    if (link) this.links.set(tokenHash, link, generation, [['share', tokenHash]]);
-    return link;
+  private link(tokenHash: string): Promise<ShareLink | null> {
+    return this.links.getOrLoad(tokenHash, () => this.store.getShareLink(tokenHash), [['share', tokenHash]]);
   }
 
   /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */

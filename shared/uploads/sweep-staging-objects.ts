@@ -1,9 +1,10 @@
 import type { ObjectStorage } from '../storage/object-storage';
+import type { UploadStatus } from '../store/models';
 import type { Store } from '../store/store';
 import { STAGING_DIRECTORY } from './storage-keys';
 
 /** Upload sessions whose upload URL may no longer write to the staging key once it has expired. */
-const FINISHED = new Set(['completed', 'failed', 'expired']);
+const FINISHED = new Set<UploadStatus>(['completed', 'failed', 'expired']);
 
 /**
  * Deletes staging objects nothing will read: a finished session's staging key is empty unless its

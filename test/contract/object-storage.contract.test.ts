@@ -11,6 +11,7 @@ import { UrlSigner } from '../../shared/storage/local/url-signer';
 import { attachmentDisposition, ObjectStorage } from '../../shared/storage/object-storage';
 import { S3Storage } from '../../shared/storage/s3/s3-storage';
 import { S3RVER_CREDENTIALS, S3rverProcess, startS3rver } from '../support/s3rver';
+import { rejectionOf } from '../support/rejection';
 
 interface StorageFixture {
   storage: ObjectStorage;
@@ -56,15 +57,6 @@ async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 function expectSignedUrlFor(url: string, key: string): void {

@@ -17,6 +17,7 @@ import type {
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, Store } from '../../shared/store/store';
+import { rejectionOf } from '../support/rejection';
 
 /** The one contract every Store adapter passes; each test gets a fresh, empty store. */
 interface StoreFixture {
@@ -138,15 +139,6 @@ function event(eventId: string, overrides: Partial<DistributionEvent> = {}): Dis
     timestamp: at(0),
     ...overrides,
   };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {

@@ -74,13 +74,7 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async getStream(key: string, range?: ByteRange): Promise<Readable> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(this.pathOf(key), 'r');
-    } catch (error) {
-      if (isMissing(error)) throw new ObjectNotFoundError(key);
-      throw error;
-    }
+    const handle = await this.openObject(key);
     return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK_BYTES });
   }
 
@@ -90,13 +84,7 @@ export class LocalStorage implements ObjectStorage {
    * as the hashing itself on hosts that reclaim an idle process's freed pages.
    */
   async sha256(key: string): Promise<string> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(this.pathOf(key), 'r');
-    } catch (error) {
-      if (isMissing(error)) throw new ObjectNotFoundError(key);
-      throw error;
-    }
+    const handle = await this.openObject(key);
     try {
       const hash = createHash('sha256');
       const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
@@ -168,6 +156,16 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async close(): Promise<void> {}
+
+  /** Opens an object for reading; ObjectNotFoundError when there is none. */
+  private async openObject(key: string): Promise<fsp.FileHandle> {
+    try {
+      return await fsp.open(this.pathOf(key), 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+  }
 
   /** Maps a key to a file inside root; keys that would escape it are refused. */
   private pathOf(key: string): string {

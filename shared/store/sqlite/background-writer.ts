@@ -16,6 +16,8 @@ interface Pending {
   operation: Operation;
   resolve(result: unknown): void;
   reject(error: Error): void;
+  /** Settles with the operation, for stop() to wait on. */
+  done: Promise<unknown>;
 }
 
 /**
@@ -30,11 +32,12 @@ interface Pending {
 export class BackgroundWriter {
   private thread: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
-  private readonly inFlight = new Set<Promise<unknown>>();
   private nextId = 1;
   private inline: EventWrites | undefined;
 
+  /** `file` ':memory:' has no file for a second connection to share: everything runs inline. */
   constructor(private readonly db: Database.Database, file: string) {
+    if (file === ':memory:') return;
     db.pragma('wal_autocheckpoint = 0');
     // The WAL file is cut back to this size whenever it starts over.
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
@@ -62,7 +65,7 @@ export class BackgroundWriter {
 
   /** Lets the thread finish what it was given, take a last checkpoint and close its connection. */
   async stop(): Promise<void> {
-    await Promise.allSettled(this.inFlight);
+    await Promise.allSettled([...this.pending.values()].map((pending) => pending.done));
     const thread = this.thread;
     if (!thread) return;
     this.thread = undefined;
@@ -76,14 +79,13 @@ export class BackgroundWriter {
   private perform(operation: Operation): Promise<unknown> {
     if (!this.thread) return Promise.resolve().then(() => this.runInline(operation));
     const id = this.nextId++;
+    let settle!: Pick<Pending, 'resolve' | 'reject'>;
     const done = new Promise((resolve, reject) => {
-      this.pending.set(id, { operation, resolve, reject });
-      if (this.pending.size === 1) this.thread?.ref();
-      this.thread?.postMessage({ id, ...operation });
+      settle = { resolve, reject };
     });
-    this.inFlight.add(done);
-    const forget = () => this.inFlight.delete(done);
-    done.then(forget, forget);
+    this.pending.set(id, { operation, ...settle, done });
+    if (this.pending.size === 1) this.thread.ref();
+    this.thread.postMessage({ id, ...operation });
     return done;
   }
 

@@ -27,7 +27,6 @@ import {
 } from './rows';
 import { SCHEMA } from './schema';
 import { BackgroundWriter } from './background-writer';
-import { eventWrites, EventWrites } from './event-writes';
 
 type Row = Record<string, unknown>;
 
@@ -40,9 +39,8 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   /** Prepared once per SQL text: preparing costs more than running most of these queries. */
   private readonly statements = new Map<string, Database.Statement>();
-  /** Event writes, folds and checkpoints off the event loop; an in-memory database has no file to share. */
-  private readonly background: BackgroundWriter | undefined;
-  private readonly inlineEventWrites: EventWrites | undefined;
+  /** Event writes, folds and checkpoints, off the event loop. */
+  private readonly background: BackgroundWriter;
 
   constructor(file: string) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -53,8 +51,7 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = OFF');
     this.db.exec(SCHEMA);
-    if (file === ':memory:') this.inlineEventWrites = eventWrites(this.db);
-    else this.background = new BackgroundWriter(this.db, file);
+    this.background = new BackgroundWriter(this.db, file);
   }
 
   // Applications
@@ -329,8 +326,7 @@ export class SqliteStore implements Store {
   // Events and statistics
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
-    if (this.background) return this.background.insertEvents(events);
-    this.inlineEventWrites?.insertEvents(events);
+    return this.background.insertEvents(events);
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
@@ -356,8 +352,7 @@ export class SqliteStore implements Store {
   }
 
   async rollupEvents(limit: number): Promise<number> {
-    if (this.background) return this.background.rollupEvents(limit);
-    return this.inlineEventWrites?.rollupEvents(limit) ?? 0;
+    return this.background.rollupEvents(limit);
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
@@ -390,7 +385,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    await this.background?.stop();
+    await this.background.stop();
     if (this.db.open) this.db.close();
   }
 
