@@ -35,15 +35,17 @@ export class DownloadService {
   }
 
   async presignWithoutEvent({ file }: GrantedFile, lifetimeSeconds: number): Promise<DownloadInfo> {
-    const now = new Date();
+    // URLs are signed to the second; expiresAt is the one the URL itself carries, not a moment after it.
+    const signedAt = Math.floor(Date.now() / 1000);
     const downloadUrl = await this.storage.presignGet(file.storageKey, {
       expiresInSeconds: lifetimeSeconds,
       fileName: file.fileName,
       contentType: file.contentType,
+      signedAt,
     });
     return {
       downloadUrl,
-      expiresAt: new Date(now.getTime() + lifetimeSeconds * 1000),
+      expiresAt: new Date((signedAt + lifetimeSeconds) * 1000),
       fileName: file.fileName,
       fileSize: file.fileSize,
       checksum: file.checksum as string,

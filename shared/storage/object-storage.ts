@@ -16,6 +16,8 @@ export interface PresignGetOptions {
   /** Served as `Content-Disposition: attachment` with this file name. */
   fileName: string;
   contentType?: string;
+  /** The Unix second the lifetime counts from (default: now); the URL expires expiresInSeconds later. */
+  signedAt?: number;
 }
 
 export interface PresignPutOptions {

@@ -140,7 +140,7 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
-    const second = Math.floor(Date.now() / 1000);
+    const second = options.signedAt ?? Math.floor(Date.now() / 1000);
     return this.signedGets.get([key, options.expiresInSeconds, options.fileName, options.contentType], second, () =>
       this.url(key, this.signer.sign({
         method: 'GET',

@@ -155,7 +155,7 @@ export class S3Storage implements ObjectStorage {
       expiresInSeconds: options.expiresInSeconds,
       responseContentDisposition: attachmentDisposition(options.fileName),
       responseContentType: options.contentType,
-      now: new Date(),
+      now: options.signedAt === undefined ? new Date() : new Date(options.signedAt * 1000),
     };
     const presigner = await this.confirmGetUrlPresigner();
     if (presigner === undefined) return this.presignGetWithSdk(request);
