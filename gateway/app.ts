@@ -1,10 +1,9 @@
 import Koa from 'koa';
-import compose from 'koa-compose';
 import { methodNotAllowed } from '../shared/errors';
 import { LocalStorage } from '../shared/storage/local/local-storage';
 import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
-import { authenticate, requireAdmin, requireCustomer } from './middleware/authenticate';
+import { Identify, identifier, requirePrincipal } from './middleware/authenticate';
 import { errorHandler } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { apiRoutes } from './routes/api-routes';
@@ -16,24 +15,29 @@ import { objectRoutes } from './routes/object-routes';
 export interface RouteGuards {
   admin: Koa.Middleware<AppState>;
   customer: Koa.Middleware<AppState>;
+  /** The caller behind a request's key, for code that checks it without a guard. */
+  identify: Identify;
 }
 
-/** The Koa application: envelope and request id first, then customer downloads, health, signed object URLs, and /v1. */
+/** The Koa application: envelope and request id first, then the download lane and routes, health, signed object URLs, and /v1. */
 export function createApp(deps: GatewayDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   // Errors are rendered and logged by errorHandler; Koa's default printer would log them twice.
   app.silent = true;
 
-  const auth = authenticate(deps.adminKeyHashes, deps.keyCache);
+  const identify = identifier(deps.adminKeyHashes, deps.keyCache);
   const guards: RouteGuards = {
-    admin: compose([auth, requireAdmin]) as Koa.Middleware<AppState>,
-    customer: compose([auth, requireCustomer]) as Koa.Middleware<AppState>,
+    admin: requirePrincipal(identify, 'admin'),
+    customer: requirePrincipal(identify, 'customer'),
+    identify,
   };
 
   app.use(errorHandler(deps.logger));
   app.use(requestContext(deps.logger));
-  mount(app, downloadRoutes(deps, guards));
+  const downloads = downloadRoutes(deps, guards);
+  app.use(downloads.lane);
+  mount(app, downloads.router);
   mount(app, healthRoutes(deps));
   // Object URLs stream raw bodies; the JSON body parser belongs to the /v1 routes that take JSON.
   if (deps.storage instanceof LocalStorage) mount(app, objectRoutes(deps.storage));

@@ -52,14 +52,20 @@ export class ApiKeyCache {
 
   private readonly lastRecordedUse = new Map<string, number>();
 
+  /** The key and its customer from the in-process cache, without waiting; undefined when not there. */
+  cached(customerId: string, keyHash: string): ResolvedKey | undefined {
+    const localKey = this.localKeys.get(keyHash);
+    if (!localKey || localKey.customerId !== customerId) return undefined;
+    const localCustomer = this.localCustomers.get(customerId);
+    if (!localCustomer) return undefined;
+    this.recordUse(localKey.keyId);
+    return { key: localKey, customer: localCustomer };
+  }
+
   /** The key and its customer, or null when the key is unknown, revoked or not that customer's. */
   async resolve(customerId: string, keyHash: string): Promise<ResolvedKey | null> {
-    const localKey = this.localKeys.get(keyHash);
-    const localCustomer = this.localCustomers.get(customerId);
-    if (localKey && localCustomer && localKey.customerId === customerId) {
-      this.recordUse(localKey.keyId);
-      return { key: localKey, customer: localCustomer };
-    }
+    const known = this.cached(customerId, keyHash);
+    if (known) return known;
     const generation = this.bus.generation;
     const keyEntry = this.keyEntry(keyHash);
     const customerEntry = this.customerEntry(customerId);

@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { z, ZodIssue, ZodTypeAny } from 'zod';
 import { ErrorDetail, validationError } from '../../shared/errors';
 
@@ -6,6 +7,24 @@ export function validate<S extends ZodTypeAny>(schema: S, input: unknown): z.out
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   throw validationError(result.error.issues.flatMap(toDetails));
+}
+
+/**
+ * validate() for a query string, remembering each valid query by its raw text. Installers and update
+ * checks send the same few queries over and over; a repeat then skips parsing and the schema. The
+ * remembered values are frozen, since every request with that query gets the same object.
+ */
+export function queryValidator<S extends ZodTypeAny>(schema: S, maxEntries = 1_000): (ctx: Context) => Readonly<z.output<S>> {
+  const known = new Map<string, Readonly<z.output<S>>>();
+  return (ctx) => {
+    const raw = ctx.querystring;
+    const remembered = known.get(raw);
+    if (remembered) return remembered;
+    const parsed = Object.freeze(validate(schema, ctx.query));
+    if (known.size >= maxEntries) known.clear();
+    known.set(raw, parsed);
+    return parsed;
+  };
 }
 
 function toDetails(issue: ZodIssue): ErrorDetail[] {

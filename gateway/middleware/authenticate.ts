@@ -1,18 +1,24 @@
-import type { Next } from 'koa';
+import type { Middleware, Next } from 'koa';
 import { hash, timingSafeEqual } from 'node:crypto';
 import { customerIdOfKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
-import type { ApiKeyCache } from '../auth/api-key-cache';
-import type { AppContext, Principal } from '../http/context';
+import type { ApiKeyCache, ResolvedKey } from '../auth/api-key-cache';
+import type { AppContext, AppState, Principal } from '../http/context';
 
 /** The scheme name is case-insensitive (RFC 9110 11.1); the key is not. */
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
+const ADMIN: Principal = Object.freeze({ kind: 'admin' });
+
+export type CustomerPrincipal = Extract<Principal, { kind: 'customer' }>;
 
 /**
- * Establishes ctx.state.principal from `Authorization: Bearer <key>`: an admin key (compared in
- * constant time against every configured hash) or a customer key `<customerId>.<secret>`.
+ * Who presents `Authorization: Bearer <key>`: an admin key (compared in constant time against every
+ * configured hash) or a customer key `<customerId>.<secret>`. Answers synchronously when the key is
+ * in the in-process cache, which is what the busiest requests find: no promise to wait for.
  */
-export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKeyCache) {
+export type Identify = (ctx: AppContext) => Principal | Promise<Principal>;
+
+export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache): Identify {
   const adminDigests = adminKeyHashes.map((h) => Buffer.from(h, 'hex'));
   const isAdminKey = (digest: Buffer): boolean => {
     let match = false;
@@ -20,38 +26,50 @@ export function authenticate(adminKeyHashes: readonly string[], keyCache: ApiKey
     return match;
   };
 
-  return async (ctx: AppContext, next: Next): Promise<void> => {
+  return (ctx) => {
     const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
     const digest = hash('sha256', presented, 'buffer');
-    ctx.state.principal = isAdminKey(digest) ? { kind: 'admin' } : await identifyCustomer(presented, digest.toString('hex'), keyCache);
-    await next();
+    if (isAdminKey(digest)) return ADMIN;
+    const customerId = customerIdOfKey(presented);
+    if (!customerId) throw unauthorized('invalid API key');
+    const keyHash = digest.toString('hex');
+    const known = keyCache.cached(customerId, keyHash);
+    return known ? customerPrincipal(known) : keyCache.resolve(customerId, keyHash).then(customerPrincipal);
   };
 }
 
-async function identifyCustomer(presented: string, keyHash: string, keyCache: ApiKeyCache): Promise<Principal> {
-  const customerId = customerIdOfKey(presented);
-  if (!customerId) throw unauthorized('invalid API key');
-  const resolved = await keyCache.resolve(customerId, keyHash);
+function customerPrincipal(resolved: ResolvedKey | null): CustomerPrincipal {
   if (!resolved) throw unauthorized('invalid API key');
   if (!resolved.customer.isActive) throw forbidden('customer account is inactive');
   return { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };
 }
 
-export async function requireAdmin(ctx: AppContext, next: Next): Promise<void> {
-  if (ctx.state.principal?.kind !== 'admin') throw forbidden('this endpoint requires an admin API key');
-  await next();
+const REFUSALS: Record<Principal['kind'], string> = {
+  admin: 'this endpoint requires an admin API key',
+  customer: 'this endpoint requires a customer API key',
+};
+
+/** Sets ctx.state.principal, or refuses a caller of the other kind with 403. */
+export function admit(ctx: AppContext, principal: Principal, kind: Principal['kind']): void {
+  if (principal.kind !== kind) throw forbidden(REFUSALS[kind]);
+  ctx.state.principal = principal;
 }
 
-export async function requireCustomer(ctx: AppContext, next: Next): Promise<void> {
-  if (ctx.state.principal?.kind !== 'customer') throw forbidden('this endpoint requires a customer API key');
-  await next();
+/** A guard for routes of one kind of caller: 401 without a valid key, 403 for the other kind. */
+export function requirePrincipal(identify: Identify, kind: Principal['kind']): Middleware<AppState> {
+  const guard = async (ctx: AppContext, next: Next): Promise<void> => {
+    const identified = identify(ctx);
+    admit(ctx, identified instanceof Promise ? await identified : identified, kind);
+    await next();
+  };
+  return guard as Middleware<AppState>;
 }
 
-/** The authenticated customer; only for routes behind requireCustomer. */
-export function customerOf(ctx: AppContext): Extract<Principal, { kind: 'customer' }> {
+/** The authenticated customer; only for routes behind a customer guard. */
+export function customerOf(ctx: AppContext): CustomerPrincipal {
   const principal = ctx.state.principal;
-  if (principal?.kind !== 'customer') throw forbidden('this endpoint requires a customer API key');
+  if (principal?.kind !== 'customer') throw forbidden(REFUSALS.customer);
   return principal;
 }

@@ -1,32 +1,48 @@
 import Router from '@koa/router';
+import type { Middleware, Next } from 'koa';
 import { notFound } from '../../shared/errors';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import { jsonBody } from '../middleware/json-body';
-import { customerOf } from '../middleware/authenticate';
+import { admit, customerOf } from '../middleware/authenticate';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, AppRouter, AppState } from '../http/context';
 import { respond } from '../http/respond';
-import { validate } from '../http/validate';
+import { queryValidator, validate } from '../http/validate';
 import { createShareSchema, downloadUrlQuery, SHARE_TOKEN_PATTERN } from '../schemas/download-schemas';
 import { DownloadInfo, DownloadService } from '../services/download-service';
 import { ShareLinkService } from '../services/share-link-service';
 
+const DOWNLOAD_URL_PATH = '/v1/downloads/url';
+const SHARE_PATH_PREFIX = '/v1/downloads/share/';
+
+export interface DownloadRoutes {
+  /** Every download route, for matching, method checks (405 with Allow) and the requests the lane passes on. */
+  router: AppRouter;
+  /** Mounted ahead of all routers: answers the two requests that come in bursts. */
+  lane: Middleware<AppState>;
+}
+
 /**
  * Customer downloads: pre-signed URLs (spec 4.12) and share links (4.13), whose use needs no key.
- * A router of their own, mounted ahead of every other: the busiest requests of the service are then
- * matched against these four routes only instead of the whole API.
+ * Installers, update checks and CI fleets send GET /v1/downloads/url and share-link uses in bursts;
+ * the lane answers exactly those (method and path as written, no trailing slash, no escapes) with
+ * one path comparison and the same handlers as the router, instead of the router's per-request
+ * matching and middleware chain. Every other request, and every variant the router would also
+ * accept, goes on to the router.
  */
-export function downloadRoutes(deps: GatewayDeps, { customer }: RouteGuards): AppRouter {
+export function downloadRoutes(deps: GatewayDeps, { customer, identify }: RouteGuards): DownloadRoutes {
   const router = new Router<AppState>({ prefix: '/v1' });
   const downloads = new DownloadService(deps.catalog, deps.storage, deps.events, deps.config.tiers);
   const shares = new ShareLinkService(deps.store, deps.catalog, deps.keyCache, deps.bus, downloads, deps.jobs, deps.config.tiers, deps.logger);
+  const downloadTarget = queryValidator(downloadUrlQuery);
 
-  router.get('/downloads/url', customer, async (ctx) => {
-    const target = validate(downloadUrlQuery, ctx.query);
+  const issueUrl = async (ctx: AppContext) => {
+    const target = downloadTarget(ctx);
     const caller = customerOf(ctx);
     respond(ctx, presentDownload(await downloads.issueUrl(caller, target, clientOrigin(ctx, caller.customerId))));
-  });
+  };
+  router.get('/downloads/url', customer, issueUrl);
 
   // Mounted before the application's JSON body parser, so this route parses its own body.
   router.post('/downloads/share', jsonBody, customer, async (ctx) => {
@@ -56,7 +72,28 @@ export function downloadRoutes(deps: GatewayDeps, { customer }: RouteGuards): Ap
     const revoked = await shares.revoke(customerOf(ctx).customerId, tokenParam(ctx));
     respond(ctx, { message: 'share link revoked', revokedAt: revoked.revokedAt?.toISOString(), expiresAt: revoked.expiresAt.toISOString() });
   });
-  return router;
+
+  const lane = (ctx: AppContext, next: Next): Promise<void> => {
+    const { method, path } = ctx;
+    if (method === 'GET' && path === DOWNLOAD_URL_PATH) {
+      const identified = identify(ctx);
+      if (identified instanceof Promise) return identified.then((principal) => {
+        admit(ctx, principal, 'customer');
+        return issueUrl(ctx);
+      });
+      admit(ctx, identified, 'customer');
+      return issueUrl(ctx);
+    }
+    if ((method === 'GET' || method === 'HEAD') && path.startsWith(SHARE_PATH_PREFIX)) {
+      const token = path.slice(SHARE_PATH_PREFIX.length);
+      if (SHARE_TOKEN_PATTERN.test(token)) {
+        ctx.params = { token };
+        return useShareLink(ctx);
+      }
+    }
+    return next();
+  };
+  return { router, lane: lane as Middleware<AppState> };
 }
 
 function tokenParam(ctx: AppContext): string {

@@ -43,6 +43,8 @@ describe('customer downloads', () => {
       const info = res.body.data;
       expect(info).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
       expect(Date.parse(info.expiresAt)).to.be.closeTo(issuedAt + 30 * 60_000, 1_500);
+      // The answer states the expiry the URL itself carries, to the second.
+      expect(Date.parse(info.expiresAt) / 1000).to.equal(Number(new URL(info.downloadUrl).searchParams.get('X-Expires')));
       const { response, bytes } = await fetchBytes(info.downloadUrl);
       expect(response.status).to.equal(200);
       expect(sha256(bytes)).to.equal(sha256(content));
@@ -107,6 +109,19 @@ describe('customer downloads', () => {
       expect((await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`)).status).to.equal(403);
       expect((await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, { key: null })).status).to.equal(401);
       expect((await app.http.get('/v1/management/applications', { key: alice.apiKey })).status).to.equal(403);
+    });
+
+    it('answers the spellings of the path that the router also accepts alike', async () => {
+      const query = `applicationId=${applicationId}&version=1.0.0`;
+      for (const path of ['/v1/downloads/url', '/v1/downloads/url/', '/V1/Downloads/URL']) {
+        const res = await app.http.get(`${path}?${query}`, { key: alice.apiKey });
+        expect(res.status, path).to.equal(200);
+        expect(res.body.data.fileName, path).to.equal('Setup Tool é.exe');
+        expect((await app.http.get(`${path}?${query}`, { key: null })).status, path).to.equal(401);
+        expect((await app.http.get(`${path}?${query}`)).status, path).to.equal(403);
+      }
+      const head = await app.http.request('HEAD', `/v1/downloads/url?${query}`, { key: alice.apiKey });
+      expect(head.status).to.equal(200);
     });
 
     it('hides soft-deleted applications and refuses inactive customers', async () => {
@@ -194,6 +209,16 @@ describe('customer downloads', () => {
 
       expect((await app.http.get(`/v1/downloads/share/${randomBytes(32).toString('base64url')}`, { key: null })).status).to.equal(404);
       expect((await app.http.get('/v1/downloads/share/short', { key: null })).status).to.equal(404);
+    });
+
+    it('resolves a token however its path is spelled, and only through GET and HEAD', async () => {
+      const { token } = (await share(alice, { applicationId, version: '1.0.0' })).body.data;
+      const escaped = `%${token.charCodeAt(0).toString(16).toUpperCase()}${token.slice(1)}`;
+      for (const path of [`/v1/downloads/share/${token}`, `/v1/downloads/share/${token}/`, `/v1/downloads/share/${escaped}`]) {
+        expect((await app.http.get(path, { key: null })).status, path).to.equal(302);
+        expect((await app.http.request('HEAD', path, { key: null })).status, path).to.equal(302);
+      }
+      expect((await app.http.request('PUT', `/v1/downloads/share/${token}`, { key: null })).status).to.equal(405);
     });
 
     it('re-checks access at use: application deleted, access removed, tier raised, customer deactivated', async () => {
