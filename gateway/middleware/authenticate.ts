@@ -1,7 +1,7 @@
 import type { Middleware, Next } from 'koa';
-import { hash, timingSafeEqual } from 'node:crypto';
 import { customerIdOfKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
+import { hashSecret, sameDigest } from '../../shared/secrets';
 import type { ApiKeyCache, ResolvedKey } from '../auth/api-key-cache';
 import type { AppContext, AppState, Principal } from '../http/context';
 
@@ -19,10 +19,10 @@ export type CustomerPrincipal = Extract<Principal, { kind: 'customer' }>;
 export type Identify = (ctx: AppContext) => Principal | Promise<Principal>;
 
 export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache): Identify {
-  const adminDigests = adminKeyHashes.map((h) => Buffer.from(h, 'hex'));
-  const isAdminKey = (digest: Buffer): boolean => {
+  const adminDigests = adminKeyHashes.map((h) => h.toLowerCase());
+  const isAdminKey = (digest: string): boolean => {
     let match = false;
-    for (const candidate of adminDigests) match = timingSafeEqual(candidate, digest) || match;
+    for (const candidate of adminDigests) match = sameDigest(candidate, digest) || match;
     return match;
   };
 
@@ -30,11 +30,10 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
     const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
-    const digest = hash('sha256', presented, 'buffer');
-    if (isAdminKey(digest)) return ADMIN;
+    const keyHash = hashSecret(presented);
+    if (isAdminKey(keyHash)) return ADMIN;
     const customerId = customerIdOfKey(presented);
     if (!customerId) throw unauthorized('invalid API key');
-    const keyHash = digest.toString('hex');
     const known = keyCache.cached(customerId, keyHash);
     return known ? customerPrincipal(known) : keyCache.resolve(customerId, keyHash).then(customerPrincipal);
   };
