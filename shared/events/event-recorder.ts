@@ -23,37 +23,39 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
   };
 }
 
-interface Waiting {
-  event: DistributionEvent;
-  resolve(): void;
-  reject(error: unknown): void;
+interface Batch {
+  events: DistributionEvent[];
+  stored: Promise<void>;
 }
 
 /**
  * Stores events durably, resolving only once each is stored. Events recorded in the same turn of the
  * event loop are written together (group commit): under load one write carries many requests'
- * events, and each request still answers only after its own event is stored.
+ * events, and each request still answers only after its own event is stored. The requests of one
+ * batch wait on the batch's one promise.
  */
 export class EventRecorder {
-  private waiting: Waiting[] = [];
+  private open: Batch | undefined;
 
   constructor(private readonly store: Store) {}
 
   record(event: DistributionEvent): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ event, resolve, reject });
-      if (this.waiting.length === 1) setImmediate(() => void this.flush());
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.waiting;
-    this.waiting = [];
-    try {
-      await this.store.insertEvents(batch.map((w) => w.event));
-      for (const w of batch) w.resolve();
-    } catch (error) {
-      for (const w of batch) w.reject(error);
+    if (this.open) {
+      this.open.events.push(event);
+      return this.open.stored;
     }
+    const batch = { events: [event] } as Batch;
+    batch.stored = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.open = undefined;
+        try {
+          this.store.insertEvents(batch.events).then(resolve, reject);
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    this.open = batch;
+    return batch.stored;
   }
 }

@@ -2,15 +2,14 @@
  * The SQLite store's background thread (see background-writer.ts): its own connection to the same
  * file stores events, folds them into the daily counters, and checkpoints the WAL on a timer, so
  * none of that runs on the event loop that serves requests. workerData: { file, checkpointEveryMs }.
- * Requests: { id, op: 'insertEvents', events } and { id, op: 'rollupEvents', limit }, answered with
+ * Requests: { id, op: 'insertEvents', rows } and { id, op: 'rollupEvents', limit }, answered with
  * { id, result } or { id, error }; 'stop' takes a last checkpoint, closes the connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { DistributionEvent } from '../models';
-import { eventWrites } from './event-writes';
+import { EventRow, eventWrites } from './event-writes';
 
-export type BackgroundOperation = { op: 'insertEvents'; events: DistributionEvent[] } | { op: 'rollupEvents'; limit: number };
+export type BackgroundOperation = { op: 'insertEvents'; rows: EventRow[] } | { op: 'rollupEvents'; limit: number };
 export type BackgroundRequest = BackgroundOperation & { id: number };
 export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string };
 
@@ -34,7 +33,7 @@ function checkpoint(): void {
 }
 
 function run(request: BackgroundRequest): unknown {
-  if (request.op === 'insertEvents') return writes.insertEvents(request.events);
+  if (request.op === 'insertEvents') return writes.insertEvents(request.rows);
   return writes.rollupEvents(request.limit);
 }
 

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './background-thread';
-import { eventWrites, EventWrites } from './event-writes';
+import { eventRow, eventWrites, EventWrites } from './event-writes';
 
 const THREAD = path.join(__dirname, 'background-thread.js');
 const CHECKPOINT_EVERY_MS = 250;
@@ -56,7 +56,7 @@ export class BackgroundWriter {
   }
 
   insertEvents(events: DistributionEvent[]): Promise<void> {
-    return this.perform({ op: 'insertEvents', events }) as Promise<void>;
+    return this.perform({ op: 'insertEvents', rows: events.map(eventRow) }) as Promise<void>;
   }
 
   rollupEvents(limit: number): Promise<number> {
@@ -100,7 +100,7 @@ export class BackgroundWriter {
 
   private runInline(operation: Operation): unknown {
     this.inline ??= eventWrites(this.db);
-    return operation.op === 'insertEvents' ? this.inline.insertEvents(operation.events) : this.inline.rollupEvents(operation.limit);
+    return operation.op === 'insertEvents' ? this.inline.insertEvents(operation.rows) : this.inline.rollupEvents(operation.limit);
   }
 
   /** The thread is gone: the serving connection takes over, checkpoints included. */

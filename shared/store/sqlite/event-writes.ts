@@ -2,10 +2,24 @@ import type Database from 'better-sqlite3';
 import { utcDate } from '../dates';
 import type { DailyCount, DistributionEvent } from '../models';
 
+/**
+ * An event as the values of its row, in column order: what crosses to the background thread. An
+ * array of strings and a number is copied between threads at a fraction of the cost of an object
+ * with a Date.
+ */
+export type EventRow = [
+  eventId: string, type: string, applicationId: string, version: string, fileId: string,
+  customerId: string | null, clientIp: string | null, userAgent: string | null, timestampMs: number,
+];
+
+export function eventRow(e: DistributionEvent): EventRow {
+  return [e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime()];
+}
+
 /** The store's two high-volume writes, prepared once on one connection. */
 export interface EventWrites {
   /** Stores events in one transaction; an event id already stored is skipped. */
-  insertEvents(events: DistributionEvent[]): void;
+  insertEvents(rows: EventRow[]): void;
   /** Folds up to `limit` download events after the rollup position into the daily counters; returns how many. */
   rollupEvents(limit: number): number;
 }
@@ -15,10 +29,8 @@ export function eventWrites(db: Database.Database): EventWrites {
     `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
   );
-  const insertAll = db.transaction((events: DistributionEvent[]) => {
-    for (const e of events) {
-      insert.run(e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime());
-    }
+  const insertAll = db.transaction((rows: EventRow[]) => {
+    for (const row of rows) insert.run(row);
   });
 
   const position = db.prepare('SELECT last_seq FROM rollup_state WHERE id = 1');
@@ -48,7 +60,7 @@ export function eventWrites(db: Database.Database): EventWrites {
   });
 
   return {
-    insertEvents: (events) => insertAll.immediate(events),
+    insertEvents: (rows) => insertAll.immediate(rows),
     rollupEvents: (limit) => fold.immediate(limit),
   };
 }
