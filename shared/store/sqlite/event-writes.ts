@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { utcDate } from '../dates';
-import type { DailyCount, DistributionEvent } from '../models';
+import type { DistributionEvent } from '../models';
 
 /**
  * An event as the values of its row, in column order: what crosses to the background thread. An
@@ -34,7 +33,13 @@ export function eventWrites(db: Database.Database): EventWrites {
   });
 
   const position = db.prepare('SELECT last_seq FROM rollup_state WHERE id = 1');
-  const batchAfter = db.prepare(`SELECT seq, application_id, version, ts FROM events WHERE seq > ? AND type = 'download' ORDER BY seq LIMIT ?`);
+  // The next `limit` download events after the position, already counted per application, version
+  // and UTC day by SQLite: a batch has thousands of events and only a handful of counters.
+  const batchTotals = db.prepare(
+    `SELECT application_id, version, strftime('%Y-%m-%d', ts / 1000, 'unixepoch') AS date, count(*) AS count, max(seq) AS last_seq
+     FROM (SELECT seq, application_id, version, ts FROM events WHERE seq > ? AND type = 'download' ORDER BY seq LIMIT ?)
+     GROUP BY application_id, version, date`,
+  );
   const addCount = db.prepare(
     `INSERT INTO daily_counts (application_id, version, date, count) VALUES (?, ?, ?, ?)
      ON CONFLICT (application_id, date, version) DO UPDATE SET count = count + excluded.count`,
@@ -44,19 +49,17 @@ export function eventWrites(db: Database.Database): EventWrites {
   // moves the position: all or nothing, so a repeated or interrupted fold never counts twice.
   const fold = db.transaction((limit: number): number => {
     const from = (position.get() as { last_seq: number } | undefined)?.last_seq ?? 0;
-    const batch = batchAfter.all(from, limit) as { seq: number; application_id: string; version: string; ts: number }[];
-    if (batch.length === 0) return 0;
-    const totals = new Map<string, DailyCount>();
-    for (const e of batch) {
-      const day = utcDate(new Date(e.ts));
-      const key = JSON.stringify([e.application_id, e.version, day]);
-      const entry = totals.get(key) ?? { applicationId: e.application_id, version: e.version, date: day, count: 0 };
-      entry.count += 1;
-      totals.set(key, entry);
+    const totals = batchTotals.all(from, limit) as { application_id: string; version: string; date: string; count: number; last_seq: number }[];
+    if (totals.length === 0) return 0;
+    let folded = 0;
+    let last = from;
+    for (const t of totals) {
+      addCount.run(t.application_id, t.version, t.date, t.count);
+      folded += t.count;
+      last = Math.max(last, t.last_seq);
     }
-    for (const t of totals.values()) addCount.run(t.applicationId, t.version, t.date, t.count);
-    movePosition.run(batch[batch.length - 1].seq);
-    return batch.length;
+    movePosition.run(last);
+    return folded;
   });
 
   return {
