@@ -2,10 +2,11 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
-import type { BackgroundOperation, BackgroundReply } from './background-thread';
+import type { BackgroundOperation, BackgroundReply } from './write-thread';
 import { eventRow, eventWrites, EventWrites } from './event-writes';
 
-const THREAD = path.join(__dirname, 'background-thread.js');
+const WRITE_THREAD = path.join(__dirname, 'write-thread.js');
+const CHECKPOINT_THREAD = path.join(__dirname, 'checkpoint-thread.js');
 const CHECKPOINT_EVERY_MS = 250;
 const STOP_TIMEOUT_MS = 5_000;
 const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
@@ -21,16 +22,17 @@ interface Pending {
 }
 
 /**
- * Runs the store's event writes, rollup folds and WAL checkpoints on a thread with its own
- * connection. On the serving connection they would hold the event loop: a download's event is a
- * commit, and SQLite otherwise checkpoints inside whichever commit crosses 1000 pages, copying pages
- * and fsyncing the file while every request waits. Callers still wait for the commit, so an event is
- * stored before its request is answered. If the thread fails, the serving connection does all of
- * it again itself, starting with what the thread had not answered (both writes are safe to repeat:
- * events by id, folds atomically).
+ * Runs the store's event writes and rollup folds on one thread and WAL checkpoints on another, each
+ * with its own connection. On the serving connection they would hold the event loop: a download's
+ * event is a commit, and SQLite otherwise checkpoints inside whichever commit crosses 1000 pages,
+ * copying pages and syncing the file while every request waits. Callers still wait for the commit,
+ * so an event is stored before its request is answered. If either thread fails, the serving
+ * connection does all of it again itself, starting with what the write thread had not answered
+ * (both writes are safe to repeat: events by id, folds atomically).
  */
 export class BackgroundWriter {
   private thread: Worker | undefined;
+  private checkpointer: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private inline: EventWrites | undefined;
@@ -41,13 +43,18 @@ export class BackgroundWriter {
     db.pragma('wal_autocheckpoint = 0');
     // The WAL file is cut back to this size whenever it starts over.
     db.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
-    const thread = new Worker(THREAD, { workerData: { file, checkpointEveryMs: CHECKPOINT_EVERY_MS } });
-    thread.on('message', (reply: BackgroundReply) => this.settle(reply));
+    this.thread = this.spawn(WRITE_THREAD, { file });
+    this.thread.on('message', (reply: BackgroundReply) => this.settle(reply));
+    this.checkpointer = this.spawn(CHECKPOINT_THREAD, { file, checkpointEveryMs: CHECKPOINT_EVERY_MS });
+  }
+
+  private spawn(script: string, workerData: Record<string, unknown>): Worker {
+    const thread = new Worker(script, { workerData });
     thread.on('error', () => this.fallBack());
     thread.on('exit', () => this.fallBack());
     // Only a write in flight keeps the process alive; an idle thread must not.
     thread.unref();
-    this.thread = thread;
+    return thread;
   }
 
   /** True while the thread does the work (false once it has failed or stopped). */
@@ -63,17 +70,13 @@ export class BackgroundWriter {
     return this.perform({ op: 'rollupEvents', limit }) as Promise<number>;
   }
 
-  /** Lets the thread finish what it was given, take a last checkpoint and close its connection. */
+  /** Lets the write thread finish what it was given, then takes a last checkpoint; both connections close. */
   async stop(): Promise<void> {
     await Promise.allSettled([...this.pending.values()].map((pending) => pending.done));
-    const thread = this.thread;
-    if (!thread) return;
+    const threads = [this.thread, this.checkpointer];
     this.thread = undefined;
-    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
-    thread.postMessage('stop');
-    const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
-    await exited;
-    clearTimeout(timer);
+    this.checkpointer = undefined;
+    for (const thread of threads) if (thread) await stopThread(thread);
   }
 
   private perform(operation: Operation): Promise<unknown> {
@@ -103,12 +106,15 @@ export class BackgroundWriter {
     return operation.op === 'insertEvents' ? this.inline.insertEvents(operation.rows) : this.inline.rollupEvents(operation.limit);
   }
 
-  /** The thread is gone: the serving connection takes over, checkpoints included. */
+  /** A thread is gone: the serving connection takes over, checkpoints included, and the other thread stops. */
   private fallBack(): void {
     if (!this.thread || !this.db.open) return;
+    const survivors = [this.thread, this.checkpointer];
     this.thread = undefined;
+    this.checkpointer = undefined;
     this.db.pragma('wal_autocheckpoint = 1000');
-    process.emitWarning('the SQLite background thread stopped; event writes, folds and checkpoints now run on the event loop');
+    process.emitWarning('a SQLite background thread stopped; event writes, folds and checkpoints now run on the event loop');
+    for (const thread of survivors) void thread?.terminate();
     const unanswered = [...this.pending.values()];
     this.pending.clear();
     for (const { operation, resolve, reject } of unanswered) {
@@ -119,4 +125,12 @@ export class BackgroundWriter {
       }
     }
   }
+}
+
+async function stopThread(thread: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
+  thread.postMessage('stop');
+  const timer = setTimeout(() => void thread.terminate(), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
 }

@@ -1,0 +1,41 @@
+/**
+ * The SQLite store's write thread (see background-writer.ts): its own connection to the same file
+ * stores events and folds them into the daily counters, so neither runs on the event loop that
+ * serves requests. Checkpoints are the checkpoint thread's. workerData: { file }.
+ * Requests: { id, op: 'insertEvents', rows } and { id, op: 'rollupEvents', limit }, answered with
+ * { id, result } or { id, error }; 'stop' closes the connection and exits.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { EventRow, eventWrites } from './event-writes';
+
+export type BackgroundOperation = { op: 'insertEvents'; rows: EventRow[] } | { op: 'rollupEvents'; limit: number };
+export type BackgroundRequest = BackgroundOperation & { id: number };
+export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string };
+
+const { file } = workerData as { file: string };
+const db = new Database(file);
+db.pragma('synchronous = NORMAL');
+db.pragma('busy_timeout = 5000');
+db.pragma('wal_autocheckpoint = 0');
+const writes = eventWrites(db);
+
+function run(request: BackgroundRequest): unknown {
+  if (request.op === 'insertEvents') return writes.insertEvents(request.rows);
+  return writes.rollupEvents(request.limit);
+}
+
+parentPort?.on('message', (message: BackgroundRequest | 'stop') => {
+  if (message === 'stop') {
+    db.close();
+    parentPort?.close();
+    return;
+  }
+  let reply: BackgroundReply;
+  try {
+    reply = { id: message.id, result: run(message) };
+  } catch (error) {
+    reply = { id: message.id, error: (error as Error).message };
+  }
+  parentPort?.postMessage(reply);
+});
