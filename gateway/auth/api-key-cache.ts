@@ -81,6 +81,11 @@ export class ApiKeyCache {
     return { key, customer };
   }
 
+  /** A customer's standing when it is cached in process, without waiting; undefined otherwise. */
+  cachedStanding(customerId: string): CustomerStanding | undefined {
+    return this.localCustomers.get(customerId);
+  }
+
   /** A customer's tier and status as they stand now; null when the customer does not exist. */
   async standing(customerId: string): Promise<CustomerStanding | null> {
     return this.localCustomers.getOrLoad(customerId, async () => {

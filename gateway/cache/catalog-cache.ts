@@ -30,16 +30,25 @@ export class CatalogCache {
     return this.applications.getOrLoad(applicationId, () => this.store.getApplication(applicationId), [['application', applicationId]]);
   }
 
+  /** The application when it is cached here, without waiting; undefined otherwise. */
+  cachedApplication(applicationId: string): Application | undefined {
+    return this.applications.get(applicationId);
+  }
+
   /** The available file to serve (fileId, else the MAIN file) with its version. */
   async downloadable(applicationId: string, version: string, fileId?: string): Promise<Downloadable | null> {
-    const key = JSON.stringify([applicationId, version, fileId ?? null]);
-    return this.downloadables.getOrLoad(key, async () => {
+    return this.downloadables.getOrLoad(downloadableKey(applicationId, version, fileId), async () => {
       const [file, versionRecord] = await Promise.all([
         this.store.findAvailableFile(applicationId, version, fileId),
         this.store.getVersion(applicationId, version),
       ]);
       return file && versionRecord ? { file, version: versionRecord } : null;
     }, [['application', applicationId]]);
+  }
+
+  /** The downloadable when it is cached here, without waiting; undefined otherwise. */
+  cachedDownloadable(applicationId: string, version: string, fileId?: string): Downloadable | undefined {
+    return this.downloadables.get(downloadableKey(applicationId, version, fileId));
   }
 
   /**
@@ -53,4 +62,9 @@ export class CatalogCache {
       this.logger.warn({ err: error, applicationId }, 'could not broadcast an application change');
     }
   }
+}
+
+/** Neither application ids nor versions hold '/', so the first two separate the parts whatever the file id. */
+function downloadableKey(applicationId: string, version: string, fileId: string | undefined): string {
+  return fileId === undefined ? `${applicationId}/${version}` : `${applicationId}/${version}/${fileId}`;
 }

@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../../shared/errors';
 import type { Application, FileRecord, Version } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
-import type { CatalogCache } from '../cache/catalog-cache';
+import type { CatalogCache, Downloadable } from '../cache/catalog-cache';
 
 export interface DownloadTarget {
   applicationId: string;
@@ -19,20 +19,48 @@ export interface GrantedFile {
  * What a customer may download, checked in the spec's order: the application is live and lists the
  * customer (else 404, revealing nothing), the version has that available file (404 "version not
  * found"), and the customer's tier reaches the version's required tier (403 "tier access required").
- * Share links run the same check at every use.
+ * Share links run the same check at every use. Answered without waiting when the records are cached
+ * in process, as they are for every request of a burst after the first.
  */
-export async function checkDownloadAccess(
+export function checkDownloadAccess(
+  catalog: CatalogCache,
+  tiers: readonly string[],
+  customer: { customerId: string; tier: string },
+  target: DownloadTarget,
+): GrantedFile | Promise<GrantedFile> {
+  const application = catalog.cachedApplication(target.applicationId);
+  const found = application && catalog.cachedDownloadable(target.applicationId, target.version, target.fileId);
+  if (application && found) return grant(tiers, customer, target, application, found);
+  return checkFromStore(catalog, tiers, customer, target);
+}
+
+async function checkFromStore(
   catalog: CatalogCache,
   tiers: readonly string[],
   customer: { customerId: string; tier: string },
   target: DownloadTarget,
 ): Promise<GrantedFile> {
-  const application = await catalog.application(target.applicationId);
+  // Refused before the version is read: a customer without access learns nothing about versions.
+  const application = listedApplication(await catalog.application(target.applicationId), customer, target);
+  return grant(tiers, customer, target, application, await catalog.downloadable(target.applicationId, target.version, target.fileId));
+}
+
+function listedApplication(application: Application | null, customer: { customerId: string }, target: DownloadTarget): Application {
   if (!application || !application.customerIds.includes(customer.customerId)) {
     throw notFound(`application ${target.applicationId} not found`);
   }
-  const found = await catalog.downloadable(target.applicationId, target.version, target.fileId);
+  return application;
+}
+
+function grant(
+  tiers: readonly string[],
+  customer: { customerId: string; tier: string },
+  target: DownloadTarget,
+  application: Application | null,
+  found: Downloadable | null,
+): GrantedFile {
+  const listed = listedApplication(application, customer, target);
   if (!found) throw notFound('version not found');
   if (!tierAllows(tiers, customer.tier, found.version.requiredTier)) throw forbidden('tier access required');
-  return { application, version: found.version, file: found.file };
+  return { application: listed, version: found.version, file: found.file };
 }

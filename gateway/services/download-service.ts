@@ -23,8 +23,8 @@ export class DownloadService {
   ) {}
 
   async issueUrl(customer: { customerId: string; tier: string }, target: DownloadTarget, origin: EventOrigin): Promise<DownloadInfo> {
-    const granted = await checkDownloadAccess(this.catalog, this.tiers, customer, target);
-    return this.presign(granted, DOWNLOAD_URL_LIFETIME_SECONDS, origin);
+    const checked = checkDownloadAccess(this.catalog, this.tiers, customer, target);
+    return this.presign(checked instanceof Promise ? await checked : checked, DOWNLOAD_URL_LIFETIME_SECONDS, origin);
   }
 
   /** Signs a GET of the granted file for `lifetimeSeconds` and records the download before answering. */

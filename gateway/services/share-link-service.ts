@@ -12,9 +12,9 @@ import type { CatalogCache } from '../cache/catalog-cache';
 import type { InvalidationBus } from '../cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
 import { checkDownloadAccess, DownloadTarget } from './access-check';
+import type { DownloadInfo, DownloadService } from './download-service';
 
 const LINK_CACHE_TTL_MS = 30_000;
-import type { DownloadInfo, DownloadService } from './download-service';
 
 /**
  * Share links (spec 4.13): a 256-bit token, stored only as its SHA-256. Each use re-checks access
@@ -57,16 +57,18 @@ export class ShareLinkService {
 
   /** The download a use of the link grants; `record` is false for HEAD, which downloads nothing. */
   async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<DownloadInfo> {
-    const link = await this.link(hashSecret(token));
+    const tokenHash = hashSecret(token);
+    const link = this.links.get(tokenHash) ?? await this.link(tokenHash);
     if (!link) throw notFound('share link not found');
     if (link.revokedAt) throw gone('this share link has been revoked');
     const remainingSeconds = Math.floor((link.expiresAt.getTime() - Date.now()) / 1000);
     if (remainingSeconds < 1) throw gone('this share link has expired');
 
-    const customer = await this.keyCache.standing(link.customerId);
+    const customer = this.keyCache.cachedStanding(link.customerId) ?? await this.keyCache.standing(link.customerId);
     if (!customer) throw notFound('share link not found');
     if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
-    const granted = await checkDownloadAccess(this.catalog, this.tiers, { customerId: link.customerId, tier: customer.tier }, link);
+    const checked = checkDownloadAccess(this.catalog, this.tiers, { customerId: link.customerId, tier: customer.tier }, link);
+    const granted = checked instanceof Promise ? await checked : checked;
     const lifetime = Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds);
     const downloadOrigin = { ...origin, customerId: link.customerId };
     return record ? this.downloads.presign(granted, lifetime, downloadOrigin) : this.downloads.presignWithoutEvent(granted, lifetime);
