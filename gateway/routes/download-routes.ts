@@ -7,7 +7,7 @@ import { jsonBody } from '../middleware/json-body';
 import { admit, customerOf } from '../middleware/authenticate';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, AppRouter, AppState } from '../http/context';
-import { respond } from '../http/respond';
+import { respond, sharedAnswerResponder } from '../http/respond';
 import { queryValidator, validate } from '../http/validate';
 import { createShareSchema, downloadUrlQuery, SHARE_TOKEN_PATTERN } from '../schemas/download-schemas';
 import { DownloadInfo, DownloadService } from '../services/download-service';
@@ -36,11 +36,13 @@ export function downloadRoutes(deps: GatewayDeps, { customer, identify }: RouteG
   const downloads = new DownloadService(deps.catalog, deps.storage, deps.events, deps.config.tiers);
   const shares = new ShareLinkService(deps.store, deps.catalog, deps.keyCache, deps.bus, downloads, deps.jobs, deps.config.tiers, deps.logger);
   const downloadTarget = queryValidator(downloadUrlQuery);
+  const respondDownload = sharedAnswerResponder(presentDownload);
+  const respondRedirect = sharedAnswerResponder(presentRedirect);
 
   const issueUrl = async (ctx: AppContext) => {
     const target = downloadTarget(ctx);
     const caller = customerOf(ctx);
-    respond(ctx, presentDownload(await downloads.issueUrl(caller, target, clientOrigin(ctx, caller.customerId))));
+    respondDownload(ctx, await downloads.issueUrl(caller, target, clientOrigin(ctx, caller.customerId)));
   };
   router.get('/downloads/url', customer, issueUrl);
 
@@ -60,10 +62,9 @@ export function downloadRoutes(deps: GatewayDeps, { customer, identify }: RouteG
     const info = await shares.resolve(tokenParam(ctx), { clientIp, userAgent }, ctx.method === 'GET');
     // Set directly rather than through ctx.redirect, whose content negotiation and URL re-parsing cost
     // more than the rest of this response: the URL comes from our own signers, absolute and encoded.
-    ctx.status = 302;
     ctx.set('Location', info.downloadUrl);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = { success: true, data: { downloadUrl: info.downloadUrl, expiresAt: info.expiresAt.toISOString() } };
+    respondRedirect(ctx, info, 302);
   };
   router.get('/downloads/share/:token', useShareLink);
   router.head('/downloads/share/:token', useShareLink);
@@ -100,6 +101,10 @@ function tokenParam(ctx: AppContext): string {
   const token = ctx.params.token ?? '';
   if (!SHARE_TOKEN_PATTERN.test(token)) throw notFound('share link not found');
   return token;
+}
+
+function presentRedirect(info: DownloadInfo) {
+  return { downloadUrl: info.downloadUrl, expiresAt: info.expiresAt.toISOString() };
 }
 
 function presentDownload(info: DownloadInfo) {

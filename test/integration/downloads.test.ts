@@ -56,6 +56,24 @@ describe('customer downloads', () => {
       expect(Math.abs(event.timestamp.getTime() - issuedAt)).to.be.lessThan(5_000);
     });
 
+    it('answers every request of a burst, each in the envelope and each recorded', async () => {
+      const before = (await app.core.store.listEvents({ applicationId, type: 'download', limit: 1000 })).length;
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, {
+        key: alice.apiKey,
+        headers: { 'user-agent': `burst/${i}` },
+      })));
+      for (const res of answers) {
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+        expect(Object.keys(res.body)).to.deep.equal(['success', 'data']);
+        expect(Object.keys(res.body.data)).to.deep.equal(['downloadUrl', 'expiresAt', 'fileName', 'fileSize', 'checksum', 'fileId']);
+        expect(res.body.data).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
+      }
+      const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1000 });
+      expect(events.length - before).to.equal(20);
+      expect(new Set(events.slice(0, 20).map((e) => e.userAgent))).to.have.length(20);
+    });
+
     it('selects a file of the version by fileId', async () => {
       const res = await downloadUrl(alice, `applicationId=${applicationId}&version=1.0.0&fileId=${dependencyFileId}`);
       expect(res.status).to.equal(200);
@@ -156,6 +174,9 @@ describe('customer downloads', () => {
       const redirect = await app.http.get(linkPath, { key: null, headers: { 'user-agent': 'browser/1', 'x-forwarded-for': '203.0.113.9' } });
       expect(redirect.status).to.equal(302);
       expect(redirect.headers.get('cache-control')).to.equal('no-store');
+      expect(redirect.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+      expect(redirect.body).to.deep.equal({ success: true, data: { downloadUrl: redirect.headers.get('location'), expiresAt: redirect.body.data.expiresAt } });
+      expect(Date.parse(redirect.body.data.expiresAt) / 1000).to.equal(Number(new URL(redirect.body.data.downloadUrl).searchParams.get('X-Expires')));
       const location = new URL(redirect.headers.get('location') as string);
       const lifetime = Number(location.searchParams.get('X-Expires')) - Date.now() / 1000;
       expect(lifetime).to.be.within(290, 301);
