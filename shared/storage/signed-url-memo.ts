@@ -1,21 +1,51 @@
+type Inputs = readonly [objectKey: string, ...rest: (string | number | undefined)[]];
+
+interface Entry {
+  inputs: Inputs;
+  second: number;
+  url: string;
+}
+
+/** Sets of options remembered per object: a download URL and a share-link redirect, with room to spare. */
+const VARIANTS_PER_OBJECT = 4;
+
 /**
  * Remembers the download URL last signed for each object and set of options, for the second it was
  * signed in. A signed URL is a pure function of its inputs and of the clock to the second, so during
- * a burst every request for one file in one second gets the same URL from one signature.
+ * a burst every request for one file in one second gets the same URL from one signature. Entries are
+ * found by object key and told apart by comparing the inputs one by one, which costs less than
+ * building a key from them.
  */
 export class SignedUrlMemo {
-  private readonly entries = new Map<string, { second: number; url: string }>();
+  private readonly entries = new Map<string, Entry[]>();
 
-  constructor(private readonly maxEntries = 1_000) {}
+  /** `maxObjects`: objects remembered at most; past it the memo starts over. */
+  constructor(private readonly maxObjects = 1_000) {}
 
-  /** The URL for `inputs` at `second` (Unix seconds), signing it with `sign` unless already known. */
-  get(inputs: readonly (string | number | undefined)[], second: number, sign: () => string): string {
-    const id = JSON.stringify(inputs);
-    const known = this.entries.get(id);
+  /** The URL for `inputs` (the object key first) at `second` (Unix seconds), signing it with `sign` unless already known. */
+  get(inputs: Inputs, second: number, sign: () => string): string {
+    let variants = this.entries.get(inputs[0]);
+    const known = variants?.find((entry) => sameInputs(entry.inputs, inputs));
     if (known && known.second === second) return known.url;
     const url = sign();
-    if (!known && this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(id, { second, url });
+    if (known) {
+      known.second = second;
+      known.url = url;
+      return url;
+    }
+    if (!variants) {
+      if (this.entries.size >= this.maxObjects) this.entries.clear();
+      variants = [];
+      this.entries.set(inputs[0], variants);
+    }
+    if (variants.length >= VARIANTS_PER_OBJECT) variants.shift();
+    variants.push({ inputs: [...inputs], second, url });
     return url;
   }
+}
+
+function sameInputs(a: Inputs, b: Inputs): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -20,6 +20,20 @@ describe('signed URL memo', () => {
     expect(memo.get(['a', 'b,c'], 1, () => 'unexpected')).to.equal('first');
   });
 
+  it('keeps several sets of options for one object, each for its second', () => {
+    const memo = new SignedUrlMemo();
+    let signatures = 0;
+    const sign = () => `url-${++signatures}`;
+    expect(memo.get(['a', 1800], 5, sign)).to.equal('url-1');
+    expect(memo.get(['a', 300], 5, sign)).to.equal('url-2');
+    expect(memo.get(['a', 1800], 5, sign)).to.equal('url-1');
+    expect(memo.get(['a', 300], 5, sign)).to.equal('url-2');
+    expect(memo.get(['a', 300], 6, sign)).to.equal('url-3');
+    expect(memo.get(['a', 1800], 5, sign)).to.equal('url-1');
+    for (let lifetime = 1; lifetime <= 4; lifetime++) memo.get(['a', lifetime], 5, sign);
+    expect(memo.get(['a', 1800], 5, sign)).to.equal('url-8');
+  });
+
   it('stays bounded', () => {
     const memo = new SignedUrlMemo(3);
     for (let i = 0; i < 10; i++) memo.get([`key-${i}`], 1, () => `url-${i}`);

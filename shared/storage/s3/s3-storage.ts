@@ -161,7 +161,7 @@ export class S3Storage implements ObjectStorage {
     if (presigner === undefined) return this.presignGetWithSdk(request);
     // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
     const credentials = await this.client.config.credentials();
-    const inputs = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
+    const inputs: [string, ...(string | number | undefined)[]] = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
     return this.signedGets.get(inputs, Math.floor(request.now.getTime() / 1000), () => presigner.presign({ ...request, credentials }));
   }
 
