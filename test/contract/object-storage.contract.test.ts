@@ -68,6 +68,16 @@ function expectSignedUrlFor(url: string, key: string): void {
   expect(Number(expiry?.[1])).to.be.greaterThan(0);
 }
 
+/** The Unix second a pre-signed URL stops working: embedded URLs carry it, SigV4 ones carry start and lifetime. */
+function expirySecondOf(url: string): number {
+  const query = new URL(url).searchParams;
+  if (query.has('X-Expires')) return Number(query.get('X-Expires'));
+  const start = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(query.get('X-Amz-Date') ?? '');
+  expect(start, 'X-Amz-Date').to.not.equal(null);
+  const [, year, month, day, hour, minute, second] = start as RegExpExecArray;
+  return Date.UTC(+year, +month - 1, +day, +hour, +minute, +second) / 1000 + Number(query.get('X-Amz-Expires'));
+}
+
 /** What every ObjectStorage adapter must do; `createFixture` gives each test an empty store. */
 function objectStorageContract(createFixture: () => Promise<StorageFixture>, gaps: ServerGaps = {}): void {
   describe('ObjectStorage contract', () => {
@@ -218,6 +228,15 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, gap
       }
     });
 
+    it('signs a GET from the second it is given, so the caller knows the exact expiry', async () => {
+      await storage.put('timed.bin', Readable.from(Buffer.from('timed bytes')));
+      const signedAt = Math.floor(Date.now() / 1000);
+      const url = await storage.presignGet('timed.bin', { expiresInSeconds: 300, fileName: 'timed.bin', signedAt });
+      expect(expirySecondOf(url)).to.equal(signedAt + 300);
+      const earlier = await storage.presignGet('timed.bin', { expiresInSeconds: 300, fileName: 'timed.bin', signedAt: signedAt - 3600 });
+      expect(expirySecondOf(earlier)).to.equal(signedAt - 3300);
+    });
+
     it('answers ping', async () => {
       await storage.ping();
     });
@@ -311,6 +330,16 @@ describe('S3Storage on s3rver', () => {
       const response = await fetch(url, { method: 'PUT', body });
       expect(response.status).to.equal(200);
       expect((await storage.head('sized.bin'))?.size).to.equal(body.length);
+    });
+
+    it('serves a GET signed from the current second and refuses one signed from an hour ago', async () => {
+      await storage.put('timed.bin', Readable.from(Buffer.from('timed bytes')));
+      const signedAt = Math.floor(Date.now() / 1000);
+      const current = await fetch(await storage.presignGet('timed.bin', { expiresInSeconds: 300, fileName: 'timed.bin', signedAt }));
+      expect(current.status).to.equal(200);
+      expect(Buffer.from(await current.arrayBuffer()).toString()).to.equal('timed bytes');
+      const stale = await storage.presignGet('timed.bin', { expiresInSeconds: 300, fileName: 'timed.bin', signedAt: signedAt - 3600 });
+      expect((await fetch(stale)).status).to.equal(403);
     });
 
     it('refuses a pre-signed GET URL once it has expired', async () => {
