@@ -45,8 +45,23 @@ async function checkFromStore(
   return grant(tiers, customer, target, application, await catalog.downloadable(target.applicationId, target.version, target.fileId));
 }
 
+/**
+ * The customers of each application record, as a Set: the cached record is the same object for every
+ * request, so an application with thousands of customers costs one lookup per download, not a scan.
+ */
+const customersOf = new WeakMap<Application, ReadonlySet<string>>();
+
+function lists(application: Application, customerId: string): boolean {
+  let customers = customersOf.get(application);
+  if (!customers) {
+    customers = new Set(application.customerIds);
+    customersOf.set(application, customers);
+  }
+  return customers.has(customerId);
+}
+
 function listedApplication(application: Application | null, customer: { customerId: string }, target: DownloadTarget): Application {
-  if (!application || !application.customerIds.includes(customer.customerId)) {
+  if (!application || !lists(application, customer.customerId)) {
     throw notFound(`application ${target.applicationId} not found`);
   }
   return application;
