@@ -51,16 +51,25 @@ const REFUSALS: Record<Principal['kind'], string> = {
 };
 
 /** Sets ctx.state.principal, or refuses a caller of the other kind with 403. */
-export function admit(ctx: AppContext, principal: Principal, kind: Principal['kind']): void {
+function admit(ctx: AppContext, principal: Principal, kind: Principal['kind']): void {
   if (principal.kind !== kind) throw forbidden(REFUSALS[kind]);
   ctx.state.principal = principal;
 }
 
-/** A guard for routes of one kind of caller: 401 without a valid key, 403 for the other kind. */
+/**
+ * Identifies the caller and admits it when it is of `kind` (401 without a valid key, 403 for the
+ * other kind). Returns a promise only when the key had to be looked up beyond the in-process cache.
+ */
+export function admitCaller(ctx: AppContext, identify: Identify, kind: Principal['kind']): void | Promise<void> {
+  const identified = identify(ctx);
+  if (identified instanceof Promise) return identified.then((principal) => admit(ctx, principal, kind));
+  admit(ctx, identified, kind);
+}
+
+/** A guard for routes of one kind of caller. */
 export function requirePrincipal(identify: Identify, kind: Principal['kind']): Middleware<AppState> {
   const guard = async (ctx: AppContext, next: Next): Promise<void> => {
-    const identified = identify(ctx);
-    admit(ctx, identified instanceof Promise ? await identified : identified, kind);
+    await admitCaller(ctx, identify, kind);
     await next();
   };
   return guard as Middleware<AppState>;

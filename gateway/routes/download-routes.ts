@@ -4,7 +4,7 @@ import { notFound } from '../../shared/errors';
 import type { RouteGuards } from '../app';
 import type { GatewayDeps } from '../gateway-deps';
 import { jsonBody } from '../middleware/json-body';
-import { admit, customerOf } from '../middleware/authenticate';
+import { admitCaller, customerOf } from '../middleware/authenticate';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, AppRouter, AppState } from '../http/context';
 import { respond, sharedAnswerResponder } from '../http/respond';
@@ -77,13 +77,8 @@ export function downloadRoutes(deps: GatewayDeps, { customer, identify }: RouteG
   const lane = (ctx: AppContext, next: Next): Promise<void> => {
     const { method, path } = ctx;
     if (method === 'GET' && path === DOWNLOAD_URL_PATH) {
-      const identified = identify(ctx);
-      if (identified instanceof Promise) return identified.then((principal) => {
-        admit(ctx, principal, 'customer');
-        return issueUrl(ctx);
-      });
-      admit(ctx, identified, 'customer');
-      return issueUrl(ctx);
+      const admitted = admitCaller(ctx, identify, 'customer');
+      return admitted ? admitted.then(() => issueUrl(ctx)) : issueUrl(ctx);
     }
     if ((method === 'GET' || method === 'HEAD') && path.startsWith(SHARE_PATH_PREFIX)) {
       const token = path.slice(SHARE_PATH_PREFIX.length);

@@ -1,7 +1,8 @@
-type Inputs = readonly [objectKey: string, ...rest: (string | number | undefined)[]];
+/** What a signed URL depends on besides the clock, the object key first. */
+export type SignedUrlInputs = readonly [objectKey: string, ...rest: (string | number | undefined)[]];
 
 interface Entry {
-  inputs: Inputs;
+  inputs: SignedUrlInputs;
   second: number;
   url: string;
 }
@@ -23,9 +24,9 @@ export class SignedUrlMemo {
   constructor(private readonly maxObjects = 1_000) {}
 
   /** The URL for `inputs` (the object key first) at `second` (Unix seconds), signing it with `sign` unless already known. */
-  get(inputs: Inputs, second: number, sign: () => string): string {
+  get(inputs: SignedUrlInputs, second: number, sign: () => string): string {
     let variants = this.entries.get(inputs[0]);
-    const known = variants?.find((entry) => sameInputs(entry.inputs, inputs));
+    const known = variants?.find((entry) => sameSignedUrlInputs(entry.inputs, inputs));
     if (known && known.second === second) return known.url;
     const url = sign();
     if (known) {
@@ -44,7 +45,7 @@ export class SignedUrlMemo {
   }
 }
 
-function sameInputs(a: Inputs, b: Inputs): boolean {
+function sameSignedUrlInputs(a: SignedUrlInputs, b: SignedUrlInputs): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
   return true;

@@ -17,6 +17,7 @@ import type {
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, Store } from '../../shared/store/store';
+import { downloadEvent } from '../support/events';
 import { rejectionOf } from '../support/rejection';
 
 /** The one contract every Store adapter passes; each test gets a fresh, empty store. */
@@ -127,18 +128,7 @@ function shareLink(tokenHash: string, overrides: Partial<ShareLink> = {}): Share
 }
 
 function event(eventId: string, overrides: Partial<DistributionEvent> = {}): DistributionEvent {
-  return {
-    eventId,
-    type: 'download',
-    applicationId: 'app_1',
-    version: '1.0.0',
-    fileId: 'file_1',
-    customerId: 'cust_1',
-    clientIp: '203.0.113.7',
-    userAgent: 'curl/8.5.0',
-    timestamp: at(0),
-    ...overrides,
-  };
+  return downloadEvent(eventId, { timestamp: at(0), ...overrides });
 }
 
 async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {

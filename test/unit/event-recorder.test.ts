@@ -3,23 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { EventRecorder } from '../../shared/events/event-recorder';
-import type { DistributionEvent } from '../../shared/store/models';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
+import { numberedDownloadEvent } from '../support/events';
 import { rejectionOf } from '../support/rejection';
-
-function downloadEvent(n: number): DistributionEvent {
-  return {
-    eventId: `evt_recorder_${String(n).padStart(8, '0')}`,
-    type: 'download',
-    applicationId: 'app_recorder',
-    version: '1.0.0',
-    fileId: 'fil_1',
-    customerId: 'cus_1',
-    clientIp: '127.0.0.1',
-    userAgent: 'test',
-    timestamp: new Date(),
-  };
-}
 
 describe('event recorder', () => {
   let dir: string;
@@ -47,11 +33,11 @@ describe('event recorder', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const stored = async () => (await store.listEvents({ applicationId: 'app_recorder', limit: 1000 })).map((e) => e.eventId).sort();
+  const stored = async () => (await store.listEvents({ applicationId: 'app_1', limit: 1000 })).map((e) => e.eventId).sort();
 
   it('writes the events of one turn together and answers each only once it is stored', async () => {
     const recorder = new EventRecorder(store);
-    const events = Array.from({ length: 25 }, (_, n) => downloadEvent(n));
+    const events = Array.from({ length: 25 }, (_, n) => numberedDownloadEvent(n));
     const answers = events.map(async (event) => {
       await recorder.record(event);
       // Stored by the time its own request may answer.
@@ -60,7 +46,7 @@ describe('event recorder', () => {
     await Promise.all(answers);
     expect(writes).to.deep.equal([25]);
 
-    await recorder.record(downloadEvent(100));
+    await recorder.record(numberedDownloadEvent(100));
     expect(writes).to.deep.equal([25, 1]);
     expect(await stored()).to.have.length(26);
   });
@@ -68,9 +54,9 @@ describe('event recorder', () => {
   it('fails every request of a failed write, and the next turn writes again', async () => {
     const recorder = new EventRecorder(store);
     failNextWrite = true;
-    const failed = (await Promise.all([recorder.record(downloadEvent(1)), recorder.record(downloadEvent(2))].map(rejectionOf))) as Error[];
+    const failed = (await Promise.all([recorder.record(numberedDownloadEvent(1)), recorder.record(numberedDownloadEvent(2))].map(rejectionOf))) as Error[];
     expect(failed.map((error) => error.message)).to.deep.equal(['disk full', 'disk full']);
-    await recorder.record(downloadEvent(3));
-    expect(await stored()).to.deep.equal([downloadEvent(3).eventId]);
+    await recorder.record(numberedDownloadEvent(3));
+    expect(await stored()).to.deep.equal([numberedDownloadEvent(3).eventId]);
   });
 });

@@ -3,24 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { DistributionEvent } from '../../shared/store/models';
 import { BackgroundWriter } from '../../shared/store/sqlite/background-writer';
 import { SCHEMA } from '../../shared/store/sqlite/schema';
+import { numberedDownloadEvent } from '../support/events';
 import { pollUntil } from '../support/poll';
-
-function downloadEvent(n: number, at = new Date()): DistributionEvent {
-  return {
-    eventId: `evt_test_${String(n).padStart(8, '0')}`,
-    type: 'download',
-    applicationId: 'app',
-    version: '1.0.0',
-    fileId: 'fil_1',
-    customerId: 'cus_1',
-    clientIp: '127.0.0.1',
-    userAgent: 'test',
-    timestamp: at,
-  };
-}
 
 describe('SQLite background writer', () => {
   let dir: string;
@@ -46,10 +32,10 @@ describe('SQLite background writer', () => {
     try {
       expect(writer.threaded).to.equal(true);
       expect(db.pragma('wal_autocheckpoint', { simple: true })).to.equal(0);
-      await writer.insertEvents([downloadEvent(1), downloadEvent(2)]);
+      await writer.insertEvents([numberedDownloadEvent(1), numberedDownloadEvent(2)]);
       expect(count('SELECT count(*) AS n FROM events')).to.equal(2);
       // An id already stored is skipped, not counted twice.
-      await writer.insertEvents([downloadEvent(2), downloadEvent(3)]);
+      await writer.insertEvents([numberedDownloadEvent(2), numberedDownloadEvent(3)]);
       expect(count('SELECT count(*) AS n FROM events')).to.equal(3);
       expect(await writer.rollupEvents(2)).to.equal(2);
       expect(await writer.rollupEvents(10)).to.equal(1);
@@ -77,7 +63,7 @@ describe('SQLite background writer', () => {
 
   it('waits for writes in flight when stopped', async () => {
     const writer = new BackgroundWriter(db, file);
-    const events = Array.from({ length: 2_000 }, (_, i) => downloadEvent(i));
+    const events = Array.from({ length: 2_000 }, (_, i) => numberedDownloadEvent(i));
     const writing = writer.insertEvents(events);
     await writer.stop();
     await writing;
@@ -86,7 +72,7 @@ describe('SQLite background writer', () => {
 
   it('does the work on the serving connection when its thread cannot run', async () => {
     const writer = new BackgroundWriter(db, path.join(dir, 'missing', 'store.sqlite'));
-    const writing = writer.insertEvents([downloadEvent(1)]);
+    const writing = writer.insertEvents([numberedDownloadEvent(1)]);
     await writing;
     expect(writer.threaded).to.equal(false);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).to.equal(1000);

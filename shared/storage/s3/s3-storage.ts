@@ -21,7 +21,7 @@ import { ObjectNotFoundError } from '../../errors';
 import { sha256OfStream } from '../../hashing';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
 import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
-import { SignedUrlMemo } from '../signed-url-memo';
+import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
 
 type UnsignedGetUrlRequest = Omit<GetUrlRequest, 'credentials'>;
 
@@ -161,7 +161,7 @@ export class S3Storage implements ObjectStorage {
     if (presigner === undefined) return this.presignGetWithSdk(request);
     // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
     const credentials = await this.client.config.credentials();
-    const inputs: [string, ...(string | number | undefined)[]] = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
+    const inputs: SignedUrlInputs = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
     return this.signedGets.get(inputs, Math.floor(request.now.getTime() / 1000), () => presigner.presign({ ...request, credentials }));
   }
 

@@ -11,10 +11,8 @@ const CHECKPOINT_EVERY_MS = 250;
 const STOP_TIMEOUT_MS = 5_000;
 const JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
-type Operation = BackgroundOperation;
-
 interface Pending {
-  operation: Operation;
+  operation: BackgroundOperation;
   resolve(result: unknown): void;
   reject(error: Error): void;
   /** Settles with the operation, for stop() to wait on. */
@@ -79,7 +77,7 @@ export class BackgroundWriter {
     for (const thread of threads) if (thread) await stopThread(thread);
   }
 
-  private perform(operation: Operation): Promise<unknown> {
+  private perform(operation: BackgroundOperation): Promise<unknown> {
     if (!this.thread) return Promise.resolve().then(() => this.runInline(operation));
     const id = this.nextId++;
     let settle!: Pick<Pending, 'resolve' | 'reject'>;
@@ -101,7 +99,7 @@ export class BackgroundWriter {
     else pending.resolve(reply.result);
   }
 
-  private runInline(operation: Operation): unknown {
+  private runInline(operation: BackgroundOperation): unknown {
     this.inline ??= eventWrites(this.db);
     return operation.op === 'insertEvents' ? this.inline.insertEvents(operation.rows) : this.inline.rollupEvents(operation.limit);
   }

@@ -6,16 +6,13 @@
  * 'stop' takes a last checkpoint, closes the connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openThreadConnection } from './connection';
 
 /** About 64 MB of 4 KiB pages. */
 const RESTART_AT_FRAMES = 16_384;
 
 const { file, checkpointEveryMs } = workerData as { file: string; checkpointEveryMs: number };
-const db = new Database(file);
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
-db.pragma('wal_autocheckpoint = 0');
+const db = openThreadConnection(file);
 
 function checkpoint(): void {
   // PASSIVE: copies what no reader still needs, never waits for readers or writers.

@@ -27,6 +27,7 @@ import {
 } from './rows';
 import { SCHEMA } from './schema';
 import { BackgroundWriter } from './background-writer';
+import { applyConnectionSettings } from './connection';
 
 type Row = Record<string, unknown>;
 
@@ -46,9 +47,7 @@ export class SqliteStore implements Store {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
-    // NORMAL under WAL: a committed write survives a crash of the process; an OS crash may lose the last commits.
-    this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    applyConnectionSettings(this.db);
     this.db.pragma('foreign_keys = OFF');
     this.db.exec(SCHEMA);
     this.background = new BackgroundWriter(this.db, file);

@@ -6,7 +6,7 @@
  * { id, result } or { id, error }; 'stop' closes the connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import { openThreadConnection } from './connection';
 import { EventRow, eventWrites } from './event-writes';
 
 export type BackgroundOperation = { op: 'insertEvents'; rows: EventRow[] } | { op: 'rollupEvents'; limit: number };
@@ -14,10 +14,7 @@ export type BackgroundRequest = BackgroundOperation & { id: number };
 export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string };
 
 const { file } = workerData as { file: string };
-const db = new Database(file);
-db.pragma('synchronous = NORMAL');
-db.pragma('busy_timeout = 5000');
-db.pragma('wal_autocheckpoint = 0');
+const db = openThreadConnection(file);
 const writes = eventWrites(db);
 
 function run(request: BackgroundRequest): unknown {
