@@ -46,6 +46,19 @@ export class ObjectNotFoundError extends Error {
   }
 }
 
+/**
+ * Raised by a port adapter (store, object storage) when its backing service cannot be reached or
+ * answers with a failure of its own: the request may succeed once it is back, so it is a 503.
+ * Adapters translate their client's errors into this one; nothing outside an adapter needs to
+ * know a driver's error names.
+ */
+export class DependencyUnavailableError extends Error {
+  constructor(readonly dependency: string, readonly cause?: unknown) {
+    super(`${dependency} is unavailable`);
+    this.name = 'DependencyUnavailableError';
+  }
+}
+
 /** Network failures reaching a dependency (object store, database), whichever client raised them. */
 const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 /** A bucket that is not there, a database no server answers for. */
@@ -65,6 +78,7 @@ const DEPENDENCY_ERROR_NAMES = new Set([
  */
 export function isDependencyUnavailable(error: unknown): boolean {
   const candidate = error as { name?: unknown; code?: unknown; $metadata?: { httpStatusCode?: unknown } } | null;
+  if (error instanceof DependencyUnavailableError) return true;
   if (!candidate || typeof candidate !== 'object') return false;
   if (typeof candidate.name === 'string' && DEPENDENCY_ERROR_NAMES.has(candidate.name)) return true;
   if (typeof candidate.code === 'string' && NETWORK_ERROR_CODES.has(candidate.code)) return true;

@@ -2,6 +2,7 @@ import type { Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { unsupportedMediaType } from '../../shared/errors';
 import type { AppContext } from '../http/context';
+import { declaredLength } from '../http/declared-length';
 
 /** Largest JSON body any endpoint takes; uploads do not pass through here. */
 export const JSON_BODY_LIMIT = '1mb';
@@ -24,7 +25,7 @@ const parse = koaBody({
  */
 export async function jsonBody(ctx: AppContext, next: Next): Promise<void> {
   if (!BODY_METHODS.has(ctx.method)) return next();
-  if (ctx.request.length || ctx.get('Transfer-Encoding')) {
+  if (declaredLength(ctx) || ctx.get('Transfer-Encoding')) {
     if (ctx.is('multipart/form-data')) return next();
     if (!ctx.is('application/json', '+json')) {
       throw unsupportedMediaType('request bodies must be application/json');

@@ -3,6 +3,7 @@ import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable }
 import { BodyLengthError, LocalStorage } from '../../shared/storage/local/local-storage';
 import type { AppContext, AppState } from '../http/context';
 import { parseByteRange } from '../http/byte-range';
+import { declaredLength } from '../http/declared-length';
 import { respond } from '../http/respond';
 
 /** No single object is larger than the largest upload we accept. */
@@ -60,7 +61,7 @@ export function objectRoutes(storage: LocalStorage): Router<AppState> {
   router.put('/:key(.+)', async (ctx) => {
     const { key, grant } = authorise(ctx);
     const limit = grant.contentLength ?? MAX_OBJECT_BYTES;
-    const declared = ctx.request.length;
+    const declared = declaredLength(ctx);
     if (declared !== undefined && declared > limit) {
       ctx.set('Connection', 'close');
       throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import type { HttpResult } from '../support/http-client';
+import { statusForHeadersOnly } from '../support/headers-only';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -93,6 +94,18 @@ describe('signed object URLs (embedded storage)', () => {
       expectRefused(response, 413, 'PAYLOAD_TOO_LARGE');
       expect(await storage.head(objectKey)).to.equal(null);
       expect(partialFiles()).to.deep.equal([]);
+    });
+
+    it('refuses a declared length of 2^31 bytes or more at once, before any body arrives', async () => {
+      for (const declared of [2 ** 31, 2 ** 32 + 10, 6 * 1024 ** 3]) {
+        const objectKey = key('huge.bin');
+        const signed = await storage.presignPut(objectKey, { expiresInSeconds: 300, contentLength: 1000 });
+        expect(await statusForHeadersOnly(signed, 'PUT', { 'content-length': String(declared) })).to.equal(413);
+        expect(await storage.head(objectKey)).to.equal(null);
+      }
+      // Without a signed length the cap is the largest object (5 GiB): 2^32 + 10 passes it, 6 GiB does not.
+      const unsized = await storage.presignPut(key('unsized.bin'), { expiresInSeconds: 300 });
+      expect(await statusForHeadersOnly(unsized, 'PUT', { 'content-length': String(6 * 1024 ** 3) })).to.equal(413);
     });
 
     it('refuses a streamed body that outgrows the signed length with 413 and stores nothing', async () => {

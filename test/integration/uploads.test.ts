@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { createApplication, eventually, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
+import { statusForHeadersOnly } from '../support/headers-only';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const MB10 = 10 * 1024 * 1024;
@@ -90,6 +91,17 @@ describe('uploads (management API)', () => {
       expect(over.body.error.message).to.contain('large-url');
       expect(storedObjects(app)).to.have.length(before + 1);
       expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions.map((v: { version: string }) => v.version)).to.deep.equal(['1']);
+    });
+
+    it('refuses a declared length of 2^31 bytes or more at once, before any body arrives', async () => {
+      for (const declared of [2 ** 31, 2 ** 32 + 10]) {
+        const status = await statusForHeadersOnly(`${app.http.baseUrl}/v1/management/upload`, 'POST', {
+          authorization: `Bearer ${app.http.adminKey}`,
+          'content-type': 'multipart/form-data; boundary=b',
+          'content-length': String(declared),
+        });
+        expect(status).to.equal(413);
+      }
     });
 
     it('never keeps a malformed content type and refuses unusable file names', async () => {

@@ -1,5 +1,6 @@
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../../../shared/errors';
 import { clientOrigin } from '../../http/client-origin';
+import { declaredLength } from '../../http/declared-length';
 import { respond } from '../../http/respond';
 import { validate } from '../../http/validate';
 import { presentFile, presentUploadSession } from '../../presenters/present';
@@ -25,7 +26,7 @@ export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
 
   router.post('/management/upload', admin, async (ctx) => {
     if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
-    if ((ctx.request.length ?? 0) > SMALL_UPLOAD_MAX_BYTES + 1024 * 1024) {
+    if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + 1024 * 1024) {
       // Refuse before reading: the body cannot hold a file within the limit.
       ctx.set('Connection', 'close');
       throw payloadTooLarge(TOO_LARGE);
