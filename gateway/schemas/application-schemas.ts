@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
 import { queryBoolean, queryInteger, queryString } from '../http/validate';
-import { applicationIdField, nameField, notEmpty } from './common';
+import { customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField } from './common';
 
-const tags = z.array(z.string().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters')).max(50, 'at most 50 tags');
-const customerIds = z.array(z.string().regex(CUSTOMER_ID_PATTERN, 'is not a valid customer id')).max(10_000);
-const description = z.string().max(2_000, 'must be at most 2000 characters').nullable();
+const tags = z.array(tagField).max(50, 'at most 50 tags');
+/** Refers to customers that exist (unknown ones are refused by the service). */
+const customerIds = z.array(customerIdField).max(10_000);
+const description = descriptionField.nullable();
 
 export const createApplicationSchema = z
   .object({
-    applicationId: applicationIdField,
+    applicationId: newApplicationIdField,
     name: nameField,
     description: description.optional(),
     tags: tags.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryString } from '../http/validate';
-import { applicationIdField, versionField } from './common';
+import { applicationIdField, generatedIdField, versionField } from './common';
 
 export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * 60;
 /** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
@@ -8,7 +8,7 @@ export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * 60;
 export const SHARE_LINK_DEFAULT_MINUTES = 30;
 export const SHARE_LINK_MAX_MINUTES = 1440;
 
-const fileIdField = z.string().min(1).max(100);
+const fileIdField = generatedIdField;
 
 export const downloadUrlQuery = z
   .object({

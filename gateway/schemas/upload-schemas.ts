@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { FILE_TYPES } from '../../shared/store/models';
-import { applicationIdField, contentTypeField, fileNameField, releaseNotesField, tierField, versionField } from './common';
+import {
+  applicationIdField,
+  contentTypeField,
+  fileNameField,
+  generatedIdField,
+  newVersionField,
+  releaseNotesField,
+  tierField,
+  versionField,
+} from './common';
 
 /** Largest file the small-upload endpoint takes (10 MB); larger files use the large-upload flow. */
 export const SMALL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
@@ -19,7 +28,7 @@ export const smallUploadFields = (tiers: readonly string[]) =>
   z
     .object({
       applicationId: applicationIdField,
-      version: versionField,
+      version: newVersionField,
       releaseNotes: releaseNotesField.optional(),
       fileType: fileType.optional(),
       requiredTier: tierField(tiers).optional(),
@@ -30,7 +39,7 @@ export const largeUploadUrlSchema = (tiers: readonly string[]) =>
   z
     .object({
       applicationId: applicationIdField,
-      version: versionField,
+      version: newVersionField,
       fileName: fileNameField,
       fileSize,
       contentType: contentTypeField.optional(),
@@ -40,9 +49,10 @@ export const largeUploadUrlSchema = (tiers: readonly string[]) =>
     })
     .strict();
 
+/** Names an upload session already issued: its fields are compared with the session's. */
 export const largeUploadCompleteSchema = z
   .object({
-    uploadId: z.string().min(1).max(100),
+    uploadId: generatedIdField,
     applicationId: applicationIdField,
     version: versionField,
     fileName: fileNameField,
@@ -55,4 +65,4 @@ export const largeUploadCompleteSchema = z
   })
   .strict();
 
-export const uploadIdParam = z.string().min(1).max(100);
+export const uploadIdParam = generatedIdField;
