@@ -25,18 +25,20 @@ export class StatisticsService {
     const application = await this.store.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
     const counts = await this.store.listDailyCounts(applicationId, query);
-    const byVersion: Record<string, number> = {};
+    // Maps, not plain objects: a version named like an inherited property (`constructor`) must count as any other.
+    const byVersion = new Map<string, number>();
     const byDay = new Map<string, number>();
     let total = 0;
     for (const { version, date, count } of counts) {
       total += count;
-      byVersion[version] = (byVersion[version] ?? 0) + count;
+      byVersion.set(version, (byVersion.get(version) ?? 0) + count);
       byDay.set(date, (byDay.get(date) ?? 0) + count);
     }
     return {
       applicationId,
       totalDownloads: total,
-      downloadsByVersion: byVersion,
+      // Object.fromEntries defines own properties, so even `__proto__` becomes an ordinary key.
+      downloadsByVersion: Object.fromEntries(byVersion),
       downloadsByDay: [...byDay.entries()]
         .filter(([, count]) => count > 0)
         .sort(([a], [b]) => (a < b ? 1 : -1))
