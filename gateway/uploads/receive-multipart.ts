@@ -36,7 +36,8 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
     throw unsupportedMediaType('expected multipart/form-data with a boundary');
   }
 
-  const fields: Record<string, string> = {};
+  // No prototype: a field named `__proto__` is kept (and refused as unknown) instead of vanishing.
+  const fields: Record<string, string> = Object.create(null);
   let staging: Promise<StagedFile> | undefined;
   let stagingKey: string | undefined;
   let hashingStream: Transform | undefined;
