@@ -1,5 +1,5 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
-import type { ObjectStorage } from '../../shared/storage/object-storage';
+import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
 import type { CatalogCache } from '../cache/catalog-cache';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../schemas/download-schemas';
@@ -51,7 +51,7 @@ export class DownloadService {
     const downloadUrl = await this.storage.presignGet(file.storageKey, {
       expiresInSeconds: lifetimeSeconds,
       fileName: file.fileName,
-      contentType: file.contentType,
+      contentType: servedContentType(file.contentType),
       signedAt,
     });
     // The same URL for the same file record (the cached instance, so nothing about it has changed).

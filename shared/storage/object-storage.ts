@@ -53,6 +53,19 @@ export interface ObjectStorage {
   close(): Promise<void>;
 }
 
+/** Header values hold printable ASCII and tabs; Node refuses anything else with an exception. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+/**
+ * The Content-Type a download is served with. Earlier releases stored some content types that are
+ * not valid header values (line breaks inside parameters); those files are served as
+ * application/octet-stream instead of failing.
+ */
+export function servedContentType(contentType: string): string {
+  return HEADER_VALUE.test(contentType) ? contentType : DEFAULT_CONTENT_TYPE;
+}
+
 /** `attachment; filename="..."; filename*=UTF-8''...` with a safe ASCII fallback (RFC 6266 / 5987). */
 export function attachmentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
