@@ -709,6 +709,37 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         expect(await store.listDailyCounts('app_2', {})).to.deep.equal([]);
       });
     });
+
+    describe('records stored under earlier input rules', () => {
+      // The gateway now refuses such ids and text, but records written before must read back exactly.
+      const text = 'nul\u0000 crlf\r\n cr\r c1\u0085 ls\u2028 rlo\u202E tab\t';
+
+      it('returns ids that are object property names and text with control characters exactly as stored', async () => {
+        const c = customer('__proto__', { name: text, notes: text });
+        await store.createCustomer(c);
+        await store.createCustomer(customer('constructor'));
+        expect(await store.getCustomer('__proto__')).to.deep.equal(c);
+        expect((await store.updateCustomer('__proto__', { tier: 'gold' }, at(1)))?.name).to.equal(text);
+        expect(await store.findMissingCustomers(['__proto__', 'toString', 'constructor'])).to.deep.equal(['toString']);
+
+        const app = application('constructor', { name: text, description: text, tags: [text, 'toString'], customerIds: ['__proto__'] });
+        await store.createApplication(app);
+        expect(await store.getApplication('constructor')).to.deep.equal(app);
+        expect(ids((await store.listApplications({ page: 1, pageSize: 10, tag: 'toString', customerId: '__proto__' })).items)).to.deep.equal(['constructor']);
+
+        for (const version of ['..', '%', '?x', '__proto__', 'constructor']) {
+          const stored = await store.upsertVersion('constructor', version, { releaseNotes: text }, at(2));
+          expect(await store.getVersion('constructor', version)).to.deep.equal(stored);
+          const f = await store.insertFile(file(`f_${version}`, { applicationId: 'constructor', version, fileName: text, fileType: 'MAIN' }));
+          expect(await store.findAvailableFile('constructor', version)).to.deep.equal(f);
+        }
+        expect((await store.listVersions('constructor')).map((v) => v.version)).to.have.members(['..', '%', '?x', '__proto__', 'constructor']);
+
+        await store.insertEvents([event('e_1', { applicationId: 'constructor', version: '__proto__' }), event('e_2', { applicationId: 'constructor', version: 'constructor' })]);
+        await store.rollupEvents(10);
+        expect(await store.listDailyCounts('constructor', { version: '__proto__' })).to.deep.equal([daily('constructor', '__proto__', '2026-03-01', 1)]);
+      });
+    });
   });
 }
 
