@@ -169,6 +169,19 @@ describe('input rules: refused inputs answer 400 VALIDATION_ERROR and change not
   });
 
   describe('versions', () => {
+    it('takes SemVer and date versions end to end: upload, patch by path, download by query (+ escaped as %2B)', async () => {
+      for (const version of ['v1.2.3-beta.1+build.5', '1.0.0-x.7.z.92', '2024.01.15', 'build-812', '1.0~rc1']) {
+        await uploadSmallFile(app, { applicationId, version });
+        const patched = await app.http.patch(`/v1/management/applications/${applicationId}/versions/${encodeURIComponent(version)}`, { releaseNotes: version });
+        expect(patched.status, `${version}: ${shown(patched.body)}`).to.equal(200);
+        const url = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=${encodeURIComponent(version)}`, { key: customer.apiKey });
+        expect(url.status, `${version}: ${shown(url.body)}`).to.equal(200);
+      }
+      // Unescaped in a query string, + is a space, and no version holds one.
+      const bare = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=v1.2.3-beta.1+build.5`, { key: customer.apiKey });
+      expectValidationError(bare, 'version');
+    });
+
     it('PATCH refuses control characters in release notes, and the version stays as it was', async () => {
       const patch = (releaseNotes: string) => () => app.http.patch(`/v1/management/applications/${applicationId}/versions/1.0.0`, { releaseNotes });
       await expectEachRefused([...JSON_CONTROLS, 'lone\rCR'].map((notes) => [shown(notes), patch(notes)]), 'releaseNotes');
