@@ -1,6 +1,5 @@
 import Koa from 'koa';
 import { methodNotAllowed } from '../shared/errors';
-import { LocalStorage } from '../shared/storage/local/local-storage';
 import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
 import { Identify, identifier, requirePrincipal } from './middleware/authenticate';
@@ -9,7 +8,6 @@ import { requestContext } from './middleware/request-context';
 import { apiRoutes } from './routes/api-routes';
 import { downloadRoutes } from './routes/download-routes';
 import { healthRoutes } from './routes/health-routes';
-import { objectRoutes } from './routes/object-routes';
 
 /** Guards handed to route modules. */
 export interface RouteGuards {
@@ -40,7 +38,7 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
   mount(app, downloads.router);
   mount(app, healthRoutes(deps));
   // Object URLs stream raw bodies; the JSON body parser belongs to the /v1 routes that take JSON.
-  if (deps.storage instanceof LocalStorage) mount(app, objectRoutes(deps.storage));
+  if (deps.storageRoutes) mount(app, deps.storageRoutes);
   mount(app, apiRoutes(deps, guards));
   return app;
 }

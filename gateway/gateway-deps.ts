@@ -8,6 +8,7 @@ import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { InvalidationBus } from './cache/invalidation-bus';
+import type { AppRouter } from './http/context';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -15,6 +16,8 @@ export interface GatewayDeps {
   logger: Logger;
   store: Store;
   storage: ObjectStorage;
+  /** Routes the object store needs the gateway to serve (the embedded store's signed URLs), if any. */
+  storageRoutes?: AppRouter;
   /** Fail-fast connection: a command while Redis is down errors at once. */
   redis: Redis;
   jobs: JobQueues;

@@ -1,3 +1,4 @@
+import type { AppRouter } from '../../gateway/http/context';
 import type { Config } from '../config';
 import { createObjectStorage } from '../storage/create-object-storage';
 import type { ObjectStorage } from '../storage/object-storage';
@@ -8,15 +9,18 @@ import type { Store } from '../store/store';
 export interface CoreServices {
   store: Store;
   storage: ObjectStorage;
+  /** What a gateway serves for the object store besides the API (the embedded store's signed URLs), if anything. */
+  storageRoutes?: AppRouter;
   close(): Promise<void>;
 }
 
 export async function openCoreServices(config: Readonly<Config>): Promise<CoreServices> {
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir });
-  const storage = createObjectStorage(config);
+  const { storage, routes } = createObjectStorage(config);
   return {
     store,
     storage,
+    storageRoutes: routes,
     close: async () => {
       await Promise.allSettled([store.close(), storage.close()]);
     },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApplication, smallUploadForm } from '../support/factories';
-import { S3RVER_CREDENTIALS, S3rverProcess, startS3rver } from '../support/s3rver';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -15,17 +15,7 @@ describe('object storage unavailable', function () {
 
   before(async () => {
     s3 = await startS3rver();
-    app = await startTestApp({
-      workers: false,
-      env: {
-        S3_ENDPOINT: s3.endpoint,
-        S3_BUCKET: 'no-such-bucket',
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-        S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-        S3_FORCE_PATH_STYLE: 'true',
-      },
-    });
+    app = await startTestApp({ workers: false, env: s3Environment(s3, 'no-such-bucket') });
   });
   after(async () => {
     await app?.close();

@@ -8,6 +8,7 @@ import { LocalStorage } from '../../shared/storage/local/local-storage';
 import type { HttpResult } from '../support/http-client';
 import { statusForHeadersOnly } from '../support/headers-only';
 import { pollUntil } from '../support/poll';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const MB = 1024 * 1024;
@@ -316,5 +317,26 @@ describe('signed object URLs (embedded storage)', () => {
       expect(response.status).to.be.oneOf([403, 404]);
       expect(response.body.success).to.equal(false);
     });
+  });
+});
+
+describe('signed object URLs with S3 configured', () => {
+  let s3: S3rverProcess;
+  let app: TestApp;
+
+  before(async () => {
+    s3 = await startS3rver();
+    app = await startTestApp({ workers: false, env: s3Environment(s3, 'signed-by-s3') });
+  });
+  after(async () => {
+    await app?.close();
+    await s3?.stop();
+  });
+
+  it('are S3\'s own: the gateway serves no object routes', async () => {
+    const signed = await app.core.storage.presignPut('apps/setup.exe', { expiresInSeconds: 60 });
+    expect(signed.startsWith(`${s3.endpoint}/`), signed).to.equal(true);
+    const response = await app.http.get(`${app.baseUrl}/v1/objects/apps/setup.exe?X-Method=GET`, { key: null });
+    expectRefused(response, 404, 'NOT_FOUND');
   });
 });

@@ -15,6 +15,18 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 
 const READY_TIMEOUT_MS = 15_000;
 
+/** The S3_* variables that point the service at `bucket` on a test server. */
+export function s3Environment(server: S3rverProcess, bucket: string): Record<string, string> {
+  return {
+    S3_ENDPOINT: server.endpoint,
+    S3_BUCKET: bucket,
+    S3_REGION: 'us-east-1',
+    S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
+}
+
 /** Starts s3rver as a child process on a free port, with its data in a fresh temporary directory. */
 export async function startS3rver(): Promise<S3rverProcess> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));

@@ -13,13 +13,16 @@ import { UrlSigner } from './url-signer';
 /** A body longer or shorter than it was declared to be. */
 export class BodyLengthError extends Error {}
 
+/** Where signed URLs point, under PUBLIC_BASE_URL; signed-url-routes.ts answers them. */
+export const SIGNED_URL_PATH = '/v1/objects';
+
 /** Read size for streaming objects: large reads keep hashing and serving near memory speed. */
-export const READ_CHUNK_BYTES = 1024 * 1024;
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
  * Objects as files under a directory, for the single-machine default. Writes land in a temporary file
- * renamed into place, so a reader never sees a half-written object. URLs point at the gateway's
- * /v1/objects route, which checks the signature (gateway/routes/object-routes.ts).
+ * renamed into place, so a reader never sees a half-written object. URLs point at the gateway, which
+ * checks their signature (signed-url-routes.ts).
  */
 export class LocalStorage implements ObjectStorage {
   readonly kind = 'local' as const;
@@ -28,7 +31,7 @@ export class LocalStorage implements ObjectStorage {
   constructor(
     private readonly root: string,
     private readonly publicBaseUrl: string,
-    readonly signer: UrlSigner,
+    private readonly signer: UrlSigner,
   ) {
     fs.mkdirSync(path.join(root, '.partial'), { recursive: true });
   }
@@ -178,7 +181,7 @@ export class LocalStorage implements ObjectStorage {
 
   private url(key: string, query: string): string {
     const encodedKey = key.split('/').map(encodeURIComponent).join('/');
-    return `${this.publicBaseUrl}/v1/objects/${encodedKey}?${query}`;
+    return `${this.publicBaseUrl}${SIGNED_URL_PATH}/${encodedKey}?${query}`;
   }
 }
 

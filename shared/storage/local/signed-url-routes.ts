@@ -1,26 +1,25 @@
 import Router from '@koa/router';
-import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
-import { BodyLengthError, LocalStorage } from '../../shared/storage/local/local-storage';
-import type { AppContext, AppState } from '../http/context';
-import { parseByteRange } from '../http/byte-range';
-import { declaredLength } from '../http/declared-length';
-import { respond } from '../http/respond';
+import { parseByteRange } from '../../../gateway/http/byte-range';
+import type { AppContext, AppRouter, AppState } from '../../../gateway/http/context';
+import { declaredLength } from '../../../gateway/http/declared-length';
+import { respond } from '../../../gateway/http/respond';
+import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../errors';
+import { BodyLengthError, SIGNED_URL_PATH, type LocalStorage } from './local-storage';
+import type { UrlSigner } from './url-signer';
 
 /** No single object is larger than the largest upload we accept. */
-const PREFIX = '/v1/objects';
-
-export const MAX_OBJECT_BYTES = 5 * 1024 ** 3;
+const MAX_OBJECT_BYTES = 5 * 1024 ** 3;
 
 /**
- * The embedded object store's URLs: GET/HEAD (downloads) and PUT (large uploads), each allowed only
- * by a valid, unexpired signature from LocalStorage. No bearer key is involved.
+ * The embedded object store's URLs, served by the gateway: GET/HEAD (downloads) and PUT (large
+ * uploads), each allowed only by a valid, unexpired signature of `signer`. No bearer key is involved.
  */
-export function objectRoutes(storage: LocalStorage): Router<AppState> {
-  const router = new Router<AppState>({ prefix: PREFIX });
+export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRouter {
+  const router = new Router<AppState>({ prefix: SIGNED_URL_PATH });
 
   const authorise = (ctx: AppContext) => {
     const key = keyOfPath(ctx.path);
-    const { verdict, grant } = storage.signer.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
+    const { verdict, grant } = signer.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
     if (verdict === 'invalid' || !grant) throw forbidden('the URL signature is not valid');
     if (verdict === 'expired') throw forbidden('the URL has expired');
     ctx.set('Cache-Control', 'private, no-store');
@@ -86,7 +85,7 @@ export function objectRoutes(storage: LocalStorage): Router<AppState> {
 /** The object key from the raw path (the router's decoded param would turn '+' into a space). */
 function keyOfPath(rawPath: string): string {
   try {
-    return rawPath.slice(PREFIX.length + 1).split('/').map(decodeURIComponent).join('/');
+    return rawPath.slice(SIGNED_URL_PATH.length + 1).split('/').map(decodeURIComponent).join('/');
   } catch {
     throw notFound('object not found');
   }
