@@ -27,14 +27,46 @@ export interface PresignPutOptions {
   contentLength?: number;
 }
 
+/** The most bytes one put, or one PUT to a pre-signed URL, stores: 5 GiB, the most S3 takes in a single request. */
+export const MAX_PUT_BYTES = 5 * 1024 ** 3;
+
+/** How long a body may be; every adapter enforces both, and stores nothing from a body that breaks them. */
+export interface BodyLimits {
+  /** The exact length the body must have. */
+  contentLength?: number;
+  /** The most bytes the body may have, when its length is not known in advance; MAX_PUT_BYTES at most and by default. */
+  maxBytes?: number;
+}
+
+export interface PutOptions extends BodyLimits {
+  contentType?: string;
+}
+
+/** The longest body `limits` allow. */
+export function maxBodyBytes(limits: BodyLimits): number {
+  return Math.min(limits.contentLength ?? Infinity, limits.maxBytes ?? MAX_PUT_BYTES, MAX_PUT_BYTES);
+}
+
+/** A put's body was longer than its limits allow or shorter than its declared length; nothing was stored. */
+export class BodyLengthError extends Error {
+  /** `limit`: the longest body allowed (too-long), or the declared length (too-short). */
+  constructor(readonly problem: 'too-long' | 'too-short', readonly limit: number) {
+    super(problem === 'too-long' ? `the body is longer than ${limit} bytes` : `the body is shorter than the declared ${limit} bytes`);
+    this.name = 'BodyLengthError';
+  }
+}
+
 /**
  * The object-storage port. Adapters: files under DATA_DIR with the gateway's own signed URLs (embedded
  * default) and S3 (production). Both pass test/contract/object-storage.contract.test.ts.
  */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';
-  /** Streams `body` into `key`; resolves with the number of bytes stored. */
-  put(key: string, body: Readable, options?: { contentType?: string; contentLength?: number }): Promise<{ size: number }>;
+  /**
+   * Streams `body` into `key`; resolves with the number of bytes stored. A body that breaks `options`'
+   * limits fails with BodyLengthError (a declared length past them before any byte is read).
+   */
+  put(key: string, body: Readable, options?: PutOptions): Promise<{ size: number }>;
   /** null when the object does not exist. */
   head(key: string): Promise<ObjectInfo | null>;
   /** Throws ObjectNotFoundError when the object does not exist. */

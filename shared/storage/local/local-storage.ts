@@ -2,16 +2,14 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ObjectNotFoundError } from '../../errors';
 import { randomToken } from '../../ids';
-import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+import { BodyLengthCheck } from '../body-length-check';
+import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
 import { SignedUrlMemo } from '../signed-url-memo';
 import { UrlSigner } from './url-signer';
-
-/** A body longer or shorter than it was declared to be. */
-export class BodyLengthError extends Error {}
 
 /** Where signed URLs point, under PUBLIC_BASE_URL; signed-url-routes.ts answers them. */
 export const SIGNED_URL_PATH = '/v1/objects';
@@ -36,30 +34,15 @@ export class LocalStorage implements ObjectStorage {
     fs.mkdirSync(path.join(root, '.partial'), { recursive: true });
   }
 
-  /**
-   * `contentLength`: the exact length the body must have (shorter or longer fails, as on S3).
-   * `maxBytes`: an upper bound when the length is not known in advance.
-   */
-  async put(key: string, body: Readable, options: { contentLength?: number; maxBytes?: number } = {}): Promise<{ size: number }> {
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
+    const check = new BodyLengthCheck(options);
     const target = this.pathOf(key);
     const partial = path.join(this.root, '.partial', randomToken(12));
-    const limit = options.contentLength ?? options.maxBytes ?? Infinity;
-    let size = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        callback(size > limit ? new BodyLengthError('body exceeds the declared length') : null, chunk);
-      },
-      flush(callback) {
-        const short = options.contentLength !== undefined && size < options.contentLength;
-        callback(short ? new BodyLengthError('body is shorter than the declared length') : null);
-      },
-    });
     try {
-      await pipeline(body, counter, fs.createWriteStream(partial));
+      await pipeline(body, check, fs.createWriteStream(partial));
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(partial, target);
-      return { size };
+      return { size: check.bytes };
     } catch (error) {
       await fsp.rm(partial, { force: true });
       throw error;

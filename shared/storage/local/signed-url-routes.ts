@@ -4,11 +4,9 @@ import type { AppContext, AppRouter, AppState } from '../../../gateway/http/cont
 import { declaredLength } from '../../../gateway/http/declared-length';
 import { respond } from '../../../gateway/http/respond';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../errors';
-import { BodyLengthError, SIGNED_URL_PATH, type LocalStorage } from './local-storage';
+import { BodyLengthError, maxBodyBytes } from '../object-storage';
+import { SIGNED_URL_PATH, type LocalStorage } from './local-storage';
 import type { UrlSigner } from './url-signer';
-
-/** No single object is larger than the largest upload we accept. */
-const MAX_OBJECT_BYTES = 5 * 1024 ** 3;
 
 /**
  * The embedded object store's URLs, served by the gateway: GET/HEAD (downloads) and PUT (large
@@ -59,27 +57,27 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRo
 
   router.put('/:key(.+)', async (ctx) => {
     const { key, grant } = authorise(ctx);
-    const limit = grant.contentLength ?? MAX_OBJECT_BYTES;
+    // A signed length is exact, as on S3; without one, the largest put applies.
+    const limits = { contentLength: grant.contentLength };
     const declared = declaredLength(ctx);
-    if (declared !== undefined && declared > limit) {
-      ctx.set('Connection', 'close');
-      throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
-    }
+    if (declared !== undefined && declared > maxBodyBytes(limits)) throw tooLarge(ctx, maxBodyBytes(limits));
     try {
-      // A signed length is exact, as on S3; otherwise only the size cap applies.
-      const { size } = await storage.put(key, ctx.req, grant.contentLength === undefined ? { maxBytes: limit } : { contentLength: limit });
+      const { size } = await storage.put(key, ctx.req, limits);
       respond(ctx, { size });
     } catch (error) {
       if (!(error instanceof BodyLengthError)) throw error;
-      if (error.message.includes('exceeds')) {
-        ctx.set('Connection', 'close');
-        throw payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
-      }
-      throw badRequest(`the body must have exactly ${limit} bytes, as signed into this URL`);
+      if (error.problem === 'too-long') throw tooLarge(ctx, error.limit);
+      throw badRequest(`the body must have exactly ${error.limit} bytes, as signed into this URL`);
     }
   });
 
   return router;
+}
+
+/** The rest of a body too large is not read: the connection closes once the answer is sent. */
+function tooLarge(ctx: AppContext, limit: number) {
+  ctx.set('Connection', 'close');
+  return payloadTooLarge(`the body is larger than the ${limit} bytes this URL accepts`);
 }
 
 /** The object key from the raw path (the router's decoded param would turn '+' into a space). */

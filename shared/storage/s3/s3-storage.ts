@@ -1,4 +1,4 @@
-import { pipeline, Readable, Transform, TransformCallback } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import {
   BucketAlreadyOwnedByYou,
   BucketLocationConstraint,
@@ -19,7 +19,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
 import { sha256OfStream } from '../../hashing';
-import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions } from '../object-storage';
+import { BodyLengthCheck } from '../body-length-check';
+import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
 import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
 import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
 
@@ -58,14 +59,14 @@ export class S3Storage implements ObjectStorage {
     });
   }
 
-  async put(key: string, body: Readable, options: { contentType?: string; contentLength?: number } = {}): Promise<{ size: number }> {
-    const counter = new ByteCounter(options.contentLength);
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
+    const check = new BodyLengthCheck(options);
     // The SDK pipes the body without watching it for errors: a failing source or a wrong length aborts the request.
     const abort = new AbortController();
-    pipeline(body, counter, (error) => {
+    pipeline(body, check, (error) => {
       if (error) abort.abort(error);
     });
-    const params = { Bucket: this.bucket, Key: key, Body: counter, ContentType: options.contentType };
+    const params = { Bucket: this.bucket, Key: key, Body: check, ContentType: options.contentType };
     try {
       if (options.contentLength === undefined) {
         // Unknown length: a multipart upload, holding at most a few parts in memory.
@@ -74,11 +75,11 @@ export class S3Storage implements ObjectStorage {
         await this.client.send(new PutObjectCommand({ ...params, ContentLength: options.contentLength }), { abortSignal: abort.signal });
       }
     } catch (error) {
-      counter.destroy();
+      check.destroy();
       // An aborted request only says it was aborted; the reason is what went wrong with the body.
       throw error instanceof Error && error.name === 'AbortError' && abort.signal.aborted ? abort.signal.reason : error;
     }
-    return { size: counter.bytes };
+    return { size: check.bytes };
   }
 
   async head(key: string): Promise<ObjectInfo | null> {
@@ -240,30 +241,4 @@ export class S3Storage implements ObjectStorage {
 /** CopySource is sent as a raw header: S3 expects it URL-encoded, '+' included. */
 function copySource(bucket: string, key: string): string {
   return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
-}
-
-/** Passes bytes through while counting them; fails when the count departs from the declared length. */
-class ByteCounter extends Transform {
-  bytes = 0;
-
-  constructor(private readonly declaredLength: number | undefined) {
-    super();
-  }
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.declaredLength !== undefined && this.bytes > this.declaredLength) {
-      callback(new Error('body exceeds the declared length'));
-      return;
-    }
-    callback(null, chunk);
-  }
-
-  override _flush(callback: TransformCallback): void {
-    if (this.declaredLength !== undefined && this.bytes < this.declaredLength) {
-      callback(new Error('body is shorter than the declared length'));
-      return;
-    }
-    callback();
-  }
 }
