@@ -11,6 +11,7 @@ import { UrlSigner } from '../../shared/storage/local/url-signer';
 import { attachmentDisposition, BodyLengthError, MAX_PUT_BYTES, ObjectStorage } from '../../shared/storage/object-storage';
 import { S3Storage } from '../../shared/storage/s3/s3-storage';
 import { S3RVER_CREDENTIALS, S3rverProcess, startS3rver } from '../support/s3rver';
+import { createBucket } from '../support/s3-bucket';
 import { rejectionOf } from '../support/rejection';
 
 interface StorageFixture {
@@ -312,9 +313,9 @@ describe('S3Storage on s3rver', () => {
   });
 
   async function freshBucket(): Promise<S3Storage> {
-    const storage = new S3Storage(configFor(`contract-${randomBytes(6).toString('hex')}`));
-    await storage.ensureBucket();
-    return storage;
+    const config = configFor(`contract-${randomBytes(6).toString('hex')}`);
+    await createBucket(config);
+    return new S3Storage(config);
   }
 
   objectStorageContract(async () => {
@@ -384,12 +385,12 @@ describe('S3Storage on s3rver', () => {
       expect((await fetch(url)).status).to.equal(403);
     });
 
-    it('creates a missing bucket once, and ping fails until then', async () => {
-      const unborn = new S3Storage(configFor(`unborn-${randomBytes(6).toString('hex')}`));
+    it('fails ping while the bucket is missing, and answers once it exists', async () => {
+      const config = configFor(`unborn-${randomBytes(6).toString('hex')}`);
+      const unborn = new S3Storage(config);
       try {
         expect(await rejectionOf(unborn.ping())).to.be.instanceOf(Error);
-        await unborn.ensureBucket();
-        await unborn.ensureBucket();
+        await createBucket(config);
         await unborn.ping();
       } finally {
         await unborn.close();

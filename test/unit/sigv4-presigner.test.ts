@@ -4,6 +4,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../shared/config';
 import { attachmentDisposition } from '../../shared/storage/object-storage';
 import { S3Storage } from '../../shared/storage/s3/s3-storage';
+import { createS3Client } from '../../shared/storage/s3/s3-client';
+import { confirmGetUrlPresigner } from '../../shared/storage/s3/sdk-get-urls';
 import { GetUrlRequest, S3GetUrlPresigner, S3Location, SigningCredentials } from '../../shared/storage/s3/sigv4-presigner';
 
 const SIGNED_AT = new Date('2030-03-04T05:06:07.890Z');
@@ -64,7 +66,7 @@ const LOCATIONS: Array<[string, S3Location]> = [
   ['endpoint with a base path, virtual-hosted', { bucket: 'downloads', region: 'us-east-1', endpoint: 'https://gateway.example.com/s3/', forcePathStyle: false }],
 ];
 
-/** The reference: S3Client with the options S3Storage gives it, and getSignedUrl. */
+/** The reference: S3Client with the options createS3Client gives it, and getSignedUrl. */
 function sdkClient(location: S3Location, credentials: SigningCredentials): S3Client {
   return new S3Client({
     endpoint: location.endpoint,
@@ -211,6 +213,16 @@ describe('S3Storage.presignGet', () => {
     return { ...location, accessKeyId: credentials?.accessKeyId, secretAccessKey: credentials?.secretAccessKey };
   }
 
+  /** Whether GET URLs are signed by the presigner (true) or getSignedUrl (false): the choice S3Storage makes for its client. */
+  async function signsDirectly(config: S3Config): Promise<boolean> {
+    const client = createS3Client(config);
+    try {
+      return (await confirmGetUrlPresigner(client, config)) !== undefined;
+    } finally {
+      client.destroy();
+    }
+  }
+
   async function expectSdkUrlFrom(storage: S3Storage, location: S3Location, credentials: SigningCredentials): Promise<string> {
     const key = 'apps/app 1/ünï+file.bin';
     const url = await storage.presignGet(key, { expiresInSeconds: 300, fileName: 'Setup (ü).exe', contentType: 'application/x-msdownload' });
@@ -229,9 +241,9 @@ describe('S3Storage.presignGet', () => {
 
   it('signs GET URLs itself for a supported configuration, with static keys', async () => {
     const location = LOCATIONS[5][1];
+    expect(await signsDirectly(configFor(location, STATIC_KEYS))).to.equal(true);
     const storage = new S3Storage(configFor(location, STATIC_KEYS));
     try {
-      expect(await storage.signsGetUrlsDirectly()).to.equal(true);
       await expectSdkUrlFrom(storage, location, STATIC_KEYS);
     } finally {
       await storage.close();
@@ -245,9 +257,9 @@ describe('S3Storage.presignGet', () => {
       AWS_SECRET_ACCESS_KEY: TEMPORARY_KEYS.secretAccessKey,
       AWS_SESSION_TOKEN: TEMPORARY_KEYS.sessionToken ?? '',
     }, async () => {
+      expect(await signsDirectly(configFor(location))).to.equal(true);
       const storage = new S3Storage(configFor(location));
       try {
-        expect(await storage.signsGetUrlsDirectly()).to.equal(true);
         const url = await expectSdkUrlFrom(storage, location, TEMPORARY_KEYS);
         expect(new URL(url).searchParams.get('X-Amz-Security-Token')).to.equal(TEMPORARY_KEYS.sessionToken);
       } finally {
@@ -258,9 +270,9 @@ describe('S3Storage.presignGet', () => {
 
   it('falls back to getSignedUrl for a configuration the presigner does not reproduce', async () => {
     const location: S3Location = { bucket: 'downloads', region: 'cn-north-1', endpoint: undefined, forcePathStyle: false };
+    expect(await signsDirectly(configFor(location, STATIC_KEYS))).to.equal(false);
     const storage = new S3Storage(configFor(location, STATIC_KEYS));
     try {
-      expect(await storage.signsGetUrlsDirectly()).to.equal(false);
       const url = await expectSdkUrlFrom(storage, location, STATIC_KEYS);
       expect(new URL(url).host).to.equal('downloads.s3.cn-north-1.amazonaws.com.cn');
     } finally {
@@ -273,9 +285,9 @@ describe('S3Storage.presignGet', () => {
     const overrides: Array<Record<string, string>> = [{ AWS_USE_FIPS_ENDPOINT: 'true' }, { AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9000' }];
     for (const variables of overrides) {
       await withEnvironment(variables, async () => {
+        expect(await signsDirectly(configFor(location, STATIC_KEYS)), JSON.stringify(variables)).to.equal(false);
         const storage = new S3Storage(configFor(location, STATIC_KEYS));
         try {
-          expect(await storage.signsGetUrlsDirectly(), JSON.stringify(variables)).to.equal(false);
           await expectSdkUrlFrom(storage, location, STATIC_KEYS);
         } finally {
           await storage.close();

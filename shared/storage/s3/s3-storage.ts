@@ -1,9 +1,6 @@
 import { pipeline, Readable } from 'node:stream';
 import {
-  BucketAlreadyOwnedByYou,
-  BucketLocationConstraint,
   CopyObjectCommand,
-  CreateBucketCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -21,10 +18,10 @@ import { ObjectNotFoundError } from '../../errors';
 import { sha256OfStream } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
-import { GetUrlRequest, S3GetUrlPresigner } from './sigv4-presigner';
 import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
-
-type UnsignedGetUrlRequest = Omit<GetUrlRequest, 'credentials'>;
+import { createS3Client } from './s3-client';
+import { confirmGetUrlPresigner, presignGetWithSdk, UnsignedGetUrlRequest } from './sdk-get-urls';
+import type { S3GetUrlPresigner } from './sigv4-presigner';
 
 /**
  * Objects in an S3-compatible bucket. Clients send and fetch large bytes through pre-signed URLs, so they
@@ -34,29 +31,13 @@ export class S3Storage implements ObjectStorage {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
   private readonly bucket: string;
-  private readonly region: string;
-  /** Chosen from the configuration alone; the first presignGet confirms it against the SDK. */
-  private readonly getUrlPresigner: S3GetUrlPresigner | undefined;
+  /** Confirmed by the first presignGet; undefined inside: GET URLs are signed by the SDK. */
   private confirmedGetUrlPresigner: Promise<S3GetUrlPresigner | undefined> | undefined;
   private readonly signedGets = new SignedUrlMemo();
 
-  constructor(config: S3Config) {
+  constructor(private readonly config: S3Config) {
     this.bucket = config.bucket;
-    this.region = config.region;
-    this.getUrlPresigner = S3GetUrlPresigner.forLocation(config);
-    this.client = new S3Client({
-      endpoint: config.endpoint,
-      region: config.region,
-      forcePathStyle: config.forcePathStyle,
-      // Without explicit keys the SDK's default chain applies (environment, profile, instance role).
-      credentials: config.accessKeyId !== undefined && config.secretAccessKey !== undefined
-        ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
-        : undefined,
-      // Otherwise the SDK signs the checksum of an empty body into pre-signed PUT URLs, which S3 and MinIO
-      // then refuse for any real upload.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.client = createS3Client(config);
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
@@ -158,54 +139,21 @@ export class S3Storage implements ObjectStorage {
       responseContentType: options.contentType,
       now: options.signedAt === undefined ? new Date() : new Date(options.signedAt * 1000),
     };
-    const presigner = await this.confirmGetUrlPresigner();
-    if (presigner === undefined) return this.presignGetWithSdk(request);
+    const presigner = await this.getUrlPresigner();
+    if (presigner === undefined) return presignGetWithSdk(this.client, this.bucket, request);
     // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
     const credentials = await this.client.config.credentials();
     const inputs: SignedUrlInputs = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
     return this.signedGets.get(inputs, Math.floor(request.now.getTime() / 1000), () => presigner.presign({ ...request, credentials }));
   }
 
-  /** Whether presignGet signs URLs itself (true) or through getSignedUrl (false). */
-  async signsGetUrlsDirectly(): Promise<boolean> {
-    return (await this.confirmGetUrlPresigner()) !== undefined;
-  }
-
-  /**
-   * The SDK also takes endpoint, FIPS, dual-stack and global-endpoint settings from the environment and the shared
-   * config files. One probe, signed both ways, shows whether its URLs are still the ones the presigner reproduces.
-   */
-  private confirmGetUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
-    this.confirmedGetUrlPresigner ??= this.probeGetUrlPresigner().catch((error: unknown) => {
+  /** Confirmed once; a failed probe (credentials not available yet) is tried again by the next call. */
+  private getUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
+    this.confirmedGetUrlPresigner ??= confirmGetUrlPresigner(this.client, this.config).catch((error: unknown) => {
       this.confirmedGetUrlPresigner = undefined;
       throw error;
     });
     return this.confirmedGetUrlPresigner;
-  }
-
-  private async probeGetUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
-    const presigner = this.getUrlPresigner;
-    if (presigner === undefined) return undefined;
-    const probe: UnsignedGetUrlRequest = {
-      key: 'probe/ünï +(1).bin',
-      expiresInSeconds: 60,
-      responseContentDisposition: attachmentDisposition('ünï +(1).bin'),
-      responseContentType: 'application/octet-stream',
-      now: new Date(),
-    };
-    const credentials = await this.client.config.credentials();
-    const sdkUrl = await this.presignGetWithSdk(probe);
-    return presigner.presign({ ...probe, credentials }) === sdkUrl ? presigner : undefined;
-  }
-
-  private presignGetWithSdk(request: UnsignedGetUrlRequest): Promise<string> {
-    const command = new GetObjectCommand({
-      Bucket: this.bucket,
-      Key: request.key,
-      ResponseContentDisposition: request.responseContentDisposition,
-      ResponseContentType: request.responseContentType,
-    });
-    return getSignedUrl(this.client, command, { expiresIn: request.expiresInSeconds, signingDate: request.now });
   }
 
   async ping(): Promise<void> {
@@ -214,27 +162,6 @@ export class S3Storage implements ObjectStorage {
 
   async close(): Promise<void> {
     this.client.destroy();
-  }
-
-  /** Creates the bucket when it does not exist yet; safe to call from several processes at once. */
-  async ensureBucket(): Promise<void> {
-    try {
-      await this.ping();
-      return;
-    } catch (error) {
-      if (!(error instanceof NotFound)) throw error;
-    }
-    try {
-      await this.client.send(new CreateBucketCommand({
-        Bucket: this.bucket,
-        // us-east-1 is the one region S3 refuses to be named explicitly.
-        CreateBucketConfiguration: this.region === 'us-east-1'
-          ? undefined
-          : { LocationConstraint: this.region as BucketLocationConstraint },
-      }));
-    } catch (error) {
-      if (!(error instanceof BucketAlreadyOwnedByYou)) throw error;
-    }
   }
 }
 
