@@ -59,11 +59,8 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
-/** Network failures reaching a dependency (object store, database), whichever client raised them. */
-const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-/** A bucket that is not there, a database no server answers for. */
+/** A database no server answers for. */
 const DEPENDENCY_ERROR_NAMES = new Set([
-  'NoSuchBucket',
   'MongoServerSelectionError',
   'MongooseServerSelectionError',
   'MongoNetworkError',
@@ -73,15 +70,11 @@ const DEPENDENCY_ERROR_NAMES = new Set([
 
 /**
  * True when a dependency failed rather than the request or our code: the request may succeed once
- * it is back, so it is answered 503, not 500. Covers network errors, a missing bucket, and S3
- * answering with a 5xx of its own.
+ * it is back, so it is answered 503, not 500.
  */
 export function isDependencyUnavailable(error: unknown): boolean {
-  const candidate = error as { name?: unknown; code?: unknown; $metadata?: { httpStatusCode?: unknown } } | null;
+  const candidate = error as { name?: unknown } | null;
   if (error instanceof DependencyUnavailableError) return true;
   if (!candidate || typeof candidate !== 'object') return false;
-  if (typeof candidate.name === 'string' && DEPENDENCY_ERROR_NAMES.has(candidate.name)) return true;
-  if (typeof candidate.code === 'string' && NETWORK_ERROR_CODES.has(candidate.code)) return true;
-  const status = candidate.$metadata?.httpStatusCode;
-  return typeof status === 'number' && status >= 500;
+  return typeof candidate.name === 'string' && DEPENDENCY_ERROR_NAMES.has(candidate.name);
 }

@@ -1,11 +1,14 @@
 import { expect } from 'chai';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { S3Config } from '../../shared/config';
-import { ObjectNotFoundError } from '../../shared/errors';
+import { DependencyUnavailableError, ObjectNotFoundError } from '../../shared/errors';
+import { findFreePort } from '../../shared/net';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { UrlSigner } from '../../shared/storage/local/url-signer';
 import { attachmentDisposition, BodyLengthError, MAX_PUT_BYTES, ObjectStorage } from '../../shared/storage/object-storage';
@@ -81,8 +84,11 @@ function expirySecondOf(url: string): number {
   return Date.UTC(+year, +month - 1, +day, +hour, +minute, +second) / 1000 + Number(query.get('X-Amz-Expires'));
 }
 
-/** What every ObjectStorage adapter must do; `createFixture` gives each test an empty store. */
-function objectStorageContract(createFixture: () => Promise<StorageFixture>, gaps: ServerGaps = {}): void {
+/**
+ * What every ObjectStorage adapter must do; `createFixture` gives each test an empty store,
+ * `createGone` a store that is not there (its directory removed, its bucket never created).
+ */
+function objectStorageContract(createFixture: () => Promise<StorageFixture>, createGone: () => Promise<StorageFixture>, gaps: ServerGaps = {}): void {
   describe('ObjectStorage contract', () => {
     let fixture: StorageFixture;
     let storage: ObjectStorage;
@@ -277,19 +283,50 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, gap
       await storage.ping();
     });
   });
+
+  describe('ObjectStorage contract, store not there', () => {
+    it('raises DependencyUnavailableError from every operation that needs the store', async () => {
+      const gone = await createGone();
+      try {
+        const attempts: Record<string, () => Promise<unknown>> = {
+          ping: () => gone.storage.ping(),
+          'put of a known length': () => gone.storage.put('gone/known.bin', Readable.from([Buffer.from('bytes')]), { contentLength: 5 }),
+          'put of an unknown length': () => gone.storage.put('gone/unknown.bin', Readable.from([Buffer.from('bytes')])),
+          getStream: () => gone.storage.getStream('gone/object.bin'),
+          sha256: () => gone.storage.sha256('gone/object.bin'),
+          listKeys: () => gone.storage.listKeys('gone', 10),
+          move: () => gone.storage.move('gone/staged.bin', 'gone/object.bin'),
+        };
+        for (const [operation, attempt] of Object.entries(attempts)) {
+          const error = await rejectionOf(attempt());
+          expect(error, `${operation}: ${String(error)}`).to.be.instanceOf(DependencyUnavailableError);
+        }
+      } finally {
+        await gone.dispose();
+      }
+    });
+  });
 }
 
 describe('LocalStorage', () => {
-  objectStorageContract(async () => {
+  async function localStore(): Promise<StorageFixture & { dir: string }> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'local-storage-'));
     const storage = new LocalStorage(dir, 'http://127.0.0.1:1', new UrlSigner(randomBytes(32)));
     return {
+      dir,
       storage,
       dispose: async () => {
         await storage.close();
         await rm(dir, { recursive: true, force: true });
       },
     };
+  }
+
+  objectStorageContract(localStore, async () => {
+    // The data directory deleted or unmounted under a running process.
+    const store = await localStore();
+    await rm(store.dir, { recursive: true, force: true });
+    return store;
   });
 });
 
@@ -321,7 +358,57 @@ describe('S3Storage on s3rver', () => {
   objectStorageContract(async () => {
     const storage = await freshBucket();
     return { storage, dispose: () => storage.close() };
+  }, async () => {
+    const storage = new S3Storage(configFor(`never-created-${randomBytes(6).toString('hex')}`));
+    return { storage, dispose: () => storage.close() };
   }, { rangeEndingAtZero: true, plusInCopySource: true, keepsCutShortPut: true });
+
+  describe('a store that fails', () => {
+    /** Every operation that talks to the store, on a fresh key each time. */
+    async function expectEveryOperationUnavailable(storage: S3Storage): Promise<void> {
+      const attempts: Record<string, () => Promise<unknown>> = {
+        ping: () => storage.ping(),
+        'put of a known length': () => storage.put('failing/known.bin', Readable.from([Buffer.from('bytes')]), { contentLength: 5 }),
+        'put of an unknown length': () => storage.put('failing/unknown.bin', Readable.from([Buffer.from('bytes')])),
+        head: () => storage.head('failing/object.bin'),
+        getStream: () => storage.getStream('failing/object.bin'),
+        listKeys: () => storage.listKeys('failing', 10),
+        move: () => storage.move('failing/staged.bin', 'failing/object.bin'),
+        delete: () => storage.delete('failing/object.bin'),
+      };
+      for (const [operation, attempt] of Object.entries(attempts)) {
+        const error = await rejectionOf(attempt());
+        expect(error, `${operation}: ${String(error)}`).to.be.instanceOf(DependencyUnavailableError);
+      }
+    }
+
+    it('raises DependencyUnavailableError when nothing answers at the endpoint', async () => {
+      const storage = new S3Storage({ ...configFor('unreachable'), endpoint: `http://127.0.0.1:${await findFreePort()}` });
+      try {
+        await expectEveryOperationUnavailable(storage);
+      } finally {
+        await storage.close();
+      }
+    });
+
+    it('raises DependencyUnavailableError when the store answers with a 5xx', async () => {
+      // An S3 endpoint having an outage: every request gets S3's InternalError.
+      const failing = http.createServer((request, response) => {
+        request.resume();
+        response.writeHead(500, { 'content-type': 'application/xml' });
+        response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again.</Message></Error>');
+      });
+      await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+      const storage = new S3Storage({ ...configFor('failing'), endpoint: `http://127.0.0.1:${(failing.address() as AddressInfo).port}` });
+      try {
+        await expectEveryOperationUnavailable(storage);
+      } finally {
+        await storage.close();
+        failing.closeAllConnections();
+        await new Promise((resolve) => failing.close(resolve));
+      }
+    });
+  });
 
   describe('pre-signed URLs served by s3rver', () => {
     let storage: S3Storage;
@@ -389,7 +476,7 @@ describe('S3Storage on s3rver', () => {
       const config = configFor(`unborn-${randomBytes(6).toString('hex')}`);
       const unborn = new S3Storage(config);
       try {
-        expect(await rejectionOf(unborn.ping())).to.be.instanceOf(Error);
+        expect(await rejectionOf(unborn.ping())).to.be.instanceOf(DependencyUnavailableError);
         await createBucket(config);
         await unborn.ping();
       } finally {

@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ObjectNotFoundError } from '../../errors';
+import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
@@ -17,27 +17,34 @@ export const SIGNED_URL_PATH = '/v1/objects';
 /** Read size for streaming objects: large reads keep hashing and serving near memory speed. */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
+/** File-system failures of the disk or its mount rather than of one object: the same request may succeed once it is fixed. */
+const STORE_FAILURE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOSPC', 'EDQUOT', 'ESTALE', 'EMFILE', 'ENFILE']);
+
 /**
  * Objects as files under a directory, for the single-machine default. Writes land in a temporary file
  * renamed into place, so a reader never sees a half-written object. URLs point at the gateway, which
- * checks their signature (signed-url-routes.ts).
+ * checks their signature (signed-url-routes.ts). A directory gone, unreadable or failing is
+ * DependencyUnavailableError (see failure()).
  */
 export class LocalStorage implements ObjectStorage {
   readonly kind = 'local' as const;
   private readonly signedGets = new SignedUrlMemo();
+  /** Where writes land before they are renamed into place; created with the store, so it is there while the store is. */
+  private readonly partialDirectory: string;
 
   constructor(
     private readonly root: string,
     private readonly publicBaseUrl: string,
     private readonly signer: UrlSigner,
   ) {
-    fs.mkdirSync(path.join(root, '.partial'), { recursive: true });
+    this.partialDirectory = path.join(root, '.partial');
+    fs.mkdirSync(this.partialDirectory, { recursive: true });
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
     const check = new BodyLengthCheck(options);
     const target = this.pathOf(key);
-    const partial = path.join(this.root, '.partial', randomToken(12));
+    const partial = path.join(this.partialDirectory, randomToken(12));
     try {
       await pipeline(body, check, fs.createWriteStream(partial));
       await fsp.mkdir(path.dirname(target), { recursive: true });
@@ -45,7 +52,7 @@ export class LocalStorage implements ObjectStorage {
       return { size: check.bytes };
     } catch (error) {
       await fsp.rm(partial, { force: true });
-      throw error;
+      throw await this.failure(error, key);
     }
   }
 
@@ -54,8 +61,9 @@ export class LocalStorage implements ObjectStorage {
       const stat = await fsp.stat(this.pathOf(key));
       return stat.isFile() ? { size: stat.size, contentType: undefined } : null;
     } catch (error) {
-      if (isMissing(error)) return null;
-      throw error;
+      const failure = await this.failure(error, key);
+      if (failure instanceof ObjectNotFoundError) return null;
+      throw failure;
     }
   }
 
@@ -85,6 +93,8 @@ export class LocalStorage implements ObjectStorage {
         hash.update(filled.subarray(0, bytesRead));
       }
       return hash.digest('hex');
+    } catch (error) {
+      throw await this.failure(error, key);
     } finally {
       await handle.close();
     }
@@ -95,24 +105,28 @@ export class LocalStorage implements ObjectStorage {
     try {
       entries = await fsp.readdir(this.pathOf(directory), { withFileTypes: true });
     } catch (error) {
-      if (isMissing(error) || error instanceof ObjectNotFoundError) return [];
-      throw error;
+      const failure = await this.failure(error, directory);
+      if (failure instanceof ObjectNotFoundError) return [];
+      throw failure;
     }
     return entries.filter((entry) => entry.isFile()).slice(0, limit).map((entry) => `${directory}/${entry.name}`);
   }
 
   async delete(key: string): Promise<void> {
-    await fsp.rm(this.pathOf(key), { force: true });
+    try {
+      await fsp.rm(this.pathOf(key), { force: true });
+    } catch (error) {
+      throw await this.failure(error, key);
+    }
   }
 
   async move(from: string, to: string): Promise<void> {
     const target = this.pathOf(to);
-    await fsp.mkdir(path.dirname(target), { recursive: true });
     try {
+      await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(this.pathOf(from), target);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ObjectNotFoundError(from);
-      throw error;
+      throw await this.failure(error, from);
     }
   }
 
@@ -138,7 +152,11 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async ping(): Promise<void> {
-    await fsp.access(this.root, fs.constants.R_OK | fs.constants.W_OK);
+    try {
+      await fsp.access(this.partialDirectory, fs.constants.R_OK | fs.constants.W_OK);
+    } catch (error) {
+      throw await this.failure(error, '.partial');
+    }
   }
 
   async close(): Promise<void> {}
@@ -148,9 +166,22 @@ export class LocalStorage implements ObjectStorage {
     try {
       return await fsp.open(this.pathOf(key), 'r');
     } catch (error) {
-      if (isMissing(error)) throw new ObjectNotFoundError(key);
-      throw error;
+      throw await this.failure(error, key);
     }
+  }
+
+  /**
+   * The one place file-system errors become the port's: a disk failing or a store directory gone
+   * (deleted, unmounted) is DependencyUnavailableError, as S3 unreachable is; a file not there in a
+   * store that is there is ObjectNotFoundError for `key`. Anything else, such as the body's own
+   * failure during a put, passes unchanged.
+   */
+  private async failure(error: unknown, key: string): Promise<unknown> {
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    if (code !== undefined && STORE_FAILURE_CODES.has(code)) return new DependencyUnavailableError('object storage', error);
+    if (!isMissing(error)) return error;
+    const storeIsThere = await fsp.access(this.partialDirectory).then(() => true, () => false);
+    return storeIsThere ? new ObjectNotFoundError(key) : new DependencyUnavailableError('object storage', error);
   }
 
   /** Maps a key to a file inside root; keys that would escape it are refused. */
@@ -170,7 +201,7 @@ export class LocalStorage implements ObjectStorage {
 
 /** No such file: ENOENT, or ENOTDIR when a key runs through another object's file ('a' holds bytes, 'a/b' is asked for). */
 function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
+  const code = (error as NodeJS.ErrnoException | null)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 

@@ -21,11 +21,13 @@ import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGet
 import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
 import { createS3Client } from './s3-client';
 import { confirmGetUrlPresigner, presignGetWithSdk, UnsignedGetUrlRequest } from './sdk-get-urls';
+import { reportStoreFailures } from './store-failures';
 import type { S3GetUrlPresigner } from './sigv4-presigner';
 
 /**
  * Objects in an S3-compatible bucket. Clients send and fetch large bytes through pre-signed URLs, so they
- * never pass through the gateway.
+ * never pass through the gateway. A store that cannot be reached, a missing bucket or a 5xx is
+ * DependencyUnavailableError (store-failures.ts).
  */
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3' as const;
@@ -38,6 +40,7 @@ export class S3Storage implements ObjectStorage {
   constructor(private readonly config: S3Config) {
     this.bucket = config.bucket;
     this.client = createS3Client(config);
+    reportStoreFailures(this.client);
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
