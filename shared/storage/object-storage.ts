@@ -58,9 +58,13 @@ export class BodyLengthError extends Error {
 
 /**
  * The object-storage port. Adapters: files under DATA_DIR with the gateway's own signed URLs (embedded
- * default) and S3 (production). Both pass test/contract/object-storage.contract.test.ts.
+ * default) and S3 (production). Both pass test/contract/object-storage.contract.test.ts. Callers never
+ * learn which one they have: every operation is a method here that both implement, and what a store
+ * needs served over HTTP comes with it from createObjectStorage. Any method may fail with
+ * DependencyUnavailableError when the store itself is unreachable, missing or failing.
  */
 export interface ObjectStorage {
+  /** Names the adapter in logs; nothing branches on it. */
   readonly kind: 'local' | 's3';
   /**
    * Streams `body` into `key`; resolves with the number of bytes stored. A body that breaks `options`'
@@ -77,10 +81,15 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** Keys of up to `limit` objects directly under `directory/` (not in directories below it), in no set order. */
   listKeys(directory: string, limit: number): Promise<string[]>;
-  /** Moves an object to another key, replacing what is there; throws ObjectNotFoundError when `from` is missing. */
+  /**
+   * Moves an object of up to MAX_PUT_BYTES (S3 copies no more in one request) to another key, replacing
+   * what is there; throws ObjectNotFoundError when `from` is missing.
+   */
   move(from: string, to: string): Promise<void>;
+  /** A URL a client PUTs `key` through without an API key; the body is held to `contentLength` when given, and to MAX_PUT_BYTES. */
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
+  /** Resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
