@@ -81,7 +81,7 @@ export async function launchGateway(
   await bus.start();
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
-  const catalog = new CatalogCache(core.store, bus, logger);
+  const catalog = new CatalogCache(core.store, bus);
   const events = new EventRecorder(core.store);
   const gateway = await startGateway(
     { config, logger, store: core.store, storage: core.storage, storageRoutes: core.storageRoutes, redis, jobs, keyCache, catalog, bus, events, adminKeyHashes },

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import { serviceUnavailable } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import { ServerIncarnation } from '../../shared/redis/server-incarnation';
 import type { Store } from '../../shared/store/store';
-import type { InvalidationBus } from '../cache/invalidation-bus';
+import type { CacheTag, InvalidationBus } from '../cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
 
 export interface KeyIdentity {
@@ -21,22 +22,34 @@ export interface ResolvedKey {
 }
 
 const UNKNOWN = 'unknown';
-/** Written on every change: it blocks the refill of a stale read racing the change (fills use NX). */
+/**
+ * Written before every change's store write: while it stands, lookups read the store and nothing
+ * fills the entry (fills use NX), so no value read before the change can be put back.
+ */
 const INVALIDATED = 'invalidated';
 const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_TRACKED_KEYS = 100_000;
 const LOCAL_TTL_MS = 30_000;
 
+/** A value cached in Redis, with the run id of the server that took it. */
+interface RedisEntry<T> {
+  server: string;
+  value: T;
+}
+
 /**
  * Customer-key lookups: an in-process cache first, then Redis, then the store. In Redis a key entry
- * (by key hash) and a customer entry (by id) are read in one round trip; changes overwrite them with
- * a marker instead of deleting them, so a request that read the store before the change cannot put
- * the old value back. The in-process entries are dropped through the invalidation bus in every
- * gateway process before the change is answered. Either way, the next request after a change sees it.
+ * (by key hash) and a customer entry (by id) are read in one round trip. A change is refused (503)
+ * unless it can first overwrite its Redis entry with a marker and hold its in-process entries in every
+ * gateway (InvalidationBus.change); only then is the store written. So a revocation is either refused
+ * with nothing changed or in force on every gateway's next request, and a Redis that comes back from
+ * an outage holds nothing older than the store. Values are trusted only from the Redis server run that
+ * took them: a restarted server may have lost a marker written just before it went down.
  */
 export class ApiKeyCache {
   private readonly localKeys: LocalCache<KeyIdentity>;
   private readonly localCustomers: LocalCache<CustomerStanding>;
+  private readonly server: ServerIncarnation;
 
   constructor(
     private readonly redis: Redis,
@@ -48,6 +61,7 @@ export class ApiKeyCache {
   ) {
     this.localKeys = new LocalCache(bus, LOCAL_TTL_MS);
     this.localCustomers = new LocalCache(bus, LOCAL_TTL_MS);
+    this.server = new ServerIncarnation(redis);
   }
 
   private readonly lastRecordedUse = new Map<string, number>();
@@ -95,36 +109,62 @@ export class ApiKeyCache {
     }, [['customer', customerId]]);
   }
 
-  async invalidateKey(keyHash: string): Promise<void> {
-    await this.guard(() => this.redis.set(this.keyEntry(keyHash), INVALIDATED, 'EX', this.ttlSeconds));
-    await this.guard(() => this.bus.publish('key', keyHash));
+  /** Writes a change of the customer's tier or status (see the class comment); 503 and nothing written when it cannot be made safely. */
+  changeCustomer<T>(customerId: string, write: () => Promise<T>): Promise<T> {
+    return this.change(this.customerEntry(customerId), ['customer', customerId], write);
   }
 
-  async invalidateCustomer(customerId: string): Promise<void> {
-    await this.guard(() => this.redis.set(this.customerEntry(customerId), INVALIDATED, 'EX', this.ttlSeconds));
-    await this.guard(() => this.bus.publish('customer', customerId));
+  /** Writes a key's revocation (see the class comment); 503 and nothing written when it cannot be made safely. */
+  changeKey<T>(keyHash: string, write: () => Promise<T>): Promise<T> {
+    return this.change(this.keyEntry(keyHash), ['key', keyHash], write);
+  }
+
+  private async change<T>(entry: string, tag: CacheTag, write: () => Promise<T>): Promise<T> {
+    await this.guard(() => this.redis.set(entry, INVALIDATED, 'EX', this.ttlSeconds));
+    return this.bus.change([tag], write);
   }
 
   private async keyIdentity(entry: string, cached: string | null, customerId: string, keyHash: string): Promise<KeyIdentity | null> {
     if (cached === UNKNOWN) return null;
-    if (cached !== null && cached !== INVALIDATED) return JSON.parse(cached) as KeyIdentity;
+    const trusted = this.trusted<KeyIdentity>(cached);
+    if (trusted) return trusted;
     const stored = await this.store.findApiKeyByHash(keyHash);
     if (!stored || stored.revokedAt || stored.customerId !== customerId) {
-      await this.fill(entry, UNKNOWN, 60);
+      if (cached === null) await this.fill(entry, UNKNOWN, 60);
       return null;
     }
     const identity = { keyId: stored.keyId, customerId: stored.customerId };
-    await this.fill(entry, JSON.stringify(identity), this.ttlSeconds);
+    if (cached === null) await this.fillValue(entry, identity);
     return identity;
   }
 
   private async customerStanding(entry: string, cached: string | null, customerId: string): Promise<CustomerStanding | null> {
-    if (cached !== null && cached !== INVALIDATED && cached !== UNKNOWN) return JSON.parse(cached) as CustomerStanding;
+    const trusted = this.trusted<CustomerStanding>(cached);
+    if (trusted) return trusted;
     const customer = await this.store.getCustomer(customerId);
     if (!customer) return null;
     const standing = { tier: customer.tier, isActive: customer.isActive };
-    await this.fill(entry, JSON.stringify(standing), this.ttlSeconds);
+    if (cached === null) await this.fillValue(entry, standing);
     return standing;
+  }
+
+  /** A cached value taken by the server this connection talks to now; undefined for anything else. */
+  private trusted<T>(cached: string | null): T | undefined {
+    if (cached === null || cached === INVALIDATED || cached === UNKNOWN) return undefined;
+    try {
+      const entry = JSON.parse(cached) as Partial<RedisEntry<T>>;
+      return entry.server !== undefined && entry.server === this.server.current ? entry.value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Fills an empty entry; an entry that is not empty (a marker, another run's value) is left to expire. */
+  private async fillValue<T>(entry: string, value: T): Promise<void> {
+    const server = this.server.current;
+    if (server === undefined) return;
+    const cached: RedisEntry<T> = { server, value };
+    await this.fill(entry, JSON.stringify(cached), this.ttlSeconds);
   }
 
   private async fill(entry: string, value: string, ttlSeconds: number): Promise<void> {

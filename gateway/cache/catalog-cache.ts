@@ -1,5 +1,4 @@
 import type { Application, FileRecord, Version } from '../../shared/store/models';
-import type { Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/store';
 import type { InvalidationBus } from './invalidation-bus';
 import { LocalCache } from './local-cache';
@@ -14,13 +13,14 @@ const TTL_MS = 30_000;
 /**
  * The application, version and file records that every download checks, cached in process. Only
  * records that exist are cached (a new upload is visible at once); every gateway change to an
- * application, its versions or its files calls invalidate(), which reaches every gateway process.
+ * application, its versions or its files is written through change(), which reaches every gateway
+ * process.
  */
 export class CatalogCache {
   private readonly applications: LocalCache<Application>;
   private readonly downloadables: LocalCache<Downloadable>;
 
-  constructor(private readonly store: Store, private readonly bus: InvalidationBus, private readonly logger: Logger) {
+  constructor(private readonly store: Store, private readonly bus: InvalidationBus) {
     this.applications = new LocalCache(bus, TTL_MS);
     this.downloadables = new LocalCache(bus, TTL_MS);
   }
@@ -52,15 +52,11 @@ export class CatalogCache {
   }
 
   /**
-   * Drops the application's records here and in every gateway process. A publish can only fail when
-   * Redis is unreachable, which has already turned the other processes' caches off.
+   * Writes a change of the application, its versions or its files so that the next download on any
+   * gateway sees it; 503 and nothing written when that cannot be guaranteed (InvalidationBus.change).
    */
-  async invalidate(applicationId: string): Promise<void> {
-    try {
-      await this.bus.publish('application', applicationId);
-    } catch (error) {
-      this.logger.warn({ err: error, applicationId }, 'could not broadcast an application change');
-    }
+  change<T>(applicationId: string, write: () => Promise<T>): Promise<T> {
+    return this.bus.change([['application', applicationId]], write);
   }
 }
 

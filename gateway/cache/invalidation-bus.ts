@@ -1,19 +1,31 @@
 import type { Redis } from 'ioredis';
+import { serviceUnavailable } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 
 export type CacheTopic = 'key' | 'customer' | 'application' | 'share';
+/** What a cached entry depends on, and what a change names: a topic and an id. */
+export type CacheTag = [CacheTopic, string];
 type Listener = (topic: CacheTopic, id: string) => void;
 type ResetListener = () => void;
 
-/** On the wire: an invalidation, or a receiver's confirmation that it has applied one. */
-type WireMessage = ['invalidate', CacheTopic, string, string] | ['applied', string];
+/**
+ * On the wire: a change about to be written (drop and stop filling), the same change written or
+ * abandoned (fill again), or a receiver's confirmation that it holds a change.
+ */
+type WireMessage = ['hold', CacheTag[], string] | ['release', CacheTag[], string] | ['applied', string];
 
 /**
- * How long a change waits for every subscribed gateway to confirm. Only a gateway that is stalled or
- * dying mid-change makes a change wait this long; its caches are cleared if it loses Redis.
+ * How long a change waits for every subscribed gateway to confirm its hold. Only a gateway that is
+ * stalled or dying mid-change makes a change wait this long; its caches are cleared if it loses Redis.
  */
 export const CONFIRMATION_TIMEOUT_MS = 2_000;
+
+/**
+ * How long a gateway keeps a change held when its release never comes (the changing gateway lost
+ * Redis or died after its store write). Longer than any store write takes.
+ */
+export const CHANGE_HOLD_MS = 30_000;
 
 interface PendingConfirmation {
   confirmed: number;
@@ -22,22 +34,28 @@ interface PendingConfirmation {
   done: () => void;
 }
 
+const refusal = () => serviceUnavailable('the change cannot reach every gateway right now; nothing was changed, try again shortly');
+
 /**
- * Invalidations of the gateway's in-process caches, broadcast to every gateway process through Redis
- * pub/sub. The process making a change drops its own entries synchronously, publishes, and waits
- * until every subscriber (itself included) has confirmed that it dropped them too: when the change's
- * response goes out, no gateway can serve the old record. Local caches serve only while the
+ * Changes to what the gateways cache in process (keys, customers, catalog records, share links),
+ * made safe across every gateway process through Redis pub/sub. A change is held before it is
+ * written: every subscribed gateway drops its entries and stops filling them, and confirms; only then
+ * is the store written, and the change released. When the hold cannot be broadcast the change is
+ * refused with 503 before anything is written; when the release cannot, the holds expire on their own
+ * (CHANGE_HOLD_MS), and until then the gateways read the store. Local caches serve only while the
  * subscription is live: on any disconnect they are cleared and bypassed until it is back.
  */
 export class InvalidationBus {
   private readonly listeners = new Set<Listener>();
   private readonly resetListeners = new Set<ResetListener>();
   private readonly pending = new Map<string, PendingConfirmation>();
-  /** Prefixes this process's message ids, so it confirms its own messages without a round trip. */
+  /** Changes in progress per tag: change id → when the hold lapses without a release. */
+  private readonly holds = new Map<string, Map<string, number>>();
+  /** Prefixes this process's change ids, so it confirms its own messages without a round trip. */
   private readonly origin = randomToken(9);
-  private messageCounter = 0;
+  private changeCounter = 0;
   private subscribed = false;
-  /** Bumped by every invalidation and reconnect: a lookup that straddles one must not fill a cache. */
+  /** Bumped by every hold, release and reconnect: a lookup that straddles one must not fill a cache. */
   private generationCounter = 0;
 
   constructor(
@@ -46,6 +64,7 @@ export class InvalidationBus {
     private readonly channel: string,
     private readonly logger: Logger,
     private readonly confirmationTimeoutMs = CONFIRMATION_TIMEOUT_MS,
+    private readonly holdMs = CHANGE_HOLD_MS,
   ) {
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.receive(message);
@@ -54,7 +73,7 @@ export class InvalidationBus {
     for (const event of ['close', 'end', 'reconnecting']) subscriber.on(event, () => this.lose());
   }
 
-  /** True while invalidations from other processes are guaranteed to arrive. */
+  /** True while changes from other processes are guaranteed to arrive. */
   get live(): boolean {
     return this.subscribed;
   }
@@ -67,7 +86,7 @@ export class InvalidationBus {
     this.listeners.add(listener);
   }
 
-  /** Called when invalidations may have been missed: everything cached must go. */
+  /** Called when changes may have been missed: everything cached must go. */
   onReset(listener: ResetListener): void {
     this.resetListeners.add(listener);
   }
@@ -77,45 +96,82 @@ export class InvalidationBus {
   }
 
   /**
-   * Drops the entry here at once, tells every other process, and resolves once all of them have
-   * confirmed (or the confirmation timeout has passed). Rejects only when Redis refuses the publish.
+   * Writes a change of what `tags` name so that no gateway serves the old value once this resolves:
+   * holds the tags in every gateway (confirmed), runs `write`, then releases them. Refuses with 503,
+   * without calling `write`, when the hold cannot be broadcast.
    */
-  async publish(topic: CacheTopic, id: string): Promise<void> {
-    this.apply(topic, id);
-    const messageId = `${this.origin}.${++this.messageCounter}`;
-    const message: WireMessage = ['invalidate', topic, id, messageId];
-    // Without our own subscription no confirmation can reach us; the others still apply the change.
-    if (!this.subscribed) {
-      await this.publisher.publish(this.channel, JSON.stringify(message));
-      return;
-    }
-    let timer: NodeJS.Timeout | undefined;
-    const confirmed = new Promise<void>((resolve) => {
-      const entry: PendingConfirmation = { confirmed: 0, receivers: undefined, done: resolve };
-      this.pending.set(messageId, entry);
-      timer = setTimeout(() => {
-        this.logger.warn({ topic, confirmed: entry.confirmed, receivers: entry.receivers }, 'not every gateway confirmed a cache invalidation in time');
-        resolve();
-      }, this.confirmationTimeoutMs);
-    });
+  async change<T>(tags: CacheTag[], write: () => Promise<T>): Promise<T> {
+    const changeId = `${this.origin}.${++this.changeCounter}`;
+    await this.hold(tags, changeId);
     try {
-      const receivers = await this.publisher.publish(this.channel, JSON.stringify(message));
-      const entry = this.pending.get(messageId);
-      if (entry) {
-        entry.receivers = receivers;
-        this.settleIfComplete(messageId, entry);
-      }
-      await confirmed;
+      return await write();
     } finally {
-      clearTimeout(timer);
-      this.pending.delete(messageId);
+      await this.release(tags, changeId);
     }
+  }
+
+  /** True while a change of any of `tags` is in progress: a value read now may predate it. */
+  isHeld(tags: readonly CacheTag[]): boolean {
+    if (this.holds.size === 0) return false;
+    const now = Date.now();
+    return tags.some((tag) => {
+      const changes = this.holds.get(tagKey(tag));
+      if (!changes) return false;
+      for (const [changeId, lapsesAt] of changes) if (lapsesAt <= now) changes.delete(changeId);
+      if (changes.size === 0) this.holds.delete(tagKey(tag));
+      return changes.size > 0;
+    });
   }
 
   async close(): Promise<void> {
     this.lose();
     for (const entry of this.pending.values()) entry.done();
     this.subscriber.disconnect();
+  }
+
+  /** Holds the tags here and in every subscribed gateway; throws the 503 refusal when it cannot. */
+  private async hold(tags: CacheTag[], changeId: string): Promise<void> {
+    // Without our own subscription no confirmation can reach us: nobody's hold could be confirmed.
+    if (!this.subscribed) throw refusal();
+    this.applyHold(tags, changeId);
+    let timer: NodeJS.Timeout | undefined;
+    const confirmed = new Promise<void>((resolve) => {
+      const entry: PendingConfirmation = { confirmed: 0, receivers: undefined, done: resolve };
+      this.pending.set(changeId, entry);
+      timer = setTimeout(() => {
+        this.logger.warn({ tags: tags.map(([topic]) => topic), confirmed: entry.confirmed, receivers: entry.receivers }, 'not every gateway confirmed a cache hold in time');
+        resolve();
+      }, this.confirmationTimeoutMs);
+    });
+    try {
+      const receivers = await this.send(['hold', tags, changeId]);
+      const entry = this.pending.get(changeId);
+      if (entry) {
+        entry.receivers = receivers;
+        this.settleIfComplete(changeId, entry);
+      }
+      await confirmed;
+    } catch {
+      this.applyRelease(tags, changeId);
+      throw refusal();
+    } finally {
+      clearTimeout(timer);
+      this.pending.delete(changeId);
+    }
+  }
+
+  /** Releases the tags here and tells the others; a lost release only keeps them held until it lapses. */
+  private async release(tags: CacheTag[], changeId: string): Promise<void> {
+    this.applyRelease(tags, changeId);
+    try {
+      await this.send(['release', tags, changeId]);
+    } catch {
+      this.logger.warn({ tags: tags.map(([topic]) => topic) }, 'could not release a change to the other gateways; their holds lapse on their own');
+    }
+  }
+
+  private send(message: WireMessage): Promise<number> {
+    return this.publisher.publish(this.channel, JSON.stringify(message));
   }
 
   private async subscribe(): Promise<void> {
@@ -136,48 +192,91 @@ export class InvalidationBus {
   }
 
   private receive(raw: string): void {
-    let message: WireMessage;
-    try {
-      message = JSON.parse(raw) as WireMessage;
-    } catch {
+    const message = parseMessage(raw);
+    if (!message) {
       this.logger.warn('ignored a malformed cache invalidation');
       return;
     }
     if (message[0] === 'applied') {
       this.confirm(message[1]);
-    } else if (message[0] === 'invalidate') {
-      const [, topic, id, messageId] = message;
-      this.apply(topic, id);
-      if (messageId.startsWith(`${this.origin}.`)) this.confirm(messageId);
-      else this.publishConfirmation(messageId);
+      return;
+    }
+    const [kind, tags, changeId] = message;
+    // This process applied its own change before sending it.
+    const own = changeId.startsWith(`${this.origin}.`);
+    if (kind === 'release') {
+      if (!own) this.applyRelease(tags, changeId);
+    } else if (own) {
+      this.confirm(changeId);
     } else {
-      this.logger.warn('ignored a malformed cache invalidation');
+      this.applyHold(tags, changeId);
+      this.publishConfirmation(changeId);
     }
   }
 
-  private publishConfirmation(messageId: string): void {
-    const message: WireMessage = ['applied', messageId];
-    this.publisher.publish(this.channel, JSON.stringify(message)).catch((error: Error) => {
-      this.logger.warn({ err: error.message }, 'could not confirm a cache invalidation');
+  private publishConfirmation(changeId: string): void {
+    this.send(['applied', changeId]).catch((error: Error) => {
+      this.logger.warn({ err: error.message }, 'could not confirm a cache hold');
     });
   }
 
-  private confirm(messageId: string): void {
-    const entry = this.pending.get(messageId);
+  private confirm(changeId: string): void {
+    const entry = this.pending.get(changeId);
     if (!entry) return;
     entry.confirmed += 1;
-    this.settleIfComplete(messageId, entry);
+    this.settleIfComplete(changeId, entry);
   }
 
-  private settleIfComplete(messageId: string, entry: PendingConfirmation): void {
+  private settleIfComplete(changeId: string, entry: PendingConfirmation): void {
     if (entry.receivers !== undefined && entry.confirmed >= entry.receivers) {
-      this.pending.delete(messageId);
+      this.pending.delete(changeId);
       entry.done();
     }
   }
 
-  private apply(topic: CacheTopic, id: string): void {
-    this.generationCounter += 1;
-    for (const listener of this.listeners) listener(topic, id);
+  private applyHold(tags: CacheTag[], changeId: string): void {
+    const lapsesAt = Date.now() + this.holdMs;
+    for (const tag of tags) {
+      const key = tagKey(tag);
+      const changes = this.holds.get(key) ?? new Map<string, number>();
+      changes.set(changeId, lapsesAt);
+      this.holds.set(key, changes);
+    }
+    this.invalidate(tags);
   }
+
+  /** Also drops the tags' entries: a value read before the write may have been cached by a lookup that began before the hold. */
+  private applyRelease(tags: CacheTag[], changeId: string): void {
+    for (const tag of tags) {
+      const changes = this.holds.get(tagKey(tag));
+      changes?.delete(changeId);
+      if (changes?.size === 0) this.holds.delete(tagKey(tag));
+    }
+    this.invalidate(tags);
+  }
+
+  private invalidate(tags: CacheTag[]): void {
+    this.generationCounter += 1;
+    for (const [topic, id] of tags) for (const listener of this.listeners) listener(topic, id);
+  }
+}
+
+const TOPICS = new Set<string>(['key', 'customer', 'application', 'share']);
+
+const tagKey = ([topic, id]: CacheTag): string => `${topic}:${id}`;
+
+function parseMessage(raw: string): WireMessage | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(message)) return null;
+  const [kind, tags, changeId] = message as unknown[];
+  if (kind === 'applied') return typeof tags === 'string' ? ['applied', tags] : null;
+  if ((kind !== 'hold' && kind !== 'release') || typeof changeId !== 'string' || !Array.isArray(tags)) return null;
+  const wellFormed = tags.every((tag: unknown) =>
+    Array.isArray(tag) && tag.length === 2 && TOPICS.has(tag[0]) && typeof tag[1] === 'string');
+  return wellFormed ? [kind, tags as CacheTag[], changeId] : null;
 }

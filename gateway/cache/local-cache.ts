@@ -1,16 +1,16 @@
-import type { CacheTopic, InvalidationBus } from './invalidation-bus';
+import type { CacheTag, InvalidationBus } from './invalidation-bus';
 
 interface Entry<T> {
   value: T;
   expiresAt: number;
   /** Ids (per topic) whose invalidation drops this entry. */
-  tags: [CacheTopic, string][];
+  tags: CacheTag[];
 }
 
 /**
  * A small in-process cache in front of Redis and the store, for the customer hot paths. Entries are
  * dropped by the invalidation bus (by topic and id), expire after a short TTL as a second bound, and
- * are neither served nor filled while the bus is not live.
+ * are neither served nor filled while the bus is not live, nor filled while a change of theirs is held.
  */
 export class LocalCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -43,7 +43,7 @@ export class LocalCache<T> {
    * The cached value, else the one `load` reads, kept when it exists unless an invalidation arrived
    * while it was being read.
    */
-  async getOrLoad(key: string, load: () => Promise<T | null>, tags: [CacheTopic, string][]): Promise<T | null> {
+  async getOrLoad(key: string, load: () => Promise<T | null>, tags: CacheTag[]): Promise<T | null> {
     const cached = this.get(key);
     if (cached) return cached;
     const generation = this.bus.generation;
@@ -53,11 +53,11 @@ export class LocalCache<T> {
   }
 
   /**
-   * Stores a value read while the bus was at `generation`; ignored when any invalidation happened
-   * since, because the value may predate it.
+   * Stores a value read while the bus was at `generation`; ignored when any change was held or
+   * released since, or is being written now, because the value may predate it.
    */
-  set(key: string, value: T, generation: number, tags: [CacheTopic, string][]): void {
-    if (!this.bus.live || generation !== this.bus.generation) return;
+  set(key: string, value: T, generation: number, tags: CacheTag[]): void {
+    if (!this.bus.live || generation !== this.bus.generation || this.bus.isHeld(tags)) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs, tags });
   }

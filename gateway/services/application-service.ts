@@ -53,33 +53,31 @@ export class ApplicationService {
       await this.checkCustomersExist(patch.customerIds as string[]);
     }
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
-    const updated = await this.store.updateApplication(applicationId, patch, new Date());
+    const updated = await this.change(applicationId, () => this.store.updateApplication(applicationId, patch, new Date()));
     if (!updated) throw notFound(`application ${applicationId} not found`);
-    await this.changed(applicationId);
     return updated;
   }
 
   async softDelete(applicationId: string): Promise<Application> {
-    const deleted = await this.store.softDeleteApplication(applicationId, new Date());
+    const deleted = await this.change(applicationId, () => this.store.softDeleteApplication(applicationId, new Date()));
     if (!deleted) throw notFound(`application ${applicationId} not found`);
-    await this.changed(applicationId);
     return deleted;
   }
 
   async restore(applicationId: string): Promise<Application> {
-    const restored = await this.store.restoreApplication(applicationId, new Date());
-    if (restored) {
-      await this.changed(applicationId);
-      return restored;
-    }
+    const restored = await this.change(applicationId, () => this.store.restoreApplication(applicationId, new Date()));
+    if (restored) return restored;
     const existing = await this.store.getApplication(applicationId);
     if (existing) throw conflict(`application ${applicationId} is not deleted`);
     throw notFound(`application ${applicationId} not found`);
   }
 
-  /** Every change to an application, its versions or its files ends here: downloads must see it next. */
-  changed(applicationId: string): Promise<void> {
-    return this.catalog.invalidate(applicationId);
+  /**
+   * Every write to an application, its versions or its files goes through here: the next download on
+   * any gateway sees it, or it is refused with 503 and nothing is written.
+   */
+  change<T>(applicationId: string, write: () => Promise<T>): Promise<T> {
+    return this.catalog.change(applicationId, write);
   }
 
   /** A live application, or 404 (soft-deleted applications count as missing unless included). */

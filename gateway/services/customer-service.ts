@@ -18,8 +18,9 @@ export interface ProvisionedCustomer {
 }
 
 /**
- * Customers and their keys. Every change that can alter what a key may do is followed by an
- * invalidation of the auth cache, so the very next request is authorised against the store.
+ * Customers and their keys. Every change that can alter what a key may do is written through the
+ * auth cache, so the very next request on any gateway is authorised against it, or it is refused with
+ * 503 and nothing is written.
  */
 export class CustomerService {
   constructor(
@@ -53,9 +54,8 @@ export class CustomerService {
   }
 
   async update(customerId: string, patch: CustomerPatch): Promise<Customer> {
-    const updated = await this.store.updateCustomer(customerId, patch, new Date());
+    const updated = await this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, new Date()));
     if (!updated) throw customerNotFound(customerId);
-    await this.keyCache.invalidateCustomer(customerId);
     return updated;
   }
 
@@ -70,9 +70,10 @@ export class CustomerService {
   }
 
   async revokeApiKey(customerId: string, keyId: string): Promise<ApiKey> {
-    const revoked = await this.store.revokeApiKey(customerId, keyId, new Date());
+    // The key's hash names its cache entries, which must be marked before the store changes.
+    const active = (await this.store.listApiKeys(customerId)).find((key) => key.keyId === keyId);
+    const revoked = active && await this.keyCache.changeKey(active.keyHash, () => this.store.revokeApiKey(customerId, keyId, new Date()));
     if (!revoked) throw notFound(`no active API key ${keyId} for customer ${customerId}`);
-    await this.keyCache.invalidateKey(revoked.keyHash);
     return revoked;
   }
 

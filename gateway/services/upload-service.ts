@@ -154,8 +154,9 @@ export class UploadService {
       throw conflict(`the uploaded object has ${object.size} bytes but fileSize is ${session.fileSize}; upload the file again`);
     }
     if (completion.releaseNotes !== undefined) {
-      await this.store.upsertVersion(session.applicationId, session.version, { releaseNotes: completion.releaseNotes }, now);
-      await this.applications.changed(session.applicationId);
+      const releaseNotes = completion.releaseNotes;
+      await this.applications.change(session.applicationId, () =>
+        this.store.upsertVersion(session.applicationId, session.version, { releaseNotes }, now));
     }
     const verifying = await this.store.updateUploadSession(session.uploadId, ['issued'], {
       status: 'verifying',
@@ -179,12 +180,10 @@ export class UploadService {
   }
 
   private async prepareVersion(target: FileTarget): Promise<Version> {
-    const version = await this.store.upsertVersion(target.applicationId, target.version, {
+    return this.applications.change(target.applicationId, () => this.store.upsertVersion(target.applicationId, target.version, {
       releaseNotes: target.releaseNotes,
       requiredTier: target.requiredTier,
-    }, new Date());
-    await this.applications.changed(target.applicationId);
-    return version;
+    }, new Date()));
   }
 
   private async insertFile(file: FileRecord): Promise<FileRecord> {

@@ -14,9 +14,8 @@ export class VersionService {
 
   async update(applicationId: string, version: string, patch: VersionPatch): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
-    const updated = await this.store.updateVersion(applicationId, version, patch, new Date());
+    const updated = await this.applications.change(applicationId, () => this.store.updateVersion(applicationId, version, patch, new Date()));
     if (!updated) throw notFound(`version ${version} of ${applicationId} not found`);
-    await this.applications.changed(applicationId);
     const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
     return withFiles ?? { ...updated, files: [] };
   }

@@ -6,6 +6,10 @@ import { RedisServerProcess, startRedisServer } from '../../shared/redis/redis-s
 export interface DedicatedRedis extends RedisServerProcess {
   /** Its working directory, to start a server again on the same port. */
   dir: string;
+  /** Starts the server again on the same port and directory (with AOF on, it reloads its data). */
+  restart(): Promise<void>;
+  /** Kills the server (SIGKILL): no shutdown, nothing flushed. */
+  kill(): Promise<void>;
   /** Freezes the server (SIGSTOP): connections stay open but nothing answers. */
   pause(): void;
   /** Lets a paused server run again (SIGCONT). */
@@ -14,17 +18,33 @@ export interface DedicatedRedis extends RedisServerProcess {
   dispose(): Promise<void>;
 }
 
+export interface DedicatedRedisOptions {
+  /** Append-only file on (appendonly yes), so a restart keeps the data, as in production. */
+  persistent?: boolean;
+}
+
 /** A redis-server of a test's own, for tests that stop it; the shared one of the root hooks stays up. */
-export async function startDedicatedRedis(): Promise<DedicatedRedis> {
+export async function startDedicatedRedis(options: DedicatedRedisOptions = {}): Promise<DedicatedRedis> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-test-redis-own-'));
-  const server = await startRedisServer({ dir, persistent: false });
+  const persistent = options.persistent ?? false;
+  let server = await startRedisServer({ dir, persistent });
+  const { port, url } = server;
   const signal = (name: NodeJS.Signals) => {
-    const pid = redisServerPid(server.port);
+    const pid = redisServerPid(port);
     if (pid !== undefined) process.kill(pid, name);
   };
   return {
-    ...server,
+    url,
+    port,
     dir,
+    stop: () => server.stop(),
+    restart: async () => {
+      server = await startRedisServer({ dir, persistent, port });
+    },
+    kill: async () => {
+      signal('SIGKILL');
+      await server.stop();
+    },
     pause: () => signal('SIGSTOP'),
     resume: () => signal('SIGCONT'),
     dispose: async () => {
