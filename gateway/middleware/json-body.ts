@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { unsupportedMediaType } from '../../shared/errors';
+import { requireIdentityCoding } from '../http/content-coding';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
 
@@ -20,12 +21,14 @@ const parse = koaBody({
 });
 
 /**
- * Parses JSON bodies; a body in any other format is refused with 415 rather than silently ignored.
- * Multipart requests pass untouched to the routes that stream them.
+ * Parses JSON bodies; a body in any other format, or with a Content-Encoding, is refused with 415
+ * rather than silently ignored or half-decoded. Multipart requests pass untouched to the routes that
+ * stream them.
  */
 export async function jsonBody(ctx: AppContext, next: Next): Promise<void> {
   if (!BODY_METHODS.has(ctx.method)) return next();
   if (declaredLength(ctx) || ctx.get('Transfer-Encoding')) {
+    requireIdentityCoding(ctx);
     if (ctx.is('multipart/form-data')) return next();
     if (!ctx.is('application/json', '+json')) {
       throw unsupportedMediaType('request bodies must be application/json');

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import { parseByteRange } from '../../../gateway/http/byte-range';
+import { requireIdentityCoding } from '../../../gateway/http/content-coding';
 import type { AppContext, AppRouter, AppState } from '../../../gateway/http/context';
 import { declaredLength } from '../../../gateway/http/declared-length';
 import { respond } from '../../../gateway/http/respond';
@@ -57,6 +58,7 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRo
 
   router.put('/:key(.+)', async (ctx) => {
     const { key, grant } = authorise(ctx);
+    requireIdentityCoding(ctx);
     // A signed length is exact, as on S3; without one, the largest put applies.
     const limits = { contentLength: grant.contentLength };
     const declared = declaredLength(ctx);
