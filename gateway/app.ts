@@ -31,7 +31,7 @@ export function createApp(deps: GatewayDeps): Koa<AppState> {
     identify,
   };
 
-  app.use(errorHandler(deps.logger));
+  app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));
   const downloads = downloadRoutes(deps, guards);
   app.use(downloads.lane);

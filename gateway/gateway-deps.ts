@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
+import type { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   storageRoutes?: AppRouter;
   /** Fail-fast connection: a command while Redis is down errors at once. */
   redis: Redis;
+  /** Counts what a Redis outage refuses, and logs its start and end once each. */
+  redisOutage: RedisOutageLog;
   jobs: JobQueues;
   keyCache: ApiKeyCache;
   /** Application, version and file records of the download checks, cached in process. */

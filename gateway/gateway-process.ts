@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobQueues } from '../shared/queues/job-queues';
 import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../shared/redis/connections';
+import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
 import { EventRecorder } from '../shared/events/event-recorder';
@@ -72,19 +73,18 @@ export async function launchGateway(
   const redis = createGatewayConnection(redisUrl, { enableAutoPipelining: true });
   const queueConnection = createGatewayConnection(redisUrl);
   const subscriber = createSubscriberConnection(redisUrl);
-  for (const connection of [redis, queueConnection, subscriber]) {
-    connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-  }
-  await Promise.all([waitForReady(redis), waitForReady(queueConnection), waitForReady(subscriber)])
-    .catch(() => logger.warn('redis is not reachable yet; requests that need it get 503'));
+  const redisOutage = new RedisOutageLog(logger, 'refusedRequests');
+  for (const connection of [redis, queueConnection, subscriber]) redisOutage.watch(connection);
+  // Without Redis the gateway still starts: requests that need it get 503 until it is back.
+  await Promise.all([waitForReady(redis), waitForReady(queueConnection), waitForReady(subscriber)]).catch(() => undefined);
   const bus = new InvalidationBus(redis, subscriber, `${config.redisPrefix}:cache-invalidations`, logger);
   await bus.start();
-  const jobs = new JobQueues(queueConnection, config.redisPrefix, logger);
+  const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const catalog = new CatalogCache(core.store, bus);
   const events = new EventRecorder(core.store);
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, storageRoutes: core.storageRoutes, redis, jobs, keyCache, catalog, bus, events, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, storageRoutes: core.storageRoutes, redis, redisOutage, jobs, keyCache, catalog, bus, events, adminKeyHashes },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
@@ -92,6 +92,7 @@ export async function launchGateway(
     gateway,
     close: async () => {
       await gateway.close();
+      redisOutage.close();
       await jobs.close();
       await bus.close();
       redis.disconnect();

@@ -28,7 +28,20 @@ export const gone = (message: string) => new AppError(410, 'GONE', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
-export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);
+
+/**
+ * A 503 the service expects while `dependency` is unreachable, with a message for the client. Not a
+ * failure of the service: the process's outage log counts it instead of logging it.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(readonly dependency: string, message: string) {
+    super(503, 'SERVICE_UNAVAILABLE', message);
+    this.name = 'ServiceUnavailableError';
+  }
+}
+
+/** A 503 because Redis cannot be reached. */
+export const redisUnavailable = (message: string) => new ServiceUnavailableError('redis', message);
 
 /** Raised by a store adapter when a unique constraint refuses a write; `target` names what collided. */
 export class DuplicateError extends Error {

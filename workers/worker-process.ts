@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { JOB_QUEUE, JobName, QUEUE_NAMES, QueueName } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
 import { createWorkerConnection } from '../shared/redis/connections';
+import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import type { Processor, ProcessorRegistry, RecurringJob } from './processor';
 import { PROCESSORS, RECURRING_JOBS } from './processors/registry';
@@ -21,12 +22,29 @@ const CONCURRENCY: Record<QueueName, number> = {
 };
 
 /**
+ * Job locks and stall checks (BullMQ). A worker renews its active jobs' locks every
+ * lockDuration / 2 (3 s) while its event loop is free: hashing yields after every 1 MiB read, so a
+ * 1 GiB hash holds the loop for at most about 100 ms at a time, far inside that margin. A job whose
+ * worker died keeps its lock for at most lockDuration; the stalled check, run every stalledInterval by
+ * any live worker, puts it back in the queue once the lock has lapsed, so it resumes within about
+ * lockDuration + stalledInterval (8 s) of the crash (30 to 60 s with BullMQ's defaults). A job that
+ * stalls more than maxStalledCount times (it keeps killing its worker) fails instead of looping;
+ * every processor is safe to repeat, so a stall that was not a crash costs only a repeated run.
+ */
+export const JOB_LOCKS = {
+  lockDuration: 6_000,
+  stalledInterval: 2_000,
+  maxStalledCount: 2,
+} as const;
+
+/**
  * One BullMQ worker per queue, dispatching by job name. Start-up fails when a job has no processor;
  * recurring jobs are upserted under fixed scheduler ids.
  */
 export async function startWorkers(
   deps: WorkerDeps,
   connection: Redis,
+  redisOutage: RedisOutageLog,
   processors: ProcessorRegistry,
   recurring: readonly RecurringJob[],
 ): Promise<RunningWorkers> {
@@ -41,11 +59,16 @@ export async function startWorkers(
         if (!processor || JOB_QUEUE[job.name as JobName] !== queueName) throw new Error(`unknown job ${job.name} on ${queueName}`);
         return processor(job, deps);
       },
-      { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName] },
+      { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName], ...JOB_LOCKS },
     );
     worker.on('failed', (job, error) =>
       deps.logger.warn({ err: error, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade }, 'job failed'));
-    worker.on('error', (error) => deps.logger.error({ err: error, queue: queueName }, 'worker error'));
+    worker.on('stalled', (jobId) =>
+      deps.logger.warn({ queue: queueName, jobId }, 'job stalled: its worker stopped renewing its lock, so it runs again'));
+    worker.on('error', (error) => {
+      if (redisOutage.explains(error)) redisOutage.affected(error);
+      else deps.logger.error({ err: error, queue: queueName }, 'worker error');
+    });
     return worker;
   });
 
@@ -78,15 +101,17 @@ export async function launchWorkers(
   redisUrl: string,
 ): Promise<LaunchedWorkers> {
   const connection = createWorkerConnection(redisUrl);
-  connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-  const jobs = new JobQueues(connection, config.redisPrefix, logger);
+  const redisOutage = new RedisOutageLog(logger, 'failedOperations');
+  redisOutage.watch(connection);
+  const jobs = new JobQueues(connection, config.redisPrefix, logger, redisOutage);
   const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs };
-  const running = await startWorkers(deps, connection, PROCESSORS, RECURRING_JOBS);
+  const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, RECURRING_JOBS);
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
     running,
     close: async () => {
       await running.close();
+      redisOutage.close();
       // The queues share this connection; closing them waits for Redis, so without it they are left
       // to go with the connection.
       if (connection.status === 'ready') await jobs.close();

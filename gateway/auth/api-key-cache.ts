@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { serviceUnavailable } from '../../shared/errors';
+import { redisUnavailable } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { ServerIncarnation } from '../../shared/redis/server-incarnation';
 import type { Store } from '../../shared/store/store';
@@ -184,9 +184,8 @@ export class ApiKeyCache {
   private async guard<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'redis unavailable for key lookup');
-      throw serviceUnavailable('the service is temporarily unavailable, try again shortly');
+    } catch {
+      throw redisUnavailable('the service is temporarily unavailable, try again shortly');
     }
   }
 

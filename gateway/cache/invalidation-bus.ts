@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { serviceUnavailable } from '../../shared/errors';
+import { redisUnavailable } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 
@@ -34,7 +34,7 @@ interface PendingConfirmation {
   done: () => void;
 }
 
-const refusal = () => serviceUnavailable('the change cannot reach every gateway right now; nothing was changed, try again shortly');
+const refusal = () => redisUnavailable('the change cannot reach every gateway right now; nothing was changed, try again shortly');
 
 /**
  * Changes to what the gateways cache in process (keys, customers, catalog records, share links),

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
-import { AppError, isDependencyUnavailable } from '../../shared/errors';
+import { AppError, isDependencyUnavailable, ServiceUnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
+import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
 
 const CODES_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -18,9 +19,11 @@ const CODES_BY_STATUS: Record<number, string> = {
 /**
  * Mounted first: renders every failure in the envelope. AppErrors carry their status and code;
  * client errors raised by Koa or koa-body keep their status; an unreachable dependency is a 503;
- * anything else is a 500. Details of either go to the log under the request id, never to the client.
+ * anything else is a 500. Details go to the log under the request id, never to the client: a 500 at
+ * error level; a 503 is expected while a dependency is down, so one for want of Redis is only counted
+ * by the Redis outage log, and any other is a warn line.
  */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
@@ -31,6 +34,10 @@ export function errorHandler(logger: Logger) {
       const rendered = render(error);
       if (clientWentAway(ctx, error)) {
         logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection mid-request');
+      } else if (error instanceof ServiceUnavailableError && error.dependency === 'redis') {
+        redisOutage.affected(error);
+      } else if (rendered.status === 503) {
+        logger.warn({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'a dependency is unavailable');
       } else if (rendered.status >= 500) {
         logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
       }

@@ -1,4 +1,4 @@
-import { conflict, DuplicateError, gone, notFound, serviceUnavailable, validationError } from '../../shared/errors';
+import { conflict, DuplicateError, gone, notFound, redisUnavailable, validationError } from '../../shared/errors';
 import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
 import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
@@ -200,7 +200,7 @@ export class UploadService {
     try {
       await this.jobs.enqueue('verify-upload', { uploadId }, { jobId: uploadId, attempts: 8 });
     } catch {
-      throw serviceUnavailable('could not queue the verification; call large-complete again shortly');
+      throw redisUnavailable('could not queue the verification; call large-complete again shortly');
     }
   }
 }

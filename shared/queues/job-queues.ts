@@ -1,6 +1,7 @@
 import { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
+import type { RedisOutageLog } from '../redis/redis-outage-log';
 import { JOB_QUEUE, JobName, JobPayloads, QUEUE_NAMES, QueueName } from './jobs';
 
 /** Defaults for every job: retries with backoff for transient failures, bounded retention. */
@@ -15,11 +16,14 @@ export const DEFAULT_JOB_OPTIONS: JobsOptions = {
 export class JobQueues {
   private readonly queues: Map<QueueName, Queue>;
 
-  constructor(connection: Redis, prefix: string, private readonly logger: Logger) {
+  constructor(connection: Redis, prefix: string, private readonly logger: Logger, redisOutage: RedisOutageLog) {
     this.queues = new Map(
       QUEUE_NAMES.map((name) => {
         const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-        queue.on('error', (error) => this.logger.error({ err: error, queue: name }, 'queue error'));
+        queue.on('error', (error) => {
+          if (redisOutage.explains(error)) redisOutage.notice(error);
+          else this.logger.error({ err: error, queue: name }, 'queue error');
+        });
         return [name, queue];
       }),
     );

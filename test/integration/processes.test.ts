@@ -286,7 +286,7 @@ describe('process entry points', function () {
     it('web stopped while still waiting for Redis at start-up exits 0', async () => {
       const unreachable = `redis://127.0.0.1:${await findFreePort()}`;
       const web = run(WEB, { ...env(await findFreePort()), REDIS_URL: unreachable });
-      await web.waitForOutput(/redis connection error/, 15_000);
+      await web.waitForOutput(/redis is unreachable/, 15_000);
       web.signal('SIGTERM');
       const exit = await web.exitWithin(5_000);
       expect(exit, web.output()).to.deep.equal({ code: 0, signal: null });
@@ -298,7 +298,7 @@ describe('process entry points', function () {
         const worker = run(WORKER, { ...env(await findFreePort()), REDIS_URL: redis.url });
         await worker.waitForOutput(/"msg":"workers started"/, 30_000);
         await redis.stop();
-        await worker.waitForOutput(/redis connection error/, 10_000);
+        await worker.waitForOutput(/redis is unreachable/, 10_000);
         worker.signal('SIGTERM');
         const exit = await worker.exitWithin(5_000);
         expect(exit, worker.output()).to.deep.equal({ code: 0, signal: null });
