@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
 export interface S3Config {
@@ -20,6 +21,8 @@ export interface Config {
   redisUrl: string | undefined;
   s3: S3Config | undefined;
   tiers: readonly string[];
+  /** Release channels, most stable first; a client asking for one sees it and every more stable one. */
+  channels: readonly string[];
   trustProxy: boolean;
   logLevel: string;
   /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
@@ -95,6 +98,19 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push('TIERS must not repeat a tier');
   }
 
+  const channels = (read('CHANNELS') ?? DEFAULT_CHANNELS.join(','))
+    .split(',')
+    .map((c) => c.trim());
+  const badChannels = channels
+    .map((channel) => [channel, channelNameProblem(channel)] as const)
+    .filter(([, problem]) => problem !== null)
+    .map(([channel, problem]) => `"${channel}" ${problem}`);
+  if (badChannels.length > 0) {
+    problems.push(`CHANNELS must be a comma-separated list of channel names, most stable first: ${badChannels.join('; ')}`);
+  } else if (new Set(channels).size !== channels.length) {
+    problems.push('CHANNELS must not repeat a channel');
+  }
+
   const trustProxy = parseBoolean(read('TRUST_PROXY'), 'TRUST_PROXY', problems);
 
   const logLevel = read('LOG_LEVEL') ?? 'info';
@@ -120,6 +136,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl,
     s3,
     tiers: Object.freeze(tiers),
+    channels: Object.freeze(channels),
     trustProxy,
     logLevel,
     redisPrefix,

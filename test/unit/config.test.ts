@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import path from 'node:path';
 import { Config, ConfigError, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH } from '../../shared/config';
+import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
 
 const KEY_A = 'a'.repeat(MIN_ADMIN_KEY_LENGTH);
 const KEY_B = 'b'.repeat(MIN_ADMIN_KEY_LENGTH + 8);
@@ -46,6 +47,11 @@ describe('loadConfig', () => {
       expect(config.tiers).to.deep.equal(DEFAULT_TIERS);
     });
 
+    it('uses the default release channels, most stable first', () => {
+      expect(config.channels).to.deep.equal(['stable', 'rc', 'beta', 'alpha', 'dev']);
+      expect(config.channels).to.deep.equal(DEFAULT_CHANNELS);
+    });
+
     it('runs embedded: no admin keys, MongoDB, Redis URL or S3 configured', () => {
       expect(config.adminApiKeys).to.deep.equal([]);
       expect(config.mongodbUri).to.equal(undefined);
@@ -58,11 +64,13 @@ describe('loadConfig', () => {
     it('is frozen', () => {
       expect(Object.isFrozen(config)).to.equal(true);
       expect(Object.isFrozen(config.tiers)).to.equal(true);
+      expect(Object.isFrozen(config.channels)).to.equal(true);
       expect(Object.isFrozen(config.adminApiKeys)).to.equal(true);
     });
 
     it('treats empty and blank variables as unset', () => {
       expect(loadConfig({ PORT: '', PUBLIC_BASE_URL: '  ', TIERS: '' })).to.include({ port: 3000, publicBaseUrl: 'http://localhost:3000' });
+      expect(loadConfig({ CHANNELS: ' ' }).channels).to.deep.equal(DEFAULT_CHANNELS);
     });
   });
 
@@ -77,6 +85,11 @@ describe('loadConfig', () => {
 
     it('reads a custom tier list in the given order', () => {
       expect(loadConfig({ TIERS: 'basic, pro' }).tiers).to.deep.equal(['basic', 'pro']);
+    });
+
+    it('reads a custom channel list in the given order', () => {
+      expect(loadConfig({ CHANNELS: 'production, early-access ,canary' }).channels).to.deep.equal(['production', 'early-access', 'canary']);
+      expect(loadConfig({ CHANNELS: 'stable' }).channels).to.deep.equal(['stable']);
     });
 
     it('accepts MongoDB with admin keys', () => {
@@ -97,6 +110,12 @@ describe('loadConfig', () => {
       ['TIERS', { TIERS: 'Free,Pro' }],
       ['TIERS', { TIERS: 'free,,pro' }],
       ['TIERS', { TIERS: 'free,pro,free' }],
+      ['CHANNELS', { CHANNELS: 'Stable,Beta' }],
+      ['CHANNELS', { CHANNELS: 'stable,,beta' }],
+      ['CHANNELS', { CHANNELS: 'stable,beta,stable' }],
+      ['CHANNELS', { CHANNELS: 'latest,beta' }],
+      ['CHANNELS', { CHANNELS: 'stable,beta-mac' }],
+      ['CHANNELS', { CHANNELS: 'stable,nightly-linux-arm64' }],
       ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
       ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
       ['REDIS_PREFIX', { REDIS_PREFIX: 'has:colon' }],
@@ -106,6 +125,12 @@ describe('loadConfig', () => {
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => expectRefused(env, variable));
     }
+  });
+
+  it('names every refused channel and why in one problem', () => {
+    const problems = problemsOf({ CHANNELS: 'latest,Beta,ok,beta-mac' });
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.match(/^CHANNELS .*"latest" is reserved.*"Beta" is not .*"beta-mac" ends like an electron-updater platform suffix/);
   });
 
   describe('admin keys', () => {
