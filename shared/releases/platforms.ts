@@ -1,0 +1,79 @@
+/**
+ * What a file runs on, and which of a version's MAIN files answers a request. A file carries one
+ * platform and one arch; `any` means it does not depend on that (a script, a portable archive) and
+ * `universal` is a macOS build holding both x64 and arm64.
+ */
+
+export const PLATFORMS = ['windows', 'macos', 'linux', 'any'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const ARCHS = ['x64', 'arm64', 'ia32', 'armv7l', 'universal', 'any'] as const;
+export type Arch = (typeof ARCHS)[number];
+
+/** What a file that says nothing runs on: files stored before platforms existed included. */
+export const DEFAULT_PLATFORM: Platform = 'any';
+export const DEFAULT_ARCH: Arch = 'any';
+
+export interface FileTarget {
+  platform: Platform;
+  arch: Arch;
+}
+
+/** A request's selectors; an absent one selects nothing. */
+export interface TargetRequest {
+  platform?: Platform;
+  arch?: Arch;
+}
+
+export const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
+export const isArch = (value: string): value is Arch => (ARCHS as readonly string[]).includes(value);
+
+/** Why a file cannot carry this platform and arch, or null when it can. */
+export function fileTargetProblem(target: FileTarget): string | null {
+  return target.arch === 'universal' && target.platform !== 'macos' ? 'arch universal is a macOS build: platform must be macos' : null;
+}
+
+/**
+ * How closely a file fits one selector: 2 exactly, 1 as a universal macOS build for x64 or arm64,
+ * 0 as `any` (or when the request does not select), -1 not at all.
+ */
+function platformFit(file: FileTarget, wanted: Platform | undefined): number {
+  if (wanted === undefined) return 0;
+  if (file.platform === wanted) return 2;
+  return file.platform === 'any' ? 0 : -1;
+}
+
+function archFit(file: FileTarget, wanted: Arch | undefined): number {
+  if (wanted === undefined) return 0;
+  if (file.arch === wanted) return 2;
+  if (file.arch === 'universal' && file.platform === 'macos' && (wanted === 'x64' || wanted === 'arm64')) return 1;
+  return file.arch === 'any' ? 0 : -1;
+}
+
+/** A file matches when each of its platform and arch equals the request's, is `any`, or is universal for a Mac's x64/arm64. */
+export function fileMatchesRequest(file: FileTarget, request: TargetRequest): boolean {
+  return platformFit(file, request.platform) >= 0 && archFit(file, request.arch) >= 0;
+}
+
+export type MainFileSelection<F extends FileTarget> =
+  | { kind: 'match'; file: F }
+  | { kind: 'ambiguous'; choices: F[] }
+  | { kind: 'none' };
+
+/**
+ * The MAIN file of one version that answers `request`. Among matching files the closest fit wins:
+ * the Windows x64 build over an `any` one for `windows`/`x64`, an arm64 Mac build over the universal
+ * one for `arm64`. When no single file fits at least as closely as every other in both platform and
+ * arch (several files and no selector that decides between them), the answer is `ambiguous` with
+ * the closest fits as the choices, so the client can be told what to select.
+ */
+export function selectMainFile<F extends FileTarget>(files: readonly F[], request: TargetRequest): MainFileSelection<F> {
+  const fits = files
+    .map((file) => ({ file, platform: platformFit(file, request.platform), arch: archFit(file, request.arch) }))
+    .filter((fit) => fit.platform >= 0 && fit.arch >= 0);
+  if (fits.length === 0) return { kind: 'none' };
+  const dominated = (fit: (typeof fits)[number]) => fits.some((other) =>
+    other !== fit && other.platform >= fit.platform && other.arch >= fit.arch && (other.platform > fit.platform || other.arch > fit.arch));
+  const closest = fits.filter((fit) => !dominated(fit)).map((fit) => fit.file);
+  return closest.length === 1 ? { kind: 'match', file: closest[0] } : { kind: 'ambiguous', choices: closest };
+}
