@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
+import { feedFileThroughReusedBuffers } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
@@ -72,26 +73,12 @@ export class LocalStorage implements ObjectStorage {
     return handle.createReadStream({ start: range?.start, end: range?.end, highWaterMark: READ_CHUNK_BYTES });
   }
 
-  /**
-   * Reads into two buffers allocated once, the next read running while the current chunk is hashed.
-   * A stream would allocate a fresh buffer per chunk, and touching that much new memory costs as much
-   * as the hashing itself on hosts that reclaim an idle process's freed pages.
-   */
+  /** Reads through two reused buffers (see feedFileThroughReusedBuffers for why). */
   async sha256(key: string): Promise<string> {
     const handle = await this.openObject(key);
     try {
       const hash = createHash('sha256');
-      const buffers = [Buffer.allocUnsafe(READ_CHUNK_BYTES), Buffer.allocUnsafe(READ_CHUNK_BYTES)];
-      let current = 0;
-      let reading = handle.read(buffers[current], 0, READ_CHUNK_BYTES, null);
-      for (;;) {
-        const { bytesRead } = await reading;
-        if (bytesRead === 0) break;
-        const filled = buffers[current];
-        current = 1 - current;
-        reading = handle.read(buffers[current], 0, READ_CHUNK_BYTES, null);
-        hash.update(filled.subarray(0, bytesRead));
-      }
+      await feedFileThroughReusedBuffers(handle, READ_CHUNK_BYTES, hash);
       return hash.digest('hex');
     } catch (error) {
       throw await this.failure(error, key);
