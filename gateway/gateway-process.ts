@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
-import { InvalidationBus } from './cache/invalidation-bus';
+import { invalidationChannel, InvalidationBus } from './cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
 
 export interface RunningGateway {
@@ -77,7 +77,7 @@ export async function launchGateway(
   for (const connection of [redis, queueConnection, subscriber]) redisOutage.watch(connection);
   // Without Redis the gateway still starts: requests that need it get 503 until it is back.
   await Promise.all([waitForReady(redis), waitForReady(queueConnection), waitForReady(subscriber)]).catch(() => undefined);
-  const bus = new InvalidationBus(redis, subscriber, `${config.redisPrefix}:cache-invalidations`, logger);
+  const bus = new InvalidationBus(redis, subscriber, invalidationChannel(config.redisPrefix), logger);
   await bus.start();
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);

@@ -11,4 +11,10 @@ export interface WorkerDeps {
   store: Store;
   storage: ObjectStorage;
   jobs: JobQueues;
+  /**
+   * Writes a change of an application's versions or files as the gateway's own changes are written
+   * (InvalidationBus.change): held on every gateway first, so none serves its cached records of the
+   * application past the write; refused with 503, nothing written, when that cannot be guaranteed.
+   */
+  catalogChange<T>(applicationId: string, write: () => Promise<T>): Promise<T>;
 }

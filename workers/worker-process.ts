@@ -2,7 +2,8 @@ import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_QUEUE, JobName, QUEUE_NAMES, QueueName } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
-import { createWorkerConnection } from '../shared/redis/connections';
+import { invalidationChannel, InvalidationBus } from '../gateway/cache/invalidation-bus';
+import { createSubscriberConnection, createWorkerConnection } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import type { Processor, ProcessorRegistry, RecurringJob } from './processor';
@@ -93,7 +94,11 @@ export interface LaunchedWorkers {
   close(): Promise<void>;
 }
 
-/** Opens the workers' own Redis connection (retrying, as BullMQ requires) and starts every processor. */
+/**
+ * Opens the workers' own Redis connection (retrying, as BullMQ requires) and starts every processor.
+ * Workers that publish a file also change its version, which gateways cache: they write it through
+ * the gateways' invalidation bus, as the gateways write their own changes.
+ */
 export async function launchWorkers(
   config: WorkerDeps['config'],
   logger: WorkerDeps['logger'],
@@ -101,10 +106,14 @@ export async function launchWorkers(
   redisUrl: string,
 ): Promise<LaunchedWorkers> {
   const connection = createWorkerConnection(redisUrl);
+  const subscriber = createSubscriberConnection(redisUrl);
   const redisOutage = new RedisOutageLog(logger, 'failedOperations');
-  redisOutage.watch(connection);
+  for (const redis of [connection, subscriber]) redisOutage.watch(redis);
   const jobs = new JobQueues(connection, config.redisPrefix, logger, redisOutage);
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs };
+  const bus = new InvalidationBus(connection, subscriber, invalidationChannel(config.redisPrefix), logger);
+  await bus.start();
+  const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
+  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, RECURRING_JOBS);
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
@@ -115,6 +124,7 @@ export async function launchWorkers(
       // The queues share this connection; closing them waits for Redis, so without it they are left
       // to go with the connection.
       if (connection.status === 'ready') await jobs.close();
+      await bus.close();
       connection.disconnect();
     },
   };

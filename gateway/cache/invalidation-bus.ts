@@ -27,6 +27,9 @@ export const CONFIRMATION_TIMEOUT_MS = 2_000;
  */
 export const CHANGE_HOLD_MS = 30_000;
 
+/** The one channel of a deployment (gateways and workers sharing a Redis key prefix). */
+export const invalidationChannel = (redisPrefix: string): string => `${redisPrefix}:cache-invalidations`;
+
 interface PendingConfirmation {
   confirmed: number;
   /** Subscribers that received the message, as PUBLISH counts them; unknown until it answers. */

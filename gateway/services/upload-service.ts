@@ -2,11 +2,13 @@ import { conflict, DuplicateError, gone, notFound, redisUnavailable, validationE
 import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
 import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
+import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord, FileType, UploadSession, Version } from '../../shared/store/models';
-import type { Store } from '../../shared/store/store';
+import type { Store, VersionPatch } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
+import { publishPendingFile } from '../../shared/uploads/publish-file';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { contentTypeField } from '../schemas/common';
 import type { StagedFile } from '../uploads/receive-multipart';
@@ -47,48 +49,66 @@ export class UploadService {
     private readonly events: EventRecorder,
     private readonly applications: ApplicationService,
     private readonly uploadUrlTtlSeconds: number,
+    private readonly logger: Logger,
   ) {}
 
-  /** Publishes a file already staged (and hashed) by the multipart reader; the staged object is removed on any refusal. */
+  /** What can be checked of a small upload before its bytes are stored: the application, when its field came first. */
+  async admitSmallUpload(applicationId: string | undefined): Promise<void> {
+    if (applicationId !== undefined) await this.applications.require(applicationId);
+  }
+
+  /**
+   * Publishes a file already staged (and hashed) by the multipart reader. Under one hold of the
+   * application's cached records (503, nothing written, when the gateways cannot take it) the file is
+   * reserved (pending), which is where a conflict refuses it with the version untouched, then
+   * published with the version's fields. The staged object is removed on any failure.
+   */
   async publishSmallUpload(target: FileTarget, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(target.applicationId, fileId);
+    const checksum = formatChecksum(staged.sha256);
+    let reserved: FileRecord | undefined;
     try {
       await this.applications.require(target.applicationId);
-      const version = await this.prepareVersion(target);
       await this.storage.move(staged.stagingKey, storageKey);
-      const now = new Date();
-      const file = await this.insertFile({
-        fileId,
-        applicationId: target.applicationId,
-        version: target.version,
-        fileName: staged.fileName,
-        fileSize: staged.size,
-        // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
-        contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
-        checksum: formatChecksum(staged.sha256),
-        fileType: target.fileType ?? 'MAIN',
-        status: 'available',
-        storageKey,
-        createdAt: now,
-        updatedAt: now,
+      return await this.applications.change(target.applicationId, async () => {
+        const now = new Date();
+        const file = await this.reserveFile({
+          fileId,
+          applicationId: target.applicationId,
+          version: target.version,
+          fileName: staged.fileName,
+          fileSize: staged.size,
+          // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
+          contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
+          checksum,
+          fileType: target.fileType ?? 'MAIN',
+          status: 'pending',
+          storageKey,
+          createdAt: now,
+          updatedAt: now,
+        });
+        reserved = file;
+        await this.events.record(buildEvent('upload', file, origin, now));
+        return publishPendingFile(this.store, file, releaseOf(target), checksum, now);
       });
-      await this.events.record(buildEvent('upload', file, origin, now));
-      return { file, version };
     } catch (error) {
+      if (reserved) await this.releaseFile(reserved);
       await Promise.all([this.storage.delete(staged.stagingKey), this.storage.delete(storageKey)]);
       throw error;
     }
   }
 
-  /** Step 1: reserves the file (pending) and returns a pre-signed PUT URL (valid an hour by default). */
+  /**
+   * Step 1: reserves the file (pending) and returns a pre-signed PUT URL (valid an hour by default).
+   * The version's fields wait in the session until verification publishes the file.
+   */
   async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
     await this.applications.require(request.applicationId);
-    await this.prepareVersion(request);
     const now = new Date();
     const uploadId = newId('upl');
     const fileId = newId('fil');
-    await this.insertFile({
+    const reserved = await this.reserveFile({
       fileId,
       applicationId: request.applicationId,
       version: request.version,
@@ -102,30 +122,37 @@ export class UploadService {
       createdAt: now,
       updatedAt: now,
     });
-    const session = await this.store.createUploadSession({
-      uploadId,
-      applicationId: request.applicationId,
-      version: request.version,
-      fileName: request.fileName,
-      fileSize: request.fileSize,
-      contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
-      fileType: request.fileType ?? 'MAIN',
-      releaseNotes: request.releaseNotes ?? null,
-      requiredTier: request.requiredTier ?? null,
-      fileId,
-      storageKey: stagingStorageKey(uploadId),
-      status: 'issued',
-      expectedChecksum: null,
-      failureReason: null,
-      expiresAt: new Date(now.getTime() + this.uploadUrlTtlSeconds * 1000),
-      createdAt: now,
-      updatedAt: now,
-    });
-    const uploadUrl = await this.storage.presignPut(session.storageKey, {
-      expiresInSeconds: this.uploadUrlTtlSeconds,
-      contentLength: request.fileSize,
-    });
-    return { session, uploadUrl };
+    try {
+      const stagingKey = stagingStorageKey(uploadId);
+      const uploadUrl = await this.storage.presignPut(stagingKey, {
+        expiresInSeconds: this.uploadUrlTtlSeconds,
+        contentLength: request.fileSize,
+      });
+      const session = await this.store.createUploadSession({
+        uploadId,
+        applicationId: request.applicationId,
+        version: request.version,
+        fileName: request.fileName,
+        fileSize: request.fileSize,
+        contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
+        fileType: request.fileType ?? 'MAIN',
+        releaseNotes: request.releaseNotes ?? null,
+        requiredTier: request.requiredTier ?? null,
+        fileId,
+        storageKey: stagingKey,
+        status: 'issued',
+        expectedChecksum: null,
+        failureReason: null,
+        expiresAt: new Date(now.getTime() + this.uploadUrlTtlSeconds * 1000),
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { session, uploadUrl };
+    } catch (error) {
+      // Without a session nothing would ever expire the reservation.
+      await this.releaseFile(reserved);
+      throw error;
+    }
   }
 
   /**
@@ -153,14 +180,11 @@ export class UploadService {
     if (object.size !== session.fileSize) {
       throw conflict(`the uploaded object has ${object.size} bytes but fileSize is ${session.fileSize}; upload the file again`);
     }
-    if (completion.releaseNotes !== undefined) {
-      const releaseNotes = completion.releaseNotes;
-      await this.applications.change(session.applicationId, () =>
-        this.store.upsertVersion(session.applicationId, session.version, { releaseNotes }, now));
-    }
+    // Release notes given now replace those of step 1; verification applies them with the file.
     const verifying = await this.store.updateUploadSession(session.uploadId, ['issued'], {
       status: 'verifying',
       expectedChecksum: completion.checksum === undefined ? null : normaliseChecksum(completion.checksum),
+      releaseNotes: completion.releaseNotes,
     }, now);
     if (!verifying) return this.completeLargeUpload(completion);
     await this.queueVerification(session.uploadId);
@@ -179,20 +203,24 @@ export class UploadService {
     return { session: current, file, version };
   }
 
-  private async prepareVersion(target: FileTarget): Promise<Version> {
-    return this.applications.change(target.applicationId, () => this.store.upsertVersion(target.applicationId, target.version, {
-      releaseNotes: target.releaseNotes,
-      requiredTier: target.requiredTier,
-    }, new Date()));
-  }
-
-  private async insertFile(file: FileRecord): Promise<FileRecord> {
+  /** Inserts the file, holding its name (and the MAIN slot): the one place an upload is refused for a conflict. */
+  private async reserveFile(file: FileRecord): Promise<FileRecord> {
     try {
       return await this.store.insertFile(file);
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
       if (error.target === 'mainFile') throw conflict(`version ${file.version} already has a MAIN file; upload this one with another fileType`);
       throw conflict(`version ${file.version} already has a file named ${file.fileName}`);
+    }
+  }
+
+  /** Gives a reservation up after a failure; when the store refuses even that, the file stays pending and is logged. */
+  private async releaseFile(file: FileRecord): Promise<void> {
+    try {
+      await this.store.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
+    } catch (error) {
+      this.logger.error({ err: error, fileId: file.fileId, applicationId: file.applicationId, version: file.version },
+        'could not release the reservation of a failed upload; its file name stays taken');
     }
   }
 
@@ -204,6 +232,8 @@ export class UploadService {
     }
   }
 }
+
+const releaseOf = (target: FileTarget): VersionPatch => ({ releaseNotes: target.releaseNotes, requiredTier: target.requiredTier });
 
 /** The completion must name the same upload as step 1. */
 function checkMatches(session: UploadSession, completion: LargeUploadCompletion): void {

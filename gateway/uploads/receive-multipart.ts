@@ -23,12 +23,25 @@ export interface ReceivedForm {
 /** Room for the form fields and multipart framing around a file of the maximum size. */
 const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
+export interface MultipartOptions {
+  /** Largest file taken; one byte more is refused with 413 and `tooLargeMessage`. */
+  maxFileBytes: number;
+  tooLargeMessage: string;
+  /**
+   * Called when the file part starts, with the fields sent before it and the part's file name. Throwing
+   * (or rejecting) refuses the form before a byte of the file is stored; the rest of the body is read
+   * and discarded. Fields sent after the file can only be checked once the form is read.
+   */
+  admitFile?: (fields: Readonly<Record<string, string>>, fileName: string) => void | Promise<void>;
+}
+
 /**
  * Streams a multipart form: the `file` part goes straight to a staging key in object storage while
  * its SHA-256 and size are computed; nothing is held whole in memory. A file over `maxFileBytes` is
  * refused with 413 and its partial object removed. Fields are collected as strings.
  */
-export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, maxFileBytes: number, tooLargeMessage: string): Promise<ReceivedForm> {
+export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, options: MultipartOptions): Promise<ReceivedForm> {
+  const { maxFileBytes, tooLargeMessage } = options;
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxFileBytes + 1, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
@@ -53,11 +66,12 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
   parser.on('file', (name, stream, info) => {
     if (name !== 'file' || staging) {
       fail(badRequest(name === 'file' ? 'send exactly one file' : `unexpected file field ${name}; the file goes in field "file"`));
+    }
+    if (problem || staging) {
+      // The form is refused already: nothing more is stored.
       stream.resume();
       return;
     }
-    const key = stagingStorageKey(`form-${randomToken(12)}`);
-    stagingKey = key;
     const hash = createHash('sha256');
     let size = 0;
     const hashing = new Transform({
@@ -67,16 +81,25 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
         callback(null, chunk);
       },
     });
+    // Its failures reach us through the storage write, or were ours to begin with.
+    hashing.on('error', () => undefined);
+    hashingStream = hashing;
     // busboy signals 'limit' on reaching fileSize, which is one byte past the largest file allowed.
     stream.on('limit', () => {
       fail(payloadTooLarge(tooLargeMessage));
       hashing.destroy(payloadTooLarge(tooLargeMessage));
     });
-    hashingStream = hashing;
-    stream.pipe(hashing);
-    staging = storage
-      .put(key, hashing, { contentType: 'application/octet-stream' })
-      .then(() => ({ stagingKey: key, fileName: info.filename ?? '', mimeType: info.mimeType, size, sha256: hash.digest('hex') }))
+    const fileName = info.filename ?? '';
+    staging = Promise.resolve<Record<string, string>>(Object.assign(Object.create(null), fields))
+      .then((before) => options.admitFile?.(before, fileName))
+      .then(async () => {
+        if (problem) throw problem;
+        const key = stagingStorageKey(`form-${randomToken(12)}`);
+        stagingKey = key;
+        stream.pipe(hashing);
+        await storage.put(key, hashing, { contentType: 'application/octet-stream' });
+        return { stagingKey: key, fileName, mimeType: info.mimeType, size, sha256: hash.digest('hex') };
+      })
       .catch((error: Error) => {
         // Keep the parser moving: the rest of this part is discarded instead of stalling the request.
         stream.unpipe(hashing);

@@ -4,11 +4,13 @@ import { ObjectNotFoundError } from '../../shared/errors';
 import { formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
+import { publishPendingFile, releaseOfSession } from '../../shared/uploads/publish-file';
 import type { WorkerDeps } from '../worker-deps';
 
 /**
  * Verifies a completed large upload: moves the staged object to the file's key, hashes it as a
- * stream, then publishes the file or fails the upload and deletes the bytes. A checksum mismatch is
+ * stream, then publishes the file with the version fields the upload carried, or fails the upload
+ * and deletes the bytes (the version untouched). A checksum mismatch is
  * permanent (no retry); storage errors are retried with backoff, and the last attempt fails the upload.
  * Every step is safe to repeat, so a retried or duplicated job changes nothing.
  */
@@ -22,7 +24,7 @@ export async function verifyUpload(job: Job<JobPayloads['verify-upload']>, deps:
   } catch (error) {
     if (error instanceof UnrecoverableError) throw error;
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    if (lastAttempt) await failUpload(session, file, 'the uploaded object could not be read from storage', deps);
+    if (lastAttempt) await failUpload(session, file, 'the upload could not be verified: a dependency stayed unavailable', deps);
     throw error;
   }
 }
@@ -44,18 +46,25 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digest}`, deps);
   }
   const now = new Date();
-  // Event first with an id fixed by the file: a crash after it and a retry still record one event.
-  await deps.store.insertEvents([buildEvent('upload', file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
-  await deps.store.setFileStatus(file.fileId, 'pending', 'available', formatChecksum(digest), now);
+  await deps.catalogChange(file.applicationId, async () => {
+    // Event first with an id fixed by the file: a crash after it and a retry still record one event.
+    await deps.store.insertEvents([buildEvent('upload', file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
+    await publishPendingFile(deps.store, file, releaseOfSession(session), formatChecksum(digest), now);
+  });
   await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
   deps.logger.info({ uploadId: session.uploadId, fileId: file.fileId, bytes: info.size }, 'upload verified');
   return 'completed';
 }
 
-/** Marks the upload and its file failed, deletes the bytes, and stops retries. */
+/** Marks the upload and its file failed, deletes the bytes, and stops retries. A file already published stays so. */
 async function failUpload(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<never> {
   const now = new Date();
-  await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now);
+  const current = await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now) ?? await deps.store.getFile(file.fileId);
+  if (current?.status === 'available') {
+    // An earlier step published it and a later one failed: its bytes are the file's now.
+    await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+    throw new UnrecoverableError(reason);
+  }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
   await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);

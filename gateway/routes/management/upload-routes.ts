@@ -18,11 +18,15 @@ import { UploadService } from '../../services/upload-service';
 import { receiveMultipart } from '../../uploads/receive-multipart';
 import type { RouteModule } from '../api-routes';
 
+const fileNameOfForm = z.object({ file: fileNameField });
+
 const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (10 MB); use POST /v1/management/upload/large-url for larger files`;
 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, new ApplicationService(deps.store, deps.catalog), deps.config.uploadUrlTtlSeconds);
+  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, new ApplicationService(deps.store, deps.catalog), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const formFields = smallUploadFields(deps.config.tiers);
+  const fieldsBeforeFile = formFields.partial();
 
   router.post('/management/upload', admin, async (ctx) => {
     if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
@@ -31,15 +35,23 @@ export const uploadRoutes: RouteModule = (router, deps, { admin }) => {
       ctx.set('Connection', 'close');
       throw payloadTooLarge(TOO_LARGE);
     }
-    const form = await receiveMultipart(ctx.req, deps.storage, SMALL_UPLOAD_MAX_BYTES, TOO_LARGE).catch((error) => {
+    const form = await receiveMultipart(ctx.req, deps.storage, {
+      maxFileBytes: SMALL_UPLOAD_MAX_BYTES,
+      tooLargeMessage: TOO_LARGE,
+      admitFile: async (fields, fileName) => {
+        const known = validate(fieldsBeforeFile, fields);
+        validate(fileNameOfForm, { file: fileName });
+        await uploads.admitSmallUpload(known.applicationId);
+      },
+    }).catch((error) => {
       if ((error as { closeConnection?: boolean }).closeConnection) ctx.set('Connection', 'close');
       throw error;
     });
     const staged = form.file;
     try {
-      const fields = validate(smallUploadFields(deps.config.tiers), form.fields);
+      const fields = validate(formFields, form.fields);
       if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
-      validate(z.object({ file: fileNameField }), { file: staged.fileName });
+      validate(fileNameOfForm, { file: staged.fileName });
       const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
       respond(ctx, presentFile(file, version), 201);
     } catch (error) {
