@@ -3,7 +3,7 @@ import { methodNotAllowed } from '../shared/errors';
 import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
 import { Identify, identifier, requirePrincipal } from './middleware/authenticate';
-import { errorHandler } from './middleware/error-handler';
+import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { apiRoutes } from './routes/api-routes';
 import { downloadRoutes } from './routes/download-routes';
@@ -21,8 +21,9 @@ export interface RouteGuards {
 export function createApp(deps: GatewayDeps): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
-  // Errors are rendered and logged by errorHandler; Koa's default printer would log them twice.
-  app.silent = true;
+  // Errors are rendered and logged by errorHandler; what Koa reports after it (a response cut short)
+  // is logged here, never by Koa's own printer to stderr.
+  app.on('error', responseErrorListener(deps.logger));
 
   const identify = identifier(deps.adminKeyHashes, deps.keyCache);
   const guards: RouteGuards = {

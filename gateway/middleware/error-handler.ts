@@ -1,4 +1,5 @@
 import type { Context, Next } from 'koa';
+import { Readable } from 'node:stream';
 import { AppError, isDependencyUnavailable, ServiceUnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
@@ -44,6 +45,26 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
       ctx.status = rendered.status;
       ctx.body = { success: false, error: rendered.error };
     }
+  };
+}
+
+/**
+ * Koa's 'error' event: failures after errorHandler has let go, which no envelope can carry any more.
+ * A response body stream that fails mid-way is logged under the request id and its connection
+ * closed, so the client sees the failure instead of waiting for bytes that will never come. Anything
+ * else is the connection itself failing (mostly a client gone away), which the request's own handling
+ * reports where it matters: logged at debug only.
+ */
+export function responseErrorListener(logger: Logger) {
+  return (error: Error, ctx?: Context): void => {
+    const request = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx?.path };
+    const body = ctx?.body;
+    if (!(body instanceof Readable) || body.errored !== error) {
+      logger.debug({ ...request, reason: error.message }, 'connection failed mid-request');
+      return;
+    }
+    if (ctx?.headerSent && !ctx.res.writableEnded) ctx.res.destroy();
+    logger.error({ err: error, ...request }, 'response body failed mid-way');
   };
 }
 

@@ -64,6 +64,9 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
     fields[name] = value;
   });
   parser.on('file', (name, stream, info) => {
+    // A body that ends inside this part makes busboy destroy the part's stream with the form's error
+    // (the parser reports it too): without a listener that error would end the process.
+    stream.on('error', (error: Error) => fail(malformed(error)));
     if (name !== 'file' || staging) {
       fail(badRequest(name === 'file' ? 'send exactly one file' : `unexpected file field ${name}; the file goes in field "file"`));
     }
@@ -139,8 +142,10 @@ function parse(req: IncomingMessage, parser: busboy.Busboy, maxBodyBytes: number
     };
     req.on('data', onData);
     parser.on('close', resolve);
-    parser.on('error', (error: Error) => reject(badRequest(`malformed multipart body: ${error.message}`)));
+    parser.on('error', (error: Error) => reject(malformed(error)));
     req.on('error', reject);
     req.pipe(parser);
   });
 }
+
+const malformed = (error: Error) => badRequest(`malformed multipart body: ${error.message}`);

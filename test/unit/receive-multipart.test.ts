@@ -75,4 +75,18 @@ describe('receiveMultipart', () => {
     expect(storage.puts).to.equal(0);
     expect(storedFiles()).to.deep.equal([]);
   });
+
+  it('answers a body that ends inside a file part with 400, whether the part was being stored or discarded', async () => {
+    const otherPart = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="upload"; filename="b.bin"\r\n\r\n`;
+    const bodies = [
+      [field('version', '1'), fileHeader('a.bin'), randomBytes(300_000)],
+      [otherPart, randomBytes(300_000)],
+      [field('version', '1'), fileHeader('a.bin'), randomBytes(1000), partEnd, fileHeader('again.bin'), randomBytes(1000)],
+    ];
+    for (const pieces of bodies) {
+      const refused = await receiveMultipart(request(...pieces), storage, options()).then(() => undefined, (error: AppError) => error);
+      expect(refused).to.include({ status: 400 });
+    }
+    expect(storedFiles()).to.deep.equal([]);
+  });
 });
