@@ -8,6 +8,7 @@ import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { ADMIN_KEY_HASH_FILE, resolveAdminKeys } from '../shared/runtime/local-secrets';
+import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
 import { launchWorkers } from '../workers/worker-process';
@@ -16,10 +17,10 @@ const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
 const started: ShutdownStep[] = [];
+installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse()));
 let embeddedRedis: RedisServerProcess | undefined;
 
 async function main(): Promise<void> {
-  handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
   if (!config.redisUrl) {
     embeddedRedis = await startRedisServer({ dir: path.join(config.dataDir, 'redis'), persistent: true });
     started.push({ name: 'redis-server', run: embeddedRedis.stop });

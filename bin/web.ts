@@ -7,6 +7,7 @@ import { launchGateway } from '../gateway/gateway-process';
 import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { resolveAdminKeys } from '../shared/runtime/local-secrets';
+import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
 
@@ -14,10 +15,10 @@ const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
 const started: ShutdownStep[] = [];
+installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse()));
 
 async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('REDIS_URL is required for the web process (npm start runs everything with its own Redis)');
-  handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
   const admin = resolveAdminKeys(config.adminApiKeys, config.dataDir);
   if (admin.generatedKey) process.stdout.write(`Admin API key (shown once, only its hash is kept): ${admin.generatedKey}\n`);
   if (cluster.isPrimary && config.webConcurrency > 1) {

@@ -1,5 +1,6 @@
 /** Procfile `worker`: the BullMQ workers only. Needs REDIS_URL; scales independently of the gateway. */
 import { openCoreServices } from '../shared/runtime/core-services';
+import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
 import { launchWorkers } from '../workers/worker-process';
@@ -8,10 +9,10 @@ const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
 const started: ShutdownStep[] = [];
+installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse()));
 
 async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('REDIS_URL is required for the worker process (npm start runs everything with its own Redis)');
-  handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
   const core = await openCoreServices(config);
   started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, config.redisUrl);

@@ -5,33 +5,39 @@ export interface ShutdownStep {
   run(): Promise<void>;
 }
 
+/** Starts the graceful shutdown for `reason`; the process then exits with `exitCode` (or 1 if a step fails). */
+export type ShutDown = (reason: string, exitCode: number) => void;
+
 /**
- * On SIGTERM or SIGINT runs the steps in order (stop intake, finish work, close connections) and
- * exits; a timer below the platform's kill deadline forces the exit if a step hangs.
+ * On SIGTERM or SIGINT, or when called, runs the steps in order (stop intake, finish work, close
+ * connections) and exits; a timer below the platform's kill deadline forces the exit if a step hangs.
+ * A second reason during a shutdown only raises the exit code.
  */
-export function handleShutdown(logger: Logger, timeoutMs: number, steps: () => ShutdownStep[]): void {
+export function handleShutdown(logger: Logger, timeoutMs: number, steps: () => ShutdownStep[]): ShutDown {
   let stopping = false;
-  const stop = async (signal: string) => {
+  let exitCode = 0;
+  const stop = async (reason: string, code: number) => {
+    exitCode = Math.max(exitCode, code);
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ reason }, 'shutting down');
     const force = setTimeout(() => {
       logger.error({ timeoutMs }, 'shutdown took too long, exiting');
       process.exit(1);
     }, timeoutMs);
     force.unref();
-    let failed = false;
     for (const step of steps()) {
       try {
         await step.run();
       } catch (error) {
-        failed = true;
+        exitCode = 1;
         logger.error({ err: error, step: step.name }, 'shutdown step failed');
       }
     }
     logger.info('shut down');
-    process.exit(failed ? 1 : 0);
+    process.exit(exitCode);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM', 0));
+  process.once('SIGINT', () => void stop('SIGINT', 0));
+  return (reason, code) => void stop(reason, code);
 }
