@@ -1,0 +1,77 @@
+import type { ApiKey, Customer } from '../models';
+import type { CustomerPatch, Page, Store } from '../store';
+import type { Row, SqliteDatabase } from './database';
+import { apiKeyFromRow, customerFromRow, toMillis } from './rows';
+
+type AccountMethods = Pick<Store,
+  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
+  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'>;
+
+export class SqliteAccounts implements AccountMethods {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async createCustomer(customer: Customer): Promise<Customer> {
+    this.database.write(() =>
+      this.database.prepare('INSERT INTO customers (customer_id, name, tier, is_active, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(customer.customerId, customer.name, customer.tier, customer.isActive ? 1 : 0, customer.notes,
+          toMillis(customer.createdAt), toMillis(customer.updatedAt)),
+    );
+    return customer;
+  }
+
+  async getCustomer(customerId: string): Promise<Customer | null> {
+    const row = this.database.prepare('SELECT * FROM customers WHERE customer_id = ?').get(customerId) as Row | undefined;
+    return row ? customerFromRow(row) : null;
+  }
+
+  async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+    const total = (this.database.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n;
+    const rows = this.database.prepare('SELECT * FROM customers ORDER BY created_at, customer_id LIMIT ? OFFSET ?')
+      .all(pageSize, (page - 1) * pageSize) as Row[];
+    return { items: rows.map(customerFromRow), total };
+  }
+
+  async updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
+    const values = {
+      name: patch.name,
+      tier: patch.tier,
+      is_active: patch.isActive === undefined ? undefined : patch.isActive ? 1 : 0,
+      notes: patch.notes,
+    };
+    return this.database.update('customers', 'customer_id = ?', [customerId], values, at) ? this.getCustomer(customerId) : null;
+  }
+
+  async findMissingCustomers(customerIds: string[]): Promise<string[]> {
+    const lookup = this.database.prepare('SELECT 1 FROM customers WHERE customer_id = ?');
+    return [...new Set(customerIds)].filter((id) => lookup.get(id) === undefined);
+  }
+
+  async createApiKey(key: ApiKey): Promise<ApiKey> {
+    this.database.write(() =>
+      this.database.prepare('INSERT INTO api_keys (key_id, customer_id, key_hash, prefix, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+        .run(key.keyId, key.customerId, key.keyHash, key.prefix, toMillis(key.createdAt), toMillis(key.lastUsedAt), toMillis(key.revokedAt)),
+    );
+    return key;
+  }
+
+  async listApiKeys(customerId: string): Promise<ApiKey[]> {
+    return (this.database.prepare('SELECT * FROM api_keys WHERE customer_id = ? AND revoked_at IS NULL ORDER BY created_at, key_id')
+      .all(customerId) as Row[]).map(apiKeyFromRow);
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKey | null> {
+    const row = this.database.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
+    return row ? apiKeyFromRow(row) : null;
+  }
+
+  async revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null> {
+    const result = this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND customer_id = ? AND revoked_at IS NULL')
+      .run(at.getTime(), keyId, customerId);
+    if (!result.changes) return null;
+    return apiKeyFromRow(this.database.prepare('SELECT * FROM api_keys WHERE key_id = ?').get(keyId) as Row);
+  }
+
+  async touchApiKey(keyId: string, at: Date): Promise<void> {
+    this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?').run(at.getTime(), keyId);
+  }
+}

@@ -1,0 +1,67 @@
+import type { DailyCount, DistributionEvent } from '../models';
+import type { ActivityQuery, DailyCountQuery, Store } from '../store';
+import type { BackgroundWriter } from './background-writer';
+import type { Row, SqliteDatabase } from './database';
+import { eventFromRow } from './rows';
+
+type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'listDailyCounts'>;
+
+/** Events and their daily counters. Writes go through the background writer; reads use the serving connection. */
+export class SqliteActivity implements ActivityMethods {
+  constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
+
+  insertEvents(events: DistributionEvent[]): Promise<void> {
+    return this.background.insertEvents(events);
+  }
+
+  async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.type !== undefined) {
+      where.push('type = ?');
+      params.push(query.type);
+    }
+    if (query.applicationId !== undefined) {
+      where.push('application_id = ?');
+      params.push(query.applicationId);
+    }
+    if (query.after !== undefined) {
+      // The row-value form lets SQLite seek the feed index to the position instead of scanning to it.
+      where.push('(ts, event_id) < (?, ?)');
+      params.push(query.after.timestamp.getTime(), query.after.eventId);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = this.database.prepare(`SELECT * FROM events ${clause} ORDER BY ts DESC, event_id DESC LIMIT ?`)
+      .all(...params, query.limit) as Row[];
+    return rows.map(eventFromRow);
+  }
+
+  rollupEvents(limit: number): Promise<number> {
+    return this.background.rollupEvents(limit);
+  }
+
+  async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
+    const where = ['application_id = ?'];
+    const params: unknown[] = [applicationId];
+    if (query.version !== undefined) {
+      where.push('version = ?');
+      params.push(query.version);
+    }
+    if (query.from !== undefined) {
+      where.push('date >= ?');
+      params.push(query.from);
+    }
+    if (query.to !== undefined) {
+      where.push('date <= ?');
+      params.push(query.to);
+    }
+    const rows = this.database.prepare(`SELECT application_id, version, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version`)
+      .all(...params) as Row[];
+    return rows.map((r) => ({
+      applicationId: r.application_id as string,
+      version: r.version as string,
+      date: r.date as string,
+      count: r.count as number,
+    }));
+  }
+}

@@ -1,0 +1,71 @@
+import type { Application } from '../models';
+import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
+import type { Row, SqliteDatabase } from './database';
+import { applicationFromRow, toMillis } from './rows';
+
+type ApplicationMethods = Pick<Store,
+  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'>;
+
+export class SqliteApplications implements ApplicationMethods {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async createApplication(app: Application): Promise<Application> {
+    this.database.write(() =>
+      this.database.prepare(
+          `INSERT INTO applications (application_id, name, description, tags, customer_ids, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds),
+          toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
+    );
+    return app;
+  }
+
+  async getApplication(applicationId: string, options: { includeDeleted?: boolean } = {}): Promise<Application | null> {
+    const row = this.database.prepare('SELECT * FROM applications WHERE application_id = ?').get(applicationId) as Row | undefined;
+    if (!row || (row.deleted_at !== null && !options.includeDeleted)) return null;
+    return applicationFromRow(row);
+  }
+
+  async listApplications(query: ApplicationQuery): Promise<Page<Application>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (!query.includeDeleted) where.push('deleted_at IS NULL');
+    if (query.tag !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM json_each(applications.tags) WHERE value = ?)');
+      params.push(query.tag);
+    }
+    if (query.customerId !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)');
+      params.push(query.customerId);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.database.prepare(`SELECT COUNT(*) AS n FROM applications ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.database.prepare(`SELECT * FROM applications ${clause} ORDER BY created_at, application_id LIMIT ? OFFSET ?`)
+      .all(...params, query.pageSize, (query.page - 1) * query.pageSize) as Row[];
+    return { items: rows.map(applicationFromRow), total };
+  }
+
+  async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
+    const values: Record<string, unknown> = {
+      name: patch.name,
+      description: patch.description,
+      tags: patch.tags && JSON.stringify(patch.tags),
+      customer_ids: patch.customerIds && JSON.stringify(patch.customerIds),
+    };
+    const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
+    return changed ? this.getApplication(applicationId) : null;
+  }
+
+  async softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {
+    const result = this.database.prepare('UPDATE applications SET deleted_at = ?, updated_at = ? WHERE application_id = ? AND deleted_at IS NULL')
+      .run(at.getTime(), at.getTime(), applicationId);
+    return result.changes ? this.getApplication(applicationId, { includeDeleted: true }) : null;
+  }
+
+  async restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
+    const result = this.database.prepare('UPDATE applications SET deleted_at = NULL, updated_at = ? WHERE application_id = ? AND deleted_at IS NOT NULL')
+      .run(at.getTime(), applicationId);
+    return result.changes ? this.getApplication(applicationId) : null;
+  }
+}
