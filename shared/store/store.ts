@@ -56,6 +56,8 @@ export interface DailyCountQuery {
  * The one persistence port. Adapters: SQLite (embedded default) and MongoDB (production).
  * Both pass test/contract/store.contract.test.ts. Unique-constraint violations throw DuplicateError
  * with a target naming the collision ('applicationId', 'customerId', 'fileName', 'mainFile', ...).
+ * Every limit, page and pageSize is a whole number of at least 1; any other value throws a RangeError
+ * (shared/store/bounds.ts).
  */
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
@@ -128,7 +130,7 @@ export interface Store {
   /**
    * Folds up to `limit` not-yet-counted download events into daily counters. Idempotent: a repeated or
    * interrupted call never counts an event twice. Returns how many events it folded (two concurrent
-   * calls finishing the same batch may both report it; the stored counts stay exact). Limits are >= 1.
+   * calls finishing the same batch may both report it; the stored counts stay exact).
    */
   rollupEvents(limit: number): Promise<number>;
   /** Daily counters of one application, newest date first. */

@@ -160,6 +160,46 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
       await store.ping();
     });
 
+    describe('bounds on limits and pages', () => {
+      /** Not whole numbers of at least 1: a negative SQLite LIMIT would read everything, a zero page would read before the first. */
+      const badCounts = [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY];
+
+      async function expectRangeError(promise: Promise<unknown>): Promise<void> {
+        expect(await rejectionOf(promise)).to.be.instanceOf(RangeError);
+      }
+
+      it('refuses a page or page size below 1 or not whole when listing applications and customers', async () => {
+        await store.createApplication(application('app_1'));
+        await store.createCustomer(customer('cust_1'));
+        for (const bad of badCounts) {
+          await expectRangeError(store.listApplications({ page: bad, pageSize: 10 }));
+          await expectRangeError(store.listApplications({ page: 1, pageSize: bad }));
+          await expectRangeError(store.listCustomers(bad, 10));
+          await expectRangeError(store.listCustomers(1, bad));
+        }
+        expect(ids((await store.listApplications({ page: 1, pageSize: 1 })).items)).to.deep.equal(['app_1']);
+        expect((await store.listCustomers(1, 1)).items.map((c) => c.customerId)).to.deep.equal(['cust_1']);
+      });
+
+      it('refuses a limit below 1 or not whole on every limited read, and changes nothing', async () => {
+        await store.createUploadSession(uploadSession('up_1', { expiresAt: at(1) }));
+        await store.createShareLink(shareLink('token_1', { expiresAt: at(1) }));
+        await store.insertEvents([event('d_1'), event('d_2', { timestamp: at(1) })]);
+        for (const bad of badCounts) {
+          await expectRangeError(store.listExpiredUploadSessions(at(10), bad));
+          await expectRangeError(store.purgeShareLinks(at(10), bad));
+          await expectRangeError(store.listEvents({ limit: bad }));
+          await expectRangeError(store.rollupEvents(bad));
+        }
+        expect(await store.getShareLink('token_1')).to.not.equal(null);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([]);
+        expect((await store.listExpiredUploadSessions(at(10), 1)).map((s) => s.uploadId)).to.deep.equal(['up_1']);
+        expect(eventIds(await store.listEvents({ limit: 1 }))).to.deep.equal(['d_2']);
+        expect(await store.rollupEvents(1)).to.equal(1);
+        expect(await store.purgeShareLinks(at(10), 1)).to.equal(1);
+      });
+    });
+
     describe('applications', () => {
       it('stores an application and returns it unchanged', async () => {
         const app = application('app_1', { description: 'Desktop client', tags: ['desktop', 'beta'], customerIds: ['cust_1'] });

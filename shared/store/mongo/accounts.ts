@@ -1,3 +1,4 @@
+import { requirePage } from '../bounds';
 import type { ApiKey, Customer } from '../models';
 import type { CustomerPatch, Page, Store } from '../store';
 import type { MongoModels } from './models';
@@ -26,18 +27,16 @@ export class MongoAccounts implements AccountMethods {
   }
 
   async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+    requirePage(page, pageSize);
     const [total, docs] = await Promise.all([
       // Hinted: an unfiltered count would scan the collection; the listing index gives the same total.
       this.models.customers.countDocuments().hint(LISTING_ORDER),
-      pageSize > 0
-        ? this.models.customers
-          .find()
-          .sort(LISTING_ORDER)
-          // A page before the first reads from the start, as a negative OFFSET does in SQLite.
-          .skip(Math.max(0, (page - 1) * pageSize))
-          .limit(pageSize)
-          .lean<CustomerDoc[]>()
-        : [],
+      this.models.customers
+        .find()
+        .sort(LISTING_ORDER)
+        .skip((page - 1) * pageSize)
+        .limit(pageSize)
+        .lean<CustomerDoc[]>(),
     ]);
     return { items: docs.map(toCustomer), total };
   }

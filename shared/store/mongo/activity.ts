@@ -1,4 +1,5 @@
 import { mongo, type FilterQuery } from 'mongoose';
+import { requireCount } from '../bounds';
 import type { DailyCount, DistributionEvent } from '../models';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { MongoModels } from './models';
@@ -23,7 +24,7 @@ export class MongoActivity implements ActivityMethods {
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
-    if (query.limit < 1) return [];
+    requireCount('limit', query.limit);
     const filter: FilterQuery<EventDoc> = {};
     if (query.type !== undefined) filter.type = query.type;
     if (query.applicationId !== undefined) filter.applicationId = query.applicationId;
@@ -39,7 +40,8 @@ export class MongoActivity implements ActivityMethods {
     return docs.map(toEvent);
   }
 
-  rollupEvents(limit: number): Promise<number> {
+  async rollupEvents(limit: number): Promise<number> {
+    requireCount('limit', limit);
     return rollupEvents(this.models, limit);
   }
 

@@ -1,4 +1,5 @@
 import type { FilterQuery } from 'mongoose';
+import { requirePage } from '../bounds';
 import type { Application } from '../models';
 import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
 import type { MongoModels } from './models';
@@ -28,6 +29,7 @@ export class MongoApplications implements ApplicationMethods {
   }
 
   async listApplications(query: ApplicationQuery): Promise<Page<Application>> {
+    requirePage(query.page, query.pageSize);
     const filter: FilterQuery<ApplicationDoc> = {};
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
@@ -37,15 +39,12 @@ export class MongoApplications implements ApplicationMethods {
     if (Object.keys(filter).length === 0) count.hint(LISTING_ORDER);
     const [total, docs] = await Promise.all([
       count,
-      query.pageSize > 0
-        ? this.models.applications
-          .find(filter)
-          .sort(LISTING_ORDER)
-          // A page before the first reads from the start, as a negative OFFSET does in SQLite.
-          .skip(Math.max(0, (query.page - 1) * query.pageSize))
-          .limit(query.pageSize)
-          .lean<ApplicationDoc[]>()
-        : [],
+      this.models.applications
+        .find(filter)
+        .sort(LISTING_ORDER)
+        .skip((query.page - 1) * query.pageSize)
+        .limit(query.pageSize)
+        .lean<ApplicationDoc[]>(),
     ]);
     return { items: docs.map(toApplication), total };
   }

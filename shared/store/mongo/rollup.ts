@@ -47,7 +47,6 @@ async function unfinishedBatch(models: MongoModels): Promise<RollupBatchDoc | nu
 }
 
 async function openBatch(models: MongoModels, limit: number): Promise<RollupBatchDoc | null> {
-  if (limit < 1) return null;
   const candidates = await models.events
     .find({ counted: false }, { _id: 1 })
     .sort({ _id: 1 })

@@ -1,3 +1,4 @@
+import { requireCount } from '../bounds';
 import type { ShareLink, UploadSession, UploadStatus } from '../models';
 import type { Store, UploadSessionPatch } from '../store';
 import type { MongoModels } from './models';
@@ -36,7 +37,7 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   }
 
   async listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
-    if (limit < 1) return [];
+    requireCount('limit', limit);
     const docs = await this.models.uploadSessions
       .find({ status: 'issued', expiresAt: { $lte: now } })
       .sort({ expiresAt: 1 })
@@ -70,7 +71,7 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   }
 
   async purgeShareLinks(before: Date, limit: number): Promise<number> {
-    if (limit < 1) return 0;
+    requireCount('limit', limit);
     const expired = await this.models.shareLinks
       .find({ expiresAt: { $lt: before } }, { _id: 1 })
       .limit(limit)

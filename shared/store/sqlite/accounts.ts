@@ -1,3 +1,4 @@
+import { requirePage } from '../bounds';
 import type { ApiKey, Customer } from '../models';
 import type { CustomerPatch, Page, Store } from '../store';
 import type { Row, SqliteDatabase } from './database';
@@ -25,6 +26,7 @@ export class SqliteAccounts implements AccountMethods {
   }
 
   async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+    requirePage(page, pageSize);
     const total = (this.database.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n;
     const rows = this.database.prepare('SELECT * FROM customers ORDER BY created_at, customer_id LIMIT ? OFFSET ?')
       .all(pageSize, (page - 1) * pageSize) as Row[];

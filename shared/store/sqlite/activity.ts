@@ -1,3 +1,4 @@
+import { requireCount } from '../bounds';
 import type { DailyCount, DistributionEvent } from '../models';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { BackgroundWriter } from './background-writer';
@@ -15,6 +16,7 @@ export class SqliteActivity implements ActivityMethods {
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
+    requireCount('limit', query.limit);
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.type !== undefined) {
@@ -36,7 +38,8 @@ export class SqliteActivity implements ActivityMethods {
     return rows.map(eventFromRow);
   }
 
-  rollupEvents(limit: number): Promise<number> {
+  async rollupEvents(limit: number): Promise<number> {
+    requireCount('limit', limit);
     return this.background.rollupEvents(limit);
   }
 

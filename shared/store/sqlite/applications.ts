@@ -1,3 +1,4 @@
+import { requirePage } from '../bounds';
 import type { Application } from '../models';
 import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
 import type { Row, SqliteDatabase } from './database';
@@ -28,6 +29,7 @@ export class SqliteApplications implements ApplicationMethods {
   }
 
   async listApplications(query: ApplicationQuery): Promise<Page<Application>> {
+    requirePage(query.page, query.pageSize);
     const where: string[] = [];
     const params: unknown[] = [];
     if (!query.includeDeleted) where.push('deleted_at IS NULL');

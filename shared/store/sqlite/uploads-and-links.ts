@@ -1,3 +1,4 @@
+import { requireCount } from '../bounds';
 import type { ShareLink, UploadSession, UploadStatus } from '../models';
 import type { Store, UploadSessionPatch } from '../store';
 import type { Row, SqliteDatabase } from './database';
@@ -43,6 +44,7 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
   }
 
   async listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
+    requireCount('limit', limit);
     return (this.database.prepare(`SELECT * FROM upload_sessions WHERE status = 'issued' AND expires_at <= ? ORDER BY expires_at LIMIT ?`)
       .all(now.getTime(), limit) as Row[]).map(uploadSessionFromRow);
   }
@@ -76,6 +78,7 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
   }
 
   async purgeShareLinks(before: Date, limit: number): Promise<number> {
+    requireCount('limit', limit);
     return this.database.prepare('DELETE FROM share_links WHERE token_hash IN (SELECT token_hash FROM share_links WHERE expires_at < ? LIMIT ?)')
       .run(before.getTime(), limit).changes;
   }
