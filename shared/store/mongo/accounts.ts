@@ -17,7 +17,7 @@ export class MongoAccounts implements AccountMethods {
   constructor(private readonly models: MongoModels) {}
 
   async createCustomer(customer: Customer): Promise<Customer> {
-    await guardDuplicates(() => this.models.customers.create(customer));
+    await guardDuplicates(this.models.customers, () => this.models.customers.create(customer));
     return customer;
   }
 
@@ -58,7 +58,7 @@ export class MongoAccounts implements AccountMethods {
   }
 
   async createApiKey(key: ApiKey): Promise<ApiKey> {
-    await guardDuplicates(() => this.models.apiKeys.create(key));
+    await guardDuplicates(this.models.apiKeys, () => this.models.apiKeys.create(key));
     return key;
   }
 

@@ -18,7 +18,7 @@ export class MongoApplications implements ApplicationMethods {
 
   async createApplication(app: Application): Promise<Application> {
     const { isActive: _derivedFromDeletedAt, ...doc } = app;
-    await guardDuplicates(() => this.models.applications.create(doc));
+    await guardDuplicates(this.models.applications, () => this.models.applications.create(doc));
     return app;
   }
 

@@ -1,26 +1,67 @@
+import type { Model } from 'mongoose';
 import { DuplicateError } from '../../errors';
 
 /**
- * Unique indexes are named after the DuplicateError target they raise, so an E11000 reply
- * (which names the violated index) maps back to the same targets the SQLite adapter uses.
+ * Every unique index of the store, by name, and the DuplicateError target a violation of it raises:
+ * the same targets as the SQLite adapter's. Schemas declare each of them with uniqueIndex(name).
  */
-const PREFIX = 'unique_';
+const DUPLICATE_TARGETS = {
+  unique_applicationId: 'applicationId',
+  unique_version: 'version',
+  unique_fileId: 'fileId',
+  unique_mainFile: 'mainFile',
+  unique_fileName: 'fileName',
+  unique_customerId: 'customerId',
+  unique_keyId: 'keyId',
+  unique_keyHash: 'keyHash',
+  unique_uploadId: 'uploadId',
+  unique_tokenHash: 'tokenHash',
+  unique_eventId: 'eventId',
+  unique_dailyCount: 'dailyCount',
+} as const;
 
-export function uniqueIndex(target: string): { unique: true; name: string } {
-  return { unique: true, name: `${PREFIX}${target}` };
+export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;
+
+/** Options of a unique index; its name is its entry in the targets above. */
+export function uniqueIndex(name: UniqueIndexName): { unique: true; name: UniqueIndexName } {
+  return { unique: true, name };
 }
 
-export function isDuplicateKeyError(error: unknown): boolean {
+/** A server's duplicate-key refusal: code 11000, with the key pattern of the violated index (as MongoDB 6 and 7 report it). */
+interface DuplicateKeyError {
+  code: 11000;
+  keyPattern?: Record<string, unknown>;
+}
+
+export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }
 
-/** Runs a write, translating a unique-index violation into DuplicateError. */
-export async function guardDuplicates<T>(write: () => Promise<T>): Promise<T> {
+/**
+ * Runs a write on `model`, translating a unique-index violation into DuplicateError. The violated
+ * index is the unique index of the model's schema whose key is the reported keyPattern (no two unique
+ * indexes of one collection share a key); its name gives the target. An index not declared here
+ * reports the target 'record'.
+ */
+export async function guardDuplicates<T>(model: Model<any>, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
-    const index = /index: (\S+) dup key/.exec((error as Error).message)?.[1] ?? '';
-    throw new DuplicateError(index.startsWith(PREFIX) ? index.slice(PREFIX.length) : 'record');
+    throw new DuplicateError(duplicateTarget(model, error.keyPattern));
   }
+}
+
+function duplicateTarget(model: Model<any>, keyPattern: Record<string, unknown> | undefined): string {
+  if (!keyPattern) return 'record';
+  const violated = model.schema.indexes().find(([key, options]) => options.unique && sameKey(key, keyPattern));
+  const name = violated?.[1].name;
+  return name !== undefined && name in DUPLICATE_TARGETS ? DUPLICATE_TARGETS[name as UniqueIndexName] : 'record';
+}
+
+/** The same fields in the same order, each in the same direction. */
+function sameKey(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const fields = Object.keys(a);
+  const other = Object.keys(b);
+  return fields.length === other.length && fields.every((field, i) => field === other[i] && a[field] === b[field]);
 }

@@ -16,7 +16,7 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   constructor(private readonly models: MongoModels) {}
 
   async createUploadSession(session: UploadSession): Promise<UploadSession> {
-    await guardDuplicates(() => this.models.uploadSessions.create(session));
+    await guardDuplicates(this.models.uploadSessions, () => this.models.uploadSessions.create(session));
     return session;
   }
 
@@ -47,7 +47,7 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   }
 
   async createShareLink(link: ShareLink): Promise<ShareLink> {
-    await guardDuplicates(() => this.models.shareLinks.create(link));
+    await guardDuplicates(this.models.shareLinks, () => this.models.shareLinks.create(link));
     return link;
   }
 

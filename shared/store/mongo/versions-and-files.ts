@@ -50,7 +50,7 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async insertFile(file: FileRecord): Promise<FileRecord> {
-    await guardDuplicates(() => this.models.files.create({ ...file, live: isLive(file.status) }));
+    await guardDuplicates(this.models.files, () => this.models.files.create({ ...file, live: isLive(file.status) }));
     return file;
   }
 
@@ -70,7 +70,7 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     const set = { status: to, live: isLive(to), updatedAt: at, ...(checksum === null ? {} : { checksum }) };
-    const doc = await guardDuplicates(() =>
+    const doc = await guardDuplicates(this.models.files, () =>
       this.models.files.findOneAndUpdate({ fileId, status: from }, { $set: set }, { new: true }).lean<FileDoc>(),
     );
     return doc ? toFile(doc) : null;

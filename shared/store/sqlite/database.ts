@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { DuplicateError } from '../../errors';
+import { duplicateTarget } from './unique-indexes';
 
 export type Row = Record<string, unknown>;
 
@@ -37,29 +38,9 @@ export class SqliteDatabase {
     try {
       return run();
     } catch (error) {
-      const target = duplicateTarget(error);
+      const target = duplicateTarget(this.db, error);
       if (target) throw new DuplicateError(target);
       throw error;
     }
   }
-}
-
-const DUPLICATE_TARGETS: [string, string][] = [
-  ['applications.application_id', 'applicationId'],
-  ['customers.customer_id', 'customerId'],
-  ['files.application_id, files.version, files.file_name', 'fileName'],
-  ['files.application_id, files.version', 'mainFile'],
-  ['files.file_id', 'fileId'],
-  ['api_keys.key_hash', 'keyHash'],
-  ['api_keys.key_id', 'keyId'],
-  ['upload_sessions.upload_id', 'uploadId'],
-  ['share_links.token_hash', 'tokenHash'],
-];
-
-function duplicateTarget(error: unknown): string | null {
-  if (!(error instanceof Error) || !('code' in error)) return null;
-  const code = (error as { code: string }).code;
-  if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return null;
-  const columns = error.message.replace(/^UNIQUE constraint failed: /, '');
-  return DUPLICATE_TARGETS.find(([cols]) => cols === columns)?.[1] ?? 'record';
 }

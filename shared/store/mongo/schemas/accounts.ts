@@ -18,7 +18,7 @@ export const customerSchema = new Schema<CustomerDoc>(
   },
   collectionOptions('customers'),
 );
-customerSchema.index({ customerId: 1 }, uniqueIndex('customerId'));
+customerSchema.index({ customerId: 1 }, uniqueIndex('unique_customerId'));
 customerSchema.index({ createdAt: 1, customerId: 1 });
 
 export const apiKeySchema = new Schema<ApiKeyDoc>(
@@ -33,6 +33,6 @@ export const apiKeySchema = new Schema<ApiKeyDoc>(
   },
   collectionOptions('apiKeys'),
 );
-apiKeySchema.index({ keyId: 1 }, uniqueIndex('keyId'));
-apiKeySchema.index({ keyHash: 1 }, uniqueIndex('keyHash'));
+apiKeySchema.index({ keyId: 1 }, uniqueIndex('unique_keyId'));
+apiKeySchema.index({ keyHash: 1 }, uniqueIndex('unique_keyHash'));
 apiKeySchema.index({ customerId: 1, revokedAt: 1, createdAt: 1, keyId: 1 });

@@ -32,7 +32,7 @@ export const eventSchema = new Schema<EventDoc>(
   },
   collectionOptions('events'),
 );
-eventSchema.index({ eventId: 1 }, uniqueIndex('eventId'));
+eventSchema.index({ eventId: 1 }, uniqueIndex('unique_eventId'));
 // The activity feed: one index per filter combination, each in feed order.
 eventSchema.index({ timestamp: -1, eventId: -1 });
 eventSchema.index({ type: 1, timestamp: -1, eventId: -1 });
@@ -51,7 +51,7 @@ export const dailyCountSchema = new Schema<DailyCountDoc>(
   },
   collectionOptions('dailyCounts'),
 );
-dailyCountSchema.index({ applicationId: 1, version: 1, date: 1 }, uniqueIndex('dailyCount'));
+dailyCountSchema.index({ applicationId: 1, version: 1, date: 1 }, uniqueIndex('unique_dailyCount'));
 dailyCountSchema.index({ applicationId: 1, date: -1, version: 1 });
 
 export const rollupBatchSchema = new Schema<RollupBatchDoc>(

@@ -22,7 +22,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
   },
   collectionOptions('applications'),
 );
-applicationSchema.index({ applicationId: 1 }, uniqueIndex('applicationId'));
+applicationSchema.index({ applicationId: 1 }, uniqueIndex('unique_applicationId'));
 // One index per listing filter, each ending in the listing order.
 applicationSchema.index({ deletedAt: 1, createdAt: 1, applicationId: 1 });
 applicationSchema.index({ createdAt: 1, applicationId: 1 });
@@ -40,7 +40,7 @@ export const versionSchema = new Schema<VersionDoc>(
   },
   collectionOptions('versions'),
 );
-versionSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('version'));
+versionSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('unique_version'));
 versionSchema.index({ applicationId: 1, createdAt: -1, version: -1 });
 
 export const fileSchema = new Schema<FileDoc>(
@@ -61,15 +61,15 @@ export const fileSchema = new Schema<FileDoc>(
   },
   collectionOptions('files'),
 );
-fileSchema.index({ fileId: 1 }, uniqueIndex('fileId'));
+fileSchema.index({ fileId: 1 }, uniqueIndex('unique_fileId'));
 fileSchema.index({ applicationId: 1, createdAt: 1, fileId: 1 });
 // Declared (so created) before the name index: a MAIN file colliding on both is reported as 'mainFile', as in SQLite.
 // Also serves findAvailableFile's lookup of a version's MAIN file.
 fileSchema.index(
   { applicationId: 1, version: 1 },
-  { ...uniqueIndex('mainFile'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
+  { ...uniqueIndex('unique_mainFile'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
 );
 fileSchema.index(
   { applicationId: 1, version: 1, fileName: 1 },
-  { ...uniqueIndex('fileName'), partialFilterExpression: { live: true } },
+  { ...uniqueIndex('unique_fileName'), partialFilterExpression: { live: true } },
 );

@@ -28,7 +28,7 @@ export const uploadSessionSchema = new Schema<UploadSessionDoc>(
   },
   collectionOptions('uploadSessions'),
 );
-uploadSessionSchema.index({ uploadId: 1 }, uniqueIndex('uploadId'));
+uploadSessionSchema.index({ uploadId: 1 }, uniqueIndex('unique_uploadId'));
 uploadSessionSchema.index({ status: 1, expiresAt: 1 });
 
 export const shareLinkSchema = new Schema<ShareLinkDoc>(
@@ -45,5 +45,5 @@ export const shareLinkSchema = new Schema<ShareLinkDoc>(
   },
   collectionOptions('shareLinks'),
 );
-shareLinkSchema.index({ tokenHash: 1 }, uniqueIndex('tokenHash'));
+shareLinkSchema.index({ tokenHash: 1 }, uniqueIndex('unique_tokenHash'));
 shareLinkSchema.index({ expiresAt: 1 });
