@@ -1,11 +1,9 @@
 import { Types } from 'mongoose';
-import type { DailyCount } from '../models';
 import { utcDate } from '../dates';
+import type { DailyCount } from '../models';
 import type { MongoModels } from './models';
 import type { EventDoc, RollupBatchDoc } from './schemas/activity';
 import { isDuplicateKeyError } from './unique-indexes';
-
-type CountedEvent = Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>;
 
 /**
  * Folds download events into daily counters without transactions, safe against a crash at any step and
@@ -24,12 +22,10 @@ export async function rollupEvents(models: MongoModels, limit: number): Promise<
     { _id: { $in: batch.eventIds }, counted: false },
     { $set: { counted: true, batchId: batch._id } },
   );
-  const events = await models.events
-    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, timestamp: 1 })
-    .lean<CountedEvent[]>();
-  for (const total of dailyTotals(events)) await addOnce(models, total, batch._id);
+  const totals = await dailyTotals(models, batch);
+  for (const total of totals) await addOnce(models, total, batch._id);
   await models.rollupBatches.deleteOne({ _id: batch._id });
-  return events.length;
+  return totals.reduce((events, total) => events + total.count, 0);
 }
 
 /** Keeps a batch record far below MongoDB's 16 MB document limit. */
@@ -58,17 +54,25 @@ async function openBatch(models: MongoModels, limit: number): Promise<RollupBatc
   return batch;
 }
 
-function dailyTotals(events: CountedEvent[]): DailyCount[] {
+/** The batch's events counted per application, version and UTC day; only the events this batch claimed count. */
+async function dailyTotals(models: MongoModels, batch: RollupBatchDoc): Promise<DailyCount[]> {
+  const events = await models.events
+    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, timestamp: 1 })
+    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>[]>();
   const totals = new Map<string, DailyCount>();
-  for (const event of events) {
-    const date = utcDate(event.timestamp);
-    const key = JSON.stringify([event.applicationId, event.version, date]);
-    const total = totals.get(key) ?? { applicationId: event.applicationId, version: event.version, date, count: 0 };
-    total.count += 1;
-    totals.set(key, total);
+  for (const { applicationId, version, timestamp } of events) {
+    const date = utcDate(timestamp);
+    const key = counterKey(applicationId, version, date);
+    const total = totals.get(key);
+    if (total) total.count += 1;
+    else totals.set(key, { applicationId, version, date, count: 1 });
   }
   return [...totals.values()];
 }
+
+/** One key per counter: each id carries its length, so no two counters share a key whatever their ids contain. */
+const counterKey = (applicationId: string, version: string, date: string): string =>
+  `${applicationId.length}:${applicationId}${version.length}:${version}${date}`;
 
 async function addOnce(models: MongoModels, total: DailyCount, batchId: string): Promise<void> {
   const counter = { applicationId: total.applicationId, version: total.version, date: total.date };
