@@ -14,6 +14,7 @@ import type {
   ShareLink,
   UploadSession,
 } from '../../shared/store/models';
+import { dropObsoleteIndexes } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, Store } from '../../shared/store/store';
@@ -836,6 +837,45 @@ if (mongodbUri) {
           await admin?.useDb(database.name, { useCache: false }).dropDatabase();
         },
       };
+    });
+
+    /** Indexes across a rolling deploy: a start creates what is missing and drops nothing; the migration step drops. */
+    describe('MongoStore indexes', () => {
+      let database: { name: string; uri: string };
+      let db: Connection;
+
+      beforeEach(() => {
+        tests += 1;
+        database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
+        db = (admin as Connection).useDb(database.name, { useCache: false });
+      });
+
+      afterEach(async () => {
+        await db.dropDatabase();
+      });
+
+      const indexNames = async (collection: string) => (await db.collection(collection).indexes()).map((index) => index.name).sort();
+
+      it('keeps an index an older release relies on when a new one starts, and drops it only when migrated', async () => {
+        await db.collection('applications').createIndex({ name: 1 }, { name: 'name_from_an_older_release' });
+        const store = await MongoStore.connect(database.uri);
+        await store.close();
+        const started = await indexNames('applications');
+        expect(started).to.include('name_from_an_older_release').and.to.include('unique_applicationId');
+        const dropped = await dropObsoleteIndexes(database.uri);
+        expect(dropped.applications).to.deep.equal(['name_from_an_older_release']);
+        expect(Object.values(dropped).flat()).to.deep.equal(['name_from_an_older_release']);
+        expect(await indexNames('applications')).to.deep.equal(started.filter((name) => name !== 'name_from_an_older_release'));
+      });
+
+      it('creates every declared index at start, so migrating an up-to-date database drops nothing', async () => {
+        const store = await MongoStore.connect(database.uri);
+        await store.close();
+        const before = await Promise.all(['files', 'events', 'dailyCounts'].map(indexNames));
+        expect(before[0]).to.include('unique_mainFile').and.to.include('unique_fileName');
+        expect(Object.values(await dropObsoleteIndexes(database.uri)).flat()).to.deep.equal([]);
+        expect(await Promise.all(['files', 'events', 'dailyCounts'].map(indexNames))).to.deep.equal(before);
+      });
     });
 
     /** What the contract cannot reach: a rollup interrupted between its steps, rebuilt here in the stored documents. */

@@ -1,4 +1,4 @@
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import type {
   ApiKey,
   Application,
@@ -28,6 +28,7 @@ import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
 import { MongoApplications } from './applications';
+import { openConnection } from './connection';
 import { bindModels } from './models';
 import { MongoVersionsAndFiles } from './versions-and-files';
 
@@ -52,14 +53,16 @@ export class MongoStore implements Store {
     this.activity = new MongoActivity(models);
   }
 
-  /** Connects on a dedicated connection and brings the collections' indexes in line with the schemas. */
+  /**
+   * Connects and creates the indexes the schemas declare that are missing. It drops none: an older
+   * release running beside this one during a rolling deploy keeps the indexes it relies on. Obsolete
+   * indexes are dropped by the migration step (index-migration.ts, `npm run migrate`).
+   */
   static async connect(uri: string): Promise<MongoStore> {
-    // Indexes are synced once below, not built in the background by each model as it is defined.
-    const connection = mongoose.createConnection(uri, { autoIndex: false });
+    const connection = await openConnection(uri);
     try {
-      await connection.asPromise();
       const store = new MongoStore(connection);
-      for (const model of Object.values(connection.models)) await model.syncIndexes();
+      for (const model of Object.values(connection.models)) await model.createIndexes();
       return store;
     } catch (error) {
       await connection.close();
