@@ -72,22 +72,11 @@ export class DependencyUnavailableError extends Error {
   }
 }
 
-/** A database no server answers for. */
-const DEPENDENCY_ERROR_NAMES = new Set([
-  'MongoServerSelectionError',
-  'MongooseServerSelectionError',
-  'MongoNetworkError',
-  'MongoNetworkTimeoutError',
-  'MongoNotConnectedError',
-]);
-
 /**
  * True when a dependency failed rather than the request or our code: the request may succeed once
- * it is back, so it is answered 503, not 500.
+ * it is back, so it is answered 503, not 500. Every port's adapters raise DependencyUnavailableError
+ * for it; no client's error names are listed here.
  */
 export function isDependencyUnavailable(error: unknown): boolean {
-  const candidate = error as { name?: unknown } | null;
-  if (error instanceof DependencyUnavailableError) return true;
-  if (!candidate || typeof candidate !== 'object') return false;
-  return typeof candidate.name === 'string' && DEPENDENCY_ERROR_NAMES.has(candidate.name);
+  return error instanceof DependencyUnavailableError;
 }

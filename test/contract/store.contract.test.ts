@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { DuplicateError } from '../../shared/errors';
+import { DependencyUnavailableError, DuplicateError } from '../../shared/errors';
 import type {
   ApiKey,
   Application,
@@ -159,6 +160,24 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
 
     it('answers a ping', async () => {
       await store.ping();
+    });
+
+    it('rejects every call with DependencyUnavailableError once its connection is gone', async () => {
+      await store.createApplication(application('app_1'));
+      await store.close();
+      const calls: (() => Promise<unknown>)[] = [
+        () => store.ping(),
+        () => store.getApplication('app_1'),
+        () => store.createCustomer(customer('cust_1')),
+        () => store.listEvents({ limit: 10 }),
+        () => store.insertEvents([event('d_1')]),
+        () => store.rollupEvents(10),
+      ];
+      for (const call of calls) {
+        const error = await rejectionOf(call());
+        expect(error).to.be.instanceOf(DependencyUnavailableError);
+        expect(error).to.include({ dependency: 'database' });
+      }
     });
 
     describe('bounds on limits and pages', () => {
@@ -810,6 +829,19 @@ function freshDatabase(uri: string, suffix: string): { name: string; uri: string
   const search = options.toString();
   return { name, uri: `${server}/${name}${search ? `?${search}` : ''}` };
 }
+
+/** Needs no server: the driver's own failure to reach one. */
+describe('MongoStore with no server at its address', () => {
+  it('refuses to connect with DependencyUnavailableError', async () => {
+    const unused = net.createServer();
+    await new Promise<void>((resolve) => unused.listen(0, '127.0.0.1', resolve));
+    const { port } = unused.address() as net.AddressInfo;
+    await new Promise((resolve) => unused.close(resolve));
+    const error = await rejectionOf(MongoStore.connect(`mongodb://127.0.0.1:${port}/bds?serverSelectionTimeoutMS=200`));
+    expect(error).to.be.instanceOf(DependencyUnavailableError);
+    expect(error).to.include({ dependency: 'database' });
+  });
+});
 
 const mongodbUri = process.env.MONGODB_URI;
 if (mongodbUri) {

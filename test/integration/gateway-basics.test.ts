@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -270,7 +271,10 @@ describe('gateway basics', () => {
 
     it('answers 500 INTERNAL_ERROR without internals and logs the error under the request id', async () => {
       expect((await broken.http.get(ADMIN_ROUTE)).status).to.equal(200);
-      await broken.core.store.close();
+      // A failure no rule expects (a closed store is an outage, answered 503): the table dropped underneath the store.
+      const other = new Database(path.join(broken.config.dataDir, 'store.sqlite'));
+      other.exec('DROP TABLE customers');
+      other.close();
       const response = await broken.http.get(ADMIN_ROUTE, { headers: { 'x-request-id': 'trace-500' } });
       expectFailure(response, 500, 'INTERNAL_ERROR');
       expect(response.body.error).to.deep.equal({ code: 'INTERNAL_ERROR', message: 'an unexpected error occurred' });

@@ -111,5 +111,17 @@ describe('health and readiness', () => {
     it("answers /readyz with 503 naming 'store'", async () => {
       expectNotReady(await app.http.get('/readyz', { key: null }), ['store']);
     });
+
+    it('answers requests that need the store with 503 in the envelope, reads and writes alike', async () => {
+      const read = await app.http.get('/v1/management/applications');
+      const write = await app.http.post('/v1/management/applications', { applicationId: 'app-during-outage', name: 'Outage' });
+      for (const response of [read, write]) {
+        expect(response.status, response.raw.toString()).to.equal(503);
+        expect(response.body).to.deep.equal({
+          success: false,
+          error: { code: 'SERVICE_UNAVAILABLE', message: 'a dependency is unavailable, try again shortly' },
+        });
+      }
+    });
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './write-thread';
 import { eventRow, eventWrites, EventWrites } from './event-writes';
@@ -95,7 +95,7 @@ export class BackgroundWriter {
     if (!pending) return;
     this.pending.delete(reply.id);
     if (this.pending.size === 0) this.thread?.unref();
-    if ('error' in reply) pending.reject(new Error(reply.error));
+    if ('error' in reply) pending.reject(threadError(reply));
     else pending.resolve(reply.result);
   }
 
@@ -123,6 +123,11 @@ export class BackgroundWriter {
       }
     }
   }
+}
+
+/** The thread's error as the serving connection would have raised it, SQLite's code included. */
+function threadError(reply: { error: string; code?: string }): Error {
+  return reply.code === undefined ? new Error(reply.error) : new Database.SqliteError(reply.error, reply.code);
 }
 
 async function stopThread(thread: Worker): Promise<void> {

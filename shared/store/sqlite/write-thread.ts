@@ -3,7 +3,8 @@
  * stores events and folds them into the daily counters, so neither runs on the event loop that
  * serves requests. Checkpoints are the checkpoint thread's. workerData: { file }.
  * Requests: { id, op: 'insertEvents', rows } and { id, op: 'rollupEvents', limit }, answered with
- * { id, result } or { id, error }; 'stop' closes the connection and exits.
+ * { id, result } or { id, error, code } (code: SQLite's, when it raised the error); 'stop' closes the
+ * connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openThreadConnection } from './connection';
@@ -11,7 +12,7 @@ import { EventRow, eventWrites } from './event-writes';
 
 export type BackgroundOperation = { op: 'insertEvents'; rows: EventRow[] } | { op: 'rollupEvents'; limit: number };
 export type BackgroundRequest = BackgroundOperation & { id: number };
-export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string };
+export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string; code?: string };
 
 const { file } = workerData as { file: string };
 const db = openThreadConnection(file);
@@ -32,7 +33,7 @@ parentPort?.on('message', (message: BackgroundRequest | 'stop') => {
   try {
     reply = { id: message.id, result: run(message) };
   } catch (error) {
-    reply = { id: message.id, error: (error as Error).message };
+    reply = { id: message.id, error: (error as Error).message, code: (error as { code?: string }).code };
   }
   parentPort?.postMessage(reply);
 });
