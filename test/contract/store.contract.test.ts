@@ -6,131 +6,18 @@ import os from 'node:os';
 import path from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
 import { DependencyUnavailableError, DuplicateError } from '../../shared/errors';
-import type {
-  ApiKey,
-  Application,
-  Customer,
-  DistributionEvent,
-  FileRecord,
-  ShareLink,
-  UploadSession,
-} from '../../shared/store/models';
+import type { DistributionEvent } from '../../shared/store/models';
 import { dropObsoleteIndexes } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, Store } from '../../shared/store/store';
-import { downloadEvent } from '../support/events';
+import { apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
 /** The one contract every Store adapter passes; each test gets a fresh, empty store. */
 interface StoreFixture {
   store: Store;
   dispose(): Promise<void>;
-}
-
-const T0 = Date.parse('2026-03-01T10:00:00.000Z');
-/** An instant `minutes` after a fixed origin, so expected dates are exact. */
-const at = (minutes: number): Date => new Date(T0 + minutes * 60_000);
-
-function application(applicationId: string, overrides: Partial<Application> = {}): Application {
-  return {
-    applicationId,
-    name: `Application ${applicationId}`,
-    description: null,
-    tags: [],
-    customerIds: [],
-    isActive: true,
-    createdAt: at(0),
-    updatedAt: at(0),
-    deletedAt: null,
-    ...overrides,
-  };
-}
-
-function file(fileId: string, overrides: Partial<FileRecord> = {}): FileRecord {
-  return {
-    fileId,
-    applicationId: 'app_1',
-    version: '1.0.0',
-    fileName: `${fileId}.bin`,
-    fileSize: 5_000_000_000,
-    contentType: 'application/octet-stream',
-    checksum: `sha256:${'ab'.repeat(32)}`,
-    fileType: 'DEPENDENCY',
-    status: 'available',
-    storageKey: `apps/app_1/${fileId}`,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
-}
-
-function customer(customerId: string, overrides: Partial<Customer> = {}): Customer {
-  return {
-    customerId,
-    name: `Customer ${customerId}`,
-    tier: 'basic',
-    isActive: true,
-    notes: null,
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
-}
-
-function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
-  return {
-    keyId,
-    customerId: 'cust_1',
-    keyHash: `hash-${keyId}`,
-    prefix: `bds_${keyId}`,
-    createdAt: at(0),
-    lastUsedAt: null,
-    revokedAt: null,
-    ...overrides,
-  };
-}
-
-function uploadSession(uploadId: string, overrides: Partial<UploadSession> = {}): UploadSession {
-  return {
-    uploadId,
-    applicationId: 'app_1',
-    version: '1.0.0',
-    fileName: 'installer.exe',
-    fileSize: 123_456,
-    contentType: 'application/octet-stream',
-    fileType: 'MAIN',
-    releaseNotes: 'First release',
-    requiredTier: null,
-    fileId: `file_${uploadId}`,
-    storageKey: `uploads/${uploadId}`,
-    status: 'issued',
-    expectedChecksum: null,
-    failureReason: null,
-    expiresAt: at(60),
-    createdAt: at(0),
-    updatedAt: at(0),
-    ...overrides,
-  };
-}
-
-function shareLink(tokenHash: string, overrides: Partial<ShareLink> = {}): ShareLink {
-  return {
-    tokenHash,
-    customerId: 'cust_1',
-    applicationId: 'app_1',
-    version: '1.0.0',
-    fileId: 'file_1',
-    expiresAt: at(60),
-    revokedAt: null,
-    expiredAt: null,
-    createdAt: at(0),
-    ...overrides,
-  };
-}
-
-function event(eventId: string, overrides: Partial<DistributionEvent> = {}): DistributionEvent {
-  return downloadEvent(eventId, { timestamp: at(0), ...overrides });
 }
 
 async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {

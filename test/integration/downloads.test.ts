@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../shared/secrets';
 import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
+import { shareLink } from '../support/records';
 import { startTestApp, TestApp } from '../support/test-app';
 
 type Customer = { customerId: string; apiKey: string };
@@ -206,7 +207,7 @@ describe('customer downloads', () => {
       const token = randomBytes(32).toString('base64url');
       const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
       const expiresAt = new Date(Date.now() + 60_000);
-      await app.core.store.createShareLink({ tokenHash: hashSecret(token), customerId: alice.customerId, applicationId, version: '1.0.0', fileId: file!.fileId, expiresAt, revokedAt: null, expiredAt: null, createdAt: new Date() });
+      await app.core.store.createShareLink(shareLink(hashSecret(token), { customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt, createdAt: new Date() }));
       const redirect = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
       const expires = Number(new URL(redirect.headers.get('location') as string).searchParams.get('X-Expires'));
       expect(expires).to.be.at.most(Math.ceil(expiresAt.getTime() / 1000));
@@ -215,7 +216,9 @@ describe('customer downloads', () => {
     it('answers 410 after expiry or revocation and 404 for unknown tokens', async () => {
       const token = randomBytes(32).toString('base64url');
       const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
-      await app.core.store.createShareLink({ tokenHash: hashSecret(token), customerId: alice.customerId, applicationId, version: '1.0.0', fileId: file!.fileId, expiresAt: new Date(Date.now() - 1_000), revokedAt: null, expiredAt: null, createdAt: new Date(Date.now() - 60_000) });
+      await app.core.store.createShareLink(shareLink(hashSecret(token), {
+        customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt: new Date(Date.now() - 1_000), createdAt: new Date(Date.now() - 60_000),
+      }));
       const expired = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
       expect(expired.status).to.equal(410);
       expect(expired.body.error.code).to.equal('GONE');

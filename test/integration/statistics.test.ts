@@ -5,22 +5,13 @@ import { newEventId } from '../../shared/ids';
 import type { DistributionEvent } from '../../shared/store/models';
 import { createApplication, createCustomer, eventually, uploadSmallFile } from '../support/factories';
 import { NodeProcess } from '../support/node-process';
+import { downloadEvent } from '../support/records';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const DAY = 24 * 3_600_000;
 
 function pastEvent(applicationId: string, version: string, at: Date, type: 'download' | 'upload' = 'download'): DistributionEvent {
-  return {
-    eventId: newEventId(at),
-    type,
-    applicationId,
-    version,
-    fileId: 'fil_test',
-    customerId: type === 'download' ? 'cust-stats' : null,
-    clientIp: '192.0.2.1',
-    userAgent: 'test',
-    timestamp: at,
-  };
+  return downloadEvent(newEventId(at), { type, applicationId, version, timestamp: at, customerId: type === 'download' ? 'cust-stats' : null });
 }
 
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);

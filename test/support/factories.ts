@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { issueCustomerKey } from '../../shared/api-keys';
 import { newId } from '../../shared/ids';
+import { apiKey, customer } from './records';
 import type { TestApp } from './test-app';
 
-/** Builders of valid records, so each test states only what matters to it. */
+/** Records created through the API or the store of a running test app (store records themselves: records.ts). */
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
 
@@ -18,25 +19,14 @@ export async function createApplication(app: TestApp, overrides: Record<string, 
 export async function createCustomer(app: TestApp, overrides: { tier?: string; isActive?: boolean; customerId?: string } = {}) {
   const now = new Date();
   const customerId = overrides.customerId ?? unique('cust');
-  await app.core.store.createCustomer({
-    customerId,
-    name: `Customer ${customerId}`,
+  await app.core.store.createCustomer(customer(customerId, {
     tier: overrides.tier ?? 'standard',
     isActive: overrides.isActive ?? true,
-    notes: null,
     createdAt: now,
     updatedAt: now,
-  });
+  }));
   const issued = issueCustomerKey(customerId);
-  await app.core.store.createApiKey({
-    keyId: newId('key'),
-    customerId,
-    keyHash: issued.keyHash,
-    prefix: issued.prefix,
-    createdAt: now,
-    lastUsedAt: null,
-    revokedAt: null,
-  });
+  await app.core.store.createApiKey(apiKey(newId('key'), { customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now }));
   return { customerId, apiKey: issued.apiKey };
 }
 

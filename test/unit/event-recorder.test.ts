@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EventRecorder } from '../../shared/events/event-recorder';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import { numberedDownloadEvent } from '../support/events';
+import { numberedDownloadEvent } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
 describe('event recorder', () => {

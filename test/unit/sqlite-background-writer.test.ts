@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BackgroundWriter } from '../../shared/store/sqlite/background-writer';
 import { SCHEMA } from '../../shared/store/sqlite/schema';
-import { numberedDownloadEvent } from '../support/events';
+import { numberedDownloadEvent } from '../support/records';
 import { pollUntil } from '../support/poll';
 
 describe('SQLite background writer', () => {

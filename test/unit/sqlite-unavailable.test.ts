@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DependencyUnavailableError } from '../../shared/errors';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import { downloadEvent } from '../support/events';
+import { customer, downloadEvent } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
 /** What the contract cannot reach on SQLite: another process holding the file's write lock beyond busy_timeout. */
@@ -26,10 +26,6 @@ describe('SQLite store while another connection holds the write lock', function 
     other.close();
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const customer = (customerId: string) => ({
-    customerId, name: 'Customer', tier: 'standard', isActive: true, notes: null, createdAt: new Date(), updatedAt: new Date(),
   });
 
   it('rejects writes, on the serving connection and on the write thread, with DependencyUnavailableError', async () => {

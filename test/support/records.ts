@@ -1,0 +1,134 @@
+import type {
+  ApiKey,
+  Application,
+  Customer,
+  DistributionEvent,
+  FileRecord,
+  ShareLink,
+  UploadSession,
+} from '../../shared/store/models';
+
+/**
+ * Builders of valid store records, one per record: plausible fields, any of them overridden, so each
+ * test states only what matters to it. Instants default to a fixed origin, so expected dates are exact.
+ */
+const ORIGIN = Date.parse('2026-03-01T10:00:00.000Z');
+
+/** An instant `minutes` after the fixed origin. */
+export const at = (minutes: number): Date => new Date(ORIGIN + minutes * 60_000);
+
+export function application(applicationId: string, overrides: Partial<Application> = {}): Application {
+  return {
+    applicationId,
+    name: `Application ${applicationId}`,
+    description: null,
+    tags: [],
+    customerIds: [],
+    isActive: true,
+    createdAt: at(0),
+    updatedAt: at(0),
+    deletedAt: null,
+    ...overrides,
+  };
+}
+
+export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileRecord {
+  return {
+    fileId,
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileName: `${fileId}.bin`,
+    fileSize: 5_000_000_000,
+    contentType: 'application/octet-stream',
+    checksum: `sha256:${'ab'.repeat(32)}`,
+    fileType: 'DEPENDENCY',
+    status: 'available',
+    storageKey: `apps/app_1/${fileId}`,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+export function customer(customerId: string, overrides: Partial<Customer> = {}): Customer {
+  return {
+    customerId,
+    name: `Customer ${customerId}`,
+    tier: 'basic',
+    isActive: true,
+    notes: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+export function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    keyId,
+    customerId: 'cust_1',
+    keyHash: `hash-${keyId}`,
+    prefix: `bds_${keyId}`,
+    createdAt: at(0),
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function uploadSession(uploadId: string, overrides: Partial<UploadSession> = {}): UploadSession {
+  return {
+    uploadId,
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileName: 'installer.exe',
+    fileSize: 123_456,
+    contentType: 'application/octet-stream',
+    fileType: 'MAIN',
+    releaseNotes: 'First release',
+    requiredTier: null,
+    fileId: `file_${uploadId}`,
+    storageKey: `uploads/${uploadId}`,
+    status: 'issued',
+    expectedChecksum: null,
+    failureReason: null,
+    expiresAt: at(60),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+export function shareLink(tokenHash: string, overrides: Partial<ShareLink> = {}): ShareLink {
+  return {
+    tokenHash,
+    customerId: 'cust_1',
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileId: 'file_1',
+    expiresAt: at(60),
+    revokedAt: null,
+    expiredAt: null,
+    createdAt: at(0),
+    ...overrides,
+  };
+}
+
+/** A download event (any event, with `type` overridden). */
+export function downloadEvent(eventId: string, overrides: Partial<DistributionEvent> = {}): DistributionEvent {
+  return {
+    eventId,
+    type: 'download',
+    applicationId: 'app_1',
+    version: '1.0.0',
+    fileId: 'file_1',
+    customerId: 'cust_1',
+    clientIp: '203.0.113.7',
+    userAgent: 'curl/8.5.0',
+    timestamp: at(0),
+    ...overrides,
+  };
+}
+
+/** The n-th of a numbered series of download events, ids sorting in order. */
+export const numberedDownloadEvent = (n: number): DistributionEvent => downloadEvent(`evt_${String(n).padStart(8, '0')}`);
