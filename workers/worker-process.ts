@@ -6,13 +6,13 @@ import { invalidationChannel, InvalidationBus } from '../gateway/cache/invalidat
 import { createSubscriberConnection, createWorkerConnection } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
-import type { Processor, ProcessorRegistry, RecurringJob } from './processor';
-import { PROCESSORS, RECURRING_JOBS } from './processors/registry';
+import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry, RecurringJob } from './processor';
+import { FAILURE_HANDLERS, PROCESSORS, RECURRING_JOBS } from './processors/registry';
 import type { WorkerDeps } from './worker-deps';
 
 export interface RunningWorkers {
   workers: Worker[];
-  /** Waits for active jobs to finish, then closes the workers. */
+  /** Waits for active jobs and the handling of failed ones to finish, then closes the workers. */
   close(): Promise<void>;
 }
 
@@ -41,16 +41,34 @@ export const JOB_LOCKS = {
 /**
  * One BullMQ worker per queue, dispatching by job name. Start-up fails when a job has no processor;
  * recurring jobs are upserted under fixed scheduler ids.
+ *
+ * A job that ends failed goes to its failure handler, from the worker's own `failed` event rather
+ * than QueueEvents: the worker that fails a job emits it, and a job that stalled too often is failed
+ * by the live worker that takes it next, not by the one that died. QueueEvents would deliver every
+ * failure to every worker process (each racing to handle it) over one more blocking connection each,
+ * and would still miss failures while no process listened. What the event misses (a process dying
+ * before its handler finishes, a job failed outside the workers) is left to the sweeps.
  */
 export async function startWorkers(
   deps: WorkerDeps,
   connection: Redis,
   redisOutage: RedisOutageLog,
   processors: ProcessorRegistry,
+  failureHandlers: FailureHandlerRegistry,
   recurring: readonly RecurringJob[],
 ): Promise<RunningWorkers> {
   const missing = (Object.keys(JOB_QUEUE) as JobName[]).filter((name) => typeof processors[name] !== 'function');
   if (missing.length > 0) throw new Error(`no processor for jobs: ${missing.join(', ')}`);
+
+  const handlingFailures = new Set<Promise<void>>();
+  const handleFailure = (job: Job) => {
+    const handler = failureHandlers[job.name as JobName] as FailureHandler<JobName> | undefined;
+    if (!handler) return;
+    const handling = handler(job, deps)
+      .catch((error) => deps.logger.warn({ err: error, job: job.name, jobId: job.id }, 'could not handle a failed job; the next sweep does'))
+      .finally(() => handlingFailures.delete(handling));
+    handlingFailures.add(handling);
+  };
 
   const workers = QUEUE_NAMES.map((queueName) => {
     const worker = new Worker(
@@ -62,8 +80,11 @@ export async function startWorkers(
       },
       { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName], ...JOB_LOCKS },
     );
-    worker.on('failed', (job, error) =>
-      deps.logger.warn({ err: error, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade }, 'job failed'));
+    worker.on('failed', (job, error) => {
+      deps.logger.warn({ err: error, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade }, 'job failed');
+      // finishedOn is set once the job has ended failed, not after an attempt that will be retried.
+      if (job?.finishedOn !== undefined) handleFailure(job);
+    });
     worker.on('stalled', (jobId) =>
       deps.logger.warn({ queue: queueName, jobId }, 'job stalled: its worker stopped renewing its lock, so it runs again'));
     worker.on('error', (error) => {
@@ -84,6 +105,7 @@ export async function startWorkers(
       // only run out the shutdown deadline. Its lock lapses and another worker retries it.
       const force = connection.status !== 'ready';
       await Promise.all(workers.map((w) => w.close(force)));
+      await Promise.all(handlingFailures);
     },
   };
 }
@@ -114,7 +136,7 @@ export async function launchWorkers(
   await bus.start();
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
   const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange };
-  const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, RECURRING_JOBS);
+  const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS);
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
     running,

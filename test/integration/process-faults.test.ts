@@ -1,10 +1,13 @@
+import { Queue } from 'bullmq';
 import { expect } from 'chai';
+import IORedis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort } from '../../shared/net';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
+import { JOB_LOCKS } from '../../workers/worker-process';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { smallUploadForm } from '../support/factories';
 import { HttpClient } from '../support/http-client';
@@ -105,6 +108,54 @@ describe('web and worker processes under faults', function () {
     }, 60_000, 'the verification to complete');
     expect(completed.file.fileSize).to.equal(fileSize);
     expect(stalls(), 'a stall while the resumed verification hashed').to.have.length(1);
+  });
+
+  it('fails a verification that keeps killing its worker, deletes its bytes and releases its file name', async function () {
+    this.timeout(90_000);
+    const applicationId = `stalls-${randomBytes(4).toString('hex')}`;
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stalls' })).status).to.equal(201);
+    // Sparse, so it takes no disk; hashing it takes far longer than it takes to kill the worker.
+    const fileSize = 1024 ** 3;
+    const target = { applicationId, version: '1', fileName: 'stalls.bin', fileSize };
+    const issued = await admin.post('/v1/management/upload/large-url', target);
+    expect(issued.status, issued.raw.toString()).to.equal(201);
+    const { uploadId, fileId } = issued.body.data;
+    const staged = path.join(dataDir, 'objects', stagingStorageKey(uploadId));
+    fs.mkdirSync(path.dirname(staged), { recursive: true });
+    fs.writeFileSync(staged, '');
+    fs.truncateSync(staged, fileSize);
+    const published = path.join(dataDir, 'objects', fileStorageKey(applicationId, fileId));
+    expect((await admin.post('/v1/management/upload/large-complete', { uploadId, ...target })).status).to.equal(202);
+
+    const connection = new IORedis(redis.url, { maxRetriesPerRequest: null });
+    const uploads = new Queue('uploads', { connection, prefix: env.REDIS_PREFIX });
+    try {
+      // Each start is killed while active: its lock lapses, and the next worker's stalled check counts
+      // a stall. One more than maxStalledCount fails the job, in the worker that takes it next.
+      for (let start = 1; start <= JOB_LOCKS.maxStalledCount + 1; start += 1) {
+        await pollUntil(async () => {
+          const job = await uploads.getJob(uploadId);
+          return job?.attemptsStarted === start && (await job.getState()) === 'active' ? true : undefined;
+        }, 30_000, `start ${start} of the verification`, 10);
+        worker.signal('SIGKILL');
+        await worker.exitWithin(5_000);
+        worker = await startWorker();
+      }
+      const failed = await pollUntil(async () => {
+        const upload = (await admin.get(`/v1/management/uploads/${uploadId}`)).body.data;
+        return upload.status === 'failed' ? upload : undefined;
+      }, 30_000, 'the upload to fail');
+      expect(failed.failureReason).to.contain('verification was interrupted repeatedly');
+      expect((await uploads.getJob(uploadId))?.failedReason).to.contain('stalled more than allowable limit');
+    } finally {
+      await uploads.close();
+      connection.disconnect();
+    }
+    expect(fs.existsSync(published), 'the moved bytes').to.equal(false);
+    expect(fs.existsSync(staged), 'the staged bytes').to.equal(false);
+    // The failed file released its name and the MAIN slot.
+    const again = await admin.post('/v1/management/upload/large-url', target);
+    expect(again.status, again.raw.toString()).to.equal(201);
   });
 
   it('logs a Redis outage once per process, at warn, with what it affected, and its end', async () => {

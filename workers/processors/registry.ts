@@ -1,8 +1,8 @@
-import type { ProcessorRegistry, RecurringJob } from '../processor';
+import type { FailureHandlerRegistry, ProcessorRegistry, RecurringJob } from '../processor';
 import { expireUploadSessions } from './expire-upload-sessions';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
-import { verifyUpload } from './verify-upload';
+import { settleFailedVerification, verifyUpload } from './verify-upload';
 
 export const PROCESSORS: ProcessorRegistry = {
   'verify-upload': verifyUpload,
@@ -10,6 +10,11 @@ export const PROCESSORS: ProcessorRegistry = {
   'expire-share-link': expireShareLink,
   'purge-share-links': purgeShareLinks,
   'rollup-events': rollupEvents,
+};
+
+/** A verification that ends failed must not leave its upload `verifying` and its file name held. */
+export const FAILURE_HANDLERS: FailureHandlerRegistry = {
+  'verify-upload': settleFailedVerification,
 };
 
 export const RECURRING_JOBS: readonly RecurringJob[] = [

@@ -8,6 +8,12 @@ import { publishPendingFile, releaseOfSession } from '../../shared/uploads/publi
 import type { WorkerDeps } from '../worker-deps';
 
 /**
+ * The failedReason BullMQ gives a job that stalled more than maxStalledCount times (set by its Lua
+ * scripts, not exported as a constant).
+ */
+const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
+
+/**
  * Verifies a completed large upload: moves the staged object to the file's key, hashes it as a
  * stream, then publishes the file with the version fields the upload carried, or fails the upload
  * and deletes the bytes (the version untouched). A checksum mismatch is
@@ -15,10 +21,9 @@ import type { WorkerDeps } from '../worker-deps';
  * Every step is safe to repeat, so a retried or duplicated job changes nothing.
  */
 export async function verifyUpload(job: Job<JobPayloads['verify-upload']>, deps: WorkerDeps): Promise<string> {
-  const session = await deps.store.getUploadSession(job.data.uploadId);
-  if (!session || session.status !== 'verifying') return 'nothing to verify';
-  const file = await deps.store.getFile(session.fileId);
-  if (!file) throw new UnrecoverableError(`file ${session.fileId} of upload ${session.uploadId} is missing`);
+  const pending = await pendingVerification(job.data.uploadId, deps);
+  if (!pending) return 'nothing to verify';
+  const { session, file } = pending;
   try {
     return await verify(session, file, deps);
   } catch (error) {
@@ -27,6 +32,32 @@ export async function verifyUpload(job: Job<JobPayloads['verify-upload']>, deps:
     if (lastAttempt) await failUpload(session, file, 'the upload could not be verified: a dependency stayed unavailable', deps);
     throw error;
   }
+}
+
+/**
+ * Settles the upload of a verify-upload job that has ended failed, whatever failed it: a stall beyond
+ * maxStalledCount (BullMQ fails the job without running the processor again, so its last-attempt
+ * handling never runs), the processor's own failure handling cut short, or something outside the
+ * workers. An upload still `verifying` is failed as the processor fails one; an upload the processor
+ * settled already is left as it is. Safe to run any number of times, in any process.
+ */
+export async function settleFailedVerification(job: Job<JobPayloads['verify-upload']>, deps: WorkerDeps): Promise<void> {
+  const pending = await pendingVerification(job.data.uploadId, deps);
+  if (!pending) return;
+  deps.logger.warn({ uploadId: job.data.uploadId, jobFailedReason: job.failedReason }, 'verification ended failed with its upload still verifying');
+  const reason = job.failedReason === STALLED_TOO_OFTEN
+    ? 'the upload could not be verified: verification was interrupted repeatedly (its worker stopped each time)'
+    : 'the upload could not be verified: its verification stopped without a result';
+  await settleFailure(pending.session, pending.file, reason, deps);
+}
+
+/** The session and its pending file when the upload still awaits verification, else null. */
+async function pendingVerification(uploadId: string, deps: WorkerDeps): Promise<{ session: UploadSession; file: FileRecord } | null> {
+  const session = await deps.store.getUploadSession(uploadId);
+  if (!session || session.status !== 'verifying') return null;
+  const file = await deps.store.getFile(session.fileId);
+  if (!file) throw new UnrecoverableError(`file ${session.fileId} of upload ${session.uploadId} is missing`);
+  return { session, file };
 }
 
 async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps): Promise<string> {
@@ -56,18 +87,27 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   return 'completed';
 }
 
-/** Marks the upload and its file failed, deletes the bytes, and stops retries. A file already published stays so. */
+/** Fails the upload (see settleFailure) and stops retries. */
 async function failUpload(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<never> {
+  await settleFailure(session, file, reason, deps);
+  throw new UnrecoverableError(reason);
+}
+
+/**
+ * Marks the upload and its file failed (releasing the file name and MAIN slot) and deletes the bytes.
+ * A file already published stays so. Every write is conditional, so repeating it, or running it
+ * alongside another settlement of the same upload, changes nothing more.
+ */
+async function settleFailure(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<void> {
   const now = new Date();
   const current = await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now) ?? await deps.store.getFile(file.fileId);
   if (current?.status === 'available') {
     // An earlier step published it and a later one failed: its bytes are the file's now.
     await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
-    throw new UnrecoverableError(reason);
+    return;
   }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
-  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
-  deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
-  throw new UnrecoverableError(reason);
+  const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
+  if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
 }
