@@ -4,7 +4,7 @@
  */
 export interface Target {
   on: 'value' | 'ratio';
-  op: '>=' | '<=';
+  op: '>=' | '<=' | '<';
   limit: number;
 }
 
@@ -42,7 +42,13 @@ export function figure(input: FigureInput): Figure {
     baselineName: input.baseline?.name ?? null,
     ratio,
     target: target ? `${target.on} ${target.op} ${target.limit}` : null,
-    pass: !target || measured === null ? null : target.op === '>=' ? measured >= target.limit : measured <= target.limit,
+    pass: !target || measured === null ? null : meets(measured, target),
     detail: input.detail,
   };
+}
+
+function meets(measured: number, target: Target): boolean {
+  if (target.op === '>=') return measured >= target.limit;
+  if (target.op === '<=') return measured <= target.limit;
+  return measured < target.limit;
 }

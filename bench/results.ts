@@ -6,8 +6,11 @@ import type { Figure } from './figures';
 /** bench/results.json in the source tree (this file runs from dist/bench). */
 export const RESULTS_PATH = path.resolve(__dirname, '..', '..', 'bench', 'results.json');
 
+/** Where a partial run (BENCH_ONLY) writes its figures, leaving bench/results.json as it was. */
+export const PARTIAL_RESULTS_PATH = path.join(os.tmpdir(), 'bds-bench-partial-results.json');
+
 /** Writes the figures with what is needed to compare runs: the machine, Node and the date. */
-export function writeResults(figures: readonly Figure[], notes: readonly string[], loadAverageAtStart: number[]): string {
+export function writeResults(figures: readonly Figure[], notes: readonly string[], loadAverageAtStart: number[], file = RESULTS_PATH): string {
   const cpus = os.cpus();
   const results = {
     date: new Date().toISOString(),
@@ -24,6 +27,6 @@ export function writeResults(figures: readonly Figure[], notes: readonly string[
     notes,
     figures,
   };
-  fs.writeFileSync(RESULTS_PATH, `${JSON.stringify(results, null, 2)}\n`);
-  return RESULTS_PATH;
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
 }

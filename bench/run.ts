@@ -5,12 +5,13 @@
  */
 import os from 'node:os';
 import { startRedisServer } from '../shared/redis/redis-server-process';
+import { BYTES_DIVISOR_NOTE } from './byte-sizes';
 import { makeTempDir, managed, runWithCleanup } from './cleanup';
 import type { Figure } from './figures';
-import { writeResults } from './results';
+import { PARTIAL_RESULTS_PATH, RESULTS_PATH, writeResults } from './results';
 import { ensureBucket } from './s3-bucket';
 import { httpThroughput } from './scenarios/http-throughput';
-import { largeUpload } from './scenarios/large-upload';
+import { concurrentGets, objectGet, objectPut } from './scenarios/object-transfers';
 import { readLatency } from './scenarios/read-latency';
 import { rollupLag } from './scenarios/rollup-lag';
 import { rollupSpeed } from './scenarios/rollup';
@@ -25,11 +26,18 @@ const started = performance.now();
 const loadAverageAtStart = os.loadavg();
 const notes: string[] = [];
 
+/**
+ * BENCH_ONLY=<regular expression>: runs only the phases whose names match it (a quick check of one
+ * scenario); its results go to a temporary file, bench/results.json is left as it was.
+ */
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+
 function step(what: string): void {
   process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${what}\n`);
 }
 
-type Part = [name: string, run: () => Promise<Figure[]>];
+/** A part of the bench: a service with phases of its own (filtered one by one), or a single measurement. */
+type Part = [name: string, run: () => Promise<Figure[]>, hasPhases: boolean];
 
 async function main(): Promise<void> {
   const redisDir = makeTempDir('bds-bench-redis-');
@@ -38,13 +46,15 @@ async function main(): Promise<void> {
 
   const parts: Part[] = [
     ['embedded default (SQLite, local objects)', () => withService('embedded', redis.url, {}, async (service, seeded) => [
-      ...(await phase('small uploads', () => smallUpload(service, seeded, ''))),
+      ...(await phase('small uploads', () => smallUpload(service, seeded, '', 0.8))),
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
-      ...(await phase('large upload verification', () => largeUpload(service, seeded, notes))),
-    ])],
-    ['rollup speed (store only)', rollupSpeed],
-    ['statistics and activity read latency', () => readLatency(redis.url, notes)],
+      ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),
+      ...(await phase('object GET and Range', () => objectGet(service, seeded))),
+      ...(await phase('concurrent object GETs', () => concurrentGets(service, seeded))),
+    ]), true],
+    ['rollup speed (store only)', rollupSpeed, false],
+    ['statistics and activity read latency', () => readLatency(redis.url, notes), false],
   ];
   const s3 = s3Environment();
   if (s3) {
@@ -54,17 +64,21 @@ async function main(): Promise<void> {
         ...(await phase('small uploads', () => smallUpload(service, seeded, 's3: '))),
         ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, 's3: '))),
       ]);
-    }]);
+    }, true]);
   } else {
     notes.push('S3 run skipped: S3_ENDPOINT and S3_BUCKET are not set');
   }
+  if (BYTES_DIVISOR_NOTE) notes.push(BYTES_DIVISOR_NOTE);
+  if (only) notes.push(`BENCH_ONLY=${only.source}: only the phases matching it ran`);
 
   // A failed part costs its own figures only; the table still shows the others, and the exit status tells.
   const figures: Figure[] = [];
   const failed: string[] = [];
-  for (const [name, run] of parts) {
+  for (const [name, run, hasPhases] of parts) {
+    if (only && !hasPhases && !only.test(name)) continue;
     try {
-      figures.push(...(await phase(name, run)));
+      step(name);
+      figures.push(...(await run()));
     } catch (error) {
       process.stderr.write(`${name} failed: ${(error as Error).stack ?? error}\n`);
       failed.push(name);
@@ -76,12 +90,13 @@ async function main(): Promise<void> {
   notes.push(`load average ${load(loadAverageAtStart)} at the start, ${load(os.loadavg())} at the end, on ${os.cpus().length} CPUs`);
   notes.push(`latencies from autocannon have 1 ms resolution; the bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
   process.stdout.write(`\n${formatTable(figures)}\n\n${notes.map((n) => `note: ${n}\n`).join('')}`);
-  process.stdout.write(`results: ${writeResults(figures, notes, loadAverageAtStart)}\n`);
+  process.stdout.write(`results: ${writeResults(figures, notes, loadAverageAtStart, only ? PARTIAL_RESULTS_PATH : RESULTS_PATH)}\n`);
   if (failed.length > 0) throw new Error(`failed: ${failed.join('; ')}`);
 }
 
 async function phase(what: string, run: () => Promise<Figure[]>): Promise<Figure[]> {
-  step(what);
+  if (only && !only.test(what)) return [];
+  step(`  ${what}`);
   return run();
 }
 

@@ -1,5 +1,6 @@
 import { figure, Figure } from '../figures';
-import { compareLoad, LoadTarget, startBareKoa } from '../load';
+import { startBareKoa } from '../bare-servers';
+import { compareLoad, LoadTarget } from '../load';
 import type { Seeded } from '../seed';
 import type { Service } from '../service';
 

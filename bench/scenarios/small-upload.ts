@@ -1,40 +1,48 @@
 import { randomBytes } from 'node:crypto';
-import { figure, Figure } from '../figures';
-import { readRssKiB, sampleRss } from '../rss';
+import fs from 'node:fs';
+import path from 'node:path';
+import { withBareFiles } from '../bare-servers';
+import { formatBytes, scaled } from '../byte-sizes';
+import { checkTransfers, curlSequential } from '../curl';
+import type { Figure } from '../figures';
 import { MIB } from '../sample-stats';
-import { Seeded, smallUploadForm } from '../seed';
+import type { Seeded } from '../seed';
 import type { Service } from '../service';
+import { compareTransfers, rssGrowthFigure, settleDisk, throughputFigure } from '../transfers';
 
-const FILE_BYTES = 10 * MIB;
+const FILE_BYTES = scaled(10 * MIB);
 const UPLOADS = 20;
 
 /**
- * N sequential multipart uploads of exactly 10 MiB, each to a new version: throughput, and the
- * service's peak RSS while they run (the body is streamed to storage, so it should stay near the idle RSS).
+ * N sequential multipart uploads of one file (10 MiB, the largest the endpoint takes), each to a new
+ * version, against a bare server that parses the same form with busboy into a file; curl sends both
+ * on one connection. Also the RSS growth of each while they run: the body is streamed, never held.
+ * `minRatio`: the target, where the baseline is comparable (local objects).
  */
-export async function smallUpload(service: Service, seeded: Seeded, label: string): Promise<Figure[]> {
-  const content = randomBytes(FILE_BYTES);
-  const idleKiB = readRssKiB(service.pid);
-  const sampler = sampleRss(service.pid);
-  const started = performance.now();
-  for (let i = 0; i < UPLOADS; i += 1) {
-    await service.api.admin('/v1/management/upload', { form: smallUploadForm(seeded.applicationId, `2.0.${i}`, content) });
-  }
-  const seconds = (performance.now() - started) / 1000;
-  const { peakKiB, samples } = sampler.stop();
-  return [
-    figure({
-      name: `${label}small upload 10 MiB x${UPLOADS} sequential`,
-      value: (UPLOADS * FILE_BYTES) / MIB / seconds,
-      unit: 'MiB/s',
-      detail: { uploads: UPLOADS, bytesEach: FILE_BYTES, seconds },
-    }),
-    figure({
-      name: `${label}small upload peak RSS of the service`,
-      value: peakKiB / 1024,
-      unit: 'MiB',
-      baseline: { name: 'RSS before', value: idleKiB / 1024 },
-      detail: { samples, everyMs: 50 },
-    }),
-  ];
+export async function smallUpload(service: Service, seeded: Seeded, label: string, minRatio?: number): Promise<Figure[]> {
+  return withBareFiles('bds-bench-small-', async (dir, bare) => {
+    const file = path.join(dir, 'setup.bin');
+    fs.writeFileSync(file, randomBytes(FILE_BYTES));
+    const form = (version: string) => [
+      ...['--form', `applicationId=${seeded.applicationId}`, '--form', `version=${version}`, '--form', 'fileType=MAIN'],
+      ...['--form', `file=@${file};type=application/octet-stream;filename=setup.bin`],
+    ];
+    const uploads = async (url: (i: number) => string, headers: string[], run: number) => {
+      const requests = Array.from({ length: UPLOADS }, (_, i) => ({ url: url(i), options: [...headers, ...form(`2.${run}.${i}`)] }));
+      return checkTransfers(await curlSequential(requests), 'small upload', 201);
+    };
+    const runs = await compareTransfers(
+      UPLOADS * FILE_BYTES,
+      { pid: bare.pid, run: (run) => uploads((i) => `${bare.baseUrl}/small-${run}-${i}.bin`, [], run) },
+      {
+        pid: service.pid,
+        run: (run) => uploads(() => `${service.api.baseUrl}/v1/management/upload`, ['--header', `Authorization: Bearer ${service.api.adminKey}`], run),
+      },
+      settleDisk,
+    );
+    return [
+      throughputFigure(`${label}small upload ${formatBytes(FILE_BYTES)} x${UPLOADS} sequential`, runs, 'bare node:http + busboy, file part to a file', minRatio),
+      rssGrowthFigure(`${label}small upload: RSS growth of the service`, runs),
+    ];
+  });
 }
