@@ -32,7 +32,7 @@ export async function httpThroughput(service: Service, seeded: Seeded, label: st
           value: subject.requestsPerSecond,
           unit: 'req/s',
           baseline: { name: 'bare Koa', value: baseline.requestsPerSecond },
-          target: connections === 50 ? { on: 'ratio', op: '>=', limit: 0.4 } : undefined,
+          target: connections === 50 ? { on: 'ratio', op: '>=', limit: 0.6 } : undefined,
           detail,
         }),
         figure({ name: `${name} p50`, value: subject.p50Ms, unit: 'ms', baseline: { name: 'bare Koa', value: baseline.p50Ms } }),
