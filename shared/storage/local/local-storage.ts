@@ -149,7 +149,7 @@ export class LocalStorage implements ObjectStorage {
   async close(): Promise<void> {}
 
   /** Opens an object for reading; ObjectNotFoundError when there is none. */
-  private async openObject(key: string): Promise<fsp.FileHandle> {
+  async openObject(key: string): Promise<fsp.FileHandle> {
     try {
       return await fsp.open(this.pathOf(key), 'r');
     } catch (error) {

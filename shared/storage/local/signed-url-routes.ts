@@ -4,6 +4,7 @@ import { requireIdentityCoding } from '../../../gateway/http/content-coding';
 import type { AppContext, AppRouter, AppState } from '../../../gateway/http/context';
 import { declaredLength } from '../../../gateway/http/declared-length';
 import { respond } from '../../../gateway/http/respond';
+import { sendFileRange } from '../../../gateway/http/send-file-range';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../errors';
 import { BodyLengthError, maxBodyBytes } from '../object-storage';
 import { SIGNED_URL_PATH, type LocalStorage } from './local-storage';
@@ -44,13 +45,12 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRo
     } else {
       ctx.status = 200;
     }
-    const length = range ? range.end - range.start + 1 : info.size;
-    if (ctx.method === 'HEAD') {
-      ctx.length = length;
-      return;
-    }
-    ctx.body = await storage.getStream(key, range);
-    ctx.length = length;
+    ctx.length = range ? range.end - range.start + 1 : info.size;
+    if (ctx.method === 'HEAD') return;
+    const file = await storage.openObject(key);
+    // The bytes are written here, through reused buffers, instead of by Koa from a stream.
+    ctx.respond = false;
+    await sendFileRange(file, range?.start ?? 0, range?.end ?? info.size - 1, ctx.res);
   };
 
   router.get('/:key(.+)', serve);
