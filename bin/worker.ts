@@ -2,9 +2,10 @@
 import { openCoreServices } from '../shared/runtime/core-services';
 import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
-import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
+import { configOrExit, exitOnFailure, tuneGarbageCollection } from '../shared/runtime/start-up';
 import { launchWorkers } from '../workers/worker-process';
 
+tuneGarbageCollection();
 const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
