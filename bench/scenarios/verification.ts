@@ -9,9 +9,9 @@ import type { Service } from '../service';
 type Digest = 'sha256' | 'sha512';
 
 /**
- * The digests the service's verification computes in its pass over an upload, and so the digests
- * the raw baseline computes in one pass over the same bytes. The one switch of this figure: when
- * verification computes SHA-512 as well, this becomes ['sha256', 'sha512'].
+ * The digests the service's verification computes in its pass over an upload (the verify-upload
+ * job), and so the digests the raw baseline computes in one pass over the same bytes. The one switch
+ * of this figure: when verification computes SHA-512 as well, this becomes ['sha256', 'sha512'].
  */
 export const VERIFIED_DIGESTS: readonly Digest[] = ['sha256'];
 
