@@ -2,45 +2,26 @@ import Koa from 'koa';
 import { methodNotAllowed } from '../shared/errors';
 import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
-import { Identify, identifier, requirePrincipal } from './middleware/authenticate';
+import { identifier } from './http/guards';
+import type { Route } from './http/route';
+import { buildRoutes } from './http/route-builder';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
-import { apiRoutes } from './routes/api-routes';
-import { downloadRoutes } from './routes/download-routes';
-import { healthRoutes } from './routes/health-routes';
+import { downloadLane } from './routes/download-lane';
 
-/** Guards handed to route modules. */
-export interface RouteGuards {
-  admin: Koa.Middleware<AppState>;
-  customer: Koa.Middleware<AppState>;
-  /** The caller behind a request's key, for code that checks it without a guard. */
-  identify: Identify;
-}
-
-/** The Koa application: envelope and request id first, then the download lane and routes, health, signed object URLs, and /v1. */
-export function createApp(deps: GatewayDeps): Koa<AppState> {
+/** The Koa application: envelope and request id first, then the download lane, then the router of every route. */
+export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   // Errors are rendered and logged by errorHandler; what Koa reports after it (a response cut short)
   // is logged here, never by Koa's own printer to stderr.
   app.on('error', responseErrorListener(deps.logger));
 
-  const identify = identifier(deps.adminKeyHashes, deps.keyCache);
-  const guards: RouteGuards = {
-    admin: requirePrincipal(identify, 'admin'),
-    customer: requirePrincipal(identify, 'customer'),
-    identify,
-  };
-
+  const built = buildRoutes(routes, identifier(deps.adminKeyHashes, deps.keyCache));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));
-  const downloads = downloadRoutes(deps, guards);
-  app.use(downloads.lane);
-  mount(app, downloads.router);
-  mount(app, healthRoutes(deps));
-  // Object URLs stream raw bodies; the JSON body parser belongs to the /v1 routes that take JSON.
-  if (deps.storageRoutes) mount(app, deps.storageRoutes);
-  mount(app, apiRoutes(deps, guards));
+  app.use(downloadLane(built.routes));
+  mount(app, built.router);
   return app;
 }
 

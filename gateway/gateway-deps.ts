@@ -9,7 +9,7 @@ import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { InvalidationBus } from './cache/invalidation-bus';
-import type { AppRouter } from './http/context';
+import type { Route } from './http/route';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -18,7 +18,7 @@ export interface GatewayDeps {
   store: Store;
   storage: ObjectStorage;
   /** Routes the object store needs the gateway to serve (the embedded store's signed URLs), if any. */
-  storageRoutes?: AppRouter;
+  storageRoutes?: readonly Route[];
   /** Fail-fast connection: a command while Redis is down errors at once. */
   redis: Redis;
   /** Counts what a Redis outage refuses, and logs its start and end once each. */

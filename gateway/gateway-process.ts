@@ -10,17 +10,22 @@ import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
 import { invalidationChannel, InvalidationBus } from './cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
+import type { Route } from './http/route';
+import { routeTable } from './routes/route-table';
 
 export interface RunningGateway {
   server: http.Server;
   port: number;
+  /** Every route it serves. */
+  routes: readonly Route[];
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
 }
 
 /** Serves the app on `port` (0: any free port). */
 export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
-  const app = createApp(deps);
+  const routes = routeTable(deps);
+  const app = createApp(deps, routes);
   const server = http.createServer(app.callback());
   // Large uploads stream for minutes: no whole-request timeout, but idle sockets are dropped.
   server.requestTimeout = 0;
@@ -33,6 +38,7 @@ export async function startGateway(deps: GatewayDeps, port: number, host?: strin
   return {
     server,
     port: (server.address() as AddressInfo).port,
+    routes,
     close: () => closeGracefully(server),
   };
 }

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 
-export type Principal =
-  | { kind: 'admin' }
-  | { kind: 'customer'; customerId: string; keyId: string; tier: string };
+export type AdminPrincipal = { kind: 'admin' };
+export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string };
+export type Principal = AdminPrincipal | CustomerPrincipal;
 
 export interface AppState {
   requestId: string;

@@ -1,4 +1,3 @@
-import type { Context } from 'koa';
 import { z, ZodIssue, ZodTypeAny } from 'zod';
 import { ErrorDetail, validationError } from '../../shared/errors';
 
@@ -10,21 +9,14 @@ export function validate<S extends ZodTypeAny>(schema: S, input: unknown): z.out
 }
 
 /**
- * validate() for a query string, remembering each valid query by its raw text. Installers and update
- * checks send the same few queries over and over; a repeat then skips parsing and the schema. The
- * remembered values are frozen, since every request with that query gets the same object.
+ * Parses `input` with `schema`; on failure adds every problem to `problems` and returns undefined,
+ * so that a request's params, query and body are all reported at once.
  */
-export function queryValidator<S extends ZodTypeAny>(schema: S, maxEntries = 1_000): (ctx: Context) => Readonly<z.output<S>> {
-  const known = new Map<string, Readonly<z.output<S>>>();
-  return (ctx) => {
-    const raw = ctx.querystring;
-    const remembered = known.get(raw);
-    if (remembered) return remembered;
-    const parsed = Object.freeze(validate(schema, ctx.query));
-    if (known.size >= maxEntries) known.clear();
-    known.set(raw, parsed);
-    return parsed;
-  };
+export function parseInto<S extends ZodTypeAny>(schema: S, input: unknown, problems: ErrorDetail[]): z.output<S> | undefined {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  problems.push(...result.error.issues.flatMap(toDetails));
+  return undefined;
 }
 
 function toDetails(issue: ZodIssue): ErrorDetail[] {

@@ -36,3 +36,12 @@ export async function jsonBody(ctx: AppContext, next: Next): Promise<void> {
   }
   await parse(ctx, next);
 }
+
+/**
+ * For routes that stream their body themselves (multipart forms, raw bytes): nothing is parsed, but
+ * a Content-Encoding is refused as for JSON bodies, before the route reads a byte.
+ */
+export function streamedBody(ctx: AppContext, next: Next): Promise<void> {
+  if (BODY_METHODS.has(ctx.method)) requireIdentityCoding(ctx);
+  return next();
+}

@@ -1,45 +1,41 @@
-import Router from '@koa/router';
-import type { GatewayDeps } from '../gateway-deps';
-import type { AppState } from '../http/context';
-import { respond } from '../http/respond';
+import { Reply } from '../http/reply';
+import { route, RouteModule } from '../http/route';
+import { healthResponse, presentHealth, presentReadiness, readinessResponse } from '../presenters/health';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
 /** /healthz: the process answers. /readyz: store, Redis and object storage all answer. */
-export function healthRoutes(deps: Pick<GatewayDeps, 'store' | 'storage' | 'redis'>): Router<AppState> {
-  const router = new Router<AppState>();
-
-  router.get('/healthz', (ctx) => respond(ctx, { status: 'ok' }));
-
-  router.get('/readyz', async (ctx) => {
-    const checks = {
-      store: () => deps.store.ping(),
-      redis: async () => {
-        await deps.redis.ping();
-      },
-      objectStorage: () => deps.storage.ping(),
-    };
-    const results = await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => ({ name, error: await probe(check) })),
-    );
-    const down = results.filter((r) => r.error !== null);
-    if (down.length === 0) {
-      respond(ctx, { status: 'ready', checks: Object.fromEntries(results.map((r) => [r.name, 'up'])) });
-      return;
-    }
-    ctx.status = 503;
-    ctx.body = {
-      success: false,
-      error: {
+export const healthRoutes: RouteModule = (deps) => [
+  route({
+    method: 'get', path: '/healthz', guard: 'none', summary: 'The process answers',
+    status: 200, response: healthResponse,
+    handle: presentHealth,
+  }),
+  route({
+    method: 'get', path: '/readyz', guard: 'none', summary: 'Store, Redis and object storage all answer (503 naming those that do not)',
+    // 503 in the failure envelope, naming in its details what did not answer.
+    status: [200, 503], response: readinessResponse,
+    handle: async () => {
+      const checks = {
+        store: () => deps.store.ping(),
+        redis: async () => {
+          await deps.redis.ping();
+        },
+        objectStorage: () => deps.storage.ping(),
+      };
+      const results = await Promise.all(
+        Object.entries(checks).map(async ([name, check]) => ({ name, error: await probe(check) })),
+      );
+      const down = results.filter((r) => r.error !== null);
+      if (down.length === 0) return presentReadiness(results.map((r) => r.name));
+      return Reply.failure(503, {
         code: 'SERVICE_UNAVAILABLE',
         message: `not ready: ${down.map((d) => d.name).join(', ')} unavailable`,
-        details: down.map((d) => ({ field: d.name, message: d.error })),
-      },
-    };
-  });
-
-  return router;
-}
+        details: down.map((d) => ({ field: d.name, message: d.error as string })),
+      });
+    },
+  }),
+];
 
 /** null when the check passes in time; otherwise a short reason (no internals). */
 async function probe(check: () => Promise<void>): Promise<string | null> {

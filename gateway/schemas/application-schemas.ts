@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryInteger, queryString } from '../http/validate';
-import { customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField } from './common';
+import { applicationIdField, customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, versionField } from './common';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
 /** Refers to customers that exist (unknown ones are refused by the service). */
@@ -34,3 +34,10 @@ export const listApplicationsQuery = z
   .strict();
 
 export const includeDeletedQuery = z.object({ includeDeleted: queryBoolean().optional() }).strict();
+
+export const applicationParams = z.object({ applicationId: applicationIdField });
+export const versionParams = z.object({ applicationId: applicationIdField, version: versionField });
+
+export type CreateApplicationRequest = z.output<typeof createApplicationSchema>;
+export type UpdateApplicationRequest = z.output<typeof updateApplicationSchema>;
+export type ListApplicationsQuery = z.output<typeof listApplicationsQuery>;

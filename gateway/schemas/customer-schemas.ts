@@ -37,6 +37,12 @@ export function updateCustomerSchema(tiers: readonly string[]) {
   });
 }
 
+export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSchema>>;
+
+/** Any string: an id that cannot exist is answered like an unknown one (404). */
+export const customerParams = z.object({ customerId: z.string() });
+export const apiKeyParams = z.object({ customerId: z.string(), keyId: z.string() });
+
 /** Issuing a key takes no parameters: no body, or an empty object. */
 export const issueApiKeySchema = body({});
 

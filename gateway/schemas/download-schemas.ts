@@ -34,3 +34,10 @@ export const createShareSchema = z
 
 /** Share tokens are 256 random bits in base64url. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Any string: a token that cannot exist is answered like an unknown one (404), not as invalid input. */
+export const shareTokenParams = z.object({ token: z.string() });
+
+/** What a customer asks to download: the file `fileId` of the version, else its MAIN file. */
+export type DownloadTarget = z.output<typeof downloadUrlQuery>;
+export type CreateShareRequest = z.output<typeof createShareSchema>;

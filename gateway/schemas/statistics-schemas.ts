@@ -27,3 +27,6 @@ export const activityQuery = z
   .strict();
 
 export const statisticsParams = z.object({ applicationId: applicationIdField });
+
+export type StatisticsQuery = z.output<typeof statisticsQuery>;
+export type ActivityQuery = z.output<typeof activityQuery>;

@@ -65,4 +65,8 @@ export const largeUploadCompleteSchema = z
   })
   .strict();
 
-export const uploadIdParam = generatedIdField;
+export const uploadParams = z.object({ uploadId: generatedIdField });
+
+export type SmallUploadFields = z.output<ReturnType<typeof smallUploadFields>>;
+export type LargeUploadRequest = z.output<ReturnType<typeof largeUploadUrlSchema>>;
+export type LargeUploadCompletion = z.output<typeof largeUploadCompleteSchema>;

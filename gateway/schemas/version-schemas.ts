@@ -10,3 +10,5 @@ export const updateVersionSchema = (tiers: readonly string[]) =>
     .partial()
     .strict()
     .refine(notEmpty, { message: 'give at least one of requiredTier, releaseNotes' });
+
+export type UpdateVersionRequest = z.output<ReturnType<typeof updateVersionSchema>>;

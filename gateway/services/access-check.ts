@@ -2,12 +2,8 @@ import { forbidden, notFound } from '../../shared/errors';
 import type { Application, FileRecord, Version } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache, Downloadable } from '../cache/catalog-cache';
+import type { DownloadTarget } from '../schemas/download-schemas';
 
-export interface DownloadTarget {
-  applicationId: string;
-  version: string;
-  fileId?: string;
-}
 
 export interface GrantedFile {
   application: Application;

@@ -1,21 +1,14 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
-import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../../shared/store/store';
+import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
 import type { CatalogCache } from '../cache/catalog-cache';
-
-export interface NewApplication {
-  applicationId: string;
-  name: string;
-  description?: string | null;
-  tags?: string[];
-  customerIds?: string[];
-}
+import type { CreateApplicationRequest, ListApplicationsQuery, UpdateApplicationRequest } from '../schemas/application-schemas';
 
 /** Applications: creation, listing, updates and soft deletion. */
 export class ApplicationService {
   constructor(private readonly store: Store, private readonly catalog: CatalogCache) {}
 
-  async create(input: NewApplication): Promise<Application> {
+  async create(input: CreateApplicationRequest): Promise<Application> {
     const customerIds = unique(input.customerIds ?? []);
     await this.checkCustomersExist(customerIds);
     const now = new Date();
@@ -37,7 +30,7 @@ export class ApplicationService {
     }
   }
 
-  list(query: ApplicationQuery): Promise<Page<Application>> {
+  list(query: ListApplicationsQuery): Promise<Page<Application>> {
     return this.store.listApplications(query);
   }
 
@@ -47,7 +40,8 @@ export class ApplicationService {
     return { application, versions: await this.store.listVersions(applicationId) };
   }
 
-  async update(applicationId: string, patch: ApplicationPatch): Promise<Application> {
+  async update(applicationId: string, request: UpdateApplicationRequest): Promise<Application> {
+    let patch: ApplicationPatch = request;
     if (patch.customerIds) {
       patch = { ...patch, customerIds: unique(patch.customerIds) };
       await this.checkCustomersExist(patch.customerIds as string[]);

@@ -2,9 +2,9 @@ import { issueCustomerKey } from '../../shared/api-keys';
 import { conflict, DuplicateError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ApiKey, Customer } from '../../shared/store/models';
-import type { CustomerPatch, Page, Store } from '../../shared/store/store';
+import type { Page, Store } from '../../shared/store/store';
 import type { ApiKeyCache } from '../auth/api-key-cache';
-import type { CreateCustomerInput } from '../schemas/customer-schemas';
+import type { CreateCustomerInput, UpdateCustomerRequest } from '../schemas/customer-schemas';
 
 /** A key as issued: the stored record plus the full key, which exists only in this response. */
 export interface IssuedApiKey {
@@ -53,7 +53,7 @@ export class CustomerService {
     return customer;
   }
 
-  async update(customerId: string, patch: CustomerPatch): Promise<Customer> {
+  async update(customerId: string, patch: UpdateCustomerRequest): Promise<Customer> {
     const updated = await this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, new Date()));
     if (!updated) throw customerNotFound(customerId);
     return updated;

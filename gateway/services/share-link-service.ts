@@ -6,13 +6,14 @@ import type { JobQueues } from '../../shared/queues/job-queues';
 import { hashSecret } from '../../shared/secrets';
 import type { ShareLink } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
+import { CreateShareRequest, SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { InvalidationBus } from '../cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
-import { checkDownloadAccess, DownloadTarget } from './access-check';
-import type { DownloadInfo, DownloadService } from './download-service';
+import { checkDownloadAccess } from './access-check';
+import type { SignedDownload } from '../presenters/downloads';
+import type { DownloadService } from './download-service';
 
 const LINK_CACHE_TTL_MS = 30_000;
 
@@ -36,7 +37,7 @@ export class ShareLinkService {
     this.links = new LocalCache(bus, LINK_CACHE_TTL_MS);
   }
 
-  async create(customer: { customerId: string; tier: string }, target: DownloadTarget & { expiresInMinutes?: number }): Promise<{ token: string; link: ShareLink }> {
+  async create(customer: { customerId: string; tier: string }, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
     const { file } = await checkDownloadAccess(this.catalog, this.tiers, customer, target);
     const token = randomToken(32);
     const now = new Date();
@@ -56,7 +57,7 @@ export class ShareLinkService {
   }
 
   /** The download a use of the link grants; `record` is false for HEAD, which downloads nothing. */
-  async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<DownloadInfo> {
+  async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<Readonly<SignedDownload>> {
     const tokenHash = hashSecret(token);
     const link = this.links.get(tokenHash) ?? await this.link(tokenHash);
     if (!link) throw notFound('share link not found');

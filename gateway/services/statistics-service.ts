@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/errors';
-import type { DistributionEvent, EventType } from '../../shared/store/models';
-import type { DailyCountQuery, Store } from '../../shared/store/store';
+import type { DistributionEvent } from '../../shared/store/models';
+import type { Store } from '../../shared/store/store';
+import type { ActivityQuery, StatisticsQuery } from '../schemas/statistics-schemas';
 import { decodeCursor, encodeCursor } from './activity-cursor';
 
 export interface Statistics {
@@ -20,7 +21,7 @@ export interface ActivityPage {
 export class StatisticsService {
   constructor(private readonly store: Store) {}
 
-  async statistics(applicationId: string, query: DailyCountQuery): Promise<Statistics> {
+  async statistics(applicationId: string, query: StatisticsQuery): Promise<Statistics> {
     // Soft-deleted applications keep their statistics.
     const application = await this.store.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
@@ -46,7 +47,7 @@ export class StatisticsService {
     };
   }
 
-  async activity(query: { type?: EventType; applicationId?: string; limit: number; cursor?: string }): Promise<ActivityPage> {
+  async activity(query: ActivityQuery): Promise<ActivityPage> {
     const filter = { type: query.type, applicationId: query.applicationId };
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, filter);
     const events = await this.store.listEvents({ ...filter, after, limit: query.limit + 1 });

@@ -5,38 +5,18 @@ import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
-import type { FileRecord, FileType, UploadSession, Version } from '../../shared/store/models';
+import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
 import type { Store, VersionPatch } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { publishPendingFile } from '../../shared/uploads/publish-file';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { contentTypeField } from '../schemas/common';
+import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../schemas/upload-schemas';
 import type { StagedFile } from '../uploads/receive-multipart';
 import type { ApplicationService } from './application-service';
 
-interface FileTarget {
-  applicationId: string;
-  version: string;
-  fileType?: FileType;
-  releaseNotes?: string;
-  requiredTier?: string;
-}
-
-export interface LargeUploadRequest extends FileTarget {
-  fileName: string;
-  fileSize: number;
-  contentType?: string;
-}
-
-export interface LargeUploadCompletion {
-  uploadId: string;
-  applicationId: string;
-  version: string;
-  fileName: string;
-  fileSize: number;
-  checksum?: string;
-  releaseNotes?: string;
-}
+/** Where a file goes and what its upload says about the version. */
+type FileTarget = SmallUploadFields;
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 

@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/errors';
 import type { VersionWithFiles } from '../../shared/store/models';
-import type { Store, VersionPatch } from '../../shared/store/store';
+import type { Store } from '../../shared/store/store';
+import type { UpdateVersionRequest } from '../schemas/version-schemas';
 import type { ApplicationService } from './application-service';
 
 /** Versions of an application: listing with files, and the tier and notes an admin may change. */
@@ -12,7 +13,7 @@ export class VersionService {
     return this.store.listVersions(applicationId);
   }
 
-  async update(applicationId: string, version: string, patch: VersionPatch): Promise<VersionWithFiles> {
+  async update(applicationId: string, version: string, patch: UpdateVersionRequest): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
     const updated = await this.applications.change(applicationId, () => this.store.updateVersion(applicationId, version, patch, new Date()));
     if (!updated) throw notFound(`version ${version} of ${applicationId} not found`);

@@ -1,4 +1,4 @@
-import type { AppRouter } from '../../gateway/http/context';
+import type { Route } from '../../gateway/http/route';
 import type { Config } from '../config';
 import { createObjectStorage } from '../storage/create-object-storage';
 import type { ObjectStorage } from '../storage/object-storage';
@@ -10,7 +10,7 @@ export interface CoreServices {
   store: Store;
   storage: ObjectStorage;
   /** What a gateway serves for the object store besides the API (the embedded store's signed URLs), if anything. */
-  storageRoutes?: AppRouter;
+  storageRoutes?: readonly Route[];
   close(): Promise<void>;
 }
 

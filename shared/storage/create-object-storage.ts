@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AppRouter } from '../../gateway/http/context';
+import type { Route } from '../../gateway/http/route';
 import type { Config } from '../config';
 import { loadSigningKey } from '../runtime/local-secrets';
 import { LocalStorage } from './local/local-storage';
@@ -12,7 +12,7 @@ import { S3Storage } from './s3/s3-storage';
 export interface ConfiguredObjectStorage {
   storage: ObjectStorage;
   /** Routes answering the store's signed URLs when they point at the gateway (the embedded store); S3 answers its own. */
-  routes?: AppRouter;
+  routes?: readonly Route[];
 }
 
 /** S3 when S3_ENDPOINT or S3_BUCKET is set; otherwise files under DATA_DIR/objects, served by the gateway. */

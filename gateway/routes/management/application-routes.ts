@@ -1,74 +1,89 @@
-import { ApplicationService } from '../../services/application-service';
-import { VersionService } from '../../services/version-service';
-import { pagination, presentApplication, presentVersion } from '../../presenters/present';
-import { respond } from '../../http/respond';
-import { validate } from '../../http/validate';
-import { applicationIdField, versionField } from '../../schemas/common';
+import { route, RouteModule } from '../../http/route';
 import {
+  applicationListResponse,
+  applicationResponse,
+  applicationWithVersionsResponse,
+  deletedApplicationResponse,
+  presentApplication,
+  presentApplicationList,
+  presentApplicationWithVersions,
+  presentDeletedApplication,
+} from '../../presenters/applications';
+import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../presenters/versions';
+import {
+  applicationParams,
   createApplicationSchema,
   includeDeletedQuery,
   listApplicationsQuery,
   updateApplicationSchema,
+  versionParams,
 } from '../../schemas/application-schemas';
 import { updateVersionSchema } from '../../schemas/version-schemas';
-import type { RouteModule } from '../api-routes';
-import type { AppContext } from '../../http/context';
+import { ApplicationService } from '../../services/application-service';
+import { VersionService } from '../../services/version-service';
 
-const appIdParam = (ctx: AppContext) => validate(applicationIdField, ctx.params.applicationId);
+const APPLICATIONS = '/v1/management/applications';
+const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (spec 4.1, 4.2 and the listing, reading, update and restore endpoints) and their versions. */
-export const applicationRoutes: RouteModule = (router, deps, { admin }) => {
+export const applicationRoutes: RouteModule = (deps) => {
   const applications = new ApplicationService(deps.store, deps.catalog);
   const versions = new VersionService(deps.store, applications);
 
-  router.post('/management/applications', admin, async (ctx) => {
-    const body = validate(createApplicationSchema, ctx.request.body);
-    respond(ctx, presentApplication(await applications.create(body)), 201);
-  });
-
-  router.get('/management/applications', admin, async (ctx) => {
-    const query = validate(listApplicationsQuery, ctx.query);
-    const page = await applications.list(query);
-    respond(ctx, {
-      applications: page.items.map(presentApplication),
-      pagination: pagination(query.page, query.pageSize, page.total),
-    });
-  });
-
-  router.get('/management/applications/:applicationId', admin, async (ctx) => {
-    const { includeDeleted } = validate(includeDeletedQuery, ctx.query);
-    const { application, versions: list } = await applications.get(appIdParam(ctx), includeDeleted);
-    respond(ctx, { ...presentApplication(application), versions: list.map(presentVersion) });
-  });
-
-  router.patch('/management/applications/:applicationId', admin, async (ctx) => {
-    const applicationId = appIdParam(ctx);
-    const patch = validate(updateApplicationSchema, ctx.request.body);
-    respond(ctx, presentApplication(await applications.update(applicationId, patch)));
-  });
-
-  router.delete('/management/applications/:applicationId', admin, async (ctx) => {
-    const deleted = await applications.softDelete(appIdParam(ctx));
-    respond(ctx, {
-      message: `application ${deleted.applicationId} deleted`,
-      applicationId: deleted.applicationId,
-      deletedAt: deleted.deletedAt?.toISOString(),
-    });
-  });
-
-  router.post('/management/applications/:applicationId/restore', admin, async (ctx) => {
-    respond(ctx, presentApplication(await applications.restore(appIdParam(ctx))));
-  });
-
-  router.get('/management/applications/:applicationId/versions', admin, async (ctx) => {
-    const list = await versions.list(appIdParam(ctx));
-    respond(ctx, { versions: list.map(presentVersion) });
-  });
-
-  router.patch('/management/applications/:applicationId/versions/:version', admin, async (ctx) => {
-    const applicationId = appIdParam(ctx);
-    const version = validate(versionField, ctx.params.version);
-    const patch = validate(updateVersionSchema(deps.config.tiers), ctx.request.body);
-    respond(ctx, presentVersion(await versions.update(applicationId, version, patch)));
-  });
+  return [
+    route({
+      method: 'post', path: APPLICATIONS, guard: 'admin', summary: 'Create an application',
+      body: createApplicationSchema,
+      status: 201, response: applicationResponse,
+      handle: async ({ body }) => presentApplication(await applications.create(body)),
+    }),
+    route({
+      method: 'get', path: APPLICATIONS, guard: 'admin', summary: 'List applications, oldest first',
+      query: listApplicationsQuery,
+      status: 200, response: applicationListResponse,
+      handle: async ({ query }) => {
+        const { items, total } = await applications.list(query);
+        return presentApplicationList(items, query.page, query.pageSize, total);
+      },
+    }),
+    route({
+      method: 'get', path: APPLICATION, guard: 'admin', summary: 'Read an application with its versions and files',
+      params: applicationParams, query: includeDeletedQuery,
+      status: 200, response: applicationWithVersionsResponse,
+      handle: async ({ params, query }) => {
+        const { application, versions: list } = await applications.get(params.applicationId, query.includeDeleted);
+        return presentApplicationWithVersions(application, list);
+      },
+    }),
+    route({
+      method: 'patch', path: APPLICATION, guard: 'admin', summary: 'Change an application',
+      params: applicationParams, body: updateApplicationSchema,
+      status: 200, response: applicationResponse,
+      handle: async ({ params, body }) => presentApplication(await applications.update(params.applicationId, body)),
+    }),
+    route({
+      method: 'delete', path: APPLICATION, guard: 'admin', summary: 'Soft-delete an application',
+      params: applicationParams,
+      status: 200, response: deletedApplicationResponse,
+      handle: async ({ params }) => presentDeletedApplication(await applications.softDelete(params.applicationId)),
+    }),
+    route({
+      method: 'post', path: `${APPLICATION}/restore`, guard: 'admin', summary: 'Restore a soft-deleted application',
+      params: applicationParams,
+      status: 200, response: applicationResponse,
+      handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
+    }),
+    route({
+      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', summary: "List an application's versions with their files, newest first",
+      params: applicationParams,
+      status: 200, response: versionListResponse,
+      handle: async ({ params }) => presentVersionList(await versions.list(params.applicationId)),
+    }),
+    route({
+      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', summary: "Change a version's required tier or release notes",
+      params: versionParams, body: updateVersionSchema(deps.config.tiers),
+      status: 200, response: versionResponse,
+      handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
+    }),
+  ];
 };

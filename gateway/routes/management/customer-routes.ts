@@ -1,62 +1,84 @@
-import type { RouteModule } from '../api-routes';
-import { respond } from '../../http/respond';
-import { validate } from '../../http/validate';
-import { pagination, presentApiKey, presentCustomer } from '../../presenters/present';
+import { route, RouteModule } from '../../http/route';
 import {
+  apiKeyListResponse,
+  customerListResponse,
+  customerResponse,
+  issuedApiKeyResponse,
+  presentApiKeyList,
+  presentCustomer,
+  presentCustomerList,
+  presentIssuedApiKey,
+  presentProvisionedCustomer,
+  presentRevokedApiKey,
+  provisionedCustomerResponse,
+  revokedApiKeyResponse,
+} from '../../presenters/customers';
+import {
+  apiKeyParams,
   createCustomerSchema,
+  customerParams,
   issueApiKeySchema,
   listCustomersQuery,
   updateCustomerSchema,
 } from '../../schemas/customer-schemas';
-import { CustomerService, IssuedApiKey } from '../../services/customer-service';
+import { CustomerService } from '../../services/customer-service';
 
-const CUSTOMERS = '/management/customers';
+const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
 const API_KEYS = `${CUSTOMER}/apikeys`;
 
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
-export const customerRoutes: RouteModule = (router, deps, guards) => {
+export const customerRoutes: RouteModule = (deps) => {
   const customers = new CustomerService(deps.store, deps.keyCache);
-  const createSchema = createCustomerSchema(deps.config.tiers);
-  const updateSchema = updateCustomerSchema(deps.config.tiers);
 
-  router.post(CUSTOMERS, guards.admin, async (ctx) => {
-    const input = validate(createSchema, ctx.request.body);
-    const { customer, key } = await customers.provision(input);
-    respond(ctx, { ...presentCustomer(customer), apiKey: key.apiKey, keyId: key.record.keyId }, 201);
-  });
-
-  router.get(CUSTOMERS, guards.admin, async (ctx) => {
-    const { page, pageSize } = validate(listCustomersQuery, ctx.query);
-    const { items, total } = await customers.list(page, pageSize);
-    respond(ctx, { customers: items.map(presentCustomer), pagination: pagination(page, pageSize, total) });
-  });
-
-  router.get(CUSTOMER, guards.admin, async (ctx) => {
-    respond(ctx, presentCustomer(await customers.get(ctx.params.customerId)));
-  });
-
-  router.patch(CUSTOMER, guards.admin, async (ctx) => {
-    const patch = validate(updateSchema, ctx.request.body);
-    respond(ctx, presentCustomer(await customers.update(ctx.params.customerId, patch)));
-  });
-
-  router.post(API_KEYS, guards.admin, async (ctx) => {
-    validate(issueApiKeySchema, ctx.request.body);
-    respond(ctx, presentIssuedKey(await customers.createApiKey(ctx.params.customerId)), 201);
-  });
-
-  router.get(API_KEYS, guards.admin, async (ctx) => {
-    const keys = await customers.listApiKeys(ctx.params.customerId);
-    respond(ctx, { apiKeys: keys.map(presentApiKey) });
-  });
-
-  router.delete(`${API_KEYS}/:keyId`, guards.admin, async (ctx) => {
-    const revoked = await customers.revokeApiKey(ctx.params.customerId, ctx.params.keyId);
-    respond(ctx, { customerId: revoked.customerId, keyId: revoked.keyId, revokedAt: revoked.revokedAt?.toISOString() ?? null });
-  });
+  return [
+    route({
+      method: 'post', path: CUSTOMERS, guard: 'admin', summary: 'Create a customer and its first API key',
+      body: createCustomerSchema(deps.config.tiers),
+      status: 201, response: provisionedCustomerResponse,
+      handle: async ({ body }) => {
+        const { customer, key } = await customers.provision(body);
+        return presentProvisionedCustomer(customer, key);
+      },
+    }),
+    route({
+      method: 'get', path: CUSTOMERS, guard: 'admin', summary: 'List customers',
+      query: listCustomersQuery,
+      status: 200, response: customerListResponse,
+      handle: async ({ query: { page, pageSize } }) => {
+        const { items, total } = await customers.list(page, pageSize);
+        return presentCustomerList(items, page, pageSize, total);
+      },
+    }),
+    route({
+      method: 'get', path: CUSTOMER, guard: 'admin', summary: 'Read a customer',
+      params: customerParams,
+      status: 200, response: customerResponse,
+      handle: async ({ params }) => presentCustomer(await customers.get(params.customerId)),
+    }),
+    route({
+      method: 'patch', path: CUSTOMER, guard: 'admin', summary: "Change a customer's name, tier, notes or status",
+      params: customerParams, body: updateCustomerSchema(deps.config.tiers),
+      status: 200, response: customerResponse,
+      handle: async ({ params, body }) => presentCustomer(await customers.update(params.customerId, body)),
+    }),
+    route({
+      method: 'post', path: API_KEYS, guard: 'admin', summary: 'Issue another API key',
+      params: customerParams, body: issueApiKeySchema,
+      status: 201, response: issuedApiKeyResponse,
+      handle: async ({ params }) => presentIssuedApiKey(await customers.createApiKey(params.customerId)),
+    }),
+    route({
+      method: 'get', path: API_KEYS, guard: 'admin', summary: "List a customer's active API keys",
+      params: customerParams,
+      status: 200, response: apiKeyListResponse,
+      handle: async ({ params }) => presentApiKeyList(await customers.listApiKeys(params.customerId)),
+    }),
+    route({
+      method: 'delete', path: `${API_KEYS}/:keyId`, guard: 'admin', summary: 'Revoke an API key',
+      params: apiKeyParams,
+      status: 200, response: revokedApiKeyResponse,
+      handle: async ({ params }) => presentRevokedApiKey(await customers.revokeApiKey(params.customerId, params.keyId)),
+    }),
+  ];
 };
-
-function presentIssuedKey({ record, apiKey }: IssuedApiKey) {
-  return { customerId: record.customerId, keyId: record.keyId, apiKey, createdAt: record.createdAt.toISOString() };
-}

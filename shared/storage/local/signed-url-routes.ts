@@ -1,22 +1,28 @@
-import Router from '@koa/router';
+import { z } from 'zod';
 import { parseByteRange } from '../../../gateway/http/byte-range';
-import { requireIdentityCoding } from '../../../gateway/http/content-coding';
-import type { AppContext, AppRouter, AppState } from '../../../gateway/http/context';
+import type { AppContext } from '../../../gateway/http/context';
 import { declaredLength } from '../../../gateway/http/declared-length';
-import { respond } from '../../../gateway/http/respond';
+import { rawBytes, route, Route } from '../../../gateway/http/route';
 import { sendFileRange } from '../../../gateway/http/send-file-range';
+import { presentStoredObject, storedObjectResponse } from '../../../gateway/presenters/uploads';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../errors';
 import { BodyLengthError, maxBodyBytes } from '../object-storage';
 import { SIGNED_URL_PATH, type LocalStorage } from './local-storage';
-import type { UrlSigner } from './url-signer';
+import { SIGNED_URL_PARAMS, type UrlSigner } from './url-signer';
+
+const OBJECT = `${SIGNED_URL_PATH}/:key(.+)`;
+
+const objectParams = z.object({ key: z.string() });
+/** The signature's parameters, each given once; the signer decides whether they grant anything. */
+const signedUrlQuery = z
+  .object(Object.fromEntries(Object.values(SIGNED_URL_PARAMS).map((name) => [name, z.string({ invalid_type_error: 'must be given once' }).optional()])))
+  .strict();
 
 /**
  * The embedded object store's URLs, served by the gateway: GET/HEAD (downloads) and PUT (large
  * uploads), each allowed only by a valid, unexpired signature of `signer`. No bearer key is involved.
  */
-export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRouter {
-  const router = new Router<AppState>({ prefix: SIGNED_URL_PATH });
-
+export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): readonly Route[] {
   const authorise = (ctx: AppContext) => {
     const key = keyOfPath(ctx.path);
     const { verdict, grant } = signer.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
@@ -26,54 +32,59 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): AppRo
     return { key, grant };
   };
 
-  const serve = async (ctx: AppContext) => {
-    const { key, grant } = authorise(ctx);
-    const info = await storage.head(key);
-    if (!info) throw notFound('object not found');
-    ctx.set('Accept-Ranges', 'bytes');
-    const range = parseByteRange(ctx.get('Range') || undefined, info.size);
-    if (range === 'unsatisfiable') {
-      // Checked before the file's headers are set: the error envelope is not an attachment.
-      ctx.set('Content-Range', `bytes */${info.size}`);
-      throw rangeNotSatisfiable('the requested range is outside the object');
-    }
-    ctx.type = grant.contentType ?? 'application/octet-stream';
-    if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
-    if (range) {
-      ctx.status = 206;
-      ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
-    } else {
-      ctx.status = 200;
-    }
-    ctx.length = range ? range.end - range.start + 1 : info.size;
-    if (ctx.method === 'HEAD') return;
-    const file = await storage.openObject(key);
-    // The bytes are written here, through reused buffers, instead of by Koa from a stream.
-    ctx.respond = false;
-    await sendFileRange(file, range?.start ?? 0, range?.end ?? info.size - 1, ctx.res);
-  };
-
-  router.get('/:key(.+)', serve);
-  router.head('/:key(.+)', serve);
-
-  router.put('/:key(.+)', async (ctx) => {
-    const { key, grant } = authorise(ctx);
-    requireIdentityCoding(ctx);
-    // A signed length is exact, as on S3; without one, the largest put applies.
-    const limits = { contentLength: grant.contentLength };
-    const declared = declaredLength(ctx);
-    if (declared !== undefined && declared > maxBodyBytes(limits)) throw tooLarge(ctx, maxBodyBytes(limits));
-    try {
-      const { size } = await storage.put(key, ctx.req, limits);
-      respond(ctx, { size });
-    } catch (error) {
-      if (!(error instanceof BodyLengthError)) throw error;
-      if (error.problem === 'too-long') throw tooLarge(ctx, error.limit);
-      throw badRequest(`the body must have exactly ${error.limit} bytes, as signed into this URL`);
-    }
-  });
-
-  return router;
+  return [
+    route({
+      method: 'get', path: OBJECT, guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
+      params: objectParams, query: signedUrlQuery,
+      status: [200, 206], response: 'bytes',
+      handle: async (_input, ctx) => {
+        const { key, grant } = authorise(ctx);
+        const info = await storage.head(key);
+        if (!info) throw notFound('object not found');
+        ctx.set('Accept-Ranges', 'bytes');
+        const range = parseByteRange(ctx.get('Range') || undefined, info.size);
+        if (range === 'unsatisfiable') {
+          // Checked before the file's headers are set: the error envelope is not an attachment.
+          ctx.set('Content-Range', `bytes */${info.size}`);
+          throw rangeNotSatisfiable('the requested range is outside the object');
+        }
+        ctx.type = grant.contentType ?? 'application/octet-stream';
+        if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
+        if (range) {
+          ctx.status = 206;
+          ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
+        } else {
+          ctx.status = 200;
+        }
+        ctx.length = range ? range.end - range.start + 1 : info.size;
+        if (ctx.method === 'HEAD') return;
+        const file = await storage.openObject(key);
+        // The bytes are written here, through reused buffers, instead of by Koa from a stream.
+        ctx.respond = false;
+        await sendFileRange(file, range?.start ?? 0, range?.end ?? info.size - 1, ctx.res);
+      },
+    }),
+    route({
+      method: 'put', path: OBJECT, guard: 'none', summary: 'Store the bytes of a large upload through a signed URL',
+      params: objectParams, query: signedUrlQuery, body: rawBytes,
+      status: 200, response: storedObjectResponse,
+      handle: async (_input, ctx) => {
+        const { key, grant } = authorise(ctx);
+        // A signed length is exact, as on S3; without one, the largest put applies.
+        const limits = { contentLength: grant.contentLength };
+        const declared = declaredLength(ctx);
+        if (declared !== undefined && declared > maxBodyBytes(limits)) throw tooLarge(ctx, maxBodyBytes(limits));
+        try {
+          const { size } = await storage.put(key, ctx.req, limits);
+          return presentStoredObject(size);
+        } catch (error) {
+          if (!(error instanceof BodyLengthError)) throw error;
+          if (error.problem === 'too-long') throw tooLarge(ctx, error.limit);
+          throw badRequest(`the body must have exactly ${error.limit} bytes, as signed into this URL`);
+        }
+      },
+    }),
+  ];
 }
 
 /** The rest of a body too large is not read: the connection closes once the answer is sent. */

@@ -14,7 +14,7 @@ export interface SignedGrant {
 export type Verdict = 'valid' | 'expired' | 'invalid';
 
 /** Query parameter names of signed URLs; the signature covers every one of them. */
-const PARAM = {
+export const SIGNED_URL_PARAMS = {
   method: 'X-Method',
   expires: 'X-Expires',
   disposition: 'X-Disposition',
@@ -22,6 +22,7 @@ const PARAM = {
   contentLength: 'X-Length',
   signature: 'X-Signature',
 } as const;
+const PARAM = SIGNED_URL_PARAMS;
 
 /** HMAC-SHA256 signed URLs for the embedded object store, checked in constant time. */
 export class UrlSigner {

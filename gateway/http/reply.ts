@@ -1,0 +1,48 @@
+import type { ErrorDetail } from '../../shared/errors';
+
+/** What Koa itself sets for an object body. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The `error` of the failure envelope. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/**
+ * A handler's answer when the route's declared success status is not enough: another of its declared
+ * statuses, or an envelope serialized ahead of time because many requests share it (the download
+ * answer every request for one file gets within one second), or an answer in the failure envelope
+ * that is the route's regular result rather than a failure of the request. Handlers otherwise return
+ * the data.
+ */
+export class Reply<T> {
+  private constructor(
+    /** undefined: the route's first declared status. */
+    readonly status: number | undefined,
+    readonly data: T,
+    /** The whole envelope as sent, when serialized ahead. */
+    readonly json: string | undefined,
+    /** Sent in the failure envelope instead of `data`. */
+    readonly error?: ErrorBody,
+  ) {}
+
+  /** `data` in the envelope, with `status` (one the route declares). */
+  static withStatus<T>(status: number, data: T): Reply<T> {
+    return new Reply(status, data, undefined);
+  }
+
+  /**
+   * The failure envelope with `status` as a regular answer (the readiness check's "not ready"): no
+   * request failed, so nothing is logged, unlike a thrown error.
+   */
+  static failure(status: number, error: ErrorBody): Reply<never> {
+    return new Reply(status, undefined as never, undefined, error);
+  }
+
+  /** `data` serialized into its envelope once, for every request that gets the same answer; frozen. */
+  static shared<T>(data: T): Reply<T> {
+    return Object.freeze(new Reply(undefined, data, JSON.stringify({ success: true, data })));
+  }
+}

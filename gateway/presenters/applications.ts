@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { Application, VersionWithFiles } from '../../shared/store/models';
+import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
+import { presentVersion, versionResponse } from './versions';
+
+export const applicationResponse = z.object({
+  applicationId: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  tags: z.array(z.string()),
+  customerIds: z.array(z.string()),
+  isActive: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deletedAt: timestamp.nullable(),
+});
+
+export function presentApplication(app: Application): z.input<typeof applicationResponse> {
+  return {
+    applicationId: app.applicationId,
+    name: app.name,
+    description: app.description,
+    tags: app.tags,
+    customerIds: app.customerIds,
+    isActive: app.isActive,
+    createdAt: iso(app.createdAt),
+    updatedAt: iso(app.updatedAt),
+    deletedAt: isoOrNull(app.deletedAt),
+  };
+}
+
+export const applicationWithVersionsResponse = applicationResponse.extend({ versions: z.array(versionResponse) });
+
+export function presentApplicationWithVersions(app: Application, versions: VersionWithFiles[]): z.input<typeof applicationWithVersionsResponse> {
+  return { ...presentApplication(app), versions: versions.map(presentVersion) };
+}
+
+export const applicationListResponse = z.object({ applications: z.array(applicationResponse), pagination: paginationResponse });
+
+export function presentApplicationList(items: Application[], page: number, pageSize: number, total: number): z.input<typeof applicationListResponse> {
+  return { applications: items.map(presentApplication), pagination: pagination(page, pageSize, total) };
+}
+
+export const deletedApplicationResponse = z.object({ message: messageField, applicationId: z.string(), deletedAt: timestamp });
+
+export function presentDeletedApplication(app: Application): z.input<typeof deletedApplicationResponse> {
+  return { message: `application ${app.applicationId} deleted`, applicationId: app.applicationId, deletedAt: isoOrNull(app.deletedAt) as string };
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { FileRecord, ShareLink } from '../../shared/store/models';
+import { iso, messageField, timestamp } from './common';
+
+/** A URL signed for one file, as every request for it within one second gets it. */
+export interface SignedDownload {
+  file: FileRecord;
+  downloadUrl: string;
+  expiresAt: Date;
+}
+
+export const downloadResponse = z.object({
+  downloadUrl: z.string().url(),
+  /** The expiry the URL itself carries, to the second. */
+  expiresAt: timestamp,
+  fileName: z.string(),
+  fileSize: z.number().int(),
+  checksum: z.string(),
+  fileId: z.string(),
+});
+
+export function presentDownload({ file, downloadUrl, expiresAt }: SignedDownload): z.input<typeof downloadResponse> {
+  return {
+    downloadUrl,
+    expiresAt: iso(expiresAt),
+    fileName: file.fileName,
+    fileSize: file.fileSize,
+    checksum: file.checksum as string,
+    fileId: file.fileId,
+  };
+}
+
+/** The body of a share link's 302, next to its Location header. */
+export const redirectResponse = z.object({ downloadUrl: z.string().url(), expiresAt: timestamp });
+
+export function presentRedirect({ downloadUrl, expiresAt }: SignedDownload): z.input<typeof redirectResponse> {
+  return { downloadUrl, expiresAt: iso(expiresAt) };
+}
+
+export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp });
+
+export function presentShareLink(link: ShareLink, token: string, publicBaseUrl: string): z.input<typeof shareLinkResponse> {
+  return { shareUrl: `${publicBaseUrl}/v1/downloads/share/${token}`, token, expiresAt: iso(link.expiresAt) };
+}
+
+export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp });
+
+export function presentRevokedShareLink(link: ShareLink): z.input<typeof revokedShareLinkResponse> {
+  return { message: 'share link revoked', revokedAt: iso(link.revokedAt as Date), expiresAt: iso(link.expiresAt) };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { DistributionEvent } from '../../shared/store/models';
+import type { ActivityPage, Statistics } from '../services/statistics-service';
+import { iso, timestamp } from './common';
+
+export const statisticsResponse = z.object({
+  applicationId: z.string(),
+  totalDownloads: z.number().int(),
+  downloadsByVersion: z.record(z.number().int()),
+  /** UTC days, newest first; days without downloads left out. */
+  downloadsByDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
+});
+
+export function presentStatistics(statistics: Statistics): z.input<typeof statisticsResponse> {
+  return {
+    applicationId: statistics.applicationId,
+    totalDownloads: statistics.totalDownloads,
+    downloadsByVersion: statistics.downloadsByVersion,
+    downloadsByDay: statistics.downloadsByDay,
+  };
+}
+
+export const activityResponse = z.object({
+  eventId: z.string(),
+  type: z.enum(['upload', 'download']),
+  applicationId: z.string(),
+  version: z.string(),
+  fileId: z.string(),
+  customerId: z.string().nullable(),
+  clientIp: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  timestamp,
+});
+
+export function presentActivity(event: DistributionEvent): z.input<typeof activityResponse> {
+  return {
+    eventId: event.eventId,
+    type: event.type,
+    applicationId: event.applicationId,
+    version: event.version,
+    fileId: event.fileId,
+    customerId: event.customerId,
+    clientIp: event.clientIp,
+    userAgent: event.userAgent,
+    timestamp: iso(event.timestamp),
+  };
+}
+
+export const activityPageResponse = z.object({
+  activities: z.array(activityResponse),
+  pagination: z.object({ hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+});
+
+export function presentActivityPage(page: ActivityPage): z.input<typeof activityPageResponse> {
+  return { activities: page.events.map(presentActivity), pagination: { hasMore: page.hasMore, nextCursor: page.nextCursor } };
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import { iso, timestamp } from './common';
+
+export const fileResponse = z.object({
+  applicationId: z.string(),
+  version: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
+  fileSize: z.number().int(),
+  contentType: z.string(),
+  /** `sha256:<hex>`; null while a large upload is being verified. */
+  checksum: z.string().nullable(),
+  fileType: z.enum(FILE_TYPES),
+  status: z.enum(['pending', 'available', 'failed']),
+  createdAt: timestamp,
+});
+
+export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
+  return {
+    applicationId: file.applicationId,
+    version: file.version,
+    fileId: file.fileId,
+    fileName: file.fileName,
+    fileSize: file.fileSize,
+    contentType: file.contentType,
+    checksum: file.checksum,
+    fileType: file.fileType,
+    status: file.status,
+    createdAt: iso(file.createdAt),
+  };
+}
+
+/** A file as its upload answers it: with the notes and tier of its version. */
+export const uploadedFileResponse = fileResponse.extend({ releaseNotes: z.string().nullable(), requiredTier: z.string().nullable() });
+
+export function presentUploadedFile(file: FileRecord, version: Version | null): z.input<typeof uploadedFileResponse> {
+  const { createdAt, ...described } = presentFile(file);
+  return { ...described, releaseNotes: version?.releaseNotes ?? null, requiredTier: version?.requiredTier ?? null, createdAt };
+}
+
+export const versionResponse = z.object({
+  version: z.string(),
+  releaseNotes: z.string().nullable(),
+  requiredTier: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  files: z.array(fileResponse),
+});
+
+export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
+  return {
+    version: version.version,
+    releaseNotes: version.releaseNotes,
+    requiredTier: version.requiredTier,
+    createdAt: iso(version.createdAt),
+    updatedAt: iso(version.updatedAt),
+    files: version.files.map(presentFile),
+  };
+}
+
+export const versionListResponse = z.object({ versions: z.array(versionResponse) });
+
+export function presentVersionList(versions: VersionWithFiles[]): z.input<typeof versionListResponse> {
+  return { versions: versions.map(presentVersion) };
+}

@@ -1,0 +1,22 @@
+import type { GatewayDeps } from '../gateway-deps';
+import type { Route, RouteModule } from '../http/route';
+import { downloadRoutes } from './download-routes';
+import { healthRoutes } from './health-routes';
+import { applicationRoutes } from './management/application-routes';
+import { customerRoutes } from './management/customer-routes';
+import { uploadRoutes } from './management/upload-routes';
+import { statisticsRoutes } from './statistics-routes';
+
+const MODULES: readonly RouteModule[] = [
+  downloadRoutes,
+  healthRoutes,
+  applicationRoutes,
+  uploadRoutes,
+  customerRoutes,
+  statisticsRoutes,
+];
+
+/** Every route the gateway serves, as data: the router, the download lane and the API description are built from it. */
+export function routeTable(deps: GatewayDeps): readonly Route[] {
+  return [...MODULES.flatMap((module) => module(deps)), ...(deps.storageRoutes ?? [])];
+}
