@@ -26,6 +26,8 @@ export interface BuiltRoutes {
 const MAX_REMEMBERED_INPUTS = 1_000;
 
 const NOTHING: NoInput = Object.freeze({});
+/** The query of a route that declares none: any parameter is refused, as in every strict query schema. */
+const NO_QUERY = z.object({}).strict();
 
 /** Turns the route table into one router; every route is answered by the same steps. */
 export function buildRoutes(routes: readonly Route[], identify: Identify): BuiltRoutes {
@@ -59,7 +61,7 @@ function inputReader(route: Route): (ctx: AppContext) => AnyInput {
   const parse = (ctx: AppContext): AnyInput => {
     const problems: ErrorDetail[] = [];
     const params = route.params ? parseInto(route.params, ctx.params, problems) : NOTHING;
-    const query = route.query ? parseInto(route.query, ctx.query, problems) : NOTHING;
+    const query = route.query ? parseInto(route.query, ctx.query, problems) : noQuery(ctx, problems);
     const parsedBody = body ? parseInto(body, ctx.request.body, problems) : undefined;
     if (problems.length > 0) throw validationError(problems);
     return { params, query, body: parsedBody };
@@ -78,6 +80,11 @@ function inputReader(route: Route): (ctx: AppContext) => AnyInput {
     remembered.set(url, input);
     return input;
   };
+}
+
+function noQuery(ctx: AppContext, problems: ErrorDetail[]): NoInput {
+  if (ctx.querystring !== '') parseInto(NO_QUERY, ctx.query, problems);
+  return NOTHING;
 }
 
 function sender(route: Route): (result: unknown, ctx: AppContext) => void {
@@ -111,9 +118,18 @@ function checkDeclaration(route: Route): void {
   if (inPath.join() !== declared.join()) {
     throw new Error(`${where}: params must describe exactly the path's parameters (${inPath.join(', ') || 'none'})`);
   }
+  if (route.query && !isStrictObject(route.query)) {
+    throw new Error(`${where}: the query schema must be a strict object, so that unknown parameters are refused`);
+  }
   if (route.hot && (route.method !== 'get' || route.body !== undefined)) {
     throw new Error(`${where}: only GET routes without a body can be hot`);
   }
+}
+
+function isStrictObject(schema: ZodTypeAny): boolean {
+  let inner = schema;
+  while (inner instanceof z.ZodEffects) inner = inner.innerType();
+  return inner instanceof z.ZodObject && inner._def.unknownKeys === 'strict';
 }
 
 function isStreamed(body: ZodTypeAny | StreamedBody | undefined): body is StreamedBody {

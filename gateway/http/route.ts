@@ -40,7 +40,7 @@ type Answer<R> = R extends ZodTypeAny ? z.input<R> | Reply<z.input<R>> : void;
  * (route-builder.ts) turns the table into the router: guard, then params, query and body validated
  * against these schemas (all problems reported together, 400 VALIDATION_ERROR), then `handle`, whose
  * result is sent in the envelope with `status`. A route without a query schema takes no query
- * parameters; query schemas are strict.
+ * parameters, and query schemas must be strict: an unknown parameter is a 400 on every route.
  */
 export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   method: Method;
