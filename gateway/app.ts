@@ -7,7 +7,7 @@ import type { Route } from './http/route';
 import { buildRoutes } from './http/route-builder';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
-import { downloadLane } from './routes/download-lane';
+import { downloadLane } from './downloads/download-lane';
 
 /** The Koa application: envelope and request id first, then the download lane, then the router of every route. */
 export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {

@@ -39,8 +39,8 @@ export function presentRedirect({ downloadUrl, expiresAt }: SignedDownload): z.i
 
 export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp });
 
-export function presentShareLink(link: ShareLink, token: string, publicBaseUrl: string): z.input<typeof shareLinkResponse> {
-  return { shareUrl: `${publicBaseUrl}/v1/downloads/share/${token}`, token, expiresAt: iso(link.expiresAt) };
+export function presentShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof shareLinkResponse> {
+  return { shareUrl, token, expiresAt: iso(link.expiresAt) };
 }
 
 export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp });

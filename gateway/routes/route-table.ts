@@ -1,6 +1,6 @@
 import type { GatewayDeps } from '../gateway-deps';
 import type { Route, RouteModule } from '../http/route';
-import { downloadRoutes } from './download-routes';
+import { downloadRoutes } from '../downloads/download-routes';
 import { healthRoutes } from './health-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';

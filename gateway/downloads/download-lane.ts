@@ -8,18 +8,18 @@ const PLAIN_SEGMENT = /^[^/%]+$/;
 interface LaneEntry {
   /** The whole path, for a route without params. */
   exact?: string;
-  /** For a route ending in its only param: the path up to it, and its name. */
+  /** For a route whose only param ends its path: the path before it, and the param's name. */
   prefix?: string;
   param?: string;
   answer: BuiltRoute['answer'];
 }
 
 /**
- * Answers the hot routes (GET and HEAD) ahead of the router, with one path comparison and the same
- * answer the router gives them, instead of the router's matching and middleware chain per request.
- * Only paths spelled exactly as declared are taken; every variant the router also accepts (trailing
- * slash, other case, escaped characters) and every other method goes on to the router, so 404, 405
- * and Allow stay the router's.
+ * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL and
+ * of share links) with one path comparison and the same answer the router holds for them, instead of
+ * the router's matching and middleware chain. Only paths spelled exactly as declared are taken; every
+ * variant the router also accepts (trailing slash, other case, escaped characters) and every other
+ * method goes on to the router, so 404, 405 and Allow stay the router's.
  */
 export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
   const entries = routes.filter(({ route }) => route.hot).map(laneEntry);
@@ -47,7 +47,7 @@ function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
   if (params.length === 0) return { exact: route.path, answer };
   const [only] = params;
   if (params.length > 1 || only.index + only[0].length !== route.path.length) {
-    throw new Error(`${route.path}: the download lane answers paths with at most one parameter, at the end`);
+    throw new Error(`${route.path}: the download lane answers paths with at most one parameter, at their end`);
   }
   return { prefix: route.path.slice(0, only.index), param: only[1], answer };
 }

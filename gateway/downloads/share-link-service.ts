@@ -6,13 +6,14 @@ import type { JobQueues } from '../../shared/queues/job-queues';
 import { hashSecret } from '../../shared/secrets';
 import type { ShareLink } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import { CreateShareRequest, SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
 import type { ApiKeyCache } from '../auth/api-key-cache';
-import type { CatalogCache } from '../cache/catalog-cache';
 import type { InvalidationBus } from '../cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
-import { checkDownloadAccess } from './access-check';
-import type { SignedDownload } from '../presenters/downloads';
+import { isPending } from '../http/eventually';
+import type { Reply } from '../http/reply';
+import { CreateShareRequest, SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
+import type { DownloadingCustomer } from './access-check';
+import type { DownloadPresenter } from './answer-cache';
 import type { DownloadService } from './download-service';
 
 const LINK_CACHE_TTL_MS = 30_000;
@@ -26,19 +27,17 @@ export class ShareLinkService {
 
   constructor(
     private readonly store: Store,
-    private readonly catalog: CatalogCache,
     private readonly keyCache: ApiKeyCache,
     private readonly bus: InvalidationBus,
     private readonly downloads: DownloadService,
     private readonly jobs: JobQueues,
-    private readonly tiers: readonly string[],
     private readonly logger: Logger,
   ) {
     this.links = new LocalCache(bus, LINK_CACHE_TTL_MS);
   }
 
-  async create(customer: { customerId: string; tier: string }, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
-    const { file } = await checkDownloadAccess(this.catalog, this.tiers, customer, target);
+  async create(customer: DownloadingCustomer, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
+    const { file } = await this.downloads.check(customer, target);
     const token = randomToken(32);
     const now = new Date();
     const link = await this.store.createShareLink({
@@ -56,8 +55,11 @@ export class ShareLinkService {
     return { token, link };
   }
 
-  /** The download a use of the link grants; `record` is false for HEAD, which downloads nothing. */
-  async resolve(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean): Promise<Readonly<SignedDownload>> {
+  /**
+   * The answer to a use of the link, presented by `present`; `record` is false for HEAD, which
+   * downloads nothing. Every lookup answers from process memory when it can.
+   */
+  async resolve<T>(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const tokenHash = hashSecret(token);
     const link = this.links.get(tokenHash) ?? await this.link(tokenHash);
     if (!link) throw notFound('share link not found');
@@ -68,11 +70,12 @@ export class ShareLinkService {
     const customer = this.keyCache.cachedStanding(link.customerId) ?? await this.keyCache.standing(link.customerId);
     if (!customer) throw notFound('share link not found');
     if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
-    const checked = checkDownloadAccess(this.catalog, this.tiers, { customerId: link.customerId, tier: customer.tier }, link);
-    const granted = checked instanceof Promise ? await checked : checked;
-    const lifetime = Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds);
-    const downloadOrigin = { ...origin, customerId: link.customerId };
-    return record ? this.downloads.presign(granted, lifetime, downloadOrigin) : this.downloads.presignWithoutEvent(granted, lifetime);
+    const checked = this.downloads.check({ customerId: link.customerId, tier: customer.tier }, link);
+    const { file } = isPending(checked) ? await checked : checked;
+    const answered = this.downloads.answer(file, Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds), present);
+    const answer = isPending(answered) ? await answered : answered;
+    if (record) await this.downloads.record(file, { ...origin, customerId: link.customerId });
+    return answer;
   }
 
   /** Revokes the caller's own link; like every cached change, refused with 503 when it cannot reach every gateway. */

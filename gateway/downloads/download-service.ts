@@ -1,0 +1,67 @@
+import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
+import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
+import type { FileRecord } from '../../shared/store/models';
+import type { CatalogCache } from '../cache/catalog-cache';
+import { Eventually, isPending } from '../http/eventually';
+import type { Reply } from '../http/reply';
+import { DOWNLOAD_URL_LIFETIME_SECONDS, DownloadTarget } from '../schemas/download-schemas';
+import { AccessCheck, DownloadingCustomer, GrantedFile } from './access-check';
+import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
+
+/**
+ * Pre-signed download URLs (spec 4.12): access check, URL, and one durable download event per answer.
+ * During a burst every request for one file in one second gets the same answer from the answer
+ * cache: signed and serialized once.
+ */
+export class DownloadService {
+  private readonly access: AccessCheck;
+  private readonly answers = new DownloadAnswerCache();
+
+  constructor(
+    catalog: CatalogCache,
+    private readonly storage: ObjectStorage,
+    private readonly events: EventRecorder,
+    tiers: readonly string[],
+  ) {
+    this.access = new AccessCheck(catalog, this.answers, tiers);
+  }
+
+  check(customer: DownloadingCustomer, target: DownloadTarget): Eventually<GrantedFile> {
+    return this.access.check(customer, target);
+  }
+
+  async issueUrl<T>(customer: DownloadingCustomer, target: DownloadTarget, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+    const checked = this.check(customer, target);
+    const { file } = isPending(checked) ? await checked : checked;
+    const answered = this.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, present);
+    const answer = isPending(answered) ? await answered : answered;
+    await this.record(file, origin);
+    return answer;
+  }
+
+  /**
+   * The answer for a GET of `file` signed for `lifetimeSeconds`, presented by `present`: now when it
+   * was signed in this second already. URLs are signed to the second, and the answer states the
+   * expiry the URL itself carries.
+   */
+  answer<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>): Eventually<Reply<T>> {
+    const second = Math.floor(Date.now() / 1000);
+    return this.answers.signed(file, lifetimeSeconds, present, second) ?? this.sign(file, lifetimeSeconds, present, second);
+  }
+
+  /** Stores one download event; the answer waits for it. */
+  record(file: FileRecord, origin: EventOrigin): Promise<void> {
+    return this.events.record(buildEvent('download', file, origin));
+  }
+
+  private async sign<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Promise<Reply<T>> {
+    const downloadUrl = await this.storage.presignGet(file.storageKey, {
+      expiresInSeconds: lifetimeSeconds,
+      fileName: file.fileName,
+      contentType: servedContentType(file.contentType),
+      signedAt: second,
+    });
+    const signed = Object.freeze({ file, downloadUrl, expiresAt: new Date((second + lifetimeSeconds) * 1000) });
+    return this.answers.remember(signed, lifetimeSeconds, present, second);
+  }
+}
