@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PRESIGNED_URL_MAX_SECONDS, UPLOAD_URL_DEFAULT_TTL_SECONDS } from './policy';
 import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
@@ -121,7 +122,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const shutdownTimeoutMs = parseInteger(read('SHUTDOWN_TIMEOUT_MS'), 25_000, 1_000, 25_000, 'SHUTDOWN_TIMEOUT_MS', problems);
 
-  const uploadUrlTtlSeconds = parseInteger(read('UPLOAD_URL_TTL_SECONDS'), 3_600, 1, 7 * 24 * 3_600, 'UPLOAD_URL_TTL_SECONDS', problems);
+  const uploadUrlTtlSeconds = parseInteger(read('UPLOAD_URL_TTL_SECONDS'), UPLOAD_URL_DEFAULT_TTL_SECONDS, 1, PRESIGNED_URL_MAX_SECONDS, 'UPLOAD_URL_TTL_SECONDS', problems);
 
   const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
 

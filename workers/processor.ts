@@ -18,8 +18,3 @@ export type FailureHandler<N extends JobName> = (job: Job<JobPayloads[N]>, deps:
 /** Failure handlers of the jobs that leave records behind when they fail. */
 export type FailureHandlerRegistry = { readonly [N in JobName]?: FailureHandler<N> };
 
-/** Recurring jobs, registered with upsertJobScheduler under a fixed id so restarts never duplicate them. */
-export interface RecurringJob {
-  name: JobName;
-  everyMs: number;
-}

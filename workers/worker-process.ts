@@ -1,13 +1,13 @@
 import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JOB_QUEUE, JobName, QUEUE_NAMES, QueueName } from '../shared/queues/jobs';
+import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
 import { invalidationChannel, InvalidationBus } from '../gateway/cache/invalidation-bus';
 import { createSubscriberConnection, createWorkerConnection } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
-import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry, RecurringJob } from './processor';
-import { FAILURE_HANDLERS, PROCESSORS, RECURRING_JOBS } from './processors/registry';
+import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry } from './processor';
+import { FAILURE_HANDLERS, PROCESSORS } from './processors/registry';
 import type { WorkerDeps } from './worker-deps';
 
 export interface RunningWorkers {
@@ -57,7 +57,7 @@ export async function startWorkers(
   failureHandlers: FailureHandlerRegistry,
   recurring: readonly RecurringJob[],
 ): Promise<RunningWorkers> {
-  const missing = (Object.keys(JOB_QUEUE) as JobName[]).filter((name) => typeof processors[name] !== 'function');
+  const missing = (Object.keys(JOBS) as JobName[]).filter((name) => typeof processors[name] !== 'function');
   if (missing.length > 0) throw new Error(`no processor for jobs: ${missing.join(', ')}`);
 
   const handlingFailures = new Set<Promise<void>>();
@@ -75,7 +75,7 @@ export async function startWorkers(
       queueName,
       async (job: Job) => {
         const processor = processors[job.name as JobName] as Processor<JobName> | undefined;
-        if (!processor || JOB_QUEUE[job.name as JobName] !== queueName) throw new Error(`unknown job ${job.name} on ${queueName}`);
+        if (!processor || JOBS[job.name as JobName]?.queue !== queueName) throw new Error(`unknown job ${job.name} on ${queueName}`);
         return processor(job, deps);
       },
       { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName], ...JOB_LOCKS },
@@ -95,7 +95,7 @@ export async function startWorkers(
   });
 
   for (const job of recurring) {
-    await deps.jobs.queue(JOB_QUEUE[job.name]).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
+    await deps.jobs.queue(JOBS[job.name].queue).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
   }
 
   return {

@@ -29,7 +29,6 @@ const UNKNOWN = 'unknown';
 const INVALIDATED = 'invalidated';
 const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_TRACKED_KEYS = 100_000;
-const LOCAL_TTL_MS = 30_000;
 
 /** A value cached in Redis, with the run id of the server that took it. */
 interface RedisEntry<T> {
@@ -59,8 +58,8 @@ export class ApiKeyCache {
     private readonly logger: Logger,
     private readonly ttlSeconds = 300,
   ) {
-    this.localKeys = new LocalCache(bus, LOCAL_TTL_MS);
-    this.localCustomers = new LocalCache(bus, LOCAL_TTL_MS);
+    this.localKeys = new LocalCache(bus);
+    this.localCustomers = new LocalCache(bus);
     this.server = new ServerIncarnation(redis);
   }
 

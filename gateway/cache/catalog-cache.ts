@@ -8,8 +8,6 @@ export interface Downloadable {
   version: Version;
 }
 
-const TTL_MS = 30_000;
-
 /**
  * The application, version and file records that every download checks, cached in process. Only
  * records that exist are cached (a new upload is visible at once); every gateway change to an
@@ -21,8 +19,8 @@ export class CatalogCache {
   private readonly downloadables: LocalCache<Downloadable>;
 
   constructor(private readonly store: Store, private readonly bus: InvalidationBus) {
-    this.applications = new LocalCache(bus, TTL_MS);
-    this.downloadables = new LocalCache(bus, TTL_MS);
+    this.applications = new LocalCache(bus);
+    this.downloadables = new LocalCache(bus);
   }
 
   /** A live (not soft-deleted) application. */

@@ -1,3 +1,4 @@
+import { IN_PROCESS_CACHE_TTL_MS } from '../../shared/policy';
 import type { CacheTag, InvalidationBus } from './invalidation-bus';
 
 interface Entry<T> {
@@ -9,15 +10,16 @@ interface Entry<T> {
 
 /**
  * A small in-process cache in front of Redis and the store, for the customer hot paths. Entries are
- * dropped by the invalidation bus (by topic and id), expire after a short TTL as a second bound, and
- * are neither served nor filled while the bus is not live, nor filled while a change of theirs is held.
+ * dropped by the invalidation bus (by topic and id), expire after IN_PROCESS_CACHE_TTL_MS as a second
+ * bound, and are neither served nor filled while the bus is not live, nor filled while a change of
+ * theirs is held.
  */
 export class LocalCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
 
   constructor(
     private readonly bus: InvalidationBus,
-    private readonly ttlMs: number,
+    private readonly ttlMs = IN_PROCESS_CACHE_TTL_MS,
     private readonly maxEntries = 10_000,
   ) {
     bus.onReset(() => this.entries.clear());

@@ -4,7 +4,8 @@ import type { FileRecord } from '../../shared/store/models';
 import type { CatalogCache } from '../cache/catalog-cache';
 import { Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
-import { DOWNLOAD_URL_LIFETIME_SECONDS, DownloadTarget } from '../schemas/download-schemas';
+import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
+import type { DownloadTarget } from '../schemas/download-schemas';
 import { AccessCheck, DownloadingCustomer, GrantedFile } from './access-check';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 

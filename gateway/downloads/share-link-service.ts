@@ -11,12 +11,11 @@ import type { InvalidationBus } from '../cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
-import { CreateShareRequest, SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../schemas/download-schemas';
+import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
+import type { CreateShareRequest } from '../schemas/download-schemas';
 import type { DownloadingCustomer } from './access-check';
 import type { DownloadPresenter } from './answer-cache';
 import type { DownloadService } from './download-service';
-
-const LINK_CACHE_TTL_MS = 30_000;
 
 /**
  * Share links (spec 4.13): a 256-bit token, stored only as its SHA-256. Each use re-checks access
@@ -33,7 +32,7 @@ export class ShareLinkService {
     private readonly jobs: JobQueues,
     private readonly logger: Logger,
   ) {
-    this.links = new LocalCache(bus, LINK_CACHE_TTL_MS);
+    this.links = new LocalCache(bus);
   }
 
   async create(customer: DownloadingCustomer, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
@@ -97,10 +96,7 @@ export class ShareLinkService {
   /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */
   private async scheduleExpiry(link: ShareLink): Promise<void> {
     try {
-      await this.jobs.enqueue('expire-share-link', { tokenHash: link.tokenHash }, {
-        jobId: `share-${link.tokenHash}`,
-        delay: Math.max(0, link.expiresAt.getTime() - Date.now()),
-      });
+      await this.jobs.enqueue('expire-share-link', { tokenHash: link.tokenHash, expiresAt: link.expiresAt.getTime() });
     } catch (error) {
       this.logger.warn({ err: error }, 'could not schedule share-link expiry; the link still expires on time');
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { queryBoolean, queryInteger, queryString } from '../http/validate';
+import { queryBoolean, queryString } from '../http/validate';
 import { applicationIdField, customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, versionField } from './common';
+import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
 /** Refers to customers that exist (unknown ones are refused by the service). */
@@ -25,8 +26,7 @@ export const updateApplicationSchema = z
 
 export const listApplicationsQuery = z
   .object({
-    page: queryInteger(1, 1_000_000, 1),
-    pageSize: queryInteger(1, 100, 20),
+    ...pageFields,
     tag: queryString().optional(),
     customerId: queryString().optional(),
     includeDeleted: queryBoolean().optional(),

@@ -1,12 +1,8 @@
 import { z } from 'zod';
-import { queryInteger } from '../http/validate';
 import { nameField, newCustomerIdField, notesField, tierField } from './common';
+import { pageFields } from './pagination';
 
 export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './common';
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-/** Keeps the row offset well inside what both store adapters accept. */
-export const MAX_PAGE = 1_000_000;
 
 /** A JSON object body; unknown fields are refused rather than silently dropped. */
 const body = <T extends z.ZodRawShape>(shape: T) =>
@@ -46,9 +42,4 @@ export const apiKeyParams = z.object({ customerId: z.string(), keyId: z.string()
 /** Issuing a key takes no parameters: no body, or an empty object. */
 export const issueApiKeySchema = body({});
 
-export const listCustomersQuery = z
-  .object({
-    page: queryInteger(1, MAX_PAGE, 1),
-    pageSize: queryInteger(1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
-  })
-  .strict();
+export const listCustomersQuery = z.object(pageFields).strict();

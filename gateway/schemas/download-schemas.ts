@@ -1,12 +1,8 @@
 import { z } from 'zod';
+import { SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { queryString } from '../http/validate';
 import { applicationIdField, generatedIdField, versionField } from './common';
 
-export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * 60;
-/** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
-export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * 60;
-export const SHARE_LINK_DEFAULT_MINUTES = 30;
-export const SHARE_LINK_MAX_MINUTES = 1440;
 
 const fileIdField = generatedIdField;
 

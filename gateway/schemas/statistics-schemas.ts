@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/policy';
 import { queryInteger, queryString } from '../http/validate';
 import { applicationIdField, versionField } from './common';
 
@@ -21,7 +22,7 @@ export const activityQuery = z
   .object({
     type: z.enum(['upload', 'download'], { errorMap: () => ({ message: 'must be upload or download' }) }).optional(),
     applicationId: queryString().pipe(applicationIdField).optional(),
-    limit: queryInteger(1, 100, 20),
+    limit: queryInteger(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
     cursor: queryString().max(512).optional(),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LARGE_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { FILE_TYPES } from '../../shared/store/models';
 import {
   applicationIdField,
@@ -11,17 +12,12 @@ import {
   versionField,
 } from './common';
 
-/** Largest file the small-upload endpoint takes (10 MB); larger files use the large-upload flow. */
-export const SMALL_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
-/** Largest large upload (5 GiB, the largest single S3 PUT). */
-export const LARGE_UPLOAD_MAX_BYTES = 5 * 1024 ** 3;
-
 const fileType = z.enum(FILE_TYPES, { errorMap: () => ({ message: `must be one of ${FILE_TYPES.join(', ')}` }) });
 const fileSize = z
   .number({ invalid_type_error: 'must be a number of bytes' })
   .int('must be a whole number of bytes')
   .min(1, 'must be at least 1 byte')
-  .max(LARGE_UPLOAD_MAX_BYTES, `must be at most ${LARGE_UPLOAD_MAX_BYTES} bytes (5 GiB)`);
+  .max(LARGE_UPLOAD_MAX_BYTES, `must be at most ${LARGE_UPLOAD_MAX_BYTES} bytes (${LARGE_UPLOAD_MAX_BYTES / 1024 ** 3} GiB)`);
 
 /** Form fields of the small upload (the file part is handled separately). */
 export const smallUploadFields = (tiers: readonly string[]) =>

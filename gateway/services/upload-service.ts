@@ -206,7 +206,7 @@ export class UploadService {
 
   private async queueVerification(uploadId: string): Promise<void> {
     try {
-      await this.jobs.enqueue('verify-upload', { uploadId }, { jobId: uploadId, attempts: 8 });
+      await this.jobs.enqueue('verify-upload', { uploadId });
     } catch {
       throw redisUnavailable('could not queue the verification; call large-complete again shortly');
     }

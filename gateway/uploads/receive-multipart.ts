@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
+import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { stagingStorageKey } from '../../shared/uploads/storage-keys';
 
@@ -19,9 +20,6 @@ export interface ReceivedForm {
   fields: Record<string, string>;
   file: StagedFile | undefined;
 }
-
-/** Room for the form fields and multipart framing around a file of the maximum size. */
-const FORM_OVERHEAD_BYTES = 1024 * 1024;
 
 export interface MultipartOptions {
   /** Largest file taken; one byte more is refused with 413 and `tooLargeMessage`. */
@@ -116,7 +114,7 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
   parser.on('fieldsLimit', () => fail(badRequest('too many form fields')));
   parser.on('filesLimit', () => fail(badRequest('send exactly one file')));
 
-  await parse(req, parser, maxFileBytes + FORM_OVERHEAD_BYTES, tooLargeMessage).catch(fail);
+  await parse(req, parser, maxFileBytes + MULTIPART_FORM_OVERHEAD_BYTES, tooLargeMessage).catch(fail);
   // A request cut short leaves the file part unfinished: end its upload instead of waiting on it.
   if (problem && hashingStream && !hashingStream.writableFinished) hashingStream.destroy(problem);
   const file = staging ? await staging.catch((error: Error) => (fail(error), undefined)) : undefined;

@@ -2,15 +2,7 @@ import { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 import type { RedisOutageLog } from '../redis/redis-outage-log';
-import { JOB_QUEUE, JobName, JobPayloads, QUEUE_NAMES, QueueName } from './jobs';
-
-/** Defaults for every job: retries with backoff for transient failures, bounded retention. */
-export const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1_000 },
-  removeOnComplete: { age: 3_600, count: 1_000 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
-};
+import { DEFAULT_JOB_OPTIONS, JobName, JobPayloads, JOBS, QUEUE_NAMES, QueueName } from './jobs';
 
 /** The producer side: one BullMQ queue per QueueName, sharing one connection. */
 export class JobQueues {
@@ -29,9 +21,11 @@ export class JobQueues {
     );
   }
 
-  /** Adds a job; with `jobId` set, adding the same id again while the job exists adds nothing. */
-  async enqueue<N extends JobName>(name: N, data: JobPayloads[N], options: JobsOptions = {}): Promise<void> {
-    await this.queue(JOB_QUEUE[name]).add(name, data, options);
+  /** Adds a job with the options its definition gives it (jobs.ts); a job with an id already there adds nothing. */
+  async enqueue<N extends JobName>(name: N, data: JobPayloads[N]): Promise<void> {
+    const definition = JOBS[name];
+    const options: JobsOptions = definition.options?.(data) ?? {};
+    await this.queue(definition.queue).add(name, data, options);
   }
 
   queue(name: QueueName): Queue {

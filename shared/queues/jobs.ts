@@ -1,4 +1,6 @@
-/** Every background job: its queue and its payload. Workers must register a processor for each. */
+import type { JobsOptions } from 'bullmq';
+
+/** Every background job: its queue, its payload and its options. Workers must register a processor for each. */
 export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
@@ -7,8 +9,8 @@ export interface JobPayloads {
   'verify-upload': { uploadId: string };
   /** Expire upload sessions past their expiresAt and delete what they left. */
   'expire-upload-sessions': Record<string, never>;
-  /** Mark one share link expired at its expiresAt. */
-  'expire-share-link': { tokenHash: string };
+  /** Mark one share link expired at its expiresAt (milliseconds since the epoch). */
+  'expire-share-link': { tokenHash: string; expiresAt: number };
   /** Delete share links expired long enough ago. */
   'purge-share-links': Record<string, never>;
   /** Fold download events into daily counters. */
@@ -17,10 +19,46 @@ export interface JobPayloads {
 
 export type JobName = keyof JobPayloads;
 
-export const JOB_QUEUE: { readonly [N in JobName]: QueueName } = {
-  'verify-upload': 'uploads',
-  'expire-upload-sessions': 'uploads',
-  'expire-share-link': 'share-links',
-  'purge-share-links': 'share-links',
-  'rollup-events': 'statistics',
+export interface JobDefinition<P> {
+  queue: QueueName;
+  /** Options of each job added, from its payload: an id that makes adding it twice add nothing, retries, a delay. */
+  options?: (data: P) => JobsOptions;
+  /** A recurring job: a scheduler (under the job's name, so restarts never duplicate it) adds one this often. */
+  everyMs?: number;
+}
+
+/** Defaults of every job: retries with backoff for transient failures, bounded retention in Redis. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: { age: 3_600, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
 };
+
+/** Each job with its queue and options, defined once: producers only name the job and give its payload. */
+export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = {
+  'verify-upload': {
+    queue: 'uploads',
+    // One verification per upload however often it is completed. Storage errors are retried with
+    // backoff, more often than the default: the last attempt fails the upload for good.
+    options: ({ uploadId }) => ({ jobId: uploadId, attempts: 8 }),
+  },
+  'expire-upload-sessions': { queue: 'uploads', everyMs: 60_000 },
+  'expire-share-link': {
+    queue: 'share-links',
+    options: ({ tokenHash, expiresAt }) => ({ jobId: `share-${tokenHash}`, delay: Math.max(0, expiresAt - Date.now()) }),
+  },
+  'purge-share-links': { queue: 'share-links', everyMs: 3_600_000 },
+  'rollup-events': { queue: 'statistics', everyMs: 1_000 },
+};
+
+export interface RecurringJob {
+  name: JobName;
+  everyMs: number;
+}
+
+/** The recurring jobs and how often each runs. */
+export const RECURRING_JOBS: readonly RecurringJob[] = (Object.keys(JOBS) as JobName[]).flatMap((name) => {
+  const { everyMs } = JOBS[name];
+  return everyMs === undefined ? [] : [{ name, everyMs }];
+});

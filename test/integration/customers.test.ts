@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
-import { MAX_PAGE_SIZE, NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../gateway/schemas/customer-schemas';
+import { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../gateway/schemas/customer-schemas';
+import { PAGE_SIZE_MAX } from '../../shared/policy';
 import { HttpResult } from '../support/http-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -292,7 +293,7 @@ describe('customers and API keys (/v1/management/customers)', () => {
       for (const [index, data] of pages.entries()) {
         expect(data.pagination).to.deep.equal({ page: index + 1, pageSize: 2, total: 5, totalPages: 3 });
       }
-      expect(expectSuccess(await list(`?pageSize=${MAX_PAGE_SIZE}`), 200).pagination.totalPages).to.equal(1);
+      expect(expectSuccess(await list(`?pageSize=${PAGE_SIZE_MAX}`), 200).pagination.totalPages).to.equal(1);
     });
 
     it('never shows a key or its hash', async () => {
@@ -310,7 +311,7 @@ describe('customers and API keys (/v1/management/customers)', () => {
         ['?page=abc', 'page'],
         ['?page=', 'page'],
         ['?pageSize=0', 'pageSize'],
-        [`?pageSize=${MAX_PAGE_SIZE + 1}`, 'pageSize'],
+        [`?pageSize=${PAGE_SIZE_MAX + 1}`, 'pageSize'],
         ['?pageSize=ten', 'pageSize'],
         ['?pageSize=2&pageSize=3', 'pageSize'],
       ];

@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import { JOB_QUEUE, JobPayloads } from '../../shared/queues/jobs';
+import { JobPayloads, JOBS } from '../../shared/queues/jobs';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { sweepStagingObjects } from '../../shared/uploads/sweep-staging-objects';
 import type { WorkerDeps } from '../worker-deps';
@@ -29,7 +29,7 @@ export async function expireUploadSessions(_job: unknown, deps: WorkerDeps): Pro
     }
     if (sessions.length < BATCH) break;
   }
-  const failedJobs = await deps.jobs.queue(JOB_QUEUE['verify-upload']).getJobs(['failed'], 0, FAILED_JOBS_LOOKED_AT - 1);
+  const failedJobs = await deps.jobs.queue(JOBS['verify-upload'].queue).getJobs(['failed'], 0, FAILED_JOBS_LOOKED_AT - 1);
   for (const job of failedJobs) {
     if (job.name === 'verify-upload') await settleFailedVerification(job as Job<JobPayloads['verify-upload']>, deps);
   }

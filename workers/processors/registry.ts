@@ -1,4 +1,4 @@
-import type { FailureHandlerRegistry, ProcessorRegistry, RecurringJob } from '../processor';
+import type { FailureHandlerRegistry, ProcessorRegistry } from '../processor';
 import { expireUploadSessions } from './expire-upload-sessions';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
@@ -17,8 +17,3 @@ export const FAILURE_HANDLERS: FailureHandlerRegistry = {
   'verify-upload': settleFailedVerification,
 };
 
-export const RECURRING_JOBS: readonly RecurringJob[] = [
-  { name: 'rollup-events', everyMs: 1_000 },
-  { name: 'expire-upload-sessions', everyMs: 60_000 },
-  { name: 'purge-share-links', everyMs: 3_600_000 },
-];

@@ -1,9 +1,8 @@
 import type { Job } from 'bullmq';
 import type { JobPayloads } from '../../shared/queues/jobs';
+import { SHARE_LINK_RETENTION_MS } from '../../shared/policy';
 import type { WorkerDeps } from '../worker-deps';
 
-/** Expired links are kept this long (answering 410) before they are purged (then 404). */
-export const SHARE_LINK_RETENTION_MS = 7 * 24 * 3_600_000;
 const PURGE_BATCH = 500;
 
 export async function expireShareLink(job: Job<JobPayloads['expire-share-link']>, deps: WorkerDeps): Promise<void> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../../../shared/errors';
+import { MULTIPART_FORM_OVERHEAD_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../../shared/policy';
 import { clientOrigin } from '../../http/client-origin';
 import { declaredLength } from '../../http/declared-length';
 import { Reply } from '../../http/reply';
@@ -11,7 +12,6 @@ import { fileNameField } from '../../schemas/common';
 import {
   largeUploadCompleteSchema,
   largeUploadUrlSchema,
-  SMALL_UPLOAD_MAX_BYTES,
   smallUploadFields,
   uploadParams,
 } from '../../schemas/upload-schemas';
@@ -21,7 +21,7 @@ import { receiveMultipart } from '../../uploads/receive-multipart';
 
 const fileNameOfForm = z.object({ file: fileNameField });
 
-const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (10 MB); use POST /v1/management/upload/large-url for larger files`;
+const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (${SMALL_UPLOAD_MAX_BYTES / 1024 ** 2} MB); use POST /v1/management/upload/large-url for larger files`;
 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
@@ -36,7 +36,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       status: 201, response: uploadedFileResponse,
       handle: async (_input, ctx) => {
         if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
-        if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + 1024 * 1024) {
+        if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + MULTIPART_FORM_OVERHEAD_BYTES) {
           // Refuse before reading: the body cannot hold a file within the limit.
           ctx.set('Connection', 'close');
           throw payloadTooLarge(TOO_LARGE);

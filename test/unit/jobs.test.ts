@@ -1,0 +1,28 @@
+import { expect } from 'chai';
+import { JobName, JOBS, QUEUE_NAMES, RECURRING_JOBS } from '../../shared/queues/jobs';
+
+describe('job table', () => {
+  it('puts every job on a known queue', () => {
+    for (const name of Object.keys(JOBS) as JobName[]) expect(QUEUE_NAMES, name).to.include(JOBS[name].queue);
+  });
+
+  it('gives a verification the upload id as job id, so completing twice queues one', () => {
+    expect(JOBS['verify-upload'].options?.({ uploadId: 'upl_1' })).to.include({ jobId: 'upl_1', attempts: 8 });
+  });
+
+  it('delays a share-link expiry until the link expires, never below zero', () => {
+    const options = JOBS['expire-share-link'].options;
+    const later = options?.({ tokenHash: 'abc', expiresAt: Date.now() + 60_000 });
+    expect(later?.jobId).to.equal('share-abc');
+    expect(later?.delay).to.be.within(59_000, 60_000);
+    expect(options?.({ tokenHash: 'abc', expiresAt: Date.now() - 5_000 }).delay).to.equal(0);
+  });
+
+  it('schedules exactly the recurring jobs', () => {
+    expect(RECURRING_JOBS).to.deep.equal([
+      { name: 'expire-upload-sessions', everyMs: 60_000 },
+      { name: 'purge-share-links', everyMs: 3_600_000 },
+      { name: 'rollup-events', everyMs: 1_000 },
+    ]);
+  });
+});
