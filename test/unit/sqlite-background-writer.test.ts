@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BackgroundWriter } from '../../shared/store/sqlite/background-writer';
-import { SCHEMA } from '../../shared/store/sqlite/schema';
+import { migrateSchema } from '../../shared/store/sqlite/schema';
 import { numberedDownloadEvent } from '../support/records';
 import { pollUntil } from '../support/poll';
 
@@ -18,7 +18,7 @@ describe('SQLite background writer', () => {
     file = path.join(dir, 'store.sqlite');
     db = new Database(file);
     db.pragma('journal_mode = WAL');
-    db.exec(SCHEMA);
+    migrateSchema(db);
   });
   afterEach(() => {
     if (db.open) db.close();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { SCHEMA } from '../../shared/store/sqlite/schema';
+import { migrateSchema } from '../../shared/store/sqlite/schema';
 import { DUPLICATE_TARGETS, duplicateTarget } from '../../shared/store/sqlite/unique-indexes';
 
 /** The contract suite proves the targets writes report; this proves the table names every unique index, and only those. */
@@ -9,7 +9,7 @@ describe('SQLite unique indexes', () => {
 
   beforeEach(() => {
     db = new Database(':memory:');
-    db.exec(SCHEMA);
+    migrateSchema(db);
   });
   afterEach(() => {
     db.close();

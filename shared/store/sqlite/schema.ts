@@ -1,10 +1,19 @@
+import type Database from 'better-sqlite3';
+
 /**
- * SQLite schema of the embedded store. Dates are milliseconds since the epoch; string arrays are JSON.
+ * SQLite schema of the embedded store, built by numbered migrations: PRAGMA user_version is the
+ * number of the last one applied. Dates are milliseconds since the epoch; string arrays are JSON.
  * `live` marks files that reserve their name and MAIN slot (pending or available); failed files release them.
  * Events carry no per-row "counted" flag: the rollup keeps one position (rollup_state), so an insert
  * touches no index beyond the feed's and a fold rewrites no event.
  */
-export const SCHEMA = `
+
+/**
+ * 1: the schema as first released, before its versions were numbered. Every statement is IF NOT
+ * EXISTS, so on a database of that release (user_version 0, its tables there) it changes nothing.
+ * Never to be edited: changes are new migrations.
+ */
+export const FIRST_SCHEMA = `
 CREATE TABLE IF NOT EXISTS applications (
   application_id TEXT PRIMARY KEY,
   name TEXT NOT NULL,
@@ -132,3 +141,30 @@ CREATE TABLE IF NOT EXISTS daily_counts (
   PRIMARY KEY (application_id, date, version)
 );
 `;
+
+type Migration = (db: Database.Database) => void;
+
+/** In order: migration n brings a database from user_version n - 1 to n. */
+const MIGRATIONS: readonly Migration[] = [
+  (db) => db.exec(FIRST_SCHEMA),
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the database to SCHEMA_VERSION: the migrations it lacks, in one IMMEDIATE transaction, so
+ * that of two processes opening the file together one migrates and the other then finds nothing to
+ * do, and a failed migration leaves the database as it was. A database of a later release is refused:
+ * this release would not know what its columns mean.
+ */
+export function migrateSchema(db: Database.Database): void {
+  const migrate = db.transaction(() => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > SCHEMA_VERSION) {
+      throw new Error(`the SQLite store is at schema version ${current}, newer than this release's ${SCHEMA_VERSION}`);
+    }
+    for (let version = current + 1; version <= SCHEMA_VERSION; version += 1) MIGRATIONS[version - 1](db);
+    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  migrate.immediate();
+}

@@ -32,7 +32,7 @@ import { SqliteApplications } from './applications';
 import { BackgroundWriter } from './background-writer';
 import { applyConnectionSettings } from './connection';
 import { SqliteDatabase } from './database';
-import { SCHEMA } from './schema';
+import { migrateSchema } from './schema';
 import { translateUnavailable } from './unavailable';
 import { SqliteUploadsAndLinks } from './uploads-and-links';
 import { SqliteVersionsAndFiles } from './versions-and-files';
@@ -209,7 +209,7 @@ export class SqliteStore implements Store {
   }
 }
 
-/** The serving connection, with the schema applied; a file that cannot be opened throws DependencyUnavailableError. */
+/** The serving connection, with the schema migrated; a file that cannot be opened throws DependencyUnavailableError. */
 function openFile(file: string): Database.Database {
   let db: Database.Database | undefined;
   try {
@@ -217,7 +217,7 @@ function openFile(file: string): Database.Database {
     db.pragma('journal_mode = WAL');
     applyConnectionSettings(db);
     db.pragma('foreign_keys = OFF');
-    db.exec(SCHEMA);
+    migrateSchema(db);
     return db;
   } catch (error) {
     db?.close();
