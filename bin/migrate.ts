@@ -1,10 +1,12 @@
 /**
  * `npm run migrate`: the store's deliberate deployment step, run once every process of the previous
- * release has stopped. On MongoDB it drops the indexes the schemas no longer declare (starting
- * processes only create missing ones, so a rolling deploy keeps what the old release needs). The
- * embedded SQLite store has nothing to do: its schema is applied when it opens.
+ * release has stopped. On MongoDB it fills in the fields documents of earlier releases lack, then
+ * drops the indexes the schemas no longer declare (starting processes only create missing ones, so
+ * a rolling deploy keeps what the old release needs). The embedded SQLite store has nothing to do:
+ * it migrates its schema when it opens.
  */
-import { dropObsoleteIndexes } from '../shared/store/mongo/index-migration';
+import { defaultChannel } from '../shared/releases/channels';
+import { migrateDatabase } from '../shared/store/mongo/index-migration';
 import { configOrExit, exitOnFailure } from '../shared/runtime/start-up';
 
 const { config, logger } = configOrExit();
@@ -14,7 +16,8 @@ async function main(): Promise<void> {
     logger.info('the embedded SQLite store has nothing to migrate');
     return;
   }
-  const dropped = await dropObsoleteIndexes(config.mongodbUri);
+  const { backfilled, dropped } = await migrateDatabase(config.mongodbUri, { defaultChannel: defaultChannel(config.channels) });
+  logger.info(backfilled, 'filled in the release fields of earlier documents');
   for (const [collection, indexes] of Object.entries(dropped)) {
     if (indexes.length > 0) logger.info({ collection, indexes }, 'dropped obsolete indexes');
   }

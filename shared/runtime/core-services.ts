@@ -1,5 +1,6 @@
 import type { Route } from '../../gateway/http/route';
 import type { Config } from '../config';
+import { defaultChannel } from '../releases/channels';
 import { createObjectStorage } from '../storage/create-object-storage';
 import type { ObjectStorage } from '../storage/object-storage';
 import { createStore } from '../store/create-store';
@@ -15,7 +16,7 @@ export interface CoreServices {
 }
 
 export async function openCoreServices(config: Readonly<Config>): Promise<CoreServices> {
-  const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir });
+  const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, defaultChannel: defaultChannel(config.channels) });
   const { storage, routes } = createObjectStorage(config);
   return {
     store,

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { MongoStore } from './mongo/mongo-store';
 import { SqliteStore } from './sqlite/sqlite-store';
+import { DEFAULT_STORE_OPTIONS, type StoreOptions } from './options';
 import type { Store } from './store';
 
 /** MongoDB when a URI is configured, else the embedded SQLite file in the data directory. */
-export async function createStore(options: { mongodbUri?: string; dataDir: string }): Promise<Store> {
-  if (options.mongodbUri) return MongoStore.connect(options.mongodbUri);
-  return new SqliteStore(path.join(options.dataDir, 'store.sqlite'));
+export async function createStore(options: { mongodbUri?: string; dataDir: string } & Partial<StoreOptions>): Promise<Store> {
+  const storeOptions: StoreOptions = { defaultChannel: options.defaultChannel ?? DEFAULT_STORE_OPTIONS.defaultChannel };
+  if (options.mongodbUri) return MongoStore.connect(options.mongodbUri, storeOptions);
+  return new SqliteStore(path.join(options.dataDir, 'store.sqlite'), storeOptions);
 }

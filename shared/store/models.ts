@@ -1,3 +1,6 @@
+import type { ReleaseStatus } from '../releases/lifecycle';
+import type { Arch, Platform } from '../releases/platforms';
+
 /** Records held by the store. Dates are Date objects here; presenters turn them into ISO strings. */
 
 export interface Application {
@@ -18,9 +21,20 @@ export interface Version {
   version: string;
   releaseNotes: string | null;
   requiredTier: string | null;
+  /** One release channel (shared/releases/channels.ts); the store's default channel when none was named. */
+  channel: string;
+  /** Lifecycle (shared/releases/lifecycle.ts); changed only by Store.transitionVersion. */
+  status: ReleaseStatus;
+  /** 1 to 100 (shared/releases/rollout.ts). */
+  rolloutPercentage: number;
+  /** When the version first became published; kept through yanks. */
+  publishedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** What a version can be created as: an upload ships it at once or keeps it as a draft. */
+export type InitialReleaseStatus = Extract<ReleaseStatus, 'draft' | 'published'>;
 
 export const FILE_TYPES = ['MAIN', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -39,6 +53,14 @@ export interface FileRecord {
   status: FileStatus;
   /** Object storage key; never leaves the process. */
   storageKey: string;
+  /*
+   * The three fields below are set on every file a store returns. They are optional here only for
+   * the files callers give insertFile, which default to platform and arch `any` and no SHA-512.
+   */
+  platform?: Platform;
+  arch?: Arch;
+  /** SHA-512 of the bytes, base64; null until computed (files stored before digests were kept). */
+  sha512?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,3 +1,4 @@
+import type { ReleaseStatus } from '../releases/lifecycle';
 import type {
   ApiKey,
   Application,
@@ -7,6 +8,7 @@ import type {
   EventType,
   FileRecord,
   FileStatus,
+  InitialReleaseStatus,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -29,7 +31,36 @@ export interface ApplicationQuery {
 
 export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
-export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier'>>;
+/** A version's fields any change may set (not its status, which only transitionVersion changes). */
+export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
+
+/** What upsertVersion applies: the patch, and the status of a version the call creates (published when left out). */
+export interface VersionUpsert extends VersionPatch {
+  initialStatus?: InitialReleaseStatus;
+}
+
+/** Which versions a listing returns; a filter left out selects all, an empty list selects none. */
+export interface VersionFilter {
+  channels?: readonly string[];
+  statuses?: readonly ReleaseStatus[];
+}
+
+/**
+ * What transitionVersion did. `applied`: the version now has the status (`from` is the one it had;
+ * equal to the new one when it was already there) and the patch. `invalid-transition`: the lifecycle
+ * does not allow `from` to `to` (the API's 409); nothing was written. `not-found`: no such version.
+ */
+export type VersionTransition =
+  | { outcome: 'applied'; from: ReleaseStatus; version: Version }
+  | { outcome: 'invalid-transition'; from: ReleaseStatus; to: ReleaseStatus }
+  | { outcome: 'not-found' };
+
+/** The digests setFileDigests records beside the checksum (SHA-256), which the file has from its upload. */
+export interface FileDigestUpdate {
+  /** SHA-512 of the bytes, base64. */
+  sha512: string;
+}
+
 export type UploadSessionPatch = Partial<Pick<UploadSession, 'status' | 'expectedChecksum' | 'failureReason' | 'releaseNotes'>>;
 
 /** Position in the activity feed: events strictly older than this (timestamp, then eventId) come next. */
@@ -56,8 +87,11 @@ export interface DailyCountQuery {
  * The one persistence port. Adapters: SQLite (embedded default) and MongoDB (production).
  * Both pass test/contract/store.contract.test.ts. Unique-constraint violations throw DuplicateError
  * with a target naming the collision ('applicationId', 'customerId', 'fileName', 'mainFile', ...).
- * Every limit, page and pageSize is a whole number of at least 1; any other value throws a RangeError
- * (shared/store/bounds.ts).
+ * Every limit, page and pageSize is a whole number of at least 1, and every rolloutPercentage one
+ * from 1 to 100; any other value throws a RangeError (shared/store/bounds.ts).
+ * Records stored before a field existed read back with its default: versions in the store's default
+ * channel, published since their creation, to everyone; files for platform and arch `any`, without
+ * SHA-512.
  */
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
@@ -73,22 +107,49 @@ export interface Store {
   restoreApplication(applicationId: string, at: Date): Promise<Application | null>;
 
   // Versions and files
-  /** Creates the version when it does not exist; applies `patch` fields that are not undefined. */
-  upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version>;
+  /**
+   * Creates the version when it does not exist (in the store's default channel, rollout 100, status
+   * `initialStatus` or published, publishedAt `at` when published); applies the patch's fields that
+   * are not undefined. An existing version keeps its status.
+   */
+  upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version>;
   getVersion(applicationId: string, version: string): Promise<Version | null>;
   updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null>;
-  /** Versions newest first, each with its files (oldest file first). */
-  listVersions(applicationId: string): Promise<VersionWithFiles[]>;
   /**
-   * Refuses a second live (pending or available) file of the same name, or a second live MAIN file, in
-   * one version; a MAIN file colliding on both reports 'mainFile'.
+   * Moves an existing version to status `to` and applies `patch`, in one write, when the lifecycle
+   * (shared/releases/lifecycle.ts) allows the move from its current status; naming the current status
+   * applies the patch alone. The write is conditional on the status it was checked against, so of
+   * concurrent transitions each is checked against the status the one before it left. publishedAt is
+   * set when the version is first published.
+   */
+  transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch?: VersionPatch): Promise<VersionTransition>;
+  /**
+   * The versions the filter selects, newest first by the version order (shared/releases/version-order.ts:
+   * precedence, then creation time, then the version string, each descending), each with its files
+   * (oldest file first).
+   */
+  listVersions(applicationId: string, filter?: VersionFilter): Promise<VersionWithFiles[]>;
+  /**
+   * Refuses a second live (pending or available) file of the same name in one version, or a second
+   * live MAIN file for the same platform and arch in one version; a MAIN file colliding on both reports
+   * 'mainFile'. Returns the file as stored, defaults included.
    */
   insertFile(file: FileRecord): Promise<FileRecord>;
   getFile(fileId: string): Promise<FileRecord | null>;
-  /** The available file to serve: `fileId` within that version, else the version's MAIN file. */
+  /**
+   * The available file to serve: `fileId` within that version, else the version's MAIN file (the
+   * oldest, when it has MAIN files for several platforms or architectures).
+   */
   findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null>;
-  /** Moves a file between statuses; only from `from`. Failed files stop reserving their name. */
+  /** Moves a file between statuses; only from `from`. Failed files stop reserving their name and MAIN slot. */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
+  /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */
+  setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null>;
+  /**
+   * Up to `limit` available files without a SHA-512, by fileId, after `afterFileId` when given: a
+   * backfill pages with the last fileId it was given, and resumes from it after a restart.
+   */
+  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]>;
 
   // Customers and keys
   createCustomer(customer: Customer): Promise<Customer>;

@@ -4,14 +4,23 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import mongoose, { type Connection } from 'mongoose';
 import { DependencyUnavailableError, DuplicateError } from '../../shared/errors';
-import type { DistributionEvent } from '../../shared/store/models';
-import { dropObsoleteIndexes } from '../../shared/store/mongo/index-migration';
+import type { ReleaseStatus } from '../../shared/releases/lifecycle';
+import type { Platform } from '../../shared/releases/platforms';
+import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
+import type { DistributionEvent, FileRecord, Version } from '../../shared/store/models';
+import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
+import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
+import { FIRST_SCHEMA, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import type { ActivityQuery, Store } from '../../shared/store/store';
-import { apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession } from '../support/records';
+import type { ActivityQuery, Store, VersionTransition } from '../../shared/store/store';
+import {
+  apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
+} from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
 /** The one contract every Store adapter passes; each test gets a fresh, empty store. */
@@ -19,6 +28,9 @@ interface StoreFixture {
   store: Store;
   dispose(): Promise<void>;
 }
+
+/** A fresh store; `options` as a deployment would configure them (default: the default CHANNELS). */
+type StoreMaker = (options?: StoreOptions) => Promise<StoreFixture>;
 
 async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {
   const error = await rejectionOf(promise);
@@ -30,7 +42,9 @@ const daily = (applicationId: string, version: string, date: string, count: numb
 const ids = (items: { applicationId: string }[]) => items.map((item) => item.applicationId);
 const eventIds = (events: DistributionEvent[]) => events.map((e) => e.eventId);
 
-function describeStoreContract(name: string, makeStore: () => Promise<StoreFixture>): void {
+const versionNames = (versions: { version: string }[]) => versions.map((v) => v.version);
+
+function describeStoreContract(name: string, makeStore: StoreMaker): void {
   describe(`Store contract: ${name}`, () => {
     let fixture: StoreFixture | undefined;
     let store: Store;
@@ -203,9 +217,9 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
     });
 
     describe('versions', () => {
-      it('upsertVersion creates a version with the patch, and null for what it leaves out', async () => {
+      it('upsertVersion creates a version with the patch, and the defaults for what it leaves out', async () => {
         const created = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First' }, at(1));
-        const expected = { applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: null, createdAt: at(1), updatedAt: at(1) };
+        const expected = versionRecord('app_1', '1.0.0', { releaseNotes: 'First', publishedAt: at(1), createdAt: at(1), updatedAt: at(1) });
         expect(created).to.deep.equal(expected);
         expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(expected);
         expect(await store.getVersion('app_2', '1.0.0')).to.equal(null);
@@ -214,9 +228,7 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
       it('upsertVersion on an existing version applies only the set fields and keeps createdAt', async () => {
         await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First', requiredTier: 'gold' }, at(1));
         const updated = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: undefined, requiredTier: null }, at(2));
-        expect(updated).to.deep.equal({
-          applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: null, createdAt: at(1), updatedAt: at(2),
-        });
+        expect(updated).to.deep.equal(versionRecord('app_1', '1.0.0', { releaseNotes: 'First', publishedAt: at(1), createdAt: at(1), updatedAt: at(2) }));
       });
 
       it('updateVersion patches an existing version and never creates one', async () => {
@@ -224,37 +236,221 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         expect(await store.getVersion('app_1', '1.0.0')).to.equal(null);
         await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First' }, at(2));
         const updated = await store.updateVersion('app_1', '1.0.0', { requiredTier: 'silver' }, at(3));
-        expect(updated).to.deep.equal({
-          applicationId: 'app_1', version: '1.0.0', releaseNotes: 'First', requiredTier: 'silver', createdAt: at(2), updatedAt: at(3),
-        });
+        expect(updated).to.deep.equal(versionRecord('app_1', '1.0.0', {
+          releaseNotes: 'First', requiredTier: 'silver', publishedAt: at(2), createdAt: at(2), updatedAt: at(3),
+        }));
         expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(updated);
       });
 
-      it('lists versions newest first (ties by version descending), each with its files oldest first', async () => {
-        const v1 = await store.upsertVersion('app_1', '1.0.0', {}, at(1));
-        const v2 = await store.upsertVersion('app_1', '2.0.0', {}, at(3));
-        const v15 = await store.upsertVersion('app_1', '1.5.0', {}, at(3));
-        await store.upsertVersion('app_2', '9.0.0', {}, at(5));
-        const fb = await store.insertFile(file('f_b', { createdAt: at(2) }));
-        const fa = await store.insertFile(file('f_a', { createdAt: at(2) }));
-        const fc = await store.insertFile(file('f_c', { createdAt: at(1), status: 'failed' }));
-        const fd = await store.insertFile(file('f_d', { version: '2.0.0', fileType: 'MAIN' }));
-        await store.insertFile(file('f_e', { applicationId: 'app_2', version: '9.0.0' }));
-        expect(await store.listVersions('app_1')).to.deep.equal([
-          { ...v2, files: [fd] },
-          { ...v15, files: [] },
-          { ...v1, files: [fc, fa, fb] },
-        ]);
-        expect(await store.listVersions('app_unknown')).to.deep.equal([]);
+      it('creates a version with the channel, rollout and initial status a call sets; an existing one keeps its status', async () => {
+        const draft = await store.upsertVersion('app_1', '2.0.0-beta.1', { channel: 'beta', rolloutPercentage: 25, initialStatus: 'draft' }, at(1));
+        const expected = versionRecord('app_1', '2.0.0-beta.1', {
+          channel: 'beta', rolloutPercentage: 25, status: 'draft', publishedAt: null, createdAt: at(1), updatedAt: at(1),
+        });
+        expect(draft).to.deep.equal(expected);
+        const again = await store.upsertVersion('app_1', '2.0.0-beta.1', { channel: 'rc', initialStatus: 'published' }, at(2));
+        expect(again).to.deep.equal({ ...expected, channel: 'rc', updatedAt: at(2) });
+        const updated = await store.updateVersion('app_1', '2.0.0-beta.1', { rolloutPercentage: 100, channel: 'stable' }, at(3));
+        expect(updated).to.deep.equal({ ...expected, channel: 'stable', rolloutPercentage: 100, updatedAt: at(3) });
+        expect(await store.getVersion('app_1', '2.0.0-beta.1')).to.deep.equal(updated);
+      });
+
+      it('puts a version that names no channel in the default channel it was opened with', async () => {
+        const other = await makeStore({ defaultChannel: 'main' });
+        try {
+          expect(await other.store.upsertVersion('app_1', '1.0.0', {}, at(1))).to.include({ channel: 'main' });
+          expect(await other.store.upsertVersion('app_1', '1.1.0', { channel: 'beta' }, at(1))).to.include({ channel: 'beta' });
+          expect(versionNames(await other.store.listVersions('app_1', { channels: ['main'] }))).to.deep.equal(['1.0.0']);
+        } finally {
+          await other.dispose();
+        }
+      });
+
+      it('refuses a rollout percentage that is not a whole number from 1 to 100, and changes nothing', async () => {
+        const stored = await store.upsertVersion('app_1', '1.0.0', { rolloutPercentage: 50 }, at(1));
+        for (const bad of [0, 101, 1.5, -5, Number.NaN]) {
+          expect(await rejectionOf(store.upsertVersion('app_1', '2.0.0', { rolloutPercentage: bad }, at(2)))).to.be.instanceOf(RangeError);
+          expect(await rejectionOf(store.updateVersion('app_1', '1.0.0', { rolloutPercentage: bad }, at(2)))).to.be.instanceOf(RangeError);
+          expect(await rejectionOf(store.transitionVersion('app_1', '1.0.0', 'yanked', at(2), { rolloutPercentage: bad }))).to.be.instanceOf(RangeError);
+        }
+        expect(await store.listVersions('app_1')).to.deep.equal([{ ...stored, files: [] }]);
+        expect(await store.updateVersion('app_1', '1.0.0', { rolloutPercentage: 1 }, at(3))).to.include({ rolloutPercentage: 1 });
+      });
+
+      describe('lifecycle', () => {
+        /** A version that reached `status` by the lifecycle's own steps, last changed at(2). */
+        async function versionIn(status: ReleaseStatus, name: string): Promise<Version> {
+          await store.upsertVersion('app_1', name, { initialStatus: status === 'draft' ? 'draft' : 'published' }, at(1));
+          const result = await store.transitionVersion('app_1', name, status, at(2));
+          return (result as Extract<VersionTransition, { outcome: 'applied' }>).version;
+        }
+
+        /** Publishing, yanking and un-yanking; naming the current status is allowed and changes only the patch's fields. */
+        const allowed: Record<ReleaseStatus, ReleaseStatus[]> = {
+          draft: ['draft', 'published'],
+          published: ['published', 'yanked'],
+          yanked: ['yanked', 'published'],
+        };
+
+        it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
+          const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];
+          for (const from of statuses) {
+            for (const to of statuses) {
+              const name = `${from}-to-${to}`;
+              const before = await versionIn(from, name);
+              const result = await store.transitionVersion('app_1', name, to, at(5), { releaseNotes: 'changed' });
+              if (allowed[from].includes(to)) {
+                expect(result, name).to.deep.equal({
+                  outcome: 'applied',
+                  from,
+                  version: {
+                    ...before, status: to, releaseNotes: 'changed', publishedAt: before.publishedAt ?? (to === 'published' ? at(5) : null), updatedAt: at(5),
+                  },
+                });
+              } else {
+                expect(result, name).to.deep.equal({ outcome: 'invalid-transition', from, to });
+              }
+              expect(await store.getVersion('app_1', name), name).to.deep.equal(result.outcome === 'applied' ? result.version : before);
+            }
+          }
+        });
+
+        it('sets publishedAt when a version is first published and keeps it through yank and un-yank', async () => {
+          expect(await store.upsertVersion('app_1', '1.0.0', {}, at(1))).to.include({ status: 'published' });
+          expect((await store.getVersion('app_1', '1.0.0'))?.publishedAt).to.deep.equal(at(1));
+          expect((await store.upsertVersion('app_1', '2.0.0', { initialStatus: 'draft' }, at(1))).publishedAt).to.equal(null);
+          expect((await store.transitionVersion('app_1', '2.0.0', 'draft', at(2), { releaseNotes: 'still a draft' }))).to.deep.include({ outcome: 'applied', from: 'draft' });
+          expect((await store.getVersion('app_1', '2.0.0'))?.publishedAt).to.equal(null);
+          const steps: [ReleaseStatus, Date][] = [['published', at(5)], ['yanked', at(6)], ['published', at(7)], ['yanked', at(8)]];
+          for (const [to, when] of steps) {
+            await store.transitionVersion('app_1', '2.0.0', to, when);
+            expect(await store.getVersion('app_1', '2.0.0')).to.deep.include({ status: to, publishedAt: at(5), updatedAt: when });
+          }
+        });
+
+        it('applies a patch with its transition in one write, channel and rollout included', async () => {
+          await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'First' }, at(1));
+          const result = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(3), {
+            releaseNotes: 'Broken installer', requiredTier: 'gold', channel: 'beta', rolloutPercentage: 10,
+          });
+          expect(result).to.deep.equal({
+            outcome: 'applied',
+            from: 'published',
+            version: versionRecord('app_1', '1.0.0', {
+              releaseNotes: 'Broken installer', requiredTier: 'gold', channel: 'beta', rolloutPercentage: 10, status: 'yanked',
+              publishedAt: at(1), createdAt: at(1), updatedAt: at(3),
+            }),
+          });
+        });
+
+        it('answers not-found for a version or application it does not have', async () => {
+          await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+          expect(await store.transitionVersion('app_1', '2.0.0', 'yanked', at(2))).to.deep.equal({ outcome: 'not-found' });
+          expect(await store.transitionVersion('app_2', '1.0.0', 'yanked', at(2))).to.deep.equal({ outcome: 'not-found' });
+          expect(await store.getVersion('app_2', '1.0.0')).to.equal(null);
+        });
+
+        it('lets one of concurrent transitions from a status apply; the others find it done', async () => {
+          await store.upsertVersion('app_1', '2.0.0', { initialStatus: 'draft' }, at(0));
+          const publishes = await Promise.all(Array.from({ length: 8 }, (_, i) => store.transitionVersion('app_1', '2.0.0', 'published', at(i + 1))));
+          const applied = publishes.map((result) => {
+            expect(result.outcome).to.equal('applied');
+            return result as Extract<VersionTransition, { outcome: 'applied' }>;
+          });
+          const publishers = applied.filter((result) => result.from === 'draft');
+          expect(publishers).to.have.length(1);
+          const publishedAt = publishers[0].version.publishedAt as Date;
+          expect(applied.map((result) => result.version.publishedAt)).to.deep.equal(applied.map(() => publishedAt));
+          expect((await store.getVersion('app_1', '2.0.0'))?.publishedAt).to.deep.equal(publishedAt);
+
+          const yanks = await Promise.all(Array.from({ length: 6 }, (_, i) => store.transitionVersion('app_1', '2.0.0', 'yanked', at(20 + i))));
+          expect(yanks.filter((result) => result.outcome === 'applied' && result.from === 'published')).to.have.length(1);
+          expect(yanks.every((result) => result.outcome === 'applied')).to.equal(true);
+          expect(await store.getVersion('app_1', '2.0.0')).to.deep.include({ status: 'yanked', publishedAt });
+        });
+      });
+
+      describe('listing', () => {
+        it('lists versions newest first by the version order, each with its files oldest first', async () => {
+          const v1 = await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+          const v2 = await store.upsertVersion('app_1', '2.0.0', {}, at(3));
+          const v15 = await store.upsertVersion('app_1', '1.5.0', {}, at(3));
+          const v110 = await store.upsertVersion('app_1', '1.10.0', {}, at(0));
+          await store.upsertVersion('app_2', '9.0.0', {}, at(5));
+          const fb = await store.insertFile(file('f_b', { createdAt: at(2) }));
+          const fa = await store.insertFile(file('f_a', { createdAt: at(2) }));
+          const fc = await store.insertFile(file('f_c', { createdAt: at(1), status: 'failed' }));
+          const fd = await store.insertFile(file('f_d', { version: '2.0.0', fileType: 'MAIN' }));
+          await store.insertFile(file('f_e', { applicationId: 'app_2', version: '9.0.0' }));
+          expect(await store.listVersions('app_1')).to.deep.equal([
+            { ...v2, files: [fd] },
+            { ...v110, files: [] },
+            { ...v15, files: [] },
+            { ...v1, files: [fc, fa, fb] },
+          ]);
+          expect(await store.listVersions('app_unknown')).to.deep.equal([]);
+        });
+
+        /** SemVer with prereleases and build metadata, numeric versions that rank among them, and free-form strings below all. */
+        const MIXED_VERSIONS = [
+          '1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1',
+          '1.0.0', 'v1.0.0', '1.0.0+build.5', 'V2.0.0-rc.1', '2.0.0', '1.9.0', '1.10.0', '10.0.0',
+          '1.0', '1.2', '1.2.3', '1.2.3.4', '1.2.4-alpha', '10', '2024.01.15', '2024.1.15', '2024.1.2',
+          'build-812', 'nightly', '1.2-beta', 'latest-dev', '1.2.3.4.5', 'Build-9',
+        ];
+
+        it('lists versions of every kind inserted in any order in the order of the version comparator', async () => {
+          for (const seed of [7, 42, 2026]) {
+            const applicationId = `app_${seed}`;
+            // A seeded order and creation times with ties, so creation time and then the string must decide some places.
+            const [order] = fc.sample(fc.shuffledSubarray(MIXED_VERSIONS, { minLength: MIXED_VERSIONS.length }), { seed, numRuns: 1 });
+            const [minutes] = fc.sample(fc.array(fc.integer({ min: 0, max: 3 }), { minLength: order.length, maxLength: order.length }), { seed, numRuns: 1 });
+            const stored = [];
+            for (const [i, name] of order.entries()) stored.push(await store.upsertVersion(applicationId, name, {}, at(minutes[i])));
+            expect(versionNames(await store.listVersions(applicationId)), `seed ${seed}`).to.deep.equal(versionNames([...stored].sort(newestFirst)));
+          }
+        });
+
+        it('filters by channels and by statuses, alone and together, in the same order', async () => {
+          await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+          await store.upsertVersion('app_1', '1.1.0', { channel: 'beta' }, at(2));
+          await store.upsertVersion('app_1', '1.2.0', { channel: 'beta', initialStatus: 'draft' }, at(3));
+          await store.upsertVersion('app_1', '1.3.0', { channel: 'rc' }, at(4));
+          await store.transitionVersion('app_1', '1.3.0', 'yanked', at(5));
+          await store.upsertVersion('app_1', '0.9.0', {}, at(0));
+          await store.transitionVersion('app_1', '0.9.0', 'yanked', at(5));
+          await store.upsertVersion('app_2', '1.1.0', { channel: 'beta' }, at(2));
+          const beta = await store.insertFile(file('f_beta', { version: '1.1.0', fileType: 'MAIN' }));
+          const draft = await store.insertFile(file('f_draft', { version: '1.2.0', fileType: 'MAIN' }));
+          const list = async (filter: Parameters<Store['listVersions']>[1]) => versionNames(await store.listVersions('app_1', filter));
+          expect(await list({})).to.deep.equal(['1.3.0', '1.2.0', '1.1.0', '1.0.0', '0.9.0']);
+          expect(await list({ statuses: ['published'] })).to.deep.equal(['1.1.0', '1.0.0']);
+          expect(await list({ statuses: ['yanked', 'draft'] })).to.deep.equal(['1.3.0', '1.2.0', '0.9.0']);
+          expect(await list({ channels: ['stable', 'rc'] })).to.deep.equal(['1.3.0', '1.0.0', '0.9.0']);
+          expect(await list({ channels: ['beta'], statuses: ['published', 'draft'] })).to.deep.equal(['1.2.0', '1.1.0']);
+          expect(await list({ channels: ['alpha'] })).to.deep.equal([]);
+          expect(await list({ channels: [] })).to.deep.equal([]);
+          expect(await list({ statuses: [] })).to.deep.equal([]);
+          const betas = await store.listVersions('app_1', { channels: ['beta'] });
+          expect(betas.map((v) => v.files)).to.deep.equal([[draft], [beta]]);
+        });
       });
     });
 
     describe('files', () => {
       it('stores a file and returns it unchanged', async () => {
-        const pending = file('f_1', { status: 'pending', checksum: null, fileType: 'MAIN' });
+        const pending = file('f_1', { status: 'pending', checksum: null, fileType: 'MAIN', platform: 'macos', arch: 'universal', sha512: 'c2hhNTEy' });
         expect(await store.insertFile(pending)).to.deep.equal(pending);
         expect(await store.getFile('f_1')).to.deep.equal(pending);
         expect(await store.getFile('f_unknown')).to.equal(null);
+      });
+
+      it('stores a file given without platform, arch or SHA-512 for any platform and arch, without a SHA-512', async () => {
+        const { platform: _platform, arch: _arch, sha512: _sha512, ...given } = file('f_1', { fileType: 'MAIN' });
+        const stored = await store.insertFile(given);
+        expect(stored).to.deep.equal(file('f_1', { fileType: 'MAIN' }));
+        expect(stored).to.include({ platform: 'any', arch: 'any', sha512: null });
+        expect(await store.getFile('f_1')).to.deep.equal(stored);
       });
 
       it('refuses a duplicate fileId', async () => {
@@ -268,6 +464,7 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         await store.insertFile(file('f_3', { fileName: 'setup.exe', version: '2.0.0' }));
         await store.insertFile(file('f_4', { fileName: 'setup.exe', applicationId: 'app_2' }));
         await expectDuplicate(store.insertFile(file('f_5', { fileName: 'setup.exe', version: '2.0.0', status: 'pending' })), 'fileName');
+        await expectDuplicate(store.insertFile(file('f_6', { fileName: 'setup.exe', platform: 'windows', arch: 'x64' })), 'fileName');
         expect(await store.getFile('f_2')).to.equal(null);
       });
 
@@ -278,9 +475,27 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         await store.insertFile(file('f_4', { fileName: 'app-v2.exe', fileType: 'MAIN', version: '2.0.0' }));
       });
 
+      it('holds one live MAIN file per platform and arch in a version', async () => {
+        const targets: [Platform, FileRecord['arch']][] = [['windows', 'x64'], ['windows', 'arm64'], ['macos', 'universal'], ['macos', 'arm64'], ['linux', 'x64'], ['any', 'any'], ['linux', 'any']];
+        for (const [platform, arch] of targets) {
+          await store.insertFile(file(`f_${platform}_${arch}`, { fileName: `app-${platform}-${arch}`, fileType: 'MAIN', platform, arch }));
+        }
+        await expectDuplicate(store.insertFile(file('f_again', { fileName: 'app-again.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64' })), 'mainFile');
+        await expectDuplicate(store.insertFile(file('f_any', { fileName: 'app-any.zip', fileType: 'MAIN', status: 'pending' })), 'mainFile');
+        // The same target in another version, or a file of another type, is another slot.
+        await store.insertFile(file('f_v2', { fileName: 'app.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64', version: '2.0.0' }));
+        await store.insertFile(file('f_sig', { fileName: 'app.exe.sig', fileType: 'SIGNATURE', platform: 'windows', arch: 'x64' }));
+        // A failed MAIN file releases its slot.
+        expect(await store.setFileStatus('f_windows_x64', 'available', 'failed', null, at(1))).to.include({ status: 'failed' });
+        await store.insertFile(file('f_again', { fileName: 'app-again.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
+      });
+
       it('reports a MAIN file that collides on both its name and the MAIN slot as a mainFile duplicate', async () => {
         await store.insertFile(file('f_1', { fileName: 'app.exe', fileType: 'MAIN' }));
         await expectDuplicate(store.insertFile(file('f_2', { fileName: 'app.exe', fileType: 'MAIN' })), 'mainFile');
+        await store.insertFile(file('f_3', { fileName: 'app.dmg', fileType: 'MAIN', platform: 'macos', arch: 'arm64' }));
+        await expectDuplicate(store.insertFile(file('f_4', { fileName: 'app.dmg', fileType: 'MAIN', platform: 'macos', arch: 'arm64' })), 'mainFile');
+        await expectDuplicate(store.insertFile(file('f_5', { fileName: 'app.dmg', fileType: 'MAIN', platform: 'macos', arch: 'x64' })), 'fileName');
       });
 
       it('lets a failed file release its name and its MAIN slot', async () => {
@@ -321,6 +536,54 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
         expect(await store.findAvailableFile('app_1', '2.0.0')).to.equal(null);
         expect(await store.findAvailableFile('app_1', '3.0.0')).to.equal(null);
         expect(await store.findAvailableFile('app_1', '4.0.0')).to.equal(null);
+      });
+
+      it('serves the oldest available MAIN file of a version that has several, and each by its fileId', async () => {
+        const mac = await store.insertFile(file('f_mac', { fileType: 'MAIN', platform: 'macos', arch: 'universal', createdAt: at(2) }));
+        const windows = await store.insertFile(file('f_win', { fileType: 'MAIN', platform: 'windows', arch: 'x64', createdAt: at(1) }));
+        await store.insertFile(file('f_linux', { fileType: 'MAIN', platform: 'linux', arch: 'x64', createdAt: at(0), status: 'pending', checksum: null }));
+        expect(await store.findAvailableFile('app_1', '1.0.0')).to.deep.equal(windows);
+        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_mac')).to.deep.equal(mac);
+      });
+
+      describe('digests', () => {
+        it('records a SHA-512 beside the checksum without touching anything else', async () => {
+          const stored = await store.insertFile(file('f_1', { updatedAt: at(3) }));
+          expect(await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' })).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
+          expect(await store.getFile('f_1')).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
+          expect(await store.setFileDigests('f_unknown', { sha512: 'ZGlnZXN0' })).to.equal(null);
+        });
+
+        it('pages through the available files without a SHA-512 by fileId, resuming after the last one given', async () => {
+          await store.insertFile(file('f_06'));
+          await store.insertFile(file('f_01'));
+          await store.insertFile(file('f_02', { sha512: 'ZG9uZQ==' }));
+          await store.insertFile(file('f_03', { applicationId: 'app_2' }));
+          await store.insertFile(file('f_04', { version: '2.0.0' }));
+          await store.insertFile(file('f_05', { status: 'pending', checksum: null }));
+          await store.insertFile(file('f_07', { status: 'failed' }));
+          await store.insertFile(file('f_08'));
+          const page = async (limit: number, after?: string) => (await store.listFilesMissingSha512(limit, after)).map((f) => f.fileId);
+          expect(await page(2)).to.deep.equal(['f_01', 'f_03']);
+          await store.setFileDigests('f_01', { sha512: 'MDE=' });
+          await store.setFileDigests('f_03', { sha512: 'MDM=' });
+          expect(await page(2, 'f_03')).to.deep.equal(['f_04', 'f_06']);
+          // A backfill restarted after f_04 picks up where it stopped.
+          expect(await page(2, 'f_04')).to.deep.equal(['f_06', 'f_08']);
+          expect(await page(2, 'f_08')).to.deep.equal([]);
+          expect(await page(10)).to.deep.equal(['f_04', 'f_06', 'f_08']);
+          expect(await store.listFilesMissingSha512(1)).to.deep.equal([file('f_04', { version: '2.0.0' })]);
+          for (const bad of [0, -1, 1.5]) expect(await rejectionOf(store.listFilesMissingSha512(bad))).to.be.instanceOf(RangeError);
+        });
+
+        it('lists a file once it is available, and no more once it has its digest', async () => {
+          await store.insertFile(file('f_1', { status: 'pending', checksum: null }));
+          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+          await store.setFileStatus('f_1', 'pending', 'available', 'sha256:abc', at(1));
+          expect((await store.listFilesMissingSha512(10)).map((f) => f.fileId)).to.deep.equal(['f_1']);
+          await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' });
+          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+        });
       });
     });
 
@@ -690,9 +953,9 @@ function describeStoreContract(name: string, makeStore: () => Promise<StoreFixtu
   });
 }
 
-describeStoreContract('SQLite', async () => {
+describeStoreContract('SQLite', async (options) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-contract-'));
-  const store = new SqliteStore(path.join(dir, 'store.sqlite'));
+  const store = new SqliteStore(path.join(dir, 'store.sqlite'), options);
   return {
     store,
     async dispose() {
@@ -700,6 +963,103 @@ describeStoreContract('SQLite', async () => {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+/**
+ * What the SQLite store's migration does to a database of the release before the release model:
+ * the rows that release wrote, in its schema, read back with the defaults, in the version order.
+ */
+describe('SQLite store opening a database of the release before the release model', () => {
+  let dir: string;
+  let databaseFile: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-migration-'));
+    databaseFile = path.join(dir, 'store.sqlite');
+    const db = new Database(databaseFile);
+    db.exec(FIRST_SCHEMA);
+    const ms = (minutes: number) => at(minutes).getTime();
+    const version = db.prepare('INSERT INTO versions (application_id, version, release_notes, required_tier, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    version.run('app_1', '1.10.0', 'Old', null, ms(1), ms(1));
+    version.run('app_1', '1.9.0', null, 'gold', ms(2), ms(2));
+    version.run('app_1', 'nightly', null, null, ms(3), ms(3));
+    const insertFile = db.prepare(
+      `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type, status, live, storage_key, created_at, updated_at)
+       VALUES (?, 'app_1', ?, ?, 5000000000, 'application/octet-stream', ?, 'MAIN', ?, 1, ?, ?, ?)`,
+    );
+    insertFile.run('f_old', '1.10.0', 'f_old.bin', `sha256:${'ab'.repeat(32)}`, 'available', 'apps/app_1/f_old', ms(0), ms(0));
+    insertFile.run('f_pending', '1.9.0', 'f_pending.bin', null, 'pending', 'apps/app_1/f_pending', ms(0), ms(0));
+    db.prepare(
+      `INSERT INTO upload_sessions (upload_id, application_id, version, file_name, file_size, content_type, file_type, release_notes, required_tier,
+         file_id, storage_key, status, expected_checksum, failure_reason, expires_at, created_at, updated_at)
+       VALUES ('up_1', 'app_1', '1.0.0', 'installer.exe', 123456, 'application/octet-stream', 'MAIN', 'First release', NULL,
+         'file_up_1', 'uploads/up_1', 'issued', NULL, NULL, ?, ?, ?)`,
+    ).run(ms(60), ms(0), ms(0));
+    const insertEvent = db.prepare(
+      `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts)
+       VALUES (?, ?, 'app_1', '1.10.0', 'file_1', ?, '203.0.113.7', 'curl/8.5.0', ?)`,
+    );
+    insertEvent.run('d_counted', 'download', 'cust_1', ms(0));
+    insertEvent.run('u_1', 'upload', null, ms(1));
+    insertEvent.run('d_uncounted', 'download', 'cust_1', ms(2));
+    db.prepare('INSERT INTO rollup_state (id, last_seq) VALUES (1, 1)').run();
+    db.prepare(`INSERT INTO daily_counts (application_id, version, date, count) VALUES ('app_1', '1.10.0', '2026-03-01', 1)`).run();
+    db.close();
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function withStore<T>(use: (store: SqliteStore) => Promise<T>): Promise<T> {
+    const store = new SqliteStore(databaseFile, { defaultChannel: 'main' });
+    try {
+      return await use(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  const schemaVersion = () => {
+    const db = new Database(databaseFile, { readonly: true });
+    try {
+      return db.pragma('user_version', { simple: true });
+    } finally {
+      db.close();
+    }
+  };
+
+  it('reads versions as published since their creation, in the default channel, to everyone, in the version order', async () => {
+    await withStore(async (store) => {
+      expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(versionRecord('app_1', '1.10.0', {
+        releaseNotes: 'Old', channel: 'main', publishedAt: at(1), createdAt: at(1), updatedAt: at(1),
+      }));
+      // Creation order and string order both put 1.9.0 first: only the order key puts 1.10.0 there.
+      expect(versionNames(await store.listVersions('app_1'))).to.deep.equal(['1.10.0', '1.9.0', 'nightly']);
+      expect(versionNames(await store.listVersions('app_1', { channels: ['main'], statuses: ['published'] }))).to.deep.equal(['1.10.0', '1.9.0', 'nightly']);
+      const yanked = await store.transitionVersion('app_1', '1.9.0', 'yanked', at(5));
+      expect(yanked).to.deep.include({ outcome: 'applied', from: 'published' });
+      expect(await store.getVersion('app_1', '1.9.0')).to.deep.include({ status: 'yanked', publishedAt: at(2), requiredTier: 'gold' });
+    });
+    expect(schemaVersion()).to.equal(SCHEMA_VERSION);
+  });
+
+  it('reads files for any platform and arch without a SHA-512, and holds their MAIN slots per platform and arch', async () => {
+    await withStore(async (store) => {
+      const old = await store.getFile('f_old');
+      expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0', createdAt: at(0), updatedAt: at(0) }));
+      expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+      await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileType: 'MAIN' })), 'mainFile');
+      await expectDuplicate(store.insertFile(file('f_3', { version: '1.9.0', fileType: 'MAIN' })), 'mainFile');
+      await store.insertFile(file('f_4', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
+    });
+  });
+
+  it('migrates once: opening the migrated file again changes nothing', async () => {
+    const first = await withStore(async (store) => [await store.listVersions('app_1'), await store.listDailyCounts('app_1', {})]);
+    expect(await withStore(async (store) => [await store.listVersions('app_1'), await store.listDailyCounts('app_1', {})])).to.deep.equal(first);
+    expect(schemaVersion()).to.equal(SCHEMA_VERSION);
+  });
 });
 
 /**
@@ -745,10 +1105,10 @@ if (mongodbUri) {
       await admin?.close();
     });
 
-    describeStoreContract('MongoDB', async () => {
+    describeStoreContract('MongoDB', async (options) => {
       tests += 1;
       const database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
-      const store = await MongoStore.connect(database.uri);
+      const store = await MongoStore.connect(database.uri, options);
       return {
         store,
         async dispose() {
@@ -781,7 +1141,7 @@ if (mongodbUri) {
         await store.close();
         const started = await indexNames('applications');
         expect(started).to.include('name_from_an_older_release').and.to.include('unique_applicationId');
-        const dropped = await dropObsoleteIndexes(database.uri);
+        const { dropped } = await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS);
         expect(dropped.applications).to.deep.equal(['name_from_an_older_release']);
         expect(Object.values(dropped).flat()).to.deep.equal(['name_from_an_older_release']);
         expect(await indexNames('applications')).to.deep.equal(started.filter((name) => name !== 'name_from_an_older_release'));
@@ -791,9 +1151,87 @@ if (mongodbUri) {
         const store = await MongoStore.connect(database.uri);
         await store.close();
         const before = await Promise.all(['files', 'events', 'dailyCounts'].map(indexNames));
-        expect(before[0]).to.include('unique_mainFile').and.to.include('unique_fileName');
-        expect(Object.values(await dropObsoleteIndexes(database.uri)).flat()).to.deep.equal([]);
+        expect(before[0]).to.include('unique_mainFileOfTarget').and.to.include('unique_fileName');
+        expect(Object.values((await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS)).dropped).flat()).to.deep.equal([]);
         expect(await Promise.all(['files', 'events', 'dailyCounts'].map(indexNames))).to.deep.equal(before);
+      });
+    });
+
+    /**
+     * Documents and indexes of the release before the release model, as a rolling deploy finds them:
+     * read with the defaults by the new release at once, given their fields by `npm run migrate`.
+     */
+    describe('MongoStore reading documents of the release before the release model', () => {
+      let database: { name: string; uri: string };
+      let db: Connection;
+      let store: MongoStore;
+      const options = { defaultChannel: 'main' };
+
+      beforeEach(async () => {
+        tests += 1;
+        database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
+        db = (admin as Connection).useDb(database.name, { useCache: false });
+        // The indexes of that release that this one no longer declares, and its file-name index, older than the new MAIN index.
+        await db.collection('files').createIndex({ applicationId: 1, version: 1 },
+          { name: 'unique_mainFile', unique: true, partialFilterExpression: { live: true, fileType: 'MAIN' } });
+        await db.collection('files').createIndex({ applicationId: 1, version: 1, fileName: 1 },
+          { name: 'unique_fileName', unique: true, partialFilterExpression: { live: true } });
+        await db.collection('versions').createIndex({ applicationId: 1, createdAt: -1, version: -1 });
+        await db.collection('versions').insertMany([
+          { applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, createdAt: at(1), updatedAt: at(1) },
+          { applicationId: 'app_1', version: '1.9.0', releaseNotes: null, requiredTier: 'gold', createdAt: at(2), updatedAt: at(2) },
+          { applicationId: 'app_1', version: 'nightly', releaseNotes: null, requiredTier: null, createdAt: at(3), updatedAt: at(3) },
+        ]);
+        const { platform: _platform, arch: _arch, sha512: _sha512, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
+        await db.collection('files').insertOne({ ...old, live: true });
+        store = await MongoStore.connect(database.uri, options);
+      });
+
+      afterEach(async () => {
+        await store.close();
+        await db.dropDatabase();
+      });
+
+      it('reads versions as published since their creation, in the default channel, in the version order, before and after migrating', async () => {
+        const old = versionRecord('app_1', '1.10.0', { releaseNotes: 'Old', channel: 'main', publishedAt: at(1), createdAt: at(1), updatedAt: at(1) });
+        expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
+        await store.upsertVersion('app_1', '1.11.0', {}, at(4));
+        await store.upsertVersion('app_1', '2.0.0-rc.1', { channel: 'rc', initialStatus: 'draft' }, at(4));
+        const all = ['2.0.0-rc.1', '1.11.0', '1.10.0', '1.9.0', 'nightly'];
+        const listings = async () => [
+          versionNames(await store.listVersions('app_1')),
+          versionNames(await store.listVersions('app_1', { channels: ['main'], statuses: ['published'] })),
+          versionNames(await store.listVersions('app_1', { channels: ['rc'] })),
+          versionNames(await store.listVersions('app_1', { statuses: ['yanked', 'draft'] })),
+        ];
+        const expected = [all, ['1.11.0', '1.10.0', '1.9.0', 'nightly'], ['2.0.0-rc.1'], ['2.0.0-rc.1']];
+        expect(await listings()).to.deep.equal(expected);
+
+        const report = await migrateDatabase(database.uri, options);
+        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1 });
+        expect(report.dropped.versions).to.deep.equal(['applicationId_1_createdAt_-1_version_-1']);
+        expect(await db.collection('versions').findOne({ version: '1.10.0' }, { projection: { _id: 0 } })).to.deep.equal({
+          applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, channel: 'main', status: 'published',
+          rolloutPercentage: 100, publishedAt: at(1), orderKey: versionOrderKey('1.10.0'), createdAt: at(1), updatedAt: at(1),
+        });
+        expect(await listings()).to.deep.equal(expected);
+        expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
+        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0 });
+      });
+
+      it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {
+        const old = await store.getFile('f_old');
+        expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0' }));
+        expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+        await expectDuplicate(store.insertFile(file('f_win', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' })), 'mainFile');
+        await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
+
+        expect((await migrateDatabase(database.uri, options)).dropped.files).to.deep.equal(['unique_mainFile']);
+        await store.insertFile(file('f_win', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
+        await expectDuplicate(store.insertFile(file('f_any', { version: '1.10.0', fileType: 'MAIN' })), 'mainFile');
+        // Colliding on both the name and the slot, where the name index is the older one.
+        await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
+        await expectDuplicate(store.insertFile(file('f_3', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN', platform: 'linux' })), 'fileName');
       });
     });
 

@@ -6,6 +6,7 @@ import type {
   FileRecord,
   ShareLink,
   UploadSession,
+  Version,
 } from '../../shared/store/models';
 
 /**
@@ -32,6 +33,23 @@ export function application(applicationId: string, overrides: Partial<Applicatio
   };
 }
 
+/** A version as the store returns one created at `at(0)` with nothing but its name: published at once, in `stable`, to everyone. */
+export function version(applicationId: string, name: string, overrides: Partial<Version> = {}): Version {
+  return {
+    applicationId,
+    version: name,
+    releaseNotes: null,
+    requiredTier: null,
+    channel: 'stable',
+    status: 'published',
+    rolloutPercentage: 100,
+    publishedAt: at(0),
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
 export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileRecord {
   return {
     fileId,
@@ -44,6 +62,9 @@ export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileR
     fileType: 'DEPENDENCY',
     status: 'available',
     storageKey: `apps/app_1/${fileId}`,
+    platform: 'any',
+    arch: 'any',
+    sha512: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

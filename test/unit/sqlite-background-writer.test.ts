@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { BackgroundWriter } from '../../shared/store/sqlite/background-writer';
+import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
 import { migrateSchema } from '../../shared/store/sqlite/schema';
 import { numberedDownloadEvent } from '../support/records';
 import { pollUntil } from '../support/poll';
@@ -18,7 +19,7 @@ describe('SQLite background writer', () => {
     file = path.join(dir, 'store.sqlite');
     db = new Database(file);
     db.pragma('journal_mode = WAL');
-    migrateSchema(db);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS);
   });
   afterEach(() => {
     if (db.open) db.close();

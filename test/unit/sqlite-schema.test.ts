@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
 import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 
 /** The numbered migrations of the SQLite store; what each migration does to stored rows is the store contract's. */
@@ -19,11 +20,11 @@ describe('SQLite schema migrations', () => {
 
   it('brings a new database and one of the release before numbering to the same schema, keeping its rows', () => {
     const fresh = database();
-    migrateSchema(fresh);
+    migrateSchema(fresh, DEFAULT_STORE_OPTIONS);
     const earlier = database();
     earlier.exec(FIRST_SCHEMA);
     earlier.prepare(`INSERT INTO customers (customer_id, name, tier, is_active, created_at, updated_at) VALUES ('cust_1', 'Customer', 'basic', 1, 0, 0)`).run();
-    migrateSchema(earlier);
+    migrateSchema(earlier, DEFAULT_STORE_OPTIONS);
     expect([versionOf(fresh), versionOf(earlier)]).to.deep.equal([SCHEMA_VERSION, SCHEMA_VERSION]);
     expect(schemaOf(earlier)).to.deep.equal(schemaOf(fresh));
     expect(earlier.prepare('SELECT customer_id FROM customers').pluck().all()).to.deep.equal(['cust_1']);
@@ -31,19 +32,19 @@ describe('SQLite schema migrations', () => {
 
   it('does nothing to a database already migrated', () => {
     const db = database();
-    migrateSchema(db);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS);
     const before = schemaOf(db);
-    migrateSchema(db);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS);
     expect(schemaOf(db)).to.deep.equal(before);
     expect(versionOf(db)).to.equal(SCHEMA_VERSION);
   });
 
   it('refuses a database of a later release, changing nothing', () => {
     const db = database();
-    migrateSchema(db);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     const before = schemaOf(db);
-    expect(() => migrateSchema(db)).to.throw(`the SQLite store is at schema version ${SCHEMA_VERSION + 1}`);
+    expect(() => migrateSchema(db, DEFAULT_STORE_OPTIONS)).to.throw(`the SQLite store is at schema version ${SCHEMA_VERSION + 1}`);
     expect(schemaOf(db)).to.deep.equal(before);
   });
 });

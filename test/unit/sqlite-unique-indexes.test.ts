@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
 import { migrateSchema } from '../../shared/store/sqlite/schema';
 import { DUPLICATE_TARGETS, duplicateTarget } from '../../shared/store/sqlite/unique-indexes';
 
@@ -9,7 +10,7 @@ describe('SQLite unique indexes', () => {
 
   beforeEach(() => {
     db = new Database(':memory:');
-    migrateSchema(db);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS);
   });
   afterEach(() => {
     db.close();

@@ -1,4 +1,5 @@
 import type { Connection } from 'mongoose';
+import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   ApiKey,
   Application,
@@ -19,11 +20,16 @@ import type {
   ApplicationQuery,
   CustomerPatch,
   DailyCountQuery,
+  FileDigestUpdate,
   Page,
   Store,
   UploadSessionPatch,
+  VersionFilter,
   VersionPatch,
+  VersionTransition,
+  VersionUpsert,
 } from '../store';
+import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
@@ -47,10 +53,10 @@ export class MongoStore implements Store {
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
 
-  private constructor(private readonly connection: Connection) {
+  private constructor(private readonly connection: Connection, options: StoreOptions) {
     const models = bindModels(connection);
     this.applications = new MongoApplications(models);
-    this.versionsAndFiles = new MongoVersionsAndFiles(models);
+    this.versionsAndFiles = new MongoVersionsAndFiles(models, options);
     this.accounts = new MongoAccounts(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models);
@@ -59,14 +65,15 @@ export class MongoStore implements Store {
   /**
    * Connects and creates the indexes the schemas declare that are missing. It drops none: an older
    * release running beside this one during a rolling deploy keeps the indexes it relies on. Obsolete
-   * indexes are dropped by the migration step (index-migration.ts, `npm run migrate`).
+   * indexes are dropped by the migration step (index-migration.ts, `npm run migrate`), which also
+   * fills in the fields documents of earlier releases lack; until then they read with their defaults.
    */
-  static async connect(uri: string): Promise<MongoStore> {
+  static async connect(uri: string, options: StoreOptions = DEFAULT_STORE_OPTIONS): Promise<MongoStore> {
     const connection = await openConnection(uri).catch((error: unknown) => {
       throw translateUnavailable(error);
     });
     try {
-      const store = new MongoStore(connection);
+      const store = new MongoStore(connection, options);
       for (const model of Object.values(connection.models)) await model.createIndexes();
       return store;
     } catch (error) {
@@ -96,7 +103,7 @@ export class MongoStore implements Store {
   }
 
   // Versions and files
-  upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
+  upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
     return this.guard(this.versionsAndFiles.upsertVersion(applicationId, version, patch, at));
   }
   getVersion(applicationId: string, version: string): Promise<Version | null> {
@@ -105,8 +112,11 @@ export class MongoStore implements Store {
   updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
     return this.guard(this.versionsAndFiles.updateVersion(applicationId, version, patch, at));
   }
-  listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    return this.guard(this.versionsAndFiles.listVersions(applicationId));
+  transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch?: VersionPatch): Promise<VersionTransition> {
+    return this.guard(this.versionsAndFiles.transitionVersion(applicationId, version, to, at, patch));
+  }
+  listVersions(applicationId: string, filter?: VersionFilter): Promise<VersionWithFiles[]> {
+    return this.guard(this.versionsAndFiles.listVersions(applicationId, filter));
   }
   insertFile(file: FileRecord): Promise<FileRecord> {
     return this.guard(this.versionsAndFiles.insertFile(file));
@@ -119,6 +129,12 @@ export class MongoStore implements Store {
   }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));
+  }
+  setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
+    return this.guard(this.versionsAndFiles.setFileDigests(fileId, digests));
+  }
+  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
   }
 
   // Customers and keys

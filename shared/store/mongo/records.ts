@@ -1,12 +1,18 @@
+import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../../releases/platforms';
+import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
 import type { ApiKey, Application, Customer, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
+import type { StoreOptions } from '../options';
 import type { EventDoc } from './schemas/activity';
 import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
 import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
-import type { ApplicationDoc, FileDoc, VersionDoc } from './schemas/catalog';
+import type { ApplicationDoc, FileDoc, StoredVersionDoc } from './schemas/catalog';
 
 /**
  * Stored documents to store records: exactly the record's fields (no _id or bookkeeping fields),
- * and null where a field is absent, as the SQLite adapter returns them.
+ * and null where a field is absent, as the SQLite adapter returns them. A field a document lacks
+ * because it was stored before the field existed reads as its default, as the SQLite migration
+ * fills it in.
  */
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
@@ -24,12 +30,17 @@ export function toApplication(doc: ApplicationDoc): Application {
   };
 }
 
-export function toVersion(doc: VersionDoc): Version {
+export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version {
   return {
     applicationId: doc.applicationId,
     version: doc.version,
     releaseNotes: orNull(doc.releaseNotes),
     requiredTier: orNull(doc.requiredTier),
+    channel: doc.channel ?? options.defaultChannel,
+    status: doc.status ?? DEFAULT_UPLOAD_STATUS,
+    rolloutPercentage: doc.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
+    // Absent (not null) only on versions stored before lifecycles, all published when created.
+    publishedAt: doc.publishedAt === undefined ? doc.createdAt : doc.publishedAt,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -47,6 +58,9 @@ export function toFile(doc: FileDoc): FileRecord {
     fileType: doc.fileType,
     status: doc.status,
     storageKey: doc.storageKey,
+    platform: doc.platform ?? DEFAULT_PLATFORM,
+    arch: doc.arch ?? DEFAULT_ARCH,
+    sha512: orNull(doc.sha512),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

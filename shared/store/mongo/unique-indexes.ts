@@ -9,7 +9,7 @@ const DUPLICATE_TARGETS = {
   unique_applicationId: 'applicationId',
   unique_version: 'version',
   unique_fileId: 'fileId',
-  unique_mainFile: 'mainFile',
+  unique_mainFileOfTarget: 'mainFile',
   unique_fileName: 'fileName',
   unique_customerId: 'customerId',
   unique_keyId: 'keyId',
@@ -21,6 +21,17 @@ const DUPLICATE_TARGETS = {
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;
+
+/**
+ * Unique indexes an earlier release declared, by collection, and the target their violation raises.
+ * A starting process drops no index, so each stays until `npm run migrate` drops it once no process
+ * of that release is left; meanwhile it still refuses what it refused then.
+ */
+const RETIRED_UNIQUE_INDEXES: Readonly<Record<string, readonly { key: Record<string, unknown>; target: string }[]>> = {
+  // unique_mainFile, one live MAIN file per version: until it is dropped, a version cannot have MAIN
+  // files for several platforms or architectures.
+  files: [{ key: { applicationId: 1, version: 1 }, target: 'mainFile' }],
+};
 
 /** Options of a unique index; its name is its entry in the targets above. */
 export function uniqueIndex(name: UniqueIndexName): { unique: true; name: UniqueIndexName } {
@@ -40,8 +51,8 @@ export function isDuplicateKeyError(error: unknown): error is DuplicateKeyError 
 /**
  * Runs a write on `model`, translating a unique-index violation into DuplicateError. The violated
  * index is the unique index of the model's schema whose key is the reported keyPattern (no two unique
- * indexes of one collection share a key); its name gives the target. An index not declared here
- * reports the target 'record'.
+ * indexes of one collection share a key), else a retired one with that key; its name gives the
+ * target. An index not declared here reports the target 'record'.
  */
 export async function guardDuplicates<T>(model: Model<any>, write: () => Promise<T>): Promise<T> {
   try {
@@ -56,7 +67,9 @@ function duplicateTarget(model: Model<any>, keyPattern: Record<string, unknown> 
   if (!keyPattern) return 'record';
   const violated = model.schema.indexes().find(([key, options]) => options.unique && sameKey(key, keyPattern));
   const name = violated?.[1].name;
-  return name !== undefined && name in DUPLICATE_TARGETS ? DUPLICATE_TARGETS[name as UniqueIndexName] : 'record';
+  if (name !== undefined && name in DUPLICATE_TARGETS) return DUPLICATE_TARGETS[name as UniqueIndexName];
+  const retired = RETIRED_UNIQUE_INDEXES[model.collection.collectionName]?.find((index) => sameKey(index.key, keyPattern));
+  return retired?.target ?? 'record';
 }
 
 /** The same fields in the same order, each in the same direction. */

@@ -1,56 +1,107 @@
+import type { FilterQuery } from 'mongoose';
+import { DuplicateError } from '../../errors';
+import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releases/lifecycle';
+import { newestFirst, versionOrderKey } from '../../releases/version-order';
+import { requireCount, requireRolloutPercentage } from '../bounds';
 import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
-import type { Store, VersionPatch } from '../store';
+import type { StoreOptions } from '../options';
+import { fileWithDefaults, newVersion } from '../record-defaults';
+import type { FileDigestUpdate, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert } from '../store';
+import { withFiles } from '../versions-with-files';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toFile, toVersion } from './records';
-import type { FileDoc, VersionDoc } from './schemas/catalog';
+import { channelFilter, statusFilter } from './release-field-filters';
+import type { FileDoc, StoredVersionDoc, VersionDoc } from './schemas/catalog';
 import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
-  'upsertVersion' | 'getVersion' | 'updateVersion' | 'listVersions' | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus'>;
+  | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
+  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+
+/** The version order (version-order.ts), newest first: the listing index's order. */
+const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
+
+/**
+ * How often transitionVersion checks again after another transition of the version won the race.
+ * Each retry follows a transition that succeeded, so only a version changed this often in the
+ * meantime gets an error instead of an answer.
+ */
+const TRANSITION_ATTEMPTS = 50;
 
 export class MongoVersionsAndFiles implements VersionAndFileMethods {
-  constructor(private readonly models: MongoModels) {}
+  constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
 
-  async upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
-    const set = { ...definedFields(patch), updatedAt: at };
-    const omittedAsNull = Object.fromEntries(
-      (['releaseNotes', 'requiredTier'] as const).filter((field) => !(field in set)).map((field) => [field, null]),
-    );
+  async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
+    requireRolloutPercentage(patch.rolloutPercentage);
+    const set = { ...patchFields(patch), updatedAt: at };
+    const { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt } = newVersion(applicationId, version, patch, at, this.options);
+    const created = { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt, orderKey: versionOrderKey(version) };
+    // A field may not be in both $set and $setOnInsert: a new version takes the patch's from $set.
+    const onInsert = Object.fromEntries(Object.entries(created).filter(([field]) => !(field in set)));
     // An upsert whose filter is exactly the unique key is retried by the server when two of them race.
     const doc = await this.models.versions
-      .findOneAndUpdate(
-        { applicationId, version },
-        { $set: set, $setOnInsert: { ...omittedAsNull, createdAt: at } },
-        { upsert: true, new: true },
-      )
-      .lean<VersionDoc>();
-    return toVersion(doc as VersionDoc);
+      .findOneAndUpdate({ applicationId, version }, { $set: set, $setOnInsert: onInsert }, { upsert: true, new: true })
+      .lean<StoredVersionDoc>();
+    return toVersion(doc as StoredVersionDoc, this.options);
   }
 
   async getVersion(applicationId: string, version: string): Promise<Version | null> {
-    const doc = await this.models.versions.findOne({ applicationId, version }).lean<VersionDoc>();
-    return doc ? toVersion(doc) : null;
+    const doc = await this.models.versions.findOne({ applicationId, version }).lean<StoredVersionDoc>();
+    return doc ? toVersion(doc, this.options) : null;
   }
 
   async updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
+    requireRolloutPercentage(patch.rolloutPercentage);
     const doc = await this.models.versions
-      .findOneAndUpdate({ applicationId, version }, { $set: { ...definedFields(patch), updatedAt: at } }, { new: true })
-      .lean<VersionDoc>();
-    return doc ? toVersion(doc) : null;
+      .findOneAndUpdate({ applicationId, version }, { $set: { ...patchFields(patch), updatedAt: at } }, { new: true })
+      .lean<StoredVersionDoc>();
+    return doc ? toVersion(doc, this.options) : null;
   }
 
-  async listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    const [versions, files] = await Promise.all([
-      this.models.versions.find({ applicationId }).sort({ createdAt: -1, version: -1 }).lean<VersionDoc[]>(),
-      this.models.files.find({ applicationId }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>(),
-    ]);
-    const records = files.map(toFile);
-    return versions.map((v) => ({ ...toVersion(v), files: records.filter((f) => f.version === v.version) }));
+  async transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch: VersionPatch = {}): Promise<VersionTransition> {
+    requireRolloutPercentage(patch.rolloutPercentage);
+    for (let attempt = 1; attempt <= TRANSITION_ATTEMPTS; attempt += 1) {
+      const doc = await this.models.versions.findOne({ applicationId, version }).lean<StoredVersionDoc>();
+      if (!doc) return { outcome: 'not-found' };
+      const current = toVersion(doc, this.options);
+      const from = current.status;
+      if (statusChange(from, to) === 'invalid') return { outcome: 'invalid-transition', from, to };
+      const set = { ...patchFields(patch), status: to, publishedAt: publishedAtAfter(current.publishedAt, to, at), updatedAt: at };
+      // Compare-and-set on the status just checked (null: stored before statuses, so published).
+      const updated = await this.models.versions
+        .findOneAndUpdate({ applicationId, version, status: doc.status ?? null }, { $set: set }, { new: true })
+        .lean<StoredVersionDoc>();
+      if (updated) return { outcome: 'applied', from, version: toVersion(updated, this.options) };
+    }
+    throw new Error(`version ${version} of ${applicationId} kept changing status: ${TRANSITION_ATTEMPTS} transitions to ${to} lost the race`);
   }
 
-  async insertFile(file: FileRecord): Promise<FileRecord> {
-    await guardDuplicates(this.models.files, () => this.models.files.create({ ...file, live: isLive(file.status) }));
+  async listVersions(applicationId: string, filter: VersionFilter = {}): Promise<VersionWithFiles[]> {
+    const query: FilterQuery<VersionDoc> = { applicationId };
+    if (filter.channels !== undefined) query.channel = channelFilter(filter.channels, this.options);
+    if (filter.statuses !== undefined) query.status = statusFilter(filter.statuses);
+    const docs = await this.models.versions.find(query).sort(NEWEST_FIRST).lean<StoredVersionDoc[]>();
+    if (docs.length === 0) return [];
+    const versions = docs.map((doc) => toVersion(doc, this.options));
+    // Versions stored before order keys sort last until `npm run migrate` gives them theirs.
+    if (docs.some((doc) => doc.orderKey === undefined)) versions.sort(newestFirst);
+    const files = await this.models.files.find({ applicationId }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>();
+    return withFiles(versions, files.map(toFile));
+  }
+
+  async insertFile(given: FileRecord): Promise<FileRecord> {
+    const file = fileWithDefaults(given);
+    const live = isLive(file.status);
+    try {
+      await guardDuplicates(this.models.files, () => this.models.files.create({ ...file, live }));
+    } catch (error) {
+      // Which index refuses first follows their creation order, which an upgraded database does
+      // not share with a new one: a MAIN file colliding on both reports its MAIN slot either way.
+      if (error instanceof DuplicateError && error.target === 'fileName' && live && file.fileType === 'MAIN'
+        && await this.models.files.exists(mainSlot(file))) throw new DuplicateError('mainFile');
+      throw error;
+    }
     return file;
   }
 
@@ -61,10 +112,10 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
   async findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
     // `live` and fileType in the MAIN lookup let it use the partial MAIN index.
-    const filter = fileId === undefined
-      ? { applicationId, version, live: true, fileType: 'MAIN', status: 'available' }
-      : { fileId, applicationId, version, status: 'available' };
-    const doc = await this.models.files.findOne(filter).lean<FileDoc>();
+    const doc = await (fileId === undefined
+      ? this.models.files.findOne({ applicationId, version, live: true, fileType: 'MAIN', status: 'available' }).sort({ createdAt: 1, fileId: 1 })
+      : this.models.files.findOne({ fileId, applicationId, version, status: 'available' })
+    ).lean<FileDoc>();
     return doc ? toFile(doc) : null;
   }
 
@@ -75,6 +126,31 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
     );
     return doc ? toFile(doc) : null;
   }
+
+  async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
+    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512 } }, { new: true }).lean<FileDoc>();
+    return doc ? toFile(doc) : null;
+  }
+
+  async listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    requireCount('limit', limit);
+    // null also matches files stored before digests were kept, which have no sha512 field.
+    const filter: FilterQuery<FileDoc> = { status: 'available', sha512: null };
+    if (afterFileId !== undefined) filter.fileId = { $gt: afterFileId };
+    const docs = await this.models.files.find(filter).sort({ fileId: 1 }).limit(limit).lean<FileDoc[]>();
+    return docs.map(toFile);
+  }
 }
+
+/** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
+function patchFields(patch: VersionPatch): VersionPatch {
+  const { releaseNotes, requiredTier, channel, rolloutPercentage } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage });
+}
+
+/** The live MAIN file of the file's version, platform and arch. */
+const mainSlot = (file: FileRecord): FilterQuery<FileDoc> => ({
+  applicationId: file.applicationId, version: file.version, platform: file.platform, arch: file.arch, live: true, fileType: 'MAIN',
+});
 
 const isLive = (status: FileStatus): boolean => status !== 'failed';

@@ -1,3 +1,5 @@
+import type { ReleaseStatus } from '../../releases/lifecycle';
+import type { Arch, Platform } from '../../releases/platforms';
 import type {
   ApiKey,
   Application,
@@ -43,6 +45,10 @@ export function versionFromRow(row: Row): Version {
     version: text(row.version),
     releaseNotes: optionalText(row.release_notes),
     requiredTier: optionalText(row.required_tier),
+    channel: text(row.channel),
+    status: text(row.status) as ReleaseStatus,
+    rolloutPercentage: row.rollout_percentage as number,
+    publishedAt: optionalDate(row.published_at),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };
@@ -60,6 +66,9 @@ export function fileFromRow(row: Row): FileRecord {
     fileType: text(row.file_type) as FileType,
     status: text(row.status) as FileStatus,
     storageKey: text(row.storage_key),
+    platform: text(row.platform) as Platform,
+    arch: text(row.arch) as Arch,
+    sha512: optionalText(row.sha512),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { versionOrderKey } from '../../releases/version-order';
+import type { StoreOptions } from '../options';
 
 /**
  * SQLite schema of the embedded store, built by numbered migrations: PRAGMA user_version is the
@@ -142,11 +144,49 @@ CREATE TABLE IF NOT EXISTS daily_counts (
 );
 `;
 
-type Migration = (db: Database.Database) => void;
+/**
+ * 2: the release model. Versions gain a channel, a status, a rollout percentage, when they were
+ * first published and their order key (version-order.ts), which listings sort by through
+ * versions_order. Files gain a platform, an arch and a SHA-512, and a version holds one live MAIN file
+ * per platform and arch. What was stored before reads as: published since creation, in the default
+ * channel, to everyone; platform and arch `any`; no SHA-512.
+ */
+function releaseModel(db: Database.Database, options: StoreOptions): void {
+  db.exec(`
+ALTER TABLE versions ADD COLUMN channel TEXT NOT NULL DEFAULT ${sqlText(options.defaultChannel)};
+ALTER TABLE versions ADD COLUMN status TEXT NOT NULL DEFAULT 'published';
+ALTER TABLE versions ADD COLUMN rollout_percentage INTEGER NOT NULL DEFAULT 100;
+ALTER TABLE versions ADD COLUMN published_at INTEGER;
+ALTER TABLE versions ADD COLUMN order_key TEXT NOT NULL DEFAULT '';
+UPDATE versions SET published_at = created_at;
+`);
+  // Read first: better-sqlite3 runs no other statement on a connection while one is being iterated.
+  const versions = db.prepare('SELECT application_id, version FROM versions').all() as { application_id: string; version: string }[];
+  const setOrderKey = db.prepare('UPDATE versions SET order_key = ? WHERE application_id = ? AND version = ?');
+  for (const row of versions) setOrderKey.run(versionOrderKey(row.version), row.application_id, row.version);
+  db.exec(`
+CREATE INDEX versions_order ON versions(application_id, order_key DESC, created_at DESC, version DESC);
+
+ALTER TABLE files ADD COLUMN platform TEXT NOT NULL DEFAULT 'any';
+ALTER TABLE files ADD COLUMN arch TEXT NOT NULL DEFAULT 'any';
+ALTER TABLE files ADD COLUMN sha512 TEXT;
+DROP INDEX files_live_main;
+-- Created after files_live_name, so SQLite checks it first: a MAIN file colliding on both reports the MAIN slot.
+CREATE UNIQUE INDEX files_live_main ON files(application_id, version, platform, arch) WHERE live = 1 AND file_type = 'MAIN';
+-- Only the files a digest backfill still has to visit; each leaves it once it has its SHA-512.
+CREATE INDEX files_missing_sha512 ON files(file_id) WHERE status = 'available' AND sha512 IS NULL;
+`);
+}
+
+/** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
+const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+
+type Migration = (db: Database.Database, options: StoreOptions) => void;
 
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
+  releaseModel,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -157,13 +197,13 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * do, and a failed migration leaves the database as it was. A database of a later release is refused:
  * this release would not know what its columns mean.
  */
-export function migrateSchema(db: Database.Database): void {
+export function migrateSchema(db: Database.Database, options: StoreOptions): void {
   const migrate = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
       throw new Error(`the SQLite store is at schema version ${current}, newer than this release's ${SCHEMA_VERSION}`);
     }
-    for (let version = current + 1; version <= SCHEMA_VERSION; version += 1) MIGRATIONS[version - 1](db);
+    for (let version = current + 1; version <= SCHEMA_VERSION; version += 1) MIGRATIONS[version - 1](db, options);
     if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
   migrate.immediate();

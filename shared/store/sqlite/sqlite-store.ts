@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   ApiKey,
   Application,
@@ -21,11 +22,16 @@ import type {
   ApplicationQuery,
   CustomerPatch,
   DailyCountQuery,
+  FileDigestUpdate,
   Page,
   Store,
   UploadSessionPatch,
+  VersionFilter,
   VersionPatch,
+  VersionTransition,
+  VersionUpsert,
 } from '../store';
+import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
 import { SqliteActivity } from './activity';
 import { SqliteApplications } from './applications';
@@ -55,13 +61,13 @@ export class SqliteStore implements Store {
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
 
-  constructor(file: string) {
+  constructor(file: string, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-    this.db = openFile(file);
+    this.db = openFile(file, options);
     this.background = new BackgroundWriter(this.db, file);
     this.database = new SqliteDatabase(this.db);
     this.applications = new SqliteApplications(this.database);
-    this.versionsAndFiles = new SqliteVersionsAndFiles(this.database);
+    this.versionsAndFiles = new SqliteVersionsAndFiles(this.database, options);
     this.accounts = new SqliteAccounts(this.database);
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
@@ -88,7 +94,7 @@ export class SqliteStore implements Store {
   }
 
   // Versions and files
-  upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
+  upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
     return this.guard(this.versionsAndFiles.upsertVersion(applicationId, version, patch, at));
   }
   getVersion(applicationId: string, version: string): Promise<Version | null> {
@@ -97,8 +103,11 @@ export class SqliteStore implements Store {
   updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
     return this.guard(this.versionsAndFiles.updateVersion(applicationId, version, patch, at));
   }
-  listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    return this.guard(this.versionsAndFiles.listVersions(applicationId));
+  transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch?: VersionPatch): Promise<VersionTransition> {
+    return this.guard(this.versionsAndFiles.transitionVersion(applicationId, version, to, at, patch));
+  }
+  listVersions(applicationId: string, filter?: VersionFilter): Promise<VersionWithFiles[]> {
+    return this.guard(this.versionsAndFiles.listVersions(applicationId, filter));
   }
   insertFile(file: FileRecord): Promise<FileRecord> {
     return this.guard(this.versionsAndFiles.insertFile(file));
@@ -111,6 +120,12 @@ export class SqliteStore implements Store {
   }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));
+  }
+  setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
+    return this.guard(this.versionsAndFiles.setFileDigests(fileId, digests));
+  }
+  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
   }
 
   // Customers and keys
@@ -210,14 +225,14 @@ export class SqliteStore implements Store {
 }
 
 /** The serving connection, with the schema migrated; a file that cannot be opened throws DependencyUnavailableError. */
-function openFile(file: string): Database.Database {
+function openFile(file: string, options: StoreOptions): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(file);
     db.pragma('journal_mode = WAL');
     applyConnectionSettings(db);
     db.pragma('foreign_keys = OFF');
-    migrateSchema(db);
+    migrateSchema(db, options);
     return db;
   } catch (error) {
     db?.close();

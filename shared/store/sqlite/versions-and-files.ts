@@ -1,21 +1,35 @@
+import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releases/lifecycle';
+import { versionOrderKey } from '../../releases/version-order';
+import { requireCount, requireRolloutPercentage } from '../bounds';
 import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
-import type { Store, VersionPatch } from '../store';
+import type { StoreOptions } from '../options';
+import { fileWithDefaults, newVersion } from '../record-defaults';
+import type { FileDigestUpdate, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert } from '../store';
+import { withFiles } from '../versions-with-files';
 import type { Row, SqliteDatabase } from './database';
 import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
-  'upsertVersion' | 'getVersion' | 'updateVersion' | 'listVersions' | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus'>;
+  | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
+  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+
+/** The version order (version-order.ts), newest first: versions_order serves it. */
+const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
 
 export class SqliteVersionsAndFiles implements VersionAndFileMethods {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly database: SqliteDatabase, private readonly options: StoreOptions) {}
 
-  async upsertVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version> {
+  async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
+    requireRolloutPercentage(patch.rolloutPercentage);
+    const created = newVersion(applicationId, version, patch, at, this.options);
     const upsert = this.database.db.transaction(() => {
       this.database.prepare(
-          `INSERT INTO versions (application_id, version, release_notes, required_tier, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
+          `INSERT INTO versions (application_id, version, release_notes, required_tier, channel, status, rollout_percentage,
+             published_at, order_key, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
         )
-        .run(applicationId, version, patch.releaseNotes ?? null, patch.requiredTier ?? null, at.getTime(), at.getTime());
+        .run(applicationId, version, created.releaseNotes, created.requiredTier, created.channel, created.status,
+          created.rolloutPercentage, toMillis(created.publishedAt), versionOrderKey(version), at.getTime(), at.getTime());
       this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
     });
     upsert.immediate();
@@ -23,32 +37,62 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async getVersion(applicationId: string, version: string): Promise<Version | null> {
-    const row = this.database.prepare('SELECT * FROM versions WHERE application_id = ? AND version = ?').get(applicationId, version) as Row | undefined;
-    return row ? versionFromRow(row) : null;
+    return this.readVersion(applicationId, version);
   }
 
   async updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
+    requireRolloutPercentage(patch.rolloutPercentage);
     const found = this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
     return found ? this.getVersion(applicationId, version) : null;
   }
 
-  async listVersions(applicationId: string): Promise<VersionWithFiles[]> {
-    const versions = (this.database.prepare('SELECT * FROM versions WHERE application_id = ? ORDER BY created_at DESC, version DESC')
-      .all(applicationId) as Row[]).map(versionFromRow);
-    const files = (this.database.prepare('SELECT * FROM files WHERE application_id = ? ORDER BY created_at, file_id')
-      .all(applicationId) as Row[]).map(fileFromRow);
-    return versions.map((v) => ({ ...v, files: files.filter((f) => f.version === v.version) }));
+  async transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch: VersionPatch = {}): Promise<VersionTransition> {
+    requireRolloutPercentage(patch.rolloutPercentage);
+    // The check and the write in one IMMEDIATE transaction: no other connection writes in between.
+    const transition = this.database.db.transaction((): VersionTransition => {
+      const current = this.readVersion(applicationId, version);
+      if (!current) return { outcome: 'not-found' };
+      const from = current.status;
+      if (statusChange(from, to) === 'invalid') return { outcome: 'invalid-transition', from, to };
+      const values = { ...versionColumns(patch), status: to, published_at: toMillis(publishedAtAfter(current.publishedAt, to, at)) };
+      this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], values, at);
+      return { outcome: 'applied', from, version: this.readVersion(applicationId, version) as Version };
+    });
+    return transition.immediate();
   }
 
-  async insertFile(file: FileRecord): Promise<FileRecord> {
+  private readVersion(applicationId: string, version: string): Version | null {
+    const row = this.database.prepare('SELECT * FROM versions WHERE application_id = ? AND version = ?').get(applicationId, version) as Row | undefined;
+    return row ? versionFromRow(row) : null;
+  }
+
+  async listVersions(applicationId: string, filter: VersionFilter = {}): Promise<VersionWithFiles[]> {
+    const where = ['application_id = ?'];
+    const params: unknown[] = [applicationId];
+    for (const [column, values] of [['channel', filter.channels], ['status', filter.statuses]] as const) {
+      if (values === undefined) continue;
+      where.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values);
+    }
+    const versions = (this.database.prepare(`SELECT * FROM versions WHERE ${where.join(' AND ')} ${NEWEST_FIRST}`)
+      .all(...params) as Row[]).map(versionFromRow);
+    if (versions.length === 0) return [];
+    const files = (this.database.prepare('SELECT * FROM files WHERE application_id = ? ORDER BY created_at, file_id')
+      .all(applicationId) as Row[]).map(fileFromRow);
+    return withFiles(versions, files);
+  }
+
+  async insertFile(given: FileRecord): Promise<FileRecord> {
+    const file = fileWithDefaults(given);
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type,
-             status, live, storage_key, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             status, live, storage_key, platform, arch, sha512, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(file.fileId, file.applicationId, file.version, file.fileName, file.fileSize, file.contentType, file.checksum,
-          file.fileType, file.status, isLive(file.status), file.storageKey, toMillis(file.createdAt), toMillis(file.updatedAt)),
+          file.fileType, file.status, isLive(file.status), file.storageKey, file.platform, file.arch, file.sha512,
+          toMillis(file.createdAt), toMillis(file.updatedAt)),
     );
     return file;
   }
@@ -60,8 +104,10 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
 
   async findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
     const row = (fileId === undefined
-      ? this.database.prepare(`SELECT * FROM files WHERE application_id = ? AND version = ? AND live = 1 AND file_type = 'MAIN' AND status = 'available'`)
-        .get(applicationId, version)
+      ? this.database.prepare(
+        `SELECT * FROM files WHERE application_id = ? AND version = ? AND live = 1 AND file_type = 'MAIN' AND status = 'available'
+         ORDER BY created_at, file_id LIMIT 1`,
+      ).get(applicationId, version)
       : this.database.prepare(`SELECT * FROM files WHERE file_id = ? AND application_id = ? AND version = ? AND status = 'available'`)
         .get(fileId, applicationId, version)) as Row | undefined;
     return row ? fileFromRow(row) : null;
@@ -73,10 +119,29 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
         .run(to, isLive(to), checksum, at.getTime(), fileId, from));
     return result.changes ? this.getFile(fileId) : null;
   }
+
+  async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
+    const result = this.database.prepare('UPDATE files SET sha512 = ? WHERE file_id = ?').run(digests.sha512, fileId);
+    return result.changes ? this.getFile(fileId) : null;
+  }
+
+  async listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    requireCount('limit', limit);
+    // The conditions of files_missing_sha512, so SQLite reads that index and nothing else.
+    const rows = this.database.prepare(
+      `SELECT * FROM files WHERE status = 'available' AND sha512 IS NULL AND file_id > ? ORDER BY file_id LIMIT ?`,
+    ).all(afterFileId ?? '', limit) as Row[];
+    return rows.map(fileFromRow);
+  }
 }
 
 function versionColumns(patch: VersionPatch): Record<string, unknown> {
-  return { release_notes: patch.releaseNotes, required_tier: patch.requiredTier };
+  return {
+    release_notes: patch.releaseNotes,
+    required_tier: patch.requiredTier,
+    channel: patch.channel,
+    rollout_percentage: patch.rolloutPercentage,
+  };
 }
 
 /** `live` (1) marks files that reserve their name and MAIN slot; failed files release them. */

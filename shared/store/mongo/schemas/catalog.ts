@@ -5,8 +5,16 @@ import { collectionOptions } from './schema-options';
 
 /** isActive is derived from deletedAt, as in the SQLite adapter. */
 export type ApplicationDoc = Omit<Application, 'isActive'>;
-export type VersionDoc = Version;
-/** `live` marks files that reserve their name and MAIN slot (pending or available); failed files release them. */
+/** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
+export type VersionDoc = Version & { orderKey: string };
+/** The fields versions gained with the release model. */
+export type VersionReleaseField = 'channel' | 'status' | 'rolloutPercentage' | 'publishedAt' | 'orderKey';
+/** A version as read: one stored before the release model lacks its fields until `npm run migrate` fills them in. */
+export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField> & Partial<Pick<VersionDoc, VersionReleaseField>>;
+/**
+ * `live` marks files that reserve their name and MAIN slot (pending or available); failed files
+ * release them. Files stored before platforms lack platform and arch until `npm run migrate`.
+ */
 export type FileDoc = FileRecord & { live: boolean };
 
 export const applicationSchema = new Schema<ApplicationDoc>(
@@ -35,13 +43,19 @@ export const versionSchema = new Schema<VersionDoc>(
     version: String,
     releaseNotes: String,
     requiredTier: String,
+    channel: String,
+    status: String,
+    rolloutPercentage: Number,
+    publishedAt: Date,
+    orderKey: String,
     createdAt: Date,
     updatedAt: Date,
   },
   collectionOptions('versions'),
 );
 versionSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('unique_version'));
-versionSchema.index({ applicationId: 1, createdAt: -1, version: -1 });
+// Listings in the version order, newest first.
+versionSchema.index({ applicationId: 1, orderKey: -1, createdAt: -1, version: -1 });
 
 export const fileSchema = new Schema<FileDoc>(
   {
@@ -56,6 +70,9 @@ export const fileSchema = new Schema<FileDoc>(
     status: String,
     live: Boolean,
     storageKey: String,
+    platform: String,
+    arch: String,
+    sha512: String,
     createdAt: Date,
     updatedAt: Date,
   },
@@ -63,13 +80,16 @@ export const fileSchema = new Schema<FileDoc>(
 );
 fileSchema.index({ fileId: 1 }, uniqueIndex('unique_fileId'));
 fileSchema.index({ applicationId: 1, createdAt: 1, fileId: 1 });
-// Declared (so created) before the name index: a MAIN file colliding on both is reported as 'mainFile', as in SQLite.
-// Also serves findAvailableFile's lookup of a version's MAIN file.
+// One live MAIN file per version, platform and arch. It replaces unique_mainFile (one per version),
+// which `npm run migrate` drops (see unique-indexes.ts). Also serves findAvailableFile's lookup of a
+// version's MAIN file.
 fileSchema.index(
-  { applicationId: 1, version: 1 },
-  { ...uniqueIndex('unique_mainFile'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
+  { applicationId: 1, version: 1, platform: 1, arch: 1 },
+  { ...uniqueIndex('unique_mainFileOfTarget'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
 );
 fileSchema.index(
   { applicationId: 1, version: 1, fileName: 1 },
   { ...uniqueIndex('unique_fileName'), partialFilterExpression: { live: true } },
 );
+// The digest backfill's pages: available files without a SHA-512 (null or missing), by fileId.
+fileSchema.index({ sha512: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });

@@ -1,0 +1,34 @@
+import { DEFAULT_UPLOAD_STATUS } from '../releases/lifecycle';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
+import { DEFAULT_ROLLOUT_PERCENTAGE } from '../releases/rollout';
+import type { FileRecord, Version } from './models';
+import type { StoreOptions } from './options';
+import type { VersionUpsert } from './store';
+
+/**
+ * The defaults both adapters give what a caller leaves out, so a record reads back the same from
+ * either. Records stored before a field existed read with the same defaults (each adapter's
+ * migration or read path).
+ */
+
+/** A file as stored: platform and arch `any` and no SHA-512 unless given. */
+export function fileWithDefaults(file: FileRecord): FileRecord {
+  return { ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null };
+}
+
+/** The version upsertVersion creates: what the call sets, and the defaults for the rest. */
+export function newVersion(applicationId: string, version: string, upsert: VersionUpsert, at: Date, options: StoreOptions): Version {
+  const status = upsert.initialStatus ?? DEFAULT_UPLOAD_STATUS;
+  return {
+    applicationId,
+    version,
+    releaseNotes: upsert.releaseNotes ?? null,
+    requiredTier: upsert.requiredTier ?? null,
+    channel: upsert.channel ?? options.defaultChannel,
+    status,
+    rolloutPercentage: upsert.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
+    publishedAt: status === 'published' ? at : null,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
