@@ -31,6 +31,8 @@ export async function insertDownloadEvents(store: Store, spread: EventSpread): P
         customerId: 'bench-customer',
         clientIp: '127.0.0.1',
         userAgent: 'bench',
+        platform: 'any',
+        arch: 'any',
         timestamp: at,
       });
     }

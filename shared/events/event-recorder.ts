@@ -1,4 +1,5 @@
 import { newEventId } from '../ids';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import type { DistributionEvent, EventType, FileRecord } from '../store/models';
 import type { Store } from '../store/store';
 
@@ -19,6 +20,8 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
     customerId: origin.customerId,
     clientIp: origin.clientIp,
     userAgent: origin.userAgent,
+    platform: file.platform ?? DEFAULT_PLATFORM,
+    arch: file.arch ?? DEFAULT_ARCH,
     timestamp: at,
   };
 }

@@ -103,6 +103,12 @@ export interface UploadSession {
   fileType: FileType;
   releaseNotes: string | null;
   requiredTier: string | null;
+  /** The pending file's platform and arch. */
+  platform: Platform;
+  arch: Arch;
+  /** The version's channel and initial status the upload asked for; null when it named none. */
+  channel: string | null;
+  versionStatus: InitialReleaseStatus | null;
   /** The pending file this session reserves. */
   fileId: string;
   storageKey: string;
@@ -142,12 +148,17 @@ export interface DistributionEvent {
   customerId: string | null;
   clientIp: string | null;
   userAgent: string | null;
+  /** The file's platform and arch (`any` for events stored before files had them). */
+  platform: Platform;
+  arch: Arch;
   timestamp: Date;
 }
 
 export interface DailyCount {
   applicationId: string;
   version: string;
+  /** Platform of the downloaded files (`any` for downloads counted before files had one). */
+  platform: Platform;
   /** UTC calendar date, YYYY-MM-DD. */
   date: string;
   count: number;

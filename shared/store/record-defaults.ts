@@ -1,9 +1,9 @@
 import { DEFAULT_UPLOAD_STATUS } from '../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../releases/rollout';
-import type { FileRecord, Version } from './models';
+import type { FileRecord, UploadSession, Version } from './models';
 import type { StoreOptions } from './options';
-import type { VersionUpsert } from './store';
+import type { NewUploadSession, VersionUpsert } from './store';
 
 /**
  * The defaults both adapters give what a caller leaves out, so a record reads back the same from
@@ -14,6 +14,16 @@ import type { VersionUpsert } from './store';
 /** A file as stored: platform and arch `any` and no SHA-512 unless given. */
 export function fileWithDefaults(file: FileRecord): FileRecord {
   return { ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null };
+}
+
+export function sessionWithDefaults(session: NewUploadSession): UploadSession {
+  return {
+    ...session,
+    platform: session.platform ?? DEFAULT_PLATFORM,
+    arch: session.arch ?? DEFAULT_ARCH,
+    channel: session.channel ?? null,
+    versionStatus: session.versionStatus ?? null,
+  };
 }
 
 /** The version upsertVersion creates: what the call sets, and the defaults for the rest. */

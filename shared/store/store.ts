@@ -55,6 +55,10 @@ export type VersionTransition =
   | { outcome: 'invalid-transition'; from: ReleaseStatus; to: ReleaseStatus }
   | { outcome: 'not-found' };
 
+/** An upload session as createUploadSession takes it: the release fields default to platform and arch `any`, no channel, no status. */
+export type NewUploadSession = Omit<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus'>
+  & Partial<Pick<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus'>>;
+
 /** The digests setFileDigests records beside the checksum (SHA-256), which the file has from its upload. */
 export interface FileDigestUpdate {
   /** SHA-512 of the bytes, base64. */
@@ -78,6 +82,8 @@ export interface ActivityQuery {
 
 export interface DailyCountQuery {
   version?: string;
+  /** Only versions now in this channel. */
+  channel?: string;
   /** Inclusive YYYY-MM-DD bounds. */
   from?: string;
   to?: string;
@@ -90,8 +96,8 @@ export interface DailyCountQuery {
  * Every limit, page and pageSize is a whole number of at least 1, and every rolloutPercentage one
  * from 1 to 100; any other value throws a RangeError (shared/store/bounds.ts).
  * Records stored before a field existed read back with its default: versions in the store's default
- * channel, published since their creation, to everyone; files for platform and arch `any`, without
- * SHA-512.
+ * channel, published since their creation, to everyone; files, sessions and events for platform
+ * and arch `any`, files without SHA-512.
  */
 export interface Store {
   readonly kind: 'sqlite' | 'mongodb';
@@ -167,7 +173,8 @@ export interface Store {
   touchApiKey(keyId: string, at: Date): Promise<void>;
 
   // Large-upload sessions
-  createUploadSession(session: UploadSession): Promise<UploadSession>;
+  /** Returns the session as stored, defaults included. */
+  createUploadSession(session: NewUploadSession): Promise<UploadSession>;
   getUploadSession(uploadId: string): Promise<UploadSession | null>;
   /** Compare-and-set: applies the patch only when the current status is one of `from`. */
   updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null>;
@@ -194,7 +201,7 @@ export interface Store {
    * calls finishing the same batch may both report it; the stored counts stay exact).
    */
   rollupEvents(limit: number): Promise<number>;
-  /** Daily counters of one application, newest date first. */
+  /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
 
   ping(): Promise<void>;

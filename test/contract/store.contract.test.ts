@@ -11,7 +11,7 @@ import { DependencyUnavailableError, DuplicateError } from '../../shared/errors'
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Platform } from '../../shared/releases/platforms';
 import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
-import type { DistributionEvent, FileRecord, Version } from '../../shared/store/models';
+import type { DailyCount, DistributionEvent, FileRecord, Version } from '../../shared/store/models';
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
@@ -38,9 +38,24 @@ async function expectDuplicate(promise: Promise<unknown>, target: string): Promi
   expect((error as DuplicateError).target).to.equal(target);
 }
 
-const daily = (applicationId: string, version: string, date: string, count: number) => ({ applicationId, version, date, count });
+const daily = (applicationId: string, version: string, date: string, count: number, platform: Platform = 'any'): DailyCount =>
+  ({ applicationId, version, platform, date, count });
 const ids = (items: { applicationId: string }[]) => items.map((item) => item.applicationId);
 const eventIds = (events: DistributionEvent[]) => events.map((e) => e.eventId);
+
+/** The daily counts a correct rollup of `events` gives, in listing order: the reference the stores are held to. */
+function dailyCountsOf(applicationId: string, events: DistributionEvent[]): DailyCount[] {
+  const counts = new Map<string, DailyCount>();
+  for (const e of events.filter((d) => d.type === 'download' && d.applicationId === applicationId)) {
+    const date = e.timestamp.toISOString().slice(0, 10);
+    const key = JSON.stringify([date, e.version, e.platform]);
+    const count = counts.get(key) ?? daily(applicationId, e.version, date, 0, e.platform);
+    count.count += 1;
+    counts.set(key, count);
+  }
+  const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return [...counts.values()].sort((a, b) => compare(b.date, a.date) || compare(a.version, b.version) || compare(a.platform, b.platform));
+}
 
 const versionNames = (versions: { version: string }[]) => versions.map((v) => v.version);
 
@@ -682,6 +697,17 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await expectDuplicate(store.createUploadSession(uploadSession('up_1', { fileName: 'other.exe' })), 'uploadId');
       });
 
+      it("keeps an upload's release fields until verification, and the defaults for a session given without them", async () => {
+        const asked = uploadSession('up_1', { platform: 'linux', arch: 'armv7l', channel: 'beta', versionStatus: 'draft' });
+        expect(await store.createUploadSession(asked)).to.deep.equal(asked);
+        expect(await store.getUploadSession('up_1')).to.deep.equal(asked);
+        const { platform: _platform, arch: _arch, channel: _channel, versionStatus: _versionStatus, ...given } = uploadSession('up_2');
+        expect(await store.createUploadSession(given)).to.deep.equal(uploadSession('up_2'));
+        expect(await store.getUploadSession('up_2')).to.deep.include({ platform: 'any', arch: 'any', channel: null, versionStatus: null });
+        const verifying = await store.updateUploadSession('up_1', ['issued'], { status: 'verifying' }, at(1));
+        expect(verifying).to.deep.equal({ ...asked, status: 'verifying', updatedAt: at(1) });
+      });
+
       it('updates a session only from the expected statuses, leaving omitted fields unchanged', async () => {
         const session = uploadSession('up_1');
         await store.createUploadSession(session);
@@ -772,6 +798,12 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await feed()).to.deep.equal([event('ev_3', { timestamp: at(2) }), second, first]);
       });
 
+      it("stores each event's platform and arch", async () => {
+        const events = [event('ev_1', { platform: 'windows', arch: 'x64' }), event('ev_2', { timestamp: at(1), platform: 'macos', arch: 'universal' })];
+        await store.insertEvents(events);
+        expect(await feed()).to.deep.equal([events[1], events[0]]);
+      });
+
       it('lists newest first, ties broken by eventId descending, up to the limit', async () => {
         await store.insertEvents([
           event('ev_a', { timestamp: at(1) }),
@@ -843,6 +875,72 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.listDailyCounts('app_2', {})).to.deep.equal([daily('app_2', '1.0.0', '2026-03-01', 1)]);
         expect(await store.rollupEvents(100)).to.equal(0);
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal(expected);
+      });
+
+      it('counts downloads per platform of their files, besides version and UTC day', async () => {
+        const day = (d: number, hour = 12) => utc(`2026-03-0${d}T${String(hour).padStart(2, '0')}:00:00.000Z`);
+        await store.insertEvents([
+          event('d_1', { timestamp: day(1), platform: 'windows', arch: 'x64' }),
+          event('d_2', { timestamp: day(1, 13), platform: 'windows', arch: 'arm64' }),
+          event('d_3', { timestamp: day(1), platform: 'macos', arch: 'universal' }),
+          event('d_4', { timestamp: day(1) }),
+          event('d_5', { timestamp: day(2), platform: 'linux', arch: 'x64', version: '2.0.0' }),
+          event('d_6', { timestamp: day(2), platform: 'linux', arch: 'armv7l', version: '2.0.0' }),
+          event('d_7', { timestamp: day(2), platform: 'windows', arch: 'x64' }),
+          event('u_1', { timestamp: day(2), platform: 'windows', arch: 'x64', type: 'upload', customerId: null }),
+        ]);
+        expect(await store.rollupEvents(100)).to.equal(7);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-02', 1, 'windows'),
+          daily('app_1', '2.0.0', '2026-03-02', 2, 'linux'),
+          daily('app_1', '1.0.0', '2026-03-01', 1, 'any'),
+          daily('app_1', '1.0.0', '2026-03-01', 1, 'macos'),
+          daily('app_1', '1.0.0', '2026-03-01', 2, 'windows'),
+        ]);
+        await store.insertEvents([event('d_8', { timestamp: day(1, 20), platform: 'macos', arch: 'arm64' })]);
+        expect(await store.rollupEvents(100)).to.equal(1);
+        expect(await store.listDailyCounts('app_1', { to: '2026-03-01' })).to.deep.equal([
+          daily('app_1', '1.0.0', '2026-03-01', 1, 'any'),
+          daily('app_1', '1.0.0', '2026-03-01', 2, 'macos'),
+          daily('app_1', '1.0.0', '2026-03-01', 2, 'windows'),
+        ]);
+      });
+
+      it('counts each event once per platform when rollups run concurrently', async () => {
+        const platforms: Platform[] = ['windows', 'macos', 'linux', 'any'];
+        const events = Array.from({ length: 40 }, (_, i) =>
+          event(`d_${String(i).padStart(2, '0')}`, { timestamp: at(i * 45), version: `${i % 2}.0.0`, platform: platforms[i % 3 + (i % 7 === 0 ? 1 : 0)] }));
+        await store.insertEvents(events);
+        for (let round = 0; round < 40; round += 1) {
+          const folded = await Promise.all([store.rollupEvents(3), store.rollupEvents(3), store.rollupEvents(3)]);
+          if (folded.every((n) => n === 0)) break;
+        }
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(dailyCountsOf('app_1', events));
+      });
+
+      it('restricts daily counts to the versions now in a channel', async () => {
+        await store.upsertVersion('app_1', '1.0.0', {}, at(0));
+        await store.upsertVersion('app_1', '2.0.0-beta.1', { channel: 'beta' }, at(0));
+        await store.upsertVersion('app_2', '3.0.0', { channel: 'beta' }, at(0));
+        await store.insertEvents([
+          event('d_1', { platform: 'windows' }),
+          event('d_2', { version: '2.0.0-beta.1', platform: 'macos' }),
+          event('d_3', { version: '2.0.0-beta.1', platform: 'macos', timestamp: at(24 * 60) }),
+          event('d_4', { version: '3.0.0', platform: 'linux' }),
+          event('d_5', { applicationId: 'app_2', version: '3.0.0' }),
+        ]);
+        await store.rollupEvents(100);
+        const stable = [daily('app_1', '1.0.0', '2026-03-01', 1, 'windows')];
+        const beta = [daily('app_1', '2.0.0-beta.1', '2026-03-02', 1, 'macos'), daily('app_1', '2.0.0-beta.1', '2026-03-01', 1, 'macos')];
+        expect(await store.listDailyCounts('app_1', { channel: 'stable' })).to.deep.equal(stable);
+        expect(await store.listDailyCounts('app_1', { channel: 'beta' })).to.deep.equal(beta);
+        expect(await store.listDailyCounts('app_1', { channel: 'beta', version: '1.0.0' })).to.deep.equal([]);
+        expect(await store.listDailyCounts('app_1', { channel: 'beta', from: '2026-03-02' })).to.deep.equal([beta[0]]);
+        expect(await store.listDailyCounts('app_1', { channel: 'rc' })).to.deep.equal([]);
+        // Promoted to stable, the version's downloads count there, those of before included.
+        await store.updateVersion('app_1', '2.0.0-beta.1', { channel: 'stable' }, at(1));
+        expect(await store.listDailyCounts('app_1', { channel: 'stable' })).to.deep.equal([beta[0], stable[0], beta[1]]);
+        expect(await store.listDailyCounts('app_1', { channel: 'stable', version: '2.0.0-beta.1' })).to.deep.equal(beta);
       });
 
       it('counts nothing when there are only uploads', async () => {
@@ -1055,6 +1153,23 @@ describe('SQLite store opening a database of the release before the release mode
     });
   });
 
+  it('reads sessions and events for any platform and arch, and keeps counting every download once', async () => {
+    await withStore(async (store) => {
+      expect(await store.getUploadSession('up_1')).to.deep.equal(uploadSession('up_1'));
+      expect((await store.listEvents({ limit: 10 })).map((e) => [e.eventId, e.platform, e.arch])).to.deep.equal([
+        ['d_uncounted', 'any', 'any'], ['u_1', 'any', 'any'], ['d_counted', 'any', 'any'],
+      ]);
+      expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.10.0', '2026-03-01', 1)]);
+      expect(await store.rollupEvents(100)).to.equal(1);
+      await store.insertEvents([event('d_new', { version: '1.10.0', platform: 'windows', arch: 'x64' })]);
+      expect(await store.rollupEvents(100)).to.equal(1);
+      expect(await store.listDailyCounts('app_1', {})).to.deep.equal([
+        daily('app_1', '1.10.0', '2026-03-01', 2),
+        daily('app_1', '1.10.0', '2026-03-01', 1, 'windows'),
+      ]);
+    });
+  });
+
   it('migrates once: opening the migrated file again changes nothing', async () => {
     const first = await withStore(async (store) => [await store.listVersions('app_1'), await store.listDailyCounts('app_1', {})]);
     expect(await withStore(async (store) => [await store.listVersions('app_1'), await store.listDailyCounts('app_1', {})])).to.deep.equal(first);
@@ -1184,6 +1299,14 @@ if (mongodbUri) {
         ]);
         const { platform: _platform, arch: _arch, sha512: _sha512, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
         await db.collection('files').insertOne({ ...old, live: true });
+        const { platform: _p, arch: _a, channel: _c, versionStatus: _v, ...session } = uploadSession('up_1');
+        await db.collection('uploadSessions').insertOne(session);
+        const { platform: _ep, arch: _ea, ...downloaded } = event('d_counted', { version: '1.10.0' });
+        await db.collection('events').insertMany([
+          { ...downloaded, counted: true, batchId: 'old' },
+          { ...downloaded, eventId: 'd_uncounted', timestamp: at(2), counted: false, batchId: null },
+        ]);
+        await db.collection('dailyCounts').insertOne({ applicationId: 'app_1', version: '1.10.0', date: '2026-03-01', count: 1, appliedBatches: ['old'] });
         store = await MongoStore.connect(database.uri, options);
       });
 
@@ -1232,6 +1355,24 @@ if (mongodbUri) {
         // Colliding on both the name and the slot, where the name index is the older one.
         await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
         await expectDuplicate(store.insertFile(file('f_3', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN', platform: 'linux' })), 'fileName');
+      });
+
+      it('reads sessions and events for any platform and arch, and counts what the earlier release counted as any', async () => {
+        expect(await store.getUploadSession('up_1')).to.deep.equal(uploadSession('up_1'));
+        expect((await store.listEvents({ limit: 10 })).map((e) => [e.eventId, e.platform, e.arch])).to.deep.equal([
+          ['d_uncounted', 'any', 'any'], ['d_counted', 'any', 'any'],
+        ]);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.10.0', '2026-03-01', 1)]);
+        await store.insertEvents([event('d_new', { version: '1.10.0', platform: 'windows', arch: 'x64' })]);
+        expect(await store.rollupEvents(100)).to.equal(2);
+        expect(await store.rollupEvents(100)).to.equal(0);
+        // A rollup of the earlier release, still running during a rolling deploy, adds to the total only.
+        await db.collection('dailyCounts').updateOne({ applicationId: 'app_1', version: '1.10.0' }, { $inc: { count: 1 } });
+        const counts = [daily('app_1', '1.10.0', '2026-03-01', 3), daily('app_1', '1.10.0', '2026-03-01', 1, 'windows')];
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal(counts);
+        // The version, stored without a channel, is in the default one.
+        expect(await store.listDailyCounts('app_1', { channel: 'main' })).to.deep.equal(counts);
+        expect(await store.listDailyCounts('app_1', { channel: 'beta' })).to.deep.equal([]);
       });
     });
 

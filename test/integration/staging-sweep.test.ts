@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Readable } from 'node:stream';
-import type { UploadSession, UploadStatus } from '../../shared/store/models';
+import type { UploadStatus } from '../../shared/store/models';
+import type { NewUploadSession } from '../../shared/store/store';
 import { stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { sweepStagingObjects } from '../../shared/uploads/sweep-staging-objects';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -15,7 +16,7 @@ describe('staging object sweep', () => {
 
   async function sessionWithStagedBytes(uploadId: string, status: UploadStatus, urlExpired: boolean): Promise<string> {
     const now = Date.now();
-    const session: UploadSession = {
+    const session: NewUploadSession = {
       uploadId,
       applicationId: 'sweep-app',
       version: '1.0',

@@ -52,7 +52,7 @@ describe('SQLite background writer', () => {
     try {
       const before = fs.statSync(file).size;
       // Well past the 1000 pages at which a connection would otherwise checkpoint inside a commit.
-      const insert = db.prepare('INSERT INTO daily_counts (application_id, version, date, count) VALUES (?, ?, ?, 1)');
+      const insert = db.prepare(`INSERT INTO daily_counts (application_id, version, platform, date, count) VALUES (?, ?, 'any', ?, 1)`);
       db.transaction(() => {
         for (let i = 0; i < 60_000; i += 1) insert.run(`application-${i}-${'x'.repeat(40)}`, '1.0.0', '2026-01-01');
       })();

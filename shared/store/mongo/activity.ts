@@ -1,16 +1,18 @@
 import { mongo, type FilterQuery } from 'mongoose';
 import { requireCount } from '../bounds';
 import type { DailyCount, DistributionEvent } from '../models';
+import type { StoreOptions } from '../options';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { MongoModels } from './models';
-import { toEvent } from './records';
+import { toDailyCounts, toEvent } from './records';
+import { channelFilter } from './release-field-filters';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import { rollupEvents } from './rollup';
 
 type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'listDailyCounts'>;
 
 export class MongoActivity implements ActivityMethods {
-  constructor(private readonly models: MongoModels) {}
+  constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {
     if (events.length === 0) return;
@@ -47,17 +49,27 @@ export class MongoActivity implements ActivityMethods {
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     const filter: FilterQuery<DailyCountDoc> = { applicationId };
-    if (query.version !== undefined) filter.version = query.version;
+    const versions: FilterQuery<DailyCountDoc>[] = [];
+    if (query.version !== undefined) versions.push({ version: query.version });
+    if (query.channel !== undefined) {
+      // A version's channel is read now: its downloads count in the channel it is in, wherever it was before.
+      const inChannel = await this.models.versions
+        .find({ applicationId, channel: channelFilter([query.channel], this.options) }, { _id: 0, version: 1 })
+        .lean<{ version: string }[]>();
+      versions.push({ version: { $in: inChannel.map((v) => v.version) } });
+    }
+    if (versions.length > 0) filter.$and = versions;
     if (query.from !== undefined || query.to !== undefined) {
       filter.date = {
         ...(query.from === undefined ? {} : { $gte: query.from }),
         ...(query.to === undefined ? {} : { $lte: query.to }),
       };
     }
-    return this.models.dailyCounts
-      .find(filter, { _id: 0, applicationId: 1, version: 1, date: 1, count: 1 })
+    const docs = await this.models.dailyCounts
+      .find(filter, { _id: 0, applicationId: 1, version: 1, date: 1, count: 1, platforms: 1 })
       .sort({ date: -1, version: 1 })
-      .lean<DailyCount[]>();
+      .lean<DailyCountDoc[]>();
+    return docs.flatMap(toDailyCounts);
   }
 }
 
@@ -72,6 +84,8 @@ function toEventDoc(event: DistributionEvent): EventDoc {
     customerId: event.customerId,
     clientIp: event.clientIp,
     userAgent: event.userAgent,
+    platform: event.platform,
+    arch: event.arch,
     timestamp: event.timestamp,
     counted: event.type !== 'download',
     batchId: null,

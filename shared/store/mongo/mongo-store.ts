@@ -21,6 +21,7 @@ import type {
   CustomerPatch,
   DailyCountQuery,
   FileDigestUpdate,
+  NewUploadSession,
   Page,
   Store,
   UploadSessionPatch,
@@ -59,7 +60,7 @@ export class MongoStore implements Store {
     this.versionsAndFiles = new MongoVersionsAndFiles(models, options);
     this.accounts = new MongoAccounts(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
-    this.activity = new MongoActivity(models);
+    this.activity = new MongoActivity(models, options);
   }
 
   /**
@@ -170,7 +171,7 @@ export class MongoStore implements Store {
   }
 
   // Large-upload sessions
-  createUploadSession(session: UploadSession): Promise<UploadSession> {
+  createUploadSession(session: NewUploadSession): Promise<UploadSession> {
     return this.guard(this.uploadsAndLinks.createUploadSession(session));
   }
   getUploadSession(uploadId: string): Promise<UploadSession | null> {

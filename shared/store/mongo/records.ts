@@ -1,9 +1,9 @@
 import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
-import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../../releases/platforms';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
-import type { ApiKey, Application, Customer, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
+import type { ApiKey, Application, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
 import type { StoreOptions } from '../options';
-import type { EventDoc } from './schemas/activity';
+import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
 import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import type { ApplicationDoc, FileDoc, StoredVersionDoc } from './schemas/catalog';
@@ -101,6 +101,10 @@ export function toUploadSession(doc: UploadSessionDoc): UploadSession {
     fileType: doc.fileType,
     releaseNotes: orNull(doc.releaseNotes),
     requiredTier: orNull(doc.requiredTier),
+    platform: doc.platform ?? DEFAULT_PLATFORM,
+    arch: doc.arch ?? DEFAULT_ARCH,
+    channel: orNull(doc.channel),
+    versionStatus: orNull(doc.versionStatus),
     fileId: doc.fileId,
     storageKey: doc.storageKey,
     status: doc.status,
@@ -136,7 +140,24 @@ export function toEvent(doc: EventDoc): DistributionEvent {
     customerId: orNull(doc.customerId),
     clientIp: orNull(doc.clientIp),
     userAgent: orNull(doc.userAgent),
+    platform: doc.platform ?? DEFAULT_PLATFORM,
+    arch: doc.arch ?? DEFAULT_ARCH,
     timestamp: doc.timestamp,
   };
 }
 
+/** Platforms in the order daily counts list them (ascending, as SQLite sorts them). */
+const PLATFORMS_ASCENDING = [...PLATFORMS].sort();
+
+/**
+ * A counter's rows, one per platform with downloads, in platform order. What its total holds beyond
+ * the platforms' parts was counted before counters had platforms: `any`'s, as SQLite's migration counts it.
+ */
+export function toDailyCounts(doc: DailyCountDoc): DailyCount[] {
+  const parts = doc.platforms ?? {};
+  const attributed = PLATFORMS.reduce((sum, platform) => sum + (parts[platform] ?? 0), 0);
+  return PLATFORMS_ASCENDING
+    .map((platform) => ({ platform, count: (parts[platform] ?? 0) + (platform === DEFAULT_PLATFORM ? doc.count - attributed : 0) }))
+    .filter(({ count }) => count > 0)
+    .map(({ platform, count }) => ({ applicationId: doc.applicationId, version: doc.version, platform, date: doc.date, count }));
+}

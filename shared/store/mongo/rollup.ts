@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
+import { DEFAULT_PLATFORM, type Platform } from '../../releases/platforms';
 import { utcDate } from '../dates';
-import type { DailyCount } from '../models';
 import type { MongoModels } from './models';
 import type { EventDoc, RollupBatchDoc } from './schemas/activity';
 import { isDuplicateKeyError } from './unique-indexes';
@@ -54,18 +54,33 @@ async function openBatch(models: MongoModels, limit: number): Promise<RollupBatc
   return batch;
 }
 
-/** The batch's events counted per application, version and UTC day; only the events this batch claimed count. */
-async function dailyTotals(models: MongoModels, batch: RollupBatchDoc): Promise<DailyCount[]> {
+/** What a batch adds to one counter: its total, and that total's parts per platform. */
+interface CounterTotal {
+  applicationId: string;
+  version: string;
+  date: string;
+  count: number;
+  platforms: Partial<Record<Platform, number>>;
+}
+
+/** The batch's events counted per application, version and UTC day, and per platform; only the events this batch claimed count. */
+async function dailyTotals(models: MongoModels, batch: RollupBatchDoc): Promise<CounterTotal[]> {
   const events = await models.events
-    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, timestamp: 1 })
-    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'timestamp'>[]>();
-  const totals = new Map<string, DailyCount>();
-  for (const { applicationId, version, timestamp } of events) {
+    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, platform: 1, timestamp: 1 })
+    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'platform' | 'timestamp'>[]>();
+  const totals = new Map<string, CounterTotal>();
+  for (const { applicationId, version, platform, timestamp } of events) {
     const date = utcDate(timestamp);
     const key = counterKey(applicationId, version, date);
-    const total = totals.get(key);
-    if (total) total.count += 1;
-    else totals.set(key, { applicationId, version, date, count: 1 });
+    let total = totals.get(key);
+    if (!total) {
+      total = { applicationId, version, date, count: 0, platforms: {} };
+      totals.set(key, total);
+    }
+    // Events stored before files had platforms count as `any`, as they read.
+    const counted = platform ?? DEFAULT_PLATFORM;
+    total.count += 1;
+    total.platforms[counted] = (total.platforms[counted] ?? 0) + 1;
   }
   return [...totals.values()];
 }
@@ -74,13 +89,15 @@ async function dailyTotals(models: MongoModels, batch: RollupBatchDoc): Promise<
 const counterKey = (applicationId: string, version: string, date: string): string =>
   `${applicationId.length}:${applicationId}${version.length}:${version}${date}`;
 
-async function addOnce(models: MongoModels, total: DailyCount, batchId: string): Promise<void> {
+async function addOnce(models: MongoModels, total: CounterTotal, batchId: string): Promise<void> {
   const counter = { applicationId: total.applicationId, version: total.version, date: total.date };
+  // The total and its parts in one update: the batch guard covers both.
+  const increments = { count: total.count, ...Object.fromEntries(Object.entries(total.platforms).map(([platform, n]) => [`platforms.${platform}`, n])) };
   for (let attempt = 1; ; attempt += 1) {
     try {
       await models.dailyCounts.updateOne(
         { ...counter, appliedBatches: { $ne: batchId } },
-        { $inc: { count: total.count }, $push: { appliedBatches: { $each: [batchId], $slice: -REMEMBERED_BATCHES } } },
+        { $inc: increments, $push: { appliedBatches: { $each: [batchId], $slice: -REMEMBERED_BATCHES } } },
         { upsert: true },
       );
       return;

@@ -1,6 +1,7 @@
 import { requireCount } from '../bounds';
 import type { ShareLink, UploadSession, UploadStatus } from '../models';
-import type { Store, UploadSessionPatch } from '../store';
+import { sessionWithDefaults } from '../record-defaults';
+import type { NewUploadSession, Store, UploadSessionPatch } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toShareLink, toUploadSession } from './records';
@@ -15,7 +16,8 @@ type UploadAndLinkMethods = Pick<Store,
 export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   constructor(private readonly models: MongoModels) {}
 
-  async createUploadSession(session: UploadSession): Promise<UploadSession> {
+  async createUploadSession(given: NewUploadSession): Promise<UploadSession> {
+    const session = sessionWithDefaults(given);
     await guardDuplicates(this.models.uploadSessions, () => this.models.uploadSessions.create(session));
     return session;
   }

@@ -1,3 +1,4 @@
+import type { Platform } from '../../releases/platforms';
 import { requireCount } from '../bounds';
 import type { DailyCount, DistributionEvent } from '../models';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
@@ -50,6 +51,11 @@ export class SqliteActivity implements ActivityMethods {
       where.push('version = ?');
       params.push(query.version);
     }
+    if (query.channel !== undefined) {
+      // A version's channel is read now: its downloads count in the channel it is in, wherever it was before.
+      where.push('version IN (SELECT version FROM versions WHERE application_id = ? AND channel = ?)');
+      params.push(applicationId, query.channel);
+    }
     if (query.from !== undefined) {
       where.push('date >= ?');
       params.push(query.from);
@@ -58,11 +64,13 @@ export class SqliteActivity implements ActivityMethods {
       where.push('date <= ?');
       params.push(query.to);
     }
-    const rows = this.database.prepare(`SELECT application_id, version, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version`)
-      .all(...params) as Row[];
+    const rows = this.database.prepare(
+      `SELECT application_id, version, platform, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version, platform`,
+    ).all(...params) as Row[];
     return rows.map((r) => ({
       applicationId: r.application_id as string,
       version: r.version as string,
+      platform: r.platform as Platform,
       date: r.date as string,
       count: r.count as number,
     }));

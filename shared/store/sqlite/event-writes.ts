@@ -10,10 +10,11 @@ import { prepareRollup } from './rollup';
 export type EventRow = [
   eventId: string, type: string, applicationId: string, version: string, fileId: string,
   customerId: string | null, clientIp: string | null, userAgent: string | null, timestampMs: number,
+  platform: string, arch: string,
 ];
 
 export function eventRow(e: DistributionEvent): EventRow {
-  return [e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime()];
+  return [e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime(), e.platform, e.arch];
 }
 
 /** The store's two high-volume writes, prepared once on one connection. */
@@ -26,8 +27,8 @@ export interface EventWrites {
 
 export function eventWrites(db: Database.Database): EventWrites {
   const insert = db.prepare(
-    `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+    `INSERT INTO events (event_id, type, application_id, version, file_id, customer_id, client_ip, user_agent, ts, platform, arch)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
   );
   const insertAll = db.transaction((rows: EventRow[]) => {
     for (const row of rows) insert.run(row);

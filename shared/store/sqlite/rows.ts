@@ -9,6 +9,7 @@ import type {
   FileRecord,
   FileStatus,
   FileType,
+  InitialReleaseStatus,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -109,6 +110,10 @@ export function uploadSessionFromRow(row: Row): UploadSession {
     fileType: text(row.file_type) as FileType,
     releaseNotes: optionalText(row.release_notes),
     requiredTier: optionalText(row.required_tier),
+    platform: text(row.platform) as Platform,
+    arch: text(row.arch) as Arch,
+    channel: optionalText(row.channel),
+    versionStatus: optionalText(row.version_status) as InitialReleaseStatus | null,
     fileId: text(row.file_id),
     storageKey: text(row.storage_key),
     status: text(row.status) as UploadStatus,
@@ -144,6 +149,8 @@ export function eventFromRow(row: Row): DistributionEvent {
     customerId: optionalText(row.customer_id),
     clientIp: optionalText(row.client_ip),
     userAgent: optionalText(row.user_agent),
+    platform: text(row.platform) as Platform,
+    arch: text(row.arch) as Arch,
     timestamp: date(row.ts),
   };
 }

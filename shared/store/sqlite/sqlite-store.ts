@@ -23,6 +23,7 @@ import type {
   CustomerPatch,
   DailyCountQuery,
   FileDigestUpdate,
+  NewUploadSession,
   Page,
   Store,
   UploadSessionPatch,
@@ -161,7 +162,7 @@ export class SqliteStore implements Store {
   }
 
   // Large-upload sessions
-  createUploadSession(session: UploadSession): Promise<UploadSession> {
+  createUploadSession(session: NewUploadSession): Promise<UploadSession> {
     return this.guard(this.uploadsAndLinks.createUploadSession(session));
   }
   getUploadSession(uploadId: string): Promise<UploadSession | null> {

@@ -1,6 +1,7 @@
 import { requireCount } from '../bounds';
 import type { ShareLink, UploadSession, UploadStatus } from '../models';
-import type { Store, UploadSessionPatch } from '../store';
+import { sessionWithDefaults } from '../record-defaults';
+import type { NewUploadSession, Store, UploadSessionPatch } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { shareLinkFromRow, toMillis, uploadSessionFromRow } from './rows';
 
@@ -12,17 +13,18 @@ type UploadAndLinkMethods = Pick<Store,
 export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
   constructor(private readonly database: SqliteDatabase) {}
 
-  async createUploadSession(s: UploadSession): Promise<UploadSession> {
+  async createUploadSession(given: NewUploadSession): Promise<UploadSession> {
+    const s = sessionWithDefaults(given);
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO upload_sessions (upload_id, application_id, version, file_name, file_size, content_type, file_type,
-             release_notes, required_tier, file_id, storage_key, status, expected_checksum, failure_reason, expires_at,
-             created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             release_notes, required_tier, platform, arch, channel, version_status, file_id, storage_key, status,
+             expected_checksum, failure_reason, expires_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(s.uploadId, s.applicationId, s.version, s.fileName, s.fileSize, s.contentType, s.fileType, s.releaseNotes,
-          s.requiredTier, s.fileId, s.storageKey, s.status, s.expectedChecksum, s.failureReason, toMillis(s.expiresAt),
-          toMillis(s.createdAt), toMillis(s.updatedAt)),
+          s.requiredTier, s.platform, s.arch, s.channel, s.versionStatus, s.fileId, s.storageKey, s.status,
+          s.expectedChecksum, s.failureReason, toMillis(s.expiresAt), toMillis(s.createdAt), toMillis(s.updatedAt)),
     );
     return s;
   }

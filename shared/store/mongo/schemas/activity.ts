@@ -1,15 +1,24 @@
 import { Schema, type Types } from 'mongoose';
+import { PLATFORMS, type Platform } from '../../../releases/platforms';
 import type { DailyCount, DistributionEvent } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 /**
  * `counted` is false for downloads until a rollup claims them (uploads are stored counted);
- * `batchId` names the rollup batch that claimed the event.
+ * `batchId` names the rollup batch that claimed the event. Events stored before files had
+ * platforms lack platform and arch.
  */
-export type EventDoc = DistributionEvent & { counted: boolean; batchId: string | null };
-/** `appliedBatches` holds the latest rollup batches added to this counter, so re-applying one is a no-op. */
-export type DailyCountDoc = DailyCount & { appliedBatches: string[] };
+export type EventDoc = Omit<DistributionEvent, 'platform' | 'arch'> & Partial<Pick<DistributionEvent, 'platform' | 'arch'>>
+  & { counted: boolean; batchId: string | null };
+/**
+ * One counter per application, version and UTC day: `count` is its total, `platforms` the part of it
+ * per platform. Downloads counted before platforms were (and those a rollup of that release still
+ * adds) are in `count` only: the rest of the total is `any`'s. Keyed as before platforms, so the
+ * unique index and the rollup's guard are the same for both releases during a rolling deploy.
+ * `appliedBatches` holds the latest rollup batches added to this counter, so re-applying one is a no-op.
+ */
+export type DailyCountDoc = Omit<DailyCount, 'platform'> & { platforms?: Partial<Record<Platform, number>>; appliedBatches: string[] };
 /** A rollup batch not yet finished: the events it may claim, recorded before any of them is claimed. */
 export interface RollupBatchDoc {
   _id: string;
@@ -26,6 +35,8 @@ export const eventSchema = new Schema<EventDoc>(
     customerId: String,
     clientIp: String,
     userAgent: String,
+    platform: String,
+    arch: String,
     timestamp: Date,
     counted: Boolean,
     batchId: String,
@@ -47,6 +58,7 @@ export const dailyCountSchema = new Schema<DailyCountDoc>(
     version: String,
     date: String,
     count: Number,
+    platforms: Object.fromEntries(PLATFORMS.map((platform) => [platform, Number])),
     appliedBatches: [String],
   },
   collectionOptions('dailyCounts'),

@@ -3,7 +3,10 @@ import type { ShareLink, UploadSession } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
-export type UploadSessionDoc = UploadSession;
+/** The fields sessions gained with the release model. */
+export type SessionReleaseField = 'platform' | 'arch' | 'channel' | 'versionStatus';
+/** A session as read: one stored before the release model lacks its fields. */
+export type UploadSessionDoc = Omit<UploadSession, SessionReleaseField> & Partial<Pick<UploadSession, SessionReleaseField>>;
 export type ShareLinkDoc = ShareLink;
 
 export const uploadSessionSchema = new Schema<UploadSessionDoc>(
@@ -17,6 +20,10 @@ export const uploadSessionSchema = new Schema<UploadSessionDoc>(
     fileType: String,
     releaseNotes: String,
     requiredTier: String,
+    platform: String,
+    arch: String,
+    channel: String,
+    versionStatus: String,
     fileId: String,
     storageKey: String,
     status: String,
