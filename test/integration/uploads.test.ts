@@ -318,7 +318,9 @@ describe('uploads (management API)', () => {
     describe('expiry', () => {
       let shortLived: TestApp;
       before(async () => {
-        shortLived = await startTestApp({ env: { UPLOAD_URL_TTL_SECONDS: '1' } });
+        // Two seconds: an upload URL's expiry counts from the whole second it was signed in, so a
+        // one-second URL signed late in its second can expire before the test's first PUT.
+        shortLived = await startTestApp({ env: { UPLOAD_URL_TTL_SECONDS: '2' } });
       });
       after(() => shortLived.close());
 
@@ -327,8 +329,10 @@ describe('uploads (management API)', () => {
         const res = await shortLived.http.post('/v1/management/upload/large-url', { applicationId, version: '1', fileName: 'f.bin', fileSize: 10 });
         const session = res.body.data as { uploadUrl: string; uploadId: string };
         expect(await put(session.uploadUrl, Buffer.alloc(10, 1), 10)).to.equal(200);
-        await new Promise((resolve) => setTimeout(resolve, 1_100));
-        return { applicationId, ...session, stored: (await shortLived.core.store.getUploadSession(session.uploadId))! };
+        const stored = (await shortLived.core.store.getUploadSession(session.uploadId))!;
+        // Past the session's expiry, which is never earlier than its URL's.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, stored.expiresAt.getTime() - Date.now()) + 100));
+        return { applicationId, ...session, stored };
       }
 
       it('answers 410 to a completion after expiry and releases the file', async () => {
