@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { JobQueues } from '../shared/queues/job-queues';
-import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../shared/redis/connections';
+import { createGatewayConnection, createSubscriberConnection, waitForReady, whileRedisAnswers } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
@@ -99,7 +99,7 @@ export async function launchGateway(
     close: async () => {
       await gateway.close();
       redisOutage.close();
-      await jobs.close();
+      await whileRedisAnswers(queueConnection, jobs.close());
       await bus.close();
       redis.disconnect();
       queueConnection.disconnect();

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
 import { invalidationChannel, InvalidationBus } from '../gateway/cache/invalidation-bus';
-import { createSubscriberConnection, createWorkerConnection } from '../shared/redis/connections';
+import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry } from './processor';
@@ -104,8 +104,8 @@ export async function startWorkers(
       // With Redis unreachable an active job can neither finish nor report back: waiting for it would
       // only run out the shutdown deadline. Its lock lapses and another worker retries it.
       const force = connection.status !== 'ready';
-      await Promise.all(workers.map((w) => w.close(force)));
-      await Promise.all(handlingFailures);
+      await whileRedisAnswers(connection, Promise.all(workers.map((w) => w.close(force))));
+      await whileRedisAnswers(connection, Promise.all(handlingFailures));
     },
   };
 }
@@ -145,7 +145,7 @@ export async function launchWorkers(
       redisOutage.close();
       // The queues share this connection; closing them waits for Redis, so without it they are left
       // to go with the connection.
-      if (connection.status === 'ready') await jobs.close();
+      await whileRedisAnswers(connection, jobs.close());
       await bus.close();
       connection.disconnect();
     },

@@ -48,3 +48,23 @@ export function waitForReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
     redis.once('ready', onReady);
   });
 }
+
+/**
+ * Waits for `work` while `redis` stays up. Closing queues and workers waits on Redis; when Redis goes
+ * away meanwhile (a terminal's interrupt reaches the embedded redis-server along with us), that wait
+ * can only run out the shutdown deadline, so it is abandoned: what was left is retried elsewhere
+ * once its lock lapses.
+ */
+export async function whileRedisAnswers(redis: Redis, work: Promise<unknown>): Promise<void> {
+  let onLost: (() => void) | undefined;
+  const lost = new Promise<void>((resolve) => {
+    if (redis.status !== 'ready') return resolve();
+    onLost = resolve;
+    for (const event of ['close', 'end', 'reconnecting']) redis.once(event, resolve);
+  });
+  try {
+    await Promise.race([work, lost]);
+  } finally {
+    if (onLost) for (const event of ['close', 'end', 'reconnecting']) redis.off(event, onLost);
+  }
+}
