@@ -8,7 +8,7 @@ import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
-import type { InvalidationBus } from './cache/invalidation-bus';
+import type { InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { Route } from './http/route';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */

@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
-import { invalidationChannel, InvalidationBus } from './cache/invalidation-bus';
+import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
 import type { Route } from './http/route';
 import { routeTable } from './routes/route-table';

@@ -2,7 +2,7 @@ import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
-import { invalidationChannel, InvalidationBus } from '../gateway/cache/invalidation-bus';
+import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';

@@ -3,7 +3,7 @@ import { redisUnavailable } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import { ServerIncarnation } from '../../shared/redis/server-incarnation';
 import type { Store } from '../../shared/store/store';
-import type { CacheTag, InvalidationBus } from '../cache/invalidation-bus';
+import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
 
 export interface KeyIdentity {

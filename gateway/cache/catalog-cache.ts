@@ -1,6 +1,6 @@
 import type { Application, FileRecord, Version } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import type { InvalidationBus } from './invalidation-bus';
+import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from './local-cache';
 
 export interface Downloadable {

@@ -1,5 +1,5 @@
 import { IN_PROCESS_CACHE_TTL_MS } from '../../shared/policy';
-import type { CacheTag, InvalidationBus } from './invalidation-bus';
+import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
 
 interface Entry<T> {
   value: T;

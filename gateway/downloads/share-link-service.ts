@@ -7,7 +7,7 @@ import { hashSecret } from '../../shared/secrets';
 import type { ShareLink } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { ApiKeyCache } from '../auth/api-key-cache';
-import type { InvalidationBus } from '../cache/invalidation-bus';
+import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';

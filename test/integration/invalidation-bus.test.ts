@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors';
 import { randomToken } from '../../shared/ids';
 import { createLogger } from '../../shared/logger';
 import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../../shared/redis/connections';
-import { CacheTag, CacheTopic, InvalidationBus } from '../../gateway/cache/invalidation-bus';
+import { CacheTag, CacheTopic, InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../../gateway/cache/local-cache';
 import { testRedisUrl } from '../support/hooks';
 import { pollUntil } from '../support/poll';

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
-import { redisUnavailable } from '../../shared/errors';
-import { randomToken } from '../../shared/ids';
-import type { Logger } from '../../shared/logger';
+import { redisUnavailable } from '../errors';
+import { randomToken } from '../ids';
+import type { Logger } from '../logger';
 
 export type CacheTopic = 'key' | 'customer' | 'application' | 'share';
 /** What a cached entry depends on, and what a change names: a topic and an id. */
