@@ -4,12 +4,12 @@ import type { Logger } from '../shared/logger';
 import type { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
+import type { SignedObjectAccess } from '../shared/storage/signed-object-access';
 import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
-import type { Route } from './http/route';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -17,8 +17,8 @@ export interface GatewayDeps {
   logger: Logger;
   store: Store;
   storage: ObjectStorage;
-  /** Routes the object store needs the gateway to serve (the embedded store's signed URLs), if any. */
-  storageRoutes?: readonly Route[];
+  /** Present when the object store's signed URLs point at the gateway (the embedded store): signed-object-routes.ts answers them. */
+  signedAccess?: SignedObjectAccess;
   /** Fail-fast connection: a command while Redis is down errors at once. */
   redis: Redis;
   /** Counts what a Redis outage refuses, and logs its start and end once each. */

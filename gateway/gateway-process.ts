@@ -90,7 +90,7 @@ export async function launchGateway(
   const catalog = new CatalogCache(core.store, bus);
   const events = new EventRecorder(core.store);
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, storageRoutes: core.storageRoutes, redis, redisOutage, jobs, keyCache, catalog, bus, events, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, catalog, bus, events, adminKeyHashes },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');

@@ -5,6 +5,7 @@ import { healthRoutes } from './health-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
 import { uploadRoutes } from './management/upload-routes';
+import { signedObjectRoutes } from './signed-object-routes';
 import { statisticsRoutes } from './statistics-routes';
 
 const MODULES: readonly RouteModule[] = [
@@ -14,9 +15,10 @@ const MODULES: readonly RouteModule[] = [
   uploadRoutes,
   customerRoutes,
   statisticsRoutes,
+  signedObjectRoutes,
 ];
 
 /** Every route the gateway serves, as data: the router, the download lane and the API description are built from it. */
 export function routeTable(deps: GatewayDeps): readonly Route[] {
-  return [...MODULES.flatMap((module) => module(deps)), ...(deps.storageRoutes ?? [])];
+  return MODULES.flatMap((module) => module(deps));
 }

@@ -1,8 +1,8 @@
-import type { Route } from '../../gateway/http/route';
 import type { Config } from '../config';
 import { defaultChannel } from '../releases/channels';
 import { createObjectStorage } from '../storage/create-object-storage';
 import type { ObjectStorage } from '../storage/object-storage';
+import type { SignedObjectAccess } from '../storage/signed-object-access';
 import { createStore } from '../store/create-store';
 import type { Store } from '../store/store';
 
@@ -10,18 +10,18 @@ import type { Store } from '../store/store';
 export interface CoreServices {
   store: Store;
   storage: ObjectStorage;
-  /** What a gateway serves for the object store besides the API (the embedded store's signed URLs), if anything. */
-  storageRoutes?: readonly Route[];
+  /** What a gateway needs to answer the object store's signed URLs, when they point at it (the embedded store). */
+  signedAccess?: SignedObjectAccess;
   close(): Promise<void>;
 }
 
 export async function openCoreServices(config: Readonly<Config>): Promise<CoreServices> {
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, defaultChannel: defaultChannel(config.channels) });
-  const { storage, routes } = createObjectStorage(config);
+  const { storage, signedAccess } = createObjectStorage(config);
   return {
     store,
     storage,
-    storageRoutes: routes,
+    signedAccess,
     close: async () => {
       await Promise.allSettled([store.close(), storage.close()]);
     },

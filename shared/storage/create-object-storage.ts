@@ -1,18 +1,17 @@
 import path from 'node:path';
-import type { Route } from '../../gateway/http/route';
 import type { Config } from '../config';
 import { loadSigningKey } from '../runtime/local-secrets';
 import { LocalStorage } from './local/local-storage';
-import { signedUrlRoutes } from './local/signed-url-routes';
 import { UrlSigner } from './local/url-signer';
 import type { ObjectStorage } from './object-storage';
 import { S3Storage } from './s3/s3-storage';
+import type { SignedObjectAccess } from './signed-object-access';
 
-/** The object store the configuration names, with what the gateway must serve for it. */
+/** The object store the configuration names, with what the gateway needs to serve for it. */
 export interface ConfiguredObjectStorage {
   storage: ObjectStorage;
-  /** Routes answering the store's signed URLs when they point at the gateway (the embedded store); S3 answers its own. */
-  routes?: readonly Route[];
+  /** Present when the store's signed URLs point at the gateway (the embedded store); S3 answers its own. */
+  signedAccess?: SignedObjectAccess;
 }
 
 /** S3 when S3_ENDPOINT or S3_BUCKET is set; otherwise files under DATA_DIR/objects, served by the gateway. */
@@ -20,5 +19,5 @@ export function createObjectStorage(config: Config): ConfiguredObjectStorage {
   if (config.s3) return { storage: new S3Storage(config.s3) };
   const signer = new UrlSigner(loadSigningKey(config.dataDir));
   const storage = new LocalStorage(path.join(config.dataDir, 'objects'), config.publicBaseUrl, signer);
-  return { storage, routes: signedUrlRoutes(storage, signer) };
+  return { storage, signedAccess: storage.signedAccess() };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { SignedGrant, UrlSigner } from '../../shared/storage/local/url-signer';
+import type { SignedGrant } from '../../shared/storage/signed-object-access';
+import { UrlSigner } from '../../shared/storage/local/url-signer';
 
 const NOW = new Date('2030-01-01T00:00:00Z');
 const NOW_SECONDS = NOW.getTime() / 1000;

@@ -9,10 +9,11 @@ import { feedFileThroughReusedBuffers } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
+import type { SignedObjectAccess } from '../signed-object-access';
 import { SignedUrlMemo } from '../signed-url-memo';
-import { UrlSigner } from './url-signer';
+import { SIGNED_URL_PARAMS, UrlSigner } from './url-signer';
 
-/** Where signed URLs point, under PUBLIC_BASE_URL; signed-url-routes.ts answers them. */
+/** Where signed URLs point, under PUBLIC_BASE_URL; the gateway answers them through signedAccess(). */
 export const SIGNED_URL_PATH = '/v1/objects';
 
 /** Read size for streaming objects: large reads keep hashing and serving near memory speed. */
@@ -24,7 +25,7 @@ const STORE_FAILURE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOSPC'
 /**
  * Objects as files under a directory, for the single-machine default. Writes land in a temporary file
  * renamed into place, so a reader never sees a half-written object. URLs point at the gateway, which
- * checks their signature (signed-url-routes.ts). A directory gone, unreadable or failing is
+ * checks their signature (signedAccess()). A directory gone, unreadable or failing is
  * DependencyUnavailableError (see failure()).
  */
 export class LocalStorage implements ObjectStorage {
@@ -147,6 +148,18 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async close(): Promise<void> {}
+
+  /** What the gateway needs to answer this store's signed URLs. */
+  signedAccess(): SignedObjectAccess {
+    return {
+      path: SIGNED_URL_PATH,
+      queryParams: Object.values(SIGNED_URL_PARAMS),
+      verify: (method, key, query) => this.signer.verify(method, key, query),
+      head: (key) => this.head(key),
+      openObject: (key) => this.openObject(key),
+      put: (key, body, limits) => this.put(key, body, limits),
+    };
+  }
 
   /** Opens an object for reading; ObjectNotFoundError when there is none. */
   async openObject(key: string): Promise<fsp.FileHandle> {

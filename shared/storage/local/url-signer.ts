@@ -1,17 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-
-/** What a signed object URL grants: one method on one key until `expires`, with fixed response headers. */
-export interface SignedGrant {
-  method: 'GET' | 'PUT';
-  key: string;
-  /** Unix seconds. */
-  expires: number;
-  disposition?: string;
-  contentType?: string;
-  contentLength?: number;
-}
-
-export type Verdict = 'valid' | 'expired' | 'invalid';
+import type { SignedGrant, Verdict } from '../signed-object-access';
 
 /** Query parameter names of signed URLs; the signature covers every one of them. */
 export const SIGNED_URL_PARAMS = {

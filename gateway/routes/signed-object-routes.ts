@@ -1,31 +1,33 @@
 import { z } from 'zod';
-import { parseByteRange } from '../../../gateway/http/byte-range';
-import type { AppContext } from '../../../gateway/http/context';
-import { declaredLength } from '../../../gateway/http/declared-length';
-import { rawBytes, route, Route } from '../../../gateway/http/route';
-import { sendFileRange } from '../../../gateway/http/send-file-range';
-import { presentStoredObject, storedObjectResponse } from '../../../gateway/presenters/uploads';
-import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../errors';
-import { BodyLengthError, maxBodyBytes } from '../object-storage';
-import { SIGNED_URL_PATH, type LocalStorage } from './local-storage';
-import { SIGNED_URL_PARAMS, type UrlSigner } from './url-signer';
-
-const OBJECT = `${SIGNED_URL_PATH}/:key(.+)`;
+import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
+import { BodyLengthError, maxBodyBytes } from '../../shared/storage/object-storage';
+import type { SignedObjectAccess } from '../../shared/storage/signed-object-access';
+import { parseByteRange } from '../http/byte-range';
+import type { AppContext } from '../http/context';
+import { declaredLength } from '../http/declared-length';
+import { rawBytes, route, RouteModule } from '../http/route';
+import { sendFileRange } from '../http/send-file-range';
+import { presentStoredObject, storedObjectResponse } from '../presenters/uploads';
 
 const objectParams = z.object({ key: z.string() });
-/** The signature's parameters, each given once; the signer decides whether they grant anything. */
-const signedUrlQuery = z
-  .object(Object.fromEntries(Object.values(SIGNED_URL_PARAMS).map((name) => [name, z.string({ invalid_type_error: 'must be given once' }).optional()])))
-  .strict();
 
 /**
- * The embedded object store's URLs, served by the gateway: GET/HEAD (downloads) and PUT (large
- * uploads), each allowed only by a valid, unexpired signature of `signer`. No bearer key is involved.
+ * The object store's signed URLs, when they point at the gateway (the embedded store; none for S3):
+ * GET/HEAD (downloads) and PUT (large uploads), each allowed only by a valid, unexpired signature.
+ * No bearer key is involved.
  */
-export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): readonly Route[] {
+export const signedObjectRoutes: RouteModule = (deps) => (deps.signedAccess ? routesFor(deps.signedAccess) : []);
+
+function routesFor(storage: SignedObjectAccess) {
+  const objectPath = `${storage.path}/:key(.+)`;
+  /** The signature's parameters, each given once; verify() decides whether they grant anything. */
+  const signedUrlQuery = z
+    .object(Object.fromEntries(storage.queryParams.map((name) => [name, z.string({ invalid_type_error: 'must be given once' }).optional()])))
+    .strict();
+
   const authorise = (ctx: AppContext) => {
-    const key = keyOfPath(ctx.path);
-    const { verdict, grant } = signer.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
+    const key = keyOfPath(storage.path, ctx.path);
+    const { verdict, grant } = storage.verify(ctx.method, key, new URLSearchParams(ctx.querystring));
     if (verdict === 'invalid' || !grant) throw forbidden('the URL signature is not valid');
     if (verdict === 'expired') throw forbidden('the URL has expired');
     ctx.set('Cache-Control', 'private, no-store');
@@ -34,7 +36,7 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): reado
 
   return [
     route({
-      method: 'get', path: OBJECT, guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
+      method: 'get', path: objectPath, guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
       params: objectParams, query: signedUrlQuery,
       status: [200, 206], response: 'bytes',
       handle: async (_input, ctx) => {
@@ -65,7 +67,7 @@ export function signedUrlRoutes(storage: LocalStorage, signer: UrlSigner): reado
       },
     }),
     route({
-      method: 'put', path: OBJECT, guard: 'none', summary: 'Store the bytes of a large upload through a signed URL',
+      method: 'put', path: objectPath, guard: 'none', summary: 'Store the bytes of a large upload through a signed URL',
       params: objectParams, query: signedUrlQuery, body: rawBytes,
       status: 200, response: storedObjectResponse,
       handle: async (_input, ctx) => {
@@ -94,9 +96,9 @@ function tooLarge(ctx: AppContext, limit: number) {
 }
 
 /** The object key from the raw path (the router's decoded param would turn '+' into a space). */
-function keyOfPath(rawPath: string): string {
+function keyOfPath(basePath: string, rawPath: string): string {
   try {
-    return rawPath.slice(SIGNED_URL_PATH.length + 1).split('/').map(decodeURIComponent).join('/');
+    return rawPath.slice(basePath.length + 1).split('/').map(decodeURIComponent).join('/');
   } catch {
     throw notFound('object not found');
   }

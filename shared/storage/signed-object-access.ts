@@ -1,0 +1,35 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { BodyLimits, ObjectInfo } from './object-storage';
+
+/** What a signed object URL grants: one method on one key until `expires`, with fixed response headers. */
+export interface SignedGrant {
+  method: 'GET' | 'PUT';
+  key: string;
+  /** Unix seconds. */
+  expires: number;
+  disposition?: string;
+  contentType?: string;
+  contentLength?: number;
+}
+
+export type Verdict = 'valid' | 'expired' | 'invalid';
+
+/**
+ * What answering an object store's signed URLs takes, for a store whose URLs point at the gateway
+ * (the embedded store; S3 answers its own). The gateway serves them over HTTP with it.
+ */
+export interface SignedObjectAccess {
+  /** The path under PUBLIC_BASE_URL the URLs point at; the object's key, URL-encoded per segment, follows it. */
+  readonly path: string;
+  /** The query parameters a signature is made of; no other is part of a signed URL. */
+  readonly queryParams: readonly string[];
+  /** Reads the grant of a request's query; `method` is the request's (HEAD counts as GET). */
+  verify(method: string, key: string, query: URLSearchParams): { verdict: Verdict; grant?: SignedGrant };
+  /** null when the object does not exist. */
+  head(key: string): Promise<ObjectInfo | null>;
+  /** Opens an object for reading; ObjectNotFoundError when there is none. */
+  openObject(key: string): Promise<FileHandle>;
+  /** Stores `body` at `key` within `limits`; BodyLengthError when it breaks them. */
+  put(key: string, body: Readable, limits: BodyLimits): Promise<{ size: number }>;
+}

@@ -1,0 +1,38 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const GATEWAY = path.join(ROOT, 'gateway');
+
+/** Every .ts file under `directory` in the source tree. */
+function sourceFiles(directory: string): string[] {
+  return fs.readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** What `file` imports from gateway/: imports, type imports, re-exports, require() and import(). */
+function gatewayImports(file: string): string[] {
+  const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
+  return importedFiles
+    .map((imported) => imported.fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .filter((specifier) => {
+      const target = path.resolve(path.dirname(file), specifier);
+      return target === GATEWAY || target.startsWith(GATEWAY + path.sep);
+    });
+}
+
+/** shared/ is loaded by both processes and workers/ by the worker process: neither may load the gateway's HTTP code. */
+describe('layering', () => {
+  for (const layer of ['shared', 'workers']) {
+    it(`no file under ${layer}/ imports from gateway/`, () => {
+      const files = sourceFiles(path.join(ROOT, layer));
+      expect(files, `${layer}/ holds source files`).to.not.be.empty;
+      const offending = files.flatMap((file) => gatewayImports(file).map((specifier) => `${path.relative(ROOT, file)}: ${specifier}`));
+      expect(offending).to.deep.equal([]);
+    });
+  }
+});
