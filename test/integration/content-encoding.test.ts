@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { createCustomer, smallUploadForm } from '../support/factories';
 import type { HttpResult } from '../support/http-client';
-import { LoggedApp, startLoggedApp } from '../support/logged-app';
+import { startTestApp, TestApp } from '../support/test-app';
 
 const APPLICATIONS = '/v1/management/applications';
 
@@ -18,10 +18,10 @@ function expectFailure(response: HttpResult, status: number, code: string): void
  * nothing is changed, and nothing is a 500.
  */
 describe('Content-Encoding of request bodies', () => {
-  let app: LoggedApp;
+  let app: TestApp;
   let counter = 0;
   before(async () => {
-    app = await startLoggedApp();
+    app = await startTestApp({ workers: false, captureLogs: true });
   });
   after(async () => {
     await app?.close();

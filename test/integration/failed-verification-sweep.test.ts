@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { createLogger } from '../../shared/logger';
 import { stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { launchWorkers } from '../../workers/worker-process';
-import { createApplication, eventually } from '../support/factories';
+import { createApplication } from '../support/factories';
+import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -47,7 +48,7 @@ describe('upload sweep and failed verification jobs', () => {
     // The recurring sweep runs as soon as workers start.
     const workers = await launchWorkers(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string);
     try {
-      const failed = await eventually(async () => {
+      const failed = await pollUntil(async () => {
         const current = await upload();
         return current.status === 'failed' ? current : undefined;
       }, 20_000, 'the sweep to fail the upload');

@@ -9,7 +9,6 @@ import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { createCustomer } from '../support/factories';
 import type { HttpResult } from '../support/http-client';
-import { LoggedApp, startLoggedApp } from '../support/logged-app';
 import { pollUntil, timed } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -189,9 +188,9 @@ describe('gateway basics', () => {
   describe('admin key rotation', () => {
     const first = `adm_first_${randomBytes(24).toString('hex')}`;
     const second = `adm_second_${randomBytes(24).toString('hex')}`;
-    let rotating: LoggedApp;
+    let rotating: TestApp;
     before(async () => {
-      rotating = await startLoggedApp({ env: { ADMIN_API_KEYS: `${first},${second}` } });
+      rotating = await startTestApp({ env: { ADMIN_API_KEYS: `${first},${second}` }, workers: false, captureLogs: true });
     });
     after(async () => {
       await rotating?.close();
@@ -206,9 +205,9 @@ describe('gateway basics', () => {
   });
 
   describe('request log', () => {
-    let logged: LoggedApp;
+    let logged: TestApp;
     before(async () => {
-      logged = await startLoggedApp({ env: { LOG_LEVEL: 'debug' } });
+      logged = await startTestApp({ env: { LOG_LEVEL: 'debug' }, workers: false, captureLogs: true });
     });
     after(async () => {
       await logged?.close();
@@ -237,9 +236,9 @@ describe('gateway basics', () => {
   });
 
   describe('client disconnects', () => {
-    let logged: LoggedApp;
+    let logged: TestApp;
     before(async () => {
-      logged = await startLoggedApp();
+      logged = await startTestApp({ workers: false, captureLogs: true });
     });
     after(async () => {
       await logged?.close();
@@ -261,9 +260,9 @@ describe('gateway basics', () => {
   });
 
   describe('unexpected errors', () => {
-    let broken: LoggedApp;
+    let broken: TestApp;
     before(async () => {
-      broken = await startLoggedApp();
+      broken = await startTestApp({ workers: false, captureLogs: true, sqliteOnly: true });
     });
     after(async () => {
       await broken?.close();
@@ -288,11 +287,11 @@ describe('gateway basics', () => {
 
   describe('with Redis frozen (connected, never answering)', () => {
     let redis: DedicatedRedis;
-    let isolated: LoggedApp;
+    let isolated: TestApp;
     let customerKey: string;
     before(async () => {
       redis = await startDedicatedRedis();
-      isolated = await startLoggedApp({ env: { REDIS_URL: redis.url } });
+      isolated = await startTestApp({ env: { REDIS_URL: redis.url }, workers: false, captureLogs: true });
       customerKey = (await createCustomer(isolated)).apiKey;
       redis.pause();
     });
@@ -311,11 +310,11 @@ describe('gateway basics', () => {
 
   describe('with Redis down', () => {
     let redis: DedicatedRedis;
-    let isolated: LoggedApp;
+    let isolated: TestApp;
     let customerKey: string;
     before(async () => {
       redis = await startDedicatedRedis();
-      isolated = await startLoggedApp({ env: { REDIS_URL: redis.url } });
+      isolated = await startTestApp({ env: { REDIS_URL: redis.url }, workers: false, captureLogs: true });
       customerKey = (await createCustomer(isolated)).apiKey;
       expectFailure(await isolated.http.get(ADMIN_ROUTE, { key: customerKey }), 403, 'FORBIDDEN');
       await redis.stop();

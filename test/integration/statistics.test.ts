@@ -3,7 +3,8 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { newEventId } from '../../shared/ids';
 import type { DistributionEvent } from '../../shared/store/models';
-import { createApplication, createCustomer, eventually, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
 import { NodeProcess } from '../support/node-process';
 import { downloadEvent } from '../support/records';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -45,7 +46,7 @@ describe('statistics and activity', () => {
       const statuses = (await Promise.all(requests)).map((r) => r.status);
       expect(statuses.every((s) => s === 200)).to.equal(true);
 
-      const stats = await eventually(async () => {
+      const stats = await pollUntil(async () => {
         const res = await app.http.get(`/v1/applications/${applicationId}/stats`);
         return res.body.data.totalDownloads === 50 ? res.body.data : undefined;
       }, 10_000, 'rollup');
@@ -106,10 +107,10 @@ describe('statistics and activity', () => {
       const queue = new Queue('statistics', { connection, prefix: app.config.redisPrefix });
       try {
         await Promise.all([queue.add('rollup-events', {}), queue.add('rollup-events', {}), queue.add('rollup-events', {})]);
-        await eventually(async () => {
+        await pollUntil(async () => {
           const counts = await queue.getJobCounts('waiting', 'active');
           return counts.waiting + counts.active === 0 ? true : undefined;
-        });
+        }, 10_000, 'the rollup jobs to finish');
         await foldAll(app);
         expect(await app.core.store.rollupEvents(1_000)).to.equal(0);
         expect((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads).to.equal(30);

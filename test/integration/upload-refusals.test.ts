@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startDedicatedRedis } from '../support/dedicated-redis';
-import { createApplication, createCustomer, eventually, sha256, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, sha256, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** Objects under the embedded store's staging directory, finished or still being written. */
@@ -45,7 +46,7 @@ describe('a refused upload changes nothing', function () {
       uploadId, applicationId: body.applicationId, version: body.version, fileName: 'big.iso', fileSize: 1000, ...completion,
     });
     expect(done.status, JSON.stringify(done.body)).to.equal(202);
-    return eventually(async () => {
+    return pollUntil(async () => {
       const res = await app.http.get(`/v1/management/uploads/${uploadId}`);
       return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
     }, 30_000, 'verification');
@@ -148,7 +149,7 @@ describe('a refused upload changes nothing', function () {
 
       await put(uploadUrl, randomBytes(1000));
       expect((await app.http.post('/v1/management/upload/large-complete', completion)).status).to.equal(202);
-      await eventually(async () => ((await app.http.get(`/v1/management/uploads/${uploadId}`)).body.data.status === 'completed' ? true : undefined));
+      await pollUntil(async () => ((await app.http.get(`/v1/management/uploads/${uploadId}`)).body.data.status === 'completed' ? true : undefined), 10_000, 'verification');
       expect(await version(applicationId, '1')).to.include({ releaseNotes: 'From large-complete', requiredTier: 'standard' });
     });
 

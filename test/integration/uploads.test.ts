@@ -5,7 +5,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { createApplication, eventually, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
+import { createApplication, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
 import { statusForHeadersOnly } from '../support/headers-only';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -201,7 +202,7 @@ describe('uploads (management API)', () => {
       expect(done.status).to.equal(202);
       expect(done.body.data).to.include({ uploadId: session.uploadId, status: 'verifying' });
 
-      const completed = await eventually(async () => {
+      const completed = await pollUntil(async () => {
         const res = await app.http.get(`/v1/management/uploads/${session.uploadId}`);
         return res.body.data.status === 'completed' ? res.body.data : undefined;
       }, 60_000, 'verification');
@@ -233,7 +234,7 @@ describe('uploads (management API)', () => {
         uploadId: session.uploadId, applicationId, version: '5.0', fileName: 'big.iso', fileSize: content.length, checksum: 'ab'.repeat(32),
       });
       expect(done.status).to.equal(202);
-      const failed = await eventually(async () => {
+      const failed = await pollUntil(async () => {
         const res = await app.http.get(`/v1/management/uploads/${session.uploadId}`);
         return res.body.data.status === 'failed' ? res.body.data : undefined;
       }, 30_000, 'failure');
@@ -254,7 +255,7 @@ describe('uploads (management API)', () => {
       const second = await app.http.post('/v1/management/upload/large-complete', body);
       expect(first.status).to.be.oneOf([200, 202]);
       expect(second.status).to.be.oneOf([200, 202]);
-      await eventually(async () => ((await app.http.get(`/v1/management/uploads/${session.uploadId}`)).body.data.status === 'completed' ? true : undefined));
+      await pollUntil(async () => ((await app.http.get(`/v1/management/uploads/${session.uploadId}`)).body.data.status === 'completed' ? true : undefined), 10_000, 'verification');
       const connection = new IORedis(app.config.redisUrl as string, { maxRetriesPerRequest: null });
       const queue = new Queue('uploads', { connection, prefix: app.config.redisPrefix });
       try {
@@ -353,7 +354,7 @@ describe('uploads (management API)', () => {
         try {
           await jobs.add('expire-upload-sessions', {});
           // The sweep claims the session first, then releases the file and deletes the bytes.
-          const stored = await eventually(async () => {
+          const stored = await pollUntil(async () => {
             const s = await shortLived.core.store.getUploadSession(uploadId);
             const released = s && (await shortLived.core.store.getFile(s.fileId))?.status === 'failed';
             return s?.status === 'expired' && released ? s : undefined;

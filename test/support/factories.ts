@@ -60,14 +60,3 @@ export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

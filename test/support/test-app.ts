@@ -1,33 +1,51 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
+import pino from 'pino';
 import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import { Config, loadConfig } from '../../shared/config';
-import { createLogger } from '../../shared/logger';
+import { createLogger, Logger } from '../../shared/logger';
 import { findFreePort } from '../../shared/net';
-import { hashSecret } from '../../shared/secrets';
 import { CoreServices, openCoreServices } from '../../shared/runtime/core-services';
+import { resolveAdminKeys } from '../../shared/runtime/local-secrets';
 import { launchWorkers, LaunchedWorkers } from '../../workers/worker-process';
 import { testRedisUrl } from './hooks';
 import { HttpClient } from './http-client';
 
+/** One parsed pino line. */
+export interface LogRecord {
+  level: number;
+  msg: string;
+  requestId?: string;
+  err?: { type?: string; message?: string; stack?: string };
+  [field: string]: unknown;
+}
+
 export interface TestApp {
   baseUrl: string;
+  /** The first of ADMIN_API_KEYS. */
   adminKey: string;
   config: Readonly<Config>;
   core: CoreServices;
   http: HttpClient;
   gateway: LaunchedGateway;
   workers: LaunchedWorkers | undefined;
+  /** With `captureLogs`: every line the app logged, parsed, in order; otherwise empty. */
+  logs: LogRecord[];
   close(): Promise<void>;
 }
 
 export interface TestAppOptions {
-  /** Extra environment (S3_*, TIERS, TRUST_PROXY...). */
+  /** Extra environment (S3_*, TIERS, TRUST_PROXY, ADMIN_API_KEYS, REDIS_URL, LOG_LEVEL...). */
   env?: Record<string, string>;
   /** Start the BullMQ workers in the same process (default true). */
   workers?: boolean;
+  /** Log into `logs` (at LOG_LEVEL info unless `env` says otherwise) so tests can read what the service logged. */
+  captureLogs?: boolean;
+  /** SQLite even when MONGODB_URI is set, for tests that reach into the SQLite file. */
+  sqliteOnly?: boolean;
 }
 
 /**
@@ -37,22 +55,25 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-test-'));
   const port = await findFreePort();
-  const adminKey = `adm_${randomBytes(24).toString('base64url')}`;
-  const env: Record<string, string> = {
+  const mongodbUri = options.sqliteOnly ? undefined : process.env.MONGODB_URI;
+  const config = loadConfig({
     PORT: String(port),
     DATA_DIR: dataDir,
-    ADMIN_API_KEYS: adminKey,
+    ADMIN_API_KEYS: `adm_${randomBytes(24).toString('base64url')}`,
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: `t${randomBytes(6).toString('hex')}`,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI) } : {}),
+    LOG_LEVEL: options.captureLogs ? 'info' : (process.env.TEST_LOG_LEVEL ?? 'silent'),
+    ...(mongodbUri ? { MONGODB_URI: freshDatabase(mongodbUri) } : {}),
     ...options.env,
-  };
-  const config = loadConfig(env);
-  const logger = createLogger(config.logLevel, 'test');
+  });
+  const logs: LogRecord[] = [];
+  const logger = options.captureLogs ? memoryLogger(config.logLevel, logs) : createLogger(config.logLevel, 'test');
   const core = await openCoreServices(config);
+  // Admin keys resolved as the entry points resolve them, so ADMIN_API_KEYS may list several.
+  const adminKey = config.adminApiKeys[0];
+  const { hashes } = resolveAdminKeys(config.adminApiKeys, config.dataDir);
   const workers = options.workers === false ? undefined : await launchWorkers(config, logger, core, config.redisUrl as string);
-  const gateway = await launchGateway(config, logger, core, config.redisUrl as string, [hashSecret(adminKey)], port);
+  const gateway = await launchGateway(config, logger, core, config.redisUrl as string, hashes, port);
   const baseUrl = `http://127.0.0.1:${gateway.gateway.port}`;
   return {
     baseUrl,
@@ -61,6 +82,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     core,
     gateway,
     workers,
+    logs,
     http: new HttpClient(baseUrl, adminKey),
     close: async () => {
       await gateway.close();
@@ -69,6 +91,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A logger writing parsed lines into `logs`; no redaction, so a secret that reaches a log call shows. */
+function memoryLogger(level: string, logs: LogRecord[]): Logger {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(JSON.parse(line) as LogRecord);
+      callback();
+    },
+  });
+  return pino({ level }, sink);
 }
 
 function freshDatabase(uri: string): string {
