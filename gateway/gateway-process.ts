@@ -5,6 +5,7 @@ import { createGatewayConnection, createSubscriberConnection, waitForReady, whil
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
+import { answerProtocolErrors } from './http/protocol-errors';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
@@ -26,7 +27,9 @@ export interface RunningGateway {
 export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
   const routes = routeTable(deps);
   const app = createApp(deps, routes);
-  const server = http.createServer(app.callback());
+  // Node's own check of Host answers without the envelope: answerProtocolErrors makes it.
+  const server = http.createServer({ requireHostHeader: false });
+  server.on('request', answerProtocolErrors(server, app.callback()));
   // Large uploads stream for minutes: no whole-request timeout, but idle sockets are dropped.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;
