@@ -104,7 +104,8 @@ function memoryLogger(level: string, logs: LogRecord[]): Logger {
   return pino({ level }, sink);
 }
 
-function freshDatabase(uri: string): string {
+/** `uri` naming a database of its own, so runs never share data. */
+export function freshDatabase(uri: string): string {
   const url = new URL(uri);
   url.pathname = `/bds_test_${randomBytes(6).toString('hex')}`;
   return url.toString();

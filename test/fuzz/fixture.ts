@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { smallUploadForm, SmallUpload } from '../support/factories';
+import type { HttpClient, HttpResult } from '../support/http-client';
+
+export interface SeededCustomer {
+  customerId: string;
+  apiKey: string;
+  keyId: string;
+}
+
+export interface SeededFile {
+  fileId: string;
+  fileName: string;
+}
+
+/**
+ * Records of every kind, created through the API before a property runs, for the generated
+ * requests to aim at (and miss): a property can only show that a refused request changed nothing if
+ * there is something to change. Ids carry a tag of their own, so each property has its own records.
+ */
+export interface Fixture {
+  tag: string;
+  apps: {
+    /** Lists every seeded customer; versions OPEN, PREMIUM and PENDING. */
+    main: string;
+    /** Soft-deleted. */
+    deleted: string;
+    /** No customers, no versions: the one a DELETE aims at. */
+    spare: string;
+  };
+  versions: { open: string; premium: string; pending: string };
+  files: { main: SeededFile; dependency: SeededFile; premium: SeededFile };
+  customers: { free: SeededCustomer; premium: SeededCustomer; inactive: SeededCustomer };
+  /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
+  keys: { spare: SeededCustomer; revoked: SeededCustomer };
+  /** A large upload issued for main/PENDING and never sent: its PUT URL (path and query) and fields. */
+  upload: { uploadId: string; target: string; fileName: string; fileSize: number; version: string };
+  /** Share links of the premium customer for main/OPEN. */
+  shares: { active: string; spare: string; revoked: string };
+  /** A signed download URL of the main file (path and query). */
+  downloadTarget: string;
+}
+
+export const FIXTURE_VERSIONS = { open: '1.0.0', premium: '2.0.0', pending: '3.0.0' } as const;
+export const FIXTURE_RELEASE_NOTES = { open: 'first release', premium: 'for premium customers' } as const;
+export const PENDING_FILE_SIZE = 1000;
+
+export async function seedFixture(http: HttpClient): Promise<Fixture> {
+  const tag = randomBytes(4).toString('hex');
+  const customer = async (name: string, tier: string): Promise<SeededCustomer> => {
+    const created = expectStatus(await http.post('/v1/management/customers', { customerId: `${name}-${tag}`, name: `${name} ${tag}`, tier }), 201);
+    return { customerId: created.customerId, apiKey: created.apiKey, keyId: created.keyId };
+  };
+  const free = await customer('free', 'free');
+  const premium = await customer('premium', 'premium');
+  const inactive = await customer('inactive', 'standard');
+  expectStatus(await http.patch(`/v1/management/customers/${inactive.customerId}`, { isActive: false }), 200);
+  const extraKey = async (): Promise<SeededCustomer> => {
+    const issued = expectStatus(await http.post(`/v1/management/customers/${premium.customerId}/apikeys`, {}), 201);
+    return { customerId: premium.customerId, apiKey: issued.apiKey, keyId: issued.keyId };
+  };
+  const spareKey = await extraKey();
+  const revokedKey = await extraKey();
+  expectStatus(await http.delete(`/v1/management/customers/${premium.customerId}/apikeys/${revokedKey.keyId}`), 200);
+
+  const application = async (name: string, customerIds: string[]) => {
+    const applicationId = `${name}-${tag}`;
+    expectStatus(await http.post('/v1/management/applications', { applicationId, name: `${name} ${tag}`, tags: ['fuzz'], customerIds }), 201);
+    return applicationId;
+  };
+  const main = await application('main', [free.customerId, premium.customerId, inactive.customerId]);
+  const deleted = await application('deleted', [premium.customerId]);
+  const spare = await application('spare', []);
+  expectStatus(await http.delete(`/v1/management/applications/${deleted}`), 200);
+
+  const upload = async (fields: Omit<SmallUpload, 'applicationId'>): Promise<SeededFile> => {
+    const form = smallUploadForm({ applicationId: main, ...fields });
+    const file = expectStatus(await http.request('POST', '/v1/management/upload', { body: form }), 201);
+    return { fileId: file.fileId, fileName: file.fileName };
+  };
+  const mainFile = await upload({ version: FIXTURE_VERSIONS.open, fileName: `setup-${tag}.exe`, releaseNotes: FIXTURE_RELEASE_NOTES.open });
+  const dependency = await upload({ version: FIXTURE_VERSIONS.open, fileName: 'runtime.dll', fileType: 'DEPENDENCY' });
+  const premiumFile = await upload({
+    version: FIXTURE_VERSIONS.premium,
+    fileName: `setup-${tag}.exe`,
+    releaseNotes: FIXTURE_RELEASE_NOTES.premium,
+    requiredTier: 'premium',
+  });
+
+  const pendingName = `big-${tag}.bin`;
+  const issued = expectStatus(await http.post('/v1/management/upload/large-url', {
+    applicationId: main,
+    version: FIXTURE_VERSIONS.pending,
+    fileName: pendingName,
+    fileSize: PENDING_FILE_SIZE,
+  }), 201);
+
+  const share = async () => {
+    const created = expectStatus(await http.post('/v1/downloads/share', { applicationId: main, version: FIXTURE_VERSIONS.open }, { key: premium.apiKey }), 201);
+    return created.token as string;
+  };
+  const shares = { active: await share(), spare: await share(), revoked: await share() };
+  expectStatus(await http.delete(`/v1/downloads/share/${shares.revoked}`, { key: premium.apiKey }), 200);
+
+  const download = expectStatus(await http.get(`/v1/downloads/url?applicationId=${main}&version=${FIXTURE_VERSIONS.open}`, { key: premium.apiKey }), 200);
+
+  return {
+    tag,
+    apps: { main, deleted, spare },
+    versions: { ...FIXTURE_VERSIONS },
+    files: { main: mainFile, dependency, premium: premiumFile },
+    customers: { free, premium, inactive },
+    keys: { spare: spareKey, revoked: revokedKey },
+    upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
+    shares,
+    downloadTarget: pathAndQuery(download.downloadUrl),
+  };
+}
+
+function expectStatus(response: HttpResult, status: number) {
+  if (response.status !== status) throw new Error(`seeding the fixture: expected ${status}, got ${response.status} ${response.raw.toString()}`);
+  return response.body.data;
+}
+
+function pathAndQuery(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}

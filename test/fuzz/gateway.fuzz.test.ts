@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { mountedRoutes, routeKey } from '../support/mounted-routes';
+import { sendRaw } from '../support/raw-http';
+import { ServiceProcess } from '../support/service-process';
+import { differences } from './differences';
+import type { FuzzCase } from './draft';
+import { Fixture, seedFixture } from './fixture';
+import { RouteFuzzer, routeFuzzers, unmatchedFuzzer } from './routes';
+import { FUZZ, seedFor } from './settings';
+import { Snapshot, takeSnapshot } from './snapshot';
+import { problemsWith } from './verdict';
+
+/** Cleanup after a refused request (a staging object, a partial write) may finish just after its answer. */
+const SETTLE_MS = 1_000;
+const SETTLE_POLL_MS = 50;
+
+/**
+ * Generated malformed requests over real HTTP against the service in a process of its own (gateway
+ * and workers, real redis-server, SQLite, local object storage), one property per route the gateway
+ * mounts. Each request: an answer within the bound, no 5xx but 503, the error envelope, refused when
+ * it carries a defect, the process still running; for routes that write, stored data unchanged after
+ * every request. After each route: every record seeded for it unchanged. Known failures are tried
+ * first on every run.
+ */
+describe('gateway under generated malformed requests', function () {
+  this.timeout(120_000);
+  const mounted = mountedRoutes();
+  let service: ServiceProcess;
+
+  before(async () => {
+    service = await ServiceProcess.start();
+  });
+
+  after(async () => {
+    await service?.stop();
+  });
+
+  const fuzzersFor = async (): Promise<{ fixture: Fixture; fuzzers: RouteFuzzer[] }> => {
+    // A route whose requests ended the process has failed already; the next one starts on a live one.
+    await service.answersHealth(FUZZ.answerBoundMs);
+    const fixture = await seedFixture(service.http);
+    return { fixture, fuzzers: routeFuzzers(fixture, service.adminKey) };
+  };
+
+  it('has a fuzzer for every route the gateway mounts, and none for a route it does not', async () => {
+    const { fuzzers } = await fuzzersFor();
+    expect(fuzzers.map(routeKey).sort()).to.deep.equal(mounted.map(routeKey).sort());
+  });
+
+  for (const route of mounted) {
+    it(`${routeKey(route)}`, async () => {
+      const { fixture, fuzzers } = await fuzzersFor();
+      const fuzzer = fuzzers.find((candidate) => routeKey(candidate) === routeKey(route));
+      if (!fuzzer) throw new Error(`no fuzzer for ${routeKey(route)}`);
+      await fuzzRoute(fuzzer, fixture);
+    });
+  }
+
+  it('paths and methods no route serves', async () => {
+    const { fixture, fuzzers } = await fuzzersFor();
+    await fuzzRoute(unmatchedFuzzer(fuzzers, service.adminKey), fixture);
+  });
+
+  it('leaves the service running and ready: no request ended the process', async () => {
+    expect(service.crashes, 'output of processes that stopped answering').to.deep.equal([]);
+    expect((await service.http.get('/readyz', { key: null })).status).to.equal(200);
+  });
+
+  async function fuzzRoute(fuzzer: RouteFuzzer, fixture: Fixture): Promise<void> {
+    const snapshot = () => takeSnapshot(service.http, fixture, service.dataDir);
+    const seeded = await snapshot();
+    let current = seeded;
+    const property = fc.asyncProperty(fuzzer.cases, async (fuzzCase: FuzzCase) => {
+      const outcome = await sendRaw(service.port, fuzzCase.request, FUZZ.answerBoundMs);
+      const problems = problemsWith(fuzzCase, outcome, FUZZ.answerBoundMs);
+      if (!(await service.answersHealth(FUZZ.answerBoundMs))) {
+        problems.push(`the service stopped answering, and was started again; it printed:\n${tail(service.crashes[service.crashes.length - 1])}`);
+      }
+      if (fuzzer.changesData) {
+        const after = await settled(snapshot, current);
+        const changed = differences(current, after);
+        if (changed.length > 0) problems.push(`stored data changed:\n  ${changed.join('\n  ')}`);
+        current = after;
+      }
+      if (problems.length > 0) throw new Error(problems.join('\n'));
+    });
+    await fc.assert(property, {
+      seed: seedFor(`${fuzzer.method} ${fuzzer.path}`),
+      numRuns: FUZZ.runs,
+      examples: fuzzer.known.map((known) => [known] as [FuzzCase]),
+    });
+    expect(differences(seeded, await settled(snapshot, seeded)), 'data seeded before the run').to.deep.equal([]);
+  }
+});
+
+/** A snapshot once it matches `expected`, or after SETTLE_MS the last one taken. */
+async function settled(take: () => Promise<Snapshot>, expected: Snapshot): Promise<Snapshot> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const current = await take();
+    if (differences(expected, current).length === 0 || Date.now() > deadline) return current;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+  }
+}
+
+function tail(output: string | undefined): string {
+  return (output ?? '').split('\n').slice(-30).join('\n');
+}
