@@ -59,6 +59,8 @@ export interface Mutation {
   apply(draft: Draft): void;
   /** The statuses a request whose only change is this one must be answered with, when documented. */
   expects?: number[];
+  /** The service may refuse it and close the connection without reading the body (HTTP-level errors). */
+  closesConnection?: boolean;
 }
 
 /** A generated request and the reasons it must be refused (none: it may be answered either way). */
@@ -69,6 +71,8 @@ export interface FuzzCase {
   request: RawRequest;
   /** The statuses a known case must be answered with, when they are known exactly. */
   expectedStatuses?: number[];
+  /** A client still sending the body may see the connection close instead of the answer. */
+  mayCloseUnread: boolean;
 }
 
 export const defect = (label: string, apply: (draft: Draft) => void, expects?: number[]): Mutation => ({ label, defect: true, apply, ...(expects ? { expects } : {}) });
@@ -90,6 +94,7 @@ export function buildCase(route: string, base: Draft, mutations: Mutation[]): Fu
     oddities: mutations.filter((m) => !m.defect).map((m) => m.label),
     request: render(draft),
     ...(only?.expects ? { expectedStatuses: only.expects } : {}),
+    mayCloseUnread: mutations.some((m) => m.closesConnection),
   };
   // fast-check prints counterexamples with this: the request as sent, readable.
   Object.defineProperty(fuzzCase, fc.toStringMethod, { value: () => describeCase(fuzzCase), enumerable: false });
@@ -175,7 +180,9 @@ function render(draft: Draft): RawRequest {
   const query = draft.query.map(([name, value]) => (value === null ? name : `${name}=${value}`)).join('&');
   const written = query ? `${path}?${query}` : path;
   const target = draft.editTarget ? draft.editTarget(written) : written;
-  const headers: Array<[string, string]> = draft.omitHost ? [['Connection', 'close']] : [['Host', 'localhost'], ['Connection', 'close']];
+  // Kept alive: a server that answers before reading a whole body then reads the rest instead of
+  // resetting the connection under it, as it would after an answer with Connection: close.
+  const headers: Array<[string, string]> = draft.omitHost ? [] : [['Host', 'localhost']];
   if (draft.authorization !== null) headers.push(['Authorization', draft.authorization]);
 
   const rendered = renderBody(draft);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { defect, Draft, editTarget, Mutation, oddity } from './draft';
 import {
+  base64url,
   encoded,
   HUGE_LENGTHS,
   MALFORMED_JSON,
@@ -31,13 +32,17 @@ const setHeader = (draft: Draft, name: string, value: string) => {
 const insertInTarget = (draft: Draft, text: string, at: number) =>
   editTarget(draft, (target) => `${target.slice(0, 1 + (at % target.length))}${text}${target.slice(1 + (at % target.length))}`);
 
+/** Refused at the HTTP level, and the connection closed: a body still on its way is not read. */
+const protocolDefect = (label: string, apply: (draft: Draft) => void, expects: number[]): Mutation =>
+  ({ ...defect(label, apply, expects), closesConnection: true });
+
 export const rawByteInTarget = (byte: string, at: number): Mutation =>
-  defect(`raw byte ${JSON.stringify(byte)} in the request target`, (draft) => insertInTarget(draft, byte, at), [400]);
+  protocolDefect(`raw byte ${JSON.stringify(byte)} in the request target`, (draft) => insertInTarget(draft, byte, at), [400]);
 export const oversizeHeader = (size: number): Mutation =>
-  defect(`a ${size}-byte header`, (draft) => setHeader(draft, 'X-Trace', 'a'.repeat(size)), [431]);
+  protocolDefect(`a ${size}-byte header`, (draft) => setHeader(draft, 'X-Trace', 'a'.repeat(size)), [431]);
 export const unmetExpectation = (expectation: string): Mutation =>
-  defect(`Expect: ${expectation}`, (draft) => setHeader(draft, 'Expect', expectation), [417]);
-export const noHost = defect('no Host header', (draft) => {
+  protocolDefect(`Expect: ${expectation}`, (draft) => setHeader(draft, 'Expect', expectation), [417]);
+export const noHost = protocolDefect('no Host header', (draft) => {
   draft.omitHost = true;
 }, [400]);
 
@@ -46,16 +51,16 @@ export const protocolDefects: fc.Arbitrary<Mutation> = fc.oneof(
   fc.tuple(fc.constantFrom('\u0000', '\u0001', '\u001b', '\u007f', '\u00ff', '\r', '\n', ' '), fc.nat({ max: 40 }))
     .map(([byte, at]) => rawByteInTarget(byte, at)),
   fc.constantFrom('\u0000', '\u0001', '\u001b', '\r', '\u007f')
-    .map((byte) => defect(`control byte ${JSON.stringify(byte)} in a header value`, (draft) => setHeader(draft, 'X-Trace', `a${byte}b`), [400])),
+    .map((byte) => protocolDefect(`control byte ${JSON.stringify(byte)} in a header value`, (draft) => setHeader(draft, 'X-Trace', `a${byte}b`), [400])),
   fc.constantFrom('X Trace', 'X-Trace ', '(x)', 'X-Tr\u00e9ce', 'X@Trace', '')
-    .map((name) => defect(`invalid header name ${JSON.stringify(name)}`, (draft) => setHeader(draft, name, 'x'), [400])),
+    .map((name) => protocolDefect(`invalid header name ${JSON.stringify(name)}`, (draft) => setHeader(draft, name, 'x'), [400])),
   fc.constantFrom(20_000, 70_000).map(oversizeHeader),
-  fc.constant(defect('two different Content-Length headers', (draft) => {
+  fc.constant(protocolDefect('two different Content-Length headers', (draft) => {
     draft.declaredLength ??= '0';
     setHeader(draft, 'Content-Length', '1');
   }, [400])),
   fc.constantFrom('chunked', 'gzip, chunked', 'chunked, identity', 'foo', 'identity')
-    .map((coding) => defect(`Transfer-Encoding ${coding} beside Content-Length`, (draft) => {
+    .map((coding) => protocolDefect(`Transfer-Encoding ${coding} beside Content-Length`, (draft) => {
       draft.declaredLength ??= '0';
       setHeader(draft, 'Transfer-Encoding', coding);
     }, [400])),
@@ -119,8 +124,8 @@ export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbit
     fc.constant(withKey('a key of the other kind', bearer(otherKind), OTHER_KIND)),
     fc.constant(withKey('a revoked key', bearer(keys.revoked), UNAUTHENTICATED)),
     fc.constant(withKey("an inactive customer's key", bearer(keys.inactive), OTHER_KIND)),
-    fc.stringMatching(/^[A-Za-z0-9_-]{43}$/).map((secret) => withKey('an unknown key of a real customer', bearer(`${keys.customerId}.${secret}`), UNAUTHENTICATED)),
-    fc.stringMatching(/^adm_[A-Za-z0-9_-]{32}$/).map((key) => withKey('an unknown admin-shaped key', bearer(key), UNAUTHENTICATED)),
+    base64url(43).map((secret) => withKey('an unknown key of a real customer', bearer(`${keys.customerId}.${secret}`), UNAUTHENTICATED)),
+    base64url(32).map((key) => withKey('an unknown admin-shaped key', bearer(`adm_${key}`), UNAUTHENTICATED)),
     fc.constantFrom(
       '', 'Bearer', 'Bearer ', `Bearer  ${valid}`, valid, `Token ${valid}`, `Basic ${Buffer.from(`admin:${valid}`).toString('base64')}`,
       bearer(`${valid} x`), bearer(valid.slice(0, -1)), bearer(`${valid}x`), bearer(valid.toUpperCase()), bearer('x'.repeat(513)),
@@ -249,6 +254,17 @@ const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 export const jsonField = (name: string, value: string, expects: number[] = REFUSED_BY_VALIDATION): Mutation =>
   defect(`field ${name} = ${value.slice(0, 40)}`, (draft) => setField(draft, name, value), expects);
 
+/** A Content-Type the JSON routes do not read (`null`: none at all). */
+export const jsonContentType = (type: string | null): Mutation => defect(`Content-Type ${type === null ? '(none)' : JSON.stringify(type)}`, (draft) => {
+  draft.contentType = type;
+}, UNSUPPORTED);
+
+/** A JSON type the routes admit, on a body that is not JSON: it must be parsed, and refused. */
+export const malformedJsonOfType = (type: string): Mutation => defect(`malformed JSON sent as ${type}`, (draft) => {
+  draft.contentType = type;
+  draft.bodyText = Buffer.from('{,}');
+}, [400, 415]);
+
 export const contentEncoding = (coding: string): Mutation =>
   defect(`Content-Encoding ${coding} on a plain body`, (draft) => setHeader(draft, 'Content-Encoding', coding), [400, 415]);
 
@@ -281,10 +297,8 @@ export function jsonBodyDefects(rules: FieldRules, options: { emptyIsRefused: bo
     })),
     fc.tuple(fc.constantFrom(...UNKNOWN_FIELD_NAMES.filter((name) => !names.includes(name))), fc.constantFrom(...UNKNOWN_FIELD_VALUES))
       .map(([name, value]) => defect(`unknown field ${JSON.stringify(name.slice(0, 20))}`, (draft) => setField(draft, name, value), REFUSED_BY_VALIDATION)),
-    fc.constantFrom(...JSON_CONTENT_TYPES_REFUSED, null)
-      .map((type) => defect(`Content-Type ${type === null ? '(none)' : JSON.stringify(type)}`, (draft) => {
-        draft.contentType = type;
-      }, UNSUPPORTED)),
+    fc.constantFrom(...JSON_CONTENT_TYPES_REFUSED, null).map(jsonContentType),
+    fc.constantFrom(...JSON_CONTENT_TYPES_ACCEPTED.filter((type) => type.includes('+json'))).map(malformedJsonOfType),
     fc.constantFrom(...CONTENT_ENCODINGS_REFUSED).map(contentEncoding),
     fc.constant(corruptGzip),
     fc.constantFrom(...HUGE_LENGTHS, JSON_BODY_LIMIT_BYTES + 1).map(declaredLengthOnly),

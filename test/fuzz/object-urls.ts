@@ -25,15 +25,10 @@ export function signedUrlParts(pathAndQuery: string): Pick<Draft, 'path' | 'para
   };
 }
 
+/** Sets every occurrence of a parameter to `value`, or removes them all (undefined). */
 const replaceParam = (draft: Draft, name: string, value: string | undefined) => {
-  const index = draft.query.findIndex(([existing]) => existing === name);
-  if (value === undefined) {
-    if (index >= 0) draft.query.splice(index, 1);
-  } else if (index >= 0) {
-    draft.query[index] = [name, value];
-  } else {
-    draft.query.push([name, value]);
-  }
+  const kept = draft.query.filter(([existing]) => existing !== name);
+  draft.query = value === undefined ? kept : [...kept, [name, value]];
 };
 
 /**
@@ -65,8 +60,7 @@ export function signatureDefects(url: Pick<Draft, 'query'>, otherKey: string): f
       replaceParam(draft, 'X-Disposition', disposition);
     }, REFUSED)),
     fc.constant(defect('a second X-Signature after a wrong one', (draft) => {
-      replaceParam(draft, 'X-Signature', '0'.repeat(64));
-      draft.query.push(['X-Signature', signature]);
+      draft.query = [['X-Signature', '0'.repeat(64)], ...draft.query.filter(([name]) => name !== 'X-Signature'), ['X-Signature', signature]];
     }, REFUSED)),
     fc.constant(defect('no query at all', (draft) => {
       draft.query = [];

@@ -8,7 +8,9 @@ import {
   declaredLengthOnly,
   FieldRules,
   headerOddities,
+  jsonContentType,
   jsonField,
+  malformedJsonOfType,
   jsonBodyDefects,
   jsonBodyOddities,
   KeyRing,
@@ -25,8 +27,8 @@ import {
   unreadBodyOddities,
 } from './mutations';
 import { putBodyDefects, putBodyOddities, signatureDefects, signedUrlOddities, signedUrlParts } from './object-urls';
-import { cutForm, formField, unclosedForm, uploadBase, uploadConflicts, uploadDefects, uploadOddities } from './upload-form';
-import { jsonString, NOT_A_BOOLEAN, NOT_A_DATE, NOT_A_PAGE, NOT_A_PAGE_SIZE, unknownId, unusualText } from './values';
+import { cutForm, formField, unclosedForm, unknownFormField, uploadBase, uploadConflicts, uploadDefects, uploadOddities } from './upload-form';
+import { base64url, jsonString, NOT_A_BOOLEAN, NOT_A_DATE, NOT_A_PAGE, NOT_A_PAGE_SIZE, plainSegment, unknownId, unusualText } from './values';
 
 /**
  * One entry per route the gateway serves: the route's valid request against the fixture, and what
@@ -47,7 +49,8 @@ interface RouteSpec {
   method: string;
   path: string;
   changesData: boolean;
-  base: Draft;
+  /** The valid request; a function when each case needs names of its own (a new id, a new version). */
+  base: Draft | (() => Draft);
   defects: fc.Arbitrary<Mutation>[];
   oddities: fc.Arbitrary<Mutation>[];
   known?: Mutation[][];
@@ -58,15 +61,16 @@ const MAX_ODDITIES = 2;
 
 function fuzzer(spec: RouteSpec): RouteFuzzer {
   const key = `${spec.method} ${spec.path}`;
+  const base = typeof spec.base === 'function' ? spec.base : () => spec.base as Draft;
   const defects = fc.array(fc.oneof(...spec.defects), { minLength: spec.changesData ? 1 : 0, maxLength: MAX_DEFECTS });
   const oddities = fc.array(fc.oneof(...spec.oddities), { maxLength: MAX_ODDITIES });
   return {
     method: spec.method,
     path: spec.path,
-    target: buildCase(key, { ...spec.base, query: [] }, []).request.target,
+    target: buildCase(key, { ...base(), query: [] }, []).request.target,
     changesData: spec.changesData,
-    cases: fc.tuple(defects, oddities).map(([d, o]) => buildCase(key, spec.base, [...o, ...d])),
-    known: [...protocolKnownCases, ...(spec.known ?? [])].map((mutations) => buildCase(key, spec.base, mutations)),
+    cases: fc.tuple(defects, oddities).map(([d, o]) => buildCase(key, base(), [...o, ...d])),
+    known: [...protocolKnownCases, ...(spec.known ?? [])].map((mutations) => buildCase(key, base(), mutations)),
   };
 }
 
@@ -109,6 +113,10 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
   const customer = `Bearer ${f.customers.premium.apiKey}`;
   const customerIds = Object.values(f.customers).map((c) => c.customerId);
   const main = f.apps.main;
+  // A case that is wrongly accepted creates what it names; the next one names something new, so a
+  // conflict with it never stands in for the refusal the case is there to check.
+  let created = 0;
+  const fresh = (prefix: string) => `${prefix}-${f.tag}-${(created += 1)}`;
   const missingApps = [f.apps.deleted];
 
   const applicationParam = (...missing: string[]) =>
@@ -161,7 +169,7 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
   const routes: RouteFuzzer[] = [
     fuzzer({
       method: 'POST', path: applications, changesData: true,
-      base: draft('POST', applications, {}, admin, json({ applicationId: jsonString(`new-${f.tag}`), name: '"New application"' })),
+      base: () => draft('POST', applications, {}, admin, json({ applicationId: jsonString(fresh('new')), name: '"New application"' })),
       ...plus(keyed('admin', keys), jsonRoute(createApplication, false).defects, jsonRoute(createApplication, false).oddities, [
         ...jsonBodyKnown, ...controlsIn('name'), ...nulIn('description'),
       ]),
@@ -226,7 +234,7 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
   const largeUrlConflicts: Mutation[] = [
     {
       label: 'a second MAIN file for a published version (large-url)', defect: true, expects: [409],
-      apply: (d) => setJson(d, { version: jsonString(f.versions.open), ...refusedRelease }),
+      apply: (d) => setJson(d, { version: jsonString(f.versions.open), fileType: '"MAIN"', ...refusedRelease }),
     },
     {
       label: 'a file name the version already has (large-url)', defect: true, expects: [409],
@@ -250,15 +258,17 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
   routes.push(
     fuzzer({
       method: 'POST', path: '/v1/management/upload', changesData: true,
-      base: draft('POST', '/v1/management/upload', {}, admin, uploadBase(f, uploadBoundary)),
+      base: () => draft('POST', '/v1/management/upload', {}, admin, uploadBase(f, uploadBoundary, fresh('u'))),
       ...plus(keyed('admin', keys), uploadDefects(f), uploadOddities(), [
         [unclosedForm], [cutForm(0.9, false)], [cutForm(0.9, true)], ...uploadConflicts(f).map((conflict) => [conflict]), ...hugeDeclaredLengths,
+        // A field named __proto__ once vanished from the form instead of being refused.
+        [unknownFormField('__proto__')],
         ...pathSignificantVersions.map((version) => [formField('version', version, [400])]), [formField('releaseNotes', 'a\u0000b', [400])],
       ]),
     }),
     fuzzer({
       method: 'POST', path: '/v1/management/upload/large-url', changesData: true,
-      base: draft('POST', '/v1/management/upload/large-url', {}, admin, json({ applicationId: jsonString(main), version: jsonString(`l-${f.tag}`), fileName: '"big.bin"', fileSize: '1000' })),
+      base: () => draft('POST', '/v1/management/upload/large-url', {}, admin, json({ applicationId: jsonString(main), version: jsonString(fresh('l')), fileName: '"big.bin"', fileSize: '1000' })),
       ...plus(keyed('admin', keys), [...jsonRoute(largeUrlRules, false).defects, fc.constantFrom(...largeUrlConflicts)], jsonRoute(largeUrlRules, false).oddities, [
         ...jsonBodyKnown, ...largeUrlConflicts.map((conflict) => [conflict]), ...nulIn('releaseNotes'),
         ...pathSignificantVersions.map((version) => [jsonField('version', jsonString(version))]),
@@ -318,7 +328,11 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
     fuzzer({
       method: 'POST', path: apiKeys, changesData: true,
       base: draft('POST', apiKeys, { customerId: f.customers.premium.customerId }, admin, json({})),
-      ...plus(keyed('admin', keys), [customerParam, ...jsonRoute({}, false).defects], jsonRoute({}, false).oddities, jsonBodyKnown),
+      // A body in a format the JSON parser skips (multipart, a +json type it does not know) was
+      // ignored, and the key issued as if the body were empty.
+      ...plus(keyed('admin', keys), [customerParam, ...jsonRoute({}, false).defects], jsonRoute({}, false).oddities, [
+        ...jsonBodyKnown, [jsonContentType('multipart/form-data; boundary=x')], [malformedJsonOfType('application/merge-patch+json')],
+      ]),
     }),
     fuzzer({
       method: 'GET', path: apiKeys, changesData: false,
@@ -386,9 +400,9 @@ export function routeFuzzers(f: Fixture, adminKey: string): RouteFuzzer[] {
   const shareUse = '/v1/downloads/share/:token';
   const tokenDefects = pathParameterDefects('token', fc.oneof(
     text.hostileSegment('tok'),
-    fc.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-    fc.stringMatching(/^[A-Za-z0-9_-]{42}$/),
-    fc.stringMatching(/^[A-Za-z0-9_-]{44}$/),
+    base64url(43),
+    base64url(42),
+    base64url(44),
     fc.constantFrom(...[f.shares.revoked, `${f.shares.active.slice(0, 42)}%2F`, f.shares.active.toUpperCase()].filter((token) => token !== f.shares.active)),
   ), [400, 404, 405, 410]);
   const shareUseSpec = (method: string) => fuzzer({
@@ -496,7 +510,7 @@ export function unmatchedFuzzer(routes: RouteFuzzer[], adminKey: string): RouteF
   const wrongMethods = [...byPath.values()].flatMap(({ target, methods }) => ANY_METHOD.filter((method) => !methods.has(method)).map((method) => [method, target] as const));
   const unknownPaths = fc.oneof(
     fc.constantFrom(...UNMATCHED_PATHS),
-    fc.stringMatching(/^[a-z0-9._~-]{1,20}$/).map((segment) => `/v1/${segment}/nothing`),
+    plainSegment.map((segment) => `/v1/${segment}/nothing`),
   );
   const request = (method: string, target: string, expects: number[]): Mutation =>
     ({ label: `${method} ${target}: no such route`, defect: true, expects, apply: (d) => { d.method = method; d.path = target; } });

@@ -19,46 +19,57 @@ export interface Snapshot {
   objects: Record<string, string>;
 }
 
+type Read = { status: number; data: any };
+
 export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: string): Promise<Snapshot> {
-  const read = async (pathAndQuery: string) => {
+  const read = async (pathAndQuery: string): Promise<Read> => {
     const response = await http.get(pathAndQuery);
     return { status: response.status, data: response.body?.data ?? response.body };
   };
-  const applications: Record<string, unknown> = {};
-  for (const applicationId of Object.values(fixture.apps)) {
-    applications[applicationId] = await read(`/v1/management/applications/${applicationId}?includeDeleted=true`);
-  }
-  const customers: Record<string, unknown> = {};
-  for (const { customerId } of Object.values(fixture.customers)) {
-    const keys = await read(`/v1/management/customers/${customerId}/apikeys`);
-    customers[customerId] = { record: await read(`/v1/management/customers/${customerId}`), keys: withoutLastUse(keys) };
-  }
-  const shareLinks: Record<string, number> = {};
-  for (const [name, token] of Object.entries(fixture.shares)) {
-    // HEAD uses a link without recording a download.
-    shareLinks[name] = (await http.request('HEAD', `/v1/downloads/share/${token}`, { key: null })).status;
-  }
-  const total = async (listing: string) => (await http.get(listing)).body?.data?.pagination?.total as number;
+  // HEAD uses a share link without recording a download.
+  const standing = async (token: string) => (await http.request('HEAD', `/v1/downloads/share/${token}`, { key: null })).status;
+  const total = async (listing: string) => (await read(listing)).data?.pagination?.total as number;
+  const customerIds = Object.values(fixture.customers).map((c) => c.customerId);
+  const [applications, customers, keys, upload, shareLinks, applicationCount, customerCount] = await Promise.all([
+    Promise.all(Object.values(fixture.apps).map((id) => read(`/v1/management/applications/${id}?includeDeleted=true`))),
+    Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}`))),
+    Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}/apikeys`))),
+    read(`/v1/management/uploads/${fixture.upload.uploadId}`),
+    Promise.all(Object.values(fixture.shares).map(standing)),
+    total('/v1/management/applications?includeDeleted=true&pageSize=1'),
+    total('/v1/management/customers?pageSize=1'),
+  ]);
   return {
-    applications,
-    customers,
-    upload: await read(`/v1/management/uploads/${fixture.upload.uploadId}`),
-    shareLinks,
-    totals: {
-      applications: await total('/v1/management/applications?includeDeleted=true&pageSize=1'),
-      customers: await total('/v1/management/customers?pageSize=1'),
-    },
+    applications: Object.fromEntries(Object.values(fixture.apps).map((id, i) => [id, byName(applications[i])])),
+    customers: Object.fromEntries(customerIds.map((id, i) => [id, { record: customers[i], keys: withoutLastUse(keys[i]) }])),
+    upload,
+    shareLinks: Object.fromEntries(Object.keys(fixture.shares).map((name, i) => [name, shareLinks[i]])),
+    totals: { applications: applicationCount, customers: customerCount },
     objects: objectsUnder(path.join(dataDir, 'objects')),
   };
 }
 
+/** Versions by version and files by id, so that a new one shows as itself, not as every later one moved. */
+function byName(application: Read): Read {
+  const versions: Array<{ version: string; files: Array<{ fileId: string }> }> | undefined = application.data?.versions;
+  if (!versions) return application;
+  return {
+    ...application,
+    data: {
+      ...application.data,
+      versions: Object.fromEntries(versions.map((v) => [v.version, { ...v, files: Object.fromEntries(v.files.map((file) => [file.fileId, file])) }])),
+    },
+  };
+}
+
 /** A key's last use moves whenever the customer downloads; it is not data a request may not change. */
-function withoutLastUse(keys: { status: number; data: { apiKeys?: Array<Record<string, unknown>> } }) {
-  return { status: keys.status, apiKeys: keys.data?.apiKeys?.map(({ lastUsedAt: _, ...key }) => key) };
+function withoutLastUse(keys: Read) {
+  const apiKeys: Array<Record<string, unknown> & { keyId: string }> = keys.data?.apiKeys ?? [];
+  return { status: keys.status, apiKeys: Object.fromEntries(apiKeys.map(({ lastUsedAt: _, ...key }) => [key.keyId, key])) };
 }
 
 /** Every file in the embedded object storage (partial writes included) by path, with its SHA-256. */
-function objectsUnder(root: string): Record<string, string> {
+export function objectsUnder(root: string): Record<string, string> {
   const objects: Record<string, string> = {};
   if (!fs.existsSync(root)) return objects;
   for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) {

@@ -42,14 +42,14 @@ const encodedFileName = (part: FormPart, name: string) => {
   part.headers = `Content-Disposition: form-data; name="${part.name}"; filename*=utf-8''${encodeURIComponent(name)}\r\nContent-Type: application/octet-stream`;
 };
 
-export function uploadBase(fixture: Fixture, boundary: string): Draft['body'] {
+export function uploadBase(fixture: Fixture, boundary: string, version: string): Draft['body'] {
   return {
     kind: 'form',
     boundary,
     closed: true,
     parts: [
       { name: 'applicationId', value: fixture.apps.main },
-      { name: 'version', value: `u-${fixture.tag}` },
+      { name: 'version', value: version },
       { name: 'file', value: 'hello, fuzz', fileName: 'fuzz.bin', contentType: 'application/octet-stream' },
     ],
   };
@@ -66,6 +66,7 @@ export function uploadConflicts(fixture: Fixture): Mutation[] {
   return [
     defect('a second MAIN file for a published version', (draft) => {
       setField(draft, 'version', fixture.versions.open);
+      setField(draft, 'fileType', 'MAIN');
       withRelease(draft);
     }, [409]),
     defect('a file name the version already has', (draft) => {
@@ -93,6 +94,8 @@ export const unclosedForm = defect('no closing boundary', (draft) => {
 export const formField = (name: string, value: string, expects: number[]): Mutation =>
   defect(`form field ${name} = ${JSON.stringify(value.slice(0, 30))}`, (draft) => setField(draft, name, value), expects);
 
+export const unknownFormField = (name: string): Mutation => defect(`unknown form field ${name}`, (draft) => setField(draft, name, '1'), [400]);
+
 /**
  * The body cut at `fraction` of its length: declared as sent (the form simply ends early), or
  * declared whole and the connection half-closed (a client that gave up mid-file).
@@ -112,8 +115,7 @@ export function uploadDefects(fixture: Fixture): fc.Arbitrary<Mutation>[] {
     fc.constant(unclosedForm),
     fraction.map((at) => cutForm(at, false)),
     fraction.map((at) => cutForm(at, true)),
-    fc.constantFrom('bogus', '__proto__', 'constructor', 'prototype', 'toString', 'fileName', 'checksum', 'fileSize')
-      .map((name) => defect(`unknown form field ${name}`, (draft) => setField(draft, name, '1'), [400])),
+    fc.constantFrom('bogus', '__proto__', 'constructor', 'prototype', 'toString', 'fileName', 'checksum', 'fileSize').map(unknownFormField),
     fieldValue('applicationId', fc.oneof(text.badApplicationId, unknownId('app'), fc.constant(fixture.apps.deleted)), [400, 404]),
     fieldValue('version', text.badNewVersion, [400]),
     fieldValue('releaseNotes', text.badMultiLine(20_000), [400]),

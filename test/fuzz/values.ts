@@ -41,8 +41,18 @@ export function unusualText(base: string): fc.Arbitrary<string> {
   return fc.oneof(insertedIn(base, UNUSUAL_CHARACTERS), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).map((s) => `${base}${s}`));
 }
 
+const BASE64URL = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_');
+const LOWER_ALNUM = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789');
+
+/** Base64url text of `length` characters (keys, tokens, signatures are made of it). */
+export const base64url = (length: number) => fc.string({ unit: BASE64URL, minLength: length, maxLength: length });
+
+const ID_SUFFIX = fc.string({ unit: LOWER_ALNUM, minLength: 6, maxLength: 12 });
 /** An unknown id, shaped like a real one. */
-export const unknownId = (prefix: string) => fc.stringMatching(/^[a-z0-9]{6,12}$/).map((s) => `${prefix}-${s}`);
+export const unknownId = (prefix: string) => ID_SUFFIX.map((s) => `${prefix}-${s}`);
+
+/** A path segment of URL-safe characters. */
+export const plainSegment = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789._~-'), minLength: 1, maxLength: 20 });
 
 // ---------------------------------------------------------------------------------------------
 // JSON values of the wrong type, as raw JSON text. 1e999 parses to Infinity; the deep array is

@@ -28,7 +28,8 @@ const CODES_BY_STATUS: Record<number, string[]> = {
 export function problemsWith(fuzzCase: FuzzCase, outcome: RawOutcome, boundMs: number): string[] {
   if (outcome.kind === 'timeout') return [`no answer within ${boundMs} ms`];
   if (outcome.kind === 'closed') {
-    return fuzzCase.request.halfClose ? [] : [`connection closed without an answer${outcome.error ? ` (${outcome.error})` : ''}`];
+    const gaveUp = fuzzCase.request.halfClose || (outcome.whileSending && fuzzCase.mayCloseUnread);
+    return gaveUp ? [] : [`connection closed without an answer${outcome.error ? ` (${outcome.error})` : ''}`];
   }
   const { status, headers, body } = outcome.response;
   const problems: string[] = [];
