@@ -2,7 +2,7 @@
  * How much the fuzz suite does, fixed by default so every run of `npm test` sends the same requests.
  * FUZZ_SEED explores other requests; FUZZ_RUNS sets the generated requests per route (known cases
  * come on top); FUZZ_ANSWER_BOUND_MS is how long a request may go unanswered before it counts as a
- * hang. A failure prints the seed and path that replay it.
+ * hang. The same FUZZ_SEED sends the same requests again.
  */
 export const FUZZ = {
   seed: integerFromEnv('FUZZ_SEED', 20_261_123),

@@ -27,10 +27,12 @@ export function mountedRoutes(): MountedRoute[] {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-routes-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    const { storage, routes: storageRoutes } = createObjectStorage(config);
     const deps: GatewayDeps = {
       config,
       logger: createLogger('silent', 'routes'),
-      storage: createObjectStorage(config),
+      storage,
+      storageRoutes,
       adminKeyHashes: [],
       store: inert(),
       redis: inert(),
@@ -39,6 +41,7 @@ export function mountedRoutes(): MountedRoute[] {
       catalog: inert(),
       bus: inert(),
       events: inert(),
+      redisOutage: inert(),
     };
     const routers = createApp(deps).middleware
       .map((middleware) => (middleware as { router?: Router }).router)
