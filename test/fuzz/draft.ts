@@ -133,6 +133,15 @@ const CRLF = '\r\n';
 /** A cut body loses at least this much: a multipart body cut only in its final CRLF would still be whole. */
 const CUT_AT_LEAST = 10;
 
+/** The name of a query parameter as the service reads it (percent-decoded). */
+export function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 /** Adds a change of the rendered target after those already made. */
 export function editTarget(draft: Draft, edit: (target: string) => string): void {
   const earlier = draft.editTarget;

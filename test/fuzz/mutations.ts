@@ -29,8 +29,18 @@ const setHeader = (draft: Draft, name: string, value: string) => {
   draft.headers.push([name, value]);
 };
 
+/** Inserts `text` inside the target, never at its end (a space there is only a lenient separator). */
 const insertInTarget = (draft: Draft, text: string, at: number) =>
-  editTarget(draft, (target) => `${target.slice(0, 1 + (at % target.length))}${text}${target.slice(1 + (at % target.length))}`);
+  editTarget(draft, (target) => {
+    const where = 1 + (at % Math.max(1, target.length - 1));
+    return `${target.slice(0, where)}${text}${target.slice(where)}`;
+  });
+
+/** A header set by a defect replaces any the draft has already: a second one could undo it. */
+const replaceHeader = (draft: Draft, name: string, value: string) => {
+  draft.headers = draft.headers.filter(([existing]) => existing.toLowerCase() !== name.toLowerCase());
+  draft.headers.push([name, value]);
+};
 
 /** Refused at the HTTP level, and the connection closed: a body still on its way is not read. */
 const protocolDefect = (label: string, apply: (draft: Draft) => void, expects: number[]): Mutation =>
@@ -41,7 +51,7 @@ export const rawByteInTarget = (byte: string, at: number): Mutation =>
 export const oversizeHeader = (size: number): Mutation =>
   protocolDefect(`a ${size}-byte header`, (draft) => setHeader(draft, 'X-Trace', 'a'.repeat(size)), [431]);
 export const unmetExpectation = (expectation: string): Mutation =>
-  protocolDefect(`Expect: ${expectation}`, (draft) => setHeader(draft, 'Expect', expectation), [417]);
+  protocolDefect(`Expect: ${expectation}`, (draft) => replaceHeader(draft, 'Expect', expectation), [417]);
 export const noHost = protocolDefect('no Host header', (draft) => {
   draft.omitHost = true;
 }, [400]);
@@ -118,6 +128,7 @@ export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbit
   const withKey = (label: string, authorization: string | null, expects?: number[]) =>
     defect(label, (draft) => {
       draft.authorization = authorization;
+      draft.headers = draft.headers.filter(([name]) => name.toLowerCase() !== 'authorization');
     }, expects);
   return fc.oneof(
     fc.constant(withKey('no key', null, UNAUTHENTICATED)),
@@ -266,11 +277,11 @@ export const malformedJsonOfType = (type: string): Mutation => defect(`malformed
 }, [400, 415]);
 
 export const contentEncoding = (coding: string): Mutation =>
-  defect(`Content-Encoding ${coding} on a plain body`, (draft) => setHeader(draft, 'Content-Encoding', coding), [400, 415]);
+  defect(`Content-Encoding ${coding} on a plain body`, (draft) => replaceHeader(draft, 'Content-Encoding', coding), [400, 415]);
 
 export const corruptGzip = defect('Content-Encoding gzip on bytes that do not inflate', (draft) => {
   draft.bodyText = CORRUPT_GZIP;
-  setHeader(draft, 'Content-Encoding', 'gzip');
+  replaceHeader(draft, 'Content-Encoding', 'gzip');
 }, [400, 415]);
 
 /** Declares a body and sends none: a length past the route's limit is refused at once, before any body. */

@@ -9,7 +9,10 @@ import { HUGE_LENGTHS, TRAVERSALS } from './values';
  */
 
 const OBJECTS_PREFIX = '/v1/objects/';
+/** A signature that does not match. */
 const REFUSED = [403];
+/** A query that is not a signed URL's: refused by its shape (400) or by the signature check. */
+const MALFORMED = [400, 403];
 
 /** A signed URL's path and query as draft parts: the object key in `key`, the query as sent. */
 export function signedUrlParts(pathAndQuery: string): Pick<Draft, 'path' | 'params' | 'query'> {
@@ -46,25 +49,25 @@ export function signatureDefects(url: Pick<Draft, 'query'>, otherKey: string): f
       const digit = signature[at] === '0' ? '1' : '0';
       replaceParam(draft, 'X-Signature', `${signature.slice(0, at)}${digit}${signature.slice(at + 1)}`);
     }, REFUSED)),
-    fc.constantFrom(...present).map((name) => defect(`${name} removed`, (draft) => replaceParam(draft, name, undefined), REFUSED)),
+    fc.constantFrom(...present).map((name) => defect(`${name} removed`, (draft) => replaceParam(draft, name, undefined), MALFORMED)),
     fc.constantFrom(...differentFrom('X-Expires', ['0', '1', '-1', '99999999999', '1e10', 'abc', '', '0x10', '%00'])).map((expires) => defect(`X-Expires=${expires}`, (draft) => {
       replaceParam(draft, 'X-Expires', expires);
-    }, REFUSED)),
+    }, MALFORMED)),
     fc.constantFrom(...differentFrom('X-Method', ['GET', 'PUT', 'HEAD', 'DELETE', 'get', ''])).map((method) => defect(`X-Method=${method}`, (draft) => {
       replaceParam(draft, 'X-Method', method);
-    }, REFUSED)),
+    }, MALFORMED)),
     fc.constantFrom(...differentFrom('X-Length', ['0', '1', '999999999999', '-1'])).map((length) => defect(`X-Length=${length}`, (draft) => {
       replaceParam(draft, 'X-Length', length);
-    }, REFUSED)),
+    }, MALFORMED)),
     fc.constantFrom(...differentFrom('X-Disposition', ['attachment', 'inline', ''])).map((disposition) => defect(`X-Disposition=${disposition}`, (draft) => {
       replaceParam(draft, 'X-Disposition', disposition);
     }, REFUSED)),
     fc.constant(defect('a second X-Signature after a wrong one', (draft) => {
       draft.query = [['X-Signature', '0'.repeat(64)], ...draft.query.filter(([name]) => name !== 'X-Signature'), ['X-Signature', signature]];
-    }, REFUSED)),
+    }, MALFORMED)),
     fc.constant(defect('no query at all', (draft) => {
       draft.query = [];
-    }, REFUSED)),
+    }, MALFORMED)),
     fc.oneof(
       fc.constantFrom(...TRAVERSALS).map((segment) => `${segment}/x`),
       fc.constantFrom('x', '/', '%2F', '%00', '/..', '/%2e%2e').map((suffix) => `KEY${suffix}`),

@@ -75,7 +75,18 @@ export function objectsUnder(root: string): Record<string, string> {
   for (const entry of fs.readdirSync(root, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const file = path.join(entry.parentPath, entry.name);
-    objects[path.relative(root, file)] = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    const bytes = readIfPresent(file);
+    // A file gone between listing and reading was a partial write being cleaned up: not stored.
+    if (bytes) objects[path.relative(root, file)] = createHash('sha256').update(bytes).digest('hex');
   }
   return objects;
+}
+
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
 }

@@ -26,8 +26,7 @@ export interface RawResponse {
 /** What became of a request: an answer, the connection closed without one, or no answer in time. */
 export type RawOutcome =
   | { kind: 'answered'; response: RawResponse }
-  /** `whileSending`: before the whole request was written (the server stopped reading it). */
-  | { kind: 'closed'; whileSending: boolean; error?: string }
+  | { kind: 'closed'; error?: string }
   | { kind: 'timeout' };
 
 const HEAD_END = Buffer.from('\r\n\r\n');
@@ -37,7 +36,6 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs: number, ho
     const socket = net.connect({ port, host, allowHalfOpen: true });
     let received = Buffer.alloc(0);
     let settled = false;
-    let sent = false;
     const finish = (outcome: RawOutcome) => {
       if (settled) return;
       settled = true;
@@ -49,14 +47,12 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs: number, ho
     const tryParse = (ended: boolean) => {
       const response = parseResponse(received, request.method === 'HEAD', ended);
       if (response) finish({ kind: 'answered', response });
-      else if (ended) finish({ kind: 'closed', whileSending: !sent });
+      else if (ended) finish({ kind: 'closed' });
     };
 
     socket.on('connect', () => {
       socket.write(serializeHead(request));
-      socket.write(request.body ?? Buffer.alloc(0), () => {
-        sent = true;
-      });
+      if (request.body?.length) socket.write(request.body);
       if (request.halfClose) socket.end();
     });
     socket.on('data', (chunk: Buffer) => {
@@ -68,7 +64,7 @@ export function sendRaw(port: number, request: RawRequest, timeoutMs: number, ho
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // A reset after a complete answer (the server closing while our body was still arriving) is fine.
       const response = parseResponse(received, request.method === 'HEAD', true);
-      finish(response ? { kind: 'answered', response } : { kind: 'closed', whileSending: !sent, error: error.code ?? error.message });
+      finish(response ? { kind: 'answered', response } : { kind: 'closed', error: error.code ?? error.message });
     });
   });
 }
