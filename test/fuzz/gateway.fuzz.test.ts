@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { mountedRoutes, routeKey } from '../support/mounted-routes';
+import { MountedRoute, mountedRoutes, routeKey } from '../support/mounted-routes';
 import { sendRaw } from '../support/raw-http';
 import { ServiceProcess } from '../support/service-process';
 import { differences } from './differences';
@@ -70,9 +70,12 @@ describe('gateway under generated malformed requests', function () {
     expect(changed, 'records seeded before the run').to.deep.equal([]);
   };
 
-  it('has a fuzzer for every route the gateway mounts, and none for a route it does not', async () => {
+  it('has a fuzzer for every route the gateway mounts, with its guard, and none for a route it does not', async () => {
     const { fuzzers } = await fuzzersFor();
-    expect(fuzzers.map(routeKey).sort()).to.deep.equal(mounted.map(routeKey).sort());
+    const described = (routes: MountedRoute[]) => routes.map((r) => `${routeKey(r)}${r.guard ? ` (${r.guard})` : ''}`).sort();
+    // Guards are compared where the gateway declares them.
+    const withGuards = (fuzzer: RouteFuzzer) => ({ ...fuzzer, guard: mounted.some((r) => r.guard) ? fuzzer.guard : undefined });
+    expect(described(fuzzers.map(withGuards))).to.deep.equal(described(mounted));
   });
 
   for (const route of mounted) {

@@ -12,6 +12,8 @@ import { createObjectStorage } from '../../shared/storage/create-object-storage'
 export interface MountedRoute {
   method: string;
   path: string;
+  /** Who may call it, where the routes declare it. */
+  guard?: 'admin' | 'customer' | 'none';
 }
 
 export const routeKey = (route: MountedRoute): string => `${route.method} ${route.path}`;
@@ -20,8 +22,8 @@ export const routeKey = (route: MountedRoute): string => `${route.method} ${rout
  * Every route of the app the gateway serves, read from the routers createApp mounts (a router's
  * middleware carries its router). Built on the embedded object storage, whose signed-URL routes the
  * app mounts too. The other dependencies are inert: every method does nothing, which is all route
- * registration asks of them (caches subscribe to the invalidation bus). HEAD routes the router adds
- * to every GET are left out: they answer with their GET.
+ * registration asks of them (caches subscribe to the invalidation bus). A HEAD route on a path with
+ * a GET route is left out: it answers as its GET does (the router adds one to every GET).
  */
 export function mountedRoutes(): MountedRoute[] {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-routes-'));
@@ -46,14 +48,9 @@ export function mountedRoutes(): MountedRoute[] {
     const routers = createApp(deps).middleware
       .map((middleware) => (middleware as { router?: Router }).router)
       .filter((router): router is Router => router !== undefined);
-    const routes: MountedRoute[] = [];
-    for (const router of routers) {
-      for (const layer of router.stack) {
-        const explicit = layer.methods.filter((method, _, all) => method !== 'HEAD' || !all.includes('GET'));
-        for (const method of explicit) routes.push({ method, path: String(layer.path) });
-      }
-    }
-    return routes;
+    const routes = routers.flatMap((router) => router.stack.flatMap((layer) => layer.methods.map((method) => ({ method, path: String(layer.path) }))));
+    const hasGet = new Set(routes.filter((route) => route.method === 'GET').map((route) => route.path));
+    return routes.filter((route) => route.method !== 'HEAD' || !hasGet.has(route.path));
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { fields, text } from '../fields';
+import { FieldRules, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
+import { jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
+import type { RouteContext } from './context';
+import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
+
+const APPLICATIONS = '/v1/management/applications';
+const APPLICATION = `${APPLICATIONS}/:applicationId`;
+
+/** Applications and their versions. */
+export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRules, applicationParam, known }: RouteContext): RouteFuzzer[] {
+  const main = f.apps.main;
+  const applicationFields = (creating: boolean): FieldRules => ({
+    ...(creating ? { applicationId: fields.newApplicationId([main, f.apps.deleted]) } : {}),
+    name: fields.name(creating),
+    description: fields.multiLine(2_000, { nullable: true }),
+    tags: fields.tags(),
+    customerIds: fields.customerIds(customerIds),
+  });
+  const create = jsonBody(applicationFields(true), { emptyIsRefused: false });
+  const update = jsonBody(applicationFields(false), { emptyIsRefused: true });
+  const listRules: QueryRules = {
+    ...pageRules,
+    tag: { valid: fc.oneof(values('fuzz', 'none'), unusualText('t')), invalid: values('') },
+    customerId: { valid: values(...customerIds, 'nobody'), invalid: values('') },
+    includeDeleted: { valid: values('true', 'false'), invalid: values(...NOT_A_BOOLEAN) },
+  };
+  const versionUpdate = jsonBody({
+    requiredTier: fields.tier(false, true),
+    releaseNotes: fields.multiLine(20_000, { nullable: true }),
+  }, { emptyIsRefused: true });
+  const versionParam = pathParameterDefects('version', fc.oneof(
+    text.badVersionReference.map(encodeURIComponent),
+    values('..', '.', '%2e%2e', '%2E', '9.9.9', '1.0.0%00', '1.0.0%2F', '%', 'x'.repeat(129), '1.0.0%20'),
+  ));
+
+  return [
+    fuzzer({
+      method: 'POST', path: APPLICATIONS, changesData: true,
+      base: () => draft('POST', APPLICATIONS, {}, admin, json({ applicationId: jsonString(fresh('new')), name: '"New application"' })),
+      ...plus(keyed('admin', keys), create.defects, create.oddities, [...known.jsonBody, ...known.controlsIn('name'), ...known.nulIn('description')]),
+    }),
+    fuzzer({
+      method: 'GET', path: APPLICATIONS, changesData: false,
+      base: draft('GET', APPLICATIONS, {}, admin),
+      ...plus(keyed('admin', keys, listRules), [], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: APPLICATION, changesData: false,
+      base: draft('GET', APPLICATION, { applicationId: main }, admin),
+      // Not the deleted application: includeDeleted=true, a valid query, finds it.
+      ...plus(keyed('admin', keys, { includeDeleted: listRules.includeDeleted }), [applicationParam()], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'PATCH', path: APPLICATION, changesData: true,
+      base: draft('PATCH', APPLICATION, { applicationId: main }, admin, json({ name: '"Renamed"' })),
+      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted), ...update.defects], update.oddities, [
+        ...known.jsonBody, ...known.controlsIn('name'), ...known.nulIn('description'),
+      ]),
+    }),
+    fuzzer({
+      method: 'DELETE', path: APPLICATION, changesData: true,
+      base: draft('DELETE', APPLICATION, { applicationId: f.apps.spare }, admin),
+      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted)], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'POST', path: `${APPLICATION}/restore`, changesData: true,
+      base: draft('POST', `${APPLICATION}/restore`, { applicationId: f.apps.deleted }, admin),
+      ...plus(keyed('admin', keys), [
+        pathParameterDefects('applicationId', fc.oneof(text.hostileSegment('app'), values(main, f.apps.spare)), [400, 404, 409]),
+      ], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: `${APPLICATION}/versions`, changesData: false,
+      base: draft('GET', `${APPLICATION}/versions`, { applicationId: main }, admin),
+      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted)]),
+    }),
+    fuzzer({
+      method: 'PATCH', path: `${APPLICATION}/versions/:version`, changesData: true,
+      base: draft('PATCH', `${APPLICATION}/versions/:version`, { applicationId: main, version: f.versions.open }, admin, json({ releaseNotes: '"Changed"' })),
+      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted), versionParam, ...versionUpdate.defects], versionUpdate.oddities, [
+        ...known.jsonBody, ...known.nulIn('releaseNotes'),
+      ]),
+    }),
+  ];
+}

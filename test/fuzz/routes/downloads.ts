@@ -1,0 +1,80 @@
+import fc from 'fast-check';
+import { decodedName, Draft, Mutation } from '../draft';
+import { fields, text } from '../fields';
+import { FieldRules, pathParameterDefects, QueryRules, unknownQueryParameter, unreadBodyOddities } from '../mutations';
+import { base64url, jsonString, unknownId } from '../values';
+import type { RouteContext } from './context';
+import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, unkeyed, values } from './route-fuzzer';
+
+const SHARE_USE = '/v1/downloads/share/:token';
+
+/** Customers' download URLs and share links. */
+export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContext): RouteFuzzer[] {
+  const main = f.apps.main;
+  const free = `Bearer ${f.customers.free.apiKey}`;
+  const refusal = (label: string, apply: (d: Draft) => void, expects: number[]): Mutation => ({ label, defect: true, expects, apply });
+  const downloadRules: QueryRules = {
+    applicationId: { valid: fc.constant(main), invalid: fc.oneof(text.badApplicationId, unknownId('app'), values(f.apps.deleted, f.apps.spare)) },
+    version: { valid: fc.constant(f.versions.open), invalid: fc.oneof(text.badVersionReference, values(f.versions.pending)) },
+    fileId: { valid: values(f.files.main.fileId, f.files.dependency.fileId), invalid: fc.oneof(values('', 'x'.repeat(101), f.files.premium.fileId), unknownId('fil')) },
+  };
+  const shareRules: FieldRules = {
+    applicationId: { ...fields.applicationReference([f.apps.deleted, f.apps.spare]), valid: fc.constant(jsonString(main)) },
+    version: {
+      required: true,
+      valid: fc.constant(jsonString(f.versions.open)),
+      invalid: fc.oneof(fields.versionReference().invalid, fc.constant(jsonString(f.versions.pending))),
+      expects: [400, 404],
+    },
+    fileId: { ...fields.fileId(), valid: values(jsonString(f.files.main.fileId), jsonString(f.files.dependency.fileId)) },
+    expiresInMinutes: fields.expiresInMinutes(),
+  };
+  const share = jsonBody(shareRules, { emptyIsRefused: false });
+  const otherTokens = [f.shares.revoked, `${f.shares.active.slice(0, 42)}%2F`, f.shares.active.toUpperCase()].filter((token) => token !== f.shares.active);
+  const tokenDefects = pathParameterDefects('token', fc.oneof(
+    text.hostileSegment('tok'), base64url(43), base64url(42), base64url(44), fc.constantFrom(...otherTokens),
+  ), [400, 404, 405, 410]);
+  const unneededKey = fc.constantFrom(admin, customer, 'Bearer x').map((authorization): Mutation => ({
+    label: 'a key a share link does not need', defect: false, apply: (d) => { d.authorization = authorization; },
+  }));
+
+  return [
+    fuzzer({
+      method: 'GET', path: '/v1/downloads/url', changesData: false,
+      base: draft('GET', '/v1/downloads/url', {}, customer, { kind: 'none' }, [['applicationId', main], ['version', f.versions.open]]),
+      ...plus(keyed('customer', keys, downloadRules), [
+        fc.constantFrom('applicationId', 'version').map((name) => refusal(`query ${name} missing`, (d) => {
+          d.query = d.query.filter(([existing]) => decodedName(existing) !== name);
+        }, [400])),
+        fc.constant(refusal('a free customer asking for a premium version', (d) => {
+          d.authorization = free;
+          d.query = [['applicationId', main], ['version', f.versions.premium]];
+        }, [403])),
+      ], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'POST', path: '/v1/downloads/share', changesData: true,
+      base: draft('POST', '/v1/downloads/share', {}, customer, json({ applicationId: jsonString(main), version: jsonString(f.versions.open) })),
+      ...plus(keyed('customer', keys), [
+        ...share.defects,
+        fc.constant(refusal('a free customer sharing a premium version', (d) => {
+          d.authorization = free;
+          setJson(d, { version: jsonString(f.versions.premium) });
+        }, [403])),
+      ], share.oddities, known.jsonBody),
+    }),
+    fuzzer({
+      method: 'GET', path: SHARE_USE, changesData: false,
+      base: draft('GET', SHARE_USE, { token: f.shares.active }, null),
+      ...unkeyed([tokenDefects], [unknownQueryParameter(false), unreadBodyOddities, unneededKey]),
+    }),
+    fuzzer({
+      method: 'DELETE', path: SHARE_USE, changesData: true,
+      base: draft('DELETE', SHARE_USE, { token: f.shares.spare }, customer),
+      ...plus(keyed('customer', keys), [
+        tokenDefects,
+        fc.constant(refusal("another customer's link", (d) => { d.authorization = free; }, [404])),
+      ], [unreadBodyOddities]),
+    }),
+  ];
+}

@@ -1,0 +1,25 @@
+import type { Fixture } from '../fixture';
+import { applicationFuzzers } from './applications';
+import { routeContext } from './context';
+import { customerFuzzers } from './customers';
+import { downloadFuzzers } from './downloads';
+import type { RouteFuzzer } from './route-fuzzer';
+import { statisticsFuzzers } from './statistics';
+import { unkeyedFuzzers } from './unkeyed';
+import { uploadFuzzers } from './uploads';
+
+export type { RouteFuzzer } from './route-fuzzer';
+export { unmatchedFuzzer } from './unmatched';
+
+/** A fuzzer for every route the gateway serves, aimed at the records of `fixture`. */
+export function routeFuzzers(fixture: Fixture, adminKey: string): RouteFuzzer[] {
+  const context = routeContext(fixture, adminKey);
+  return [
+    ...downloadFuzzers(context),
+    ...unkeyedFuzzers(context),
+    ...applicationFuzzers(context),
+    ...uploadFuzzers(context),
+    ...customerFuzzers(context),
+    ...statisticsFuzzers(context),
+  ];
+}
