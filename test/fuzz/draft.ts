@@ -69,7 +69,7 @@ export interface FuzzCase {
   defects: string[];
   oddities: string[];
   request: RawRequest;
-  /** The statuses a known case must be answered with, when they are known exactly. */
+  /** The statuses the answer must have, when a single defect that documents them is all that changed. */
   expectedStatuses?: number[];
   /** A client still sending the body may see the connection close instead of the answer. */
   mayCloseUnread: boolean;
