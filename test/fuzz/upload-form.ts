@@ -3,7 +3,7 @@ import { defect, Draft, FormPart, Mutation, oddity } from './draft';
 import { text } from './fields';
 import { declaredLengthOnly } from './mutations';
 import type { Fixture } from './fixture';
-import { HUGE_LENGTHS, unknownId, unusualText } from './values';
+import { encoded, HUGE_LENGTHS, unknownId, unusualText } from './values';
 
 /*
  * The small upload's multipart form: what a form can get wrong (cut short, misframed, fields that
@@ -39,7 +39,7 @@ const fileOf = (draft: Draft): FormPart | undefined => formOf(draft).parts.find(
 
 /** RFC 5987 `filename*`, the only way a part header carries bytes such as CR, LF or NUL. */
 const encodedFileName = (part: FormPart, name: string) => {
-  part.headers = `Content-Disposition: form-data; name="${part.name}"; filename*=utf-8''${encodeURIComponent(name)}\r\nContent-Type: application/octet-stream`;
+  part.headers = `Content-Disposition: form-data; name="${part.name}"; filename*=utf-8''${encoded(name)}\r\nContent-Type: application/octet-stream`;
 };
 
 export function uploadBase(fixture: Fixture, boundary: string, version: string): Draft['body'] {

@@ -88,5 +88,14 @@ export const NOT_A_PAGE_SIZE = [...NOT_A_PAGE.filter((v) => v !== '1000001'), '1
 export const NOT_A_BOOLEAN = ['yes', 'no', '1', '0', 'TRUE', 'True', 'false ', '', 'null', 'on'];
 export const NOT_A_DATE = ['', '2024-02-30', '2024-13-01', '2023-02-29', '24-01-01', '2024-1-1', '2024-01-01T00:00:00Z', 'yesterday', '0000-00-00', '+02024-01-01', '2024-01-01 ', '2024/01/01', '2024-01-00'];
 
-/** Percent-encodes a value for a query string or a path segment. */
-export const encoded = (value: string) => encodeURIComponent(value);
+/**
+ * Percent-encodes a value for a query string or a path segment. A lone surrogate, which has no
+ * UTF-8 form, is sent as the three bytes it would take (WTF-8): escaped bytes that are not UTF-8.
+ */
+export const encoded = (value: string) => [...value].map((char) => {
+  const code = char.charCodeAt(0);
+  if (char.length === 1 && code >= 0xd800 && code <= 0xdfff) {
+    return [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+  }
+  return encodeURIComponent(char);
+}).join('');

@@ -1,29 +1,27 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type Router from '@koa/router';
-import { createApp } from '../../gateway/app';
 import type { GatewayDeps } from '../../gateway/gateway-deps';
+import type { Guard } from '../../gateway/http/guards';
+import { routeTable } from '../../gateway/routes/route-table';
 import { loadConfig } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
 import { createObjectStorage } from '../../shared/storage/create-object-storage';
 
-/** One method on one path, as a router declares it (`/v1/management/applications/:applicationId`). */
+/** One method on one path, as the route table declares it (`/v1/management/applications/:applicationId`). */
 export interface MountedRoute {
   method: string;
   path: string;
-  /** Who may call it, where the routes declare it. */
-  guard?: 'admin' | 'customer' | 'none';
+  guard: Guard;
 }
 
-export const routeKey = (route: MountedRoute): string => `${route.method} ${route.path}`;
+export const routeKey = (route: { method: string; path: string }): string => `${route.method} ${route.path}`;
 
 /**
- * Every route of the app the gateway serves, read from the routers createApp mounts (a router's
- * middleware carries its router). Built on the embedded object storage, whose signed-URL routes the
- * app mounts too. The other dependencies are inert: every method does nothing, which is all route
- * registration asks of them (caches subscribe to the invalidation bus). A HEAD route on a path with
- * a GET route is left out: it answers as its GET does (the router adds one to every GET).
+ * Every route the gateway serves, from the route table its router is built from, with the embedded
+ * object store's signed-URL routes. The dependencies other than configuration and storage are
+ * inert: every method does nothing, which is all declaring routes asks of them (caches subscribe to
+ * the invalidation bus). A GET route also answers HEAD; the table lists it once.
  */
 export function mountedRoutes(): MountedRoute[] {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-routes-'));
@@ -45,12 +43,7 @@ export function mountedRoutes(): MountedRoute[] {
       events: inert(),
       redisOutage: inert(),
     };
-    const routers = createApp(deps).middleware
-      .map((middleware) => (middleware as { router?: Router }).router)
-      .filter((router): router is Router => router !== undefined);
-    const routes = routers.flatMap((router) => router.stack.flatMap((layer) => layer.methods.map((method) => ({ method, path: String(layer.path) }))));
-    const hasGet = new Set(routes.filter((route) => route.method === 'GET').map((route) => route.path));
-    return routes.filter((route) => route.method !== 'HEAD' || !hasGet.has(route.path));
+    return routeTable(deps).map((route) => ({ method: route.method.toUpperCase(), path: route.path, guard: route.guard }));
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { fields, text } from '../fields';
 import { FieldRules, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
-import { jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
+import { encoded, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -31,7 +31,7 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
     releaseNotes: fields.multiLine(20_000, { nullable: true }),
   }, { emptyIsRefused: true });
   const versionParam = pathParameterDefects('version', fc.oneof(
-    text.badVersionReference.map(encodeURIComponent),
+    text.badVersionReference.map(encoded),
     values('..', '.', '%2e%2e', '%2E', '9.9.9', '1.0.0%00', '1.0.0%2F', '%', 'x'.repeat(129), '1.0.0%20'),
   ));
 

@@ -3,7 +3,7 @@ import { text } from '../fields';
 import type { Fixture } from '../fixture';
 import type { Mutation } from '../draft';
 import { contentEncoding, corruptGzip, declaredLengthOnly, jsonField, KeyRing, pathParameterDefects, QueryRules } from '../mutations';
-import { jsonString, NOT_A_PAGE, NOT_A_PAGE_SIZE } from '../values';
+import { encoded, jsonString, NOT_A_PAGE, NOT_A_PAGE_SIZE } from '../values';
 import { values } from './route-fuzzer';
 
 /** What every route module builds its requests from: the fixture, the keys, shared rules and known cases. */
@@ -60,10 +60,10 @@ export function routeContext(f: Fixture, adminKey: string): RouteContext {
     },
     applicationParam: (...missing) => pathParameterDefects('applicationId', fc.oneof(
       text.hostileSegment('app'),
-      text.badApplicationId.map(encodeURIComponent),
+      text.badApplicationId.map(encoded),
       ...missing.map((id) => fc.constant(id)),
     )),
-    customerParam: pathParameterDefects('customerId', fc.oneof(text.hostileSegment('cus'), text.badNewCustomerId.filter((id) => id !== '').map(encodeURIComponent))),
+    customerParam: pathParameterDefects('customerId', fc.oneof(text.hostileSegment('cus'), text.badNewCustomerId.filter((id) => id !== '').map(encoded))),
     known: {
       hugeDeclaredLengths,
       jsonBody: [...plainBodyEncodings, ...hugeDeclaredLengths],

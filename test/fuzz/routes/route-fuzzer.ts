@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { Guard } from '../../../gateway/http/guards';
 import { buildCase, Draft, DraftBody, FuzzCase, Mutation, oddity } from '../draft';
 import {
   FieldRules,
@@ -16,9 +17,6 @@ import {
   unknownParameter,
   unknownQueryParameter,
 } from '../mutations';
-
-/** Who may call a route, as the route table names it. */
-export type Guard = 'admin' | 'customer' | 'none';
 
 /**
  * One route's generated requests: its valid request against the fixture, with mutations that make

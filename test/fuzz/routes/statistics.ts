@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Mutation } from '../draft';
 import { text } from '../fields';
 import { pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
-import { NOT_A_DATE, NOT_A_PAGE_SIZE } from '../values';
+import { encoded, NOT_A_DATE, NOT_A_PAGE_SIZE } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -30,7 +30,7 @@ export function statisticsFuzzers({ f, keys, admin }: RouteContext): RouteFuzzer
       method: 'GET', path: '/v1/applications/:applicationId/stats', changesData: false,
       base: draft('GET', '/v1/applications/:applicationId/stats', { applicationId: f.apps.main }, admin),
       ...plus(keyed('admin', keys, statisticsRules), [
-        pathParameterDefects('applicationId', fc.oneof(text.hostileSegment('app'), text.badApplicationId.map(encodeURIComponent))),
+        pathParameterDefects('applicationId', fc.oneof(text.hostileSegment('app'), text.badApplicationId.map(encoded))),
         fc.constant(fromAfterTo),
       ]),
     }),
