@@ -1,3 +1,4 @@
+import { parse as parseQueryString, ParsedUrlQuery } from 'node:querystring';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z, ZodTypeAny } from 'zod';
@@ -61,7 +62,7 @@ function inputReader(route: Route): (ctx: AppContext) => AnyInput {
   const parse = (ctx: AppContext): AnyInput => {
     const problems: ErrorDetail[] = [];
     const params = route.params ? parseInto(route.params, ctx.params, problems) : NOTHING;
-    const query = route.query ? parseInto(route.query, ctx.query, problems) : noQuery(ctx, problems);
+    const query = route.query ? parseInto(route.query, queryOf(ctx), problems) : noQuery(ctx, problems);
     const parsedBody = body ? parseInto(body, ctx.request.body, problems) : undefined;
     if (problems.length > 0) throw validationError(problems);
     return { params, query, body: parsedBody };
@@ -83,8 +84,17 @@ function inputReader(route: Route): (ctx: AppContext) => AnyInput {
 }
 
 function noQuery(ctx: AppContext, problems: ErrorDetail[]): NoInput {
-  if (ctx.querystring !== '') parseInto(NO_QUERY, ctx.query, problems);
+  if (ctx.querystring !== '') parseInto(NO_QUERY, queryOf(ctx), problems);
   return NOTHING;
+}
+
+/**
+ * The request's query parameters, parsed from the query string. Not Koa's ctx.query: Koa caches
+ * parsed queries in a plain object keyed by the query string, so a query of exactly `__proto__` reads
+ * as Object.prototype (no parameters at all) and one of `constructor` as a function.
+ */
+function queryOf(ctx: AppContext): ParsedUrlQuery {
+  return parseQueryString(ctx.querystring);
 }
 
 function sender(route: Route): (result: unknown, ctx: AppContext) => void {

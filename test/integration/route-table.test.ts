@@ -61,6 +61,18 @@ describe('the route table', () => {
     expect((await app.http.get(`/v1/downloads/share/${values.token}`, { key: null })).status).to.equal(302);
   });
 
+  it('refuses a query that is only an object property name (__proto__, constructor) on every route', async () => {
+    for (const route of routes) {
+      for (const name of ['__proto__', 'constructor']) {
+        const where = `${route.method.toUpperCase()} ${route.path}?${name}`;
+        const json = ['post', 'put', 'patch'].includes(route.method) && route.body !== undefined && !('kind' in route.body) ? {} : undefined;
+        const response = await app.http.request(route.method.toUpperCase(), `${pathOf(route)}?${name}`, { key: keyFor(route), ...(json ? { json } : {}) });
+        expect(response.status, `${where}: ${response.raw}`).to.equal(400);
+        expect(response.body.error.details, where).to.deep.include({ field: name, message: 'is not a known field' });
+      }
+    }
+  });
+
   it('refuses an unknown parameter next to valid ones, on the download lane too', async () => {
     const query = `applicationId=${values.applicationId}&version=1.0.0`;
     expect((await app.http.get(`/v1/downloads/url?${query}`, { key: customerKey })).status).to.equal(200);
