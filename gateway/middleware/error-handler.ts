@@ -19,7 +19,7 @@ const CODES_BY_STATUS: Record<number, string> = {
 
 /**
  * Mounted first: renders every failure in the envelope. AppErrors carry their status and code;
- * client errors raised by Koa or koa-body keep their status; an unreachable dependency is a 503;
+ * client errors raised by Koa or the body parser keep their status; an unreachable dependency is a 503;
  * anything else is a 500. Details go to the log under the request id, never to the client: a 500 at
  * error level; a 503 is expected while a dependency is down, so one for want of Redis is only counted
  * by the Redis outage log, and any other is a warn line.

@@ -13,23 +13,8 @@ export interface PendingDefect {
   covers(fuzzCase: FuzzCase): boolean;
 }
 
-export const PENDING_DEFECTS: PendingDefect[] = [
-  {
-    name: 'a multipart body on a JSON route is passed through unread instead of refused with 415: '
-      + '`curl -X POST -H "Authorization: Bearer $ADMIN" -F x=1 $BASE/v1/management/customers/$ID/apikeys` issues a key (201); '
-      + 'routes with required fields answer 400 for the empty body instead',
-    covers: (fuzzCase) => labelsOf(fuzzCase).some((label) => label.includes('multipart/form-data; boundary=x')),
-  },
-  {
-    name: "a +json body type the JSON parser does not parse (application/merge-patch+json) is admitted and read as empty: "
-      + "`curl -X POST -H \"Authorization: Bearer $ADMIN\" -H 'Content-Type: application/merge-patch+json' -d '{,}' $BASE/v1/management/customers/$ID/apikeys` issues a key (201)",
-    covers: (fuzzCase) => labelsOf(fuzzCase).some((label) => label.includes('application/merge-patch+json')),
-  },
-];
+export const PENDING_DEFECTS: PendingDefect[] = [];
 
 export function pendingDefectOf(fuzzCase: FuzzCase): PendingDefect | undefined {
   return PENDING_DEFECTS.find((pending) => pending.covers(fuzzCase));
 }
-
-/** Every label of a case, defects and oddities. */
-export const labelsOf = (fuzzCase: FuzzCase) => [...fuzzCase.defects, ...fuzzCase.oddities];

@@ -120,10 +120,17 @@ describe('gateway basics', () => {
     });
 
     it('parses a JSON body with a charset or a +json type', async () => {
-      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
+      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'application/problem+json']) {
         // Parsed, then refused by the route's validation: the empty object lacks required fields.
         expectFailure(await send('{}', type), 400, 'VALIDATION_ERROR');
+        // Parsed, not skipped: malformed JSON is refused as such, whichever JSON type it claims.
+        expectFailure(await send('{,}', type), 400, 'BAD_REQUEST');
       }
+    });
+
+    it('refuses a multipart body on a route that takes JSON with 415', async () => {
+      const form = '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n';
+      expectFailure(await send(form, 'multipart/form-data; boundary=b'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     });
   });
 
