@@ -46,8 +46,10 @@ export interface Draft {
   omitHost?: boolean;
   /** Whitespace around a JSON body's text. */
   jsonPadding?: string;
-  /** Bytes that are not UTF-8, put inside the first string value of a JSON body. */
+  /** Bytes that are not UTF-8, put inside the first string value of a JSON body no defect set. */
   invalidUtf8?: Buffer;
+  /** JSON fields whose values a defect set: nothing applied at rendering may change them. */
+  pinnedFields?: string[];
   /** A last change to the request target as rendered (bytes no placeholder can hold). */
   editTarget?: (target: string) => string;
 }
@@ -162,10 +164,11 @@ function renderBody(draft: Draft): { bytes: Buffer; contentType: string } | unde
     case 'json': {
       const padding = draft.jsonPadding ?? '';
       const text = `${padding}${jsonText(body.fields)}${padding}`;
-      const at = draft.invalidUtf8 ? text.indexOf(':"') : -1;
+      const target = body.fields.find(([name, value]) => value.startsWith('"') && !draft.pinnedFields?.includes(name));
+      const at = draft.invalidUtf8 && target ? text.indexOf(`${JSON.stringify(target[0])}:"`) + JSON.stringify(target[0]).length + 2 : -1;
       const bytes = at < 0 || !draft.invalidUtf8
         ? Buffer.from(text)
-        : Buffer.concat([Buffer.from(text.slice(0, at + 2)), draft.invalidUtf8, Buffer.from(text.slice(at + 2))]);
+        : Buffer.concat([Buffer.from(text.slice(0, at)), draft.invalidUtf8, Buffer.from(text.slice(at))]);
       return { bytes, contentType: 'application/json' };
     }
     case 'bytes':

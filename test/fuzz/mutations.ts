@@ -263,7 +263,10 @@ const CORRUPT_GZIP = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export const jsonField = (name: string, value: string, expects: number[] = REFUSED_BY_VALIDATION): Mutation =>
-  defect(`field ${name} = ${value.slice(0, 40)}`, (draft) => setField(draft, name, value), expects);
+  defect(`field ${name} = ${value.slice(0, 40)}`, (draft) => {
+    setField(draft, name, value);
+    draft.pinnedFields = [...(draft.pinnedFields ?? []), name];
+  }, expects);
 
 /** A Content-Type the JSON routes do not read (`null`: none at all). */
 export const jsonContentType = (type: string | null): Mutation => defect(`Content-Type ${type === null ? '(none)' : JSON.stringify(type)}`, (draft) => {

@@ -6,7 +6,7 @@
  */
 export const FUZZ = {
   seed: integerFromEnv('FUZZ_SEED', 20_261_123),
-  runs: integerFromEnv('FUZZ_RUNS', 40),
+  runs: integerFromEnv('FUZZ_RUNS', 100),
   answerBoundMs: integerFromEnv('FUZZ_ANSWER_BOUND_MS', 5_000),
 };
 
