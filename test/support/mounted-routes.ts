@@ -27,12 +27,12 @@ export function mountedRoutes(): MountedRoute[] {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-routes-'));
   try {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-    const { storage, routes: storageRoutes } = createObjectStorage(config);
+    const { storage, signedAccess } = createObjectStorage(config);
     const deps: GatewayDeps = {
       config,
       logger: createLogger('silent', 'routes'),
       storage,
-      storageRoutes,
+      signedAccess,
       adminKeyHashes: [],
       store: inert(),
       redis: inert(),
