@@ -14,9 +14,9 @@ export interface SeededFile {
 }
 
 /**
- * Records of every kind, created through the API before a property runs, for the generated
- * requests to aim at (and miss): a property can only show that a refused request changed nothing if
- * there is something to change. Ids carry a tag of their own, so each property has its own records.
+ * Records of every kind, created through the API, for the generated requests to aim at (and miss):
+ * a property can only show that a refused request changed nothing if there is something to change.
+ * Ids carry a tag of their own, so records seeded again after a failure never meet earlier ones.
  */
 export interface Fixture {
   tag: string;

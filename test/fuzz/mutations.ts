@@ -13,7 +13,7 @@ import {
 /*
  * Mutations every route of a kind shares: the HTTP framing, the headers, the key, the query string
  * and JSON bodies. Route-specific ones (path parameters, field values, multipart forms, signed URLs)
- * are built from these in routes.ts.
+ * are built from these in routes/.
  */
 
 const REFUSED_BY_VALIDATION = [400];
