@@ -36,7 +36,11 @@ export function buildRoutes(routes: readonly Route[], identify: Identify): Built
   const built = routes.map((route): BuiltRoute => {
     checkDeclaration(route);
     const answer = answerer(route, identify);
-    const handler: Middleware<AppState> = (ctx) => answer(ctx as AppContext);
+    const readParams = pathParamsReader(route);
+    const handler: Middleware<AppState> = (ctx) => {
+      ctx.params = readParams(ctx.captures);
+      return answer(ctx as AppContext);
+    };
     // Bodies are read once a route has matched: an unknown path is a 404 and a wrong method a 405
     // whatever the body. JSON is parsed here; streamed bodies are left to their handler.
     const body = (isStreamed(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
@@ -118,6 +122,32 @@ function sender(route: Route): (result: unknown, ctx: AppContext) => void {
     ctx.set('Content-Type', JSON_CONTENT_TYPE);
     ctx.body = result.json;
   };
+}
+
+/**
+ * The route's path parameters as the router captured them, percent-decoded. Not @koa/router's own
+ * ctx.params: it decodes '+' as a space, a rule of query strings; in a path '+' stands for itself
+ * (RFC 3986), so a version such as `1.0.0+build` is named as written. An escape that does not decode
+ * is left as written, and the param's schema refuses it.
+ */
+function pathParamsReader(route: Route): (captures: readonly string[]) => Record<string, string> {
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+  return (captures) => {
+    const params: Record<string, string> = {};
+    names.forEach((name, index) => {
+      const raw = captures[index];
+      if (raw !== undefined) params[name] = decodedOrRaw(raw);
+    });
+    return params;
+  };
+}
+
+function decodedOrRaw(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /** Mistakes in a declaration stop the gateway at start-up rather than surfacing in a request. */

@@ -182,6 +182,13 @@ describe('input rules: refused inputs answer 400 VALIDATION_ERROR and change not
       expectValidationError(bare, 'version');
     });
 
+    it('reads + in a path as itself (a path is not a query string): PATCH .../versions/1.0.0+build names that version', async () => {
+      await uploadSmallFile(app, { applicationId, version: '7.0.0+build.9' });
+      const patched = await app.http.patch(`/v1/management/applications/${applicationId}/versions/7.0.0+build.9`, { releaseNotes: 'plus' });
+      expect(patched.status, shown(patched.body)).to.equal(200);
+      expect(patched.body.data.version).to.equal('7.0.0+build.9');
+    });
+
     it('PATCH refuses control characters in release notes, and the version stays as it was', async () => {
       const patch = (releaseNotes: string) => () => app.http.patch(`/v1/management/applications/${applicationId}/versions/1.0.0`, { releaseNotes });
       await expectEachRefused([...JSON_CONTROLS, 'lone\rCR'].map((notes) => [shown(notes), patch(notes)]), 'releaseNotes');
