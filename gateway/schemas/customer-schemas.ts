@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nameField, newCustomerIdField, notesField, tierField } from './common';
+import { customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
 import { pageFields } from './pagination';
 
 export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './common';
@@ -36,8 +36,8 @@ export function updateCustomerSchema(tiers: readonly string[]) {
 export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSchema>>;
 
 /** Any string: an id that cannot exist is answered like an unknown one (404). */
-export const customerParams = z.object({ customerId: z.string() });
-export const apiKeyParams = z.object({ customerId: z.string(), keyId: z.string() });
+export const customerParams = z.object({ customerId: customerIdField });
+export const apiKeyParams = z.object({ customerId: customerIdField, keyId: generatedIdField });
 
 /** Issuing a key takes no parameters: no body, or an empty object. */
 export const issueApiKeySchema = body({});

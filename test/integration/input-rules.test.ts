@@ -111,6 +111,11 @@ describe('input rules: refused inputs answer 400 VALIDATION_ERROR and change not
       expect((await app.http.get('/v1/management/customers/__proto__')).status).to.equal(404);
     });
 
+    it('refuses customer and key ids no record can have in paths with 400 naming the parameter', async () => {
+      await expectEachRefused(['a%2Fb', 'a.b', '%20x', 'x'.repeat(65)].map((id) => [id, () => app.http.get(`/v1/management/customers/${id}`)]), 'customerId');
+      await expectEachRefused(['a.b', 'key%00', 'key%20x'].map((id) => [id, () => app.http.delete(`/v1/management/customers/${customer.customerId}/apikeys/${id}`)]), 'keyId');
+    });
+
     it('PATCH refuses the same, and the record stays as it was', async () => {
       const patch = (body: Record<string, unknown>) => () => app.http.patch(`/v1/management/customers/${customer.customerId}`, body);
       await expectEachRefused([...JSON_CONTROLS, ...ONE_LINE_ONLY].map((name) => [shown(name), patch({ name })]), 'name');
