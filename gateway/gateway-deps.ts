@@ -10,6 +10,8 @@ import type { EventRecorder } from '../shared/events/event-recorder';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
+import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
+import type { WebhookEvents } from '../shared/webhooks/webhook-events';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -31,5 +33,9 @@ export interface GatewayDeps {
   bus: InvalidationBus;
   /** One per process, so concurrent requests' events are written together. */
   events: EventRecorder;
+  /** Announces webhook events; download.recorded through `events`. */
+  webhooks: WebhookEvents;
+  /** Seals endpoints' signing secrets before they are stored. */
+  signingSecrets: SigningSecrets;
   adminKeyHashes: readonly string[];
 }

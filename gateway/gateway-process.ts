@@ -13,6 +13,9 @@ import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidati
 import type { GatewayDeps } from './gateway-deps';
 import type { Route } from './http/route';
 import { routeTable } from './routes/route-table';
+import { webhookSecretKey } from '../shared/runtime/local-secrets';
+import { SigningSecrets } from '../shared/webhooks/signing-secrets';
+import { WebhookEvents } from '../shared/webhooks/webhook-events';
 
 export interface RunningGateway {
   server: http.Server;
@@ -91,9 +94,11 @@ export async function launchGateway(
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const catalog = new CatalogCache(core.store, bus);
-  const events = new EventRecorder(core.store);
+  const webhooks = new WebhookEvents(jobs, core.store, logger);
+  const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
+  const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, catalog, bus, events, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, catalog, bus, events, webhooks, signingSecrets, adminKeyHashes },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');

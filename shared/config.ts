@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PRESIGNED_URL_MAX_SECONDS, UPLOAD_URL_DEFAULT_TTL_SECONDS } from './policy';
+import { PRESIGNED_URL_MAX_SECONDS, UPLOAD_URL_DEFAULT_TTL_SECONDS, WEBHOOK_RETRY_BASE_DEFAULT_MS } from './policy';
 import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
@@ -33,6 +33,16 @@ export interface Config {
   uploadUrlTtlSeconds: number;
   /** Gateway processes sharing the port (node:cluster); 1 serves from the process itself. */
   webConcurrency: number;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** Hosts (names or IP addresses, lowercase) that webhooks may reach over http and at private, loopback or link-local addresses. */
+  allowedHosts: readonly string[];
+  /** First retry delay of a delivery; each later one doubles. */
+  retryBaseMs: number;
+  /** 64 hex digits: the key that encrypts signing secrets at rest. Unset: one generated into DATA_DIR (embedded default). */
+  secretKeyHex: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -126,6 +136,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
 
+  const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -144,7 +156,24 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     shutdownTimeoutMs,
     uploadUrlTtlSeconds,
     webConcurrency,
+    webhooks: Object.freeze(webhooks),
   });
+}
+
+function readWebhookConfig(read: (name: string) => string | undefined, sharedStore: boolean, problems: string[]): WebhookConfig {
+  const allowedHosts = (read('WEBHOOK_ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((host) => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1'))
+    .filter((host) => host !== '');
+  if (allowedHosts.some((host) => !/^[a-z0-9.:-]{1,253}$/.test(host))) {
+    problems.push('WEBHOOK_ALLOWED_HOSTS must be a comma-separated list of host names or IP addresses');
+  }
+  const retryBaseMs = parseInteger(read('WEBHOOK_RETRY_BASE_MS'), WEBHOOK_RETRY_BASE_DEFAULT_MS, 1, 3_600_000, 'WEBHOOK_RETRY_BASE_MS', problems);
+  const secretKeyHex = read('WEBHOOK_SECRET_KEY')?.toLowerCase();
+  if (secretKeyHex !== undefined && !/^[0-9a-f]{64}$/.test(secretKeyHex)) problems.push('WEBHOOK_SECRET_KEY must be 64 hex digits (32 bytes)');
+  // Every process must open the secrets every other one sealed: a key generated into one machine's DATA_DIR cannot do.
+  if (sharedStore && secretKeyHex === undefined) problems.push('WEBHOOK_SECRET_KEY is required when MONGODB_URI is set');
+  return { allowedHosts: Object.freeze(allowedHosts), retryBaseMs, secretKeyHex };
 }
 
 function readS3Config(read: (name: string) => string | undefined, problems: string[]): S3Config | undefined {

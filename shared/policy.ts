@@ -49,3 +49,34 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 /** Keeps the row offset well inside what both store adapters accept. */
 export const PAGE_MAX = 1_000_000;
+
+// Webhooks
+
+/** A delivery counts only when the receiver answers 2xx within this long; redirects are not followed. */
+export const WEBHOOK_DELIVERY_TIMEOUT_MS = 10_000;
+/** The most of a receiver's response body that is read, and kept in the delivery log. */
+export const WEBHOOK_RESPONSE_READ_MAX_BYTES = 1_024;
+/**
+ * Attempts per delivery: the first, then retries after about base x 1, 2, 4 ... 4096 (exponential,
+ * each shortened by up to WEBHOOK_RETRY_JITTER at random). With the default base that is 18 to 23
+ * hours in all.
+ */
+export const WEBHOOK_DELIVERY_ATTEMPTS = 14;
+/** First retry delay unless WEBHOOK_RETRY_BASE_MS says otherwise; each later one doubles. */
+export const WEBHOOK_RETRY_BASE_DEFAULT_MS = 10_000;
+/** Up to this fraction of each retry delay is drawn at random, so receivers back from an outage are not hit in step. */
+export const WEBHOOK_RETRY_JITTER = 0.2;
+/** After a rotation the previous signing secret still signs (beside the new one) this long. */
+export const WEBHOOK_SECRET_OVERLAP_MS = DAY_SECONDS * 1000;
+/** An endpoint whose deliveries have all failed for this long is disabled. */
+export const WEBHOOK_DISABLE_AFTER_FAILING_MS = 5 * DAY_SECONDS * 1000;
+/** Delivery log entries are purged this long after their event. */
+export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * DAY_SECONDS * 1000;
+/** Endpoints a deployment may register: each event fans out to every subscribed one. */
+export const WEBHOOK_ENDPOINTS_MAX = 50;
+export const WEBHOOK_URL_MAX_LENGTH = 2_048;
+/**
+ * How long a gateway trusts its knowledge of whether any endpoint subscribes to download.recorded
+ * before reading it again (at once on the gateway that changed an endpoint).
+ */
+export const WEBHOOK_SUBSCRIPTION_REFRESH_MS = 5_000;

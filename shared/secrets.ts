@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 
 /** SHA-256 hex digest of a secret: what is stored and cached instead of the secret itself. */
 export function hashSecret(secret: string): string {
@@ -16,4 +16,31 @@ export function sameDigest(a: string, b: string): boolean {
   let difference = 0;
   for (let i = 0; i < a.length; i += 1) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
   return difference === 0;
+}
+
+/** Prefix of a sealed secret: the format (AES-256-GCM), so another one can be told apart later. */
+const SEALED_PREFIX = 'gcm1';
+
+/**
+ * Secrets the service must use again (webhook signing secrets), unlike keys it only compares, are
+ * stored sealed: AES-256-GCM under a key kept outside the store, with a fresh 96-bit IV each time.
+ * `context` (the owning record's id) is authenticated with it, so a sealed value copied to another
+ * record does not open there.
+ */
+export function sealSecret(key: Buffer, secret: string, context: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return [SEALED_PREFIX, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), sealed.toString('base64url')].join('.');
+}
+
+/** The secret sealSecret sealed; throws when the value was sealed under another key or context, or altered. */
+export function openSecret(key: Buffer, sealed: string, context: string): string {
+  const [prefix, iv, tag, data] = sealed.split('.');
+  if (prefix !== SEALED_PREFIX || data === undefined) throw new Error('not a sealed secret');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }

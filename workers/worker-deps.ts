@@ -3,6 +3,8 @@ import type { Logger } from '../shared/logger';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
+import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
+import type { WebhookEvents } from '../shared/webhooks/webhook-events';
 
 /** What processors use; built once per worker process. */
 export interface WorkerDeps {
@@ -11,6 +13,10 @@ export interface WorkerDeps {
   store: Store;
   storage: ObjectStorage;
   jobs: JobQueues;
+  /** Announces webhook events (upload.completed, upload.failed, version.published). */
+  webhooks: WebhookEvents;
+  /** Opens endpoints' signing secrets to sign deliveries. */
+  signingSecrets: SigningSecrets;
   /**
    * Writes a change of an application's versions or files as the gateway's own changes are written
    * (InvalidationBus.change): held on every gateway first, so none serves its cached records of the

@@ -6,6 +6,9 @@ import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidati
 import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
+import { webhookSecretKey } from '../shared/runtime/local-secrets';
+import { SigningSecrets } from '../shared/webhooks/signing-secrets';
+import { WebhookEvents } from '../shared/webhooks/webhook-events';
 import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry } from './processor';
 import { FAILURE_HANDLERS, PROCESSORS } from './processors/registry';
 import type { WorkerDeps } from './worker-deps';
@@ -20,6 +23,8 @@ const CONCURRENCY: Record<QueueName, number> = {
   uploads: 2,
   'share-links': 5,
   statistics: 1,
+  // Deliveries wait on receivers (up to 10 s each), not on this process.
+  webhooks: 10,
 };
 
 /**
@@ -135,7 +140,9 @@ export async function launchWorkers(
   const bus = new InvalidationBus(connection, subscriber, invalidationChannel(config.redisPrefix), logger);
   await bus.start();
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange };
+  const webhooks = new WebhookEvents(jobs, core.store, logger);
+  const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
+  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS);
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {

@@ -27,7 +27,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
  */
 export const downloadRoutes: RouteModule = (deps) => {
   const downloads = new DownloadService(deps.catalog, deps.storage, deps.events, deps.config.tiers);
-  const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.logger);
+  const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger);
 
   return [
     route({

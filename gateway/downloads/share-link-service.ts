@@ -6,6 +6,8 @@ import type { JobQueues } from '../../shared/queues/job-queues';
 import { hashSecret } from '../../shared/secrets';
 import type { ShareLink } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
+import { webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
@@ -30,6 +32,7 @@ export class ShareLinkService {
     private readonly bus: InvalidationBus,
     private readonly downloads: DownloadService,
     private readonly jobs: JobQueues,
+    private readonly webhooks: WebhookEvents,
     private readonly logger: Logger,
   ) {
     this.links = new LocalCache(bus);
@@ -51,6 +54,7 @@ export class ShareLinkService {
       createdAt: now,
     });
     await this.scheduleExpiry(link);
+    await this.webhooks.announce('share_link.created', webhookData.shareLinkCreated(link), { at: now });
     return { token, link };
   }
 

@@ -5,6 +5,7 @@ import { healthRoutes } from './health-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
 import { uploadRoutes } from './management/upload-routes';
+import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
 import { statisticsRoutes } from './statistics-routes';
 
@@ -14,6 +15,7 @@ const MODULES: readonly RouteModule[] = [
   applicationRoutes,
   uploadRoutes,
   customerRoutes,
+  webhookRoutes,
   statisticsRoutes,
   signedObjectRoutes,
 ];

@@ -1,12 +1,14 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
 import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
+import { webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { CreateApplicationRequest, ListApplicationsQuery, UpdateApplicationRequest } from '../schemas/application-schemas';
 
 /** Applications: creation, listing, updates and soft deletion. */
 export class ApplicationService {
-  constructor(private readonly store: Store, private readonly catalog: CatalogCache) {}
+  constructor(private readonly store: Store, private readonly catalog: CatalogCache, private readonly webhooks: WebhookEvents) {}
 
   async create(input: CreateApplicationRequest): Promise<Application> {
     const customerIds = unique(input.customerIds ?? []);
@@ -55,6 +57,7 @@ export class ApplicationService {
   async softDelete(applicationId: string): Promise<Application> {
     const deleted = await this.change(applicationId, () => this.store.softDeleteApplication(applicationId, new Date()));
     if (!deleted) throw notFound(`application ${applicationId} not found`);
+    await this.webhooks.announce('application.deleted', webhookData.applicationDeleted(deleted), { at: deleted.deletedAt ?? undefined });
     return deleted;
   }
 

@@ -3,6 +3,8 @@ import { conflict, DuplicateError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ApiKey, Customer } from '../../shared/store/models';
 import type { Page, Store } from '../../shared/store/store';
+import { webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { CreateCustomerInput, UpdateCustomerRequest } from '../schemas/customer-schemas';
 
@@ -26,6 +28,7 @@ export class CustomerService {
   constructor(
     private readonly store: Store,
     private readonly keyCache: ApiKeyCache,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   /** Creates the customer and issues its first key. */
@@ -40,6 +43,7 @@ export class CustomerService {
       createdAt: now,
       updatedAt: now,
     });
+    await this.webhooks.announce('customer.created', webhookData.customer(customer), { at: now });
     return { customer, key: await this.issueKey(customer.customerId, now) };
   }
 
@@ -56,6 +60,7 @@ export class CustomerService {
   async update(customerId: string, patch: UpdateCustomerRequest): Promise<Customer> {
     const updated = await this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, new Date()));
     if (!updated) throw customerNotFound(customerId);
+    await this.webhooks.announce('customer.updated', webhookData.customer(updated), { at: updated.updatedAt });
     return updated;
   }
 
@@ -74,6 +79,7 @@ export class CustomerService {
     const active = (await this.store.listApiKeys(customerId)).find((key) => key.keyId === keyId);
     const revoked = active && await this.keyCache.changeKey(active.keyHash, () => this.store.revokeApiKey(customerId, keyId, new Date()));
     if (!revoked) throw notFound(`no active API key ${keyId} for customer ${customerId}`);
+    await this.webhooks.announce('apikey.revoked', webhookData.apiKey(revoked), { at: revoked.revokedAt ?? undefined });
     return revoked;
   }
 
@@ -99,6 +105,7 @@ export class CustomerService {
       lastUsedAt: null,
       revokedAt: null,
     });
+    await this.webhooks.announce('apikey.created', webhookData.apiKey(record), { at });
     return { record, apiKey: issued.apiKey };
   }
 }

@@ -13,6 +13,8 @@ import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-
 import { contentTypeField } from '../schemas/common';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../schemas/upload-schemas';
 import type { StagedFile } from '../uploads/receive-multipart';
+import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
 
 /** Where a file goes and what its upload says about the version. */
@@ -27,6 +29,7 @@ export class UploadService {
     private readonly storage: ObjectStorage,
     private readonly jobs: JobQueues,
     private readonly events: EventRecorder,
+    private readonly webhooks: WebhookEvents,
     private readonly applications: ApplicationService,
     private readonly uploadUrlTtlSeconds: number,
     private readonly logger: Logger,
@@ -48,10 +51,11 @@ export class UploadService {
     const storageKey = fileStorageKey(target.applicationId, fileId);
     const checksum = formatChecksum(staged.sha256);
     let reserved: FileRecord | undefined;
+    let published: { file: FileRecord; version: Version; at: Date };
     try {
       await this.applications.require(target.applicationId);
       await this.storage.move(staged.stagingKey, storageKey);
-      return await this.applications.change(target.applicationId, async () => {
+      published = await this.applications.change(target.applicationId, async () => {
         const now = new Date();
         const file = await this.reserveFile({
           fileId,
@@ -70,13 +74,18 @@ export class UploadService {
         });
         reserved = file;
         await this.events.record(buildEvent('upload', file, origin, now));
-        return publishPendingFile(this.store, file, releaseOf(target), checksum, now);
+        return { ...(await publishPendingFile(this.store, file, releaseOf(target), checksum, now)), at: now };
       });
     } catch (error) {
       if (reserved) await this.releaseFile(reserved);
       await Promise.all([this.storage.delete(staged.stagingKey), this.storage.delete(storageKey)]);
       throw error;
     }
+    await this.webhooks.announce('upload.completed', webhookData.uploadCompleted(published.file, null), { at: published.at });
+    if (firstPublishedAt(published.version, published.at)) {
+      await this.webhooks.announce('version.published', webhookData.version(published.version), { at: published.at });
+    }
+    return { file: published.file, version: published.version };
   }
 
   /**

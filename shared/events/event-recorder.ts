@@ -40,7 +40,8 @@ interface Batch {
 export class EventRecorder {
   private open: Batch | undefined;
 
-  constructor(private readonly store: Store) {}
+  /** `stored` hears of each batch once it is stored, after its requests have their answer (webhooks' download.recorded). */
+  constructor(private readonly store: Store, private readonly stored?: (events: DistributionEvent[]) => void) {}
 
   record(event: DistributionEvent): Promise<void> {
     if (this.open) {
@@ -52,7 +53,10 @@ export class EventRecorder {
       setImmediate(() => {
         this.open = undefined;
         try {
-          this.store.insertEvents(batch.events).then(resolve, reject);
+          this.store.insertEvents(batch.events).then(() => {
+            resolve();
+            this.stored?.(batch.events);
+          }, reject);
         } catch (error) {
           reject(error);
         }

@@ -1,7 +1,8 @@
 import type { JobsOptions } from 'bullmq';
+import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_RETRY_JITTER } from '../policy';
 
 /** Every background job: its queue, its payload and its options. Workers must register a processor for each. */
-export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics'] as const;
+export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics', 'webhooks'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobPayloads {
@@ -15,6 +16,15 @@ export interface JobPayloads {
   'purge-share-links': Record<string, never>;
   /** Fold download events into daily counters. */
   'rollup-events': Record<string, never>;
+  /** Record one webhook event's delivery to every endpoint subscribed to it, and queue each. */
+  'dispatch-webhook-event': { eventId: string; type: string; occurredAt: string; data: unknown };
+  /**
+   * Deliver one message; retried on the delivery schedule starting at `retryBaseMs` (WEBHOOK_RETRY_BASE_MS
+   * when it was queued). `round` counts redeliveries: each is a job of its own.
+   */
+  'deliver-webhook': { deliveryId: string; round: number; retryBaseMs: number };
+  /** Delete delivery log entries past their retention. */
+  'purge-webhook-deliveries': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -50,6 +60,19 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   },
   'purge-share-links': { queue: 'share-links', everyMs: 3_600_000 },
   'rollup-events': { queue: 'statistics', everyMs: 1_000 },
+  // One dispatch per event however often it is emitted; it only reads and writes the store, so it
+  // retries for longer than the default while the store is away.
+  'dispatch-webhook-event': { queue: 'webhooks', options: ({ eventId }) => ({ jobId: eventId, attempts: 10 }) },
+  // Exponential backoff with jitter over about a day; the same message (same webhook-id) every attempt.
+  'deliver-webhook': {
+    queue: 'webhooks',
+    options: ({ deliveryId, round, retryBaseMs }) => ({
+      jobId: `${deliveryId}-${round}`,
+      attempts: WEBHOOK_DELIVERY_ATTEMPTS,
+      backoff: { type: 'exponential', delay: retryBaseMs, jitter: WEBHOOK_RETRY_JITTER },
+    }),
+  },
+  'purge-webhook-deliveries': { queue: 'webhooks', everyMs: 3_600_000 },
 };
 
 export interface RecurringJob {

@@ -163,3 +163,49 @@ export interface DailyCount {
   date: string;
   count: number;
 }
+
+/** An endpoint that receives signed webhook deliveries (shared/webhooks/). */
+export interface WebhookEndpoint {
+  webhookId: string;
+  url: string;
+  /** Event types it subscribes to (shared/webhooks/events.ts). */
+  events: string[];
+  description: string | null;
+  /** false when an admin turned it off or it was disabled for failing (then disabledReason says why). */
+  isActive: boolean;
+  disabledReason: string | null;
+  /** Sealed signing secret (shared/secrets.ts sealSecret); the secret itself is never stored. */
+  secret: string;
+  /** The secret before the last rotation, sealed, still signing until previousSecretExpiresAt. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  /** Start of the current run of failed deliveries; null once one succeeds. */
+  failingSince: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One event's delivery to one endpoint: the message every attempt sends again under the same id. */
+export interface WebhookDelivery {
+  /** The `webhook-id` of every attempt. */
+  deliveryId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body every attempt sends. */
+  payload: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  lastAttemptAt: Date | null;
+  /** The receiver's status code at the last attempt; null when it gave none (refused, unreachable, timed out). */
+  responseStatus: number | null;
+  /** The start of the receiver's last response body (shared/policy.ts WEBHOOK_RESPONSE_READ_MAX_BYTES). */
+  responseBody: string | null;
+  /** Why the last attempt did not count as delivered; null once delivered. */
+  error: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}

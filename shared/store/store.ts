@@ -14,6 +14,9 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
 } from './models';
 
 export interface Page<T> {
@@ -66,6 +69,13 @@ export interface FileDigestUpdate {
 }
 
 export type UploadSessionPatch = Partial<Pick<UploadSession, 'status' | 'expectedChecksum' | 'failureReason' | 'releaseNotes'>>;
+
+/** What an endpoint change may set; its events are its subscriptions, kept in step. */
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpoint,
+  'url' | 'events' | 'description' | 'isActive' | 'disabledReason' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'failingSince'>>;
+
+/** What one delivery attempt leaves: it counts one more attempt. */
+export type WebhookAttemptResult = Pick<WebhookDelivery, 'status' | 'responseStatus' | 'responseBody' | 'error' | 'deliveredAt'>;
 
 /** Position in the activity feed: events strictly older than this (timestamp, then eventId) come next. */
 export interface ActivityPosition {
@@ -203,6 +213,30 @@ export interface Store {
   rollupEvents(limit: number): Promise<number>;
   /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
+
+  // Webhooks
+  createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;
+  getWebhookEndpoint(webhookId: string): Promise<WebhookEndpoint | null>;
+  /** Oldest first. */
+  listWebhookEndpoints(page: number, pageSize: number): Promise<Page<WebhookEndpoint>>;
+  updateWebhookEndpoint(webhookId: string, patch: WebhookEndpointPatch, at: Date): Promise<WebhookEndpoint | null>;
+  /** Starts the endpoint's run of failures at `at` unless one is under way; the endpoint as it now is, null when unknown. */
+  markWebhookEndpointFailing(webhookId: string, at: Date): Promise<WebhookEndpoint | null>;
+  /** Deletes the endpoint and its delivery log; false when unknown. */
+  deleteWebhookEndpoint(webhookId: string): Promise<boolean>;
+  /** Active endpoints subscribed to `eventType`, oldest first. */
+  listSubscribedWebhookEndpoints(eventType: string): Promise<WebhookEndpoint[]>;
+  /** Refuses a second delivery of the same id (DuplicateError 'deliveryId'). */
+  insertWebhookDelivery(delivery: WebhookDelivery): Promise<WebhookDelivery>;
+  getWebhookDelivery(deliveryId: string): Promise<WebhookDelivery | null>;
+  /** An endpoint's deliveries, newest first (createdAt, then deliveryId). */
+  listWebhookDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>>;
+  /** Records an attempt (attempts + 1, lastAttemptAt `at`) when the delivery is pending; null otherwise. */
+  recordWebhookAttempt(deliveryId: string, result: WebhookAttemptResult, at: Date): Promise<WebhookDelivery | null>;
+  /** Compare-and-set of the status alone (a redelivery, a delivery given up); null when it is not one of `from`. */
+  setWebhookDeliveryStatus(deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date): Promise<WebhookDelivery | null>;
+  /** Deletes up to `limit` deliveries created before `before`; returns how many. */
+  purgeWebhookDeliveries(before: Date, limit: number): Promise<number>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -41,6 +41,8 @@ export function mountedRoutes(): MountedRoute[] {
       catalog: inert(),
       bus: inert(),
       events: inert(),
+      webhooks: inert(),
+      signingSecrets: inert(),
       redisOutage: inert(),
     };
     return routeTable(deps).map((route) => ({ method: route.method.toUpperCase(), path: route.path, guard: route.guard }));

@@ -5,6 +5,7 @@ import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
 
 const KEY_A = 'a'.repeat(MIN_ADMIN_KEY_LENGTH);
 const KEY_B = 'b'.repeat(MIN_ADMIN_KEY_LENGTH + 8);
+const SECRET_KEY = 'c'.repeat(64);
 
 /** The problems loadConfig reports for `env`; fails the test when it accepts it. */
 function problemsOf(env: Record<string, string>): string[] {
@@ -93,8 +94,16 @@ describe('loadConfig', () => {
     });
 
     it('accepts MongoDB with admin keys', () => {
-      const config = loadConfig({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A });
+      const config = loadConfig({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY });
       expect(config.mongodbUri).to.equal('mongodb://db.example.com/bds');
+      expect(config.webhooks.secretKeyHex).to.equal(SECRET_KEY);
+    });
+
+    it('reads the webhook allow-list lowercase, IPv6 addresses without brackets, and the retry base', () => {
+      const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' 127.0.0.1, Hooks.Internal ,[::1]', WEBHOOK_RETRY_BASE_MS: '50' });
+      expect(config.webhooks.allowedHosts).to.deep.equal(['127.0.0.1', 'hooks.internal', '::1']);
+      expect(config.webhooks.retryBaseMs).to.equal(50);
+      expect(loadConfig({}).webhooks).to.deep.equal({ allowedHosts: [], retryBaseMs: 10_000, secretKeyHex: undefined });
     });
   });
 
@@ -105,7 +114,11 @@ describe('loadConfig', () => {
       ['PORT', { PORT: '-1' }],
       ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'ftp://example.com' }],
       ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'not a url' }],
-      ['MONGODB_URI', { MONGODB_URI: 'postgres://db', ADMIN_API_KEYS: KEY_A }],
+      ['MONGODB_URI', { MONGODB_URI: 'postgres://db', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY }],
+      ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'c'.repeat(63) }],
+      ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'z'.repeat(64) }],
+      ['WEBHOOK_ALLOWED_HOSTS', { WEBHOOK_ALLOWED_HOSTS: 'http://127.0.0.1' }],
+      ['WEBHOOK_RETRY_BASE_MS', { WEBHOOK_RETRY_BASE_MS: '0' }],
       ['REDIS_URL', { REDIS_URL: 'http://127.0.0.1:6379' }],
       ['TIERS', { TIERS: 'Free,Pro' }],
       ['TIERS', { TIERS: 'free,,pro' }],
@@ -145,7 +158,11 @@ describe('loadConfig', () => {
     });
 
     it('requires ADMIN_API_KEYS when MONGODB_URI is set', () => {
-      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds' }, 'ADMIN_API_KEYS');
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', WEBHOOK_SECRET_KEY: SECRET_KEY }, 'ADMIN_API_KEYS');
+    });
+
+    it('requires WEBHOOK_SECRET_KEY when MONGODB_URI is set: every process must open the secrets the others sealed', () => {
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A }, 'WEBHOOK_SECRET_KEY');
     });
   });
 

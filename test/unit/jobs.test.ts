@@ -18,11 +18,19 @@ describe('job table', () => {
     expect(options?.({ tokenHash: 'abc', expiresAt: Date.now() - 5_000 }).delay).to.equal(0);
   });
 
+  it('gives each round of a webhook delivery its own job id, with the delivery schedule', () => {
+    const options = JOBS['deliver-webhook'].options?.({ deliveryId: 'msg_1', round: 0, retryBaseMs: 50 });
+    expect(options).to.deep.include({ jobId: 'msg_1-0', attempts: 14, backoff: { type: 'exponential', delay: 50, jitter: 0.2 } });
+    expect(JOBS['dispatch-webhook-event'].options?.({ eventId: 'evt_1', type: 'customer.created', occurredAt: '', data: {} }))
+      .to.include({ jobId: 'evt_1' });
+  });
+
   it('schedules exactly the recurring jobs', () => {
     expect(RECURRING_JOBS).to.deep.equal([
       { name: 'expire-upload-sessions', everyMs: 60_000 },
       { name: 'purge-share-links', everyMs: 3_600_000 },
       { name: 'rollup-events', everyMs: 1_000 },
+      { name: 'purge-webhook-deliveries', everyMs: 3_600_000 },
     ]);
   });
 });

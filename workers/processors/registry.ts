@@ -3,6 +3,7 @@ import { expireUploadSessions } from './expire-upload-sessions';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
+import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, settleFailedDelivery } from './webhooks';
 
 export const PROCESSORS: ProcessorRegistry = {
   'verify-upload': verifyUpload,
@@ -10,10 +11,17 @@ export const PROCESSORS: ProcessorRegistry = {
   'expire-share-link': expireShareLink,
   'purge-share-links': purgeShareLinks,
   'rollup-events': rollupEvents,
+  'dispatch-webhook-event': dispatchWebhookEvent,
+  'deliver-webhook': deliverWebhook,
+  'purge-webhook-deliveries': purgeWebhookDeliveries,
 };
 
-/** A verification that ends failed must not leave its upload `verifying` and its file name held. */
+/**
+ * A verification that ends failed must not leave its upload `verifying` and its file name held, nor a
+ * delivery whose job ended failed stay `pending` in the log.
+ */
 export const FAILURE_HANDLERS: FailureHandlerRegistry = {
   'verify-upload': settleFailedVerification,
+  'deliver-webhook': settleFailedDelivery,
 };
 

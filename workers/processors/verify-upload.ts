@@ -5,6 +5,7 @@ import { formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
 import { publishPendingFile, releaseOfSession } from '../../shared/uploads/publish-file';
+import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WorkerDeps } from '../worker-deps';
 
 /**
@@ -77,11 +78,17 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digest}`, deps);
   }
   const now = new Date();
-  await deps.catalogChange(file.applicationId, async () => {
+  const published = await deps.catalogChange(file.applicationId, async () => {
     // Event first with an id fixed by the file: a crash after it and a retry still record one event.
     await deps.store.insertEvents([buildEvent('upload', file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
-    await publishPendingFile(deps.store, file, releaseOfSession(session), formatChecksum(digest), now);
+    return publishPendingFile(deps.store, file, releaseOfSession(session), formatChecksum(digest), now);
   });
+  // Before the session completes: when Redis refuses them, the job is retried and emits them again
+  // (under the same event ids, so they are dispatched once).
+  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(published.file, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
+  if (firstPublishedAt(published.version, now)) {
+    await deps.webhooks.emit('version.published', webhookData.version(published.version), { eventId: `evt_version_published_${file.fileId}`, at: now });
+  }
   await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
   deps.logger.info({ uploadId: session.uploadId, fileId: file.fileId, bytes: info.size }, 'upload verified');
   return 'completed';
@@ -109,5 +116,8 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
   const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
-  if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
+  if (failed) {
+    deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
+    await deps.webhooks.announce('upload.failed', webhookData.uploadFailed(failed, reason), { eventId: `evt_upload_failed_${session.uploadId}`, at: now });
+  }
 }

@@ -29,7 +29,7 @@ const API_KEYS = `${CUSTOMER}/apikeys`;
 
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
 export const customerRoutes: RouteModule = (deps) => {
-  const customers = new CustomerService(deps.store, deps.keyCache);
+  const customers = new CustomerService(deps.store, deps.keyCache, deps.webhooks);
 
   return [
     route({

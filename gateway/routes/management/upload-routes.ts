@@ -25,7 +25,7 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, new ApplicationService(deps.store, deps.catalog), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
   const formFields = smallUploadFields(deps.config.tiers);
   const fieldsBeforeFile = formFields.partial();
 

@@ -3,6 +3,7 @@ import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/acti
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { apiKeySchema, customerSchema } from './schemas/accounts';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
+import { webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
 /** The store's models, bound to one dedicated connection rather than mongoose's global default. */
 export function bindModels(connection: Connection) {
@@ -17,6 +18,8 @@ export function bindModels(connection: Connection) {
     events: connection.model('Event', eventSchema),
     dailyCounts: connection.model('DailyCount', dailyCountSchema),
     rollupBatches: connection.model('RollupBatch', rollupBatchSchema),
+    webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
+    webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
   };
 }
 

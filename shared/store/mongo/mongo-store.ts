@@ -13,6 +13,9 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
 } from '../models';
 import type {
   ActivityQuery,
@@ -29,6 +32,8 @@ import type {
   VersionPatch,
   VersionTransition,
   VersionUpsert,
+  WebhookAttemptResult,
+  WebhookEndpointPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { MongoUploadsAndLinks } from './uploads-and-links';
@@ -39,6 +44,7 @@ import { DependencyUnavailableError } from '../../errors';
 import { openConnection } from './connection';
 import { bindModels } from './models';
 import { translateUnavailable } from './unavailable';
+import { MongoWebhooks } from './webhooks';
 import { MongoVersionsAndFiles } from './versions-and-files';
 
 /**
@@ -53,6 +59,7 @@ export class MongoStore implements Store {
   private readonly accounts: MongoAccounts;
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
+  private readonly webhooks: MongoWebhooks;
 
   private constructor(private readonly connection: Connection, options: StoreOptions) {
     const models = bindModels(connection);
@@ -61,6 +68,7 @@ export class MongoStore implements Store {
     this.accounts = new MongoAccounts(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models, options);
+    this.webhooks = new MongoWebhooks(models);
   }
 
   /**
@@ -214,6 +222,50 @@ export class MongoStore implements Store {
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
   }
+
+  // Webhooks
+  createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    return this.guard(this.webhooks.createWebhookEndpoint(endpoint));
+  }
+  getWebhookEndpoint(webhookId: string): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.getWebhookEndpoint(webhookId));
+  }
+  listWebhookEndpoints(page: number, pageSize: number): Promise<Page<WebhookEndpoint>> {
+    return this.guard(this.webhooks.listWebhookEndpoints(page, pageSize));
+  }
+  updateWebhookEndpoint(webhookId: string, patch: WebhookEndpointPatch, at: Date): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.updateWebhookEndpoint(webhookId, patch, at));
+  }
+  markWebhookEndpointFailing(webhookId: string, at: Date): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.markWebhookEndpointFailing(webhookId, at));
+  }
+  deleteWebhookEndpoint(webhookId: string): Promise<boolean> {
+    return this.guard(this.webhooks.deleteWebhookEndpoint(webhookId));
+  }
+  listSubscribedWebhookEndpoints(eventType: string): Promise<WebhookEndpoint[]> {
+    return this.guard(this.webhooks.listSubscribedWebhookEndpoints(eventType));
+  }
+  insertWebhookDelivery(delivery: WebhookDelivery): Promise<WebhookDelivery> {
+    return this.guard(this.webhooks.insertWebhookDelivery(delivery));
+  }
+  getWebhookDelivery(deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.getWebhookDelivery(deliveryId));
+  }
+  listWebhookDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>> {
+    return this.guard(this.webhooks.listWebhookDeliveries(webhookId, page, pageSize));
+  }
+  recordWebhookAttempt(deliveryId: string, result: WebhookAttemptResult, at: Date): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.recordWebhookAttempt(deliveryId, result, at));
+  }
+  setWebhookDeliveryStatus(
+    deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date,
+  ): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.setWebhookDeliveryStatus(deliveryId, from, to, error, at));
+  }
+  purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
+    return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
+  }
+
 
   async ping(): Promise<void> {
     const db = this.connection.db;

@@ -1,12 +1,15 @@
 import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
-import type { ApiKey, Application, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../models';
+import type {
+  ApiKey, Application, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version, WebhookDelivery, WebhookEndpoint,
+} from '../models';
 import type { StoreOptions } from '../options';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
 import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import type { ApplicationDoc, FileDoc, StoredVersionDoc } from './schemas/catalog';
+import type { WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
 
 /**
  * Stored documents to store records: exactly the record's fields (no _id or bookkeeping fields),
@@ -143,6 +146,42 @@ export function toEvent(doc: EventDoc): DistributionEvent {
     platform: doc.platform ?? DEFAULT_PLATFORM,
     arch: doc.arch ?? DEFAULT_ARCH,
     timestamp: doc.timestamp,
+  };
+}
+
+export function toWebhookEndpoint(doc: WebhookEndpointDoc): WebhookEndpoint {
+  return {
+    webhookId: doc.webhookId,
+    url: doc.url,
+    events: [...doc.events],
+    description: orNull(doc.description),
+    isActive: doc.isActive,
+    disabledReason: orNull(doc.disabledReason),
+    secret: doc.secret,
+    previousSecret: orNull(doc.previousSecret),
+    previousSecretExpiresAt: orNull(doc.previousSecretExpiresAt),
+    failingSince: orNull(doc.failingSince),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export function toWebhookDelivery(doc: WebhookDeliveryDoc): WebhookDelivery {
+  return {
+    deliveryId: doc.deliveryId,
+    webhookId: doc.webhookId,
+    eventId: doc.eventId,
+    eventType: doc.eventType,
+    payload: doc.payload,
+    status: doc.status,
+    attempts: doc.attempts,
+    lastAttemptAt: orNull(doc.lastAttemptAt),
+    responseStatus: orNull(doc.responseStatus),
+    responseBody: orNull(doc.responseBody),
+    error: orNull(doc.error),
+    deliveredAt: orNull(doc.deliveredAt),
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
   };
 }
 

@@ -18,6 +18,8 @@ const DUPLICATE_TARGETS = {
   unique_tokenHash: 'tokenHash',
   unique_eventId: 'eventId',
   unique_dailyCount: 'dailyCount',
+  unique_webhookId: 'webhookId',
+  unique_deliveryId: 'deliveryId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

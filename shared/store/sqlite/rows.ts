@@ -14,6 +14,9 @@ import type {
   UploadSession,
   UploadStatus,
   Version,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
 } from '../models';
 
 /** Row shapes as SQLite returns them, and their mapping to store records. */
@@ -152,5 +155,41 @@ export function eventFromRow(row: Row): DistributionEvent {
     platform: text(row.platform) as Platform,
     arch: text(row.arch) as Arch,
     timestamp: date(row.ts),
+  };
+}
+
+export function webhookEndpointFromRow(row: Row): WebhookEndpoint {
+  return {
+    webhookId: text(row.webhook_id),
+    url: text(row.url),
+    events: JSON.parse(text(row.events)),
+    description: optionalText(row.description),
+    isActive: row.is_active === 1,
+    disabledReason: optionalText(row.disabled_reason),
+    secret: text(row.secret),
+    previousSecret: optionalText(row.previous_secret),
+    previousSecretExpiresAt: optionalDate(row.previous_secret_expires_at),
+    failingSince: optionalDate(row.failing_since),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+export function webhookDeliveryFromRow(row: Row): WebhookDelivery {
+  return {
+    deliveryId: text(row.delivery_id),
+    webhookId: text(row.webhook_id),
+    eventId: text(row.event_id),
+    eventType: text(row.event_type),
+    payload: text(row.payload),
+    status: text(row.status) as WebhookDeliveryStatus,
+    attempts: row.attempts as number,
+    lastAttemptAt: optionalDate(row.last_attempt_at),
+    responseStatus: row.response_status === null ? null : (row.response_status as number),
+    responseBody: optionalText(row.response_body),
+    error: optionalText(row.error),
+    deliveredAt: optionalDate(row.delivered_at),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
   };
 }

@@ -15,6 +15,9 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
 } from '../models';
 import type {
   ActivityQuery,
@@ -31,6 +34,8 @@ import type {
   VersionPatch,
   VersionTransition,
   VersionUpsert,
+  WebhookAttemptResult,
+  WebhookEndpointPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
@@ -41,6 +46,7 @@ import { applyConnectionSettings } from './connection';
 import { SqliteDatabase } from './database';
 import { migrateSchema } from './schema';
 import { translateUnavailable } from './unavailable';
+import { SqliteWebhooks } from './webhooks';
 import { SqliteUploadsAndLinks } from './uploads-and-links';
 import { SqliteVersionsAndFiles } from './versions-and-files';
 
@@ -61,6 +67,7 @@ export class SqliteStore implements Store {
   private readonly accounts: SqliteAccounts;
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
+  private readonly webhooks: SqliteWebhooks;
 
   constructor(file: string, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -72,6 +79,7 @@ export class SqliteStore implements Store {
     this.accounts = new SqliteAccounts(this.database);
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
+    this.webhooks = new SqliteWebhooks(this.database);
   }
 
   // Applications
@@ -204,6 +212,49 @@ export class SqliteStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+
+  // Webhooks
+  createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    return this.guard(this.webhooks.createWebhookEndpoint(endpoint));
+  }
+  getWebhookEndpoint(webhookId: string): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.getWebhookEndpoint(webhookId));
+  }
+  listWebhookEndpoints(page: number, pageSize: number): Promise<Page<WebhookEndpoint>> {
+    return this.guard(this.webhooks.listWebhookEndpoints(page, pageSize));
+  }
+  updateWebhookEndpoint(webhookId: string, patch: WebhookEndpointPatch, at: Date): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.updateWebhookEndpoint(webhookId, patch, at));
+  }
+  markWebhookEndpointFailing(webhookId: string, at: Date): Promise<WebhookEndpoint | null> {
+    return this.guard(this.webhooks.markWebhookEndpointFailing(webhookId, at));
+  }
+  deleteWebhookEndpoint(webhookId: string): Promise<boolean> {
+    return this.guard(this.webhooks.deleteWebhookEndpoint(webhookId));
+  }
+  listSubscribedWebhookEndpoints(eventType: string): Promise<WebhookEndpoint[]> {
+    return this.guard(this.webhooks.listSubscribedWebhookEndpoints(eventType));
+  }
+  insertWebhookDelivery(delivery: WebhookDelivery): Promise<WebhookDelivery> {
+    return this.guard(this.webhooks.insertWebhookDelivery(delivery));
+  }
+  getWebhookDelivery(deliveryId: string): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.getWebhookDelivery(deliveryId));
+  }
+  listWebhookDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>> {
+    return this.guard(this.webhooks.listWebhookDeliveries(webhookId, page, pageSize));
+  }
+  recordWebhookAttempt(deliveryId: string, result: WebhookAttemptResult, at: Date): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.recordWebhookAttempt(deliveryId, result, at));
+  }
+  setWebhookDeliveryStatus(
+    deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date,
+  ): Promise<WebhookDelivery | null> {
+    return this.guard(this.webhooks.setWebhookDeliveryStatus(deliveryId, from, to, error, at));
+  }
+  purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
+    return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
   }
 
   ping(): Promise<void> {

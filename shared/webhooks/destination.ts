@@ -1,0 +1,104 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
+
+/**
+ * Where webhooks may go. Only https, except http to a host named in WEBHOOK_ALLOWED_HOSTS; and only
+ * to public unicast addresses, except a host so named (any address) or an address so named. A host
+ * name is checked after it is resolved, at every attempt, and the connection goes to the address
+ * that was checked: a name that resolves elsewhere the next time (DNS rebinding) gains nothing.
+ */
+export class DestinationRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DestinationRefusedError';
+  }
+}
+
+export interface ResolvedDestination {
+  url: URL;
+  /** The checked address the connection must go to. */
+  address: string;
+  family: 4 | 6;
+}
+
+export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** The URL's host as the allow-list names it: lowercase, IPv6 without brackets. */
+const hostOf = (url: URL): string => url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+
+/** Why a URL can never be delivered to, or null: checked when an endpoint is registered or changed. */
+export function destinationUrlProblem(value: string, allowedHosts: readonly string[]): string | null {
+  if (value.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
+  if (url.username !== '' || url.password !== '') return 'must not carry credentials';
+  if (url.hash !== '') return 'must not have a fragment';
+  const host = hostOf(url);
+  const allowed = allowedHosts.includes(host);
+  if (url.protocol === 'http:' && !allowed) return 'must be an https URL (http only to hosts in WEBHOOK_ALLOWED_HOSTS)';
+  if (net.isIP(host) !== 0 && !allowed) {
+    const problem = addressProblem(host, allowedHosts);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/**
+ * Resolves the URL's host and checks every address it gives (one refused address refuses the name:
+ * which one a client would pick is not ours to know); throws DestinationRefusedError when the
+ * destination is not allowed.
+ */
+export async function resolveDestination(value: string, allowedHosts: readonly string[], resolve: Resolver = systemResolver): Promise<ResolvedDestination> {
+  const problem = destinationUrlProblem(value, allowedHosts);
+  if (problem) throw new DestinationRefusedError(`the URL ${problem}`);
+  const url = new URL(value);
+  const host = hostOf(url);
+  const addresses = net.isIP(host) !== 0 ? [{ address: host, family: net.isIP(host) }] : await resolveName(host, resolve);
+  if (addresses.length === 0) throw new DestinationRefusedError(`${host} resolves to no address`);
+  if (!allowedHosts.includes(host)) {
+    for (const { address } of addresses) {
+      const refused = addressProblem(address, allowedHosts);
+      if (refused) throw new DestinationRefusedError(`${host} resolves to ${address}, which ${refused.replace(/^must not be/, 'is')}`);
+    }
+  }
+  const [first] = addresses;
+  return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
+}
+
+async function resolveName(host: string, resolve: Resolver): Promise<{ address: string; family: number }[]> {
+  try {
+    return await resolve(host);
+  } catch (error) {
+    throw new DestinationRefusedError(`${host} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'lookup failed'})`);
+  }
+}
+
+/** Why an address may not be reached, or null: anything but public unicast, unless WEBHOOK_ALLOWED_HOSTS names it. */
+function addressProblem(address: string, allowedHosts: readonly string[]): string | null {
+  if (!ipaddr.isValid(address)) return 'must be a valid address';
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast' || allowedHosts.includes(parsed.toString()) || allowedHosts.includes(address.toLowerCase())) return null;
+  return `must not be a ${RANGE_NAMES[range] ?? `${range} address`}`;
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  private: 'private address',
+  loopback: 'loopback address',
+  linkLocal: 'link-local address',
+  uniqueLocal: 'unique-local (private) address',
+  unspecified: 'unspecified address',
+  multicast: 'multicast address',
+  broadcast: 'broadcast address',
+  carrierGradeNat: 'carrier-grade NAT address',
+  reserved: 'reserved address',
+};

@@ -1,0 +1,80 @@
+import { newId } from '../ids';
+import type { Logger } from '../logger';
+import { WEBHOOK_SUBSCRIPTION_REFRESH_MS } from '../policy';
+import type { JobQueues } from '../queues/job-queues';
+import type { DistributionEvent } from '../store/models';
+import type { Store } from '../store/store';
+import { webhookData, type WebhookEventData, type WebhookEventType } from './events';
+
+export interface EmitOptions {
+  /** Fixed by a caller that may emit the same event again (a retried job), so it is dispatched once. */
+  eventId?: string;
+  /** When it happened (default now): the payload's timestamp. */
+  at?: Date;
+}
+
+/**
+ * The one way the gateway and the workers announce an event to webhooks: it queues one
+ * dispatch-webhook-event job, which a worker turns into a delivery per subscribed endpoint. Nothing
+ * here waits on a receiver.
+ */
+export class WebhookEvents {
+  private downloadSubscribers = false;
+  private downloadSubscribersCheckedAt = Number.NEGATIVE_INFINITY;
+  private checkingDownloadSubscribers: Promise<boolean> | undefined;
+
+  constructor(private readonly jobs: JobQueues, private readonly store: Store, private readonly logger: Logger) {}
+
+  /** Queues the event; rejects when Redis refuses it (a worker's job then retries and emits again). */
+  async emit<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
+    const eventId = options.eventId ?? newId('evt');
+    await this.jobs.enqueue('dispatch-webhook-event', { eventId, type, occurredAt: (options.at ?? new Date()).toISOString(), data });
+  }
+
+  /**
+   * For a change already written and about to be answered: queues the event, and logs (never throws)
+   * when Redis refuses it, since the change stands either way.
+   */
+  async announce<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
+    try {
+      await this.emit(type, data, options);
+    } catch (error) {
+      this.logger.warn({ err: error, eventType: type }, 'a webhook event could not be queued: Redis refused it');
+    }
+  }
+
+  /**
+   * Called with each batch of stored distribution events, after the requests that made them were
+   * answered: download.recorded is emitted only while some endpoint subscribes to it, which this
+   * process reads again at most every WEBHOOK_SUBSCRIPTION_REFRESH_MS.
+   */
+  async eventsStored(events: readonly DistributionEvent[]): Promise<void> {
+    const downloads = events.filter((event) => event.type === 'download');
+    if (downloads.length === 0 || !(await this.downloadsWanted())) return;
+    for (const event of downloads) {
+      await this.announce('download.recorded', webhookData.downloadRecorded(event), { eventId: `evt_download_${event.eventId}`, at: event.timestamp });
+    }
+  }
+
+  /** An endpoint changed here: whether downloads are wanted is read again before the next one. */
+  subscriptionsChanged(): void {
+    this.downloadSubscribersCheckedAt = Number.NEGATIVE_INFINITY;
+  }
+
+  private downloadsWanted(): Promise<boolean> | boolean {
+    if (Date.now() - this.downloadSubscribersCheckedAt < WEBHOOK_SUBSCRIPTION_REFRESH_MS) return this.downloadSubscribers;
+    this.checkingDownloadSubscribers ??= this.store.listSubscribedWebhookEndpoints('download.recorded')
+      .then((endpoints) => {
+        this.downloadSubscribers = endpoints.length > 0;
+        this.downloadSubscribersCheckedAt = Date.now();
+        return this.downloadSubscribers;
+      }, (error: unknown) => {
+        this.logger.warn({ err: error }, 'could not read the subscribers of download.recorded; tried again with the next download');
+        return this.downloadSubscribers;
+      })
+      .finally(() => {
+        this.checkingDownloadSubscribers = undefined;
+      });
+    return this.checkingDownloadSubscribers;
+  }
+}

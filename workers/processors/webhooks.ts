@@ -1,0 +1,98 @@
+import type { Job } from 'bullmq';
+import { DuplicateError } from '../../shared/errors';
+import { WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_DISABLE_AFTER_FAILING_MS } from '../../shared/policy';
+import type { JobPayloads } from '../../shared/queues/jobs';
+import type { WebhookDelivery, WebhookEndpoint } from '../../shared/store/models';
+import { deliveryIdOf } from '../../shared/webhooks/delivery-ids';
+import { sendMessage } from '../../shared/webhooks/send-message';
+import type { WorkerDeps } from '../worker-deps';
+
+const PURGE_BATCH = 500;
+
+/**
+ * Records the event's delivery to every active endpoint subscribed to it and queues each. Safe to
+ * repeat: a delivery's id is derived from the event and the endpoint, and its job id from that.
+ */
+export async function dispatchWebhookEvent(job: Job<JobPayloads['dispatch-webhook-event']>, deps: WorkerDeps): Promise<number> {
+  const { eventId, type, occurredAt, data } = job.data;
+  const endpoints = await deps.store.listSubscribedWebhookEndpoints(type);
+  const payload = JSON.stringify({ type, timestamp: occurredAt, data });
+  for (const endpoint of endpoints) {
+    const now = new Date();
+    const deliveryId = deliveryIdOf(eventId, endpoint.webhookId);
+    try {
+      await deps.store.insertWebhookDelivery({
+        deliveryId, webhookId: endpoint.webhookId, eventId, eventType: type, payload, status: 'pending', attempts: 0,
+        lastAttemptAt: null, responseStatus: null, responseBody: null, error: null, deliveredAt: null, createdAt: now, updatedAt: now,
+      });
+    } catch (error) {
+      if (!(error instanceof DuplicateError)) throw error;
+    }
+    await deps.jobs.enqueue('deliver-webhook', { deliveryId, round: 0, retryBaseMs: deps.config.webhooks.retryBaseMs });
+  }
+  return endpoints.length;
+}
+
+/**
+ * One attempt of a delivery. A 2xx within the timeout delivers it; anything else is recorded and
+ * thrown, so BullMQ retries it on the schedule (jobs.ts) with the same message and id, until the
+ * last attempt fails it. An endpoint all of whose deliveries have failed for
+ * WEBHOOK_DISABLE_AFTER_FAILING_MS is disabled, with the reason, and its delivery ends there.
+ */
+export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, deps: WorkerDeps): Promise<string> {
+  const delivery = await deps.store.getWebhookDelivery(job.data.deliveryId);
+  if (!delivery || delivery.status !== 'pending') return 'nothing to deliver';
+  const endpoint = await deps.store.getWebhookEndpoint(delivery.webhookId);
+  if (!endpoint || !endpoint.isActive) {
+    const reason = !endpoint ? 'the endpoint was deleted' : `the endpoint is disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
+    await deps.store.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', reason, new Date());
+    return 'endpoint inactive';
+  }
+
+  const outcome = await sendMessage(
+    endpoint.url, deps.config.webhooks.allowedHosts, deps.signingSecrets.signingSecrets(endpoint, new Date()), delivery.deliveryId, delivery.payload,
+  );
+  const at = new Date();
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  await deps.store.recordWebhookAttempt(delivery.deliveryId, {
+    status: outcome.delivered ? 'delivered' : lastAttempt ? 'failed' : 'pending',
+    responseStatus: outcome.responseStatus,
+    responseBody: outcome.responseBody,
+    error: outcome.error,
+    deliveredAt: outcome.delivered ? at : null,
+  }, at);
+  if (outcome.delivered) {
+    if (endpoint.failingSince !== null) await deps.store.updateWebhookEndpoint(endpoint.webhookId, { failingSince: null }, at);
+    return 'delivered';
+  }
+  if (await disableWhenFailingTooLong(endpoint, delivery, outcome.error, at, deps)) return 'endpoint disabled';
+  throw new Error(`webhook delivery ${delivery.deliveryId} failed: ${outcome.error}`);
+}
+
+/** Ends a delivery whose job ended failed without its last attempt being recorded (it stalled too often). */
+export async function settleFailedDelivery(job: Job<JobPayloads['deliver-webhook']>, deps: WorkerDeps): Promise<void> {
+  await deps.store.setWebhookDeliveryStatus(job.data.deliveryId, ['pending'], 'failed', 'the delivery stopped without a result', new Date());
+}
+
+export async function purgeWebhookDeliveries(_job: unknown, deps: WorkerDeps): Promise<number> {
+  const before = new Date(Date.now() - WEBHOOK_DELIVERY_RETENTION_MS);
+  let purged = 0;
+  for (;;) {
+    const count = await deps.store.purgeWebhookDeliveries(before, PURGE_BATCH);
+    purged += count;
+    if (count < PURGE_BATCH) return purged;
+  }
+}
+
+async function disableWhenFailingTooLong(
+  endpoint: WebhookEndpoint, delivery: WebhookDelivery, error: string | null, at: Date, deps: WorkerDeps,
+): Promise<boolean> {
+  const failing = await deps.store.markWebhookEndpointFailing(endpoint.webhookId, at);
+  const since = failing?.failingSince;
+  if (!failing?.isActive || !since || at.getTime() - since.getTime() < WEBHOOK_DISABLE_AFTER_FAILING_MS) return false;
+  const reason = `disabled at ${at.toISOString()}: every delivery failed since ${since.toISOString()} (last: ${error})`;
+  await deps.store.updateWebhookEndpoint(endpoint.webhookId, { isActive: false, disabledReason: reason }, at);
+  await deps.store.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', `the endpoint was ${reason}`, at);
+  deps.logger.warn({ webhookId: endpoint.webhookId, failingSince: since }, 'webhook endpoint disabled: its deliveries have failed for too long');
+  return true;
+}
