@@ -5,9 +5,10 @@ import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
 
 /**
  * Where webhooks may go. Only https, except http to a host named in WEBHOOK_ALLOWED_HOSTS; and only
- * to public unicast addresses, except a host so named (any address) or an address so named. A host
- * name is checked after it is resolved, at every attempt, and the connection goes to the address
- * that was checked: a name that resolves elsewhere the next time (DNS rebinding) gains nothing.
+ * to public unicast addresses, except a host so named (by the name or the address in the URL, which
+ * may then be anything). A host name is checked after it is resolved, at every attempt, and the
+ * connection goes to the address that was checked: a name that resolves elsewhere the next time (DNS
+ * rebinding) gains nothing. An allowed address is no pass for other names that resolve to it.
  */
 export class DestinationRefusedError extends Error {
   constructor(message: string) {
@@ -46,7 +47,7 @@ export function destinationUrlProblem(value: string, allowedHosts: readonly stri
   const allowed = allowedHosts.includes(host);
   if (url.protocol === 'http:' && !allowed) return 'must be an https URL (http only to hosts in WEBHOOK_ALLOWED_HOSTS)';
   if (net.isIP(host) !== 0 && !allowed) {
-    const problem = addressProblem(host, allowedHosts);
+    const problem = addressProblem(host);
     if (problem) return problem;
   }
   return null;
@@ -66,7 +67,7 @@ export async function resolveDestination(value: string, allowedHosts: readonly s
   if (addresses.length === 0) throw new DestinationRefusedError(`${host} resolves to no address`);
   if (!allowedHosts.includes(host)) {
     for (const { address } of addresses) {
-      const refused = addressProblem(address, allowedHosts);
+      const refused = addressProblem(address);
       if (refused) throw new DestinationRefusedError(`${host} resolves to ${address}, which ${refused.replace(/^must not be/, 'is')}`);
     }
   }
@@ -82,12 +83,12 @@ async function resolveName(host: string, resolve: Resolver): Promise<{ address: 
   }
 }
 
-/** Why an address may not be reached, or null: anything but public unicast, unless WEBHOOK_ALLOWED_HOSTS names it. */
-function addressProblem(address: string, allowedHosts: readonly string[]): string | null {
+/** Why an address of a host not allow-listed may not be reached, or null: anything but public unicast. */
+function addressProblem(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'must be a valid address';
-  const parsed = ipaddr.process(address);
-  const range = parsed.range();
-  if (range === 'unicast' || allowedHosts.includes(parsed.toString()) || allowedHosts.includes(address.toLowerCase())) return null;
+  // IPv4-mapped IPv6 addresses (::ffff:127.0.0.1) are judged as the IPv4 address they carry.
+  const range = ipaddr.process(address).range();
+  if (range === 'unicast') return null;
   return `must not be a ${RANGE_NAMES[range] ?? `${range} address`}`;
 }
 
