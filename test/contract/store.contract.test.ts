@@ -19,7 +19,7 @@ import { FIRST_SCHEMA, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
-  apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
+  apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord, webhookDelivery, webhookEndpoint,
 } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
@@ -31,6 +31,10 @@ interface StoreFixture {
 
 /** A fresh store; `options` as a deployment would configure them (default: the default CHANNELS). */
 type StoreMaker = (options?: StoreOptions) => Promise<StoreFixture>;
+
+async function expectRangeErrorOf(promise: Promise<unknown>): Promise<void> {
+  expect(await rejectionOf(promise)).to.be.instanceOf(RangeError);
+}
 
 async function expectDuplicate(promise: Promise<unknown>, target: string): Promise<void> {
   const error = await rejectionOf(promise);
@@ -786,6 +790,105 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
     });
 
+    describe('webhooks', () => {
+      const endpointIds = (endpoints: { webhookId: string }[]) => endpoints.map((endpoint) => endpoint.webhookId);
+
+      it('stores an endpoint, refuses a duplicate id, and pages endpoints oldest first', async () => {
+        const first = webhookEndpoint('whk_1', { description: 'CRM', previousSecret: 'sealed-old', previousSecretExpiresAt: at(60) });
+        expect(await store.createWebhookEndpoint(first)).to.deep.equal(first);
+        expect(await store.getWebhookEndpoint('whk_1')).to.deep.equal(first);
+        expect(await store.getWebhookEndpoint('whk_unknown')).to.equal(null);
+        await expectDuplicate(store.createWebhookEndpoint(webhookEndpoint('whk_1')), 'webhookId');
+        await store.createWebhookEndpoint(webhookEndpoint('whk_3', { createdAt: at(2) }));
+        await store.createWebhookEndpoint(webhookEndpoint('whk_2', { createdAt: at(1) }));
+        const page = await store.listWebhookEndpoints(1, 2);
+        expect(endpointIds(page.items)).to.deep.equal(['whk_1', 'whk_2']);
+        expect(page.total).to.equal(3);
+        expect(endpointIds((await store.listWebhookEndpoints(2, 2)).items)).to.deep.equal(['whk_3']);
+      });
+
+      it('finds the active subscribers of an event type, following changes to events and status', async () => {
+        await store.createWebhookEndpoint(webhookEndpoint('whk_1', { events: ['customer.created', 'download.recorded'] }));
+        await store.createWebhookEndpoint(webhookEndpoint('whk_2', { events: ['customer.created'], createdAt: at(1) }));
+        await store.createWebhookEndpoint(webhookEndpoint('whk_3', { events: ['download.recorded'], isActive: false, createdAt: at(2) }));
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('customer.created'))).to.deep.equal(['whk_1', 'whk_2']);
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('download.recorded'))).to.deep.equal(['whk_1']);
+        expect(await store.listSubscribedWebhookEndpoints('apikey.created')).to.deep.equal([]);
+
+        const changed = await store.updateWebhookEndpoint('whk_1', { events: ['apikey.created'], description: 'keys' }, at(5));
+        expect(changed).to.deep.equal(webhookEndpoint('whk_1', { events: ['apikey.created'], description: 'keys', updatedAt: at(5) }));
+        await store.updateWebhookEndpoint('whk_3', { isActive: true }, at(5));
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('customer.created'))).to.deep.equal(['whk_2']);
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('download.recorded'))).to.deep.equal(['whk_3']);
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('apikey.created'))).to.deep.equal(['whk_1']);
+        expect(await store.updateWebhookEndpoint('whk_unknown', { isActive: false }, at(5))).to.equal(null);
+      });
+
+      it('starts a run of failures once, until it is cleared', async () => {
+        await store.createWebhookEndpoint(webhookEndpoint('whk_1'));
+        expect((await store.markWebhookEndpointFailing('whk_1', at(1)))?.failingSince).to.deep.equal(at(1));
+        expect((await store.markWebhookEndpointFailing('whk_1', at(2)))?.failingSince).to.deep.equal(at(1));
+        await store.updateWebhookEndpoint('whk_1', { failingSince: null }, at(3));
+        expect((await store.markWebhookEndpointFailing('whk_1', at(4)))?.failingSince).to.deep.equal(at(4));
+        expect(await store.markWebhookEndpointFailing('whk_unknown', at(4))).to.equal(null);
+      });
+
+      it('records deliveries, refuses a duplicate id, and pages an endpoint\'s log newest first', async () => {
+        const first = webhookDelivery('msg_1');
+        expect(await store.insertWebhookDelivery(first)).to.deep.equal(first);
+        expect(await store.getWebhookDelivery('msg_1')).to.deep.equal(first);
+        expect(await store.getWebhookDelivery('msg_unknown')).to.equal(null);
+        await expectDuplicate(store.insertWebhookDelivery(webhookDelivery('msg_1', { eventId: 'evt_2' })), 'deliveryId');
+        await store.insertWebhookDelivery(webhookDelivery('msg_2', { createdAt: at(1) }));
+        await store.insertWebhookDelivery(webhookDelivery('msg_3', { createdAt: at(1) }));
+        await store.insertWebhookDelivery(webhookDelivery('msg_4', { webhookId: 'whk_2', createdAt: at(2) }));
+        const page = await store.listWebhookDeliveries('whk_1', 1, 2);
+        expect(page.items.map((d) => d.deliveryId)).to.deep.equal(['msg_3', 'msg_2']);
+        expect(page.total).to.equal(3);
+        expect((await store.listWebhookDeliveries('whk_1', 2, 2)).items.map((d) => d.deliveryId)).to.deep.equal(['msg_1']);
+        expect((await store.listWebhookDeliveries('whk_2', 1, 10)).items.map((d) => d.deliveryId)).to.deep.equal(['msg_4']);
+      });
+
+      it('counts attempts while a delivery is pending, and changes its status only from the statuses named', async () => {
+        await store.insertWebhookDelivery(webhookDelivery('msg_1'));
+        const failedOnce = { status: 'pending' as const, responseStatus: 500, responseBody: 'oops', error: 'the receiver answered 500', deliveredAt: null };
+        expect(await store.recordWebhookAttempt('msg_1', failedOnce, at(1))).to.deep.equal(
+          webhookDelivery('msg_1', { ...failedOnce, attempts: 1, lastAttemptAt: at(1), updatedAt: at(1) }),
+        );
+        const delivered = { status: 'delivered' as const, responseStatus: 204, responseBody: '', error: null, deliveredAt: at(2) };
+        expect(await store.recordWebhookAttempt('msg_1', delivered, at(2))).to.deep.equal(
+          webhookDelivery('msg_1', { ...delivered, attempts: 2, lastAttemptAt: at(2), updatedAt: at(2) }),
+        );
+        expect(await store.recordWebhookAttempt('msg_1', failedOnce, at(3))).to.equal(null);
+        expect(await store.setWebhookDeliveryStatus('msg_1', ['failed'], 'pending', null, at(3))).to.equal(null);
+        const again = await store.setWebhookDeliveryStatus('msg_1', ['delivered', 'failed'], 'pending', null, at(3));
+        expect(again).to.deep.include({ status: 'pending', attempts: 2, updatedAt: at(3) });
+        expect((await store.setWebhookDeliveryStatus('msg_1', ['pending'], 'failed', 'given up', at(4)))).to.include({ status: 'failed', error: 'given up' });
+        expect(await store.setWebhookDeliveryStatus('msg_unknown', ['pending'], 'failed', null, at(4))).to.equal(null);
+      });
+
+      it('deletes an endpoint with its log, and purges old deliveries up to the limit', async () => {
+        await store.createWebhookEndpoint(webhookEndpoint('whk_1', { events: ['customer.created'] }));
+        await store.createWebhookEndpoint(webhookEndpoint('whk_2'));
+        for (const [id, webhookId, minute] of [['msg_1', 'whk_1', 1], ['msg_2', 'whk_2', 1], ['msg_3', 'whk_2', 2], ['msg_4', 'whk_2', 10]] as const) {
+          await store.insertWebhookDelivery(webhookDelivery(id, { webhookId, createdAt: at(minute) }));
+        }
+        expect(await store.deleteWebhookEndpoint('whk_1')).to.equal(true);
+        expect(await store.deleteWebhookEndpoint('whk_1')).to.equal(false);
+        expect(await store.getWebhookEndpoint('whk_1')).to.equal(null);
+        expect(await store.getWebhookDelivery('msg_1')).to.equal(null);
+        expect(endpointIds(await store.listSubscribedWebhookEndpoints('customer.created'))).to.deep.equal(['whk_2']);
+
+        expect(await store.purgeWebhookDeliveries(at(5), 1)).to.equal(1);
+        expect(await store.purgeWebhookDeliveries(at(5), 10)).to.equal(1);
+        expect(await store.purgeWebhookDeliveries(at(5), 10)).to.equal(0);
+        expect((await store.listWebhookDeliveries('whk_2', 1, 10)).items.map((d) => d.deliveryId)).to.deep.equal(['msg_4']);
+        await expectRangeErrorOf(store.purgeWebhookDeliveries(at(5), 0));
+        await expectRangeErrorOf(store.listWebhookDeliveries('whk_2', 0, 10));
+        await expectRangeErrorOf(store.listWebhookEndpoints(1, 0));
+      });
+    });
+
     describe('events', () => {
       const feed = (query: Partial<ActivityQuery> = {}) => store.listEvents({ limit: 100, ...query });
 
@@ -1067,6 +1170,42 @@ describeStoreContract('SQLite', async (options) => {
  * What the SQLite store's migration does to a database of the release before the release model:
  * the rows that release wrote, in its schema, read back with the defaults, in the version order.
  */
+describe('SQLite store: webhook statements', () => {
+  it('reads and writes webhook tables only through their keys and indexes, never a scan of a whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      // Every webhook method once; the statements they prepared are then planned one by one.
+      await store.createWebhookEndpoint(webhookEndpoint('whk_1', { events: ['customer.created', 'download.recorded'] }));
+      await store.getWebhookEndpoint('whk_1');
+      await store.listWebhookEndpoints(1, 10);
+      await store.updateWebhookEndpoint('whk_1', { events: ['customer.created'], isActive: true }, at(1));
+      await store.markWebhookEndpointFailing('whk_1', at(2));
+      await store.listSubscribedWebhookEndpoints('customer.created');
+      await store.insertWebhookDelivery(webhookDelivery('msg_1'));
+      await store.getWebhookDelivery('msg_1');
+      await store.listWebhookDeliveries('whk_1', 1, 10);
+      await store.recordWebhookAttempt('msg_1', { status: 'failed', responseStatus: 500, responseBody: '', error: 'x', deliveredAt: null }, at(3));
+      await store.setWebhookDeliveryStatus('msg_1', ['failed'], 'pending', null, at(4));
+      await store.purgeWebhookDeliveries(at(10), 10);
+      await store.deleteWebhookEndpoint('whk_1');
+
+      const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
+      const webhookStatements = [...statements.keys()].filter((sql) => /webhook_/.test(sql) && !/^INSERT/.test(sql.trim()));
+      expect(webhookStatements.length).to.be.at.least(12);
+      for (const sql of webhookStatements) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        // Only the listing of all endpoints walks a whole index (in order, or to count); a statement
+        // with a condition reaches its rows through a key (SEARCH), never by reading every row (SCAN).
+        const scans = plan.filter((detail) => (/\bWHERE\b/.test(sql) ? /^SCAN /.test(detail) : /^SCAN \w+$/.test(detail)));
+        expect(scans, `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SQLite store opening a database of the release before the release model', () => {
   let dir: string;
   let databaseFile: string;

@@ -7,6 +7,8 @@ import type {
   ShareLink,
   UploadSession,
   Version,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from '../../shared/store/models';
 
 /**
@@ -159,3 +161,41 @@ export function downloadEvent(eventId: string, overrides: Partial<DistributionEv
 
 /** The n-th of a numbered series of download events, ids sorting in order. */
 export const numberedDownloadEvent = (n: number): DistributionEvent => downloadEvent(`evt_${String(n).padStart(8, '0')}`);
+
+export function webhookEndpoint(webhookId: string, overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    webhookId,
+    url: 'https://hooks.example.com/in',
+    events: ['customer.created'],
+    description: null,
+    isActive: true,
+    disabledReason: null,
+    secret: `sealed-${webhookId}`,
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
+
+export function webhookDelivery(deliveryId: string, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
+  return {
+    deliveryId,
+    webhookId: 'whk_1',
+    eventId: 'evt_1',
+    eventType: 'customer.created',
+    payload: '{"type":"customer.created","timestamp":"2026-03-01T10:00:00.000Z","data":{}}',
+    status: 'pending',
+    attempts: 0,
+    lastAttemptAt: null,
+    responseStatus: null,
+    responseBody: null,
+    error: null,
+    deliveredAt: null,
+    createdAt: at(0),
+    updatedAt: at(0),
+    ...overrides,
+  };
+}
