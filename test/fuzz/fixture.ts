@@ -39,6 +39,11 @@ export interface Fixture {
   shares: { active: string; spare: string; revoked: string };
   /** A signed download URL of the main file (path and query). */
   downloadTarget: string;
+  /**
+   * Webhook endpoints subscribed to an event no request here makes, so nothing is delivered to them
+   * and their records stay as seeded: one to aim changes at, one a DELETE aims at.
+   */
+  webhooks: { main: string; spare: string };
 }
 
 export const FIXTURE_VERSIONS = { open: '1.0.0', premium: '2.0.0', pending: '3.0.0' } as const;
@@ -102,6 +107,10 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const shares = { active: await share(), spare: await share(), revoked: await share() };
   expectStatus(await http.delete(`/v1/downloads/share/${shares.revoked}`, { key: premium.apiKey }), 200);
 
+  const webhook = async (name: string) =>
+    expectStatus(await http.post('/v1/management/webhooks', { url: `https://${name}-${tag}.example.com/in`, events: ['version.yanked'], description: name }), 201).webhookId as string;
+  const webhooks = { main: await webhook('main'), spare: await webhook('spare') };
+
   const download = expectStatus(await http.get(`/v1/downloads/url?applicationId=${main}&version=${FIXTURE_VERSIONS.open}`, { key: premium.apiKey }), 200);
 
   return {
@@ -114,6 +123,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
     shares,
     downloadTarget: pathAndQuery(download.downloadUrl),
+    webhooks,
   };
 }
 

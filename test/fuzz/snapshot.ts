@@ -7,7 +7,8 @@ import type { Fixture } from './fixture';
 /**
  * What a fixture's records look like from outside, read through the admin API: applications with
  * their versions and files, customers with their active keys, the pending upload, the share links'
- * standing, how many applications and customers exist, and every byte in object storage. Two
+ * standing, the webhook endpoints, how many applications, customers and endpoints exist, and every
+ * byte in object storage. Two
  * snapshots are equal when no request changed anything stored.
  */
 export interface Snapshot {
@@ -15,7 +16,8 @@ export interface Snapshot {
   customers: Record<string, unknown>;
   upload: unknown;
   shareLinks: Record<string, number>;
-  totals: { applications: number; customers: number };
+  webhooks: Record<string, unknown>;
+  totals: { applications: number; customers: number; webhooks: number };
   objects: Record<string, string>;
 }
 
@@ -30,7 +32,7 @@ export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: 
   const standing = async (token: string) => (await http.request('HEAD', `/v1/downloads/share/${token}`, { key: null })).status;
   const total = async (listing: string) => (await read(listing)).data?.pagination?.total as number;
   const customerIds = Object.values(fixture.customers).map((c) => c.customerId);
-  const [applications, customers, keys, upload, shareLinks, applicationCount, customerCount] = await Promise.all([
+  const [applications, customers, keys, upload, shareLinks, applicationCount, customerCount, webhooks, webhookCount] = await Promise.all([
     Promise.all(Object.values(fixture.apps).map((id) => read(`/v1/management/applications/${id}?includeDeleted=true`))),
     Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}`))),
     Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}/apikeys`))),
@@ -38,13 +40,16 @@ export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: 
     Promise.all(Object.values(fixture.shares).map(standing)),
     total('/v1/management/applications?includeDeleted=true&pageSize=1'),
     total('/v1/management/customers?pageSize=1'),
+    Promise.all(Object.values(fixture.webhooks).map((id) => read(`/v1/management/webhooks/${id}`))),
+    total('/v1/management/webhooks?pageSize=1'),
   ]);
   return {
     applications: Object.fromEntries(Object.values(fixture.apps).map((id, i) => [id, byName(applications[i])])),
     customers: Object.fromEntries(customerIds.map((id, i) => [id, { record: customers[i], keys: withoutLastUse(keys[i]) }])),
     upload,
     shareLinks: Object.fromEntries(Object.keys(fixture.shares).map((name, i) => [name, shareLinks[i]])),
-    totals: { applications: applicationCount, customers: customerCount },
+    webhooks: Object.fromEntries(Object.values(fixture.webhooks).map((id, i) => [id, webhooks[i]])),
+    totals: { applications: applicationCount, customers: customerCount, webhooks: webhookCount },
     objects: objectsUnder(path.join(dataDir, 'objects')),
   };
 }

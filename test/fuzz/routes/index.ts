@@ -7,6 +7,7 @@ import type { RouteFuzzer } from './route-fuzzer';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
 import { uploadFuzzers } from './uploads';
+import { webhookFuzzers } from './webhooks';
 
 export type { RouteFuzzer } from './route-fuzzer';
 export { unmatchedFuzzer } from './unmatched';
@@ -20,6 +21,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string): RouteFuzzer[] 
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
+    ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
   ];
 }
