@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { hashSecret, sameDigest } from '../../shared/secrets';
+import { randomBytes } from 'node:crypto';
+import { hashSecret, openSecret, sameDigest, sealSecret } from '../../shared/secrets';
 
 describe('secret digests', () => {
   const digest = hashSecret('adm_example');
@@ -18,5 +19,22 @@ describe('secret digests', () => {
     expect(sameDigest(digest, firstChanged)).to.equal(false);
     expect(sameDigest(digest, digest.slice(0, -1))).to.equal(false);
     expect(sameDigest('', '')).to.equal(true);
+  });
+});
+
+describe('sealed secrets', () => {
+  const key = randomBytes(32);
+
+  it('open to the secret only under the same key and context, and never show it', () => {
+    const sealed = sealSecret(key, 'whsec_example', 'whk_1');
+    expect(sealed).not.to.contain('whsec_example');
+    expect(sealed).not.to.equal(sealSecret(key, 'whsec_example', 'whk_1'));
+    expect(openSecret(key, sealed, 'whk_1')).to.equal('whsec_example');
+    expect(() => openSecret(key, sealed, 'whk_2')).to.throw();
+    expect(() => openSecret(randomBytes(32), sealed, 'whk_1')).to.throw();
+    const [prefix, iv, tag, data] = sealed.split('.');
+    const altered = Buffer.from(data, 'base64url');
+    altered[0] ^= 1;
+    expect(() => openSecret(key, [prefix, iv, tag, altered.toString('base64url')].join('.'), 'whk_1')).to.throw();
   });
 });
