@@ -1,9 +1,6 @@
-import { MAX_PUT_BYTES } from './storage/object-storage';
-
 /*
  * Every limit, lifetime and retention of the service, defined once. Schemas, services, routes and
- * workers import them from here; the README states the same figures. The largest object is the
- * storage port's, which both adapters enforce.
+ * workers import them from here; the README states the same figures.
  */
 
 const MIB = 1024 * 1024;
@@ -17,8 +14,11 @@ const DAY_SECONDS = 24 * HOUR_SECONDS;
 export const SMALL_UPLOAD_MAX_BYTES = 10 * MIB;
 /** Room for the form fields and multipart framing around a small upload of the largest size. */
 export const MULTIPART_FORM_OVERHEAD_BYTES = MIB;
-/** Largest large upload: the largest object one put stores (5 GiB, what S3 takes in one request). */
-export const LARGE_UPLOAD_MAX_BYTES = MAX_PUT_BYTES;
+/**
+ * The most bytes one object takes: a put, a PUT to an upload URL, a move, and so the largest large
+ * upload. 5 GiB, what S3 stores (or copies) in a single request; both storage adapters enforce it.
+ */
+export const MAX_PUT_BYTES = 5 * 1024 ** 3;
 /** Lifetime of a large-upload session and its PUT URL unless UPLOAD_URL_TTL_SECONDS says otherwise. */
 export const UPLOAD_URL_DEFAULT_TTL_SECONDS = HOUR_SECONDS;
 /** The longest a pre-signed URL may live: S3 signatures (SigV4) are valid for a week at most. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LARGE_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { MAX_PUT_BYTES } from '../../shared/policy';
 import { FILE_TYPES } from '../../shared/store/models';
 import {
   applicationIdField,
@@ -17,7 +17,7 @@ const fileSize = z
   .number({ invalid_type_error: 'must be a number of bytes' })
   .int('must be a whole number of bytes')
   .min(1, 'must be at least 1 byte')
-  .max(LARGE_UPLOAD_MAX_BYTES, `must be at most ${LARGE_UPLOAD_MAX_BYTES} bytes (${LARGE_UPLOAD_MAX_BYTES / 1024 ** 3} GiB)`);
+  .max(MAX_PUT_BYTES, `must be at most ${MAX_PUT_BYTES} bytes (${MAX_PUT_BYTES / 1024 ** 3} GiB)`);
 
 /** Form fields of the small upload (the file part is handled separately). */
 export const smallUploadFields = (tiers: readonly string[]) =>

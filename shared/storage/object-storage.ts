@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { MAX_PUT_BYTES } from '../policy';
 
 export interface ObjectInfo {
   size: number;
@@ -26,9 +27,6 @@ export interface PresignPutOptions {
   /** Exact byte count the upload must have, when the adapter can enforce it. */
   contentLength?: number;
 }
-
-/** The most bytes one put, or one PUT to a pre-signed URL, stores: 5 GiB, the most S3 takes in a single request. */
-export const MAX_PUT_BYTES = 5 * 1024 ** 3;
 
 /** How long a body may be; every adapter enforces both, and stores nothing from a body that breaks them. */
 export interface BodyLimits {
