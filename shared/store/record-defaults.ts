@@ -34,7 +34,7 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     version,
     releaseNotes: upsert.releaseNotes ?? null,
     requiredTier: upsert.requiredTier ?? null,
-    channel: upsert.channel ?? options.defaultChannel,
+    channel: upsert.channel ?? upsert.initialChannel ?? options.defaultChannel,
     status,
     rolloutPercentage: upsert.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     publishedAt: status === 'published' ? at : null,

@@ -37,10 +37,43 @@ export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes'
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
 export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
 
-/** What upsertVersion applies: the patch, and the status of a version the call creates (published when left out). */
+/** What upsertVersion applies: the patch, and what only a version the call creates takes. */
 export interface VersionUpsert extends VersionPatch {
+  /** The status of a version the call creates (published when left out). */
   initialStatus?: InitialReleaseStatus;
+  /** The channel of a version the call creates, when the patch names none (the default channel when neither does). */
+  initialChannel?: string;
 }
+
+/**
+ * What an upload asks of its file's version. The notes and tier are written to it; the channel and
+ * status only describe it: a version the upload creates gets them (the default channel, published,
+ * when left out), and an existing version must already have the ones named (an upload never changes them).
+ */
+export interface UploadRelease extends Pick<VersionPatch, 'releaseNotes' | 'requiredTier'> {
+  channel?: string;
+  status?: InitialReleaseStatus;
+}
+
+/** Publishing an uploaded file: the digests computed from its bytes and what its upload asks of the version. */
+export interface FilePublication {
+  /** `sha256:<hex>`, the file's checksum. */
+  checksum: string;
+  /** SHA-512 of the bytes, base64. */
+  sha512: string;
+  release: UploadRelease;
+}
+
+/**
+ * What publishFile did. `published`: the file is available and the version has the upload's fields.
+ * `version-differs`: the version exists in another channel or status than the upload named (the
+ * API's 409); nothing was written. `not-pending`: the file failed or does not exist (its upload was
+ * settled without it); nothing was written.
+ */
+export type FilePublicationResult =
+  | { outcome: 'published'; file: FileRecord; version: Version }
+  | { outcome: 'version-differs'; version: Version }
+  | { outcome: 'not-pending'; file: FileRecord | null };
 
 /** Which versions a listing returns; a filter left out selects all, an empty list selects none. */
 export interface VersionFilter {
@@ -157,6 +190,17 @@ export interface Store {
    * oldest, when it has MAIN files for several platforms or architectures).
    */
   findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null>;
+  /**
+   * Publishes a pending file with its digests and writes what its upload asks of the version
+   * (upsertVersion with the notes and tier; channel and status for a version it creates). The version
+   * is written only for a file that becomes available here, or was already (a repeat completes an
+   * interrupted publication): an upload whose file was failed meanwhile (a verification that resumed
+   * after its upload was settled) changes nothing. The file's status is checked and changed
+   * conditionally, and the version's channel and status are checked first (see FilePublicationResult).
+   * SQLite does it all in one transaction. MongoDB, without transactions, writes the file and then the
+   * version: a failure between them leaves the version's fields to a repeat of the publication.
+   */
+  publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult>;
   /** Moves a file between statuses; only from `from`. Failed files stop reserving their name and MAIN slot. */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
   /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */

@@ -540,6 +540,87 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.setFileStatus('f_unknown', 'pending', 'available', null, at(7))).to.equal(null);
       });
 
+      describe('publishing an uploaded file', () => {
+        const digests = { checksum: `sha256:${'cd'.repeat(32)}`, sha512: 'c2hhNTEyIG9mIHRoZSBieXRlcw==' };
+        const pendingFile = (fileId: string, overrides: Partial<FileRecord> = {}) =>
+          file(fileId, { status: 'pending', checksum: null, fileType: 'MAIN', ...overrides });
+
+        it('makes the pending file available with its digests and creates its version with the upload\'s fields', async () => {
+          const pending = await store.insertFile(pendingFile('f_1', { platform: 'windows', arch: 'x64' }));
+          const result = await store.publishFile('f_1', {
+            ...digests, release: { releaseNotes: 'Beta notes', requiredTier: 'gold', channel: 'beta', status: 'draft' },
+          }, at(2));
+          const version = versionRecord('app_1', '1.0.0', {
+            releaseNotes: 'Beta notes', requiredTier: 'gold', channel: 'beta', status: 'draft', publishedAt: null, createdAt: at(2), updatedAt: at(2),
+          });
+          const published = { ...pending, status: 'available' as const, ...digests, updatedAt: at(2) };
+          expect(result).to.deep.equal({ outcome: 'published', file: published, version });
+          expect(await store.getFile('f_1')).to.deep.equal(published);
+          expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(version);
+        });
+
+        it('creates a version that the upload names nothing of in the default channel, published', async () => {
+          await store.insertFile(pendingFile('f_1'));
+          const result = await store.publishFile('f_1', { ...digests, release: {} }, at(2));
+          expect(result.outcome === 'published' && result.version).to.deep.equal(
+            versionRecord('app_1', '1.0.0', { publishedAt: at(2), createdAt: at(2), updatedAt: at(2) }));
+        });
+
+        it('writes the notes and tier to an existing version, never its channel or status', async () => {
+          await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'Old', channel: 'rc', initialStatus: 'draft' }, at(1));
+          await store.insertFile(pendingFile('f_1'));
+          await store.insertFile(pendingFile('f_2', { fileType: 'SIGNATURE' }));
+          const named = await store.publishFile('f_1', { ...digests, release: { releaseNotes: 'New', channel: 'rc', status: 'draft' } }, at(2));
+          expect(named.outcome === 'published' && named.version).to.deep.include({ releaseNotes: 'New', channel: 'rc', status: 'draft', createdAt: at(1) });
+          const unnamed = await store.publishFile('f_2', { ...digests, release: { requiredTier: 'gold' } }, at(3));
+          expect(unnamed.outcome === 'published' && unnamed.version).to.deep.include({ releaseNotes: 'New', requiredTier: 'gold', channel: 'rc', status: 'draft' });
+        });
+
+        it('refuses, writing nothing, when the version exists in another channel or status than the upload names', async () => {
+          const existing = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'Old' }, at(1));
+          const pending = await store.insertFile(pendingFile('f_1'));
+          for (const release of [{ channel: 'beta' }, { status: 'draft' as const }, { channel: 'stable', status: 'draft' as const }]) {
+            const result = await store.publishFile('f_1', { ...digests, release: { ...release, releaseNotes: 'Refused', requiredTier: 'gold' } }, at(2));
+            expect(result, JSON.stringify(release)).to.deep.equal({ outcome: 'version-differs', version: existing });
+          }
+          expect(await store.getFile('f_1')).to.deep.equal(pending);
+          expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(existing);
+        });
+
+        it('writes nothing for a file that failed meanwhile or does not exist: the version is neither created nor changed', async () => {
+          await store.insertFile(pendingFile('f_new', { version: '2.0.0' }));
+          await store.setFileStatus('f_new', 'pending', 'failed', null, at(1));
+          const failed = await store.getFile('f_new');
+          const refused = { ...digests, release: { releaseNotes: 'Refused', requiredTier: 'gold' } };
+          expect(await store.publishFile('f_new', refused, at(2))).to.deep.equal({ outcome: 'not-pending', file: failed });
+          expect(await store.getVersion('app_1', '2.0.0')).to.equal(null);
+          expect(await store.getFile('f_new')).to.deep.equal(failed);
+
+          const existing = await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'Old' }, at(1));
+          await store.insertFile(pendingFile('f_old'));
+          await store.setFileStatus('f_old', 'pending', 'failed', null, at(1));
+          expect(await store.publishFile('f_old', refused, at(2))).to.include({ outcome: 'not-pending' });
+          expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(existing);
+          expect(await store.publishFile('f_unknown', refused, at(2))).to.deep.equal({ outcome: 'not-pending', file: null });
+        });
+
+        it('repeated for an available file, keeps its digests and applies the version fields again', async () => {
+          await store.insertFile(pendingFile('f_1'));
+          const first = await store.publishFile('f_1', { ...digests, release: { releaseNotes: 'Notes' } }, at(2));
+          await store.updateVersion('app_1', '1.0.0', { releaseNotes: 'Changed' }, at(3));
+          const again = await store.publishFile('f_1', { checksum: `sha256:${'ef'.repeat(32)}`, sha512: 'b3RoZXI=', release: { releaseNotes: 'Notes' } }, at(4));
+          expect(again.outcome === 'published' && again.file).to.deep.equal(first.outcome === 'published' && first.file);
+          expect(await store.getVersion('app_1', '1.0.0')).to.deep.include({ releaseNotes: 'Notes', updatedAt: at(4) });
+        });
+
+        it('of two publications racing for one file, both see it published once', async () => {
+          await store.insertFile(pendingFile('f_1'));
+          const results = await Promise.all([1, 2].map((n) => store.publishFile('f_1', { ...digests, release: { releaseNotes: `racer ${n}` } }, at(n))));
+          expect(results.map((result) => result.outcome)).to.deep.equal(['published', 'published']);
+          expect(await store.getFile('f_1')).to.include({ status: 'available', sha512: digests.sha512 });
+        });
+      });
+
       it('finds the available file to serve: the named one, else the MAIN file', async () => {
         const main = await store.insertFile(file('f_main', { fileType: 'MAIN' }));
         const docs = await store.insertFile(file('f_docs', { fileType: 'DOCUMENTATION' }));

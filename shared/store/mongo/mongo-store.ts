@@ -24,6 +24,8 @@ import type {
   CustomerPatch,
   DailyCountQuery,
   FileDigestUpdate,
+  FilePublication,
+  FilePublicationResult,
   NewUploadSession,
   Page,
   Store,
@@ -135,6 +137,9 @@ export class MongoStore implements Store {
   }
   findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.findAvailableFile(applicationId, version, fileId));
+  }
+  publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
+    return this.guard(this.versionsAndFiles.publishFile(fileId, publication, at));
   }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));

@@ -1,12 +1,15 @@
 import type { FilterQuery } from 'mongoose';
 import { DuplicateError } from '../../errors';
 import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releases/lifecycle';
+import { uploadReleaseMismatch } from '../../releases/upload-release';
 import { newestFirst, versionOrderKey } from '../../releases/version-order';
 import { requireCount, requireRolloutPercentage } from '../bounds';
 import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
-import type { FileDigestUpdate, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert } from '../store';
+import type {
+  FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert,
+} from '../store';
 import { withFiles } from '../versions-with-files';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
@@ -17,7 +20,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -117,6 +120,24 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
       : this.models.files.findOne({ fileId, applicationId, version, status: 'available' })
     ).lean<FileDoc>();
     return doc ? toFile(doc) : null;
+  }
+
+  async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
+    const { checksum, sha512, release } = publication;
+    const file = await this.getFile(fileId);
+    if (file?.status !== 'pending' && file?.status !== 'available') return { outcome: 'not-pending', file };
+    const existing = await this.getVersion(file.applicationId, file.version);
+    if (existing && uploadReleaseMismatch(existing, release)) return { outcome: 'version-differs', version: existing };
+    // The file first, conditionally: only the upload that makes it available (or finds it so, a
+    // repeat) goes on to write the version, so one whose file was failed meanwhile writes nothing.
+    const published = file.status === 'available' ? file : await this.models.files
+      .findOneAndUpdate({ fileId, status: 'pending' }, { $set: { status: 'available', live: true, checksum, sha512, updatedAt: at } }, { new: true })
+      .lean<FileDoc>()
+      .then((doc) => (doc ? toFile(doc) : this.getFile(fileId)));
+    if (published?.status !== 'available') return { outcome: 'not-pending', file: published };
+    const { releaseNotes, requiredTier, channel, status } = release;
+    const version = await this.upsertVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+    return { outcome: 'published', file: published, version };
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {

@@ -1,17 +1,20 @@
 import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releases/lifecycle';
+import { uploadReleaseMismatch } from '../../releases/upload-release';
 import { versionOrderKey } from '../../releases/version-order';
 import { requireCount, requireRolloutPercentage } from '../bounds';
 import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
-import type { FileDigestUpdate, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert } from '../store';
+import type {
+  FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert,
+} from '../store';
 import { withFiles } from '../versions-with-files';
 import type { Row, SqliteDatabase } from './database';
 import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
@@ -21,19 +24,20 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
 
   async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
     requireRolloutPercentage(patch.rolloutPercentage);
+    return this.database.db.transaction(() => this.writeVersion(applicationId, version, patch, at)).immediate();
+  }
+
+  /** upsertVersion's writes, inside the caller's transaction. */
+  private writeVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Version {
     const created = newVersion(applicationId, version, patch, at, this.options);
-    const upsert = this.database.db.transaction(() => {
-      this.database.prepare(
-          `INSERT INTO versions (application_id, version, release_notes, required_tier, channel, status, rollout_percentage,
-             published_at, order_key, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
-        )
-        .run(applicationId, version, created.releaseNotes, created.requiredTier, created.channel, created.status,
-          created.rolloutPercentage, toMillis(created.publishedAt), versionOrderKey(version), at.getTime(), at.getTime());
-      this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
-    });
-    upsert.immediate();
-    return (await this.getVersion(applicationId, version)) as Version;
+    this.database.prepare(
+      `INSERT INTO versions (application_id, version, release_notes, required_tier, channel, status, rollout_percentage,
+         published_at, order_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
+    ).run(applicationId, version, created.releaseNotes, created.requiredTier, created.channel, created.status,
+      created.rolloutPercentage, toMillis(created.publishedAt), versionOrderKey(version), at.getTime(), at.getTime());
+    this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
+    return this.readVersion(applicationId, version) as Version;
   }
 
   async getVersion(applicationId: string, version: string): Promise<Version | null> {
@@ -98,6 +102,10 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async getFile(fileId: string): Promise<FileRecord | null> {
+    return this.readFile(fileId);
+  }
+
+  private readFile(fileId: string): FileRecord | null {
     const row = this.database.prepare('SELECT * FROM files WHERE file_id = ?').get(fileId) as Row | undefined;
     return row ? fileFromRow(row) : null;
   }
@@ -111,6 +119,26 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
       : this.database.prepare(`SELECT * FROM files WHERE file_id = ? AND application_id = ? AND version = ? AND status = 'available'`)
         .get(fileId, applicationId, version)) as Row | undefined;
     return row ? fileFromRow(row) : null;
+  }
+
+  async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
+    const { checksum, sha512, release } = publication;
+    // One IMMEDIATE transaction: the file's status, the version's channel and status, and both writes
+    // are seen and made together, so no reader sees the file without its version's fields.
+    const publish = this.database.db.transaction((): FilePublicationResult => {
+      const file = this.readFile(fileId);
+      if (file?.status !== 'pending' && file?.status !== 'available') return { outcome: 'not-pending', file };
+      const existing = this.readVersion(file.applicationId, file.version);
+      if (existing && uploadReleaseMismatch(existing, release)) return { outcome: 'version-differs', version: existing };
+      if (file.status === 'pending') {
+        this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
+          .run(checksum, sha512, at.getTime(), fileId);
+      }
+      const { releaseNotes, requiredTier, channel, status } = release;
+      const version = this.writeVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+      return { outcome: 'published', file: this.readFile(fileId) as FileRecord, version };
+    });
+    return publish.immediate();
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
