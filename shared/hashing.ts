@@ -55,13 +55,6 @@ export async function feedFileThroughReusedBuffers(handle: FileHandle, chunkByte
   }
 }
 
-/** SHA-256 hex digest of a stream. */
-export async function sha256OfStream(stream: Readable): Promise<string> {
-  const hash = createHash('sha256');
-  await feedStream(stream, hash);
-  return hash.digest('hex');
-}
-
 /** Both digests of a stream, in one pass. */
 export async function digestsOfStream(stream: Readable): Promise<FileDigests> {
   const digester = new FileDigester();

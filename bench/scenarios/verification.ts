@@ -10,10 +10,9 @@ type Digest = 'sha256' | 'sha512';
 
 /**
  * The digests the service's verification computes in its pass over an upload (the verify-upload
- * job), and so the digests the raw baseline computes in one pass over the same bytes. The one switch
- * of this figure: when verification computes SHA-512 as well, this becomes ['sha256', 'sha512'].
+ * job), and so the digests the raw baseline computes in one pass over the same bytes.
  */
-export const VERIFIED_DIGESTS: readonly Digest[] = ['sha256'];
+export const VERIFIED_DIGESTS: readonly Digest[] = ['sha256', 'sha512'];
 
 const DIGEST_NAMES: Record<Digest, string> = { sha256: 'SHA-256', sha512: 'SHA-512' };
 

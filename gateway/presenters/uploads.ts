@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
 import { iso, timestamp } from './common';
 import { presentUploadedFile, uploadedFileResponse } from './versions';
@@ -9,12 +10,17 @@ export const uploadSessionResponse = z.object({
   version: z.string(),
   fileName: z.string(),
   fileSize: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  arch: z.enum(ARCHS),
+  /** The channel and status the upload named for its version; null when it named none. */
+  channel: z.string().nullable(),
+  versionStatus: z.enum(['draft', 'published']).nullable(),
   status: z.enum(['issued', 'verifying', 'completed', 'failed', 'expired']),
   failureReason: z.string().nullable(),
   expiresAt: timestamp,
   createdAt: timestamp,
   updatedAt: timestamp,
-  /** The published file, once the upload has completed. */
+  /** The published file (with its SHA-512), once the upload has completed. */
   file: uploadedFileResponse.nullable(),
 });
 
@@ -25,12 +31,16 @@ export function presentUploadSession(session: UploadSession, file: FileRecord | 
     version: session.version,
     fileName: session.fileName,
     fileSize: session.fileSize,
+    platform: session.platform,
+    arch: session.arch,
+    channel: session.channel,
+    versionStatus: session.versionStatus,
     status: session.status,
     failureReason: session.failureReason,
     expiresAt: iso(session.expiresAt),
     createdAt: iso(session.createdAt),
     updatedAt: iso(session.updatedAt),
-    file: session.status === 'completed' && file ? presentUploadedFile(file, version) : null,
+    file: session.status === 'completed' && file && version ? presentUploadedFile(file, version) : null,
   };
 }
 

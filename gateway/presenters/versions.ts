@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
+import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../shared/releases/platforms';
 import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import { iso, timestamp } from './common';
 
@@ -11,7 +13,11 @@ export const fileResponse = z.object({
   contentType: z.string(),
   /** `sha256:<hex>`; null while a large upload is being verified. */
   checksum: z.string().nullable(),
+  /** SHA-512 of the bytes, base64; null while a large upload is being verified, and for files stored before it was kept until the backfill reaches them. */
+  sha512: z.string().nullable(),
   fileType: z.enum(FILE_TYPES),
+  platform: z.enum(PLATFORMS),
+  arch: z.enum(ARCHS),
   status: z.enum(['pending', 'available', 'failed']),
   createdAt: timestamp,
 });
@@ -25,18 +31,33 @@ export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
     fileSize: file.fileSize,
     contentType: file.contentType,
     checksum: file.checksum,
+    sha512: file.sha512 ?? null,
     fileType: file.fileType,
+    platform: file.platform ?? DEFAULT_PLATFORM,
+    arch: file.arch ?? DEFAULT_ARCH,
     status: file.status,
     createdAt: iso(file.createdAt),
   };
 }
 
-/** A file as its upload answers it: with the notes and tier of its version. */
-export const uploadedFileResponse = fileResponse.extend({ releaseNotes: z.string().nullable(), requiredTier: z.string().nullable() });
+/** A file as its upload answers it: with the notes, tier, channel and status of its version. */
+export const uploadedFileResponse = fileResponse.extend({
+  releaseNotes: z.string().nullable(),
+  requiredTier: z.string().nullable(),
+  channel: z.string(),
+  versionStatus: z.enum(RELEASE_STATUSES),
+});
 
-export function presentUploadedFile(file: FileRecord, version: Version | null): z.input<typeof uploadedFileResponse> {
+export function presentUploadedFile(file: FileRecord, version: Version): z.input<typeof uploadedFileResponse> {
   const { createdAt, ...described } = presentFile(file);
-  return { ...described, releaseNotes: version?.releaseNotes ?? null, requiredTier: version?.requiredTier ?? null, createdAt };
+  return {
+    ...described,
+    releaseNotes: version.releaseNotes,
+    requiredTier: version.requiredTier,
+    channel: version.channel,
+    versionStatus: version.status,
+    createdAt,
+  };
 }
 
 export const versionResponse = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
+import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 
 /*
  * Field rules shared by every schema. Two kinds of rule for the same field:
@@ -144,6 +145,17 @@ export const versionField = string()
 
 export const tierField = (tiers: readonly string[]) =>
   string().refine((t) => tiers.includes(t), `must be one of: ${tiers.join(', ')}`);
+
+// ---------------------------------------------------------------------------------------------
+// Releases (shared/releases/)
+
+const oneOf = (choices: readonly string[]) => ({ errorMap: () => ({ message: `must be one of: ${choices.join(', ')}` }) });
+
+export const platformField = z.enum(PLATFORMS, oneOf(PLATFORMS));
+export const archField = z.enum(ARCHS, oneOf(ARCHS));
+/** One of the configured CHANNELS. */
+export const channelField = (channels: readonly string[]) =>
+  string().refine((c) => channels.includes(c), `must be one of: ${channels.join(', ')}`);
 
 /** Refuses a PATCH body that changes nothing. */
 export const notEmpty = (body: object) => Object.keys(body).length > 0;

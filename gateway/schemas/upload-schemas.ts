@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { MAX_PUT_BYTES } from '../../shared/policy';
-import { FILE_TYPES } from '../../shared/store/models';
+import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
   applicationIdField,
+  archField,
+  channelField,
   contentTypeField,
   fileNameField,
   generatedIdField,
   newVersionField,
+  platformField,
   releaseNotesField,
   tierField,
   versionField,
@@ -19,29 +22,44 @@ const fileSize = z
   .min(1, 'must be at least 1 byte')
   .max(MAX_PUT_BYTES, `must be at most ${MAX_PUT_BYTES} bytes (${MAX_PUT_BYTES / 1024 ** 3} GiB)`);
 
-/** Form fields of the small upload (the file part is handled separately). */
-export const smallUploadFields = (tiers: readonly string[]) =>
-  z
-    .object({
-      applicationId: applicationIdField,
-      version: newVersionField,
-      releaseNotes: releaseNotesField.optional(),
-      fileType: fileType.optional(),
-      requiredTier: tierField(tiers).optional(),
-    })
-    .strict();
+/** What an upload may create its version as: a yanked version is only ever a published one withdrawn. */
+const UPLOAD_VERSION_STATUSES = ['draft', 'published'] as const satisfies readonly InitialReleaseStatus[];
+const versionStatus = z.enum(UPLOAD_VERSION_STATUSES, {
+  errorMap: () => ({ message: 'must be draft or published (what the upload creates its version as)' }),
+});
 
-export const largeUploadUrlSchema = (tiers: readonly string[]) =>
+/** What the configuration decides about an upload's fields: the tiers and the channels. */
+export interface UploadFieldChoices {
+  tiers: readonly string[];
+  channels: readonly string[];
+}
+
+/**
+ * Fields both uploads take besides the file: where the file goes (platform, arch, type) and what the
+ * upload says about its version. Whether a platform and arch go together is checked by the service.
+ */
+const uploadFields = ({ tiers, channels }: UploadFieldChoices) => ({
+  applicationId: applicationIdField,
+  version: newVersionField,
+  fileType: fileType.optional(),
+  platform: platformField.optional(),
+  arch: archField.optional(),
+  releaseNotes: releaseNotesField.optional(),
+  requiredTier: tierField(tiers).optional(),
+  channel: channelField(channels).optional(),
+  status: versionStatus.optional(),
+});
+
+/** Form fields of the small upload (the file part is handled separately). */
+export const smallUploadFields = (choices: UploadFieldChoices) => z.object(uploadFields(choices)).strict();
+
+export const largeUploadUrlSchema = (choices: UploadFieldChoices) =>
   z
     .object({
-      applicationId: applicationIdField,
-      version: newVersionField,
+      ...uploadFields(choices),
       fileName: fileNameField,
       fileSize,
       contentType: contentTypeField.optional(),
-      fileType: fileType.optional(),
-      releaseNotes: releaseNotesField.optional(),
-      requiredTier: tierField(tiers).optional(),
     })
     .strict();
 

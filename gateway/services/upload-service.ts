@@ -4,11 +4,12 @@ import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '../../shared/releases/platforms';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
-import type { Store, VersionPatch } from '../../shared/store/store';
+import type { Store, UploadRelease } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
-import { publishPendingFile } from '../../shared/uploads/publish-file';
+import { versionMismatch } from '../../shared/uploads/publish-file';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { contentTypeField } from '../schemas/common';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../schemas/upload-schemas';
@@ -17,8 +18,8 @@ import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
 
-/** Where a file goes and what its upload says about the version. */
-type FileTarget = SmallUploadFields;
+/** What both uploads say about their file and its version. */
+type UploadFields = SmallUploadFields;
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
@@ -35,50 +36,63 @@ export class UploadService {
     private readonly logger: Logger,
   ) {}
 
-  /** What can be checked of a small upload before its bytes are stored: the application, when its field came first. */
-  async admitSmallUpload(applicationId: string | undefined): Promise<void> {
-    if (applicationId !== undefined) await this.applications.require(applicationId);
+  /**
+   * What can be checked of a small upload before its bytes are stored, from the fields sent before
+   * them: the platform and arch, the application, and the channel and status of a version that exists.
+   */
+  async admitSmallUpload(fields: Partial<UploadFields>): Promise<void> {
+    if (fields.platform !== undefined && fields.arch !== undefined) targetOf(fields);
+    if (fields.applicationId === undefined) return;
+    await this.applications.require(fields.applicationId);
+    if (fields.version !== undefined) await this.checkVersionTakes(fields.applicationId, fields.version, releaseOf(fields));
   }
 
   /**
    * Publishes a file already staged (and hashed) by the multipart reader. Under one hold of the
    * application's cached records (503, nothing written, when the gateways cannot take it) the file is
    * reserved (pending), which is where a conflict refuses it with the version untouched, then
-   * published with the version's fields. The staged object is removed on any failure.
+   * published with what the upload asks of its version (409, nothing written, when the version is in
+   * another channel or status), and the upload event recorded. The bytes are removed on any failure
+   * that leaves the file unpublished.
    */
-  async publishSmallUpload(target: FileTarget, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
+  async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
     const fileId = newId('fil');
-    const storageKey = fileStorageKey(target.applicationId, fileId);
-    const checksum = formatChecksum(staged.sha256);
+    const storageKey = fileStorageKey(fields.applicationId, fileId);
+    const release = releaseOf(fields);
     let reserved: FileRecord | undefined;
     let published: { file: FileRecord; version: Version; at: Date };
     try {
-      await this.applications.require(target.applicationId);
+      const target = targetOf(fields);
+      await this.applications.require(fields.applicationId);
+      await this.checkVersionTakes(fields.applicationId, fields.version, release);
       await this.storage.move(staged.stagingKey, storageKey);
-      published = await this.applications.change(target.applicationId, async () => {
+      published = await this.applications.change(fields.applicationId, async () => {
         const now = new Date();
-        const file = await this.reserveFile({
+        reserved = await this.reserveFile({
           fileId,
-          applicationId: target.applicationId,
-          version: target.version,
+          applicationId: fields.applicationId,
+          version: fields.version,
           fileName: staged.fileName,
           fileSize: staged.size,
           // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
           contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
-          checksum,
-          fileType: target.fileType ?? 'MAIN',
+          checksum: null,
+          fileType: fields.fileType ?? 'MAIN',
+          ...target,
           status: 'pending',
           storageKey,
           createdAt: now,
           updatedAt: now,
         });
-        reserved = file;
-        await this.events.record(buildEvent('upload', file, origin, now));
-        return { ...(await publishPendingFile(this.store, file, releaseOf(target), checksum, now)), at: now };
+        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, release }, now);
+        if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
+        if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
+        await this.events.record(buildEvent('upload', result.file, origin, now));
+        return { file: result.file, version: result.version, at: now };
       });
     } catch (error) {
-      if (reserved) await this.releaseFile(reserved);
-      await Promise.all([this.storage.delete(staged.stagingKey), this.storage.delete(storageKey)]);
+      const unpublished = reserved ? await this.releaseFile(reserved) : true;
+      await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
       throw error;
     }
     await this.webhooks.announce('upload.completed', webhookData.uploadCompleted(published.file, null), { at: published.at });
@@ -93,7 +107,9 @@ export class UploadService {
    * The version's fields wait in the session until verification publishes the file.
    */
   async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
+    const target = targetOf(request);
     await this.applications.require(request.applicationId);
+    await this.checkVersionTakes(request.applicationId, request.version, releaseOf(request));
     const now = new Date();
     const uploadId = newId('upl');
     const fileId = newId('fil');
@@ -106,6 +122,7 @@ export class UploadService {
       contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
       checksum: null,
       fileType: request.fileType ?? 'MAIN',
+      ...target,
       status: 'pending',
       storageKey: fileStorageKey(request.applicationId, fileId),
       createdAt: now,
@@ -125,8 +142,11 @@ export class UploadService {
         fileSize: request.fileSize,
         contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
         fileType: request.fileType ?? 'MAIN',
+        ...target,
         releaseNotes: request.releaseNotes ?? null,
         requiredTier: request.requiredTier ?? null,
+        channel: request.channel ?? null,
+        versionStatus: request.status ?? null,
         fileId,
         storageKey: stagingKey,
         status: 'issued',
@@ -192,24 +212,44 @@ export class UploadService {
     return { session: current, file, version };
   }
 
-  /** Inserts the file, holding its name (and the MAIN slot): the one place an upload is refused for a conflict. */
+  /**
+   * Refuses (409) an upload naming a channel or status other than those of its version, when the
+   * version exists: checked before any byte is stored or reserved, and again by the publication.
+   */
+  private async checkVersionTakes(applicationId: string, version: string, release: UploadRelease): Promise<void> {
+    if (release.channel === undefined && release.status === undefined) return;
+    const existing = await this.store.getVersion(applicationId, version);
+    const mismatch = existing && versionMismatch(existing, release);
+    if (mismatch) throw conflict(mismatch);
+  }
+
+  /** Inserts the file, holding its name (and the MAIN slot of its platform and arch): the one place an upload is refused for a taken name or slot. */
   private async reserveFile(file: FileRecord): Promise<FileRecord> {
     try {
       return await this.store.insertFile(file);
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
-      if (error.target === 'mainFile') throw conflict(`version ${file.version} already has a MAIN file; upload this one with another fileType`);
+      if (error.target === 'mainFile') {
+        throw conflict(`version ${file.version} already has a MAIN file for platform ${file.platform ?? DEFAULT_PLATFORM} and arch ${file.arch ?? DEFAULT_ARCH}; `
+          + 'upload this one with another fileType, platform or arch');
+      }
       throw conflict(`version ${file.version} already has a file named ${file.fileName}`);
     }
   }
 
-  /** Gives a reservation up after a failure; when the store refuses even that, the file stays pending and is logged. */
-  private async releaseFile(file: FileRecord): Promise<void> {
+  /**
+   * Gives a reservation up after a failure. False when the file turned out published (a failure after
+   * its publication), or when the store could not say: its bytes must then stay. When the store
+   * refuses the release, the file stays pending and is logged.
+   */
+  private async releaseFile(file: FileRecord): Promise<boolean> {
     try {
-      await this.store.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
+      const released = await this.store.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
+      return released !== null || (await this.store.getFile(file.fileId))?.status !== 'available';
     } catch (error) {
       this.logger.error({ err: error, fileId: file.fileId, applicationId: file.applicationId, version: file.version },
-        'could not release the reservation of a failed upload; its file name stays taken');
+        'could not release the reservation of a failed upload; its file name stays taken and its bytes are kept');
+      return false;
     }
   }
 
@@ -222,7 +262,16 @@ export class UploadService {
   }
 }
 
-const releaseOf = (target: FileTarget): VersionPatch => ({ releaseNotes: target.releaseNotes, requiredTier: target.requiredTier });
+const releaseOf = (fields: Partial<UploadFields>): UploadRelease =>
+  ({ releaseNotes: fields.releaseNotes, requiredTier: fields.requiredTier, channel: fields.channel, status: fields.status });
+
+/** The file's platform and arch (`any` for those left out); 400 for a pair no file can carry. */
+function targetOf(fields: Partial<Pick<UploadFields, 'platform' | 'arch'>>): FileTarget {
+  const target = { platform: fields.platform ?? DEFAULT_PLATFORM, arch: fields.arch ?? DEFAULT_ARCH };
+  const problem = fileTargetProblem(target);
+  if (problem) throw validationError([{ field: 'arch', message: problem }]);
+  return target;
+}
 
 /** The completion must name the same upload as step 1. */
 function checkMatches(session: UploadSession, completion: LargeUploadCompletion): void {

@@ -1,8 +1,8 @@
 import busboy from 'busboy';
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
+import { FileDigester } from '../../shared/hashing';
 import { randomToken } from '../../shared/ids';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
@@ -13,7 +13,10 @@ export interface StagedFile {
   fileName: string;
   mimeType: string;
   size: number;
+  /** Hex. */
   sha256: string;
+  /** Base64. */
+  sha512: string;
 }
 
 export interface ReceivedForm {
@@ -35,7 +38,7 @@ export interface MultipartOptions {
 
 /**
  * Streams a multipart form: the `file` part goes straight to a staging key in object storage while
- * its SHA-256 and size are computed; nothing is held whole in memory. A file over `maxFileBytes` is
+ * its SHA-256, SHA-512 and size are computed in the same pass; nothing is held whole in memory. A file over `maxFileBytes` is
  * refused with 413 and its partial object removed. Fields are collected as strings.
  */
 export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, options: MultipartOptions): Promise<ReceivedForm> {
@@ -73,11 +76,11 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
       stream.resume();
       return;
     }
-    const hash = createHash('sha256');
+    const digester = new FileDigester();
     let size = 0;
     const hashing = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        hash.update(chunk);
+        digester.update(chunk);
         size += chunk.length;
         callback(null, chunk);
       },
@@ -99,7 +102,7 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
         stagingKey = key;
         stream.pipe(hashing);
         await storage.put(key, hashing, { contentType: 'application/octet-stream' });
-        return { stagingKey: key, fileName, mimeType: info.mimeType, size, sha256: hash.digest('hex') };
+        return { stagingKey: key, fileName, mimeType: info.mimeType, size, ...digester.digest() };
       })
       .catch((error: Error) => {
         // Keep the parser moving: the rest of this part is discarded instead of stalling the request.

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { FileDigests } from '../hashing';
 import { MAX_PUT_BYTES } from '../policy';
 
 export interface ObjectInfo {
@@ -73,8 +74,8 @@ export interface ObjectStorage {
   head(key: string): Promise<ObjectInfo | null>;
   /** Throws ObjectNotFoundError when the object does not exist. */
   getStream(key: string, range?: ByteRange): Promise<Readable>;
-  /** Lowercase hex SHA-256 of the object's bytes, read piece by piece; throws ObjectNotFoundError when missing. */
-  sha256(key: string): Promise<string>;
+  /** The object's SHA-256 (hex) and SHA-512 (base64), from one pass over its bytes; throws ObjectNotFoundError when missing. */
+  digests(key: string): Promise<FileDigests>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
   /** Keys of up to `limit` objects directly under `directory/` (not in directories below it), in no set order. */

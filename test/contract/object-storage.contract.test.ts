@@ -60,6 +60,12 @@ async function sha256Of(stream: Readable): Promise<string> {
   return hash.digest('hex');
 }
 
+async function sha512Of(stream: Readable): Promise<string> {
+  const hash = createHash('sha512');
+  for await (const chunk of stream) hash.update(chunk as Buffer);
+  return hash.digest('base64');
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -125,12 +131,18 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
       expect(await sha256Of(await storage.getStream('large-unknown.bin'))).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'unknown')));
     });
 
-    it('computes the SHA-256 of an object of many chunks, of an empty one, and refuses a missing one', async () => {
+    it('computes the SHA-256 and SHA-512 of an object of many chunks, of an empty one, and refuses a missing one', async () => {
       await storage.put('hashed.bin', generatedBody(LARGE_BODY_BYTES, 'hashed'), { contentLength: LARGE_BODY_BYTES });
-      expect(await storage.sha256('hashed.bin')).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'hashed')));
+      expect(await storage.digests('hashed.bin')).to.deep.equal({
+        sha256: await sha256Of(generatedBody(LARGE_BODY_BYTES, 'hashed')),
+        sha512: await sha512Of(generatedBody(LARGE_BODY_BYTES, 'hashed')),
+      });
       await storage.put('empty.bin', Readable.from([]), { contentLength: 0 });
-      expect(await storage.sha256('empty.bin')).to.equal(createHash('sha256').digest('hex'));
-      const error = await rejectionOf(storage.sha256('missing/hashed.bin'));
+      expect(await storage.digests('empty.bin')).to.deep.equal({
+        sha256: createHash('sha256').digest('hex'),
+        sha512: createHash('sha512').digest('base64'),
+      });
+      const error = await rejectionOf(storage.digests('missing/hashed.bin'));
       expect(error).to.be.instanceOf(ObjectNotFoundError);
     });
 
@@ -294,7 +306,7 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
           'put of a known length': () => gone.storage.put('gone/known.bin', Readable.from([Buffer.from('bytes')]), { contentLength: 5 }),
           'put of an unknown length': () => gone.storage.put('gone/unknown.bin', Readable.from([Buffer.from('bytes')])),
           getStream: () => gone.storage.getStream('gone/object.bin'),
-          sha256: () => gone.storage.sha256('gone/object.bin'),
+          digests: () => gone.storage.digests('gone/object.bin'),
           listKeys: () => gone.storage.listKeys('gone', 10),
           move: () => gone.storage.move('gone/staged.bin', 'gone/object.bin'),
         };

@@ -56,6 +56,12 @@ export const text = {
   badFileName: fc.oneof(oneOf('', '.', '..', '../x.bin', 'a/b.bin', 'a\\b.bin', '/etc/passwd', '..\\..\\x'), tooLong(255), insertedIn('f.bin', SINGLE_LINE_CONTROLS)),
   badTier: oneOf('', 'gold', 'FREE', 'free ', ' premium', 'Premium', '__proto__', 'constructor', 'toString'),
   badFileType: oneOf('main', 'EXE', '', 'MAIN ', '__proto__', 'constructor', 'Main'),
+  badPlatform: oneOf('win32', 'darwin', 'Windows', '', 'linux ', '__proto__', 'constructor'),
+  badArch: oneOf('x86_64', 'aarch64', 'X64', '', 'arm', '__proto__', 'toString'),
+  /** Not one of the default CHANNELS, or reserved by electron-updater. */
+  badChannel: oneOf('latest', 'nightly', 'Stable', 'beta ', '', '__proto__', 'constructor'),
+  /** Not what an upload may create its version as: `yanked` only ever follows publishing. */
+  badUploadStatus: oneOf('yanked', 'Draft', 'PUBLISHED', '', '__proto__'),
   badContentType: oneOf('', 'text', 'text/', '/html', 'text/html\r\nX-Evil: 1', 'text/html; charset', 'text html', 'a/b;', 'x'.repeat(300)),
   badChecksum: oneOf('', 'abc', `sha256:${'a'.repeat(63)}`, `sha1:${'a'.repeat(40)}`, 'g'.repeat(64), `sha256:${'a'.repeat(65)}`, `SHA256:${'a'.repeat(64)}`, `${'a'.repeat(64)}\n`),
   /** Not a customer id, or reserved for a new one. */
@@ -121,6 +127,11 @@ export const fields = {
   }),
   contentType: (): FieldRule => ({ valid: json(oneOf('application/zip', 'text/plain; charset=utf-8')), invalid: fc.oneof(json(text.badContentType), jsonNotString) }),
   fileType: (): FieldRule => ({ valid: json(oneOf('MAIN', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER')), invalid: fc.oneof(json(text.badFileType), jsonNotString) }),
+  platform: (): FieldRule => ({ valid: json(oneOf('windows', 'macos', 'linux', 'any')), invalid: fc.oneof(json(text.badPlatform), jsonNotString) }),
+  /** `universal` is valid only with platform macos, which another field decides: a mutation of its own tries it. */
+  arch: (): FieldRule => ({ valid: json(oneOf('x64', 'arm64', 'ia32', 'armv7l', 'any')), invalid: fc.oneof(json(text.badArch), jsonNotString) }),
+  channel: (): FieldRule => ({ valid: json(oneOf('stable', 'rc', 'beta', 'alpha', 'dev')), invalid: fc.oneof(json(text.badChannel), jsonNotString) }),
+  uploadStatus: (): FieldRule => ({ valid: json(oneOf('draft', 'published')), invalid: fc.oneof(json(text.badUploadStatus), jsonNotString) }),
   tier: (required: boolean, nullable = false): FieldRule => ({
     required,
     valid: fc.oneof(json(oneOf('free', 'standard', 'premium', 'enterprise')), ...(nullable ? [fc.constant('null')] : [])),

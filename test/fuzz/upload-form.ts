@@ -83,6 +83,12 @@ export function uploadConflicts(fixture: Fixture): Mutation[] {
       if (file) file.fileName = fixture.upload.fileName;
       withRelease(draft);
     }, [409]),
+    ...([['channel', 'beta'], ['status', 'draft']] as const).map(([name, value]) => defect(`another ${name} than the published version has`, (draft) => {
+      setField(draft, 'version', fixture.versions.open);
+      setField(draft, 'fileType', 'OTHER');
+      setField(draft, name, value);
+      withRelease(draft);
+    }, [409])),
   ];
 }
 
@@ -121,6 +127,14 @@ export function uploadDefects(fixture: Fixture): fc.Arbitrary<Mutation>[] {
     fieldValue('releaseNotes', text.badMultiLine(20_000), [400]),
     fieldValue('fileType', text.badFileType, [400]),
     fieldValue('requiredTier', text.badTier, [400]),
+    fieldValue('platform', text.badPlatform, [400]),
+    fieldValue('arch', text.badArch, [400]),
+    fieldValue('channel', text.badChannel, [400]),
+    fieldValue('status', text.badUploadStatus, [400]),
+    fc.constantFrom('windows', 'linux', 'any').map((platform) => defect(`arch universal with platform ${platform}`, (draft) => {
+      setField(draft, 'platform', platform);
+      setField(draft, 'arch', 'universal');
+    }, [400])),
     fc.constantFrom('applicationId', 'version').map((name) => defect(`form field ${name} missing`, (draft) => removeParts(draft, (part) => part.name !== name), [400])),
     fc.constant(defect('no file', (draft) => removeParts(draft, (part) => part.fileName === undefined), [400])),
     fc.constant(defect('two files', (draft) => {
@@ -186,6 +200,11 @@ export function uploadOddities(): fc.Arbitrary<Mutation>[] {
     })),
     unusualText('Notes').map((notes) => oddity(`releaseNotes ${JSON.stringify(notes.slice(0, 30))}`, (draft) => setField(draft, 'releaseNotes', notes))),
     fc.constantFrom('free', 'premium').map((tier) => oddity(`requiredTier ${tier}`, (draft) => setField(draft, 'requiredTier', tier))),
+    fc.constantFrom(['windows', 'x64'], ['macos', 'universal'], ['linux', 'armv7l'], ['any', 'any']).map(([platform, arch]) => oddity(`a file for ${platform} ${arch}`, (draft) => {
+      setField(draft, 'platform', platform);
+      setField(draft, 'arch', arch);
+    })),
+    fc.constantFrom(['channel', 'beta'], ['status', 'draft'], ['status', 'published']).map(([name, value]) => oddity(`${name} ${value}`, (draft) => setField(draft, name, value))),
     fc.constant(oddity('an empty file', (draft) => {
       const file = fileOf(draft);
       if (file) file.value = '';

@@ -158,6 +158,71 @@ describe('web and worker processes under faults', function () {
     expect(again.status, again.raw.toString()).to.equal(201);
   });
 
+  it('a verification that resumes after its upload was failed for stalling publishes nothing: the version keeps what it had', async function () {
+    this.timeout(120_000);
+    const applicationId = `stale-${randomBytes(4).toString('hex')}`;
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stale' })).status).to.equal(201);
+    const original = await admin.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1', releaseNotes: 'Original' }) });
+    expect(original.status).to.equal(201);
+    const listing = async () => (await admin.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions;
+    const fileSize = 1024 ** 3;
+    const target = { applicationId, version: '1', fileName: 'stale.bin', fileSize };
+    const issued = await admin.post('/v1/management/upload/large-url', { ...target, fileType: 'OTHER', releaseNotes: 'From the failed upload', requiredTier: 'enterprise' });
+    expect(issued.status, issued.raw.toString()).to.equal(201);
+    const { uploadId, fileId } = issued.body.data;
+    /** The versions as listed, without the upload's own file. */
+    const versions = async () => (await listing()).map((v: { files: { fileId: string }[] }) => ({ ...v, files: v.files.filter((f) => f.fileId !== fileId) }));
+    const before = await versions();
+    const staged = path.join(dataDir, 'objects', stagingStorageKey(uploadId));
+    fs.mkdirSync(path.dirname(staged), { recursive: true });
+    fs.writeFileSync(staged, '');
+    fs.truncateSync(staged, fileSize);
+    const published = path.join(dataDir, 'objects', fileStorageKey(applicationId, fileId));
+    expect((await admin.post('/v1/management/upload/large-complete', { uploadId, ...target })).status).to.equal(202);
+
+    // The first worker stops mid-hash (a long pause, not a crash): its lock lapses while it holds the bytes open.
+    await pollUntil(() => (fs.existsSync(published) ? true : undefined), 20_000, 'the verification to start', 10);
+    const stale = worker;
+    stale.signal('SIGSTOP');
+    const connection = new IORedis(redis.url, { maxRetriesPerRequest: null });
+    const uploads = new Queue('uploads', { connection, prefix: env.REDIS_PREFIX });
+    try {
+      worker = await startWorker();
+      // The next workers take the job in turn and are killed while active; one stall more than
+      // maxStalledCount fails it, and the worker that sees that settles the upload as failed.
+      for (let start = 2; start <= JOB_LOCKS.maxStalledCount + 1; start += 1) {
+        await pollUntil(async () => {
+          const job = await uploads.getJob(uploadId);
+          return job?.attemptsStarted === start && (await job.getState()) === 'active' ? true : undefined;
+        }, 30_000, `start ${start} of the verification`, 10);
+        worker.signal('SIGKILL');
+        await worker.exitWithin(5_000);
+        worker = await startWorker();
+      }
+      const failed = await pollUntil(async () => {
+        const upload = (await admin.get(`/v1/management/uploads/${uploadId}`)).body.data;
+        return upload.status === 'failed' ? upload : undefined;
+      }, 30_000, 'the upload to fail');
+      expect(failed.failureReason).to.contain('verification was interrupted repeatedly');
+    } finally {
+      stale.signal('SIGCONT');
+      await uploads.close();
+      connection.disconnect();
+    }
+
+    // The stopped worker finishes its hash and tries to publish.
+    const versionChanged = async () => JSON.stringify(await versions()) !== JSON.stringify(before);
+    const gaveUp = () => logLines(stale).some((line) => line.msg.startsWith('a verification ended after its upload had been failed') && line.uploadId === uploadId);
+    await pollUntil(async () => (gaveUp() || await versionChanged() ? true : undefined), 60_000, 'the stale verification to end');
+    expect(await versions(), 'the version and its other files').to.deep.equal(before);
+    const own = (await listing())[0].files.find((f: { fileId: string }) => f.fileId === fileId);
+    expect(own).to.include({ status: 'failed', checksum: null, sha512: null });
+    expect((await admin.get(`/v1/management/uploads/${uploadId}`)).body.data).to.include({ status: 'failed', file: null });
+    expect(fs.existsSync(published), 'the moved bytes').to.equal(false);
+    await stale.kill();
+    expect((await admin.post('/v1/management/upload/large-url', { ...target, fileType: 'OTHER' })).status).to.equal(201);
+  });
+
   it('logs a Redis outage once per process, at warn, with what it affected, and its end', async () => {
     const created = await admin.post('/v1/management/customers', { name: 'Outage', tier: 'standard' });
     const { customerId, apiKey } = created.body.data;

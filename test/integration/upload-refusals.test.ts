@@ -77,6 +77,26 @@ describe('a refused upload changes nothing', function () {
       expect(stagedObjects(app)).to.deep.equal(staged);
     });
 
+    it('naming another channel or status than its version has, or a bad release field, leaves the version exactly as it was', async () => {
+      const { applicationId, before } = await publishedVersion();
+      const staged = stagedObjects(app);
+      const refused = { applicationId, version: '1', fileName: 'mac.dmg', platform: 'macos', arch: 'arm64', releaseNotes: 'Refused', requiredTier: 'enterprise' };
+      for (const releaseFieldsAfterFile of [false, true]) {
+        for (const named of [{ channel: 'beta' }, { status: 'draft' }, { channel: 'stable', status: 'draft' }]) {
+          const answer = await smallUpload({ ...refused, ...named, releaseFieldsAfterFile });
+          expect(answer.status, JSON.stringify(named)).to.equal(409);
+          expect(answer.body.error.message).to.contain('never changes the channel or status');
+        }
+        for (const bad of [{ platform: 'solaris' }, { arch: 'universal', platform: 'linux' }, { channel: 'nightly' }, { status: 'yanked' }]) {
+          expect((await smallUpload({ ...refused, ...bad, releaseFieldsAfterFile })).status, JSON.stringify(bad)).to.equal(400);
+        }
+      }
+      expect(await version(applicationId, '1')).to.deep.equal(before);
+      expect(stagedObjects(app)).to.deep.equal(staged);
+      // Nothing was reserved: the same file for the same target goes in once it names what the version is.
+      expect((await smallUpload({ ...refused, channel: 'stable', status: 'published' })).status).to.equal(201);
+    });
+
     it('creates no version when refused', async () => {
       const { applicationId } = await createApplication(app);
       // A large upload still pending holds the MAIN slot of version 2, which no file has published yet.
@@ -107,6 +127,39 @@ describe('a refused upload changes nothing', function () {
       expect((await issue({ ...refused, fileName: 'lib.dll', fileType: 'DEPENDENCY' })).status).to.equal(409);
       expect((await issue({ ...refused, fileSize: 0 })).status).to.equal(400);
       expect(await version(applicationId, '1')).to.deep.equal(before);
+    });
+
+    it('large-url naming another channel or status than its version has refuses, reserving nothing', async () => {
+      const { applicationId, before } = await publishedVersion();
+      const refused = { applicationId, version: '1', fileName: 'linux.AppImage', platform: 'linux', arch: 'x64', releaseNotes: 'Refused', requiredTier: 'enterprise' };
+      for (const named of [{ channel: 'rc' }, { status: 'draft' }]) {
+        const answer = await issue({ ...refused, ...named });
+        expect(answer.status, JSON.stringify(named)).to.equal(409);
+      }
+      expect((await issue({ ...refused, arch: 'universal' })).status).to.equal(400);
+      expect(await version(applicationId, '1')).to.deep.equal(before);
+      expect((await issue({ ...refused, channel: 'stable' })).status).to.equal(201);
+    });
+
+    it('a version that changes while its upload is verified fails the upload, and the version keeps what it had', async () => {
+      const { applicationId } = await createApplication(app);
+      const issued = await issue({ applicationId, version: '2', fileName: 'beta.iso', fileType: 'OTHER', channel: 'beta', status: 'draft', releaseNotes: 'Refused' });
+      expect(issued.status).to.equal(201);
+      // Meanwhile another upload creates the version, published in the first channel.
+      await uploadSmallFile(app, { applicationId, version: '2', fileName: 'stable.exe', releaseNotes: 'Stable' });
+      const before = await version(applicationId, '2');
+      const { uploadId, uploadUrl } = issued.body.data;
+      await put(uploadUrl, randomBytes(1000));
+      expect((await app.http.post('/v1/management/upload/large-complete', { uploadId, applicationId, version: '2', fileName: 'beta.iso', fileSize: 1000 })).status).to.equal(202);
+      const failed = await pollUntil(async () => {
+        const res = await app.http.get(`/v1/management/uploads/${uploadId}`);
+        return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
+      }, 30_000, 'verification');
+      expect(failed.status).to.equal('failed');
+      expect(failed.failureReason).to.contain('version 2 is in channel stable, not beta, and in status published, not draft');
+      expect(await version(applicationId, '2')).to.deep.equal(before);
+      // Its file released its name.
+      await uploadSmallFile(app, { applicationId, version: '2', fileName: 'beta.iso', fileType: 'OTHER' });
     });
 
     it('large-url changes no version until verification publishes the file with its fields', async () => {

@@ -39,6 +39,12 @@ export interface SmallUpload {
   requiredTier?: string;
   releaseNotes?: string;
   contentType?: string;
+  platform?: string;
+  arch?: string;
+  channel?: string;
+  status?: string;
+  /** Send the release fields (platform, arch, channel, status) after the file part instead of before it. */
+  releaseFieldsAfterFile?: boolean;
 }
 
 export function smallUploadForm(upload: SmallUpload): FormData {
@@ -48,15 +54,20 @@ export function smallUploadForm(upload: SmallUpload): FormData {
   if (upload.fileType) form.set('fileType', upload.fileType);
   if (upload.requiredTier) form.set('requiredTier', upload.requiredTier);
   if (upload.releaseNotes) form.set('releaseNotes', upload.releaseNotes);
+  const releaseFields = () => {
+    for (const name of ['platform', 'arch', 'channel', 'status'] as const) if (upload[name]) form.set(name, upload[name]);
+  };
+  if (!upload.releaseFieldsAfterFile) releaseFields();
   const content = upload.content ?? randomBytes(1024);
   form.set('file', new Blob([content], { type: upload.contentType ?? 'application/octet-stream' }), upload.fileName ?? 'setup.exe');
+  if (upload.releaseFieldsAfterFile) releaseFields();
   return form;
 }
 
 export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
   const response = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${response.raw}`);
-  return response.body.data as { fileId: string; checksum: string; fileSize: number; fileName: string };
+  return response.body.data as { fileId: string; checksum: string; sha512: string; fileSize: number; fileName: string };
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
@@ -46,7 +46,7 @@ describe('receiveMultipart', () => {
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('stages an admitted file, handing admission the fields sent before it', async () => {
+  it('stages an admitted file with both its digests, handing admission the fields sent before it', async () => {
     const content = randomBytes(300_000);
     let admitted: unknown;
     const form = await receiveMultipart(
@@ -58,7 +58,12 @@ describe('receiveMultipart', () => {
     );
     expect(admitted).to.deep.equal({ fields: { version: '1' }, fileName: 'a.bin' });
     expect(form.fields).to.deep.equal({ version: '1', releaseNotes: 'after' });
-    expect(form.file).to.include({ fileName: 'a.bin', size: content.length });
+    expect(form.file).to.include({
+      fileName: 'a.bin',
+      size: content.length,
+      sha256: createHash('sha256').update(content).digest('hex'),
+      sha512: createHash('sha512').update(content).digest('base64'),
+    });
     expect(storage.puts).to.equal(1);
   });
 

@@ -4,7 +4,8 @@ import { ObjectNotFoundError } from '../../shared/errors';
 import { formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
-import { publishPendingFile, releaseOfSession } from '../../shared/uploads/publish-file';
+import type { FilePublicationResult } from '../../shared/store/store';
+import { releaseOfSession, versionMismatch } from '../../shared/uploads/publish-file';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WorkerDeps } from '../worker-deps';
 
@@ -15,11 +16,13 @@ import type { WorkerDeps } from '../worker-deps';
 const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
 
 /**
- * Verifies a completed large upload: moves the staged object to the file's key, hashes it as a
- * stream, then publishes the file with the version fields the upload carried, or fails the upload
- * and deletes the bytes (the version untouched). A checksum mismatch is
- * permanent (no retry); storage errors are retried with backoff, and the last attempt fails the upload.
- * Every step is safe to repeat, so a retried or duplicated job changes nothing.
+ * Verifies a completed large upload: moves the staged object to the file's key, computes its SHA-256
+ * and SHA-512 in one pass, then publishes the file with the version fields the upload carried, or
+ * fails the upload and deletes the bytes (the version untouched). A checksum mismatch, or a version
+ * that is now in another channel or status than the upload named, is permanent (no retry); storage
+ * errors are retried with backoff, and the last attempt fails the upload. Every step is safe to
+ * repeat, so a retried or duplicated job changes nothing, and a verification that resumes after its
+ * upload was failed (its worker stalled too often) publishes nothing.
  */
 export async function verifyUpload(job: Job<JobPayloads['verify-upload']>, deps: WorkerDeps): Promise<string> {
   const pending = await pendingVerification(job.data.uploadId, deps);
@@ -73,25 +76,44 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (info.size !== session.fileSize) {
     return failUpload(session, file, `the uploaded object has ${info.size} bytes, ${session.fileSize} were declared`, deps);
   }
-  const digest = await deps.storage.sha256(file.storageKey);
-  if (session.expectedChecksum !== null && digest !== session.expectedChecksum) {
-    return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digest}`, deps);
+  const digests = await deps.storage.digests(file.storageKey);
+  if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
+    return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }
-  const now = new Date();
-  const published = await deps.catalogChange(file.applicationId, async () => {
-    // Event first with an id fixed by the file: a crash after it and a retry still record one event.
-    await deps.store.insertEvents([buildEvent('upload', file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
-    return publishPendingFile(deps.store, file, releaseOfSession(session), formatChecksum(digest), now);
-  });
-  // Before the session completes: when Redis refuses them, the job is retried and emits them again
-  // (under the same event ids, so they are dispatched once).
-  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(published.file, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
-  if (firstPublishedAt(published.version, now)) {
-    await deps.webhooks.emit('version.published', webhookData.version(published.version), { eventId: `evt_version_published_${file.fileId}`, at: now });
+  const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512 }, deps);
+  if (result.outcome === 'version-differs') {
+    return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);
   }
-  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+  if (result.outcome === 'not-pending') {
+    // Failed while this attempt hashed (it had stalled, and the upload was settled without it): nothing
+    // is published, and a settlement cut short is finished.
+    deps.logger.warn({ uploadId: session.uploadId, fileId: file.fileId }, 'a verification ended after its upload had been failed: nothing published');
+    return failUpload(session, file, 'the upload was failed while its verification was running', deps);
+  }
   deps.logger.info({ uploadId: session.uploadId, fileId: file.fileId, bytes: info.size }, 'upload verified');
   return 'completed';
+}
+
+/**
+ * Publishes the file with what the upload asks of its version (Store.publishFile, written through the
+ * gateways' invalidation bus), then records the upload event, emits the webhook events and completes
+ * the upload. Each step is safe to repeat: the events' ids are fixed by the file, and a repeated
+ * publication of an available file completes what an interrupted one left undone.
+ */
+async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
+  const now = new Date();
+  const result = await deps.catalogChange(file.applicationId, () =>
+    deps.store.publishFile(file.fileId, { ...digests, release: releaseOfSession(session) }, now));
+  if (result.outcome !== 'published') return result;
+  await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
+  // Before the session completes: when Redis refuses them, the job is retried and emits them again
+  // (under the same event ids, so they are dispatched once).
+  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
+  if (firstPublishedAt(result.version, now)) {
+    await deps.webhooks.emit('version.published', webhookData.version(result.version), { eventId: `evt_version_published_${file.fileId}`, at: now });
+  }
+  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+  return result;
 }
 
 /** Fails the upload (see settleFailure) and stops retries. */
@@ -109,7 +131,9 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   const now = new Date();
   const current = await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now) ?? await deps.store.getFile(file.fileId);
   if (current?.status === 'available') {
-    // An earlier step published it and a later one failed: its bytes are the file's now.
+    // The verification published it and stopped before the end: its bytes are the file's now, and
+    // what it left undone (on MongoDB possibly the version's fields) is finished.
+    if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512 }, deps);
     await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
     return;
   }

@@ -26,7 +26,8 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
   const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
-  const formFields = smallUploadFields(deps.config.tiers);
+  const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
+  const formFields = smallUploadFields(fieldChoices);
   const fieldsBeforeFile = formFields.partial();
 
   return [
@@ -47,7 +48,7 @@ export const uploadRoutes: RouteModule = (deps) => {
           admitFile: async (fields, fileName) => {
             const known = validate(fieldsBeforeFile, fields);
             validate(fileNameOfForm, { file: fileName });
-            await uploads.admitSmallUpload(known.applicationId);
+            await uploads.admitSmallUpload(known);
           },
         }).catch((error) => {
           if ((error as { closeConnection?: boolean }).closeConnection) ctx.set('Connection', 'close');
@@ -68,7 +69,7 @@ export const uploadRoutes: RouteModule = (deps) => {
     }),
     route({
       method: 'post', path: '/v1/management/upload/large-url', guard: 'admin', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
-      body: largeUploadUrlSchema(deps.config.tiers),
+      body: largeUploadUrlSchema(fieldChoices),
       status: 201, response: largeUploadResponse,
       handle: async ({ body }) => {
         const { session, uploadUrl } = await uploads.issueLargeUpload(body);

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
-import { feedFileThroughReusedBuffers } from '../../hashing';
+import { digestsOfFile, FileDigests } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
@@ -75,12 +74,10 @@ export class LocalStorage implements ObjectStorage {
   }
 
   /** Reads through two reused buffers (see feedFileThroughReusedBuffers for why). */
-  async sha256(key: string): Promise<string> {
+  async digests(key: string): Promise<FileDigests> {
     const handle = await this.openObject(key);
     try {
-      const hash = createHash('sha256');
-      await feedFileThroughReusedBuffers(handle, READ_CHUNK_BYTES, hash);
-      return hash.digest('hex');
+      return await digestsOfFile(handle, READ_CHUNK_BYTES);
     } catch (error) {
       throw await this.failure(error, key);
     } finally {

@@ -15,7 +15,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
-import { sha256OfStream } from '../../hashing';
+import { digestsOfStream, FileDigests } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';
 import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
 import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
@@ -93,8 +93,8 @@ export class S3Storage implements ObjectStorage {
     return body;
   }
 
-  async sha256(key: string): Promise<string> {
-    return sha256OfStream(await this.getStream(key));
+  async digests(key: string): Promise<FileDigests> {
+    return digestsOfStream(await this.getStream(key));
   }
 
   async listKeys(directory: string, limit: number): Promise<string[]> {

@@ -18,8 +18,12 @@ export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): R
     fileSize: fields.fileSize(),
     contentType: fields.contentType(),
     fileType: fields.fileType(),
+    platform: fields.platform(),
+    arch: fields.arch(),
     releaseNotes: fields.multiLine(20_000, { nullable: false }),
     requiredTier: fields.tier(false),
+    channel: fields.channel(),
+    status: fields.uploadStatus(),
   }, { emptyIsRefused: false });
   // Each would replace the version's metadata if a refused upload could.
   const refusedRelease = { releaseNotes: jsonString('written by a refused upload'), requiredTier: '"enterprise"' };
@@ -33,7 +37,13 @@ export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): R
     conflict('the file name a pending large upload reserved (large-url)', {
       version: jsonString(f.upload.version), fileType: '"DEPENDENCY"', fileName: jsonString(f.upload.fileName),
     }),
+    conflict('another channel than the published version has (large-url)', { version: jsonString(f.versions.open), fileType: '"OTHER"', channel: '"beta"' }),
+    conflict('another status than the published version has (large-url)', { version: jsonString(f.versions.open), fileType: '"OTHER"', status: '"draft"' }),
   ];
+  const universalElsewhere: Mutation = {
+    label: 'arch universal for another platform than macos (large-url)', defect: true, expects: [400],
+    apply: (d) => setJson(d, { platform: '"windows"', arch: '"universal"' }),
+  };
   const exactly = (value: string, other: fc.Arbitrary<string>, rule: { invalid: fc.Arbitrary<string> }) =>
     ({ required: true, valid: fc.constant(value), invalid: fc.oneof(rule.invalid, other) });
   const largeCompleteRules: FieldRules = {
@@ -70,8 +80,8 @@ export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): R
       base: () => draft('POST', '/v1/management/upload/large-url', {}, admin, json({
         applicationId: jsonString(main), version: jsonString(fresh('l')), fileName: '"big.bin"', fileSize: '1000',
       })),
-      ...plus(keyed('admin', keys), [...largeUrl.defects, fc.constantFrom(...largeUrlConflicts)], largeUrl.oddities, [
-        ...known.jsonBody, ...largeUrlConflicts.map((c) => [c]), ...known.nulIn('releaseNotes'),
+      ...plus(keyed('admin', keys), [...largeUrl.defects, fc.constantFrom(...largeUrlConflicts, universalElsewhere)], largeUrl.oddities, [
+        ...known.jsonBody, ...largeUrlConflicts.map((c) => [c]), [universalElsewhere], ...known.nulIn('releaseNotes'),
         ...known.pathSignificantVersions.map((version) => [jsonField('version', jsonString(version))]),
       ]),
     }),
