@@ -1,6 +1,6 @@
 import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob } from '../shared/queues/jobs';
+import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob, START_UP_JOBS, StartUpJob } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
@@ -25,6 +25,8 @@ const CONCURRENCY: Record<QueueName, number> = {
   statistics: 1,
   // Deliveries wait on receivers (up to 10 s each), not on this process.
   webhooks: 10,
+  // Long, one-off work (backfills) that must not take the other queues' slots.
+  maintenance: 1,
 };
 
 /**
@@ -45,7 +47,8 @@ export const JOB_LOCKS = {
 
 /**
  * One BullMQ worker per queue, dispatching by job name. Start-up fails when a job has no processor;
- * recurring jobs are upserted under fixed scheduler ids.
+ * recurring jobs are upserted under fixed scheduler ids, and the start-up jobs added (their job ids
+ * keep each to one run at a time).
  *
  * A job that ends failed goes to its failure handler, from the worker's own `failed` event rather
  * than QueueEvents: the worker that fails a job emits it, and a job that stalled too often is failed
@@ -61,6 +64,7 @@ export async function startWorkers(
   processors: ProcessorRegistry,
   failureHandlers: FailureHandlerRegistry,
   recurring: readonly RecurringJob[],
+  startUp: readonly StartUpJob[],
 ): Promise<RunningWorkers> {
   const missing = (Object.keys(JOBS) as JobName[]).filter((name) => typeof processors[name] !== 'function');
   if (missing.length > 0) throw new Error(`no processor for jobs: ${missing.join(', ')}`);
@@ -102,6 +106,7 @@ export async function startWorkers(
   for (const job of recurring) {
     await deps.jobs.queue(JOBS[job.name].queue).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
   }
+  for (const job of startUp) await deps.jobs.enqueue(job.name, job.data);
 
   return {
     workers,
@@ -143,7 +148,7 @@ export async function launchWorkers(
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange, webhooks, signingSecrets };
-  const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS);
+  const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
     running,

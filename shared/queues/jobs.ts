@@ -2,7 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_RETRY_JITTER } from '../policy';
 
 /** Every background job: its queue, its payload and its options. Workers must register a processor for each. */
-export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics', 'webhooks'] as const;
+export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics', 'webhooks', 'maintenance'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface JobPayloads {
@@ -25,6 +25,11 @@ export interface JobPayloads {
   'deliver-webhook': { deliveryId: string; round: number; retryBaseMs: number };
   /** Delete delivery log entries past their retention. */
   'purge-webhook-deliveries': Record<string, never>;
+  /**
+   * Compute the SHA-512 of available files stored before it was kept. `afterFileId`: where a run
+   * that was interrupted had got to (files are taken in fileId order).
+   */
+  'backfill-file-digests': { afterFileId?: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -35,6 +40,8 @@ export interface JobDefinition<P> {
   options?: (data: P) => JobsOptions;
   /** A recurring job: a scheduler (under the job's name, so restarts never duplicate it) adds one this often. */
   everyMs?: number;
+  /** A job every worker process adds when it starts, with this payload (its options' job id keeps it to one at a time). */
+  atWorkerStart?: P;
 }
 
 /** Defaults of every job: retries with backoff for transient failures, bounded retention in Redis. */
@@ -73,12 +80,30 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
     }),
   },
   'purge-webhook-deliveries': { queue: 'webhooks', everyMs: 3_600_000 },
+  'backfill-file-digests': {
+    queue: 'maintenance',
+    // One run at a time, however many workers start. Not kept once it ends, so the next start adds
+    // it again: a run with nothing left to do costs one query, and one that failed is tried again.
+    options: () => ({ jobId: 'backfill-file-digests', removeOnComplete: true, removeOnFail: true }),
+    atWorkerStart: {},
+  },
 };
 
 export interface RecurringJob {
   name: JobName;
   everyMs: number;
 }
+
+export interface StartUpJob {
+  name: JobName;
+  data: JobPayloads[JobName];
+}
+
+/** The jobs a worker process adds when it starts, with their payloads. */
+export const START_UP_JOBS: readonly StartUpJob[] = (Object.keys(JOBS) as JobName[]).flatMap((name) => {
+  const data = JOBS[name].atWorkerStart;
+  return data === undefined ? [] : [{ name, data }];
+});
 
 /** The recurring jobs and how often each runs. */
 export const RECURRING_JOBS: readonly RecurringJob[] = (Object.keys(JOBS) as JobName[]).flatMap((name) => {

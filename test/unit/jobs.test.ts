@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { JobName, JOBS, QUEUE_NAMES, RECURRING_JOBS } from '../../shared/queues/jobs';
+import { JobName, JOBS, QUEUE_NAMES, RECURRING_JOBS, START_UP_JOBS } from '../../shared/queues/jobs';
 
 describe('job table', () => {
   it('puts every job on a known queue', () => {
@@ -32,5 +32,10 @@ describe('job table', () => {
       { name: 'rollup-events', everyMs: 1_000 },
       { name: 'purge-webhook-deliveries', everyMs: 3_600_000 },
     ]);
+  });
+
+  it('adds the SHA-512 backfill at every worker start, one run at a time, not kept once it ends', () => {
+    expect(START_UP_JOBS).to.deep.equal([{ name: 'backfill-file-digests', data: {} }]);
+    expect(JOBS['backfill-file-digests'].options?.({})).to.include({ jobId: 'backfill-file-digests', removeOnComplete: true, removeOnFail: true });
   });
 });

@@ -1,4 +1,5 @@
 import type { FailureHandlerRegistry, ProcessorRegistry } from '../processor';
+import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
@@ -14,6 +15,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,
   'purge-webhook-deliveries': purgeWebhookDeliveries,
+  'backfill-file-digests': backfillFileDigests,
 };
 
 /**
