@@ -1,5 +1,6 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
+import type { Scope } from '../scopes';
 
 /** Records held by the store. Dates are Date objects here; presenters turn them into ISO strings. */
 
@@ -89,6 +90,52 @@ export interface ApiKey {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** A scoped admin key (shared/scopes.ts); the keys of ADMIN_API_KEYS are configuration, not records. */
+export interface AdminKey {
+  keyId: string;
+  /** What a person calls it ("CI for desktop-client"). */
+  name: string;
+  /** SHA-256 hex of the whole key `adm_<secret>`; the key itself is never stored. */
+  keyHash: string;
+  /** First characters of the key, enough for a person to recognise it. */
+  prefix: string;
+  scopes: Scope[];
+  /** The applications the key is limited to; null for every application. */
+  applicationIds: string[] | null;
+  createdAt: Date;
+  /** After this instant the key is refused (401); null: it does not expire. */
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/**
+ * How an audited request ended: `pending` until its answer is known (and for good when the process
+ * ended first), `succeeded` (2xx), `refused` (4xx: nothing changed) or `failed` (5xx).
+ */
+export const AUDIT_OUTCOMES = ['pending', 'succeeded', 'refused', 'failed'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** One management write, recorded before its handler runs and settled with its outcome. */
+export interface AuditEntry {
+  /** Unique; with the timestamp, the audit log's order. */
+  entryId: string;
+  /** When the request was taken. */
+  timestamp: Date;
+  /** The admin key's id, or `root` for a key of ADMIN_API_KEYS. */
+  actor: string;
+  /** What was done, as the route declares it (`application.update`). */
+  action: string;
+  /** What it was done to (`desktop-client/1.2.0`); null until known for what the request creates. */
+  target: string | null;
+  /** The application it concerned, when it concerned one. */
+  applicationId: string | null;
+  requestId: string;
+  outcome: AuditOutcome;
+  /** The HTTP status answered; null while pending. */
+  status: number | null;
 }
 
 export type UploadStatus = 'issued' | 'verifying' | 'completed' | 'failed' | 'expired';

@@ -1,7 +1,10 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type {
+  AdminKey,
   ApiKey,
   Application,
+  AuditEntry,
+  AuditOutcome,
   Customer,
   DailyCount,
   DistributionEvent,
@@ -123,6 +126,27 @@ export interface ActivityQuery {
   limit: number;
 }
 
+/** Position in the audit log: entries strictly older than this (timestamp, then entryId) come next. */
+export interface AuditPosition {
+  timestamp: Date;
+  entryId: string;
+}
+
+export interface AuditQuery {
+  action?: string;
+  applicationId?: string;
+  after?: AuditPosition;
+  limit: number;
+}
+
+/** How an audited request ended; a target or application left undefined keeps what the entry has. */
+export interface AuditSettlement {
+  outcome: Exclude<AuditOutcome, 'pending'>;
+  status: number;
+  target?: string;
+  applicationId?: string;
+}
+
 export interface DailyCountQuery {
   version?: string;
   /** Only versions now in this channel. */
@@ -225,6 +249,23 @@ export interface Store {
   /** Revokes a key of that customer; null when unknown or already revoked. */
   revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
+
+  // Admin keys
+  createAdminKey(key: AdminKey): Promise<AdminKey>;
+  /** Keys that are not revoked (expired ones included), oldest first. */
+  listAdminKeys(): Promise<AdminKey[]>;
+  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null>;
+  /** null when unknown or already revoked. */
+  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null>;
+  /** Moves lastUsedAt forward to `at`, never back (uses recorded by several processes arrive out of order). */
+  touchAdminKey(keyId: string, at: Date): Promise<void>;
+
+  // Audit log
+  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry>;
+  /** Settles a pending entry; an entry already settled, or unknown, is left as it is. */
+  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void>;
+  /** Newest first by (timestamp, entryId). */
+  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
 
   // Large-upload sessions
   /** Returns the session as stored, defaults included. */

@@ -11,15 +11,16 @@ import { DependencyUnavailableError, DuplicateError } from '../../shared/errors'
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Platform } from '../../shared/releases/platforms';
 import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
-import type { DailyCount, DistributionEvent, FileRecord, Version } from '../../shared/store/models';
+import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version } from '../../shared/store/models';
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
 import { FIRST_SCHEMA, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import type { ActivityQuery, Store, VersionTransition } from '../../shared/store/store';
+import type { ActivityQuery, AuditQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
-  apiKey, application, at, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord, webhookDelivery, webhookEndpoint,
+  adminKey, apiKey, application, at, auditEntry, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
+  webhookDelivery, webhookEndpoint,
 } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 
@@ -125,7 +126,9 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.createUploadSession(uploadSession('up_1', { expiresAt: at(1) }));
         await store.createShareLink(shareLink('token_1', { expiresAt: at(1) }));
         await store.insertEvents([event('d_1'), event('d_2', { timestamp: at(1) })]);
+        await store.insertAuditEntry(auditEntry('aud_1'));
         for (const bad of badCounts) {
+          await expectRangeError(store.listAuditEntries({ limit: bad }));
           await expectRangeError(store.listExpiredUploadSessions(at(10), bad));
           await expectRangeError(store.purgeShareLinks(at(10), bad));
           await expectRangeError(store.listEvents({ limit: bad }));
@@ -135,6 +138,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([]);
         expect((await store.listExpiredUploadSessions(at(10), 1)).map((s) => s.uploadId)).to.deep.equal(['up_1']);
         expect(eventIds(await store.listEvents({ limit: 1 }))).to.deep.equal(['d_2']);
+        expect(await store.listAuditEntries({ limit: 1 })).to.deep.equal([auditEntry('aud_1')]);
         expect(await store.rollupEvents(1)).to.equal(1);
         expect(await store.purgeShareLinks(at(10), 1)).to.equal(1);
       });
@@ -770,6 +774,118 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.touchApiKey('key_1', at(6));
         expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(apiKey('key_1', { lastUsedAt: at(6) }));
         await store.touchApiKey('key_unknown', at(7));
+      });
+    });
+
+    describe('admin keys', () => {
+      it('stores a key, finds it by hash, and refuses a duplicate hash or id', async () => {
+        const limited = adminKey('adk_1', { applicationIds: ['app_1', 'app_2'], expiresAt: at(60), scopes: ['publish'] });
+        const unlimited = adminKey('adk_2', { scopes: ['admin'] });
+        expect(await store.createAdminKey(limited)).to.deep.equal(limited);
+        await store.createAdminKey(unlimited);
+        expect(await store.findAdminKeyByHash('admin-hash-adk_1')).to.deep.equal(limited);
+        expect(await store.findAdminKeyByHash('admin-hash-adk_2')).to.deep.equal(unlimited);
+        expect(await store.findAdminKeyByHash('admin-hash-unknown')).to.equal(null);
+        await expectDuplicate(store.createAdminKey(adminKey('adk_3', { keyHash: 'admin-hash-adk_1' })), 'keyHash');
+        await expectDuplicate(store.createAdminKey(adminKey('adk_1', { keyHash: 'admin-hash-other' })), 'keyId');
+      });
+
+      it('lists the keys not revoked, expired ones included, oldest first (ties by id)', async () => {
+        await store.createAdminKey(adminKey('adk_2', { createdAt: at(2) }));
+        await store.createAdminKey(adminKey('adk_3', { createdAt: at(1), expiresAt: at(1) }));
+        await store.createAdminKey(adminKey('adk_1', { createdAt: at(1) }));
+        await store.createAdminKey(adminKey('adk_4', { createdAt: at(0), revokedAt: at(3) }));
+        const keys = await store.listAdminKeys();
+        expect(keys.map((k) => k.keyId)).to.deep.equal(['adk_1', 'adk_3', 'adk_2']);
+        expect(keys[1]).to.deep.equal(adminKey('adk_3', { createdAt: at(1), expiresAt: at(1) }));
+      });
+
+      it('revokes a key once, and finds it revoked by its hash', async () => {
+        await store.createAdminKey(adminKey('adk_1'));
+        const revoked = await store.revokeAdminKey('adk_1', at(3));
+        expect(revoked).to.deep.equal(adminKey('adk_1', { revokedAt: at(3) }));
+        expect(await store.revokeAdminKey('adk_1', at(4))).to.equal(null);
+        expect(await store.revokeAdminKey('adk_unknown', at(4))).to.equal(null);
+        expect(await store.findAdminKeyByHash('admin-hash-adk_1')).to.deep.equal(revoked);
+        expect(await store.listAdminKeys()).to.deep.equal([]);
+      });
+
+      it('moves lastUsedAt forward only: a use recorded late never moves it back', async () => {
+        await store.createAdminKey(adminKey('adk_1'));
+        await store.touchAdminKey('adk_1', at(4));
+        expect((await store.findAdminKeyByHash('admin-hash-adk_1'))?.lastUsedAt).to.deep.equal(at(4));
+        await store.touchAdminKey('adk_1', at(2));
+        expect((await store.findAdminKeyByHash('admin-hash-adk_1'))?.lastUsedAt).to.deep.equal(at(4));
+        await store.touchAdminKey('adk_1', at(6));
+        expect(await store.findAdminKeyByHash('admin-hash-adk_1')).to.deep.equal(adminKey('adk_1', { lastUsedAt: at(6) }));
+        await store.touchAdminKey('adk_unknown', at(7));
+      });
+    });
+
+    describe('audit log', () => {
+      const log = (query: Partial<AuditQuery> = {}) => store.listAuditEntries({ limit: 100, ...query });
+      const entryIds = (entries: AuditEntry[]) => entries.map((e) => e.entryId);
+
+      it('stores an entry as given and refuses a duplicate id', async () => {
+        const entry = auditEntry('aud_1', { target: null, applicationId: null });
+        expect(await store.insertAuditEntry(entry)).to.deep.equal(entry);
+        expect(await log()).to.deep.equal([entry]);
+        await expectDuplicate(store.insertAuditEntry(auditEntry('aud_1', { action: 'customer.update' })), 'entryId');
+      });
+
+      it('settles a pending entry once, filling in a target and application only when given', async () => {
+        await store.insertAuditEntry(auditEntry('aud_1', { target: null, applicationId: null }));
+        await store.insertAuditEntry(auditEntry('aud_2'));
+        await store.settleAuditEntry('aud_1', { outcome: 'succeeded', status: 201, target: 'app_9', applicationId: 'app_9' });
+        await store.settleAuditEntry('aud_2', { outcome: 'refused', status: 404 });
+        await store.settleAuditEntry('aud_1', { outcome: 'failed', status: 500, target: 'other' });
+        await store.settleAuditEntry('aud_unknown', { outcome: 'failed', status: 500 });
+        expect(await log()).to.deep.equal([
+          auditEntry('aud_2', { outcome: 'refused', status: 404 }),
+          auditEntry('aud_1', { outcome: 'succeeded', status: 201, target: 'app_9', applicationId: 'app_9' }),
+        ]);
+      });
+
+      it('lists newest first, ties broken by entryId descending, up to the limit', async () => {
+        for (const [id, minute] of [['aud_a', 1], ['aud_b', 2], ['aud_c', 2], ['aud_d', 3], ['aud_e', 0]] as const) {
+          await store.insertAuditEntry(auditEntry(id, { timestamp: at(minute) }));
+        }
+        expect(entryIds(await log())).to.deep.equal(['aud_d', 'aud_c', 'aud_b', 'aud_a', 'aud_e']);
+        expect(entryIds(await log({ limit: 2 }))).to.deep.equal(['aud_d', 'aud_c']);
+      });
+
+      it('pages with a keyset position, never skipping or repeating an entry', async () => {
+        const minutes = [5, 3, 3, 3, 7, 1, 3, 5, 0, 7];
+        for (const [i, minute] of minutes.entries()) await store.insertAuditEntry(auditEntry(`aud_${i}`, { timestamp: at(minute) }));
+        const all = await log();
+        const paged: AuditEntry[] = [];
+        for (let page = await log({ limit: 3 }); page.length > 0;) {
+          paged.push(...page);
+          const last = page[page.length - 1];
+          page = await log({ limit: 3, after: { timestamp: last.timestamp, entryId: last.entryId } });
+        }
+        expect(paged).to.deep.equal(all);
+        expect(entryIds(all)).to.deep.equal(['aud_9', 'aud_4', 'aud_7', 'aud_0', 'aud_6', 'aud_3', 'aud_2', 'aud_1', 'aud_5', 'aud_8']);
+      });
+
+      it('filters by action and by application, alone, together and while paging', async () => {
+        const entries = [
+          auditEntry('aud_1', { timestamp: at(1) }),
+          auditEntry('aud_2', { timestamp: at(2), action: 'upload.small' }),
+          auditEntry('aud_3', { timestamp: at(3), applicationId: 'app_2' }),
+          auditEntry('aud_4', { timestamp: at(4), applicationId: 'app_2', action: 'upload.small' }),
+          auditEntry('aud_5', { timestamp: at(5) }),
+          auditEntry('aud_6', { timestamp: at(6), applicationId: null, action: 'customer.create' }),
+        ];
+        for (const entry of entries) await store.insertAuditEntry(entry);
+        expect(entryIds(await log({ action: 'upload.small' }))).to.deep.equal(['aud_4', 'aud_2']);
+        expect(entryIds(await log({ applicationId: 'app_1' }))).to.deep.equal(['aud_5', 'aud_2', 'aud_1']);
+        expect(entryIds(await log({ applicationId: 'app_1', action: 'application.update' }))).to.deep.equal(['aud_5', 'aud_1']);
+        const after = { timestamp: at(5), entryId: 'aud_5' };
+        expect(entryIds(await log({ applicationId: 'app_1', action: 'application.update', after }))).to.deep.equal(['aud_1']);
+        expect(entryIds(await log({ action: 'upload.small', after: { timestamp: at(4), entryId: 'aud_4' } }))).to.deep.equal(['aud_2']);
+        expect(entryIds(await log({ applicationId: 'app_3' }))).to.deep.equal([]);
+        expect(entryIds(await log({ action: 'customer.create' }))).to.deep.equal(['aud_6']);
       });
     });
 

@@ -1,6 +1,8 @@
 import type {
+  AdminKey,
   ApiKey,
   Application,
+  AuditEntry,
   Customer,
   DistributionEvent,
   FileRecord,
@@ -95,6 +97,38 @@ export function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
     createdAt: at(0),
     lastUsedAt: null,
     revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function adminKey(keyId: string, overrides: Partial<AdminKey> = {}): AdminKey {
+  return {
+    keyId,
+    name: `Key ${keyId}`,
+    keyHash: `admin-hash-${keyId}`,
+    prefix: `adm_${keyId}`,
+    scopes: ['publish', 'read'],
+    applicationIds: null,
+    createdAt: at(0),
+    expiresAt: null,
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** An audited request as recorded before its handler ran. */
+export function auditEntry(entryId: string, overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    entryId,
+    timestamp: at(0),
+    actor: 'root',
+    action: 'application.update',
+    target: 'app_1',
+    applicationId: 'app_1',
+    requestId: `req-${entryId}`,
+    outcome: 'pending',
+    status: null,
     ...overrides,
   };
 }

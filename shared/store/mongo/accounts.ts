@@ -1,17 +1,18 @@
 import { requirePage } from '../bounds';
-import type { ApiKey, Customer } from '../models';
+import type { AdminKey, ApiKey, Customer } from '../models';
 import type { CustomerPatch, Page, Store } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
-import { toApiKey, toCustomer } from './records';
-import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
+import { toAdminKey, toApiKey, toCustomer } from './records';
+import type { AdminKeyDoc, ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import { guardDuplicates } from './unique-indexes';
 
 const LISTING_ORDER = { createdAt: 1, customerId: 1 } as const;
 
 type AccountMethods = Pick<Store,
   | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
-  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'>;
+  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
+  | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
 
 export class MongoAccounts implements AccountMethods {
   constructor(private readonly models: MongoModels) {}
@@ -84,5 +85,34 @@ export class MongoAccounts implements AccountMethods {
 
   async touchApiKey(keyId: string, at: Date): Promise<void> {
     await this.models.apiKeys.updateOne({ keyId }, { $set: { lastUsedAt: at } });
+  }
+
+  async createAdminKey(key: AdminKey): Promise<AdminKey> {
+    await guardDuplicates(this.models.adminKeys, () => this.models.adminKeys.create(key));
+    return key;
+  }
+
+  async listAdminKeys(): Promise<AdminKey[]> {
+    const docs = await this.models.adminKeys
+      .find({ revokedAt: null })
+      .sort({ createdAt: 1, keyId: 1 })
+      .lean<AdminKeyDoc[]>();
+    return docs.map(toAdminKey);
+  }
+
+  async findAdminKeyByHash(keyHash: string): Promise<AdminKey | null> {
+    const doc = await this.models.adminKeys.findOne({ keyHash }).lean<AdminKeyDoc>();
+    return doc ? toAdminKey(doc) : null;
+  }
+
+  async revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null> {
+    const doc = await this.models.adminKeys
+      .findOneAndUpdate({ keyId, revokedAt: null }, { $set: { revokedAt: at } }, { new: true })
+      .lean<AdminKeyDoc>();
+    return doc ? toAdminKey(doc) : null;
+  }
+
+  async touchAdminKey(keyId: string, at: Date): Promise<void> {
+    await this.models.adminKeys.updateOne({ keyId }, { $max: { lastUsedAt: at } });
   }
 }

@@ -1,7 +1,8 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
-import { apiKeySchema, customerSchema } from './schemas/accounts';
+import { adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
+import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
 import { webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
@@ -13,6 +14,8 @@ export function bindModels(connection: Connection) {
     files: connection.model('File', fileSchema),
     customers: connection.model('Customer', customerSchema),
     apiKeys: connection.model('ApiKey', apiKeySchema),
+    adminKeys: connection.model('AdminKey', adminKeySchema),
+    auditLog: connection.model('AuditEntry', auditEntrySchema),
     uploadSessions: connection.model('UploadSession', uploadSessionSchema),
     shareLinks: connection.model('ShareLink', shareLinkSchema),
     events: connection.model('Event', eventSchema),

@@ -1,8 +1,10 @@
 import type { Connection } from 'mongoose';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
+  AdminKey,
   ApiKey,
   Application,
+  AuditEntry,
   Customer,
   DailyCount,
   DistributionEvent,
@@ -21,6 +23,8 @@ import type {
   ActivityQuery,
   ApplicationPatch,
   ApplicationQuery,
+  AuditQuery,
+  AuditSettlement,
   CustomerPatch,
   DailyCountQuery,
   FileDigestUpdate,
@@ -42,6 +46,7 @@ import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
 import { MongoApplications } from './applications';
+import { MongoAudit } from './audit';
 import { DependencyUnavailableError } from '../../errors';
 import { openConnection } from './connection';
 import { bindModels } from './models';
@@ -62,6 +67,7 @@ export class MongoStore implements Store {
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
   private readonly webhooks: MongoWebhooks;
+  private readonly audit: MongoAudit;
 
   private constructor(private readonly connection: Connection, options: StoreOptions) {
     const models = bindModels(connection);
@@ -71,6 +77,7 @@ export class MongoStore implements Store {
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models, options);
     this.webhooks = new MongoWebhooks(models);
+    this.audit = new MongoAudit(models);
   }
 
   /**
@@ -181,6 +188,34 @@ export class MongoStore implements Store {
   }
   touchApiKey(keyId: string, at: Date): Promise<void> {
     return this.guard(this.accounts.touchApiKey(keyId, at));
+  }
+
+  // Admin keys
+  createAdminKey(key: AdminKey): Promise<AdminKey> {
+    return this.guard(this.accounts.createAdminKey(key));
+  }
+  listAdminKeys(): Promise<AdminKey[]> {
+    return this.guard(this.accounts.listAdminKeys());
+  }
+  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null> {
+    return this.guard(this.accounts.findAdminKeyByHash(keyHash));
+  }
+  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null> {
+    return this.guard(this.accounts.revokeAdminKey(keyId, at));
+  }
+  touchAdminKey(keyId: string, at: Date): Promise<void> {
+    return this.guard(this.accounts.touchAdminKey(keyId, at));
+  }
+
+  // Audit log
+  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
+    return this.guard(this.audit.insertAuditEntry(entry));
+  }
+  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void> {
+    return this.guard(this.audit.settleAuditEntry(entryId, settlement));
+  }
+  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
+    return this.guard(this.audit.listAuditEntries(query));
   }
 
   // Large-upload sessions

@@ -2,12 +2,14 @@ import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
 import type {
-  ApiKey, Application, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version, WebhookDelivery, WebhookEndpoint,
+  AdminKey, ApiKey, Application, AuditEntry, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version,
+  WebhookDelivery, WebhookEndpoint,
 } from '../models';
 import type { StoreOptions } from '../options';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
-import type { ApiKeyDoc, CustomerDoc } from './schemas/accounts';
+import type { AdminKeyDoc, ApiKeyDoc, CustomerDoc } from './schemas/accounts';
+import type { AuditEntryDoc } from './schemas/audit';
 import type { ApplicationDoc, FileDoc, StoredVersionDoc } from './schemas/catalog';
 import type { WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
 
@@ -90,6 +92,35 @@ export function toApiKey(doc: ApiKeyDoc): ApiKey {
     createdAt: doc.createdAt,
     lastUsedAt: orNull(doc.lastUsedAt),
     revokedAt: orNull(doc.revokedAt),
+  };
+}
+
+export function toAdminKey(doc: AdminKeyDoc): AdminKey {
+  return {
+    keyId: doc.keyId,
+    name: doc.name,
+    keyHash: doc.keyHash,
+    prefix: doc.prefix,
+    scopes: [...doc.scopes],
+    applicationIds: doc.applicationIds ? [...doc.applicationIds] : null,
+    createdAt: doc.createdAt,
+    expiresAt: orNull(doc.expiresAt),
+    lastUsedAt: orNull(doc.lastUsedAt),
+    revokedAt: orNull(doc.revokedAt),
+  };
+}
+
+export function toAuditEntry(doc: AuditEntryDoc): AuditEntry {
+  return {
+    entryId: doc.entryId,
+    timestamp: doc.timestamp,
+    actor: doc.actor,
+    action: doc.action,
+    target: orNull(doc.target),
+    applicationId: orNull(doc.applicationId),
+    requestId: doc.requestId,
+    outcome: doc.outcome,
+    status: orNull(doc.status),
   };
 }
 

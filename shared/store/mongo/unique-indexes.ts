@@ -20,6 +20,9 @@ const DUPLICATE_TARGETS = {
   unique_dailyCount: 'dailyCount',
   unique_webhookId: 'webhookId',
   unique_deliveryId: 'deliveryId',
+  unique_adminKeyId: 'keyId',
+  unique_adminKeyHash: 'keyHash',
+  unique_entryId: 'entryId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

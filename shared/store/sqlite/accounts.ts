@@ -1,12 +1,13 @@
 import { requirePage } from '../bounds';
-import type { ApiKey, Customer } from '../models';
+import type { AdminKey, ApiKey, Customer } from '../models';
 import type { CustomerPatch, Page, Store } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { apiKeyFromRow, customerFromRow, toMillis } from './rows';
+import { adminKeyFromRow, apiKeyFromRow, customerFromRow, toMillis } from './rows';
 
 type AccountMethods = Pick<Store,
   | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
-  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'>;
+  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
+  | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
 
 export class SqliteAccounts implements AccountMethods {
   constructor(private readonly database: SqliteDatabase) {}
@@ -75,5 +76,37 @@ export class SqliteAccounts implements AccountMethods {
 
   async touchApiKey(keyId: string, at: Date): Promise<void> {
     this.database.prepare('UPDATE api_keys SET last_used_at = ? WHERE key_id = ?').run(at.getTime(), keyId);
+  }
+
+  async createAdminKey(key: AdminKey): Promise<AdminKey> {
+    this.database.write(() =>
+      this.database.prepare(`INSERT INTO admin_keys (key_id, name, key_hash, prefix, scopes, application_ids, created_at, expires_at, last_used_at, revoked_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(key.keyId, key.name, key.keyHash, key.prefix, JSON.stringify(key.scopes),
+          key.applicationIds === null ? null : JSON.stringify(key.applicationIds),
+          toMillis(key.createdAt), toMillis(key.expiresAt), toMillis(key.lastUsedAt), toMillis(key.revokedAt)),
+    );
+    return key;
+  }
+
+  async listAdminKeys(): Promise<AdminKey[]> {
+    return (this.database.prepare('SELECT * FROM admin_keys WHERE revoked_at IS NULL ORDER BY created_at, key_id').all() as Row[])
+      .map(adminKeyFromRow);
+  }
+
+  async findAdminKeyByHash(keyHash: string): Promise<AdminKey | null> {
+    const row = this.database.prepare('SELECT * FROM admin_keys WHERE key_hash = ?').get(keyHash) as Row | undefined;
+    return row ? adminKeyFromRow(row) : null;
+  }
+
+  async revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null> {
+    const row = this.database.prepare('UPDATE admin_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL RETURNING *')
+      .get(at.getTime(), keyId) as Row | undefined;
+    return row ? adminKeyFromRow(row) : null;
+  }
+
+  async touchAdminKey(keyId: string, at: Date): Promise<void> {
+    this.database.prepare('UPDATE admin_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at < ?)')
+      .run(at.getTime(), keyId, at.getTime());
   }
 }

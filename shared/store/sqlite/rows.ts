@@ -1,8 +1,12 @@
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type { Arch, Platform } from '../../releases/platforms';
+import type { Scope } from '../../scopes';
 import type {
+  AdminKey,
   ApiKey,
   Application,
+  AuditEntry,
+  AuditOutcome,
   Customer,
   DistributionEvent,
   EventType,
@@ -99,6 +103,35 @@ export function apiKeyFromRow(row: Row): ApiKey {
     createdAt: date(row.created_at),
     lastUsedAt: optionalDate(row.last_used_at),
     revokedAt: optionalDate(row.revoked_at),
+  };
+}
+
+export function adminKeyFromRow(row: Row): AdminKey {
+  return {
+    keyId: text(row.key_id),
+    name: text(row.name),
+    keyHash: text(row.key_hash),
+    prefix: text(row.prefix),
+    scopes: JSON.parse(text(row.scopes)) as Scope[],
+    applicationIds: row.application_ids === null ? null : (JSON.parse(text(row.application_ids)) as string[]),
+    createdAt: date(row.created_at),
+    expiresAt: optionalDate(row.expires_at),
+    lastUsedAt: optionalDate(row.last_used_at),
+    revokedAt: optionalDate(row.revoked_at),
+  };
+}
+
+export function auditEntryFromRow(row: Row): AuditEntry {
+  return {
+    entryId: text(row.entry_id),
+    timestamp: date(row.ts),
+    actor: text(row.actor),
+    action: text(row.action),
+    target: optionalText(row.target),
+    applicationId: optionalText(row.application_id),
+    requestId: text(row.request_id),
+    outcome: text(row.outcome) as AuditOutcome,
+    status: row.status === null ? null : (row.status as number),
   };
 }
 

@@ -3,8 +3,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
+  AdminKey,
   ApiKey,
   Application,
+  AuditEntry,
   Customer,
   DailyCount,
   DistributionEvent,
@@ -23,6 +25,8 @@ import type {
   ActivityQuery,
   ApplicationPatch,
   ApplicationQuery,
+  AuditQuery,
+  AuditSettlement,
   CustomerPatch,
   DailyCountQuery,
   FileDigestUpdate,
@@ -43,6 +47,7 @@ import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
 import { SqliteActivity } from './activity';
 import { SqliteApplications } from './applications';
+import { SqliteAudit } from './audit';
 import { BackgroundWriter } from './background-writer';
 import { applyConnectionSettings } from './connection';
 import { SqliteDatabase } from './database';
@@ -70,6 +75,7 @@ export class SqliteStore implements Store {
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
   private readonly webhooks: SqliteWebhooks;
+  private readonly audit: SqliteAudit;
 
   constructor(file: string, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -82,6 +88,7 @@ export class SqliteStore implements Store {
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
     this.webhooks = new SqliteWebhooks(this.database);
+    this.audit = new SqliteAudit(this.database);
   }
 
   // Applications
@@ -172,6 +179,34 @@ export class SqliteStore implements Store {
   }
   touchApiKey(keyId: string, at: Date): Promise<void> {
     return this.guard(this.accounts.touchApiKey(keyId, at));
+  }
+
+  // Admin keys
+  createAdminKey(key: AdminKey): Promise<AdminKey> {
+    return this.guard(this.accounts.createAdminKey(key));
+  }
+  listAdminKeys(): Promise<AdminKey[]> {
+    return this.guard(this.accounts.listAdminKeys());
+  }
+  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null> {
+    return this.guard(this.accounts.findAdminKeyByHash(keyHash));
+  }
+  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null> {
+    return this.guard(this.accounts.revokeAdminKey(keyId, at));
+  }
+  touchAdminKey(keyId: string, at: Date): Promise<void> {
+    return this.guard(this.accounts.touchAdminKey(keyId, at));
+  }
+
+  // Audit log
+  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
+    return this.guard(this.audit.insertAuditEntry(entry));
+  }
+  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void> {
+    return this.guard(this.audit.settleAuditEntry(entryId, settlement));
+  }
+  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
+    return this.guard(this.audit.listAuditEntries(query));
   }
 
   // Large-upload sessions

@@ -22,6 +22,9 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_webhook_endpoints_1: 'webhookId',
   sqlite_autoindex_webhook_subscriptions_1: 'webhookSubscription',
   sqlite_autoindex_webhook_deliveries_1: 'deliveryId',
+  sqlite_autoindex_admin_keys_1: 'keyId',
+  sqlite_autoindex_admin_keys_2: 'keyHash',
+  sqlite_autoindex_audit_log_1: 'entryId',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

@@ -1,10 +1,11 @@
 import { Schema } from 'mongoose';
-import type { ApiKey, Customer } from '../../models';
+import type { AdminKey, ApiKey, Customer } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 export type CustomerDoc = Customer;
 export type ApiKeyDoc = ApiKey;
+export type AdminKeyDoc = AdminKey;
 
 export const customerSchema = new Schema<CustomerDoc>(
   {
@@ -36,3 +37,24 @@ export const apiKeySchema = new Schema<ApiKeyDoc>(
 apiKeySchema.index({ keyId: 1 }, uniqueIndex('unique_keyId'));
 apiKeySchema.index({ keyHash: 1 }, uniqueIndex('unique_keyHash'));
 apiKeySchema.index({ customerId: 1, revokedAt: 1, createdAt: 1, keyId: 1 });
+
+export const adminKeySchema = new Schema<AdminKeyDoc>(
+  {
+    keyId: String,
+    name: String,
+    keyHash: String,
+    prefix: String,
+    scopes: [String],
+    // null (every application) stays null instead of becoming an empty list.
+    applicationIds: { type: [String], default: undefined },
+    createdAt: Date,
+    expiresAt: Date,
+    lastUsedAt: Date,
+    revokedAt: Date,
+  },
+  collectionOptions('adminKeys'),
+);
+adminKeySchema.index({ keyId: 1 }, uniqueIndex('unique_adminKeyId'));
+adminKeySchema.index({ keyHash: 1 }, uniqueIndex('unique_adminKeyHash'));
+// The listing of active keys, in its order.
+adminKeySchema.index({ revokedAt: 1, createdAt: 1, keyId: 1 });

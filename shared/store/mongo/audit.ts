@@ -1,0 +1,52 @@
+import type { FilterQuery } from 'mongoose';
+import { requireCount } from '../bounds';
+import type { AuditEntry } from '../models';
+import type { AuditQuery, AuditSettlement, Store } from '../store';
+import type { MongoModels } from './models';
+import { definedFields } from './patches';
+import { toAuditEntry } from './records';
+import { AUDIT_LISTING_INDEXES, type AuditEntryDoc } from './schemas/audit';
+import { guardDuplicates } from './unique-indexes';
+
+type AuditMethods = Pick<Store, 'insertAuditEntry' | 'settleAuditEntry' | 'listAuditEntries'>;
+
+export class MongoAudit implements AuditMethods {
+  constructor(private readonly models: MongoModels) {}
+
+  async insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
+    await guardDuplicates(this.models.auditLog, () => this.models.auditLog.create(entry));
+    return entry;
+  }
+
+  async settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void> {
+    await this.models.auditLog.updateOne({ entryId, outcome: 'pending' }, { $set: definedFields(settlement) });
+  }
+
+  async listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
+    requireCount('limit', query.limit);
+    const filter: FilterQuery<AuditEntryDoc> = {};
+    if (query.applicationId !== undefined) filter.applicationId = query.applicationId;
+    if (query.action !== undefined) filter.action = query.action;
+    if (query.after !== undefined) {
+      const { timestamp, entryId } = query.after;
+      filter.$or = [{ timestamp: { $lt: timestamp } }, { timestamp, entryId: { $lt: entryId } }];
+    }
+    const docs = await this.models.auditLog
+      .find(filter)
+      .sort({ timestamp: -1, entryId: -1 })
+      .hint(auditListingIndex(query))
+      .limit(query.limit)
+      .lean<AuditEntryDoc[]>();
+    return docs.map(toAuditEntry);
+  }
+}
+
+/** The index whose leading fields are the listing's filters and whose rest is the log order. */
+export function auditListingIndex(query: Pick<AuditQuery, 'action' | 'applicationId'>): Record<string, 1 | -1> {
+  const byApplication = query.applicationId !== undefined;
+  const byAction = query.action !== undefined;
+  if (byApplication && byAction) return AUDIT_LISTING_INDEXES.applicationAndAction;
+  if (byApplication) return AUDIT_LISTING_INDEXES.application;
+  if (byAction) return AUDIT_LISTING_INDEXES.action;
+  return AUDIT_LISTING_INDEXES.all;
+}

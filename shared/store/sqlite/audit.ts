@@ -1,0 +1,51 @@
+import { requireCount } from '../bounds';
+import type { AuditEntry } from '../models';
+import type { AuditQuery, AuditSettlement, Store } from '../store';
+import type { Row, SqliteDatabase } from './database';
+import { auditEntryFromRow, toMillis } from './rows';
+
+type AuditMethods = Pick<Store, 'insertAuditEntry' | 'settleAuditEntry' | 'listAuditEntries'>;
+
+/** The audit log: one row per audited request, read newest first through the audit_feed indexes. */
+export class SqliteAudit implements AuditMethods {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
+    this.database.write(() =>
+      this.database.prepare(`INSERT INTO audit_log (entry_id, ts, actor, action, target, application_id, request_id, outcome, status)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(entry.entryId, toMillis(entry.timestamp), entry.actor, entry.action, entry.target, entry.applicationId,
+          entry.requestId, entry.outcome, entry.status),
+    );
+    return entry;
+  }
+
+  async settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void> {
+    this.database.prepare(`UPDATE audit_log SET outcome = ?, status = ?, target = COALESCE(?, target), application_id = COALESCE(?, application_id)
+      WHERE entry_id = ? AND outcome = 'pending'`)
+      .run(settlement.outcome, settlement.status, settlement.target ?? null, settlement.applicationId ?? null, entryId);
+  }
+
+  async listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
+    requireCount('limit', query.limit);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.applicationId !== undefined) {
+      where.push('application_id = ?');
+      params.push(query.applicationId);
+    }
+    if (query.action !== undefined) {
+      where.push('action = ?');
+      params.push(query.action);
+    }
+    if (query.after !== undefined) {
+      // The row-value form lets SQLite seek the index to the position instead of scanning to it.
+      where.push('(ts, entry_id) < (?, ?)');
+      params.push(query.after.timestamp.getTime(), query.after.entryId);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const rows = this.database.prepare(`SELECT * FROM audit_log ${clause} ORDER BY ts DESC, entry_id DESC LIMIT ?`)
+      .all(...params, query.limit) as Row[];
+    return rows.map(auditEntryFromRow);
+  }
+}
