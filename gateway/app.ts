@@ -5,6 +5,7 @@ import type { AppRouter, AppState } from './http/context';
 import { identifier } from './http/guards';
 import type { Route } from './http/route';
 import { buildRoutes } from './http/route-builder';
+import { AuditService } from './services/audit-service';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { downloadLane } from './downloads/download-lane';
@@ -17,7 +18,11 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
   // is logged here, never by Koa's own printer to stderr.
   app.on('error', responseErrorListener(deps.logger));
 
-  const built = buildRoutes(routes, identifier(deps.adminKeyHashes, deps.keyCache));
+  const built = buildRoutes(routes, {
+    identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys),
+    applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
+    audit: new AuditService(deps.store, deps.logger),
+  });
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));
   app.use(downloadLane(built.routes));

@@ -7,6 +7,7 @@ import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { SignedObjectAccess } from '../shared/storage/signed-object-access';
 import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
+import type { AdminKeyCache } from './auth/admin-key-cache';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   redisOutage: RedisOutageLog;
   jobs: JobQueues;
   keyCache: ApiKeyCache;
+  /** Scoped admin keys, cached in process. */
+  adminKeys: AdminKeyCache;
   /** Application, version and file records of the download checks, cached in process. */
   catalog: CatalogCache;
   /** Broadcasts every change that in-process caches must drop. */

@@ -7,6 +7,7 @@ import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
 import { answerProtocolErrors } from './http/protocol-errors';
 import { EventRecorder } from '../shared/events/event-recorder';
+import { AdminKeyCache } from './auth/admin-key-cache';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
@@ -93,12 +94,13 @@ export async function launchGateway(
   await bus.start();
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
+  const adminKeys = new AdminKeyCache(core.store, bus, logger);
   const catalog = new CatalogCache(core.store, bus);
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, catalog, bus, events, webhooks, signingSecrets, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, bus, events, webhooks, signingSecrets, adminKeyHashes },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');

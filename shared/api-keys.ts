@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from './secrets';
 
-/** Customer ids never hold '.', the separator of `<customerId>.<secret>`. */
+/** Customer ids never hold '.', the separator of `<customerId>.<secret>`; admin keys never hold one. */
 export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -24,4 +24,21 @@ export function customerIdOfKey(presented: string): string | null {
   const customerId = presented.slice(0, dot);
   const secret = presented.slice(dot + 1);
   return CUSTOMER_ID_PATTERN.test(customerId) && SECRET_PATTERN.test(secret) ? customerId : null;
+}
+
+/** Scoped admin keys: `adm_` and a 256-bit secret. The keys of ADMIN_API_KEYS are configured, not issued. */
+export const ADMIN_KEY_PREFIX = 'adm_';
+const ADMIN_KEY_PATTERN = /^adm_[A-Za-z0-9_-]{43}$/;
+/** `adm_` and the first 8 characters of the secret. */
+const ADMIN_KEY_SHOWN_LENGTH = ADMIN_KEY_PREFIX.length + 8;
+
+/** A new scoped admin key; only its hash and a short prefix are ever stored. */
+export function issueAdminKey(): IssuedKey {
+  const apiKey = `${ADMIN_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { apiKey, keyHash: hashSecret(apiKey), prefix: apiKey.slice(0, ADMIN_KEY_SHOWN_LENGTH) };
+}
+
+/** Whether a presented key can be a scoped admin key. */
+export function isScopedAdminKey(presented: string): boolean {
+  return ADMIN_KEY_PATTERN.test(presented);
 }

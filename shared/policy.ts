@@ -43,6 +43,13 @@ export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
  */
 export const IN_PROCESS_CACHE_TTL_MS = 30_000;
 
+// Keys
+
+/** A key's lastUsedAt is kept to the minute: at most one store write per key and minute from each process. */
+export const KEY_USE_RESOLUTION_MS = 60_000;
+/** The longest a scoped admin key may be issued for (expiresAt at most this far ahead). */
+export const ADMIN_KEY_MAX_LIFETIME_DAYS = 366 * 5;
+
 // Listings
 
 export const PAGE_SIZE_DEFAULT = 20;

@@ -5,6 +5,7 @@ import { ServerIncarnation } from '../../shared/redis/server-incarnation';
 import type { Store } from '../../shared/store/store';
 import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../cache/local-cache';
+import { KeyUseRecorder } from './key-use-recorder';
 
 export interface KeyIdentity {
   keyId: string;
@@ -27,8 +28,6 @@ const UNKNOWN = 'unknown';
  * fills the entry (fills use NX), so no value read before the change can be put back.
  */
 const INVALIDATED = 'invalidated';
-const LAST_USED_RESOLUTION_MS = 60_000;
-const MAX_TRACKED_KEYS = 100_000;
 
 /** A value cached in Redis, with the run id of the server that took it. */
 interface RedisEntry<T> {
@@ -49,21 +48,21 @@ export class ApiKeyCache {
   private readonly localKeys: LocalCache<KeyIdentity>;
   private readonly localCustomers: LocalCache<CustomerStanding>;
   private readonly server: ServerIncarnation;
+  private readonly uses: KeyUseRecorder;
 
   constructor(
     private readonly redis: Redis,
     private readonly store: Store,
     private readonly bus: InvalidationBus,
     private readonly prefix: string,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly ttlSeconds = 300,
   ) {
     this.localKeys = new LocalCache(bus);
     this.localCustomers = new LocalCache(bus);
     this.server = new ServerIncarnation(redis);
+    this.uses = new KeyUseRecorder((keyId, at) => store.touchApiKey(keyId, at), logger);
   }
-
-  private readonly lastRecordedUse = new Map<string, number>();
 
   /** The key and its customer from the in-process cache, without waiting; undefined when not there. */
   cached(customerId: string, keyHash: string): ResolvedKey | undefined {
@@ -71,7 +70,7 @@ export class ApiKeyCache {
     if (!localKey || localKey.customerId !== customerId) return undefined;
     const localCustomer = this.localCustomers.get(customerId);
     if (!localCustomer) return undefined;
-    this.recordUse(localKey.keyId);
+    this.uses.record(localKey.keyId);
     return { key: localKey, customer: localCustomer };
   }
 
@@ -90,7 +89,7 @@ export class ApiKeyCache {
     if (!customer) return null;
     this.localKeys.set(keyHash, key, generation, [['key', keyHash]]);
     this.localCustomers.set(customerId, customer, generation, [['customer', customerId]]);
-    this.recordUse(key.keyId);
+    this.uses.record(key.keyId);
     return { key, customer };
   }
 
@@ -168,15 +167,6 @@ export class ApiKeyCache {
 
   private async fill(entry: string, value: string, ttlSeconds: number): Promise<void> {
     await this.guard(() => this.redis.set(entry, value, 'EX', ttlSeconds, 'NX'));
-  }
-
-  /** lastUsedAt is kept to the minute: at most one store write per key and minute from each process. */
-  private recordUse(keyId: string): void {
-    const now = Date.now();
-    if (now - (this.lastRecordedUse.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
-    if (this.lastRecordedUse.size >= MAX_TRACKED_KEYS) this.lastRecordedUse.clear();
-    this.lastRecordedUse.set(keyId, now);
-    this.store.touchApiKey(keyId, new Date(now)).catch((error) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
   }
 
   /** Redis failures become 503: the request cannot be authorised safely without the cache's invalidations. */

@@ -1,7 +1,18 @@
 import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
+import type { Scope } from '../../shared/scopes';
 
-export type AdminPrincipal = { kind: 'admin' };
+/**
+ * An admin key's holder: a root key of ADMIN_API_KEYS (`actor` 'root', every scope and application)
+ * or a scoped key (`actor` its keyId).
+ */
+export type AdminPrincipal = {
+  kind: 'admin';
+  actor: string;
+  scopes: readonly Scope[];
+  /** The applications the key is limited to; null for every application. */
+  applicationIds: readonly string[] | null;
+};
 export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string };
 export type Principal = AdminPrincipal | CustomerPrincipal;
 

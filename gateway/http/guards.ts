@@ -1,11 +1,16 @@
-import { customerIdOfKey } from '../../shared/api-keys';
+import { customerIdOfKey, isScopedAdminKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
+import { grants, Scope } from '../../shared/scopes';
 import { hashSecret, sameDigest } from '../../shared/secrets';
+import type { AdminGrant, AdminKeyCache } from '../auth/admin-key-cache';
 import type { ApiKeyCache, ResolvedKey } from '../auth/api-key-cache';
 import type { AdminPrincipal, AppContext, CustomerPrincipal, Principal } from './context';
 import { andThen, Eventually } from './eventually';
 
-/** Who may call a route: an admin key, a customer key, or anyone (share-link uses, health, signed object URLs). */
+/**
+ * Who may call a route: an admin key, a customer key, or anyone (share-link uses, health, signed
+ * object URLs). An admin route also declares the scope it needs (route.ts).
+ */
 export type Guard = 'admin' | 'customer' | 'none';
 
 /** The caller a route's handler is given, by its guard. */
@@ -13,16 +18,17 @@ export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G e
 
 /** The scheme name is case-insensitive (RFC 9110 11.1); the key is not. */
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
-const ADMIN: AdminPrincipal = Object.freeze({ kind: 'admin' });
+/** A key of ADMIN_API_KEYS: every scope, every application. */
+export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root', scopes: Object.freeze(['admin'] as Scope[]), applicationIds: null });
 
 /**
- * Who presents `Authorization: Bearer <key>`: an admin key (compared in constant time against every
- * configured hash) or a customer key `<customerId>.<secret>`. Answers now when the key is in the
- * in-process cache, which is what the busiest requests find.
+ * Who presents `Authorization: Bearer <key>`: a root admin key (compared in constant time against
+ * every configured hash), a scoped admin key `adm_<secret>` or a customer key `<customerId>.<secret>`.
+ * Answers now when the key is in the in-process cache, which is what the busiest requests find.
  */
 export type Identify = (ctx: AppContext) => Eventually<Principal>;
 
-export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache): Identify {
+export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache, adminKeys: AdminKeyCache): Identify {
   const adminDigests = adminKeyHashes.map((h) => h.toLowerCase());
   const isAdminKey = (digest: string): boolean => {
     let match = false;
@@ -35,7 +41,11 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
     const keyHash = hashSecret(presented);
-    if (isAdminKey(keyHash)) return ADMIN;
+    if (isAdminKey(keyHash)) return ROOT;
+    if (isScopedAdminKey(presented)) {
+      const grant = adminKeys.cached(keyHash);
+      return grant ? scopedPrincipal(grant, adminKeys) : adminKeys.resolve(keyHash).then((resolved) => scopedPrincipal(resolved, adminKeys));
+    }
     const customerId = customerIdOfKey(presented);
     if (!customerId) throw unauthorized('invalid API key');
     const known = keyCache.cached(customerId, keyHash);
@@ -49,6 +59,13 @@ function customerPrincipal(resolved: ResolvedKey | null): CustomerPrincipal {
   return { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };
 }
 
+function scopedPrincipal(grant: AdminGrant | null, adminKeys: AdminKeyCache): AdminPrincipal {
+  if (!grant) throw unauthorized('invalid API key');
+  if (grant.expiresAt !== null && grant.expiresAt <= Date.now()) throw unauthorized('this API key has expired');
+  adminKeys.recordUse(grant.keyId);
+  return { kind: 'admin', actor: grant.keyId, scopes: grant.scopes, applicationIds: grant.applicationIds };
+}
+
 /** Admits a caller of one kind to a request: returns it (and sets ctx.state.principal), or refuses the other kind with 403. */
 function admitting(kind: Principal['kind']) {
   const refusal = `this endpoint requires ${kind === 'admin' ? 'an admin' : 'a customer'} API key`;
@@ -59,11 +76,21 @@ function admitting(kind: Principal['kind']) {
   };
 }
 
-/** The step a guard puts before a route's handler: 401 without a valid key, 403 for the other kind of caller. */
+/**
+ * The step a guard puts before a route's handler: 401 without a valid key, 403 for the other kind of
+ * caller, and for an admin route 403 for a key without the scope it declares.
+ */
 export type Admission = (ctx: AppContext) => Eventually<Principal | undefined>;
 
-export function admission(guard: Guard, identify: Identify): Admission {
+export function admission(guard: Guard, scope: Scope | undefined, identify: Identify): Admission {
   if (guard === 'none') return () => undefined;
   const admit = admitting(guard);
-  return (ctx) => andThen(identify(ctx), admit, ctx);
+  if (guard === 'customer') return (ctx) => andThen(identify(ctx), admit, ctx);
+  if (scope === undefined) throw new Error('an admin route declares the scope it needs');
+  const admitScoped = (principal: Principal, ctx: AppContext): Principal => {
+    const admitted = admit(principal, ctx) as AdminPrincipal;
+    if (!grants(admitted.scopes, scope)) throw forbidden(`this API key does not have the ${scope} scope`);
+    return admitted;
+  };
+  return (ctx) => andThen(identify(ctx), admitScoped, ctx);
 }

@@ -3,12 +3,16 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z, ZodTypeAny } from 'zod';
 import { ErrorDetail, validationError } from '../../shared/errors';
+import { SCOPES } from '../../shared/scopes';
+import { answeredStatus } from '../middleware/error-handler';
 import { jsonBody, streamedBody } from '../middleware/json-body';
-import type { AppContext, AppState, AppRouter, Principal } from './context';
-import { andThen, Eventually } from './eventually';
+import { ApplicationSource, checkReach, checkUnlimited, FieldSource, fieldValue } from './access';
+import { AuditRecorder, auditStep } from './audit-step';
+import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from './context';
+import { andThen, Eventually, isPending } from './eventually';
 import { admission, Identify } from './guards';
 import { JSON_CONTENT_TYPE, Reply } from './reply';
-import type { NoInput, Route, RouteInput, StreamedBody } from './route';
+import { AUDIT_ACTION_PATTERN, FieldAdmission, NoInput, Route, RouteInput, StreamedBody } from './route';
 import { parseInto } from './validate';
 
 /** A route with the one function that answers it, shared by the router and the download lane. */
@@ -30,12 +34,20 @@ const NOTHING: NoInput = Object.freeze({});
 /** The query of a route that declares none: any parameter is refused, as in every strict query schema. */
 const NO_QUERY = z.object({}).strict();
 
+/** What the steps every route is answered by need from the gateway. */
+export interface RouteSteps {
+  identify: Identify;
+  /** The application of an upload, for routes that name their application through one; null when unknown. */
+  applicationOfUpload(uploadId: string): Promise<string | null>;
+  audit: AuditRecorder;
+}
+
 /** Turns the route table into one router; every route is answered by the same steps. */
-export function buildRoutes(routes: readonly Route[], identify: Identify): BuiltRoutes {
+export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltRoutes {
   const router = new Router<AppState>();
   const built = routes.map((route): BuiltRoute => {
     checkDeclaration(route);
-    const answer = answerer(route, identify);
+    const answer = route.guard === 'admin' ? adminAnswerer(route, steps) : answerer(route, steps.identify);
     const readParams = pathParamsReader(route);
     const handler: Middleware<AppState> = (ctx) => {
       ctx.params = readParams(ctx.captures);
@@ -51,11 +63,74 @@ export function buildRoutes(routes: readonly Route[], identify: Identify): Built
 }
 
 function answerer(route: Route, identify: Identify): (ctx: AppContext) => Eventually<void> {
-  const admit = admission(route.guard, identify);
+  const admit = admission(route.guard, route.scope, identify);
   const read = inputReader(route);
   const send = sender(route);
   const handle = (caller: Principal | undefined, ctx: AppContext) => andThen(route.handle(read(ctx) as never, ctx, caller as never), send, ctx);
   return (ctx) => andThen(admit(ctx), handle, ctx);
+}
+
+/**
+ * An admin route's answer: the key and its scope (401, 403), the input (400), the application the
+ * request names against a key limited to applications (403), then, for a write, the audit entry
+ * opened before the handler runs and closed with the status answered, whatever it is.
+ */
+function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Promise<void> {
+  const admit = admission(route.guard, route.scope, steps.identify);
+  const read = inputReader(route);
+  const send = sender(route);
+  const source = route.application;
+  const inForm = source?.from === 'body' && isStreamed(route.body);
+  const locate = source && !inForm ? applicationLocator(source, steps.applicationOfUpload) : undefined;
+  const openAudit = route.audit && auditStep(route.audit, steps.audit);
+
+  return async (ctx) => {
+    const admitted = admit(ctx);
+    const principal = (isPending(admitted) ? await admitted : admitted) as AdminPrincipal;
+    const input = read(ctx);
+    // Set from the form by the handler's field admission, else located here.
+    const reached: { applicationId?: string } = {};
+    if (!source) checkUnlimited(principal);
+    else if (locate && (principal.applicationIds !== null || openAudit)) {
+      reached.applicationId = await locate(input);
+      checkReach(principal, reached.applicationId);
+    }
+    const handlerInput = inForm ? { ...input, body: fieldAdmission(source.field, principal, reached) } : input;
+    if (!openAudit) {
+      send(await route.handle(handlerInput as never, ctx, principal as never), ctx);
+      return;
+    }
+    const close = await openAudit(ctx, principal, input, reached.applicationId);
+    let result: unknown;
+    try {
+      result = await route.handle(handlerInput as never, ctx, principal as never);
+      send(result, ctx);
+    } catch (error) {
+      await close(answeredStatus(error), undefined, reached.applicationId);
+      throw error;
+    }
+    await close(ctx.status, result, reached.applicationId);
+  };
+}
+
+/** The application a request names where its route declares it; undefined when it names none. */
+function applicationLocator(source: ApplicationSource, applicationOfUpload: RouteSteps['applicationOfUpload']) {
+  return async (input: AnyInput): Promise<string | undefined> => {
+    const value = fieldValue(source, input);
+    if (value === undefined || source.via !== 'upload') return value;
+    return (await applicationOfUpload(value)) ?? undefined;
+  };
+}
+
+/** The field checks a multipart handler runs on its form (route.ts, FieldAdmission). */
+function fieldAdmission(field: string, principal: AdminPrincipal, reached: { applicationId?: string }): FieldAdmission {
+  const admit = (fields: Readonly<Record<string, string>>, whole: boolean) => {
+    const applicationId = Object.hasOwn(fields, field) ? fields[field] : undefined;
+    if (applicationId === undefined && !whole) return;
+    checkReach(principal, applicationId);
+    reached.applicationId = applicationId;
+  };
+  return { partial: (fields) => admit(fields, false), whole: (fields) => admit(fields, true) };
 }
 
 type AnyInput = RouteInput<unknown, unknown, unknown>;
@@ -153,6 +228,7 @@ function decodedOrRaw(segment: string): string {
 /** Mistakes in a declaration stop the gateway at start-up rather than surfacing in a request. */
 function checkDeclaration(route: Route): void {
   const where = `${route.method.toUpperCase()} ${route.path}`;
+  checkAccessDeclaration(route, where);
   const inPath = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]).sort();
   const declared = Object.keys(route.params?.shape ?? {}).sort();
   if (inPath.join() !== declared.join()) {
@@ -164,6 +240,44 @@ function checkDeclaration(route: Route): void {
   if (route.hot && (route.method !== 'get' || route.body !== undefined)) {
     throw new Error(`${where}: only GET routes without a body can be hot`);
   }
+}
+
+/**
+ * The admin obligations route() enforces by type, checked again for what types cannot see: every
+ * admin route names a scope, every admin write its audit action, and every field a declaration names
+ * is one the request or the response has.
+ */
+function checkAccessDeclaration(route: Route, where: string): void {
+  if (route.guard !== 'admin') {
+    if (route.scope || route.application || route.audit) throw new Error(`${where}: only admin routes declare a scope, an application or an audit entry`);
+    return;
+  }
+  if (!route.scope || !SCOPES.includes(route.scope)) throw new Error(`${where}: an admin route declares the scope it needs (${SCOPES.join(', ')})`);
+  if ((route.method === 'get') !== (route.audit === undefined)) throw new Error(`${where}: every admin write, and no read, declares its audit entry`);
+  if (route.application) {
+    if (route.application.via === 'upload' && isStreamed(route.body)) throw new Error(`${where}: a form field cannot name the application through an upload`);
+    checkField(route, route.application, where);
+  }
+  if (route.audit) {
+    if (!AUDIT_ACTION_PATTERN.test(route.audit.action)) throw new Error(`${where}: the audit action must be <resource>.<verb> (${AUDIT_ACTION_PATTERN})`);
+    for (const source of [route.audit.target, route.audit.application ?? []].flat()) checkField(route, source, where);
+  }
+}
+
+function checkField(route: Route, source: FieldSource, where: string): void {
+  const schema = {
+    params: route.params,
+    query: route.query,
+    body: isStreamed(route.body) ? route.body.fields : route.body,
+    result: route.response === 'bytes' ? undefined : route.response,
+  }[source.from];
+  if (!schema || !fieldsOf(schema).includes(source.field)) throw new Error(`${where}: declares ${source.from}.${source.field}, which the route's ${source.from} schema does not have`);
+}
+
+function fieldsOf(schema: ZodTypeAny): string[] {
+  let inner = schema;
+  while (inner instanceof z.ZodEffects) inner = inner.innerType();
+  return inner instanceof z.ZodObject ? Object.keys(inner.shape) : [];
 }
 
 function isStrictObject(schema: ZodTypeAny): boolean {

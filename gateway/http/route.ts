@@ -1,5 +1,7 @@
 import type { AnyZodObject, z, ZodTypeAny } from 'zod';
+import type { Scope } from '../../shared/scopes';
 import type { GatewayDeps } from '../gateway-deps';
+import type { ApplicationSource, FieldSource } from './access';
 import type { AppContext } from './context';
 import type { Eventually } from './eventually';
 import type { CallerOf, Guard } from './guards';
@@ -19,6 +21,17 @@ export interface StreamedBody {
 export const multipartForm = (fields: AnyZodObject): StreamedBody => ({ kind: 'multipart', fields });
 export const rawBytes: StreamedBody = { kind: 'bytes' };
 
+/**
+ * What the handler of a streamed-body route gets as its body: the checks the route declares on the
+ * body's fields (the application an application-limited key may act on). The handler reads the form
+ * itself, so it runs them on the fields sent before the file when the file part starts (a field not
+ * sent yet passes), and on the whole form before acting on it. A refusal throws.
+ */
+export interface FieldAdmission {
+  partial(fields: Readonly<Record<string, string>>): void;
+  whole(fields: Readonly<Record<string, string>>): void;
+}
+
 /** A response that is not JSON in the envelope: the handler writes the status, headers and bytes itself. */
 export type BytesResponse = 'bytes';
 
@@ -35,6 +48,24 @@ export interface RouteInput<P, Q, B> {
 
 type Answer<R> = R extends ZodTypeAny ? z.input<R> | Reply<z.input<R>> : void;
 
+type BodyInput<B> = B extends ZodTypeAny ? z.output<B> : B extends StreamedBody ? FieldAdmission : undefined;
+
+/** `<resource>.<verb>`, in lower camel case: `application.update`, `adminKey.revoke`. */
+export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/;
+
+/**
+ * How a management write is recorded in the audit log (by the route builder, for every write the
+ * route answers, see route-builder.ts).
+ */
+export interface AuditDeclaration {
+  /** `<resource>.<verb>` (`application.update`): what the audit log's `action` filter names. */
+  action: string;
+  /** What the write acts on: a field, or several joined by '/' (`desktop-client/1.2.0`). */
+  target: FieldSource | readonly FieldSource[];
+  /** The application the write concerns when the route's `application` does not say (a creation's result). */
+  application?: FieldSource;
+}
+
 /**
  * One route, declared as data: what it accepts, who may call it and what it answers. The builder
  * (route-builder.ts) turns the table into the router: guard, then params, query and body validated
@@ -47,6 +78,15 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   /** Koa-router syntax (`/v1/things/:thingId`); every `:param` is described by `params`. */
   path: string;
   guard: G;
+  /** Admin routes: the scope a key needs (shared/scopes.ts); required, see `route()`. */
+  scope?: Scope;
+  /**
+   * Admin routes that act on one application: where the request names it. A key limited to
+   * applications is refused (403) on a route that declares none, and on one naming another.
+   */
+  application?: ApplicationSource;
+  /** Admin routes that write: their audit-log entry; required, see `route()`. */
+  audit?: AuditDeclaration;
   /** One line for people reading the API description. */
   summary: string;
   params?: P;
@@ -62,19 +102,28 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
    * router; its validated inputs are remembered by URL, so a repeated request parses nothing.
    */
   hot?: boolean;
-  handle(input: RouteInput<Parsed<P>, Parsed<Q>, B extends ZodTypeAny ? z.output<B> : undefined>, ctx: AppContext, caller: CallerOf<G>): Eventually<Answer<R>>;
+  handle(input: RouteInput<Parsed<P>, Parsed<Q>, BodyInput<B>>, ctx: AppContext, caller: CallerOf<G>): Eventually<Answer<R>>;
 }
+
+/**
+ * What the guard obliges a declaration to state: an admin route its scope, and an admin route that
+ * writes its audit entry; other routes none of them. A route that leaves one out does not compile.
+ */
+type Obligations<M extends Method, G extends Guard> = G extends 'admin'
+  ? { scope: Scope } & (M extends 'get' ? { audit?: never } : { audit: AuditDeclaration })
+  : { scope?: never; application?: never; audit?: never };
 
 export type Route = RouteDefinition<Guard, AnyZodObject | undefined, ZodTypeAny | undefined, ZodTypeAny | StreamedBody | undefined, ZodTypeAny | BytesResponse>;
 
 /** Declares a route; the types of its handler's input, caller and result follow from the declaration. */
 export function route<
+  M extends Method,
   G extends Guard,
   R extends ZodTypeAny | BytesResponse,
   P extends AnyZodObject | undefined = undefined,
   Q extends ZodTypeAny | undefined = undefined,
   B extends ZodTypeAny | StreamedBody | undefined = undefined,
->(definition: RouteDefinition<G, P, Q, B, R>): Route {
+>(definition: RouteDefinition<G, P, Q, B, R> & { method: M } & Obligations<M, G>): Route {
   return definition as unknown as Route;
 }
 

@@ -73,6 +73,11 @@ function clientWentAway(ctx: Context, error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ECONNRESET' && ctx.req.readableAborted;
 }
 
+/** The status errorHandler answers `error` with. */
+export function answeredStatus(error: unknown): number {
+  return render(error).status;
+}
+
 function render(error: unknown): { status: number; error: Record<string, unknown> } {
   if (error instanceof AppError) {
     const body: Record<string, unknown> = { code: error.code, message: error.message };

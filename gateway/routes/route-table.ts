@@ -2,6 +2,7 @@ import type { GatewayDeps } from '../gateway-deps';
 import type { Route, RouteModule } from '../http/route';
 import { downloadRoutes } from '../downloads/download-routes';
 import { healthRoutes } from './health-routes';
+import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
 import { uploadRoutes } from './management/upload-routes';
@@ -17,6 +18,7 @@ const MODULES: readonly RouteModule[] = [
   customerRoutes,
   webhookRoutes,
   statisticsRoutes,
+  adminKeyRoutes,
   signedObjectRoutes,
 ];
 

@@ -1,3 +1,4 @@
+import { inParams, inQuery } from '../http/access';
 import { route, RouteModule } from '../http/route';
 import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../presenters/statistics';
 import { activityQuery, statisticsParams, statisticsQuery } from '../schemas/statistics-schemas';
@@ -9,13 +10,15 @@ export const statisticsRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: '/v1/applications/:applicationId/stats', guard: 'admin', summary: "An application's downloads by version and UTC day",
+      method: 'get', path: '/v1/applications/:applicationId/stats', guard: 'admin', scope: 'read', summary: "An application's downloads by version and UTC day",
+      application: inParams('applicationId'),
       params: statisticsParams, query: statisticsQuery,
       status: 200, response: statisticsResponse,
       handle: async ({ params, query }) => presentStatistics(await statistics.statistics(params.applicationId, query)),
     }),
     route({
-      method: 'get', path: '/v1/activity', guard: 'admin', summary: 'Uploads and downloads, newest first, paged by cursor',
+      method: 'get', path: '/v1/activity', guard: 'admin', scope: 'read', summary: 'Uploads and downloads, newest first, paged by cursor',
+      application: inQuery('applicationId'),
       query: activityQuery,
       status: 200, response: activityPageResponse,
       handle: async ({ query }) => presentActivityPage(await statistics.activity(query)),

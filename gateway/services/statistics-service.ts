@@ -2,7 +2,7 @@ import { notFound } from '../../shared/errors';
 import type { DistributionEvent } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { ActivityQuery, StatisticsQuery } from '../schemas/statistics-schemas';
-import { decodeCursor, encodeCursor } from './activity-cursor';
+import { CursorFilters, decodeCursor, encodeCursor } from './keyset-cursor';
 
 export interface Statistics {
   applicationId: string;
@@ -49,11 +49,13 @@ export class StatisticsService {
 
   async activity(query: ActivityQuery): Promise<ActivityPage> {
     const filter = { type: query.type, applicationId: query.applicationId };
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, filter);
+    const cursorFilters: CursorFilters = { type: query.type ?? null, app: query.applicationId ?? null };
+    const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorFilters);
+    const after = position && { timestamp: position.timestamp, eventId: position.id };
     const events = await this.store.listEvents({ ...filter, after, limit: query.limit + 1 });
     const page = events.slice(0, query.limit);
     const hasMore = events.length > query.limit;
     const last = page[page.length - 1];
-    return { events: page, hasMore, nextCursor: hasMore && last ? encodeCursor(last, filter) : null };
+    return { events: page, hasMore, nextCursor: hasMore && last ? encodeCursor({ timestamp: last.timestamp, id: last.eventId }, cursorFilters) : null };
   }
 }

@@ -3,7 +3,7 @@ import { redisUnavailable } from '../errors';
 import { randomToken } from '../ids';
 import type { Logger } from '../logger';
 
-export type CacheTopic = 'key' | 'customer' | 'application' | 'share';
+export type CacheTopic = 'key' | 'adminKey' | 'customer' | 'application' | 'share';
 /** What a cached entry depends on, and what a change names: a topic and an id. */
 export type CacheTag = [CacheTopic, string];
 type Listener = (topic: CacheTopic, id: string) => void;
@@ -264,7 +264,7 @@ export class InvalidationBus {
   }
 }
 
-const TOPICS = new Set<string>(['key', 'customer', 'application', 'share']);
+const TOPICS = new Set<string>(['key', 'adminKey', 'customer', 'application', 'share']);
 
 const tagKey = ([topic, id]: CacheTag): string => `${topic}:${id}`;
 

@@ -38,6 +38,7 @@ export function mountedRoutes(): MountedRoute[] {
       redis: inert(),
       jobs: inert(),
       keyCache: inert(),
+      adminKeys: inert(),
       catalog: inert(),
       bus: inert(),
       events: inert(),

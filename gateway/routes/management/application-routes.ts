@@ -1,3 +1,4 @@
+import { inParams, inResult } from '../../http/access';
 import { route, RouteModule } from '../../http/route';
 import {
   applicationListResponse,
@@ -32,13 +33,14 @@ export const applicationRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: APPLICATIONS, guard: 'admin', summary: 'Create an application',
+      method: 'post', path: APPLICATIONS, guard: 'admin', scope: 'manage', summary: 'Create an application',
+      audit: { action: 'application.create', target: inResult('applicationId'), application: inResult('applicationId') },
       body: createApplicationSchema,
       status: 201, response: applicationResponse,
       handle: async ({ body }) => presentApplication(await applications.create(body)),
     }),
     route({
-      method: 'get', path: APPLICATIONS, guard: 'admin', summary: 'List applications, oldest first',
+      method: 'get', path: APPLICATIONS, guard: 'admin', scope: 'read', summary: 'List applications, oldest first',
       query: listApplicationsQuery,
       status: 200, response: applicationListResponse,
       handle: async ({ query }) => {
@@ -47,7 +49,8 @@ export const applicationRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: APPLICATION, guard: 'admin', summary: 'Read an application with its versions and files',
+      method: 'get', path: APPLICATION, guard: 'admin', scope: 'read', summary: 'Read an application with its versions and files',
+      application: inParams('applicationId'),
       params: applicationParams, query: includeDeletedQuery,
       status: 200, response: applicationWithVersionsResponse,
       handle: async ({ params, query }) => {
@@ -56,31 +59,37 @@ export const applicationRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'patch', path: APPLICATION, guard: 'admin', summary: 'Change an application',
+      method: 'patch', path: APPLICATION, guard: 'admin', scope: 'manage', summary: 'Change an application',
+      application: inParams('applicationId'), audit: { action: 'application.update', target: inParams('applicationId') },
       params: applicationParams, body: updateApplicationSchema,
       status: 200, response: applicationResponse,
       handle: async ({ params, body }) => presentApplication(await applications.update(params.applicationId, body)),
     }),
     route({
-      method: 'delete', path: APPLICATION, guard: 'admin', summary: 'Soft-delete an application',
+      method: 'delete', path: APPLICATION, guard: 'admin', scope: 'manage', summary: 'Soft-delete an application',
+      application: inParams('applicationId'), audit: { action: 'application.delete', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: deletedApplicationResponse,
       handle: async ({ params }) => presentDeletedApplication(await applications.softDelete(params.applicationId)),
     }),
     route({
-      method: 'post', path: `${APPLICATION}/restore`, guard: 'admin', summary: 'Restore a soft-deleted application',
+      method: 'post', path: `${APPLICATION}/restore`, guard: 'admin', scope: 'manage', summary: 'Restore a soft-deleted application',
+      application: inParams('applicationId'), audit: { action: 'application.restore', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: applicationResponse,
       handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
     }),
     route({
-      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', summary: "List an application's versions with their files, newest first",
+      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first",
+      application: inParams('applicationId'),
       params: applicationParams,
       status: 200, response: versionListResponse,
       handle: async ({ params }) => presentVersionList(await versions.list(params.applicationId)),
     }),
     route({
-      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', summary: "Change a version's required tier or release notes",
+      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: "Change a version's required tier or release notes",
+      application: inParams('applicationId'),
+      audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams, body: updateVersionSchema(deps.config.tiers),
       status: 200, response: versionResponse,
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { payloadTooLarge, unsupportedMediaType, validationError } from '../../../shared/errors';
 import { MULTIPART_FORM_OVERHEAD_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../../shared/policy';
+import { inBody, inParams, inResult, uploadNamedBy } from '../../http/access';
 import { clientOrigin } from '../../http/client-origin';
 import { declaredLength } from '../../http/declared-length';
 import { Reply } from '../../http/reply';
@@ -32,10 +33,11 @@ export const uploadRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: '/v1/management/upload', guard: 'admin', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
+      method: 'post', path: '/v1/management/upload', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
+      application: inBody('applicationId'), audit: { action: 'upload.small', target: inResult('fileId') },
       body: multipartForm(formFields),
       status: 201, response: uploadedFileResponse,
-      handle: async (_input, ctx) => {
+      handle: async ({ body: admitFields }, ctx) => {
         if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
         if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + MULTIPART_FORM_OVERHEAD_BYTES) {
           // Refuse before reading: the body cannot hold a file within the limit.
@@ -48,6 +50,7 @@ export const uploadRoutes: RouteModule = (deps) => {
           admitFile: async (fields, fileName) => {
             const known = validate(fieldsBeforeFile, fields);
             validate(fileNameOfForm, { file: fileName });
+            admitFields.partial(fields);
             await uploads.admitSmallUpload(known);
           },
         }).catch((error) => {
@@ -57,6 +60,7 @@ export const uploadRoutes: RouteModule = (deps) => {
         const staged = form.file;
         try {
           const fields = validate(formFields, form.fields);
+          admitFields.whole(form.fields);
           if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
           validate(fileNameOfForm, { file: staged.fileName });
           const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
@@ -68,7 +72,8 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: '/v1/management/upload/large-url', guard: 'admin', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
+      method: 'post', path: '/v1/management/upload/large-url', guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
+      application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
       body: largeUploadUrlSchema(fieldChoices),
       status: 201, response: largeUploadResponse,
       handle: async ({ body }) => {
@@ -77,7 +82,9 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: '/v1/management/upload/large-complete', guard: 'admin', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
+      method: 'post', path: '/v1/management/upload/large-complete', guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
+      // The service refuses an upload whose session names another application.
+      application: inBody('applicationId'), audit: { action: 'upload.complete', target: inBody('uploadId') },
       body: largeUploadCompleteSchema,
       // 202 while the bytes are being verified; 200 once the upload has completed or failed.
       status: [202, 200], response: uploadSessionResponse,
@@ -88,7 +95,8 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: '/v1/management/uploads/:uploadId', guard: 'admin', summary: 'Read the status of an upload',
+      method: 'get', path: '/v1/management/uploads/:uploadId', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload',
+      application: uploadNamedBy(inParams('uploadId')),
       params: uploadParams,
       status: 200, response: uploadSessionResponse,
       handle: async ({ params }) => {

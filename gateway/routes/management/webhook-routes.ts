@@ -1,3 +1,4 @@
+import { inParams, inResult } from '../../http/access';
 import { route, RouteModule } from '../../http/route';
 import { Reply } from '../../http/reply';
 import {
@@ -38,7 +39,8 @@ export const webhookRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: WEBHOOKS, guard: 'admin', summary: 'Register a webhook endpoint (its signing secret is shown once)',
+      method: 'post', path: WEBHOOKS, guard: 'admin', scope: 'admin', summary: 'Register a webhook endpoint (its signing secret is shown once)',
+      audit: { action: 'webhook.create', target: inResult('webhookId') },
       body: createWebhookSchema(allowedHosts),
       status: 201, response: createdWebhookResponse,
       handle: async ({ body }) => {
@@ -47,7 +49,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: WEBHOOKS, guard: 'admin', summary: 'List webhook endpoints',
+      method: 'get', path: WEBHOOKS, guard: 'admin', scope: 'read', summary: 'List webhook endpoints',
       query: listWebhooksQuery,
       status: 200, response: webhookListResponse,
       handle: async ({ query: { page, pageSize } }) => {
@@ -56,19 +58,21 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: WEBHOOK, guard: 'admin', summary: 'Read a webhook endpoint',
+      method: 'get', path: WEBHOOK, guard: 'admin', scope: 'read', summary: 'Read a webhook endpoint',
       params: webhookParams,
       status: 200, response: webhookResponse,
       handle: async ({ params }) => presentWebhook(await webhooks.get(params.webhookId)),
     }),
     route({
-      method: 'patch', path: WEBHOOK, guard: 'admin', summary: "Change a webhook endpoint's URL, events, description or status",
+      method: 'patch', path: WEBHOOK, guard: 'admin', scope: 'admin', summary: "Change a webhook endpoint's URL, events, description or status",
+      audit: { action: 'webhook.update', target: inParams('webhookId') },
       params: webhookParams, body: updateWebhookSchema(allowedHosts),
       status: 200, response: webhookResponse,
       handle: async ({ params, body }) => presentWebhook(await webhooks.update(params.webhookId, body)),
     }),
     route({
-      method: 'delete', path: WEBHOOK, guard: 'admin', summary: 'Delete a webhook endpoint and its delivery log',
+      method: 'delete', path: WEBHOOK, guard: 'admin', scope: 'admin', summary: 'Delete a webhook endpoint and its delivery log',
+      audit: { action: 'webhook.delete', target: inParams('webhookId') },
       params: webhookParams,
       status: 200, response: deletedWebhookResponse,
       handle: async ({ params }) => {
@@ -77,7 +81,8 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: `${WEBHOOK}/rotate-secret`, guard: 'admin', summary: 'Issue a new signing secret (the previous one signs too for 24 h)',
+      method: 'post', path: `${WEBHOOK}/rotate-secret`, guard: 'admin', scope: 'admin', summary: 'Issue a new signing secret (the previous one signs too for 24 h)',
+      audit: { action: 'webhook.rotateSecret', target: inParams('webhookId') },
       params: webhookParams, body: noParametersSchema,
       status: 201, response: rotatedSecretResponse,
       handle: async ({ params }) => {
@@ -86,7 +91,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: DELIVERIES, guard: 'admin', summary: "List a webhook endpoint's deliveries, newest first",
+      method: 'get', path: DELIVERIES, guard: 'admin', scope: 'read', summary: "List a webhook endpoint's deliveries, newest first",
       params: webhookParams, query: listDeliveriesQuery,
       status: 200, response: deliveryListResponse,
       handle: async ({ params, query: { page, pageSize } }) => {
@@ -95,7 +100,8 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: `${DELIVERIES}/:deliveryId/redeliver`, guard: 'admin', summary: 'Send a delivered or failed message again',
+      method: 'post', path: `${DELIVERIES}/:deliveryId/redeliver`, guard: 'admin', scope: 'admin', summary: 'Send a delivered or failed message again',
+      audit: { action: 'webhookDelivery.redeliver', target: [inParams('webhookId'), inParams('deliveryId')] },
       params: deliveryParams, body: noParametersSchema,
       status: 202, response: deliveryResponse,
       handle: async ({ params }) => Reply.withStatus(202, presentDelivery(await webhooks.redeliver(params.webhookId, params.deliveryId))),

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { AUDIT_OUTCOMES, type AuditEntry } from '../../shared/store/models';
+import type { AuditPage } from '../services/audit-service';
+import { iso, timestamp } from './common';
+
+export const auditEntryResponse = z.object({
+  entryId: z.string(),
+  timestamp,
+  /** The admin key's id, or `root`. */
+  actor: z.string(),
+  action: z.string(),
+  target: z.string().nullable(),
+  applicationId: z.string().nullable(),
+  requestId: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  status: z.number().int().nullable(),
+});
+
+export function presentAuditEntry(entry: AuditEntry): z.input<typeof auditEntryResponse> {
+  return {
+    entryId: entry.entryId,
+    timestamp: iso(entry.timestamp),
+    actor: entry.actor,
+    action: entry.action,
+    target: entry.target,
+    applicationId: entry.applicationId,
+    requestId: entry.requestId,
+    outcome: entry.outcome,
+    status: entry.status,
+  };
+}
+
+export const auditPageResponse = z.object({
+  entries: z.array(auditEntryResponse),
+  pagination: z.object({ hasMore: z.boolean(), nextCursor: z.string().nullable() }),
+});
+
+export function presentAuditPage(page: AuditPage): z.input<typeof auditPageResponse> {
+  return { entries: page.entries.map(presentAuditEntry), pagination: { hasMore: page.hasMore, nextCursor: page.nextCursor } };
+}

@@ -1,0 +1,51 @@
+import { inParams, inResult } from '../../http/access';
+import { route, RouteModule } from '../../http/route';
+import {
+  adminKeyListResponse,
+  issuedAdminKeyResponse,
+  presentAdminKeyList,
+  presentIssuedAdminKey,
+  presentRevokedAdminKey,
+  revokedAdminKeyResponse,
+} from '../../presenters/admin-keys';
+import { auditPageResponse, presentAuditPage } from '../../presenters/audit';
+import { adminKeyParams, createAdminKeySchema } from '../../schemas/admin-key-schemas';
+import { auditQuery } from '../../schemas/audit-schemas';
+import { AdminKeyService } from '../../services/admin-key-service';
+import { AuditService } from '../../services/audit-service';
+
+const ADMIN_KEYS = '/v1/management/apikeys';
+
+/** Scoped admin keys and the audit log: the `admin` scope's own routes. The full key appears only in the response that issues it. */
+export const adminKeyRoutes: RouteModule = (deps) => {
+  const keys = new AdminKeyService(deps.store, deps.adminKeys);
+  const audit = new AuditService(deps.store, deps.logger);
+
+  return [
+    route({
+      method: 'post', path: ADMIN_KEYS, guard: 'admin', scope: 'admin', summary: 'Issue a scoped admin key',
+      audit: { action: 'adminKey.create', target: inResult('keyId') },
+      body: createAdminKeySchema,
+      status: 201, response: issuedAdminKeyResponse,
+      handle: async ({ body }) => presentIssuedAdminKey(await keys.issue(body)),
+    }),
+    route({
+      method: 'get', path: ADMIN_KEYS, guard: 'admin', scope: 'admin', summary: 'List the scoped admin keys not revoked, oldest first',
+      status: 200, response: adminKeyListResponse,
+      handle: async () => presentAdminKeyList(await keys.list()),
+    }),
+    route({
+      method: 'delete', path: `${ADMIN_KEYS}/:keyId`, guard: 'admin', scope: 'admin', summary: 'Revoke a scoped admin key',
+      audit: { action: 'adminKey.revoke', target: inParams('keyId') },
+      params: adminKeyParams,
+      status: 200, response: revokedAdminKeyResponse,
+      handle: async ({ params }) => presentRevokedAdminKey(await keys.revoke(params.keyId)),
+    }),
+    route({
+      method: 'get', path: '/v1/management/audit', guard: 'admin', scope: 'admin', summary: 'Management writes, newest first, paged by cursor',
+      query: auditQuery,
+      status: 200, response: auditPageResponse,
+      handle: async ({ query }) => presentAuditPage(await audit.list(query)),
+    }),
+  ];
+};
