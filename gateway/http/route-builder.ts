@@ -7,7 +7,7 @@ import { SCOPES } from '../../shared/scopes';
 import { answeredStatus } from '../middleware/error-handler';
 import { jsonBody, streamedBody } from '../middleware/json-body';
 import { ApplicationSource, checkReach, checkUnlimited, FieldSource, fieldValue } from './access';
-import { AuditRecorder, auditStep } from './audit-step';
+import { AuditRecorder, auditStep, CloseAudit } from './audit-step';
 import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from './context';
 import { andThen, Eventually, isPending } from './eventually';
 import { admission, Identify } from './guards';
@@ -73,7 +73,8 @@ function answerer(route: Route, identify: Identify): (ctx: AppContext) => Eventu
 /**
  * An admin route's answer: the key and its scope (401, 403), the input (400), the application the
  * request names against a key limited to applications (403), then, for a write, the audit entry
- * opened before the handler runs and closed with the status answered, whatever it is.
+ * opened before the handler acts (for a form, once its fields are admitted) and closed with the
+ * status answered, whatever it is. A request refused before that records nothing.
  */
 function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Promise<void> {
   const admit = admission(route.guard, route.scope, steps.identify);
@@ -88,29 +89,38 @@ function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Pr
     const admitted = admit(ctx);
     const principal = (isPending(admitted) ? await admitted : admitted) as AdminPrincipal;
     const input = read(ctx);
-    // Set from the form by the handler's field admission, else located here.
-    const reached: { applicationId?: string } = {};
-    if (!source) checkUnlimited(principal);
-    else if (locate && (principal.applicationIds !== null || openAudit)) {
-      reached.applicationId = await locate(input);
-      checkReach(principal, reached.applicationId);
+    const request: AdmittedRequest = { applicationId: undefined, close: undefined };
+    const audit = async (applicationId: string | undefined) => {
+      request.applicationId = applicationId;
+      if (openAudit && !request.close) request.close = await openAudit(ctx, principal, input, applicationId);
+    };
+    let handlerInput = input;
+    if (inForm) handlerInput = { ...input, body: fieldAdmission(source.field, principal, audit) };
+    else {
+      if (!source) checkUnlimited(principal);
+      let applicationId: string | undefined;
+      if (locate && (principal.applicationIds !== null || openAudit)) {
+        applicationId = await locate(input);
+        checkReach(principal, applicationId);
+      }
+      await audit(applicationId);
     }
-    const handlerInput = inForm ? { ...input, body: fieldAdmission(source.field, principal, reached) } : input;
-    if (!openAudit) {
-      send(await route.handle(handlerInput as never, ctx, principal as never), ctx);
-      return;
-    }
-    const close = await openAudit(ctx, principal, input, reached.applicationId);
     let result: unknown;
     try {
       result = await route.handle(handlerInput as never, ctx, principal as never);
       send(result, ctx);
     } catch (error) {
-      await close(answeredStatus(error), undefined, reached.applicationId);
+      await request.close?.(answeredStatus(error), undefined, request.applicationId);
       throw error;
     }
-    await close(ctx.status, result, reached.applicationId);
+    await request.close?.(ctx.status, result, request.applicationId);
   };
+}
+
+/** What an admin request has been admitted for: its application, and the audit entry it opened. */
+interface AdmittedRequest {
+  applicationId: string | undefined;
+  close: CloseAudit | undefined;
 }
 
 /** The application a request names where its route declares it; undefined when it names none. */
@@ -122,13 +132,16 @@ function applicationLocator(source: ApplicationSource, applicationOfUpload: Rout
   };
 }
 
-/** The field checks a multipart handler runs on its form (route.ts, FieldAdmission). */
-function fieldAdmission(field: string, principal: AdminPrincipal, reached: { applicationId?: string }): FieldAdmission {
-  const admit = (fields: Readonly<Record<string, string>>, whole: boolean) => {
+/**
+ * The field checks a multipart handler runs on its form (route.ts, FieldAdmission): the application
+ * against a key limited to applications, then the audit entry opened once it is admitted.
+ */
+function fieldAdmission(field: string, principal: AdminPrincipal, admitted: (applicationId: string | undefined) => Promise<void>): FieldAdmission {
+  const admit = async (fields: Readonly<Record<string, string>>, whole: boolean) => {
     const applicationId = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (applicationId === undefined && !whole) return;
     checkReach(principal, applicationId);
-    reached.applicationId = applicationId;
+    await admitted(applicationId);
   };
   return { partial: (fields) => admit(fields, false), whole: (fields) => admit(fields, true) };
 }

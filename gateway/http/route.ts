@@ -28,8 +28,8 @@ export const rawBytes: StreamedBody = { kind: 'bytes' };
  * sent yet passes), and on the whole form before acting on it. A refusal throws.
  */
 export interface FieldAdmission {
-  partial(fields: Readonly<Record<string, string>>): void;
-  whole(fields: Readonly<Record<string, string>>): void;
+  partial(fields: Readonly<Record<string, string>>): Promise<void>;
+  whole(fields: Readonly<Record<string, string>>): Promise<void>;
 }
 
 /** A response that is not JSON in the envelope: the handler writes the status, headers and bytes itself. */

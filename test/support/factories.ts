@@ -71,3 +71,10 @@ export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+/** A scoped admin key issued through the API by the root key. */
+export async function createAdminKey(app: TestApp, request: { scopes: string[]; applicationIds?: string[]; expiresAt?: string; name?: string }) {
+  const response = await app.http.post('/v1/management/apikeys', { name: 'Test key', ...request });
+  if (response.status !== 201) throw new Error(`admin key not issued: ${response.status} ${response.raw}`);
+  return response.body.data as { keyId: string; apiKey: string; prefix: string };
+}

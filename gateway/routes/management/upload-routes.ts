@@ -50,7 +50,7 @@ export const uploadRoutes: RouteModule = (deps) => {
           admitFile: async (fields, fileName) => {
             const known = validate(fieldsBeforeFile, fields);
             validate(fileNameOfForm, { file: fileName });
-            admitFields.partial(fields);
+            await admitFields.partial(fields);
             await uploads.admitSmallUpload(known);
           },
         }).catch((error) => {
@@ -60,7 +60,7 @@ export const uploadRoutes: RouteModule = (deps) => {
         const staged = form.file;
         try {
           const fields = validate(formFields, form.fields);
-          admitFields.whole(form.fields);
+          await admitFields.whole(form.fields);
           if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
           validate(fileNameOfForm, { file: staged.fileName });
           const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
