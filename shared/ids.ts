@@ -15,7 +15,7 @@ const PROCESS_TAG = randomBytes(8).toString('hex');
 let sequence = 0;
 
 /**
- * Time-ordered event id: 12 hex digits of milliseconds, this process's tag and a counter, so sorting
+ * Time-ordered id (download events, audit entries): 12 hex digits of milliseconds, this process's tag and a counter, so sorting
  * by id follows sorting by time, and ids stay unique without a random draw per event.
  */
 export function newEventId(at: Date = new Date()): string {

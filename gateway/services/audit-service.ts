@@ -1,4 +1,4 @@
-import { newId } from '../../shared/ids';
+import { newEventId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { AuditEntry } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
@@ -23,7 +23,9 @@ export class AuditService implements AuditRecorder {
   ) {}
 
   async open(opening: AuditOpening): Promise<string> {
-    const entry = await this.store.insertAuditEntry({ entryId: newId('aud'), timestamp: new Date(), ...opening, outcome: 'pending', status: null });
+    const timestamp = new Date();
+    // Time-ordered ids: entries opened by one process in the same millisecond list in the order they were opened.
+    const entry = await this.store.insertAuditEntry({ entryId: newEventId(timestamp), timestamp, ...opening, outcome: 'pending', status: null });
     return entry.entryId;
   }
 

@@ -3,7 +3,7 @@ import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import { createLogger } from '../../shared/logger';
 import { hashSecret } from '../../shared/secrets';
 import { startDedicatedRedis, DedicatedRedis } from '../support/dedicated-redis';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createAdminKey, createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { HttpClient } from '../support/http-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -82,6 +82,16 @@ describe('in-process caches across gateways', () => {
     const { applicationId, download } = await scenario();
     await uploadSmallFile(app, { applicationId, version: '1', fileName: 'extra.dll', fileType: 'DEPENDENCY', requiredTier: 'enterprise' });
     expect((await download(b)).status).to.equal(403);
+  });
+
+  it('admin key revocation', async () => {
+    const key = await createAdminKey(app, { scopes: ['read'] });
+    const read = (client: HttpClient) => client.get('/v1/activity', { key: key.apiKey });
+    // Twice, so the second answer comes from the cache.
+    expect((await read(b)).status).to.equal(200);
+    expect((await read(b)).status).to.equal(200);
+    expect((await a.delete(`/v1/management/apikeys/${key.keyId}`)).status).to.equal(200);
+    expect((await read(b)).status).to.equal(401);
   });
 
   it('share-link revocation', async () => {
