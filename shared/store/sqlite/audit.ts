@@ -28,24 +28,28 @@ export class SqliteAudit implements AuditMethods {
 
   async listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
     requireCount('limit', query.limit);
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (query.applicationId !== undefined) {
-      where.push('application_id = ?');
-      params.push(query.applicationId);
-    }
-    if (query.action !== undefined) {
-      where.push('action = ?');
-      params.push(query.action);
-    }
-    if (query.after !== undefined) {
-      // The row-value form lets SQLite seek the index to the position instead of scanning to it.
-      where.push('(ts, entry_id) < (?, ?)');
-      params.push(query.after.timestamp.getTime(), query.after.entryId);
-    }
-    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const rows = this.database.prepare(`SELECT * FROM audit_log ${clause} ORDER BY ts DESC, entry_id DESC LIMIT ?`)
-      .all(...params, query.limit) as Row[];
-    return rows.map(auditEntryFromRow);
+    const { sql, params } = auditListing(query);
+    return (this.database.prepare(sql).all(...params) as Row[]).map(auditEntryFromRow);
   }
+}
+
+/** The listing's statement: each combination of filters is served by an audit_feed index in log order. */
+export function auditListing(query: AuditQuery): { sql: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (query.applicationId !== undefined) {
+    where.push('application_id = ?');
+    params.push(query.applicationId);
+  }
+  if (query.action !== undefined) {
+    where.push('action = ?');
+    params.push(query.action);
+  }
+  if (query.after !== undefined) {
+    // The row-value form lets SQLite seek the index to the position instead of scanning to it.
+    where.push('(ts, entry_id) < (?, ?)');
+    params.push(query.after.timestamp.getTime(), query.after.entryId);
+  }
+  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  return { sql: `SELECT * FROM audit_log ${clause} ORDER BY ts DESC, entry_id DESC LIMIT ?`, params: [...params, query.limit] };
 }
