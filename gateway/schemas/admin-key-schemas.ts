@@ -14,9 +14,15 @@ const distinct = (values: readonly string[]) => new Set(values).size === values.
 const expiresAtField = z
   .string({ invalid_type_error: 'must be an ISO 8601 date-time' })
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (2027-01-01T00:00:00Z)' })
-  .transform((value) => new Date(value))
-  .refine((date) => date.getTime() > Date.now(), 'must be in the future')
-  .refine((date) => date.getTime() <= Date.now() + ADMIN_KEY_MAX_LIFETIME_DAYS * DAY_MS, `must be at most ${ADMIN_KEY_MAX_LIFETIME_DAYS} days ahead`);
+  .transform((value, ctx) => {
+    const date = new Date(value);
+    const problem = Number.isNaN(date.getTime()) ? 'is not a date-time that exists'
+      : date.getTime() <= Date.now() ? 'must be in the future'
+        : date.getTime() > Date.now() + ADMIN_KEY_MAX_LIFETIME_DAYS * DAY_MS ? `must be at most ${ADMIN_KEY_MAX_LIFETIME_DAYS} days ahead`
+          : undefined;
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+    return date;
+  });
 
 export const createAdminKeySchema = z
   .object({

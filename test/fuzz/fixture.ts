@@ -8,6 +8,11 @@ export interface SeededCustomer {
   keyId: string;
 }
 
+export interface SeededAdminKey {
+  keyId: string;
+  apiKey: string;
+}
+
 export interface SeededFile {
   fileId: string;
   fileName: string;
@@ -27,12 +32,19 @@ export interface Fixture {
     deleted: string;
     /** No customers, no versions: the one a DELETE aims at. */
     spare: string;
+    /** Named by no request: the one application the `elsewhere` admin key is limited to. */
+    limited: string;
   };
   versions: { open: string; premium: string; pending: string };
   files: { main: SeededFile; dependency: SeededFile; premium: SeededFile };
   customers: { free: SeededCustomer; premium: SeededCustomer; inactive: SeededCustomer };
   /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
+  /**
+   * Scoped admin keys: one to aim a revocation at, one revoked already, and one with every scope but
+   * admin, limited to an application no request names (refused everywhere with 403).
+   */
+  adminKeys: { spare: SeededAdminKey; revoked: SeededAdminKey; elsewhere: SeededAdminKey };
   /** A large upload issued for main/PENDING and never sent: its PUT URL (path and query) and fields. */
   upload: { uploadId: string; target: string; fileName: string; fileSize: number; version: string };
   /** Share links of the premium customer for main/OPEN. */
@@ -76,7 +88,15 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const main = await application('main', [free.customerId, premium.customerId, inactive.customerId]);
   const deleted = await application('deleted', [premium.customerId]);
   const spare = await application('spare', []);
+  const limited = await application('limited', []);
   expectStatus(await http.delete(`/v1/management/applications/${deleted}`), 200);
+
+  const adminKey = async (scopes: string[], applicationIds?: string[]): Promise<SeededAdminKey> => {
+    const issued = expectStatus(await http.post('/v1/management/apikeys', { name: `fuzz ${tag}`, scopes, applicationIds }), 201);
+    return { keyId: issued.keyId, apiKey: issued.apiKey };
+  };
+  const adminKeys = { spare: await adminKey(['read']), revoked: await adminKey(['admin']), elsewhere: await adminKey(['publish', 'read', 'manage'], [limited]) };
+  expectStatus(await http.delete(`/v1/management/apikeys/${adminKeys.revoked.keyId}`), 200);
 
   const upload = async (fields: Omit<SmallUpload, 'applicationId'>): Promise<SeededFile> => {
     const form = smallUploadForm({ applicationId: main, ...fields });
@@ -115,11 +135,12 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
 
   return {
     tag,
-    apps: { main, deleted, spare },
+    apps: { main, deleted, spare, limited },
     versions: { ...FIXTURE_VERSIONS },
     files: { main: mainFile, dependency, premium: premiumFile },
     customers: { free, premium, inactive },
     keys: { spare: spareKey, revoked: revokedKey },
+    adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
     shares,
     downloadTarget: pathAndQuery(download.downloadUrl),

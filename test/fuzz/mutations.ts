@@ -117,6 +117,10 @@ export interface KeyRing {
   customerId: string;
   inactive: string;
   revoked: string;
+  /** A scoped admin key, revoked. */
+  adminRevoked: string;
+  /** A scoped admin key that no route admits: limited to an application no request names, without the admin scope. */
+  adminElsewhere: string;
 }
 
 const bearer = (key: string) => `Bearer ${key}`;
@@ -137,6 +141,9 @@ export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbit
     fc.constant(withKey("an inactive customer's key", bearer(keys.inactive), OTHER_KIND)),
     base64url(43).map((secret) => withKey('an unknown key of a real customer', bearer(`${keys.customerId}.${secret}`), UNAUTHENTICATED)),
     base64url(32).map((key) => withKey('an unknown admin-shaped key', bearer(`adm_${key}`), UNAUTHENTICATED)),
+    base64url(43).map((key) => withKey('an unknown scoped admin key', bearer(`adm_${key}`), UNAUTHENTICATED)),
+    fc.constant(withKey('a revoked scoped admin key', bearer(keys.adminRevoked), UNAUTHENTICATED)),
+    fc.constant(withKey(guard === 'admin' ? 'a scoped admin key without the scope or the application' : 'a scoped admin key', bearer(keys.adminElsewhere), OTHER_KIND)),
     fc.constantFrom(
       '', 'Bearer', 'Bearer ', `Bearer  ${valid}`, valid, `Token ${valid}`, `Basic ${Buffer.from(`admin:${valid}`).toString('base64')}`,
       bearer(`${valid} x`), bearer(valid.slice(0, -1)), bearer(`${valid}x`), bearer(valid.toUpperCase()), bearer('x'.repeat(513)),

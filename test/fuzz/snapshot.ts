@@ -6,10 +6,10 @@ import type { Fixture } from './fixture';
 
 /**
  * What a fixture's records look like from outside, read through the admin API: applications with
- * their versions and files, customers with their active keys, the pending upload, the share links'
- * standing, the webhook endpoints, how many applications, customers and endpoints exist, and every
- * byte in object storage. Two
- * snapshots are equal when no request changed anything stored.
+ * their versions and files, customers with their active keys, the scoped admin keys, the pending
+ * upload, the share links' standing, the webhook endpoints, how many applications, customers and
+ * endpoints exist, and every byte in object storage. Two snapshots are equal when no request
+ * changed anything stored.
  */
 export interface Snapshot {
   applications: Record<string, unknown>;
@@ -18,6 +18,7 @@ export interface Snapshot {
   shareLinks: Record<string, number>;
   webhooks: Record<string, unknown>;
   totals: { applications: number; customers: number; webhooks: number };
+  adminKeys: unknown;
   objects: Record<string, string>;
 }
 
@@ -32,7 +33,7 @@ export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: 
   const standing = async (token: string) => (await http.request('HEAD', `/v1/downloads/share/${token}`, { key: null })).status;
   const total = async (listing: string) => (await read(listing)).data?.pagination?.total as number;
   const customerIds = Object.values(fixture.customers).map((c) => c.customerId);
-  const [applications, customers, keys, upload, shareLinks, applicationCount, customerCount, webhooks, webhookCount] = await Promise.all([
+  const [applications, customers, keys, upload, shareLinks, applicationCount, customerCount, webhooks, webhookCount, adminKeys] = await Promise.all([
     Promise.all(Object.values(fixture.apps).map((id) => read(`/v1/management/applications/${id}?includeDeleted=true`))),
     Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}`))),
     Promise.all(customerIds.map((id) => read(`/v1/management/customers/${id}/apikeys`))),
@@ -42,6 +43,7 @@ export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: 
     total('/v1/management/customers?pageSize=1'),
     Promise.all(Object.values(fixture.webhooks).map((id) => read(`/v1/management/webhooks/${id}`))),
     total('/v1/management/webhooks?pageSize=1'),
+    read('/v1/management/apikeys'),
   ]);
   return {
     applications: Object.fromEntries(Object.values(fixture.apps).map((id, i) => [id, byName(applications[i])])),
@@ -50,6 +52,7 @@ export async function takeSnapshot(http: HttpClient, fixture: Fixture, dataDir: 
     shareLinks: Object.fromEntries(Object.keys(fixture.shares).map((name, i) => [name, shareLinks[i]])),
     webhooks: Object.fromEntries(Object.values(fixture.webhooks).map((id, i) => [id, webhooks[i]])),
     totals: { applications: applicationCount, customers: customerCount, webhooks: webhookCount },
+    adminKeys: withoutLastUse(adminKeys),
     objects: objectsUnder(path.join(dataDir, 'objects')),
   };
 }
@@ -67,7 +70,7 @@ function byName(application: Read): Read {
   };
 }
 
-/** A key's last use moves whenever the customer downloads; it is not data a request may not change. */
+/** A key's last use moves whenever the key is used; it is not data a request may not change. */
 function withoutLastUse(keys: Read) {
   const apiKeys: Array<Record<string, unknown> & { keyId: string }> = keys.data?.apiKeys ?? [];
   return { status: keys.status, apiKeys: Object.fromEntries(apiKeys.map(({ lastUsedAt: _, ...key }) => [key.keyId, key])) };

@@ -49,6 +49,8 @@ export function routeContext(f: Fixture, adminKey: string): RouteContext {
       customerId: f.customers.premium.customerId,
       inactive: f.customers.inactive.apiKey,
       revoked: f.keys.revoked.apiKey,
+      adminRevoked: f.adminKeys.revoked.apiKey,
+      adminElsewhere: f.adminKeys.elsewhere.apiKey,
     },
     admin: `Bearer ${adminKey}`,
     customer: `Bearer ${f.customers.premium.apiKey}`,

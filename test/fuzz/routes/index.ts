@@ -1,4 +1,5 @@
 import type { Fixture } from '../fixture';
+import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
@@ -23,5 +24,6 @@ export function routeFuzzers(fixture: Fixture, adminKey: string): RouteFuzzer[] 
     ...customerFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
+    ...adminKeyFuzzers(context),
   ];
 }
