@@ -40,5 +40,6 @@ export function issueAdminKey(): IssuedKey {
 
 /** Whether a presented key can be a scoped admin key. */
 export function isScopedAdminKey(presented: string): boolean {
-  return ADMIN_KEY_PATTERN.test(presented);
+  // The prefix first: every customer key on the download path is asked this.
+  return presented.startsWith(ADMIN_KEY_PREFIX) && ADMIN_KEY_PATTERN.test(presented);
 }

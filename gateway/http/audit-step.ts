@@ -40,9 +40,13 @@ type AnyInput = RouteInput<unknown, unknown, unknown>;
  */
 export function auditStep(declaration: AuditDeclaration, recorder: AuditRecorder) {
   const targets = ([] as FieldSource[]).concat(declaration.target);
+  // What a creation makes is known only from its result: until then (or when it fails) the target
+  // is what the request names (`cus_1` before `cus_1/key_2`).
   const targetOf = (input: AnyInput, result?: unknown): string | undefined => {
     const parts = targets.map((source) => fieldValue(source, input, result));
-    return parts.every((part) => part !== undefined) ? parts.join('/') : undefined;
+    if (parts.some((part, i) => part === undefined && targets[i].from !== 'result')) return undefined;
+    const known = parts.filter((part) => part !== undefined);
+    return known.length > 0 ? known.join('/') : undefined;
   };
   const declaredApplication = (input: AnyInput, result?: unknown): string | undefined =>
     declaration.application && fieldValue(declaration.application, input, result);

@@ -46,11 +46,18 @@ describe('the audit log', () => {
     }
   });
 
-  it('records a write its handler refuses with its status, and nothing for a request refused before it', async () => {
+  it('records a write its handler refuses with its status and what it named, and nothing for a request refused before it', async () => {
     const reader = await createAdminKey(app, { scopes: ['read'] });
     const refusedByHandler = await app.http.patch('/v1/management/applications/no-such-app', { name: 'x' });
     expect(refusedByHandler.status).to.equal(404);
     expect(await entryFor(refusedByHandler)).to.deep.include({ action: 'application.update', target: 'no-such-app', outcome: 'refused', status: 404 });
+
+    const unknownCustomer = await app.http.post('/v1/management/customers/no-such-customer/apikeys', {});
+    expect(unknownCustomer.status).to.equal(404);
+    expect(await entryFor(unknownCustomer)).to.deep.include({ action: 'customerKey.create', target: 'no-such-customer', outcome: 'refused', status: 404 });
+    const customerId = (await app.http.post('/v1/management/customers', { name: 'Keyed', tier: 'standard' })).body.data.customerId;
+    const issued = await app.http.post(`/v1/management/customers/${customerId}/apikeys`, {});
+    expect(await entryFor(issued)).to.deep.include({ action: 'customerKey.create', target: `${customerId}/${issued.body.data.keyId}`, outcome: 'succeeded', status: 201 });
 
     const refusedBefore = [
       await app.http.patch('/v1/management/applications/no-such-app', { name: 'x' }, { key: null }),

@@ -124,6 +124,30 @@ describe('revocations across a Redis outage (web and worker processes, Redis wit
     expect(refused.status, refused.raw.toString()).to.equal(401);
   });
 
+  it('an admin key revocation is refused with nothing changed, or applied and the key refused at once', async () => {
+    const issued = await admin.post('/v1/management/apikeys', { name: 'Outage key', scopes: ['read'] });
+    expect(issued.status, issued.raw.toString()).to.equal(201);
+    const { keyId, apiKey } = issued.body.data;
+    const read = () => admin.get('/v1/activity', { key: apiKey });
+    // Twice, so the key is cached in the gateway.
+    expect((await read()).status).to.equal(200);
+    expect((await read()).status).to.equal(200);
+    const revoke = () => admin.delete(`/v1/management/apikeys/${keyId}`);
+
+    const answer = await duringOutage(revoke);
+
+    const stillActive = (await admin.get('/v1/management/apikeys')).body.data.apiKeys.some((key: { keyId: string }) => key.keyId === keyId);
+    if (answer.status === 503) {
+      expect(stillActive, 'a refused revocation revoked the key').to.equal(true);
+      expect((await revoke()).status).to.equal(200);
+    } else {
+      expect(answer.status, answer.raw.toString()).to.equal(200);
+      expect(stillActive).to.equal(false);
+    }
+    const refused = await read();
+    expect(refused.status, refused.raw.toString()).to.equal(401);
+  });
+
   it('a Redis that comes back without its last writes cannot hand out a standing older than the store', async () => {
     const customer = await customerWithAccess();
     await warm(customer.apiKey);
