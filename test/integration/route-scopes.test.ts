@@ -53,6 +53,10 @@ describe('scopes on every route of the route table', function () {
     'PATCH /v1/management/customers/:customerId': () => ({ notes: 'changed' }),
     'POST /v1/management/customers/:customerId/apikeys': () => ({}),
     'POST /v1/management/apikeys': () => ({ name: 'Issued by a scoped key', scopes: ['read'] }),
+    'POST /v1/management/webhooks': () => ({ url: 'https://hooks.example.com/bds', events: ['upload.completed'] }),
+    'PATCH /v1/management/webhooks/:webhookId': () => ({ description: 'changed' }),
+    'POST /v1/management/webhooks/:webhookId/rotate-secret': () => ({}),
+    'POST /v1/management/webhooks/:webhookId/deliveries/:deliveryId/redeliver': () => ({}),
   };
 
   before(async () => {
@@ -85,7 +89,9 @@ describe('scopes on every route of the route table', function () {
   const where = ({ route, key, named }: Sent) => `${route.method.toUpperCase()} ${route.path} by the ${key.label}, naming ${named === apps.mine ? 'its' : 'another'} application`;
 
   async function send(route: Route, key: KeyCase, applicationId: string): Promise<HttpResult> {
-    const values: Record<string, string> = { applicationId, uploadId: uploads[applicationId], version: '1.0.0', customerId, keyId: 'unknown_key' };
+    const values: Record<string, string> = {
+      applicationId, uploadId: uploads[applicationId], version: '1.0.0', customerId, keyId: 'unknown_key', webhookId: 'unknown_webhook', deliveryId: 'unknown_delivery',
+    };
     const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]));
     const query = route.application?.from === 'query' ? `?${route.application.field}=${applicationId}` : '';
     const method = route.method.toUpperCase();
