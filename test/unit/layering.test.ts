@@ -5,6 +5,7 @@ import ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GATEWAY = path.join(ROOT, 'gateway');
+const WORKERS = path.join(ROOT, 'workers');
 
 /** Every .ts file under `directory` in the source tree. */
 function sourceFiles(directory: string): string[] {
@@ -13,26 +14,37 @@ function sourceFiles(directory: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/** What `file` imports from gateway/: imports, type imports, re-exports, require() and import(). */
-function gatewayImports(file: string): string[] {
+/** What `file` imports from `layer`: imports, type imports, re-exports, require() and import(). */
+function importsFrom(file: string, layer: string): string[] {
   const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
   return importedFiles
     .map((imported) => imported.fileName)
     .filter((specifier) => specifier.startsWith('.'))
     .filter((specifier) => {
       const target = path.resolve(path.dirname(file), specifier);
-      return target === GATEWAY || target.startsWith(GATEWAY + path.sep);
+      return target === layer || target.startsWith(layer + path.sep);
     });
 }
 
-/** shared/ is loaded by both processes and workers/ by the worker process: neither may load the gateway's HTTP code. */
+/**
+ * shared/ is loaded by both processes and workers/ by the worker process: neither may load the
+ * gateway's HTTP code. The CLI talks to the service over HTTP only: it loads neither process's code.
+ */
+const RULES: { layer: string; forbidden: string[] }[] = [
+  { layer: 'shared', forbidden: [GATEWAY] },
+  { layer: 'workers', forbidden: [GATEWAY] },
+  { layer: 'cli', forbidden: [GATEWAY, WORKERS] },
+];
+
 describe('layering', () => {
-  for (const layer of ['shared', 'workers']) {
-    it(`no file under ${layer}/ imports from gateway/`, () => {
-      const files = sourceFiles(path.join(ROOT, layer));
-      expect(files, `${layer}/ holds source files`).to.not.be.empty;
-      const offending = files.flatMap((file) => gatewayImports(file).map((specifier) => `${path.relative(ROOT, file)}: ${specifier}`));
-      expect(offending).to.deep.equal([]);
-    });
+  for (const { layer, forbidden } of RULES) {
+    for (const target of forbidden) {
+      it(`no file under ${layer}/ imports from ${path.basename(target)}/`, () => {
+        const files = sourceFiles(path.join(ROOT, layer));
+        expect(files, `${layer}/ holds source files`).to.not.be.empty;
+        const offending = files.flatMap((file) => importsFrom(file, target).map((specifier) => `${path.relative(ROOT, file)}: ${specifier}`));
+        expect(offending).to.deep.equal([]);
+      });
+    }
   }
 });

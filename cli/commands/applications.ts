@@ -1,0 +1,108 @@
+import { Command } from 'commander';
+import { action, collect } from '../context';
+import { apiPath } from '../http/api-client';
+import { formatBytes } from '../output/format';
+import { pageFooter, PageOptions, Pagination, withPageOptions } from './pages';
+import { VersionRecord } from './versions';
+
+export interface ApplicationRecord {
+  applicationId: string;
+  name: string;
+  description: string | null;
+  tags: string[];
+  customerIds: string[];
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+const APPLICATIONS = '/v1/management/applications';
+const application = (id: string) => apiPath`/v1/management/applications/${id}`;
+
+interface ChangeOptions {
+  name?: string;
+  description?: string;
+  tag?: string[];
+  customer?: string[];
+}
+
+/** The body fields an option set names; --no-tags / --no-customers clear the lists. */
+function applicationFields(options: ChangeOptions & { tags?: boolean; customers?: boolean }) {
+  return {
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
+    ...(options.tag ? { tags: options.tag } : options.tags === false ? { tags: [] } : {}),
+    ...(options.customer ? { customerIds: options.customer } : options.customers === false ? { customerIds: [] } : {}),
+  };
+}
+
+export function applicationsCommand(): Command {
+  const command = new Command('applications').alias('apps').description('Applications: list, create, show, update, delete, restore');
+
+  withPageOptions(
+    command.command('list').description('List applications, oldest first')
+      .option('--tag <tag>', 'only those with this tag')
+      .option('--customer <customerId>', 'only those this customer may download')
+      .option('--include-deleted', 'also soft-deleted applications'),
+  ).action(action(async (context, options: PageOptions & { tag?: string; customer?: string; includeDeleted?: boolean }) => {
+    const { data } = await context.client().get<{ applications: ApplicationRecord[]; pagination: Pagination }>(APPLICATIONS, {
+      page: options.page, pageSize: options.pageSize, tag: options.tag, customerId: options.customer, includeDeleted: options.includeDeleted,
+    });
+    context.output.result(data, () => {
+      context.output.table(['application', 'name', 'tags', 'customers', 'active', 'created'], data.applications.map((app) => [
+        app.applicationId, app.name, app.tags, app.customerIds.length, app.isActive ? 'yes' : 'deleted', app.createdAt,
+      ]));
+      pageFooter(context.output, data.pagination, 'applications');
+    });
+  }));
+
+  command.command('create <applicationId>').description('Create an application')
+    .requiredOption('--name <name>', 'display name')
+    .option('--description <text>', 'description')
+    .option('--tag <tag>', 'a tag (repeatable)', collect)
+    .option('--customer <customerId>', 'a customer who may download it (repeatable)', collect)
+    .action(action(async (context, applicationId: string, options: ChangeOptions) => {
+      const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
+      context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  command.command('show <applicationId>').description('Show an application with its versions and files')
+    .option('--include-deleted', 'also when soft-deleted')
+    .action(action(async (context, applicationId: string, options: { includeDeleted?: boolean }) => {
+      const { data } = await context.client().get<ApplicationRecord & { versions: VersionRecord[] }>(application(applicationId), { includeDeleted: options.includeDeleted });
+      context.output.result(data, () => {
+        const { versions, ...fields } = data;
+        context.output.record(fields);
+        context.output.line();
+        context.output.table(['version', 'file', 'type', 'size', 'status', 'checksum'], versions.flatMap((version) =>
+          version.files.map((file) => [version.version, file.fileName, file.fileType, formatBytes(file.fileSize), file.status, file.checksum])));
+      });
+    }));
+
+  command.command('update <applicationId>').description('Change an application (the lists given replace the stored ones)')
+    .option('--name <name>', 'display name')
+    .option('--description <text>', 'description ("" clears it)')
+    .option('--tag <tag>', 'a tag (repeatable; replaces every tag)', collect)
+    .option('--no-tags', 'remove every tag')
+    .option('--customer <customerId>', 'a customer who may download it (repeatable; replaces the list)', collect)
+    .option('--no-customers', 'no customer may download it')
+    .action(action(async (context, applicationId: string, options: ChangeOptions & { tags?: boolean; customers?: boolean }) => {
+      const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), applicationFields(options));
+      context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  command.command('delete <applicationId>').description('Soft-delete an application (restore brings it back)')
+    .action(action(async (context, applicationId: string) => {
+      const { data } = await context.client().delete<{ message: string; applicationId: string; deletedAt: string }>(application(applicationId));
+      context.output.result(data, () => context.output.line(data.message));
+    }));
+
+  command.command('restore <applicationId>').description('Restore a soft-deleted application')
+    .action(action(async (context, applicationId: string) => {
+      const { data } = await context.client().post<ApplicationRecord>(`${application(applicationId)}/restore`);
+      context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  return command;
+}

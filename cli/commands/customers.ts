@@ -1,0 +1,113 @@
+import { Command } from 'commander';
+import { action } from '../context';
+import { UsageError } from '../errors';
+import { apiPath } from '../http/api-client';
+import { pageFooter, PageOptions, Pagination, withPageOptions } from './pages';
+
+interface CustomerRecord {
+  customerId: string;
+  name: string;
+  tier: string;
+  isActive: boolean;
+  notes: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface KeyRecord {
+  keyId: string;
+  customerId: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+const CUSTOMERS = '/v1/management/customers';
+const customer = (id: string) => apiPath`/v1/management/customers/${id}`;
+const keys = (id: string) => apiPath`/v1/management/customers/${id}/apikeys`;
+
+const KEY_SHOWN_ONCE = 'The API key is shown only now: hand it to the customer.';
+
+export function customersCommand(): Command {
+  const command = new Command('customers').description('Customers: list, create, show, update, and their API keys');
+
+  withPageOptions(command.command('list').description('List customers'))
+    .action(action(async (context, options: PageOptions) => {
+      const { data } = await context.client().get<{ customers: CustomerRecord[]; pagination: Pagination }>(CUSTOMERS, { page: options.page, pageSize: options.pageSize });
+      context.output.result(data, () => {
+        context.output.table(['customer', 'name', 'tier', 'active', 'created'], data.customers.map((c) => [c.customerId, c.name, c.tier, c.isActive ? 'yes' : 'no', c.createdAt]));
+        pageFooter(context.output, data.pagination, 'customers');
+      });
+    }));
+
+  command.command('create').description('Create a customer and its first API key (shown once)')
+    .requiredOption('--name <name>', 'display name')
+    .requiredOption('--tier <tier>', 'tier (one of the service\'s TIERS)')
+    .option('--id <customerId>', 'the customer id (generated when absent)')
+    .option('--notes <text>', 'notes')
+    .action(action(async (context, options: { name: string; tier: string; id?: string; notes?: string }) => {
+      const { data } = await context.client().post<CustomerRecord & { apiKey: string; keyId: string }>(CUSTOMERS, {
+        name: options.name, tier: options.tier, ...(options.id ? { customerId: options.id } : {}), ...(options.notes !== undefined ? { notes: options.notes } : {}),
+      });
+      context.output.result(data, () => {
+        context.output.record({ ...data });
+        context.output.note(KEY_SHOWN_ONCE);
+      });
+    }));
+
+  command.command('show <customerId>').description('Show a customer')
+    .action(action(async (context, customerId: string) => {
+      const { data } = await context.client().get<CustomerRecord>(customer(customerId));
+      context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  command.command('update <customerId>').description("Change a customer's name, tier, notes or status (takes effect on its next request)")
+    .option('--name <name>', 'display name')
+    .option('--tier <tier>', 'tier')
+    .option('--notes <text>', 'notes')
+    .option('--no-notes', 'remove the notes')
+    .option('--active', 'reactivate')
+    .option('--inactive', 'deactivate: its keys are refused (403)')
+    .action(action(async (context, customerId: string, options: { name?: string; tier?: string; notes?: string | false; active?: boolean; inactive?: boolean }) => {
+      if (options.active && options.inactive) throw new UsageError('give --active or --inactive, not both');
+      const changes = {
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.tier !== undefined ? { tier: options.tier } : {}),
+        ...(options.notes !== undefined ? { notes: options.notes === false ? null : options.notes } : {}),
+        ...(options.active ? { isActive: true } : options.inactive ? { isActive: false } : {}),
+      };
+      if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive');
+      const { data } = await context.client().patch<CustomerRecord>(customer(customerId), changes);
+      context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  command.addCommand(customerKeysCommand());
+  return command;
+}
+
+function customerKeysCommand(): Command {
+  const command = new Command('keys').description("A customer's API keys: create, list, revoke");
+
+  command.command('create <customerId>').description('Issue another API key (shown once)')
+    .action(action(async (context, customerId: string) => {
+      const { data } = await context.client().post<{ customerId: string; keyId: string; apiKey: string; createdAt: string }>(keys(customerId), {});
+      context.output.result(data, () => {
+        context.output.record({ ...data });
+        context.output.note(KEY_SHOWN_ONCE);
+      });
+    }));
+
+  command.command('list <customerId>').description("List a customer's active keys (prefixes only)")
+    .action(action(async (context, customerId: string) => {
+      const { data } = await context.client().get<{ apiKeys: KeyRecord[] }>(keys(customerId));
+      context.output.result(data, () => context.output.table(['key', 'prefix', 'created', 'last used'], data.apiKeys.map((key) => [key.keyId, key.prefix, key.createdAt, key.lastUsedAt])));
+    }));
+
+  command.command('revoke <customerId> <keyId>').description('Revoke an API key: its next request is refused (401)')
+    .action(action(async (context, customerId: string, keyId: string) => {
+      const { data } = await context.client().delete<{ customerId: string; keyId: string; revokedAt: string | null }>(apiPath`/v1/management/customers/${customerId}/apikeys/${keyId}`);
+      context.output.result(data, () => context.output.line(`revoked ${data.keyId} of ${data.customerId}`));
+    }));
+
+  return command;
+}

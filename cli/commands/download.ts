@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { action } from '../context';
+import { UsageError } from '../errors';
+import { interruptible } from '../interrupt';
+import { formatBytes } from '../output/format';
+import { resumableDownload, SignedDownload } from '../download/resumable-download';
+
+interface DownloadOptions {
+  version: string;
+  fileId?: string;
+  output?: string;
+  force?: boolean;
+}
+
+export function downloadCommand(): Command {
+  return new Command('download').argument('<applicationId>')
+    .description("Download a file with a customer key: resumes an interrupted download with Range requests and checks the file's SHA-256")
+    .requiredOption('--version <version>', 'the version')
+    .option('--file-id <fileId>', 'a file of the version other than its MAIN file')
+    .option('-o, --output <path>', 'where to write it (default: the file name, in the current directory)')
+    .option('--force', 'overwrite the output file when it exists')
+    .action(action(async (context, applicationId: string, options: DownloadOptions) => {
+      const { data: signed } = await context.client().get<SignedDownload>('/v1/downloads/url', { applicationId, version: options.version, fileId: options.fileId });
+      const destination = options.output ?? path.basename(signed.fileName);
+      if (fs.existsSync(destination) && !options.force) throw new UsageError(`${destination} exists: add --force to overwrite it, or -o to write elsewhere`);
+      const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));
+      const result = { ...outcome, fileName: signed.fileName, fileSize: signed.fileSize, fileId: signed.fileId, version: signed.version ?? options.version };
+      context.output.event('done', result);
+      context.output.line(`Downloaded ${signed.fileName} (${formatBytes(signed.fileSize)}) to ${destination}, ${outcome.checksum} verified${outcome.resumedFrom ? `, resumed from byte ${outcome.resumedFrom}` : ''}`);
+    }));
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command } from 'commander';
+import { SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { action, CommandContext, integerOption } from '../context';
+import { UsageError, VerificationError } from '../errors';
+import { interruptible } from '../interrupt';
+import { formatBytes } from '../output/format';
+import { multipartUpload, ReleaseFields } from '../upload/multipart-upload';
+import { ResumeRecords } from '../upload/resume-records';
+import { smallUpload } from '../upload/small-upload';
+import { isSettled, unpublishedUpload, UploadRecord, waitForUpload } from '../upload/upload-status';
+import { releaseNotes } from './release-notes';
+
+export const DEFAULT_PARALLEL_PARTS = 4;
+const MAX_PARALLEL_PARTS = 32;
+
+interface UploadOptions {
+  name?: string;
+  fileType?: string;
+  contentType?: string;
+  notes?: string;
+  notesFile?: string;
+  tier?: string;
+  checksum?: string;
+  parallel: number;
+  wait: boolean;
+}
+
+/** `sha256:<hex>` or bare hex, any case, as the API takes it; lower-case hex out. */
+function expectedDigest(checksum: string | undefined): string | undefined {
+  if (checksum === undefined) return undefined;
+  const match = /^(?:sha256:)?([0-9a-fA-F]{64})$/.exec(checksum);
+  if (!match) throw new UsageError('--checksum must be sha256:<64 hex digits> or 64 hex digits');
+  return match[1].toLowerCase();
+}
+
+async function sha256OfFile(filePath: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(filePath)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function statInput(filePath: string): fs.Stats {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(filePath);
+  } catch (error) {
+    throw new UsageError(`cannot read ${filePath}: ${(error as Error).message}`);
+  }
+  if (!stat.isFile()) throw new UsageError(`${filePath} is not a file`);
+  if (stat.size === 0) throw new UsageError(`${filePath} is empty: the service stores files of at least 1 byte`);
+  return stat;
+}
+
+async function uploadFile(context: CommandContext, applicationId: string, version: string, filePath: string, options: UploadOptions): Promise<void> {
+  const stat = statInput(filePath);
+  const fileName = options.name ?? path.basename(filePath);
+  const digest = expectedDigest(options.checksum);
+  const fields: ReleaseFields = {
+    fileType: options.fileType,
+    contentType: options.contentType,
+    releaseNotes: releaseNotes(options),
+    requiredTier: options.tier,
+    ...(digest ? { checksum: `sha256:${digest}` } : {}),
+  };
+  const { output } = context;
+  const client = context.client();
+
+  if (stat.size <= SMALL_UPLOAD_MAX_BYTES) {
+    // Published as it arrives, so a --checksum is compared before anything is sent.
+    if (digest && (await sha256OfFile(filePath)) !== digest) {
+      throw new VerificationError(`${filePath} does not match --checksum: nothing was uploaded`, { expected: `sha256:${digest}` });
+    }
+    output.event('start', { method: 'small', fileSize: stat.size });
+    const file = await smallUpload(client, filePath, { applicationId, version, fileName }, fields);
+    output.event('done', { status: 'completed', uploadId: null, file });
+    output.line(`Published ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}`);
+    return;
+  }
+
+  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName };
+  const records = new ResumeRecords();
+  const outcome = await interruptible('upload', (signal) =>
+    multipartUpload({ client, output, filePath, target, fields, parallel: options.parallel, records, signal }));
+  const counts = { resumed: outcome.resumed, skippedParts: outcome.skippedParts, sentParts: outcome.sentParts };
+  let upload: UploadRecord = outcome.upload;
+  if (!options.wait) {
+    output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, file: upload.file });
+    output.line(`Upload ${upload.uploadId} is ${upload.status}: bds uploads wait ${upload.uploadId}`);
+    return;
+  }
+  if (!isSettled(upload.status)) {
+    output.event('verifying', { uploadId: upload.uploadId });
+    output.note(`Verifying ${upload.uploadId}...`);
+    upload = await waitForUpload(client, upload.uploadId);
+  }
+  records.remove(target);
+  output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
+  const failure = unpublishedUpload(upload);
+  if (failure) throw failure;
+  output.line(`Published ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}`);
+}
+
+export function uploadCommand(): Command {
+  return new Command('upload')
+    .argument('<applicationId>').argument('<version>').argument('<file>')
+    .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
+    .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
+    .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
+    .option('--content-type <type>', 'the Content-Type of downloads (default application/octet-stream)')
+    .option('--notes <text>', "the version's release notes")
+    .option('--notes-file <path>', 'release notes from a file ("-": stdin)')
+    .option('--tier <tier>', 'the lowest customer tier that may download the version')
+    .option('--checksum <sha256>', 'the SHA-256 the file must have: verification fails otherwise')
+    .option('--parallel <n>', `parts sent at a time (default ${DEFAULT_PARALLEL_PARTS})`, integerOption('--parallel', 1, MAX_PARALLEL_PARTS), DEFAULT_PARALLEL_PARTS)
+    .option('--no-wait', 'return once the upload is complete, without waiting for its verification')
+    .action(action(async (context, applicationId: string, version: string, file: string, options: UploadOptions) => {
+      await uploadFile(context, applicationId, version, file, options);
+    }));
+}

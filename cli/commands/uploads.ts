@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { action, CommandContext } from '../context';
+import { unpublishedUpload, UploadRecord, uploadPath, waitForUpload } from '../upload/upload-status';
+
+export function showUpload(context: CommandContext, upload: UploadRecord): void {
+  context.output.result(upload, () => {
+    const { file, ...fields } = upload;
+    context.output.record({ ...fields, ...(file ? { fileId: file.fileId, checksum: file.checksum } : {}) });
+  });
+}
+
+export function uploadsCommand(): Command {
+  const command = new Command('uploads').description('Upload sessions: show, wait');
+
+  command.command('show <uploadId>').description("Show an upload's status")
+    .action(action(async (context, uploadId: string) => {
+      const { data } = await context.client().get<UploadRecord>(uploadPath(uploadId));
+      showUpload(context, data);
+    }));
+
+  command.command('wait <uploadId>').description('Wait until an upload is verified; exits 4 with the reason when it failed or expired')
+    .action(action(async (context, uploadId: string) => {
+      let told: string | undefined;
+      const upload = await waitForUpload(context.client(), uploadId, (state) => {
+        if (state.status !== told) context.output.note(`${state.uploadId}: ${(told = state.status)}`);
+      });
+      showUpload(context, upload);
+      const failure = unpublishedUpload(upload);
+      if (failure) throw failure;
+    }));
+
+  return command;
+}

@@ -1,0 +1,113 @@
+import { Dispatcher, FormData, request } from 'undici';
+import { ApiError, NetworkError } from '../errors';
+import { USER_AGENT } from '../version';
+import { apiAgent } from './agents';
+
+type QueryValue = string | number | boolean | undefined | null;
+export type Query = Record<string, QueryValue>;
+
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  requestId: string | null;
+}
+
+interface Envelope {
+  success?: boolean;
+  data?: unknown;
+  error?: { code?: string; message?: string; details?: unknown };
+}
+
+/** A path with each interpolated value escaped as one path segment: apiPath`/v1/x/${id}`. */
+export function apiPath(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((built, part, index) => built + part + (index < values.length ? encodeURIComponent(values[index]) : ''), '');
+}
+
+/**
+ * The management and download API over HTTP: bearer key, JSON in, the `{success, data}` envelope
+ * out. An error envelope becomes an ApiError, a connection that fails a NetworkError.
+ */
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly apiKey: string,
+    private readonly dispatcher: Dispatcher = apiAgent,
+  ) {}
+
+  get<T>(path: string, query?: Query): Promise<ApiResponse<T>> {
+    return this.request<T>('GET', path, { query });
+  }
+
+  post<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
+    return this.request<T>('POST', path, { body });
+  }
+
+  patch<T>(path: string, body: unknown): Promise<ApiResponse<T>> {
+    return this.request<T>('PATCH', path, { body });
+  }
+
+  delete<T>(path: string): Promise<ApiResponse<T>> {
+    return this.request<T>('DELETE', path, {});
+  }
+
+  postForm<T>(path: string, form: FormData): Promise<ApiResponse<T>> {
+    return this.request<T>('POST', path, { form });
+  }
+
+  async request<T>(method: Dispatcher.HttpMethod, path: string, options: { query?: Query; body?: unknown; form?: FormData }): Promise<ApiResponse<T>> {
+    const url = new URL(this.baseUrl + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT };
+    let body: string | FormData | undefined;
+    if (options.form) {
+      body = options.form;
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    try {
+      response = await request(url, { method, headers, body, dispatcher: this.dispatcher });
+      text = await response.body.text();
+    } catch (error) {
+      throw new NetworkError(`cannot reach ${this.baseUrl}: ${describeNetworkFailure(error)}`, error);
+    }
+    const requestId = headerValue(response.headers['x-request-id']);
+    const envelope = parseEnvelope(text);
+    if (response.statusCode >= 400 || !envelope || envelope.success !== true) {
+      throw new ApiError(
+        response.statusCode,
+        envelope?.error?.code ?? `HTTP_${response.statusCode}`,
+        envelope?.error?.message ?? `the service answered ${response.statusCode} without an error envelope`,
+        requestId,
+        envelope?.error?.details,
+      );
+    }
+    return { status: response.statusCode, data: envelope.data as T, requestId };
+  }
+}
+
+function parseEnvelope(text: string): Envelope | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as Envelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const headerValue = (value: string | string[] | undefined): string | null => (Array.isArray(value) ? value[0] : value) ?? null;
+
+/** One line about a failed connection, without a stack: "connect ECONNREFUSED 127.0.0.1:3000". */
+export function describeNetworkFailure(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth += 1) {
+    if (current.message && !messages.includes(current.message)) messages.push(current.message);
+    current = current.cause;
+  }
+  return messages.join(': ') || String(error);
+}
