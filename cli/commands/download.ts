@@ -14,6 +14,10 @@ interface DownloadOptions {
   force?: boolean;
 }
 
+function refuseToOverwrite(destination: string, force: boolean | undefined): void {
+  if (!force && fs.existsSync(destination)) throw new UsageError(`${destination} exists: add --force to overwrite it, or -o to write elsewhere`);
+}
+
 export function downloadCommand(): Command {
   return new Command('download').argument('<applicationId>')
     .description("Download a file with a customer key: resumes an interrupted download with Range requests and checks the file's SHA-256")
@@ -22,9 +26,11 @@ export function downloadCommand(): Command {
     .option('-o, --output <path>', 'where to write it (default: the file name, in the current directory)')
     .option('--force', 'overwrite the output file when it exists')
     .action(action(async (context, applicationId: string, options: DownloadOptions) => {
+      // Checked before the URL is asked for when the name is known: every URL issued counts as a download.
+      if (options.output !== undefined) refuseToOverwrite(options.output, options.force);
       const { data: signed } = await context.client().get<SignedDownload>('/v1/downloads/url', { applicationId, version: options.version, fileId: options.fileId });
       const destination = options.output ?? path.basename(signed.fileName);
-      if (fs.existsSync(destination) && !options.force) throw new UsageError(`${destination} exists: add --force to overwrite it, or -o to write elsewhere`);
+      refuseToOverwrite(destination, options.force);
       const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));
       const result = { ...outcome, fileName: signed.fileName, fileSize: signed.fileSize, fileId: signed.fileId, version: signed.version ?? options.version };
       context.output.event('done', result);

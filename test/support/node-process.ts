@@ -22,8 +22,8 @@ export class NodeProcess {
   private readonly child: ChildProcess;
   private readonly listeners = new Set<() => void>();
 
-  constructor(entry: string, env: Record<string, string>) {
-    this.child = spawn(process.execPath, [path.join(DIST_DIR, entry)], {
+  constructor(entry: string, env: Record<string, string>, args: string[] = []) {
+    this.child = spawn(process.execPath, [path.join(DIST_DIR, entry), ...args], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

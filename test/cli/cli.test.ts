@@ -1,0 +1,282 @@
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createCustomer } from '../support/factories';
+import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
+import { pollUntil } from '../support/poll';
+import { startTestApp, TestApp } from '../support/test-app';
+import { findFreePort } from '../../shared/net';
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+let counter = 0;
+const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+
+describe('bds CLI', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let admin: CliUser;
+
+  before(async () => {
+    app = await startTestApp();
+    admin = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: app.adminKey });
+  });
+  after(async () => {
+    admin?.remove();
+    await app?.close();
+  });
+
+  describe('configuration and exit codes', () => {
+    let user: CliUser;
+    beforeEach(() => {
+      user = new CliUser();
+    });
+    afterEach(() => user.remove());
+
+    it('without BDS_URL, BDS_API_KEY or a profile: a usage error (2) that says how to configure', async () => {
+      const result = await user.run(['apps', 'list', '--json']);
+      expect(result.code).to.equal(2);
+      expect(result.stdout).to.equal('');
+      expect(errorOf(result).message).to.match(/BDS_URL.*BDS_API_KEY.*bds login/);
+    });
+
+    it('login reads the key from stdin, never prints it, and writes a profile readable by its owner only', async () => {
+      const login = await user.run(['login', '--url', `${app.baseUrl}/`, '--json'], { input: `${app.adminKey}\n` });
+      expect(login.code, login.stderr).to.equal(0);
+      const saved = jsonOf<{ profile: string; url: string; keyKind: string; configFile: string }>(login);
+      expect(saved).to.include({ profile: 'default', url: app.baseUrl, keyKind: 'admin' });
+      expect(login.stdout + login.stderr).to.not.include(app.adminKey);
+      expect(fs.statSync(saved.configFile).mode & 0o777).to.equal(0o600);
+      expect(saved.configFile.startsWith(path.join(user.home, 'config'))).to.equal(true);
+
+      const listed = await user.run(['apps', 'list', '--json']);
+      expect(listed.code, listed.stderr).to.equal(0);
+      expect(jsonOf(listed)).to.have.property('applications');
+
+      const logout = await user.run(['logout', '--json']);
+      expect(jsonOf(logout)).to.deep.equal({ profile: 'default', removed: true });
+      expect((await user.run(['apps', 'list', '--json'])).code).to.equal(2);
+    });
+
+    it('login refuses a key the service does not know (1) and saves nothing; named profiles are kept apart', async () => {
+      const refused = await user.run(['login', '--url', app.baseUrl, '--json'], { input: 'adm_not-a-key-of-this-service-at-all' });
+      expect(refused.code).to.equal(1);
+      expect(errorOf(refused)).to.include({ status: 401, code: 'UNAUTHORIZED' });
+      expect(fs.existsSync(path.join(user.home, 'config', 'bds', 'config.json'))).to.equal(false);
+
+      const customer = await createCustomer(app);
+      const login = await user.run(['login', '--url', app.baseUrl, '--profile', 'shop', '--json'], { input: customer.apiKey });
+      expect(jsonOf(login)).to.include({ profile: 'shop', keyKind: 'customer' });
+      expect((await user.run(['apps', 'list', '--json'])).code, 'the default profile is still missing').to.equal(2);
+      const forbidden = await user.run(['apps', 'list', '--profile', 'shop', '--json']);
+      expect(forbidden.code).to.equal(1);
+      expect(errorOf(forbidden)).to.include({ status: 403 });
+    });
+
+    it('a usage error is 2, an API error 1 (with the envelope), a network error 3', async () => {
+      const usage = await admin.run(['apps', 'create', 'x', '--json']);
+      expect(usage.code).to.equal(2);
+      expect(usage.stderr).to.match(/--name/);
+      expect((await admin.run(['apps', 'frobnicate'])).code).to.equal(2);
+      expect((await admin.run(['apps', 'list', '--page', 'zero'])).code).to.equal(2);
+
+      const missing = await admin.run(['apps', 'show', 'no-such-app', '--json']);
+      expect(missing.code).to.equal(1);
+      expect(errorOf(missing)).to.include({ status: 404, code: 'NOT_FOUND', exitCode: 1 });
+      expect(errorOf(missing).requestId).to.be.a('string');
+
+      const invalid = await admin.run(['apps', 'create', 'Not Valid', '--name', 'x', '--json']);
+      expect(invalid.code).to.equal(1);
+      expect(errorOf(invalid)).to.include({ status: 400, code: 'VALIDATION_ERROR' });
+      expect(errorOf(invalid).details).to.be.an('array').that.is.not.empty;
+
+      const closedPort = await findFreePort();
+      const unreachable = await user.run(['apps', 'create', 'x', '--name', 'x', '--json'], { env: { BDS_URL: `http://127.0.0.1:${closedPort}`, BDS_API_KEY: app.adminKey } });
+      expect(unreachable.code).to.equal(3);
+      expect(errorOf(unreachable)).to.include({ code: 'ECONNREFUSED', exitCode: 3 });
+    });
+  });
+
+  describe('applications, versions, customers and keys', () => {
+    it('applications: create, list, show, update, delete, restore', async () => {
+      const applicationId = uniqueId('cli-app');
+      const created = await admin.run(['apps', 'create', applicationId, '--name', 'CLI app', '--tag', 'desktop', '--tag', 'beta', '--json']);
+      expect(created.code, created.stderr).to.equal(0);
+      expect(jsonOf(created)).to.include({ applicationId, name: 'CLI app', isActive: true });
+      expect(jsonOf<{ tags: string[] }>(created).tags).to.deep.equal(['desktop', 'beta']);
+
+      const listed = jsonOf<{ applications: { applicationId: string }[]; pagination: { total: number } }>(await admin.run(['applications', 'list', '--tag', 'desktop', '--page-size', '100', '--json']));
+      expect(listed.applications.map((a) => a.applicationId)).to.include(applicationId);
+
+      const updated = jsonOf<{ name: string; tags: string[]; description: string }>(await admin.run(['apps', 'update', applicationId, '--name', 'Renamed', '--no-tags', '--description', 'About it', '--json']));
+      expect(updated).to.deep.include({ name: 'Renamed', tags: [], description: 'About it' });
+
+      const shown = jsonOf<{ applicationId: string; versions: unknown[] }>(await admin.run(['apps', 'show', applicationId, '--json']));
+      expect(shown).to.deep.include({ applicationId, versions: [] });
+
+      const deleted = jsonOf<{ applicationId: string; deletedAt: string }>(await admin.run(['apps', 'delete', applicationId, '--json']));
+      expect(deleted.applicationId).to.equal(applicationId);
+      expect(deleted.deletedAt).to.be.a('string');
+      expect((await admin.run(['apps', 'show', applicationId, '--json'])).code).to.equal(1);
+      expect(jsonOf(await admin.run(['apps', 'show', applicationId, '--include-deleted', '--json']))).to.include({ isActive: false });
+
+      const restored = jsonOf(await admin.run(['apps', 'restore', applicationId, '--json']));
+      expect(restored).to.include({ applicationId, isActive: true, deletedAt: null });
+
+      const human = await admin.run(['apps', 'list', '--page-size', '100']);
+      expect(human.code).to.equal(0);
+      expect(human.stdout).to.include(applicationId).and.to.match(/page 1 of \d+/);
+    });
+
+    it('versions: list and update of tier and notes', async () => {
+      const applicationId = uniqueId('cli-ver');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Versions']);
+      const file = path.join(admin.home, 'notes-app.bin');
+      fs.writeFileSync(file, randomBytes(2048));
+      const upload = await admin.run(['upload', applicationId, '1.0.0', file, '--json']);
+      expect(upload.code, upload.stderr).to.equal(0);
+
+      const listed = jsonOf<{ versions: { version: string; files: { fileName: string }[] }[] }>(await admin.run(['versions', 'list', applicationId, '--json']));
+      expect(listed.versions.map((v) => v.version)).to.deep.equal(['1.0.0']);
+      expect(listed.versions[0].files.map((f) => f.fileName)).to.deep.equal(['notes-app.bin']);
+
+      const notesFile = path.join(admin.home, 'NOTES.md');
+      fs.writeFileSync(notesFile, '# 1.0.0\n\n- first\n');
+      const updated = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--tier', 'premium', '--notes-file', notesFile, '--json']));
+      expect(updated).to.include({ version: '1.0.0', requiredTier: 'premium', releaseNotes: '# 1.0.0\n\n- first\n' });
+      const cleared = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--no-tier', '--no-notes', '--json']));
+      expect(cleared).to.include({ requiredTier: null, releaseNotes: null });
+
+      const nothing = await admin.run(['versions', 'update', applicationId, '1.0.0', '--json']);
+      expect(nothing.code).to.equal(2);
+    });
+
+    it('customers: create (key shown once), list, show, update; keys: create, list, revoke', async () => {
+      const customerId = uniqueId('cli-cust');
+      const created = jsonOf<{ customerId: string; apiKey: string; keyId: string; tier: string }>(
+        await admin.run(['customers', 'create', '--id', customerId, '--name', 'Acme', '--tier', 'standard', '--json']));
+      expect(created).to.include({ customerId, tier: 'standard' });
+      expect(created.apiKey.startsWith(`${customerId}.`)).to.equal(true);
+
+      const listed = jsonOf<{ customers: { customerId: string }[] }>(await admin.run(['customers', 'list', '--page-size', '100', '--json']));
+      expect(listed.customers.map((c) => c.customerId)).to.include(customerId);
+      expect(jsonOf(await admin.run(['customers', 'show', customerId, '--json']))).to.include({ customerId, name: 'Acme' });
+
+      const updated = jsonOf(await admin.run(['customers', 'update', customerId, '--tier', 'premium', '--inactive', '--notes', 'on hold', '--json']));
+      expect(updated).to.include({ tier: 'premium', isActive: false, notes: 'on hold' });
+      expect(jsonOf(await admin.run(['customers', 'update', customerId, '--active', '--no-notes', '--json']))).to.include({ isActive: true, notes: null });
+
+      const issued = jsonOf<{ keyId: string; apiKey: string }>(await admin.run(['customers', 'keys', 'create', customerId, '--json']));
+      expect(issued.apiKey.startsWith(`${customerId}.`)).to.equal(true);
+      const keys = jsonOf<{ apiKeys: { keyId: string; prefix: string }[] }>(await admin.run(['customers', 'keys', 'list', customerId, '--json']));
+      expect(keys.apiKeys.map((k) => k.keyId)).to.have.members([created.keyId, issued.keyId]);
+      expect(JSON.stringify(keys)).to.not.include(issued.apiKey);
+
+      const revoked = jsonOf<{ keyId: string; revokedAt: string }>(await admin.run(['customers', 'keys', 'revoke', customerId, issued.keyId, '--json']));
+      expect(revoked.keyId).to.equal(issued.keyId);
+      expect(revoked.revokedAt).to.be.a('string');
+      const after = jsonOf<{ apiKeys: { keyId: string }[] }>(await admin.run(['customers', 'keys', 'list', customerId, '--json']));
+      expect(after.apiKeys.map((k) => k.keyId)).to.deep.equal([created.keyId]);
+    });
+  });
+
+  describe('small uploads, uploads, statistics and activity', () => {
+    let applicationId: string;
+    let customer: { customerId: string; apiKey: string };
+    let content: Buffer;
+
+    before(async () => {
+      customer = await createCustomer(app);
+      applicationId = uniqueId('cli-small');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Small', '--customer', customer.customerId]);
+      content = randomBytes(64 * 1024);
+    });
+
+    it('a small file is published in one request: --json prints a start and a done event with the checksum', async () => {
+      const file = path.join(admin.home, 'tool.zip');
+      fs.writeFileSync(file, content);
+      const result = await admin.run(['upload', applicationId, '1.0.0', file, '--notes', 'First', '--file-type', 'MAIN', '--json']);
+      expect(result.code, result.stderr).to.equal(0);
+      const events = eventsOf(result);
+      expect(events.map((e) => e.event)).to.deep.equal(['start', 'done']);
+      expect(events[0]).to.include({ method: 'small', fileSize: content.length });
+      const done = events[1] as { status: string; file: { checksum: string; fileName: string; releaseNotes: string } };
+      expect(done.status).to.equal('completed');
+      expect(done.file).to.include({ checksum: `sha256:${sha256(content)}`, fileName: 'tool.zip', releaseNotes: 'First' });
+    });
+
+    it('a small file that does not match --checksum is refused before a byte is sent (4)', async () => {
+      const file = path.join(admin.home, 'other.zip');
+      fs.writeFileSync(file, randomBytes(1000));
+      const result = await admin.run(['upload', applicationId, '1.0.1', file, '--checksum', `sha256:${sha256(content)}`, '--json']);
+      expect(result.code).to.equal(4);
+      expect(errorOf(result).message).to.match(/does not match --checksum/);
+      expect((await admin.run(['versions', 'list', applicationId, '--json'])).stdout).to.not.include('1.0.1');
+    });
+
+    it('download: writes the file, checks its SHA-256, and refuses to overwrite without --force', async () => {
+      const downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
+      try {
+        const result = await downloader.run(['download', applicationId, '--version', '1.0.0', '--json']);
+        expect(result.code, result.stderr).to.equal(0);
+        const events = eventsOf(result);
+        expect(events[0]).to.include({ event: 'start', fileName: 'tool.zip', resumedFrom: 0 });
+        expect(events[events.length - 1]).to.include({ event: 'done', checksum: `sha256:${sha256(content)}`, version: '1.0.0' });
+        expect(fs.readFileSync(path.join(downloader.home, 'tool.zip')).equals(content)).to.equal(true);
+
+        // Refused before a URL is asked for (each URL issued counts as a download).
+        const again = await downloader.run(['download', applicationId, '--version', '1.0.0', '-o', 'tool.zip', '--json']);
+        expect(again.code).to.equal(2);
+        expect(errorOf(again).message).to.match(/exists/);
+        const forced = await downloader.run(['download', applicationId, '--version', '1.0.0', '--force', '-o', 'copy.zip', '--json']);
+        expect(forced.code, forced.stderr).to.equal(0);
+        expect(fs.readFileSync(path.join(downloader.home, 'copy.zip')).equals(content)).to.equal(true);
+      } finally {
+        downloader.remove();
+      }
+    });
+
+    it('stats: --json is the statistics; the human form has the tables and a chart of downloads by day', async () => {
+      const stats = await pollUntil(async () => {
+        const result = await admin.run(['stats', applicationId, '--json']);
+        const data = jsonOf<{ totalDownloads: number; downloadsByVersion: Record<string, number>; downloadsByDay: { date: string; count: number }[] }>(result);
+        return data.totalDownloads === 2 ? data : undefined;
+      }, 15_000, 'the two downloads counted');
+      expect(stats.downloadsByVersion['1.0.0']).to.equal(stats.totalDownloads);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(stats.downloadsByDay[0]).to.deep.equal({ date: today, count: stats.totalDownloads });
+
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const human = await admin.run(['stats', applicationId, '--from', yesterday, '--to', today]);
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.include(`${stats.totalDownloads} downloads`).and.include(today).and.include('┤');
+    });
+
+    it('activity: a page as JSON, and --follow prints new events as they happen, one JSON object a line', async () => {
+      const page = jsonOf<{ activities: { type: string; applicationId: string }[]; pagination: { hasMore: boolean } }>(
+        await admin.run(['activity', '--app', applicationId, '--type', 'upload', '--json']));
+      expect(page.activities.map((a) => a.type)).to.deep.equal(['upload']);
+
+      const follower = admin.start(['activity', '--follow', '--app', applicationId, '--interval', '1', '--json']);
+      try {
+        await follower.waitForOutput(/"type":"upload"/, 15_000);
+        const before = eventsOf(follower).length;
+        const response = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, { key: customer.apiKey });
+        expect(response.status).to.equal(200);
+        await pollUntil(() => (eventsOf(follower).length > before ? true : undefined), 15_000, 'the new download printed');
+        const printed = eventsOf(follower);
+        const latest = printed[printed.length - 1];
+        expect(latest).to.include({ event: 'activity', type: 'download', applicationId, customerId: customer.customerId });
+        expect(new Set(printed.map((e) => e.eventId)).size, 'no event printed twice').to.equal(printed.length);
+      } finally {
+        await follower.kill();
+      }
+    });
+
+    it('uploads show and wait name an unknown upload with the API error', async () => {
+      const shown = await admin.run(['uploads', 'show', 'upl_unknown', '--json']);
+      expect(shown.code).to.equal(1);
+      expect(errorOf(shown)).to.include({ status: 404 });
+    });
+  });
+});
