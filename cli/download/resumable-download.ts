@@ -82,7 +82,10 @@ export async function resumableDownload(signed: SignedDownload, destination: str
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (!(error instanceof NetworkError) || attempt >= DOWNLOAD_ATTEMPTS) throw error;
-        await sleep(backoffDelay(attempt), undefined, { signal });
+        const delayMs = Math.round(backoffDelay(attempt));
+        output.event('retry', { attempt, reason: error.message, delayMs, bytesDone: state.written });
+        output.note(`attempt ${attempt} failed (${error.message}); continuing from byte ${state.written} in ${(delayMs / 1000).toFixed(1)} s`);
+        await sleep(delayMs, undefined, { signal });
       }
     }
   } finally {

@@ -104,9 +104,19 @@ export async function multipartUpload(options: {
   const urls = new PartUrls(client, uploadId, jobs.map((job) => job.partNumber));
   let partsDone = skippedParts;
   const queue = [...jobs];
+  const sending = {
+    filePath,
+    urls,
+    signal,
+    onBytes: (delta: number) => progress.add(delta, { partsDone, partCount }),
+    onRetry: (partNumber: number, attempt: number, reason: string, delayMs: number) => {
+      output.event('retry', { partNumber, attempt, reason, delayMs });
+      output.note(`part ${partNumber}: attempt ${attempt} failed (${reason}); retrying in ${(delayMs / 1000).toFixed(1)} s`);
+    },
+  };
   const worker = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      await sendPart(job, filePath, urls, (delta) => progress.add(delta, { partsDone, partCount }), signal);
+      await sendPart(job, sending);
       partsDone += 1;
       progress.add(0, { partsDone, partCount, partNumber: job.partNumber }, true);
     }

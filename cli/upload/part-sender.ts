@@ -28,11 +28,18 @@ class AttemptFailed extends Error {
   }
 }
 
-/**
- * Sends one part's bytes from the file to its pre-signed URL, retrying with backoff. `onBytes`
- * hears each chunk read into the request, and the negative sum of an attempt that failed.
- */
-export async function sendPart(job: PartJob, filePath: string, urls: PartUrls, onBytes: (delta: number) => void, signal: AbortSignal): Promise<void> {
+export interface PartSending {
+  filePath: string;
+  urls: PartUrls;
+  /** Each chunk read into the request, and the negative sum of an attempt that failed. */
+  onBytes: (delta: number) => void;
+  /** An attempt failed and another follows after `delayMs`. */
+  onRetry: (partNumber: number, attempt: number, reason: string, delayMs: number) => void;
+  signal: AbortSignal;
+}
+
+/** Sends one part's bytes from the file to its pre-signed URL, retrying with backoff. */
+export async function sendPart(job: PartJob, { filePath, urls, onBytes, onRetry, signal }: PartSending): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     let sent = 0;
     try {
@@ -48,7 +55,9 @@ export async function sendPart(job: PartJob, filePath: string, urls: PartUrls, o
       onBytes(-sent);
       if (signal.aborted) throw signal.reason;
       if (!(error instanceof AttemptFailed) || attempt >= PART_ATTEMPTS) throw error instanceof AttemptFailed ? error.failure : error;
-      await sleep(backoffDelay(attempt), undefined, { signal });
+      const delayMs = Math.round(backoffDelay(attempt));
+      onRetry(job.partNumber, attempt, error.message, delayMs);
+      await sleep(delayMs, undefined, { signal });
     }
   }
 }

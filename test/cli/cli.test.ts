@@ -7,6 +7,7 @@ import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 import { findFreePort } from '../../shared/net';
+import { TransferProxy } from '../support/transfer-proxy';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 let counter = 0;
@@ -16,14 +17,20 @@ describe('bds CLI', function () {
   this.timeout(60_000);
   let app: TestApp;
   let admin: CliUser;
+  /** Signed object URLs (downloads, parts) go through it, so a test can break a transfer mid-way. */
+  let proxy: TransferProxy;
 
   before(async () => {
-    app = await startTestApp();
+    proxy = await TransferProxy.start();
+    app = await startTestApp({ env: { PUBLIC_BASE_URL: proxy.url } });
+    proxy.forwardTo(app.baseUrl);
     admin = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: app.adminKey });
   });
+  afterEach(() => proxy.clearRule());
   after(async () => {
     admin?.remove();
     await app?.close();
+    await proxy?.close();
   });
 
   describe('configuration and exit codes', () => {
@@ -277,6 +284,83 @@ describe('bds CLI', function () {
       const shown = await admin.run(['uploads', 'show', 'upl_unknown', '--json']);
       expect(shown.code).to.equal(1);
       expect(errorOf(shown)).to.include({ status: 404 });
+    });
+  });
+
+  describe('resumable downloads', () => {
+    const MIB = 1024 * 1024;
+    let applicationId: string;
+    let downloader: CliUser;
+    let content: Buffer;
+
+    before(async () => {
+      const customer = await createCustomer(app);
+      applicationId = uniqueId('cli-dl');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Downloads', '--customer', customer.customerId]);
+      content = randomBytes(6 * MIB);
+      const file = path.join(admin.home, 'big.iso');
+      fs.writeFileSync(file, content);
+      const upload = await admin.run(['upload', applicationId, '2.0.0', file]);
+      expect(upload.code, upload.stderr).to.equal(0);
+      downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
+    });
+    after(() => downloader.remove());
+
+    /** Starts a download, stalls it after `bytes` bytes, waits until they are on disk, and kills the CLI (SIGKILL). */
+    async function killedAfter(bytes: number, destination: string): Promise<void> {
+      const stalled = proxy.cutAfterBytes({ method: 'GET' }, bytes);
+      const run = downloader.start(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      try {
+        await stalled;
+        await pollUntil(() => (fs.existsSync(`${destination}.part`) && fs.statSync(`${destination}.part`).size === bytes ? true : undefined), 10_000, 'the first bytes written');
+      } finally {
+        await run.kill();
+        proxy.clearRule();
+      }
+    }
+
+    it('a download killed mid-way resumes with a Range request for the rest and checks the SHA-256', async () => {
+      const destination = path.join(downloader.home, 'resumed.iso');
+      await killedAfter(2 * MIB, destination);
+      expect(fs.existsSync(destination)).to.equal(false);
+
+      const result = await downloader.run(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(proxy.ranges[proxy.ranges.length - 1]).to.equal(`bytes=${2 * MIB}-`);
+      const events = eventsOf(result);
+      expect(events[0]).to.include({ event: 'start', resumedFrom: 2 * MIB, fileSize: content.length });
+      const progress = events.filter((e) => e.event === 'progress');
+      expect(progress.length).to.be.greaterThan(0);
+      expect(progress.every((e) => (e.bytesDone as number) >= 2 * MIB), 'progress counts the bytes already there').to.equal(true);
+      expect(events[events.length - 1]).to.include({ event: 'done', resumedFrom: 2 * MIB, checksum: `sha256:${sha256(content)}` });
+      expect(fs.readFileSync(destination).equals(content)).to.equal(true);
+      expect(fs.existsSync(`${destination}.part`)).to.equal(false);
+    });
+
+    it('a partial file whose bytes differ fails the SHA-256 check (4) and is deleted; the next run starts over', async () => {
+      const destination = path.join(downloader.home, 'corrupt.iso');
+      await killedAfter(1 * MIB, destination);
+      fs.writeFileSync(`${destination}.part`, randomBytes(1 * MIB));
+
+      const failed = await downloader.run(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      expect(failed.code).to.equal(4);
+      expect(errorOf(failed)).to.include({ expected: `sha256:${sha256(content)}` });
+      expect(fs.existsSync(destination)).to.equal(false);
+      expect(fs.existsSync(`${destination}.part`)).to.equal(false);
+
+      const again = await downloader.run(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      expect(again.code, again.stderr).to.equal(0);
+      expect(eventsOf(again)[0]).to.include({ resumedFrom: 0 });
+      expect(fs.readFileSync(destination).equals(content)).to.equal(true);
+    });
+
+    it('a connection lost before the answer is retried within the run', async () => {
+      proxy.failNext({ method: 'GET' }, 1);
+      const destination = path.join(downloader.home, 'retried.iso');
+      const result = await downloader.run(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(eventsOf(result).filter((e) => e.event === 'retry')).to.have.length(1);
+      expect(fs.readFileSync(destination).equals(content)).to.equal(true);
     });
   });
 });
