@@ -24,6 +24,8 @@ export class TransferProxy {
   private readonly stalledTransfers = new Set<{ destroy(): void }>();
   /** The Range header of every GET, in order (null when absent). */
   readonly ranges: (string | null)[] = [];
+  /** PUTs answered with a 2xx: the parts the store took. */
+  storedPuts = 0;
 
   private constructor(readonly port: number, server: http.Server) {
     this.server = server;
@@ -126,6 +128,7 @@ export class TransferProxy {
       });
       answer.on('end', () => {
         if (rule?.kind === 'cut' && sent >= rule.bytes) return;
+        if (req.method === 'PUT' && (answer.statusCode ?? 500) < 300) this.storedPuts += 1;
         res.end();
       });
     });
