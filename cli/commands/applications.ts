@@ -75,8 +75,8 @@ export function applicationsCommand(): Command {
         const { versions, ...fields } = data;
         context.output.record(fields);
         context.output.line();
-        context.output.table(['version', 'file', 'type', 'size', 'status', 'checksum'], versions.flatMap((version) =>
-          version.files.map((file) => [version.version, file.fileName, file.fileType, formatBytes(file.fileSize), file.status, file.checksum])));
+        context.output.table(['version', 'file', 'type', 'platform', 'size', 'status', 'checksum'], versions.flatMap((version) =>
+          version.files.map((file) => [version.version, file.fileName, file.fileType, `${file.platform ?? 'any'}/${file.arch ?? 'any'}`, formatBytes(file.fileSize), file.status, file.checksum])));
       });
     }));
 

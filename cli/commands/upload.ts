@@ -20,6 +20,10 @@ interface UploadOptions {
   name?: string;
   fileType?: string;
   contentType?: string;
+  platform?: string;
+  arch?: string;
+  channel?: string;
+  status?: string;
   notes?: string;
   notesFile?: string;
   tier?: string;
@@ -61,6 +65,10 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
   const fields: ReleaseFields = {
     fileType: options.fileType,
     contentType: options.contentType,
+    platform: options.platform,
+    arch: options.arch,
+    channel: options.channel,
+    status: options.status,
     releaseNotes: releaseNotes(options),
     requiredTier: options.tier,
     ...(digest ? { checksum: `sha256:${digest}` } : {}),
@@ -80,7 +88,7 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
     return;
   }
 
-  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName };
+  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName, platform: options.platform, arch: options.arch };
   const records = new ResumeRecords();
   const outcome = await interruptible('upload', (signal) =>
     multipartUpload({ client, output, filePath, target, fields, parallel: options.parallel, records, signal }));
@@ -109,6 +117,10 @@ export function uploadCommand(): Command {
     .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
     .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
+    .option('--platform <platform>', 'windows, macos, linux or any (default)')
+    .option('--arch <arch>', 'x64, arm64, ia32, armv7l, universal (macOS) or any (default)')
+    .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')
+    .option('--status <status>', 'draft or published (default): a draft is invisible to customers until published')
     .option('--content-type <type>', 'the Content-Type of downloads (default application/octet-stream)')
     .option('--notes <text>', "the version's release notes")
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')

@@ -12,6 +12,9 @@ export interface FileRecord {
   contentType: string;
   checksum: string | null;
   fileType: string;
+  platform?: string;
+  arch?: string;
+  sha512?: string | null;
   status: string;
   createdAt: string;
 }

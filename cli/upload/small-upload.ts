@@ -8,7 +8,7 @@ import { ReleaseFields } from './multipart-upload';
 export type UploadedFile = FileRecord & { applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null };
 
 /** The form fields the small upload takes besides the file (its content type travels with the file part). */
-const SMALL_UPLOAD_FIELDS = ['fileType', 'releaseNotes', 'requiredTier'] as const;
+const SMALL_UPLOAD_FIELDS = ['fileType', 'platform', 'arch', 'channel', 'status', 'releaseNotes', 'requiredTier'] as const;
 
 /**
  * One form POST, published at once. The fields go before the file so the service checks them

@@ -212,6 +212,23 @@ describe('bds CLI', function () {
       expect(done.file).to.include({ checksum: `sha256:${sha256(content)}`, fileName: 'tool.zip', releaseNotes: 'First' });
     });
 
+    it('platform, arch, channel and status travel with the upload: two MAIN files of one draft version side by side', async () => {
+      const windows = path.join(admin.home, 'setup.exe');
+      const mac = path.join(admin.home, 'app.zip');
+      fs.writeFileSync(windows, randomBytes(3000));
+      fs.writeFileSync(mac, randomBytes(4000));
+      const first = await admin.run(['upload', applicationId, '0.9.0-beta.1', windows, '--platform', 'windows', '--arch', 'x64', '--channel', 'beta', '--status', 'draft', '--json']);
+      expect(first.code, first.stderr).to.equal(0);
+      expect(eventsOf(first).pop()?.file).to.include({ platform: 'windows', arch: 'x64', channel: 'beta', versionStatus: 'draft' });
+      const second = await admin.run(['upload', applicationId, '0.9.0-beta.1', mac, '--platform', 'macos', '--arch', 'universal', '--channel', 'beta', '--status', 'draft', '--json']);
+      expect(second.code, second.stderr).to.equal(0);
+      expect(eventsOf(second).pop()?.file).to.include({ platform: 'macos', arch: 'universal', fileName: 'app.zip' });
+
+      const clash = await admin.run(['upload', applicationId, '0.9.0-beta.1', mac, '--name', 'other.zip', '--platform', 'macos', '--arch', 'universal', '--json']);
+      expect(clash.code).to.equal(1);
+      expect(errorOf(clash)).to.include({ status: 409 });
+    });
+
     it('a small file that does not match --checksum is refused before a byte is sent (4)', async () => {
       const file = path.join(admin.home, 'other.zip');
       fs.writeFileSync(file, randomBytes(1000));
@@ -262,7 +279,7 @@ describe('bds CLI', function () {
     it('activity: a page as JSON, and --follow prints new events as they happen, one JSON object a line', async () => {
       const page = jsonOf<{ activities: { type: string; applicationId: string }[]; pagination: { hasMore: boolean } }>(
         await admin.run(['activity', '--app', applicationId, '--type', 'upload', '--json']));
-      expect(page.activities.map((a) => a.type)).to.deep.equal(['upload']);
+      expect(page.activities.map((a) => a.type)).to.deep.equal(['upload', 'upload', 'upload'], 'the three uploads of this application');
 
       const follower = admin.start(['activity', '--follow', '--app', applicationId, '--interval', '1', '--json']);
       try {
