@@ -14,6 +14,7 @@ interface Statistics {
 const CHART_HEIGHT = 10;
 /** Room the chart's axis labels take on each line. */
 const CHART_AXIS_WIDTH = 12;
+const MAX_COLUMNS_PER_DAY = 6;
 const DAY_MS = 86_400_000;
 
 /** One count per UTC day from the first day to the last, oldest first, days without downloads as 0. */
@@ -37,17 +38,21 @@ export function statsCommand(): Command {
       const { data } = await context.client().get<Statistics>(apiPath`/v1/applications/${applicationId}/stats`, { version: options.version, from: options.from, to: options.to });
       context.output.result(data, () => {
         const { output } = context;
-        output.line(`${data.applicationId}: ${data.totalDownloads} downloads`);
+        output.line(`${data.applicationId}: ${data.totalDownloads} download${data.totalDownloads === 1 ? '' : 's'}`);
         output.table(['version', 'downloads'], Object.entries(data.downloadsByVersion).sort(([, a], [, b]) => b - a));
         output.table(['day (UTC)', 'downloads'], data.downloadsByDay.map((day) => [day.date, day.count]));
         const { dates, counts } = dailySeries(data.downloadsByDay, options.from, options.to);
         if (counts.length < 2) return;
-        // A chart as wide as the terminal allows: the latest days when there are more.
+        // As wide as the terminal allows: the latest days when there are more, each day a few
+        // columns wide when there are few; one row per download when they are few.
         const room = Math.max(10, (process.stdout.columns || 80) - CHART_AXIS_WIDTH);
         const shown = counts.slice(-room);
+        const columnsPerDay = Math.max(1, Math.min(MAX_COLUMNS_PER_DAY, Math.floor(room / shown.length)));
+        const series = shown.flatMap((count) => Array<number>(columnsPerDay).fill(count));
+        const height = Math.max(1, Math.min(CHART_HEIGHT, Math.max(...shown)));
         output.line();
-        output.line(asciichart.plot(shown, { height: CHART_HEIGHT, format: (value: number) => Math.round(value).toString().padStart(8) }));
-        output.line(`${' '.repeat(CHART_AXIS_WIDTH - 2)}${dates[dates.length - shown.length]} … ${dates[dates.length - 1]}`);
+        output.line(asciichart.plot(series, { height, format: (value: number) => Math.round(value).toString().padStart(CHART_AXIS_WIDTH - 4) }));
+        output.line(`${' '.repeat(CHART_AXIS_WIDTH - 2)}${dates[dates.length - shown.length]} … ${dates[dates.length - 1]} (UTC)`);
       });
     }));
 }

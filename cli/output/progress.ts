@@ -49,7 +49,7 @@ export class TransferProgress {
   }
 
   /** `delta` bytes more (negative when an attempt failed and its bytes will be sent again). */
-  add(delta: number, extra: Record<string, unknown> = {}, force = false): void {
+  add(delta: number, extra: Record<string, unknown> = {}): void {
     this.bytesDone += delta;
     const now = Date.now();
     this.samples.push({ at: now, bytes: this.bytesDone });
@@ -58,10 +58,14 @@ export class TransferProgress {
       this.bar.update(this.bytesDone, this.payload());
       return;
     }
-    const interval = this.output.json ? JSON_PROGRESS_INTERVAL_MS : PLAIN_PROGRESS_INTERVAL_MS;
-    if (!force && now - this.lastTold < interval) return;
-    this.lastTold = now;
+    if (now - this.lastTold < (this.output.json ? JSON_PROGRESS_INTERVAL_MS : PLAIN_PROGRESS_INTERVAL_MS)) return;
     this.tell(extra);
+  }
+
+  /** A step done (an upload's part): told at once with --json, otherwise as any progress. */
+  milestone(extra: Record<string, unknown>): void {
+    if (this.output.json) this.tell(extra);
+    else this.add(0, extra);
   }
 
   stop(extra: Record<string, unknown> = {}): void {
@@ -88,6 +92,7 @@ export class TransferProgress {
   }
 
   private tell(extra: Record<string, unknown>): void {
+    this.lastTold = Date.now();
     const snapshot = this.snapshot();
     if (this.output.json) {
       this.output.event('progress', { ...snapshot, ...extra });

@@ -118,7 +118,7 @@ export async function multipartUpload(options: {
     for (let job = queue.shift(); job; job = queue.shift()) {
       await sendPart(job, sending);
       partsDone += 1;
-      progress.add(0, { partsDone, partCount, partNumber: job.partNumber }, true);
+      progress.milestone({ partsDone, partCount, partNumber: job.partNumber });
     }
   };
   try {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { ApiError, NetworkError } from '../errors';
@@ -44,12 +45,16 @@ export async function sendPart(job: PartJob, { filePath, urls, onBytes, onRetry,
     let sent = 0;
     try {
       const { uploadUrl } = await urls.get(job.partNumber, attempt > 1);
-      const body = fs.createReadStream(filePath, { start: job.offset, end: job.offset + job.size - 1, highWaterMark: READ_CHUNK_BYTES });
-      body.on('data', (chunk) => {
-        sent += chunk.length;
-        onBytes(chunk.length);
-      });
-      await putPart(uploadUrl, body, job.size, signal);
+      const file = fs.createReadStream(filePath, { start: job.offset, end: job.offset + job.size - 1, highWaterMark: READ_CHUNK_BYTES });
+      // Counted as the request reads them (a 'data' listener would start the stream before it does).
+      async function* counted() {
+        for await (const chunk of file) {
+          sent += (chunk as Buffer).length;
+          onBytes((chunk as Buffer).length);
+          yield chunk as Buffer;
+        }
+      }
+      await putPart(uploadUrl, Readable.from(counted(), { objectMode: false }), file, job.size, signal);
       return;
     } catch (error) {
       onBytes(-sent);
@@ -62,7 +67,7 @@ export async function sendPart(job: PartJob, { filePath, urls, onBytes, onRetry,
   }
 }
 
-async function putPart(url: string, body: fs.ReadStream, size: number, signal: AbortSignal): Promise<void> {
+async function putPart(url: string, body: Readable, file: fs.ReadStream, size: number, signal: AbortSignal): Promise<void> {
   let status: number;
   let text: string;
   let requestId: string | null;
@@ -73,6 +78,7 @@ async function putPart(url: string, body: fs.ReadStream, size: number, signal: A
     text = await response.body.text();
   } catch (error) {
     body.destroy();
+    file.destroy();
     if (signal.aborted) throw error;
     throw new AttemptFailed(new NetworkError(`part upload failed: ${describeNetworkFailure(error)}`, error));
   }
