@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { activityCommand } from './commands/activity';
+import { adminKeysCommand } from './commands/admin-keys';
 import { applicationsCommand } from './commands/applications';
+import { auditCommand } from './commands/audit';
 import { customersCommand } from './commands/customers';
 import { downloadCommand } from './commands/download';
 import { loginCommand, logoutCommand } from './commands/login';
@@ -27,7 +29,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), uploadCommand(), uploadsCommand(),
-    customersCommand(), statsCommand(), activityCommand(), downloadCommand(),
+    customersCommand(), adminKeysCommand(), statsCommand(), activityCommand(), auditCommand(), downloadCommand(),
   ]) program.addCommand(command);
 
   configureTree(program);
