@@ -187,6 +187,49 @@ describe('bds CLI', function () {
     });
   });
 
+  describe('scoped admin keys and the audit log', () => {
+    it('admin-keys: create a key for one application, publish with it, list, revoke; the audit log shows it', async () => {
+      const applicationId = uniqueId('cli-scoped');
+      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Scoped'])).code).to.equal(0);
+      const created = await admin.run(['admin-keys', 'create', '--name', 'CI', '--scope', 'publish', '--scope', 'read', '--app', applicationId, '--expires-in-days', '30', '--json']);
+      expect(created.code, created.stderr).to.equal(0);
+      const key = jsonOf<{ keyId: string; apiKey: string; scopes: string[]; applicationIds: string[]; expiresAt: string }>(created);
+      expect(key.scopes).to.deep.equal(['publish', 'read']);
+      expect(key.applicationIds).to.deep.equal([applicationId]);
+      expect(Date.parse(key.expiresAt)).to.be.greaterThan(Date.now() + 29 * 86_400_000);
+
+      const pipeline = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: key.apiKey });
+      try {
+        const file = path.join(pipeline.home, 'ci.bin');
+        fs.writeFileSync(file, randomBytes(500));
+        const upload = await pipeline.run(['upload', applicationId, '1.0.0', file, '--json']);
+        expect(upload.code, upload.stderr).to.equal(0);
+        const outside = await pipeline.run(['apps', 'list', '--json']);
+        expect(outside.code).to.equal(1);
+        expect(errorOf(outside)).to.include({ status: 403 });
+
+        const listed = jsonOf<{ apiKeys: { keyId: string; prefix: string }[] }>(await admin.run(['admin-keys', 'list', '--json']));
+        expect(listed.apiKeys.map((k) => k.keyId)).to.include(key.keyId);
+        expect(JSON.stringify(listed)).to.not.include(key.apiKey);
+
+        const revoked = jsonOf<{ keyId: string; revokedAt: string }>(await admin.run(['admin-keys', 'revoke', key.keyId, '--json']));
+        expect(revoked.keyId).to.equal(key.keyId);
+        const refused = await pipeline.run(['versions', 'list', applicationId, '--json']);
+        expect(refused.code).to.equal(1);
+        expect(errorOf(refused)).to.include({ status: 401 });
+      } finally {
+        pipeline.remove();
+      }
+
+      const audit = jsonOf<{ entries: { action: string; actor: string; target: string | null; outcome: string }[] }>(
+        await admin.run(['audit', '--app', applicationId, '--json']));
+      expect(audit.entries.map((e) => e.action)).to.include.members(['upload.small', 'application.create']);
+      expect(audit.entries.find((e) => e.action === 'upload.small')).to.include({ actor: key.keyId, outcome: 'succeeded' });
+      const revocations = jsonOf<{ entries: { target: string | null }[] }>(await admin.run(['audit', '--action', 'adminKey.revoke', '--json']));
+      expect(revocations.entries.map((e) => e.target)).to.include(key.keyId);
+    });
+  });
+
   describe('small uploads, uploads, statistics and activity', () => {
     let applicationId: string;
     let customer: { customerId: string; apiKey: string };
