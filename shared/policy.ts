@@ -19,6 +19,15 @@ export const MULTIPART_FORM_OVERHEAD_BYTES = MIB;
  * upload. 5 GiB, what S3 stores (or copies) in a single request; both storage adapters enforce it.
  */
 export const MAX_PUT_BYTES = 5 * 1024 ** 3;
+/** The largest object a multipart upload assembles: 5 TiB, S3's largest object. */
+export const MULTIPART_UPLOAD_MAX_BYTES = 5 * 1024 ** 4;
+/** The most parts one multipart upload has, numbered from 1: S3's limit. */
+export const MULTIPART_MAX_PARTS = 10_000;
+/**
+ * The smallest part size the service chooses (shared/uploads/multipart-layout.ts), above the 5 MiB S3
+ * requires of every part but the last; larger files get larger parts. A part holds at most MAX_PUT_BYTES.
+ */
+export const MULTIPART_MIN_PART_BYTES = 8 * MIB;
 /** Lifetime of a large-upload session and its PUT URL unless UPLOAD_URL_TTL_SECONDS says otherwise. */
 export const UPLOAD_URL_DEFAULT_TTL_SECONDS = HOUR_SECONDS;
 /** The longest a pre-signed URL may live: S3 signatures (SigV4) are valid for a week at most. */

@@ -1,19 +1,20 @@
 import { z } from 'zod';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
-import { BodyLengthError, maxBodyBytes } from '../../shared/storage/object-storage';
+import { BodyLengthError, maxBodyBytes, MultipartUploadNotFoundError } from '../../shared/storage/object-storage';
 import type { SignedObjectAccess } from '../../shared/storage/signed-object-access';
 import { parseByteRange } from '../http/byte-range';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
 import { rawBytes, route, RouteModule } from '../http/route';
 import { sendFileRange } from '../http/send-file-range';
-import { presentStoredObject, storedObjectResponse } from '../presenters/uploads';
+import { presentStoredObject, presentStoredPart, storedObjectResponse } from '../presenters/uploads';
 
 const objectParams = z.object({ key: z.string() });
 
 /**
  * The object store's signed URLs, when they point at the gateway (the embedded store; none for S3):
- * GET/HEAD (downloads) and PUT (large uploads), each allowed only by a valid, unexpired signature.
+ * GET/HEAD (downloads) and PUT (large uploads, and the parts of multipart uploads), each allowed only
+ * by a valid, unexpired signature.
  * No bearer key is involved.
  */
 export const signedObjectRoutes: RouteModule = (deps) => (deps.signedAccess ? routesFor(deps.signedAccess) : []);
@@ -67,7 +68,7 @@ function routesFor(storage: SignedObjectAccess) {
       },
     }),
     route({
-      method: 'put', path: objectPath, guard: 'none', summary: 'Store the bytes of a large upload through a signed URL',
+      method: 'put', path: objectPath, guard: 'none', summary: 'Store the bytes of a large upload, or one part of a multipart upload, through a signed URL',
       params: objectParams, query: signedUrlQuery, body: rawBytes,
       status: 200, response: storedObjectResponse,
       handle: async (_input, ctx) => {
@@ -77,9 +78,16 @@ function routesFor(storage: SignedObjectAccess) {
         const declared = declaredLength(ctx);
         if (declared !== undefined && declared > maxBodyBytes(limits)) throw tooLarge(ctx, maxBodyBytes(limits));
         try {
-          const { size } = await storage.put(key, ctx.req, limits);
-          return presentStoredObject(size);
+          if (grant.uploadId === undefined || grant.partNumber === undefined) return presentStoredObject((await storage.put(key, ctx.req, limits)).size);
+          const part = await storage.putPart(grant.uploadId, grant.partNumber, ctx.req, limits);
+          // Where S3 reports a part's tag.
+          ctx.set('ETag', part.etag);
+          return presentStoredPart(part);
         } catch (error) {
+          if (error instanceof MultipartUploadNotFoundError) {
+            ctx.set('Connection', 'close');
+            throw notFound('the multipart upload of this URL takes no more parts: it was completed, aborted or has expired');
+          }
           if (!(error instanceof BodyLengthError)) throw error;
           if (error.problem === 'too-long') throw tooLarge(ctx, error.limit);
           throw badRequest(`the body must have exactly ${error.limit} bytes, as signed into this URL`);

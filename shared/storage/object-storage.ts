@@ -29,6 +29,20 @@ export interface PresignPutOptions {
   contentLength?: number;
 }
 
+/** A part a multipart upload holds. */
+export interface StoredPart {
+  partNumber: number;
+  size: number;
+  /** The store's tag for the part's bytes, as the store quotes it; completing names each part by it. */
+  etag: string;
+}
+
+export interface PresignPartOptions {
+  expiresInSeconds: number;
+  /** Exact byte count the part must have; a PUT of any other length is refused. */
+  contentLength: number;
+}
+
 /** How long a body may be; every adapter enforces both, and stores nothing from a body that breaks them. */
 export interface BodyLimits {
   /** The exact length the body must have. */
@@ -53,6 +67,30 @@ export class BodyLengthError extends Error {
     super(problem === 'too-long' ? `the body is longer than ${limit} bytes` : `the body is shorter than the declared ${limit} bytes`);
     this.name = 'BodyLengthError';
   }
+}
+
+/** The multipart upload is not open: never created, aborted, or completed already. */
+export class MultipartUploadNotFoundError extends Error {
+  constructor(readonly uploadId: string) {
+    super('multipart upload not found');
+    this.name = 'MultipartUploadNotFoundError';
+  }
+}
+
+/** The parts named to complete a multipart upload are not the parts it holds (missing, replaced, or too small); nothing was assembled. */
+export class MultipartPartsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MultipartPartsError';
+  }
+}
+
+/** What a completion must name, on every adapter (S3's rule): at least one part, in ascending order without repeats; MultipartPartsError otherwise. */
+export function requireAscendingParts(parts: readonly Pick<StoredPart, 'partNumber'>[]): void {
+  if (parts.length === 0) throw new MultipartPartsError('a multipart upload is completed with at least one part');
+  parts.forEach((part, index) => {
+    if (index > 0 && part.partNumber <= parts[index - 1].partNumber) throw new MultipartPartsError('parts are named in ascending order, each once');
+  });
 }
 
 /**
@@ -88,6 +126,29 @@ export interface ObjectStorage {
   /** A URL a client PUTs `key` through without an API key; the body is held to `contentLength` when given, and to MAX_PUT_BYTES. */
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
+
+  /*
+   * Multipart uploads: an object of up to MULTIPART_UPLOAD_MAX_BYTES (5 TiB) sent as up to
+   * MULTIPART_MAX_PARTS (10,000) parts (S3's limits, in the policy module),
+   * each through its own pre-signed PUT, in any order and any number of times (the last PUT of a part
+   * number wins), then assembled in part order by completeMultipartUpload. Until then `key` is
+   * untouched; after completion or an abort the upload takes no more parts.
+   */
+  /** Opens a multipart upload of `key`; resolves with the store's id for it. */
+  createMultipartUpload(key: string, options?: { contentType?: string }): Promise<string>;
+  /** A URL a client PUTs one part through without an API key, holding it to exactly `contentLength` bytes. */
+  presignUploadPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string>;
+  /** The parts stored so far, by part number; MultipartUploadNotFoundError when the upload is not open. */
+  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /**
+   * Assembles `parts` (ascending part numbers, each with the etag listParts gave) into `key`, replacing
+   * what is there, and closes the upload. MultipartUploadNotFoundError when it is not open (a repeated
+   * completion included), MultipartPartsError when the parts are not the ones it holds.
+   */
+  completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void>;
+  /** Discards the upload and its parts; succeeds whether or not it is open. */
+  abortMultipartUpload(key: string, uploadId: string): Promise<void>;
+
   /** Resolves when the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { BodyLimits, ObjectInfo } from './object-storage';
+import type { BodyLimits, ObjectInfo, StoredPart } from './object-storage';
 
 /** What a signed object URL grants: one method on one key until `expires`, with fixed response headers. */
 export interface SignedGrant {
@@ -11,6 +11,9 @@ export interface SignedGrant {
   disposition?: string;
   contentType?: string;
   contentLength?: number;
+  /** Set together on a PUT of one part of a multipart upload: the store's id of the upload and the part's number. */
+  uploadId?: string;
+  partNumber?: number;
 }
 
 export type Verdict = 'valid' | 'expired' | 'invalid';
@@ -32,4 +35,9 @@ export interface SignedObjectAccess {
   openObject(key: string): Promise<FileHandle>;
   /** Stores `body` at `key` within `limits`; BodyLengthError when it breaks them. */
   put(key: string, body: Readable, limits: BodyLimits): Promise<{ size: number }>;
+  /**
+   * Stores `body` as part `partNumber` of an open multipart upload within `limits`; BodyLengthError when
+   * it breaks them, MultipartUploadNotFoundError (before reading the body) when the upload is not open.
+   */
+  putPart(uploadId: string, partNumber: number, body: Readable, limits: BodyLimits): Promise<StoredPart>;
 }

@@ -9,10 +9,16 @@ import { Readable } from 'node:stream';
 import type { S3Config } from '../../shared/config';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../shared/errors';
 import { findFreePort } from '../../shared/net';
-import { MAX_PUT_BYTES } from '../../shared/policy';
+import { MAX_PUT_BYTES, MULTIPART_MIN_PART_BYTES } from '../../shared/policy';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { UrlSigner } from '../../shared/storage/local/url-signer';
-import { attachmentDisposition, BodyLengthError, ObjectStorage } from '../../shared/storage/object-storage';
+import {
+  attachmentDisposition,
+  BodyLengthError,
+  MultipartPartsError,
+  MultipartUploadNotFoundError,
+  ObjectStorage,
+} from '../../shared/storage/object-storage';
 import { S3Storage } from '../../shared/storage/s3/s3-storage';
 import { S3RVER_CREDENTIALS, S3rverProcess, startS3rver } from '../support/s3rver';
 import { createBucket } from '../support/s3-bucket';
@@ -20,6 +26,12 @@ import { rejectionOf } from '../support/rejection';
 
 interface StorageFixture {
   storage: ObjectStorage;
+  /**
+   * PUTs one part through its pre-signed URL as a client does, resolving with the part's tag, or
+   * rejecting with why the store refused it. The embedded store's URLs are answered by the gateway,
+   * whose PUT route hands a verified part grant to signedAccess().putPart: the fixture does the same.
+   */
+  sendPart(url: string, body: Buffer): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -31,7 +43,20 @@ interface ServerGaps {
   plusInCopySource?: boolean;
   /** s3rver stores the bytes of a PUT whose connection closed before its Content-Length was reached; S3 stores nothing. */
   keepsCutShortPut?: boolean;
+  /** s3rver 3.7 answers ListParts with 405 MethodNotAllowed: it does not implement it. */
+  noListParts?: boolean;
+  /** s3rver 3.7 answers AbortMultipartUpload with 405 MethodNotAllowed: it does not implement it. */
+  noAbortMultipartUpload?: boolean;
+  /** s3rver checks no signature, so it stores a part of another length than the URL signs; S3 refuses it (403). */
+  partLengthUnchecked?: boolean;
+  /** s3rver stores a part PUT after its upload was completed and fails a repeated completion with a 500; S3 answers NoSuchUpload to both. */
+  reopensCompletedUpload?: boolean;
+  /** s3rver completes an upload from the part numbers alone; S3 refuses a part whose ETag is not the one named (InvalidPart). */
+  partEtagsUnchecked?: boolean;
 }
+
+/** The smallest part size the service gives (S3 requires 5 MiB of every part but the last). */
+const PART_BYTES = MULTIPART_MIN_PART_BYTES;
 
 /** Large enough for several multipart parts, with an odd tail so no part boundary lines up. */
 const LARGE_BODY_BYTES = 12 * 1024 * 1024 + 7;
@@ -292,6 +317,108 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
       expect(expirySecondOf(earlier)).to.equal(signedAt - 3300);
     });
 
+    describe('multipart uploads', () => {
+      const key = 'files/app 1/ünï+build.bin';
+      /** Three parts, the last one short, each of its own bytes. */
+      const partBodies = [randomBytes(PART_BYTES), randomBytes(PART_BYTES), randomBytes(1234)];
+      const whole = Buffer.concat(partBodies);
+
+      async function sendParts(uploadId: string, partNumbers: number[]): Promise<Map<number, string>> {
+        const etags = new Map<number, string>();
+        for (const partNumber of partNumbers) {
+          const body = partBodies[partNumber - 1];
+          const url = await storage.presignUploadPart(key, uploadId, partNumber, { expiresInSeconds: 300, contentLength: body.length });
+          etags.set(partNumber, await fixture.sendPart(url, body));
+        }
+        return etags;
+      }
+
+      const named = (etags: Map<number, string>) => [...etags].sort(([a], [b]) => a - b).map(([partNumber, etag]) => ({ partNumber, etag }));
+
+      it('assembles the parts in part order, whatever order they were sent in, and leaves the key untouched until then', async () => {
+        const uploadId = await storage.createMultipartUpload(key, { contentType: 'application/x-test' });
+        expect(uploadId).to.be.a('string').and.not.equal('');
+        const etags = await sendParts(uploadId, [3, 1, 2]);
+        expect(await storage.head(key), 'nothing at the key before completion').to.equal(null);
+        await storage.completeMultipartUpload(key, uploadId, named(etags));
+        expect((await storage.head(key))?.size).to.equal(whole.length);
+        expect((await storage.digests(key)).sha256).to.equal(createHash('sha256').update(whole).digest('hex'));
+      });
+
+      it('pre-signs part URLs that name the key and expire', async () => {
+        const uploadId = await storage.createMultipartUpload(key);
+        expectSignedUrlFor(await storage.presignUploadPart(key, uploadId, 7, { expiresInSeconds: 300, contentLength: 10 }), key);
+      });
+
+      it('lists the parts it holds by number with their sizes and tags, a part sent again replaced by the last PUT', async function () {
+        if (gaps.noListParts) this.skip();
+        const uploadId = await storage.createMultipartUpload(key);
+        expect(await storage.listParts(key, uploadId)).to.deep.equal([]);
+        const first = await sendParts(uploadId, [2, 3]);
+        const again = await sendParts(uploadId, [2]);
+        const listed = await storage.listParts(key, uploadId);
+        expect(listed.map(({ partNumber, size }) => ({ partNumber, size }))).to.deep.equal([
+          { partNumber: 2, size: PART_BYTES },
+          { partNumber: 3, size: 1234 },
+        ]);
+        expect(listed.map((part) => part.etag)).to.deep.equal([again.get(2), first.get(3)]);
+      });
+
+      it('refuses a part of another length than its URL signs', async function () {
+        if (gaps.partLengthUnchecked) this.skip();
+        const uploadId = await storage.createMultipartUpload(key);
+        const url = await storage.presignUploadPart(key, uploadId, 1, { expiresInSeconds: 300, contentLength: 1000 });
+        await rejectionOf(fixture.sendPart(url, randomBytes(999)));
+        await rejectionOf(fixture.sendPart(url, randomBytes(1001)));
+        if (!gaps.noListParts) expect(await storage.listParts(key, uploadId)).to.deep.equal([]);
+      });
+
+      it('takes no part and completes nothing more once completed', async function () {
+        if (gaps.reopensCompletedUpload) this.skip();
+        const uploadId = await storage.createMultipartUpload(key);
+        const etags = await sendParts(uploadId, [1, 2, 3]);
+        await storage.completeMultipartUpload(key, uploadId, named(etags));
+        const url = await storage.presignUploadPart(key, uploadId, 1, { expiresInSeconds: 300, contentLength: PART_BYTES });
+        await rejectionOf(fixture.sendPart(url, randomBytes(PART_BYTES)));
+        expect(await rejectionOf(storage.completeMultipartUpload(key, uploadId, named(etags)))).to.be.instanceOf(MultipartUploadNotFoundError);
+        if (!gaps.noListParts) expect(await rejectionOf(storage.listParts(key, uploadId))).to.be.instanceOf(MultipartUploadNotFoundError);
+        expect((await storage.digests(key)).sha256).to.equal(createHash('sha256').update(whole).digest('hex'));
+      });
+
+      it('aborts: the parts are discarded, the upload takes no more, and aborting again succeeds', async function () {
+        if (gaps.noAbortMultipartUpload) this.skip();
+        await storage.put(key, Readable.from(Buffer.from('published bytes')));
+        const uploadId = await storage.createMultipartUpload(key);
+        await sendParts(uploadId, [1]);
+        await storage.abortMultipartUpload(key, uploadId);
+        await storage.abortMultipartUpload(key, uploadId);
+        if (!gaps.noListParts) expect(await rejectionOf(storage.listParts(key, uploadId))).to.be.instanceOf(MultipartUploadNotFoundError);
+        expect(await rejectionOf(storage.completeMultipartUpload(key, uploadId, [{ partNumber: 1, etag: '"x"' }]))).to.be.instanceOf(MultipartUploadNotFoundError);
+        expect((await readAll(await storage.getStream(key))).toString(), 'the key keeps what it held').to.equal('published bytes');
+      });
+
+      it('refuses a completion naming no part, parts out of order, or a part it does not hold, and assembles nothing', async () => {
+        const uploadId = await storage.createMultipartUpload(key);
+        const etags = await sendParts(uploadId, [1, 2]);
+        const [one, two] = named(etags);
+        for (const parts of [[], [two, one], [one, one]]) {
+          expect(await rejectionOf(storage.completeMultipartUpload(key, uploadId, parts)), JSON.stringify(parts)).to.be.instanceOf(MultipartPartsError);
+        }
+        if (!gaps.partEtagsUnchecked) {
+          const error = await rejectionOf(storage.completeMultipartUpload(key, uploadId, [one, { partNumber: 2, etag: one.etag }]));
+          expect(error, String(error)).to.be.instanceOf(MultipartPartsError);
+        }
+        expect(await storage.head(key)).to.equal(null);
+        await storage.completeMultipartUpload(key, uploadId, [one, two]);
+        expect((await storage.head(key))?.size).to.equal(2 * PART_BYTES);
+      });
+
+      it('reports an upload it never opened as not found', async function () {
+        if (gaps.noListParts) this.skip();
+        expect(await rejectionOf(storage.listParts(key, 'never-opened'))).to.be.instanceOf(MultipartUploadNotFoundError);
+      });
+    });
+
     it('answers ping', async () => {
       await storage.ping();
     });
@@ -309,6 +436,7 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
           digests: () => gone.storage.digests('gone/object.bin'),
           listKeys: () => gone.storage.listKeys('gone', 10),
           move: () => gone.storage.move('gone/staged.bin', 'gone/object.bin'),
+          createMultipartUpload: () => gone.storage.createMultipartUpload('gone/object.bin'),
         };
         for (const [operation, attempt] of Object.entries(attempts)) {
           const error = await rejectionOf(attempt());
@@ -321,6 +449,26 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
   });
 }
 
+/** What the gateway's PUT route does with an embedded part URL: verify the grant, then store the part within its signed length. */
+async function sendPartThroughSignedAccess(storage: LocalStorage, url: string, body: Buffer): Promise<string> {
+  const access = storage.signedAccess();
+  const parsed = new URL(url);
+  const key = parsed.pathname.slice(access.path.length + 1).split('/').map(decodeURIComponent).join('/');
+  const { verdict, grant } = access.verify('PUT', key, parsed.searchParams);
+  if (verdict !== 'valid' || grant?.uploadId === undefined || grant.partNumber === undefined) throw new Error(`not a valid part URL: ${verdict}`);
+  const part = await access.putPart(grant.uploadId, grant.partNumber, Readable.from([body]), { contentLength: grant.contentLength });
+  return part.etag;
+}
+
+/** A client's PUT of a part to S3: the part's tag is in the ETag header. */
+async function sendPartToS3(url: string, body: Buffer): Promise<string> {
+  const response = await fetch(url, { method: 'PUT', body });
+  if (!response.ok) throw new Error(`S3 refused the part: ${response.status} ${await response.text()}`);
+  const etag = response.headers.get('etag');
+  if (etag === null) throw new Error('S3 sent no ETag');
+  return etag;
+}
+
 describe('LocalStorage', () => {
   async function localStore(): Promise<StorageFixture & { dir: string }> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'local-storage-'));
@@ -328,6 +476,7 @@ describe('LocalStorage', () => {
     return {
       dir,
       storage,
+      sendPart: (url, body) => sendPartThroughSignedAccess(storage, url, body),
       dispose: async () => {
         await storage.close();
         await rm(dir, { recursive: true, force: true });
@@ -370,11 +519,20 @@ describe('S3Storage on s3rver', () => {
 
   objectStorageContract(async () => {
     const storage = await freshBucket();
-    return { storage, dispose: () => storage.close() };
+    return { storage, sendPart: sendPartToS3, dispose: () => storage.close() };
   }, async () => {
     const storage = new S3Storage(configFor(`never-created-${randomBytes(6).toString('hex')}`));
-    return { storage, dispose: () => storage.close() };
-  }, { rangeEndingAtZero: true, plusInCopySource: true, keepsCutShortPut: true });
+    return { storage, sendPart: sendPartToS3, dispose: () => storage.close() };
+  }, {
+    rangeEndingAtZero: true,
+    plusInCopySource: true,
+    keepsCutShortPut: true,
+    noListParts: true,
+    noAbortMultipartUpload: true,
+    partLengthUnchecked: true,
+    reopensCompletedUpload: true,
+    partEtagsUnchecked: true,
+  });
 
   describe('a store that fails', () => {
     /** Every operation that talks to the store, on a fresh key each time. */

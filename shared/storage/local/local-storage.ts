@@ -7,9 +7,20 @@ import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
 import { digestsOfFile, FileDigests } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
-import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
+import {
+  attachmentDisposition,
+  ByteRange,
+  ObjectInfo,
+  ObjectStorage,
+  PresignGetOptions,
+  PresignPartOptions,
+  PresignPutOptions,
+  PutOptions,
+  StoredPart,
+} from '../object-storage';
 import type { SignedObjectAccess } from '../signed-object-access';
 import { SignedUrlMemo } from '../signed-url-memo';
+import { LocalMultipartUploads, MULTIPART_DIRECTORY } from './local-multipart';
 import { SIGNED_URL_PARAMS, UrlSigner } from './url-signer';
 
 /** Where signed URLs point, under PUBLIC_BASE_URL; the gateway answers them through signedAccess(). */
@@ -32,6 +43,7 @@ export class LocalStorage implements ObjectStorage {
   private readonly signedGets = new SignedUrlMemo();
   /** Where writes land before they are renamed into place; created with the store, so it is there while the store is. */
   private readonly partialDirectory: string;
+  private readonly multipart: LocalMultipartUploads;
 
   constructor(
     private readonly root: string,
@@ -40,6 +52,7 @@ export class LocalStorage implements ObjectStorage {
   ) {
     this.partialDirectory = path.join(root, '.partial');
     fs.mkdirSync(this.partialDirectory, { recursive: true });
+    this.multipart = new LocalMultipartUploads(root, this.partialDirectory, (error, key) => this.failure(error, key));
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<{ size: number }> {
@@ -136,6 +149,34 @@ export class LocalStorage implements ObjectStorage {
       })));
   }
 
+  createMultipartUpload(): Promise<string> {
+    return this.multipart.create();
+  }
+
+  /** The part's URL is the object's, with the upload and part number signed in. */
+  async presignUploadPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string> {
+    return this.url(key, this.signer.sign({
+      method: 'PUT',
+      key,
+      expires: expiry(options.expiresInSeconds),
+      contentLength: options.contentLength,
+      uploadId,
+      partNumber,
+    }));
+  }
+
+  listParts(_key: string, uploadId: string): Promise<StoredPart[]> {
+    return this.multipart.listParts(uploadId);
+  }
+
+  completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void> {
+    return this.multipart.complete(uploadId, this.pathOf(key), parts);
+  }
+
+  abortMultipartUpload(_key: string, uploadId: string): Promise<void> {
+    return this.multipart.abort(uploadId);
+  }
+
   async ping(): Promise<void> {
     try {
       await fsp.access(this.partialDirectory, fs.constants.R_OK | fs.constants.W_OK);
@@ -155,6 +196,7 @@ export class LocalStorage implements ObjectStorage {
       head: (key) => this.head(key),
       openObject: (key) => this.openObject(key),
       put: (key, body, limits) => this.put(key, body, limits),
+      putPart: (uploadId, partNumber, body, limits) => this.multipart.putPart(uploadId, partNumber, body, limits),
     };
   }
 
@@ -184,7 +226,7 @@ export class LocalStorage implements ObjectStorage {
   /** Maps a key to a file inside root; keys that would escape it are refused. */
   private pathOf(key: string): string {
     const segments = key.split('/');
-    if (key === '' || segments.some((s) => s === '' || s === '.' || s === '..' || s === '.partial')) {
+    if (key === '' || segments.some((s) => s === '' || s === '.' || s === '..' || s === '.partial' || s === MULTIPART_DIRECTORY)) {
       throw new ObjectNotFoundError(key);
     }
     return path.join(this.root, ...segments);

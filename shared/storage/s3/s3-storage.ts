@@ -1,15 +1,20 @@
 import { pipeline, Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsCommand,
+  ListPartsCommand,
   NoSuchKey,
   NotFound,
   PutObjectCommand,
   S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -17,7 +22,20 @@ import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
 import { digestsOfStream, FileDigests } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';
-import { attachmentDisposition, ByteRange, ObjectInfo, ObjectStorage, PresignGetOptions, PresignPutOptions, PutOptions } from '../object-storage';
+import {
+  attachmentDisposition,
+  ByteRange,
+  MultipartPartsError,
+  MultipartUploadNotFoundError,
+  ObjectInfo,
+  ObjectStorage,
+  PresignGetOptions,
+  PresignPartOptions,
+  PresignPutOptions,
+  PutOptions,
+  requireAscendingParts,
+  StoredPart,
+} from '../object-storage';
 import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
 import { createS3Client } from './s3-client';
 import { confirmGetUrlPresigner, presignGetWithSdk, UnsignedGetUrlRequest } from './sdk-get-urls';
@@ -133,6 +151,68 @@ export class S3Storage implements ObjectStorage {
     return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
   }
 
+  async createMultipartUpload(key: string, options: { contentType?: string } = {}): Promise<string> {
+    const output = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }));
+    if (!output.UploadId) throw new Error('S3 returned no UploadId');
+    return output.UploadId;
+  }
+
+  async presignUploadPart(key: string, uploadId: string, partNumber: number, options: PresignPartOptions): Promise<string> {
+    // Content-Length becomes a signed header, so S3 refuses a part of any other length.
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: partNumber,
+      ContentLength: options.contentLength,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+  }
+
+  /** ListParts pages through at most 1,000 parts per request. */
+  async listParts(key: string, uploadId: string): Promise<StoredPart[]> {
+    const parts: StoredPart[] = [];
+    let marker: string | undefined;
+    for (;;) {
+      const output = await this.multipartCall(uploadId, () => this.client.send(new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumberMarker: marker })));
+      for (const part of output.Parts ?? []) {
+        if (part.PartNumber !== undefined && part.ETag !== undefined) parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag });
+      }
+      if (!output.IsTruncated || output.NextPartNumberMarker === undefined) return parts;
+      marker = output.NextPartNumberMarker;
+    }
+  }
+
+  async completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void> {
+    requireAscendingParts(parts);
+    await this.multipartCall(uploadId, () => this.client.send(new CompleteMultipartUploadCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+    })));
+  }
+
+  async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+    try {
+      await this.multipartCall(uploadId, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })));
+    } catch (error) {
+      if (!(error instanceof MultipartUploadNotFoundError)) throw error;
+    }
+  }
+
+  /** Sends a command naming a multipart upload, with S3's errors about the upload and its parts turned into the port's. */
+  private async multipartCall<Output>(uploadId: string, send: () => Promise<Output>): Promise<Output> {
+    try {
+      return await send();
+    } catch (error) {
+      const name = (error as { name?: unknown } | null)?.name;
+      if (name === 'NoSuchUpload') throw new MultipartUploadNotFoundError(uploadId);
+      if (typeof name === 'string' && PART_ERRORS.has(name)) throw new MultipartPartsError((error as Error).message);
+      throw error;
+    }
+  }
+
   /** The download hot path: signed here, as getSignedUrl's middleware stack costs many times the signature itself. */
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
     const request: UnsignedGetUrlRequest = {
@@ -167,6 +247,9 @@ export class S3Storage implements ObjectStorage {
     this.client.destroy();
   }
 }
+
+/** S3's refusals of the parts a completion names: missing or replaced, out of order, or smaller than 5 MiB before the last. */
+const PART_ERRORS = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall']);
 
 /** CopySource is sent as a raw header: S3 expects it URL-encoded, '+' included. */
 function copySource(bucket: string, key: string): string {
