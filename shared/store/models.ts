@@ -138,7 +138,15 @@ export interface AuditEntry {
   status: number | null;
 }
 
-export type UploadStatus = 'issued' | 'verifying' | 'completed' | 'failed' | 'expired';
+/** `aborted`: given up by an admin before completion (its name released, its bytes discarded). */
+export type UploadStatus = 'issued' | 'verifying' | 'completed' | 'failed' | 'expired' | 'aborted';
+
+/** What a multipart upload session adds: the object store's upload and the part size every part but the last has. */
+export interface MultipartSession {
+  /** The object store's id of its multipart upload; never leaves the process. */
+  storageUploadId: string;
+  partSize: number;
+}
 
 export interface UploadSession {
   uploadId: string;
@@ -158,7 +166,10 @@ export interface UploadSession {
   versionStatus: InitialReleaseStatus | null;
   /** The pending file this session reserves. */
   fileId: string;
+  /** Where the bytes land: a staging key for a single PUT, the file's own key for a multipart upload (assembled there at completion). */
   storageKey: string;
+  /** null for a single-PUT large upload. */
+  multipart: MultipartSession | null;
   status: UploadStatus;
   /** Checksum the client declared at completion, normalised to lowercase hex. */
   expectedChecksum: string | null;

@@ -23,6 +23,7 @@ export function sessionWithDefaults(session: NewUploadSession): UploadSession {
     arch: session.arch ?? DEFAULT_ARCH,
     channel: session.channel ?? null,
     versionStatus: session.versionStatus ?? null,
+    multipart: session.multipart ?? null,
   };
 }
 

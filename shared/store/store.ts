@@ -94,9 +94,12 @@ export type VersionTransition =
   | { outcome: 'invalid-transition'; from: ReleaseStatus; to: ReleaseStatus }
   | { outcome: 'not-found' };
 
-/** An upload session as createUploadSession takes it: the release fields default to platform and arch `any`, no channel, no status. */
-export type NewUploadSession = Omit<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus'>
-  & Partial<Pick<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus'>>;
+/**
+ * An upload session as createUploadSession takes it: the release fields default to platform and arch
+ * `any`, no channel, no status; `multipart` to null (a single-PUT upload).
+ */
+export type NewUploadSession = Omit<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus' | 'multipart'>
+  & Partial<Pick<UploadSession, 'platform' | 'arch' | 'channel' | 'versionStatus' | 'multipart'>>;
 
 /** The digests setFileDigests records beside the checksum (SHA-256), which the file has from its upload. */
 export interface FileDigestUpdate {
@@ -267,7 +270,7 @@ export interface Store {
   /** Newest first by (timestamp, entryId). */
   listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
 
-  // Large-upload sessions
+  // Upload sessions (large and multipart uploads)
   /** Returns the session as stored, defaults included. */
   createUploadSession(session: NewUploadSession): Promise<UploadSession>;
   getUploadSession(uploadId: string): Promise<UploadSession | null>;

@@ -909,6 +909,24 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(verifying).to.deep.equal({ ...asked, status: 'verifying', updatedAt: at(1) });
       });
 
+      it("keeps a multipart session's store upload id and part size, and reads a session given without them as a single PUT", async () => {
+        const multipart = uploadSession('up_1', {
+          fileSize: 5 * 1024 ** 4,
+          storageKey: 'files/app_1/file_up_1',
+          multipart: { storageUploadId: 'VXBsb2FkIElEIGZvciA2aWWWpbmcncyBteS1tb3ZpZS5tMnRzIHVwbG9hZA.-_~', partSize: 550_502_400 },
+          expiresAt: at(5),
+        });
+        expect(await store.createUploadSession(multipart)).to.deep.equal(multipart);
+        expect(await store.getUploadSession('up_1')).to.deep.equal(multipart);
+        const { multipart: _multipart, ...given } = uploadSession('up_2');
+        expect(await store.createUploadSession(given)).to.deep.equal(uploadSession('up_2'));
+        expect((await store.getUploadSession('up_2'))?.multipart).to.equal(null);
+        expect(await store.listExpiredUploadSessions(at(5), 10)).to.deep.equal([multipart]);
+        const aborted = await store.updateUploadSession('up_1', ['issued'], { status: 'aborted' }, at(6));
+        expect(aborted).to.deep.equal({ ...multipart, status: 'aborted', updatedAt: at(6) });
+        expect(await store.listExpiredUploadSessions(at(10), 10)).to.deep.equal([]);
+      });
+
       it('updates a session only from the expected statuses, leaving omitted fields unchanged', async () => {
         const session = uploadSession('up_1');
         await store.createUploadSession(session);

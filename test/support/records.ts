@@ -150,6 +150,7 @@ export function uploadSession(uploadId: string, overrides: Partial<UploadSession
     versionStatus: null,
     fileId: `file_${uploadId}`,
     storageKey: `uploads/${uploadId}`,
+    multipart: null,
     status: 'issued',
     expectedChecksum: null,
     failureReason: null,

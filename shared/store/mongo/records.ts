@@ -141,6 +141,7 @@ export function toUploadSession(doc: UploadSessionDoc): UploadSession {
     versionStatus: orNull(doc.versionStatus),
     fileId: doc.fileId,
     storageKey: doc.storageKey,
+    multipart: doc.multipart ? { storageUploadId: doc.multipart.storageUploadId, partSize: doc.multipart.partSize } : null,
     status: doc.status,
     expectedChecksum: orNull(doc.expectedChecksum),
     failureReason: orNull(doc.failureReason),

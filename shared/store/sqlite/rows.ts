@@ -152,6 +152,9 @@ export function uploadSessionFromRow(row: Row): UploadSession {
     versionStatus: optionalText(row.version_status) as InitialReleaseStatus | null,
     fileId: text(row.file_id),
     storageKey: text(row.storage_key),
+    multipart: row.multipart_upload_id === null
+      ? null
+      : { storageUploadId: text(row.multipart_upload_id), partSize: row.multipart_part_size as number },
     status: text(row.status) as UploadStatus,
     expectedChecksum: optionalText(row.expected_checksum),
     failureReason: optionalText(row.failure_reason),

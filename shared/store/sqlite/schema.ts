@@ -287,6 +287,15 @@ CREATE INDEX audit_feed_app ON audit_log(application_id, ts DESC, entry_id DESC)
 CREATE INDEX audit_feed_app_action ON audit_log(application_id, action, ts DESC, entry_id DESC);
 `;
 
+/**
+ * 5: multipart uploads. A session of one names the object store's multipart upload and its part
+ * size; sessions stored before are single-PUT uploads (both null).
+ */
+const MULTIPART_UPLOADS = `
+ALTER TABLE upload_sessions ADD COLUMN multipart_upload_id TEXT;
+ALTER TABLE upload_sessions ADD COLUMN multipart_part_size INTEGER;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -298,6 +307,7 @@ const MIGRATIONS: readonly Migration[] = [
   releaseModel,
   (db) => db.exec(WEBHOOKS),
   (db) => db.exec(ADMIN_KEYS_AND_AUDIT_LOG),
+  (db) => db.exec(MULTIPART_UPLOADS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,12 +18,13 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO upload_sessions (upload_id, application_id, version, file_name, file_size, content_type, file_type,
-             release_notes, required_tier, platform, arch, channel, version_status, file_id, storage_key, status,
-             expected_checksum, failure_reason, expires_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             release_notes, required_tier, platform, arch, channel, version_status, file_id, storage_key, multipart_upload_id,
+             multipart_part_size, status, expected_checksum, failure_reason, expires_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(s.uploadId, s.applicationId, s.version, s.fileName, s.fileSize, s.contentType, s.fileType, s.releaseNotes,
-          s.requiredTier, s.platform, s.arch, s.channel, s.versionStatus, s.fileId, s.storageKey, s.status,
+          s.requiredTier, s.platform, s.arch, s.channel, s.versionStatus, s.fileId, s.storageKey,
+          s.multipart?.storageUploadId ?? null, s.multipart?.partSize ?? null, s.status,
           s.expectedChecksum, s.failureReason, toMillis(s.expiresAt), toMillis(s.createdAt), toMillis(s.updatedAt)),
     );
     return s;

@@ -3,9 +3,9 @@ import type { ShareLink, UploadSession } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
-/** The fields sessions gained with the release model. */
-export type SessionReleaseField = 'platform' | 'arch' | 'channel' | 'versionStatus';
-/** A session as read: one stored before the release model lacks its fields. */
+/** The fields sessions gained with the release model, and with multipart uploads. */
+export type SessionReleaseField = 'platform' | 'arch' | 'channel' | 'versionStatus' | 'multipart';
+/** A session as read: one stored before the release model, or before multipart uploads, lacks their fields. */
 export type UploadSessionDoc = Omit<UploadSession, SessionReleaseField> & Partial<Pick<UploadSession, SessionReleaseField>>;
 export type ShareLinkDoc = ShareLink;
 
@@ -26,6 +26,7 @@ export const uploadSessionSchema = new Schema<UploadSessionDoc>(
     versionStatus: String,
     fileId: String,
     storageKey: String,
+    multipart: { type: new Schema({ storageUploadId: String, partSize: Number }, { _id: false }), default: null },
     status: String,
     expectedChecksum: String,
     failureReason: String,
