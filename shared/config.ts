@@ -1,5 +1,11 @@
 import path from 'node:path';
-import { PRESIGNED_URL_MAX_SECONDS, UPLOAD_URL_DEFAULT_TTL_SECONDS, WEBHOOK_RETRY_BASE_DEFAULT_MS } from './policy';
+import {
+  MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
+  MULTIPART_UPLOAD_MAX_TTL_SECONDS,
+  PRESIGNED_URL_MAX_SECONDS,
+  UPLOAD_URL_DEFAULT_TTL_SECONDS,
+  WEBHOOK_RETRY_BASE_DEFAULT_MS,
+} from './policy';
 import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
@@ -31,6 +37,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Lifetime of a large-upload session and its pre-signed PUT URL. */
   uploadUrlTtlSeconds: number;
+  /** Lifetime of a multipart upload session; the expiry sweep aborts what is left of it then. */
+  multipartUploadTtlSeconds: number;
   /** Gateway processes sharing the port (node:cluster); 1 serves from the process itself. */
   webConcurrency: number;
   webhooks: WebhookConfig;
@@ -134,6 +142,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const uploadUrlTtlSeconds = parseInteger(read('UPLOAD_URL_TTL_SECONDS'), UPLOAD_URL_DEFAULT_TTL_SECONDS, 1, PRESIGNED_URL_MAX_SECONDS, 'UPLOAD_URL_TTL_SECONDS', problems);
 
+  const multipartUploadTtlSeconds = parseInteger(read('MULTIPART_UPLOAD_TTL_SECONDS'), MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS, 1,
+    MULTIPART_UPLOAD_MAX_TTL_SECONDS, 'MULTIPART_UPLOAD_TTL_SECONDS', problems);
+
   const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
 
   const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
@@ -155,6 +166,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisPrefix,
     shutdownTimeoutMs,
     uploadUrlTtlSeconds,
+    multipartUploadTtlSeconds,
     webConcurrency,
     webhooks: Object.freeze(webhooks),
   });

@@ -30,6 +30,12 @@ export const MULTIPART_MAX_PARTS = 10_000;
 export const MULTIPART_MIN_PART_BYTES = 8 * MIB;
 /** Lifetime of a large-upload session and its PUT URL unless UPLOAD_URL_TTL_SECONDS says otherwise. */
 export const UPLOAD_URL_DEFAULT_TTL_SECONDS = HOUR_SECONDS;
+/** Part URLs one request may ask for. */
+export const MULTIPART_PART_URLS_PER_REQUEST = 100;
+/** Lifetime of a multipart upload session unless MULTIPART_UPLOAD_TTL_SECONDS says otherwise; its part URLs never outlive it. */
+export const MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS = DAY_SECONDS;
+/** The longest a multipart upload session may be configured to last. */
+export const MULTIPART_UPLOAD_MAX_TTL_SECONDS = 30 * DAY_SECONDS;
 /** The longest a pre-signed URL may live: S3 signatures (SigV4) are valid for a week at most. */
 export const PRESIGNED_URL_MAX_SECONDS = 7 * DAY_SECONDS;
 

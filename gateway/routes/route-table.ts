@@ -5,6 +5,7 @@ import { healthRoutes } from './health-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
+import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
@@ -15,6 +16,7 @@ const MODULES: readonly RouteModule[] = [
   healthRoutes,
   applicationRoutes,
   uploadRoutes,
+  multipartUploadRoutes,
   customerRoutes,
   webhookRoutes,
   statisticsRoutes,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PUT_BYTES } from '../../shared/policy';
+import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
   applicationIdField,
@@ -16,11 +16,15 @@ import {
 } from './common';
 
 const fileType = z.enum(FILE_TYPES, { errorMap: () => ({ message: `must be one of ${FILE_TYPES.join(', ')}` }) });
-const fileSize = z
+const fileSizeUpTo = (maxBytes: number, unit: string, unitBytes: number) => z
   .number({ invalid_type_error: 'must be a number of bytes' })
   .int('must be a whole number of bytes')
   .min(1, 'must be at least 1 byte')
-  .max(MAX_PUT_BYTES, `must be at most ${MAX_PUT_BYTES} bytes (${MAX_PUT_BYTES / 1024 ** 3} GiB)`);
+  .max(maxBytes, `must be at most ${maxBytes} bytes (${maxBytes / unitBytes} ${unit})`);
+const fileSize = fileSizeUpTo(MAX_PUT_BYTES, 'GiB', 1024 ** 3);
+const checksumField = z
+  .string()
+  .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'must be sha256:<64 hex digits> or 64 hex digits');
 
 /** What an upload may create its version as: a yanked version is only ever a published one withdrawn. */
 const UPLOAD_VERSION_STATUSES = ['draft', 'published'] as const satisfies readonly InitialReleaseStatus[];
@@ -71,16 +75,38 @@ export const largeUploadCompleteSchema = z
     version: versionField,
     fileName: fileNameField,
     fileSize,
-    checksum: z
-      .string()
-      .regex(/^(sha256:)?[0-9a-fA-F]{64}$/, 'must be sha256:<64 hex digits> or 64 hex digits')
-      .optional(),
+    checksum: checksumField.optional(),
     releaseNotes: releaseNotesField.optional(),
   })
   .strict();
 
 export const uploadParams = z.object({ uploadId: generatedIdField });
 
+/** A multipart upload: the large upload's fields, files up to 5 TiB in parts whose size the service chooses, the checksum up front. */
+export const multipartUploadSchema = (choices: UploadFieldChoices) =>
+  z
+    .object({
+      ...uploadFields(choices),
+      fileName: fileNameField,
+      fileSize: fileSizeUpTo(MULTIPART_UPLOAD_MAX_BYTES, 'TiB', 1024 ** 4),
+      contentType: contentTypeField.optional(),
+      checksum: checksumField.optional(),
+    })
+    .strict();
+
+/** Part numbers to pre-sign PUT URLs for, each once; whether they are within the upload's part count is the upload's to say. */
+export const partUrlsSchema = z
+  .object({
+    partNumbers: z
+      .array(z.number({ invalid_type_error: 'must be part numbers' }).int('must be whole numbers').min(1, 'part numbers start at 1')
+        .max(MULTIPART_MAX_PARTS, `part numbers end at ${MULTIPART_MAX_PARTS} at most`), { invalid_type_error: 'must be an array of part numbers' })
+      .min(1, 'must name at least one part')
+      .max(MULTIPART_PART_URLS_PER_REQUEST, `must name at most ${MULTIPART_PART_URLS_PER_REQUEST} parts per request`)
+      .refine((numbers) => new Set(numbers).size === numbers.length, 'must name each part once'),
+  })
+  .strict();
+
 export type SmallUploadFields = z.output<ReturnType<typeof smallUploadFields>>;
 export type LargeUploadRequest = z.output<ReturnType<typeof largeUploadUrlSchema>>;
 export type LargeUploadCompletion = z.output<typeof largeUploadCompleteSchema>;
+export type MultipartUploadRequest = z.output<ReturnType<typeof multipartUploadSchema>>;

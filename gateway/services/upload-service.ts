@@ -1,10 +1,9 @@
-import { conflict, DuplicateError, gone, notFound, redisUnavailable, validationError } from '../../shared/errors';
+import { conflict, gone, notFound, validationError } from '../../shared/errors';
 import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
 import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
-import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '../../shared/releases/platforms';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
@@ -17,6 +16,7 @@ import type { StagedFile } from '../uploads/receive-multipart';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
+import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 /** What both uploads say about their file and its version. */
 type UploadFields = SmallUploadFields;
@@ -212,65 +212,21 @@ export class UploadService {
     return { session: current, file, version };
   }
 
-  /**
-   * Refuses (409) an upload naming a channel or status other than those of its version, when the
-   * version exists: checked before any byte is stored or reserved, and again by the publication.
-   */
-  private async checkVersionTakes(applicationId: string, version: string, release: UploadRelease): Promise<void> {
-    if (release.channel === undefined && release.status === undefined) return;
-    const existing = await this.store.getVersion(applicationId, version);
-    const mismatch = existing && versionMismatch(existing, release);
-    if (mismatch) throw conflict(mismatch);
+  private checkVersionTakes(applicationId: string, version: string, release: UploadRelease): Promise<void> {
+    return checkVersionTakes(this.store, applicationId, version, release);
   }
 
-  /** Inserts the file, holding its name (and the MAIN slot of its platform and arch): the one place an upload is refused for a taken name or slot. */
-  private async reserveFile(file: FileRecord): Promise<FileRecord> {
-    try {
-      return await this.store.insertFile(file);
-    } catch (error) {
-      if (!(error instanceof DuplicateError)) throw error;
-      if (error.target === 'mainFile') {
-        throw conflict(`version ${file.version} already has a MAIN file for platform ${file.platform ?? DEFAULT_PLATFORM} and arch ${file.arch ?? DEFAULT_ARCH}; `
-          + 'upload this one with another fileType, platform or arch');
-      }
-      throw conflict(`version ${file.version} already has a file named ${file.fileName}`);
-    }
+  private reserveFile(file: FileRecord): Promise<FileRecord> {
+    return reserveFile(this.store, file);
   }
 
-  /**
-   * Gives a reservation up after a failure. False when the file turned out published (a failure after
-   * its publication), or when the store could not say: its bytes must then stay. When the store
-   * refuses the release, the file stays pending and is logged.
-   */
-  private async releaseFile(file: FileRecord): Promise<boolean> {
-    try {
-      const released = await this.store.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
-      return released !== null || (await this.store.getFile(file.fileId))?.status !== 'available';
-    } catch (error) {
-      this.logger.error({ err: error, fileId: file.fileId, applicationId: file.applicationId, version: file.version },
-        'could not release the reservation of a failed upload; its file name stays taken and its bytes are kept');
-      return false;
-    }
+  private releaseFile(file: FileRecord): Promise<boolean> {
+    return releaseFile(this.store, this.logger, file);
   }
 
-  private async queueVerification(uploadId: string): Promise<void> {
-    try {
-      await this.jobs.enqueue('verify-upload', { uploadId });
-    } catch {
-      throw redisUnavailable('could not queue the verification; call large-complete again shortly');
-    }
+  private queueVerification(uploadId: string): Promise<void> {
+    return queueVerification(this.jobs, uploadId, 'call large-complete');
   }
-}
-
-const releaseOf = (fields: Partial<UploadFields>): UploadRelease =>
-  ({ releaseNotes: fields.releaseNotes, requiredTier: fields.requiredTier, channel: fields.channel, status: fields.status });
-
-/** The file's platform and arch (`any` for those left out); 400 for a pair no file can carry. */
-function targetOf(fields: Partial<Pick<UploadFields, 'platform' | 'arch'>>): FileTarget {
-  const target = { platform: fields.platform ?? DEFAULT_PLATFORM, arch: fields.arch ?? DEFAULT_ARCH };
-  const problem = fileTargetProblem(target);
-  if (problem) throw validationError([{ field: 'arch', message: problem }]);
-  return target;
 }
 
 /** The completion must name the same upload as step 1. */

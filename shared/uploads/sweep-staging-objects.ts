@@ -4,7 +4,7 @@ import type { Store } from '../store/store';
 import { STAGING_DIRECTORY } from './storage-keys';
 
 /** Upload sessions whose upload URL may no longer write to the staging key once it has expired. */
-const FINISHED = new Set<UploadStatus>(['completed', 'failed', 'expired']);
+const FINISHED = new Set<UploadStatus>(['completed', 'failed', 'expired', 'aborted']);
 
 /**
  * Deletes staging objects nothing will read: a finished session's staging key is empty unless its

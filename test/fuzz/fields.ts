@@ -125,6 +125,21 @@ export const fields = {
     valid: oneOf('1', '1000', '5368709120'),
     invalid: fc.oneof(oneOf('0', '-1', '1.5', '5368709121', '1e999', '-1e999', '1e400', '9007199254740993', '18446744073709551616', '-0'), jsonNotNumber),
   }),
+  /** A multipart upload's size: up to 5 TiB. */
+  multipartFileSize: (): FieldRule => ({
+    required: true,
+    valid: oneOf('1', '20971520', '5368709121', '5497558138880'),
+    invalid: fc.oneof(oneOf('0', '-1', '1.5', '5497558138881', '1e999', '-1e999', '9007199254740993', '-0'), jsonNotNumber),
+  }),
+  /** Part numbers of an upload of `partCount` parts. */
+  partNumbers: (partCount: number): FieldRule => ({
+    required: true,
+    valid: oneOf('[1]', JSON.stringify(Array.from({ length: partCount }, (_, i) => i + 1)), `[${partCount}, 1]`),
+    invalid: fc.oneof(
+      jsonNotArray,
+      oneOf('[]', '[0]', '[-1]', '[1.5]', '["1"]', '[null]', '[1, 1]', `[${partCount + 1}]`, '[10001]', '[1e999]', JSON.stringify(Array.from({ length: 101 }, (_, i) => i + 1))),
+    ),
+  }),
   contentType: (): FieldRule => ({ valid: json(oneOf('application/zip', 'text/plain; charset=utf-8')), invalid: fc.oneof(json(text.badContentType), jsonNotString) }),
   fileType: (): FieldRule => ({ valid: json(oneOf('MAIN', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER')), invalid: fc.oneof(json(text.badFileType), jsonNotString) }),
   platform: (): FieldRule => ({ valid: json(oneOf('windows', 'macos', 'linux', 'any')), invalid: fc.oneof(json(text.badPlatform), jsonNotString) }),

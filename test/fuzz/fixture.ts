@@ -47,6 +47,8 @@ export interface Fixture {
   adminKeys: { spare: SeededAdminKey; revoked: SeededAdminKey; elsewhere: SeededAdminKey };
   /** A large upload issued for main/PENDING and never sent: its PUT URL (path and query) and fields. */
   upload: { uploadId: string; target: string; fileName: string; fileSize: number; version: string };
+  /** A multipart upload opened for main/PENDING and never sent (an OTHER file): its id, fields and part count. */
+  multipart: { uploadId: string; fileName: string; fileSize: number; partCount: number; version: string };
   /** Share links of the premium customer for main/OPEN. */
   shares: { active: string; spare: string; revoked: string };
   /** A signed download URL of the main file (path and query). */
@@ -61,6 +63,8 @@ export interface Fixture {
 export const FIXTURE_VERSIONS = { open: '1.0.0', premium: '2.0.0', pending: '3.0.0' } as const;
 export const FIXTURE_RELEASE_NOTES = { open: 'first release', premium: 'for premium customers' } as const;
 export const PENDING_FILE_SIZE = 1000;
+/** Three parts of the smallest part size (8 MiB), the last one short. */
+export const MULTIPART_FILE_SIZE = 20 * 1024 * 1024;
 
 export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const tag = randomBytes(4).toString('hex');
@@ -120,6 +124,15 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     fileSize: PENDING_FILE_SIZE,
   }), 201);
 
+  const multipartName = `parts-${tag}.bin`;
+  const opened = expectStatus(await http.post('/v1/management/uploads/multipart', {
+    applicationId: main,
+    version: FIXTURE_VERSIONS.pending,
+    fileName: multipartName,
+    fileSize: MULTIPART_FILE_SIZE,
+    fileType: 'OTHER',
+  }), 201);
+
   const share = async () => {
     const created = expectStatus(await http.post('/v1/downloads/share', { applicationId: main, version: FIXTURE_VERSIONS.open }, { key: premium.apiKey }), 201);
     return created.token as string;
@@ -142,6 +155,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     keys: { spare: spareKey, revoked: revokedKey },
     adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
+    multipart: { uploadId: opened.uploadId, fileName: multipartName, fileSize: MULTIPART_FILE_SIZE, partCount: opened.partCount, version: FIXTURE_VERSIONS.pending },
     shares,
     downloadTarget: pathAndQuery(download.downloadUrl),
     webhooks,

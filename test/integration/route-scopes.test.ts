@@ -49,6 +49,9 @@ describe('scopes on every route of the route table', function () {
     'PATCH /v1/management/applications/:applicationId/versions/:version': () => ({ releaseNotes: 'changed' }),
     'POST /v1/management/upload/large-url': (applicationId) => ({ applicationId, version: fresh('v'), fileName: 'big.iso', fileSize: 100 }),
     'POST /v1/management/upload/large-complete': (applicationId) => ({ uploadId: uploads[applicationId], applicationId, version: '2.0.0', fileName: 'big.iso', fileSize: 100 }),
+    'POST /v1/management/uploads/multipart': (applicationId) => ({ applicationId, version: fresh('v'), fileName: 'huge.iso', fileSize: 100 }),
+    // The upload these name is the large one above: refused (409) as no multipart upload, after the scope check.
+    'POST /v1/management/uploads/:uploadId/parts': () => ({ partNumbers: [1] }),
     'POST /v1/management/customers': () => ({ name: 'Scoped customer', tier: 'standard' }),
     'PATCH /v1/management/customers/:customerId': () => ({ notes: 'changed' }),
     'POST /v1/management/customers/:customerId/apikeys': () => ({}),

@@ -14,6 +14,8 @@ const getGrant: SignedGrant = {
   disposition: 'attachment; filename="a.bin"',
   contentType: 'application/octet-stream',
   contentLength: undefined,
+  uploadId: undefined,
+  partNumber: undefined,
 };
 
 const putGrant: SignedGrant = {
@@ -23,7 +25,11 @@ const putGrant: SignedGrant = {
   disposition: undefined,
   contentType: undefined,
   contentLength: 1024,
+  uploadId: undefined,
+  partNumber: undefined,
 };
+
+const partGrant: SignedGrant = { ...putGrant, contentLength: 8 * 1024 * 1024, uploadId: 'Zm9vYmFy-_', partNumber: 7 };
 
 describe('UrlSigner', () => {
   const signer = new UrlSigner(randomBytes(32));
@@ -37,6 +43,22 @@ describe('UrlSigner', () => {
   it('verifies the grant it signed', () => {
     expect(signer.verify('GET', KEY, signed(getGrant), NOW)).to.deep.equal({ verdict: 'valid', grant: getGrant });
     expect(signer.verify('PUT', KEY, signed(putGrant), NOW)).to.deep.equal({ verdict: 'valid', grant: putGrant });
+  });
+
+  it('verifies a part grant, and refuses it with its upload or part number changed or removed', () => {
+    expect(signer.verify('PUT', KEY, signed(partGrant), NOW)).to.deep.equal({ verdict: 'valid', grant: partGrant });
+    expect(signer.verify('PUT', KEY, tampered(partGrant, 'X-Part-Number', '8'), NOW).verdict).to.equal('invalid');
+    expect(signer.verify('PUT', KEY, tampered(partGrant, 'X-Upload-Id', 'other'), NOW).verdict).to.equal('invalid');
+    for (const name of ['X-Part-Number', 'X-Upload-Id']) {
+      const query = signed(partGrant);
+      query.delete(name);
+      expect(signer.verify('PUT', KEY, query, NOW).verdict, name).to.equal('invalid');
+    }
+    // A whole-object PUT URL cannot be turned into a part URL, nor a part URL into a whole-object one.
+    const asPart = signed(putGrant);
+    asPart.set('X-Upload-Id', 'Zm9vYmFy-_');
+    asPart.set('X-Part-Number', '7');
+    expect(signer.verify('PUT', KEY, asPart, NOW).verdict).to.equal('invalid');
   });
 
   it('accepts HEAD for a GET grant', () => {

@@ -6,6 +6,8 @@ import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
 import type { FilePublicationResult } from '../../shared/store/store';
 import { releaseOfSession, versionMismatch } from '../../shared/uploads/publish-file';
+import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
+import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WorkerDeps } from '../worker-deps';
 
@@ -16,8 +18,9 @@ import type { WorkerDeps } from '../worker-deps';
 const STALLED_TOO_OFTEN = 'job stalled more than allowable limit';
 
 /**
- * Verifies a completed large upload: moves the staged object to the file's key, computes its SHA-256
- * and SHA-512 in one pass, then publishes the file with the version fields the upload carried, or
+ * Verifies a completed large or multipart upload: moves the staged object to the file's key (a
+ * multipart upload is assembled there from its parts instead), computes its SHA-256 and SHA-512 in
+ * one pass, then publishes the file with the version fields the upload carried, or
  * fails the upload and deletes the bytes (the version untouched). A checksum mismatch, or a version
  * that is now in another channel or status than the upload named, is permanent (no retry); storage
  * errors are retried with backoff, and the last attempt fails the upload. Every step is safe to
@@ -65,11 +68,16 @@ async function pendingVerification(uploadId: string, deps: WorkerDeps): Promise<
 }
 
 async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps): Promise<string> {
-  try {
-    await deps.storage.move(session.storageKey, file.storageKey);
-  } catch (error) {
-    // Already moved by an earlier attempt of this job.
-    if (!(error instanceof ObjectNotFoundError)) throw error;
+  if (session.multipart) {
+    const unassembled = await assembleMultipartUpload(deps.storage, session);
+    if (unassembled !== null) return failUpload(session, file, unassembled, deps);
+  } else {
+    try {
+      await deps.storage.move(session.storageKey, file.storageKey);
+    } catch (error) {
+      // Already moved by an earlier attempt of this job.
+      if (!(error instanceof ObjectNotFoundError)) throw error;
+    }
   }
   const info = await deps.storage.head(file.storageKey);
   if (!info) return failUpload(session, file, 'the uploaded object is missing', deps);
@@ -138,7 +146,7 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
     return;
   }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
-  await Promise.all([deps.storage.delete(file.storageKey), deps.storage.delete(session.storageKey)]);
+  await Promise.all([deps.storage.delete(file.storageKey), discardUploadBytes(deps.storage, session)]);
   const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
   if (failed) {
     deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');

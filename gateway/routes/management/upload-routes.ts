@@ -19,6 +19,7 @@ import {
 import { ApplicationService } from '../../services/application-service';
 import { UploadService } from '../../services/upload-service';
 import { receiveMultipart } from '../../uploads/receive-multipart';
+import { multipartUploadService } from './multipart-upload-routes';
 
 const fileNameOfForm = z.object({ file: fileNameField });
 
@@ -27,6 +28,7 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
   const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const multipart = multipartUploadService(deps);
   const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
   const formFields = smallUploadFields(fieldChoices);
   const fieldsBeforeFile = formFields.partial();
@@ -95,13 +97,13 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: '/v1/management/uploads/:uploadId', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload',
+      method: 'get', path: '/v1/management/uploads/:uploadId', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload, and the parts a multipart upload holds',
       application: uploadNamedBy(inParams('uploadId')),
       params: uploadParams,
       status: 200, response: uploadSessionResponse,
       handle: async ({ params }) => {
         const { session, file, version } = await uploads.getUpload(params.uploadId);
-        return presentUploadSession(session, file, version);
+        return presentUploadSession(session, file, version, await multipart.storedParts(session));
       },
     }),
   ];

@@ -22,7 +22,11 @@ export function unmatchedFuzzer(routes: RouteFuzzer[], adminKey: string): RouteF
     entry.methods.add(route.method);
     byPath.set(route.path, entry);
   }
-  const wrongMethods = [...byPath.values()].flatMap(({ target, methods }) => ANY_METHOD.filter((method) => !methods.has(method)).map((method) => [method, target] as const));
+  // A path one route serves may be matched by another's parameter (DELETE /v1/management/uploads/multipart
+  // is DELETE /v1/management/uploads/:uploadId naming the upload `multipart`): such a pair is served.
+  const servedBy = (method: string, target: string) => routes.some((route) => route.method === method && pathPattern(route.path).test(target));
+  const wrongMethods = [...byPath.values()].flatMap(({ target, methods }) =>
+    ANY_METHOD.filter((method) => !methods.has(method) && !servedBy(method, target)).map((method) => [method, target] as const));
   const unknownPaths = fc.oneof(fc.constantFrom(...UNMATCHED_PATHS), plainSegment.map((segment) => `/v1/${segment}/nothing`));
   const request = (method: string, target: string, expects: number[]): Mutation =>
     ({ label: `${method} ${target}: no such route`, defect: true, expects, apply: (d) => { d.method = method; d.path = target; } });
@@ -35,4 +39,13 @@ export function unmatchedFuzzer(routes: RouteFuzzer[], adminKey: string): RouteF
     fc.array(headerOddities, { maxLength: 1 }),
   ).map(([mutation, authorization, oddities]) => buildCase('unmatched', draft('GET', '/', {}, authorization), [...oddities, mutation]));
   return { method: '*', path: '(no route)', guard: 'none', target: '', changesData: false, cases, known: [] };
+}
+
+/** A route's path (router syntax: `:name`, `:name(.+)`) as a pattern its request targets match. */
+function pathPattern(path: string): RegExp {
+  const escaped = path.split(/(:\w+(?:\(\.\+\))?)/).map((part, i) => {
+    if (i % 2 === 1) return part.endsWith('(.+)') ? '.+' : '[^/]+';
+    return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${escaped.join('')}$`);
 }

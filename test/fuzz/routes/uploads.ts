@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import type { Mutation } from '../draft';
 import { fields, text, withValid } from '../fields';
-import { FieldRules, jsonField, pathParameterDefects } from '../mutations';
+import { FieldRules, jsonField, pathParameterDefects, unreadBodyOddities } from '../mutations';
 import { cutForm, formField, unclosedForm, unknownFormField, uploadBase, uploadConflicts, uploadDefects, uploadOddities } from '../upload-form';
 import { jsonString, unknownId } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, values } from './route-fuzzer';
 
-/** Small uploads, the large-upload flow and upload status. */
+/** Small uploads, the large-upload flow, multipart uploads and upload status. */
 export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): RouteFuzzer[] {
   const main = f.apps.main;
   const missingApps = [f.apps.deleted];
@@ -62,6 +62,26 @@ export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): R
     releaseNotes: fields.multiLine(20_000, { nullable: false }),
   };
   const largeComplete = jsonBody(largeCompleteRules, { emptyIsRefused: false });
+  const multipartOpen = jsonBody({
+    applicationId: withValid(fields.applicationReference(missingApps), fc.constant(jsonString(main))),
+    version: fields.newVersion(),
+    fileName: fields.fileName(true),
+    fileSize: fields.multipartFileSize(),
+    contentType: fields.contentType(),
+    fileType: fields.fileType(),
+    platform: fields.platform(),
+    arch: fields.arch(),
+    channel: fields.channel(),
+    status: fields.uploadStatus(),
+    releaseNotes: fields.multiLine(20_000, { nullable: false }),
+    requiredTier: fields.tier(false),
+    checksum: fields.checksum(),
+  }, { emptyIsRefused: false });
+  const multipartConflicts = largeUrlConflicts.map((c) => ({ ...c, label: c.label.replace('large-url', 'multipart') }));
+  const partUrls = jsonBody({ partNumbers: fields.partNumbers(f.multipart.partCount) }, { emptyIsRefused: true });
+  const uploadParam = pathParameterDefects('uploadId', fc.oneof(text.hostileSegment('upl'), fc.constant('x'.repeat(101))));
+  const MULTIPART = '/v1/management/uploads/multipart';
+  const UPLOAD = '/v1/management/uploads/:uploadId';
   const boundary = `----fuzz${f.tag}`;
 
   return [
@@ -94,9 +114,36 @@ export function uploadFuzzers({ f, keys, admin, fresh, known }: RouteContext): R
       ...plus(keyed('admin', keys), largeComplete.defects, largeComplete.oddities, known.jsonBody),
     }),
     fuzzer({
-      method: 'GET', path: '/v1/management/uploads/:uploadId', changesData: false,
-      base: draft('GET', '/v1/management/uploads/:uploadId', { uploadId: f.upload.uploadId }, admin),
-      ...plus(keyed('admin', keys), [pathParameterDefects('uploadId', fc.oneof(text.hostileSegment('upl'), fc.constant('x'.repeat(101))))]),
+      method: 'GET', path: UPLOAD, changesData: false,
+      base: draft('GET', UPLOAD, { uploadId: f.upload.uploadId }, admin),
+      ...plus(keyed('admin', keys), [uploadParam]),
+    }),
+    fuzzer({
+      method: 'POST', path: MULTIPART, changesData: true,
+      base: () => draft('POST', MULTIPART, {}, admin, json({
+        applicationId: jsonString(main), version: jsonString(fresh('m')), fileName: '"huge.bin"', fileSize: '20971520',
+      })),
+      ...plus(keyed('admin', keys), [...multipartOpen.defects, fc.constantFrom(...multipartConflicts)], multipartOpen.oddities, [
+        ...known.jsonBody, ...multipartConflicts.map((c) => [c]), ...known.nulIn('releaseNotes'),
+        ...known.pathSignificantVersions.map((version) => [jsonField('version', jsonString(version))]),
+        [jsonField('platform', '"windows"'), jsonField('arch', '"universal"')],
+      ]),
+    }),
+    fuzzer({
+      method: 'POST', path: `${UPLOAD}/parts`, changesData: false,
+      base: draft('POST', `${UPLOAD}/parts`, { uploadId: f.multipart.uploadId }, admin, json({ partNumbers: '[1, 2]' })),
+      ...plus(keyed('admin', keys), [...partUrls.defects, uploadParam], partUrls.oddities, known.jsonBody),
+    }),
+    fuzzer({
+      method: 'POST', path: `${UPLOAD}/complete`, changesData: true,
+      base: draft('POST', `${UPLOAD}/complete`, { uploadId: f.multipart.uploadId }, admin),
+      // Its parts were never sent: the upload itself refuses completion (409) whatever else is wrong.
+      ...plus(keyed('admin', keys), [uploadParam], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'DELETE', path: UPLOAD, changesData: true,
+      base: draft('DELETE', UPLOAD, { uploadId: f.multipart.uploadId }, admin),
+      ...plus(keyed('admin', keys), [uploadParam], [unreadBodyOddities]),
     }),
   ];
 }
