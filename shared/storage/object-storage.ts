@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FileDigests } from '../hashing';
+import type { ChunkSink, FileDigests } from '../hashing';
 import { MAX_PUT_BYTES } from '../policy';
 
 export interface ObjectInfo {
@@ -143,9 +143,12 @@ export interface ObjectStorage {
   /**
    * Assembles `parts` (ascending part numbers, each with the etag listParts gave) into `key`, replacing
    * what is there, and closes the upload. MultipartUploadNotFoundError when it is not open (a repeated
-   * completion included), MultipartPartsError when the parts are not the ones it holds.
+   * completion included), MultipartPartsError when the parts are not the ones it holds. Resolves true
+   * when `observer` was given every byte of the object in order as it was assembled (a store that
+   * copies the bytes itself, so a caller hashing them needs no second pass), false when the store
+   * assembled them out of sight (S3).
    */
-  completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void>;
+  completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[], observer?: ChunkSink): Promise<boolean>;
   /** Discards the upload and its parts; succeeds whether or not it is open. */
   abortMultipartUpload(key: string, uploadId: string): Promise<void>;
 

@@ -3,6 +3,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ChunkSink } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import { BodyLimits, MultipartPartsError, MultipartUploadNotFoundError, requireAscendingParts, StoredPart } from '../object-storage';
@@ -69,7 +70,7 @@ export class LocalMultipartUploads {
    * renames it into place and removes the parts. A completion cut short leaves the upload sealed, and
    * the next one picks it up from there.
    */
-  async complete(uploadId: string, target: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void> {
+  async complete(uploadId: string, target: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[], observer?: ChunkSink): Promise<void> {
     requireAscendingParts(parts);
     const sealed = this.sealedDirectory(uploadId);
     try {
@@ -83,7 +84,7 @@ export class LocalMultipartUploads {
     }
     const partial = path.join(this.partialDirectory, randomToken(12));
     try {
-      await concatenate(parts.map((part) => path.join(sealed, String(part.partNumber))), partial);
+      await concatenate(parts.map((part) => path.join(sealed, String(part.partNumber))), partial, observer);
       await fsp.mkdir(path.dirname(target), { recursive: true });
       await fsp.rename(partial, target);
       await fsp.rm(sealed, { recursive: true, force: true });
@@ -143,8 +144,11 @@ async function partOf(file: string, partNumber: number): Promise<StoredPart> {
   return { partNumber, size: Number(stat.size), etag: `"${stat.ino.toString(16)}-${stat.mtimeNs.toString(16)}"` };
 }
 
-/** Writes the files one after the other into `target`, each read into one buffer while the other is written. */
-async function concatenate(files: string[], target: string): Promise<void> {
+/**
+ * Writes the files one after the other into `target`, each chunk handed to `observer` while it is
+ * being written and the next one read: one pass over the bytes serves the copy and the hash.
+ */
+async function concatenate(files: string[], target: string, observer?: ChunkSink): Promise<void> {
   const buffers = [Buffer.allocUnsafe(COPY_CHUNK_BYTES), Buffer.allocUnsafe(COPY_CHUNK_BYTES)];
   const output = await fsp.open(target, 'w');
   try {
@@ -155,7 +159,11 @@ async function concatenate(files: string[], target: string): Promise<void> {
         let filled = (await input.read(buffers[current], 0, COPY_CHUNK_BYTES, null)).bytesRead;
         while (filled > 0) {
           const next = 1 - current;
-          const [, read] = await Promise.all([writeFully(output, buffers[current].subarray(0, filled)), input.read(buffers[next], 0, COPY_CHUNK_BYTES, null)]);
+          const chunk = buffers[current].subarray(0, filled);
+          const writing = writeFully(output, chunk);
+          const reading = input.read(buffers[next], 0, COPY_CHUNK_BYTES, null);
+          observer?.update(chunk);
+          const [, read] = await Promise.all([writing, reading]);
           current = next;
           filled = read.bytesRead;
         }

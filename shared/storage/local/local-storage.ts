@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
-import { digestsOfFile, FileDigests } from '../../hashing';
+import { ChunkSink, digestsOfFile, FileDigests } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import {
@@ -169,8 +169,10 @@ export class LocalStorage implements ObjectStorage {
     return this.multipart.listParts(uploadId);
   }
 
-  completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void> {
-    return this.multipart.complete(uploadId, this.pathOf(key), parts);
+  /** The parts are copied into one file here, so `observer` sees every byte. */
+  async completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[], observer?: ChunkSink): Promise<boolean> {
+    await this.multipart.complete(uploadId, this.pathOf(key), parts, observer);
+    return true;
   }
 
   abortMultipartUpload(_key: string, uploadId: string): Promise<void> {

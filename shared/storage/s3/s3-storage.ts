@@ -183,7 +183,8 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  async completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<void> {
+  /** S3 assembles the parts itself: the bytes are never seen here. */
+  async completeMultipartUpload(key: string, uploadId: string, parts: readonly Pick<StoredPart, 'partNumber' | 'etag'>[]): Promise<boolean> {
     requireAscendingParts(parts);
     await this.multipartCall(uploadId, () => this.client.send(new CompleteMultipartUploadCommand({
       Bucket: this.bucket,
@@ -191,6 +192,7 @@ export class S3Storage implements ObjectStorage {
       UploadId: uploadId,
       MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
     })));
+    return false;
   }
 
   async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
