@@ -33,9 +33,9 @@ export function curlSequential(requests: readonly CurlRequest[]): Promise<CurlRu
   return runCurl(args, requests.length);
 }
 
-/** Runs the requests all at once, each on its own connection, in one curl process. */
-export function curlParallel(requests: readonly CurlRequest[]): Promise<CurlRun> {
-  const args = ['--parallel', '--parallel-immediate', '--parallel-max', String(requests.length), ...requests.flatMap(requestArgs)];
+/** Runs the requests all at once (or `maxParallel` at a time), each on its own connection, in one curl process. */
+export function curlParallel(requests: readonly CurlRequest[], maxParallel = requests.length): Promise<CurlRun> {
+  const args = ['--parallel', '--parallel-immediate', '--parallel-max', String(maxParallel), ...requests.flatMap(requestArgs)];
   return runCurl(args, requests.length);
 }
 

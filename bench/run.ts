@@ -11,6 +11,7 @@ import type { Figure } from './figures';
 import { PARTIAL_RESULTS_PATH, RESULTS_PATH, writeResults } from './results';
 import { ensureBucket } from './s3-bucket';
 import { httpThroughput } from './scenarios/http-throughput';
+import { largeMultipartUpload, parallelPartPuts } from './scenarios/multipart';
 import { concurrentGets, objectGet, objectPut } from './scenarios/object-transfers';
 import { readLatency } from './scenarios/read-latency';
 import { rollupLag } from './scenarios/rollup-lag';
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),
       ...(await phase('object GET and Range', () => objectGet(service, seeded))),
       ...(await phase('concurrent object GETs', () => concurrentGets(service, seeded))),
+      ...(await phase('multipart parallel part PUTs', () => parallelPartPuts(service, seeded))),
+      ...(await phase('multipart upload above 5 GiB', () => largeMultipartUpload(service, seeded))),
     ]), true],
     ['rollup speed (store only)', rollupSpeed, false],
     ['statistics and activity read latency', () => readLatency(redis.url, notes), false],
