@@ -2,16 +2,19 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { MAX_PUT_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
-import { action, CommandContext } from '../context';
+import { SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { action, CommandContext, integerOption } from '../context';
 import { UsageError, VerificationError } from '../errors';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
-import { largeUpload, ReleaseFields } from '../upload/large-upload';
+import { multipartUpload, ReleaseFields } from '../upload/multipart-upload';
+import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
 import { isSettled, unpublishedUpload, UploadRecord, waitForUpload } from '../upload/upload-status';
 import { releaseNotes } from './release-notes';
 
+export const DEFAULT_PARALLEL_PARTS = 4;
+const MAX_PARALLEL_PARTS = 32;
 
 interface UploadOptions {
   name?: string;
@@ -25,6 +28,7 @@ interface UploadOptions {
   notesFile?: string;
   tier?: string;
   checksum?: string;
+  parallel: number;
   wait: boolean;
 }
 
@@ -73,8 +77,7 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
   const client = context.client();
 
   if (stat.size <= SMALL_UPLOAD_MAX_BYTES) {
-    // Published as it arrives, so a --checksum is compared before anything is sent (the large
-    // upload's verification compares it on the service).
+    // Published as it arrives, so a --checksum is compared before anything is sent.
     if (digest && (await sha256OfFile(filePath)) !== digest) {
       throw new VerificationError(`${filePath} does not match --checksum: nothing was uploaded`, { expected: `sha256:${digest}` });
     }
@@ -85,11 +88,14 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
     return;
   }
 
-  if (stat.size > MAX_PUT_BYTES) throw new UsageError(`${filePath} is larger than the service's largest upload (${formatBytes(MAX_PUT_BYTES)})`);
-  let upload: UploadRecord = await interruptible('upload', (signal) =>
-    largeUpload({ client, output, filePath, target: { applicationId, version, fileName }, fields, signal }));
+  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName, platform: options.platform, arch: options.arch };
+  const records = new ResumeRecords();
+  const outcome = await interruptible('upload', (signal) =>
+    multipartUpload({ client, output, filePath, target, fields, parallel: options.parallel, records, signal }));
+  const counts = { resumed: outcome.resumed, skippedParts: outcome.skippedParts, sentParts: outcome.sentParts };
+  let upload: UploadRecord = outcome.upload;
   if (!options.wait) {
-    output.event('done', { uploadId: upload.uploadId, status: upload.status, file: upload.file });
+    output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, file: upload.file });
     output.line(`Upload ${upload.uploadId} is ${upload.status}: bds uploads wait ${upload.uploadId}`);
     return;
   }
@@ -98,7 +104,8 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
     output.note(`Verifying ${upload.uploadId}...`);
     upload = await waitForUpload(client, upload.uploadId);
   }
-  output.event('done', { uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
+  records.remove(target);
+  output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
   const failure = unpublishedUpload(upload);
   if (failure) throw failure;
   output.line(`Published ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}`);
@@ -107,7 +114,7 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
 export function uploadCommand(): Command {
   return new Command('upload')
     .argument('<applicationId>').argument('<version>').argument('<file>')
-    .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MAX_PUT_BYTES)}) by the large upload; waits for verification`)
+    .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
     .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
     .option('--platform <platform>', 'windows, macos, linux or any (default)')
@@ -119,6 +126,7 @@ export function uploadCommand(): Command {
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')
     .option('--tier <tier>', 'the lowest customer tier that may download the version')
     .option('--checksum <sha256>', 'the SHA-256 the file must have: verification fails otherwise')
+    .option('--parallel <n>', `parts sent at a time (default ${DEFAULT_PARALLEL_PARTS})`, integerOption('--parallel', 1, MAX_PARALLEL_PARTS), DEFAULT_PARALLEL_PARTS)
     .option('--no-wait', 'return once the upload is complete, without waiting for its verification')
     .action(action(async (context, applicationId: string, version: string, file: string, options: UploadOptions) => {
       await uploadFile(context, applicationId, version, file, options);

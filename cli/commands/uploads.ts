@@ -10,7 +10,7 @@ export function showUpload(context: CommandContext, upload: UploadRecord): void 
 }
 
 export function uploadsCommand(): Command {
-  const command = new Command('uploads').description('Upload sessions: show, wait');
+  const command = new Command('uploads').description('Upload sessions: show, wait, abort');
 
   command.command('show <uploadId>').description("Show an upload's status")
     .action(action(async (context, uploadId: string) => {
@@ -27,6 +27,12 @@ export function uploadsCommand(): Command {
       showUpload(context, upload);
       const failure = unpublishedUpload(upload);
       if (failure) throw failure;
+    }));
+
+  command.command('abort <uploadId>').description('Abort an upload not completed: its stored parts are discarded and its file name is free again')
+    .action(action(async (context, uploadId: string) => {
+      const { data } = await context.client().delete<UploadRecord>(uploadPath(uploadId));
+      showUpload(context, data);
     }));
 
   return command;

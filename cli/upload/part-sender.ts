@@ -5,8 +5,9 @@ import { request } from 'undici';
 import { ApiError, NetworkError } from '../errors';
 import { backoffDelay, transferAgent } from '../http/agents';
 import { describeNetworkFailure, headerValue } from '../http/api-client';
+import { PartUrls } from './part-urls';
 
-/** Attempts per part before the upload gives up. */
+/** Attempts per part before the upload gives up (it resumes from there when run again). */
 export const PART_ATTEMPTS = 5;
 /** Read size from the file: large enough for few syscalls, small enough for many parts in flight. */
 const READ_CHUNK_BYTES = 1024 * 1024;
@@ -28,14 +29,9 @@ class AttemptFailed extends Error {
   }
 }
 
-/** Where a part's bytes go: a pre-signed URL, a fresh one when an attempt failed if the source can sign again. */
-export interface PartUrlSource {
-  get(partNumber: number, fresh: boolean): Promise<{ uploadUrl: string }>;
-}
-
 export interface PartSending {
   filePath: string;
-  urls: PartUrlSource;
+  urls: PartUrls;
   /** Each chunk read into the request, and the negative sum of an attempt that failed. */
   onBytes: (delta: number) => void;
   /** An attempt failed and another follows after `delayMs`. */

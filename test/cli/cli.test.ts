@@ -424,59 +424,159 @@ describe('bds CLI', function () {
     });
   });
 
-  describe('large uploads', () => {
+  describe('multipart uploads', () => {
     const MIB = 1024 * 1024;
+    /** The service's part size for files up to 78 GiB. */
+    const PART = 8 * MIB;
     let applicationId: string;
 
     before(async () => {
-      applicationId = uniqueId('cli-large');
-      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Large'])).code).to.equal(0);
+      applicationId = uniqueId('cli-mp');
+      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Multipart'])).code).to.equal(0);
     });
 
-    /** A file above the small upload's limit (10 MiB). */
-    function largeFile(name: string): { file: string; content: Buffer } {
-      const content = randomBytes(12 * MIB + 345);
+    /** `parts` parts, the last one short; from 3 parts on it is above the small upload's limit. */
+    function bigFile(name: string, parts: number): { file: string; content: Buffer } {
+      const content = randomBytes(PART * (parts - 1) + 12_345);
       const file = path.join(admin.home, name);
       fs.writeFileSync(file, content);
       return { file, content };
     }
 
-    it('a file above the small limit goes by the large upload, with progress events in --json, and waits for verification', async () => {
-      const { file, content } = largeFile('large.bin');
-      const result = await admin.run(['upload', applicationId, '1.0.0', file, '--notes', 'Large', '--platform', 'linux', '--arch', 'x64', '--json']);
+    it('a file above the small limit goes in parts, with progress events in --json, and waits for verification', async () => {
+      const { file, content } = bigFile('three-parts.bin', 3);
+      const result = await admin.run(['upload', applicationId, '1.0.0', file, '--notes', 'Parts', '--json']);
       expect(result.code, result.stderr).to.equal(0);
       const events = eventsOf(result);
-      expect(events[0]).to.include({ event: 'start', method: 'large', fileSize: content.length });
-      expect(events.map((e) => e.event).slice(-2)).to.deep.equal(['verifying', 'done']);
-      const progress = events.filter((e) => e.event === 'progress') as { bytesDone: number; bytesTotal: number; rate: number }[];
-      expect(progress.length).to.be.at.least(1);
+      const kinds = events.map((e) => e.event);
+      expect(kinds[0]).to.equal('start');
+      expect(kinds.slice(-2)).to.deep.equal(['verifying', 'done']);
+      expect(events[0]).to.include({ method: 'multipart', fileSize: content.length, partSize: PART, partCount: 3, parallel: 4, resumed: false, skippedParts: 0 });
+
+      const progress = events.filter((e) => e.event === 'progress') as { bytesDone: number; bytesTotal: number; partsDone: number; rate: number }[];
+      expect(progress.length).to.be.at.least(3);
       expect(progress.every((e) => e.bytesTotal === content.length && typeof e.rate === 'number')).to.equal(true);
-      expect(progress[progress.length - 1].bytesDone).to.equal(content.length);
+      expect(progress[progress.length - 1]).to.include({ bytesDone: content.length, partsDone: 3 });
 
-      const done = events[events.length - 1] as { status: string; uploadId: string; file: { checksum: string; releaseNotes: string; platform: string } };
-      expect(done.status).to.equal('completed');
-      expect(done.file).to.include({ checksum: `sha256:${sha256(content)}`, releaseNotes: 'Large', platform: 'linux' });
+      const done = events[events.length - 1] as { status: string; uploadId: string; skippedParts: number; sentParts: number; file: { checksum: string; releaseNotes: string } };
+      expect(done).to.include({ status: 'completed', skippedParts: 0, sentParts: 3 });
+      expect(done.file).to.include({ checksum: `sha256:${sha256(content)}`, releaseNotes: 'Parts' });
 
-      expect(jsonOf(await admin.run(['uploads', 'show', done.uploadId, '--json']))).to.include({ uploadId: done.uploadId, status: 'completed' });
+      const shown = jsonOf(await admin.run(['uploads', 'show', done.uploadId, '--json']));
+      expect(shown).to.include({ uploadId: done.uploadId, status: 'completed' });
       const waited = await admin.run(['uploads', 'wait', done.uploadId, '--json']);
       expect(waited.code).to.equal(0);
       expect(jsonOf(waited)).to.include({ status: 'completed' });
     });
 
-    it('a PUT whose connection is lost is retried with backoff within the run', async () => {
-      const { file, content } = largeFile('retried.bin');
-      proxy.failNext({ method: 'PUT' }, 1);
-      const result = await admin.run(['upload', applicationId, '2.0.0', file, '--json']);
+    it('killed (SIGKILL) mid-upload, the same command resumes: it reports the parts it skipped and sends only the others', async () => {
+      const { file, content } = bigFile('five-parts.bin', 5);
+      const args = ['upload', applicationId, '2.0.0', file, '--parallel', '1', '--json'];
+      const stalled = proxy.holdAfter({ method: 'PUT' }, 2);
+      const first = admin.start(args);
+      try {
+        await stalled;
+        await pollUntil(() => (eventsOf(first).some((e) => e.event === 'progress' && e.partsDone === 2) ? true : undefined), 10_000, 'two parts reported');
+      } finally {
+        await first.kill();
+        proxy.clearRule();
+      }
+      expect(eventsOf(first)[0]).to.include({ event: 'start', partCount: 5, resumed: false });
+      const uploadId = eventsOf(first)[0].uploadId as string;
+
+      const storedBefore = proxy.storedPuts;
+      const second = await admin.run(args);
+      expect(second.code, second.stderr).to.equal(0);
+      const events = eventsOf(second);
+      expect(events[0]).to.include({ event: 'start', uploadId, resumed: true, skippedParts: 2, partCount: 5 });
+      expect(proxy.storedPuts - storedBefore, 'parts sent by the second run').to.equal(3);
+      const firstProgress = events.find((e) => e.event === 'progress') as { bytesDone: number };
+      expect(firstProgress.bytesDone).to.be.at.least(2 * PART);
+      const done = events[events.length - 1];
+      expect(done).to.include({ event: 'done', status: 'completed', uploadId, skippedParts: 2, sentParts: 3 });
+      expect((done.file as { checksum: string }).checksum).to.equal(`sha256:${sha256(content)}`);
+
+      // Human output says so too, on a run that finds the upload completed.
+      const human = await admin.run(args.filter((arg) => arg !== '--json'));
+      expect(human.code).to.equal(1, 'the version has its file now: the service refuses another');
+    });
+
+    it('Ctrl-C stops the upload (130) and the same command resumes it', async () => {
+      const { file, content } = bigFile('interrupted.bin', 3);
+      const args = ['upload', applicationId, '3.0.0', file, '--parallel', '1', '--json'];
+      const stalled = proxy.holdAfter({ method: 'PUT' }, 1);
+      const first = admin.start(args);
+      try {
+        await stalled;
+        first.signal('SIGINT');
+        const exit = await first.exitWithin(10_000);
+        expect(exit.code).to.equal(130);
+        expect(first.stderr).to.match(/run the same command again/);
+      } finally {
+        await first.kill();
+        proxy.clearRule();
+      }
+      const second = await admin.run(args);
+      expect(second.code, second.stderr).to.equal(0);
+      const events = eventsOf(second);
+      expect(events[0]).to.include({ resumed: true, skippedParts: 1 });
+      expect(events[events.length - 1]).to.include({ status: 'completed', sentParts: 2 });
+      expect(((events[events.length - 1].file) as { checksum: string }).checksum).to.equal(`sha256:${sha256(content)}`);
+    });
+
+    /** Runs `args` until the proxy holds its part `after + 1`, then kills it (SIGKILL); returns the upload's id. */
+    async function killedUpload(args: string[], after: number): Promise<string> {
+      const stalled = proxy.holdAfter({ method: 'PUT' }, after);
+      const run = admin.start(args);
+      try {
+        await stalled;
+        return (await run.waitForOutput(/"uploadId":"([^"]+)"/, 10_000))[1];
+      } finally {
+        await run.kill();
+        proxy.clearRule();
+      }
+    }
+
+    it('an upload aborted with uploads abort, or whose file changed, is started afresh by the next run', async () => {
+      const { file, content } = bigFile('abandoned.bin', 3);
+      const args = ['upload', applicationId, '6.0.0', file, '--parallel', '1', '--json'];
+      const aborted = await killedUpload(args, 1);
+      const abort = await admin.run(['uploads', 'abort', aborted, '--json']);
+      expect(abort.code, abort.stderr).to.equal(0);
+      expect(jsonOf(abort)).to.include({ uploadId: aborted, status: 'aborted' });
+
+      const changedFrom = await killedUpload(args, 1);
+      expect(changedFrom).to.not.equal(aborted);
+      const changed = randomBytes(content.length);
+      fs.writeFileSync(file, changed);
+      fs.utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+
+      const result = await admin.run(args);
       expect(result.code, result.stderr).to.equal(0);
       const events = eventsOf(result);
-      expect(events.filter((e) => e.event === 'retry')).to.have.length(1);
-      expect(events[events.length - 1]).to.include({ status: 'completed' });
+      expect(events[0]).to.include({ resumed: false, skippedParts: 0 });
+      expect(events[0].uploadId).to.not.equal(changedFrom);
+      expect(((events[events.length - 1].file) as { checksum: string }).checksum).to.equal(`sha256:${sha256(changed)}`);
+      expect(jsonOf(await admin.run(['uploads', 'show', changedFrom, '--json'])), 'the upload of the earlier bytes').to.include({ status: 'aborted' });
+    });
+
+    it('a part whose connection is lost is retried with backoff within the run', async () => {
+      const { file, content } = bigFile('retried.bin', 3);
+      proxy.failNext({ method: 'PUT' }, 1);
+      const result = await admin.run(['upload', applicationId, '4.0.0', file, '--json']);
+      expect(result.code, result.stderr).to.equal(0);
+      const events = eventsOf(result);
+      const retries = events.filter((e) => e.event === 'retry');
+      expect(retries).to.have.length(1);
+      expect(retries[0]).to.include({ attempt: 1 });
+      expect(events[events.length - 1]).to.include({ status: 'completed', sentParts: 3 });
       expect(((events[events.length - 1].file) as { checksum: string }).checksum).to.equal(`sha256:${sha256(content)}`);
     });
 
     it('a failed verification ends the command with 4 and the reason; the name is free again', async () => {
-      const { file } = largeFile('mismatch.bin');
-      const failed = await admin.run(['upload', applicationId, '3.0.0', file, '--checksum', `sha256:${'0'.repeat(64)}`, '--json']);
+      const { file } = bigFile('mismatch.bin', 3);
+      const wrong = `sha256:${'0'.repeat(64)}`;
+      const failed = await admin.run(['upload', applicationId, '5.0.0', file, '--checksum', wrong, '--json']);
       expect(failed.code).to.equal(4);
       const done = eventsOf(failed).pop() as { status: string; failureReason: string };
       expect(done.status).to.equal('failed');
@@ -484,8 +584,9 @@ describe('bds CLI', function () {
       expect(errorOf(failed)).to.include({ status: 'failed' });
       expect(errorOf(failed).message).to.include(done.failureReason);
 
-      const retried = await admin.run(['upload', applicationId, '3.0.0', file, '--json']);
+      const retried = await admin.run(['upload', applicationId, '5.0.0', file, '--json']);
       expect(retried.code, retried.stderr).to.equal(0);
+      expect(eventsOf(retried)[0]).to.include({ resumed: false });
     });
   });
 });

@@ -9,6 +9,8 @@ export interface RequestMatch {
 /**
  * An HTTP proxy in front of the service's signed object URLs (PUBLIC_BASE_URL points at it), to
  * stand for a network that fails mid-transfer. Every request is forwarded unless a rule says:
+ * - `holdAfter`: the first `count` matching requests go through, later ones hang unanswered (a
+ *   transfer stuck mid-way, for a test to kill the client at a known point);
  * - `cutAfterBytes`: a matching response stops after `bytes` bytes of its body and hangs;
  * - `failNext`: the next `count` matching requests lose their connection before any answer.
  */
@@ -16,12 +18,14 @@ export class TransferProxy {
   private target: URL | undefined;
   private readonly server: http.Server;
   private readonly sockets = new Set<net.Socket>();
-  private rule: { kind: 'cut'; match: RequestMatch; bytes: number } | { kind: 'fail'; match: RequestMatch; remaining: number } | undefined;
+  private rule: { kind: 'hold'; match: RequestMatch; remaining: number } | { kind: 'cut'; match: RequestMatch; bytes: number } | { kind: 'fail'; match: RequestMatch; remaining: number } | undefined;
   private stalled: (() => void) | undefined;
-  /** Transfers a rule cut: ended when the rule is cleared (their client is gone by then). */
+  /** Transfers a rule stalled: ended when the rule is cleared (their client is gone by then). */
   private readonly stalledTransfers = new Set<{ destroy(): void }>();
   /** The Range header of every GET, in order (null when absent). */
   readonly ranges: (string | null)[] = [];
+  /** PUTs answered with a 2xx: the parts the store took. */
+  storedPuts = 0;
 
   private constructor(readonly port: number, server: http.Server) {
     this.server = server;
@@ -47,7 +51,12 @@ export class TransferProxy {
     this.target = new URL(target);
   }
 
-  /** Resolves when the response has been cut (the transfer then hangs). */
+  /** Resolves when a rule has stalled a transfer (a request held, or a response cut). */
+  holdAfter(match: RequestMatch, count: number): Promise<void> {
+    this.rule = { kind: 'hold', match, remaining: count };
+    return this.stall();
+  }
+
   cutAfterBytes(match: RequestMatch, bytes: number): Promise<void> {
     this.rule = { kind: 'cut', match, bytes };
     return this.stall();
@@ -84,6 +93,15 @@ export class TransferProxy {
       req.socket.destroy();
       return;
     }
+    if (rule?.kind === 'hold') {
+      if (rule.remaining <= 0) {
+        // Never answered: the client waits until it gives up or is killed.
+        this.stalledTransfers.add(req.socket);
+        this.stalled?.();
+        return;
+      }
+      rule.remaining -= 1;
+    }
     const target = this.target as URL;
     const upstream = http.request({
       host: target.hostname, port: target.port, method: req.method, path: req.url,
@@ -110,6 +128,7 @@ export class TransferProxy {
       });
       answer.on('end', () => {
         if (rule?.kind === 'cut' && sent >= rule.bytes) return;
+        if (req.method === 'PUT' && (answer.statusCode ?? 500) < 300) this.storedPuts += 1;
         res.end();
       });
     });
