@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { action, CommandContext, integerOption } from '../context';
 import { UsageError, VerificationError } from '../errors';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
-import { multipartUpload, ReleaseFields } from '../upload/multipart-upload';
+import { multipartUpload } from '../upload/multipart-upload';
+import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
 import { isSettled, unpublishedUpload, UploadRecord, waitForUpload } from '../upload/upload-status';
@@ -88,7 +89,8 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
     return;
   }
 
-  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName, platform: options.platform, arch: options.arch };
+  if (stat.size > MULTIPART_UPLOAD_MAX_BYTES) throw new UsageError(`${filePath} is larger than the service's largest upload (${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)})`);
+  const target = { baseUrl: context.settings().baseUrl, applicationId, version, fileName };
   const records = new ResumeRecords();
   const outcome = await interruptible('upload', (signal) =>
     multipartUpload({ client, output, filePath, target, fields, parallel: options.parallel, records, signal }));
@@ -114,7 +116,7 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
 export function uploadCommand(): Command {
   return new Command('upload')
     .argument('<applicationId>').argument('<version>').argument('<file>')
-    .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
+    .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)}) in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
     .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
     .option('--platform <platform>', 'windows, macos, linux or any (default)')

@@ -1,35 +1,13 @@
-import fs from 'node:fs';
+import { partLayout, partSizeOf } from '../../shared/uploads/multipart-layout';
 import { ApiClient, apiPath } from '../http/api-client';
-import { ApiError } from '../errors';
 import { Output } from '../output/output';
 import { TransferProgress } from '../output/progress';
+import { isPartTaker, multipartSession } from './multipart-session';
 import { PartJob, sendPart } from './part-sender';
 import { PartUrls } from './part-urls';
-import { fileIdentity, ResumeRecord, ResumeRecords, sameFile, UploadTarget } from './resume-records';
-import { UploadRecord, uploadPath } from './upload-status';
-
-/** The fields of POST /v1/management/uploads/multipart besides the file's name and size. */
-export interface ReleaseFields {
-  contentType?: string;
-  fileType?: string;
-  platform?: string;
-  arch?: string;
-  channel?: string;
-  status?: string;
-  releaseNotes?: string;
-  requiredTier?: string;
-  checksum?: string;
-}
-
-interface MultipartSession {
-  uploadId: string;
-  partSize: number;
-  partCount: number;
-  expiresAt: string;
-}
-
-/** An upload as GET answers it while it takes parts: the parts the object store holds. */
-type UploadWithParts = UploadRecord & { multipart?: { partSize: number; partCount: number; parts: { partNumber: number; size: number }[] | null } | null };
+import { ReleaseFields } from './release-fields';
+import { ResumeRecords, UploadTarget } from './resume-records';
+import { UploadRecord } from './upload-status';
 
 export interface MultipartOutcome {
   /** The upload once completion was asked for (verifying), or as it already stood. */
@@ -39,16 +17,10 @@ export interface MultipartOutcome {
   sentParts: number;
 }
 
-const MULTIPART = '/v1/management/uploads/multipart';
-
-export const partSizeOf = (session: Pick<MultipartSession, 'partSize' | 'partCount'>, fileSize: number, partNumber: number): number =>
-  partNumber < session.partCount ? session.partSize : fileSize - session.partSize * (session.partCount - 1);
-
 /**
- * A file sent in parts, `parallel` at a time. The resume record is written before the first byte
- * moves; run again after an interruption, the same target finds it, asks the service which parts
- * it holds and sends only the others. Ends by asking for completion (the caller waits for the
- * verification).
+ * A file sent in parts, `parallel` at a time, to the upload this run opens or resumes
+ * (multipart-session.ts): only the parts the service does not hold already are sent. Ends by asking
+ * for completion (the caller waits for the verification).
  */
 export async function multipartUpload(options: {
   client: ApiClient;
@@ -60,53 +32,31 @@ export async function multipartUpload(options: {
   records: ResumeRecords;
   signal: AbortSignal;
 }): Promise<MultipartOutcome> {
-  const { client, output, filePath, target, records, signal } = options;
-  const identity = fileIdentity(filePath, fs.statSync(filePath));
-  const fileSize = identity.size;
+  const { client, output, filePath, signal } = options;
+  const session = await multipartSession(options);
+  if (!isPartTaker(session)) return { upload: session.upload, resumed: true, skippedParts: session.partCount, sentParts: 0 };
 
-  let session: MultipartSession | undefined;
-  let held = new Map<number, number>();
-  const earlier = records.load(target);
-  if (earlier) {
-    const found = await resumable(client, earlier, sameFile(earlier.file, identity));
-    if (found && found.status !== 'issued') return { upload: found, resumed: true, skippedParts: earlier.partCount, sentParts: 0 };
-    if (found) {
-      session = earlier;
-      held = new Map((found.multipart?.parts ?? []).map((part) => [part.partNumber, part.size]));
-    } else {
-      records.remove(target);
-    }
-  }
-  const resumed = session !== undefined;
-  if (!session) {
-    const { data } = await client.post<MultipartSession>(MULTIPART, {
-      applicationId: target.applicationId, version: target.version, fileName: target.fileName, fileSize, ...options.fields,
-    });
-    session = data;
-    records.save(target, { uploadId: data.uploadId, file: identity, partSize: data.partSize, partCount: data.partCount, expiresAt: data.expiresAt });
-  }
-
+  const { uploadId, fileSize, partSize, partCount, held, resumed } = session;
+  const layout = partLayout(fileSize, partSize);
   const jobs: PartJob[] = [];
   let skippedBytes = 0;
-  for (let partNumber = 1; partNumber <= session.partCount; partNumber += 1) {
-    const size = partSizeOf(session, fileSize, partNumber);
+  for (let partNumber = 1; partNumber <= partCount; partNumber += 1) {
+    const size = partSizeOf(layout, partNumber);
     if (held.get(partNumber) === size) skippedBytes += size;
-    else jobs.push({ partNumber, offset: (partNumber - 1) * session.partSize, size });
+    else jobs.push({ partNumber, offset: (partNumber - 1) * partSize, size });
   }
-  const skippedParts = session.partCount - jobs.length;
-  const { uploadId, partSize, partCount } = session;
+  const skippedParts = partCount - jobs.length;
   output.event('start', { uploadId, method: 'multipart', fileSize, partSize, partCount, parallel: options.parallel, resumed, skippedParts });
   if (resumed) output.note(`Resuming upload ${uploadId}: ${skippedParts} of ${partCount} parts already stored, skipped; sending ${jobs.length}.`);
   else output.note(`Upload ${uploadId}: ${partCount} parts of ${partSize} bytes, ${options.parallel} at a time.`);
 
   const progress = new TransferProgress(output, fileSize, 'uploading');
   progress.start(skippedBytes);
-  const urls = new PartUrls(client, uploadId, jobs.map((job) => job.partNumber));
   let partsDone = skippedParts;
   const queue = [...jobs];
   const sending = {
     filePath,
-    urls,
+    urls: new PartUrls(client, uploadId, jobs.map((job) => job.partNumber)),
     signal,
     onBytes: (delta: number) => progress.add(delta, { partsDone, partCount }),
     onRetry: (partNumber: number, attempt: number, reason: string, delayMs: number) => {
@@ -129,26 +79,4 @@ export async function multipartUpload(options: {
 
   const { data } = await client.post<UploadRecord>(apiPath`/v1/management/uploads/${uploadId}/complete`);
   return { upload: data, resumed, skippedParts, sentParts: jobs.length };
-}
-
-/**
- * The upload an earlier run left, when it can still be used: taking parts and of the same file, or
- * already completing. A changed file's upload is aborted so its name is free again.
- */
-async function resumable(client: ApiClient, record: ResumeRecord, sameFileAsBefore: boolean): Promise<UploadWithParts | undefined> {
-  let upload: UploadWithParts;
-  try {
-    upload = (await client.get<UploadWithParts>(uploadPath(record.uploadId))).data;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return undefined;
-    throw error;
-  }
-  if (upload.status === 'issued' && !sameFileAsBefore) {
-    await client.delete(uploadPath(record.uploadId)).catch((error: unknown) => {
-      if (!(error instanceof ApiError && (error.status === 404 || error.status === 409))) throw error;
-    });
-    return undefined;
-  }
-  if (upload.status === 'issued' || upload.status === 'verifying' || upload.status === 'completed') return sameFileAsBefore ? upload : undefined;
-  return undefined;
 }

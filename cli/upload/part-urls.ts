@@ -1,7 +1,6 @@
+import { MULTIPART_PART_URLS_PER_REQUEST } from '../../shared/policy';
 import { ApiClient, apiPath } from '../http/api-client';
 
-/** The most part URLs one call pre-signs (the API's bound). */
-export const PART_URLS_PER_CALL = 100;
 /** A URL this close to its expiry is not used for a new attempt: a part may take minutes to send. */
 const URL_EXPIRY_MARGIN_MS = 5 * 60_000;
 
@@ -46,7 +45,7 @@ export class PartUrls {
     const batch = [partNumber];
     if (!single) {
       for (const next of this.order.slice(this.order.indexOf(partNumber) + 1)) {
-        if (batch.length >= PART_URLS_PER_CALL) break;
+        if (batch.length >= MULTIPART_PART_URLS_PER_REQUEST) break;
         if (!this.known.has(next) && !this.pending.has(next)) batch.push(next);
       }
     }

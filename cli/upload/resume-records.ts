@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stateDirectory } from '../config/paths';
+import { ReleaseFields } from './release-fields';
 
 /** Which file an interrupted upload was sending: a changed file never resumes an old upload. */
 export interface FileIdentity {
@@ -11,23 +12,29 @@ export interface FileIdentity {
   ino: number;
 }
 
-/** Where an interrupted multipart upload stands: enough to ask the service which parts it holds. */
+/**
+ * Where an interrupted multipart upload stands: enough to ask the service which parts it holds, and
+ * what it was opened with, so a run asking for other release fields never resumes it.
+ */
 export interface ResumeRecord {
   uploadId: string;
   file: FileIdentity;
+  fields: ReleaseFields;
   partSize: number;
   partCount: number;
   expiresAt: string;
 }
 
-/** What an upload targets: one record per service, application, version, file name and platform/arch. */
+/**
+ * What an upload targets: one record per service, application, version and file name, as the service
+ * holds one file of a name per version. Platform and arch are release fields of the record: another
+ * platform for the same name is another request, which replaces the earlier upload.
+ */
 export interface UploadTarget {
   baseUrl: string;
   applicationId: string;
   version: string;
   fileName: string;
-  platform?: string;
-  arch?: string;
 }
 
 export function fileIdentity(filePath: string, stat: fs.Stats): FileIdentity {
@@ -36,6 +43,15 @@ export function fileIdentity(filePath: string, stat: fs.Stats): FileIdentity {
 
 export const sameFile = (a: FileIdentity, b: FileIdentity): boolean =>
   a.path === b.path && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+
+/** The same upload asked for: the same file, sent with the same release fields (a record from before they were kept has none). */
+export const sameRequest = (record: ResumeRecord, file: FileIdentity, fields: ReleaseFields): boolean =>
+  sameFile(record.file, file) && record.fields !== undefined && sameFields(record.fields, fields);
+
+const sameFields = (a: ReleaseFields, b: ReleaseFields): boolean => {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ReleaseFields)[]);
+  return [...keys].every((key) => a[key] === b[key]);
+};
 
 /**
  * Resume records, one small JSON file each under the state directory, named by a digest of the
@@ -66,7 +82,7 @@ export class ResumeRecords {
   }
 
   private fileOf(target: UploadTarget): string {
-    const key = JSON.stringify([target.baseUrl, target.applicationId, target.version, target.fileName, target.platform ?? 'any', target.arch ?? 'any']);
+    const key = JSON.stringify([target.baseUrl, target.applicationId, target.version, target.fileName]);
     return path.join(this.directory, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { FormData } from 'undici';
 import { ApiClient } from '../http/api-client';
 import { FileRecord } from '../commands/versions';
-import { ReleaseFields } from './multipart-upload';
+import { ReleaseFields } from './release-fields';
 
 /** What the small upload answers: the published file with its version's notes and tier. */
 export type UploadedFile = FileRecord & { applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null };

@@ -12,12 +12,18 @@ export interface UploadRecord {
   version: string;
   fileName: string;
   fileSize: number;
+  platform: string;
+  arch: string;
+  channel: string | null;
+  versionStatus: 'draft' | 'published' | null;
   status: UploadStatus;
   failureReason: string | null;
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
   file: (FileRecord & { releaseNotes: string | null; requiredTier: string | null }) | null;
+  /** How a multipart upload is cut; `parts`, those the store holds, only while it takes parts (status issued). */
+  multipart: { partSize: number; partCount: number; parts: { partNumber: number; size: number }[] | null } | null;
 }
 
 /** Polling of a verifying upload: soon at first (small files verify in well under a second), then less often. */

@@ -560,6 +560,27 @@ describe('bds CLI', function () {
       expect(jsonOf(await admin.run(['uploads', 'show', changedFrom, '--json'])), 'the upload of the earlier bytes').to.include({ status: 'aborted' });
     });
 
+    it('platform, arch and the release fields go with the multipart upload and its resume record: another platform or other notes start afresh', async () => {
+      const { file, content } = bigFile('tool-linux.bin', 3);
+      const release = ['upload', applicationId, '7.0.0-rc.1', file, '--parallel', '1', '--json', '--channel', 'beta', '--status', 'draft', '--platform', 'linux'];
+      const x64 = await killedUpload([...release, '--arch', 'x64'], 1);
+      const arm = await killedUpload([...release, '--arch', 'arm64'], 1);
+      expect(arm, 'another arch is another upload').to.not.equal(x64);
+      expect(jsonOf(await admin.run(['uploads', 'show', x64, '--json'])), 'the x64 upload, replaced').to.include({ status: 'aborted', platform: 'linux', arch: 'x64' });
+      const withNotes = [...release, '--arch', 'arm64', '--notes', 'Arm build'];
+      const noted = await killedUpload(withNotes, 1);
+      expect(noted, 'other release notes are another upload').to.not.equal(arm);
+      expect(jsonOf(await admin.run(['uploads', 'show', noted, '--json']))).to.include({ status: 'issued', platform: 'linux', arch: 'arm64', channel: 'beta', versionStatus: 'draft' });
+
+      const result = await admin.run(withNotes);
+      expect(result.code, result.stderr).to.equal(0);
+      const events = eventsOf(result);
+      expect(events[0]).to.include({ uploadId: noted, resumed: true, skippedParts: 1 });
+      const done = events[events.length - 1] as { status: string; file: Record<string, unknown> };
+      expect(done.status).to.equal('completed');
+      expect(done.file).to.include({ platform: 'linux', arch: 'arm64', channel: 'beta', versionStatus: 'draft', releaseNotes: 'Arm build', checksum: `sha256:${sha256(content)}` });
+    });
+
     it('a part whose connection is lost is retried with backoff within the run', async () => {
       const { file, content } = bigFile('retried.bin', 3);
       proxy.failNext({ method: 'PUT' }, 1);
