@@ -69,6 +69,14 @@ export async function startWorkers(
   const missing = (Object.keys(JOBS) as JobName[]).filter((name) => typeof processors[name] !== 'function');
   if (missing.length > 0) throw new Error(`no processor for jobs: ${missing.join(', ')}`);
 
+  // Scheduled and start-up jobs are added before any worker consumes: a start-up job already queued
+  // (a run resumed from where it stopped) then stays the one that runs, and a failed add leaves no
+  // worker behind.
+  for (const job of recurring) {
+    await deps.jobs.queue(JOBS[job.name].queue).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
+  }
+  for (const job of startUp) await deps.jobs.enqueue(job.name, job.data);
+
   const handlingFailures = new Set<Promise<void>>();
   const handleFailure = (job: Job) => {
     const handler = failureHandlers[job.name as JobName] as FailureHandler<JobName> | undefined;
@@ -102,11 +110,6 @@ export async function startWorkers(
     });
     return worker;
   });
-
-  for (const job of recurring) {
-    await deps.jobs.queue(JOBS[job.name].queue).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
-  }
-  for (const job of startUp) await deps.jobs.enqueue(job.name, job.data);
 
   return {
     workers,
