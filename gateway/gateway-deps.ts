@@ -10,6 +10,7 @@ import type { EventRecorder } from '../shared/events/event-recorder';
 import type { AdminKeyCache } from './auth/admin-key-cache';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { CatalogCache } from './cache/catalog-cache';
+import type { ReleaseCatalog } from './downloads/release-catalog';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import type { WebhookEvents } from '../shared/webhooks/webhook-events';
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   adminKeys: AdminKeyCache;
   /** Application, version and file records of the download checks, cached in process. */
   catalog: CatalogCache;
+  /** Which versions and files each customer may have, on the catalog cache: downloads, the releases listing and update feeds ask it. */
+  releases: ReleaseCatalog;
   /** Broadcasts every change that in-process caches must drop. */
   bus: InvalidationBus;
   /** One per process, so concurrent requests' events are written together. */

@@ -10,6 +10,7 @@ import { EventRecorder } from '../shared/events/event-recorder';
 import { AdminKeyCache } from './auth/admin-key-cache';
 import { ApiKeyCache } from './auth/api-key-cache';
 import { CatalogCache } from './cache/catalog-cache';
+import { ReleaseCatalog } from './downloads/release-catalog';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
 import type { Route } from './http/route';
@@ -96,11 +97,12 @@ export async function launchGateway(
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const adminKeys = new AdminKeyCache(core.store, bus, logger);
   const catalog = new CatalogCache(core.store, bus);
+  const releases = new ReleaseCatalog(catalog, config);
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, bus, events, webhooks, signingSecrets, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');

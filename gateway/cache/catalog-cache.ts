@@ -1,26 +1,25 @@
-import type { Application, FileRecord, Version } from '../../shared/store/models';
+import type { Application, VersionWithFiles } from '../../shared/store/models';
+import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Store } from '../../shared/store/store';
 import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from './local-cache';
 
-export interface Downloadable {
-  file: FileRecord;
-  version: Version;
-}
+/** What customers may ever see of an application's versions: drafts do not exist for them. */
+const CUSTOMER_VISIBLE_STATUSES: readonly ReleaseStatus[] = ['published', 'yanked'];
 
 /**
- * The application, version and file records that every download checks, cached in process. Only
- * records that exist are cached (a new upload is visible at once); every gateway change to an
- * application, its versions or its files is written through change(), which reaches every gateway
- * process.
+ * The application records and the version and file records that every download checks, cached in
+ * process per application. Only records that exist are cached; every change to an application, its
+ * versions or its files (a file becoming available included) is written through change(), which
+ * reaches every gateway process, and drops both.
  */
 export class CatalogCache {
   private readonly applications: LocalCache<Application>;
-  private readonly downloadables: LocalCache<Downloadable>;
+  private readonly versions: LocalCache<readonly VersionWithFiles[]>;
 
   constructor(private readonly store: Store, private readonly bus: InvalidationBus) {
     this.applications = new LocalCache(bus);
-    this.downloadables = new LocalCache(bus);
+    this.versions = new LocalCache(bus);
   }
 
   /** A live (not soft-deleted) application. */
@@ -33,20 +32,20 @@ export class CatalogCache {
     return this.applications.get(applicationId);
   }
 
-  /** The available file to serve (fileId, else the MAIN file) with its version. */
-  async downloadable(applicationId: string, version: string, fileId?: string): Promise<Downloadable | null> {
-    return this.downloadables.getOrLoad(downloadableKey(applicationId, version, fileId), async () => {
-      const [file, versionRecord] = await Promise.all([
-        this.store.findAvailableFile(applicationId, version, fileId),
-        this.store.getVersion(applicationId, version),
-      ]);
-      return file && versionRecord ? { file, version: versionRecord } : null;
-    }, [['application', applicationId]]);
+  /**
+   * The application's published and yanked versions, newest first by the version order, each with
+   * its files (every status, oldest first). One frozen array per load: derived data may be keyed by it.
+   */
+  async releases(applicationId: string): Promise<readonly VersionWithFiles[]> {
+    const loaded = await this.versions.getOrLoad(applicationId, async () =>
+      Object.freeze(await this.store.listVersions(applicationId, { statuses: CUSTOMER_VISIBLE_STATUSES })),
+    [['application', applicationId]]);
+    return loaded ?? [];
   }
 
-  /** The downloadable when it is cached here, without waiting; undefined otherwise. */
-  cachedDownloadable(applicationId: string, version: string, fileId?: string): Downloadable | undefined {
-    return this.downloadables.get(downloadableKey(applicationId, version, fileId));
+  /** The releases when they are cached here, without waiting; undefined otherwise. */
+  cachedReleases(applicationId: string): readonly VersionWithFiles[] | undefined {
+    return this.versions.get(applicationId);
   }
 
   /**
@@ -56,9 +55,4 @@ export class CatalogCache {
   change<T>(applicationId: string, write: () => Promise<T>): Promise<T> {
     return this.bus.change([['application', applicationId]], write);
   }
-}
-
-/** Neither application ids nor versions hold '/', so the first two separate the parts whatever the file id. */
-function downloadableKey(applicationId: string, version: string, fileId: string | undefined): string {
-  return fileId === undefined ? `${applicationId}/${version}` : `${applicationId}/${version}/${fileId}`;
 }

@@ -1,4 +1,4 @@
-import type { Application, FileRecord } from '../../shared/store/models';
+import type { FileRecord } from '../../shared/store/models';
 import { Reply } from '../http/reply';
 import type { SignedDownload } from '../presenters/downloads';
 
@@ -17,28 +17,17 @@ interface SignedAnswer {
 const ANSWERS_PER_FILE = 4;
 
 /**
- * The download path's one cache of what it derives from the catalog's records: the customers an
- * application lists, as a Set, and the answer signed for a file in the current second, serialized
- * once. Both are keyed by the record object the catalog cache holds, so they live exactly as long as
- * that record: the catalog's invalidations, lifetime and cap are their only eviction, and a record
- * read afresh (a change, caches off) starts from nothing.
+ * The download path's one cache of the answers it derives from the catalogue's file records: the
+ * answer signed for a file in the current second, serialized once. Keyed by the record object the
+ * catalog cache holds, so it lives exactly as long as that record: the catalog's invalidations,
+ * lifetime and cap are its only eviction, and a record read afresh (a change, caches off) starts from
+ * nothing.
  *
  * A signed URL is a function of its inputs and of the clock to the second, so every request for one
  * file within one second gets the same answer: one signature, one object, one serialization.
  */
 export class DownloadAnswerCache {
-  private readonly customers = new WeakMap<Application, ReadonlySet<string>>();
   private readonly answers = new WeakMap<FileRecord, SignedAnswer[]>();
-
-  /** Whether the application lists the customer: one Set lookup instead of a scan of its list. */
-  lists(application: Application, customerId: string): boolean {
-    let customers = this.customers.get(application);
-    if (!customers) {
-      customers = new Set(application.customerIds);
-      this.customers.set(application, customers);
-    }
-    return customers.has(customerId);
-  }
 
   /** The answer of `present` for `file`, signed in `second` for `lifetimeSeconds`, if it is here. */
   signed<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Reply<T> | undefined {

@@ -26,7 +26,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
  * those two are hot.
  */
 export const downloadRoutes: RouteModule = (deps) => {
-  const downloads = new DownloadService(deps.catalog, deps.storage, deps.events, deps.config.tiers);
+  const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
   const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger);
 
   return [

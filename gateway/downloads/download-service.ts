@@ -1,37 +1,32 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
 import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
-import type { CatalogCache } from '../cache/catalog-cache';
 import { Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
-import type { DownloadTarget } from '../schemas/download-schemas';
-import { AccessCheck, DownloadingCustomer, GrantedFile } from './access-check';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
+import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
 
 /**
- * Pre-signed download URLs (spec 4.12): access check, URL, and one durable download event per answer.
+ * Pre-signed download URLs (spec 4.12): the file the release catalogue grants, its URL, and one
+ * durable download event per answer.
  * During a burst every request for one file in one second gets the same answer from the answer
  * cache: signed and serialized once.
  */
 export class DownloadService {
-  private readonly access: AccessCheck;
   private readonly answers = new DownloadAnswerCache();
 
   constructor(
-    catalog: CatalogCache,
+    private readonly releases: ReleaseCatalog,
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
-    tiers: readonly string[],
-  ) {
-    this.access = new AccessCheck(catalog, this.answers, tiers);
+  ) {}
+
+  check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
+    return this.releases.grant(customer, target);
   }
 
-  check(customer: DownloadingCustomer, target: DownloadTarget): Eventually<GrantedFile> {
-    return this.access.check(customer, target);
-  }
-
-  async issueUrl<T>(customer: DownloadingCustomer, target: DownloadTarget, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+  async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const checked = this.check(customer, target);
     const { file } = isPending(checked) ? await checked : checked;
     const answered = this.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, present);

@@ -15,9 +15,9 @@ import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import type { CreateShareRequest } from '../schemas/download-schemas';
-import type { DownloadingCustomer } from './access-check';
 import type { DownloadPresenter } from './answer-cache';
 import type { DownloadService } from './download-service';
+import type { ReleaseCaller } from './release-catalog';
 
 /**
  * Share links (spec 4.13): a 256-bit token, stored only as its SHA-256. Each use re-checks access
@@ -38,7 +38,7 @@ export class ShareLinkService {
     this.links = new LocalCache(bus);
   }
 
-  async create(customer: DownloadingCustomer, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
+  async create(customer: ReleaseCaller, target: CreateShareRequest): Promise<{ token: string; link: ShareLink }> {
     const { file } = await this.downloads.check(customer, target);
     const token = randomToken(32);
     const now = new Date();

@@ -40,6 +40,7 @@ export function mountedRoutes(): MountedRoute[] {
       keyCache: inert(),
       adminKeys: inert(),
       catalog: inert(),
+      releases: inert(),
       bus: inert(),
       events: inert(),
       webhooks: inert(),

@@ -1,0 +1,334 @@
+import { AppError, ErrorDetail, forbidden, gone, notFound } from '../../shared/errors';
+import { channelOffers, defaultChannel } from '../../shared/releases/channels';
+import {
+  Arch,
+  DEFAULT_ARCH,
+  DEFAULT_PLATFORM,
+  fileMatchesRequest,
+  FileTarget,
+  MainFileSelection,
+  Platform,
+  selectMainFile,
+  TargetRequest,
+} from '../../shared/releases/platforms';
+import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import { tierAllows } from '../../shared/tiers';
+import type { CatalogCache } from '../cache/catalog-cache';
+import type { Eventually } from '../http/eventually';
+
+/** The version name that asks for the newest release offered to the caller. */
+export const LATEST = 'latest';
+
+/** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
+export interface ReleaseCaller {
+  customerId: string;
+  tier: string;
+}
+
+/** Which releases: one application, a channel and what it cascades to, and optional platform and arch selectors. */
+export interface ReleaseSelector {
+  applicationId: string;
+  /** A configured channel; the most stable one (the first of CHANNELS) when left out. */
+  channel?: string;
+  platform?: Platform;
+  arch?: Arch;
+}
+
+/** An available file, with the platform and arch every stored file has. */
+export type ReleaseFile = FileRecord & FileTarget;
+
+/** A published version offered to the caller, with its available files that match the selectors (all of them without selectors), oldest first. */
+export interface OfferedRelease {
+  version: Version;
+  files: readonly ReleaseFile[];
+}
+
+/**
+ * The newest release offered to the caller that has a MAIN file matching the selectors: `found` with
+ * that file, `ambiguous` when several of its MAIN files fit equally (the selectors do not decide), or
+ * `none`.
+ */
+export type LatestRelease =
+  | { kind: 'found'; release: OfferedRelease; file: ReleaseFile }
+  | { kind: 'ambiguous'; release: OfferedRelease; choices: readonly ReleaseFile[] }
+  | { kind: 'none' };
+
+/** A download request: an exact version or `latest`, a file by id, else the MAIN file the selectors pick. */
+export interface FileRequest extends ReleaseSelector {
+  /** An exact version (its channel is then not asked) or LATEST_VERSION. */
+  version: string;
+  /** Any available file of an exact version; `latest` always answers with a MAIN file. */
+  fileId?: string;
+}
+
+export interface GrantedFile {
+  application: Application;
+  version: Version;
+  file: ReleaseFile;
+}
+
+/** What the rules read from the configuration. */
+export interface ReleaseRules {
+  /** Tiers, lowest first. */
+  tiers: readonly string[];
+  /** Channels, most stable first. */
+  channels: readonly string[];
+}
+
+const NO_RELEASE: LatestRelease = Object.freeze({ kind: 'none' });
+
+/**
+ * The one answer to "which versions and files may this customer have" for an application: the
+ * download URL and share links, the releases listing and the update feeds all ask here.
+ *
+ * Rules. The application is live and lists the customer, else 404 revealing nothing (asked before any
+ * version is read). Drafts do not exist. A yanked version is never offered, and naming it answers 410.
+ * Offered (the listing and `latest`): published, in the asked channel or a more stable one, at or
+ * below the customer's tier, inside its staged rollout, with a MAIN file matching the selectors.
+ * An exact version is granted whatever its channel or rollout, at or below the customer's tier.
+ *
+ * Records come from the catalog cache (one load per application, dropped on every change through the
+ * invalidation bus); what is derived from them (per-version file selections, the offered list per
+ * channel, tier and selectors) is kept with the record array and dropped with it. Answers are
+ * synchronous when the application's records are cached, as they are for every request of a burst
+ * after the first.
+ */
+export class ReleaseCatalog {
+  private readonly indexes = new WeakMap<readonly VersionWithFiles[], ReleaseIndex>();
+  private readonly customers = new WeakMap<Application, ReadonlySet<string>>();
+
+  constructor(private readonly catalog: CatalogCache, private readonly rules: ReleaseRules) {}
+
+  /** The newest release offered to the caller; throws 404 when the caller has no access to the application. */
+  latest(caller: ReleaseCaller, selector: ReleaseSelector): Eventually<LatestRelease> {
+    const index = this.cachedIndex(caller, selector.applicationId);
+    if (index) return index.latest(caller, selector, this.rules);
+    return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.latest(caller, selector, this.rules));
+  }
+
+  /** Every release offered to the caller, newest first by the version order; throws 404 when the caller has no access. */
+  releases(caller: ReleaseCaller, selector: ReleaseSelector): Eventually<readonly OfferedRelease[]> {
+    const index = this.cachedIndex(caller, selector.applicationId);
+    if (index) return index.releases(caller, selector, this.rules);
+    return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.releases(caller, selector, this.rules));
+  }
+
+  /**
+   * The file a download request names, or the refusal, in this order: no access to the application
+   * 404; `latest`: nothing offered 404, several MAIN files and no selector that decides 400; an
+   * exact version: absent or a draft 404, yanked 410, no such file (or no MAIN file matching) 404,
+   * several MAIN files and no selector that decides 400, above the customer's tier 403.
+   */
+  grant(caller: ReleaseCaller, request: FileRequest): Eventually<GrantedFile> {
+    const application = this.catalog.cachedApplication(request.applicationId);
+    const versions = application && this.catalog.cachedReleases(request.applicationId);
+    if (application && versions) return this.grantFrom(caller, request, this.listed(application, caller, request.applicationId), this.indexOf(versions));
+    return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.grantFrom(caller, request, listed, index));
+  }
+
+  private grantFrom(caller: ReleaseCaller, request: FileRequest, application: Application, index: ReleaseIndex): GrantedFile {
+    if (request.version === LATEST) {
+      const latest = index.latest(caller, request, this.rules);
+      if (latest.kind === 'found') return { application, version: latest.release.version, file: latest.file };
+      if (latest.kind === 'ambiguous') throw ambiguity(latest.release.version, latest.choices);
+      throw notFound(`no version of ${request.applicationId} is available for ${describeSelector(request, this.rules)}`);
+    }
+    const entry = index.entry(request.version);
+    if (!entry) throw notFound('version not found');
+    if (entry.version.status === 'yanked') throw gone(`version ${request.version} has been withdrawn`);
+    const file = request.fileId === undefined ? entry.mainFile(request) : entry.file(request.fileId);
+    if (!file) throw notFound(request.platform || request.arch ? `version ${request.version} has no MAIN file for ${describeTarget(request)}` : 'version not found');
+    if (!tierAllows(this.rules.tiers, caller.tier, entry.version.requiredTier)) throw forbidden('tier access required');
+    return { application, version: entry.version, file };
+  }
+
+  private cachedIndex(caller: ReleaseCaller, applicationId: string): ReleaseIndex | undefined {
+    const application = this.catalog.cachedApplication(applicationId);
+    const versions = application && this.catalog.cachedReleases(applicationId);
+    if (!application || !versions) return undefined;
+    this.listed(application, caller, applicationId);
+    return this.indexOf(versions);
+  }
+
+  private async indexFromStore(caller: ReleaseCaller, applicationId: string): Promise<{ application: Application; index: ReleaseIndex }> {
+    // Refused before any version is read: a customer without access learns nothing about versions.
+    const application = this.listed(await this.catalog.application(applicationId), caller, applicationId);
+    return { application, index: this.indexOf(await this.catalog.releases(applicationId)) };
+  }
+
+  private listed(application: Application | null, caller: ReleaseCaller, applicationId: string): Application {
+    if (!application || !this.lists(application, caller.customerId)) throw notFound(`application ${applicationId} not found`);
+    return application;
+  }
+
+  /** One Set lookup instead of a scan of the application's list; the Set lives as long as the record. */
+  private lists(application: Application, customerId: string): boolean {
+    let customers = this.customers.get(application);
+    if (!customers) {
+      customers = new Set(application.customerIds);
+      this.customers.set(application, customers);
+    }
+    return customers.has(customerId);
+  }
+
+  private indexOf(versions: readonly VersionWithFiles[]): ReleaseIndex {
+    let index = this.indexes.get(versions);
+    if (!index) {
+      index = new ReleaseIndex(versions);
+      this.indexes.set(versions, index);
+    }
+    return index;
+  }
+}
+
+/** One offered release, with what `latest` answers when it is the caller's newest. */
+interface Offer {
+  release: OfferedRelease;
+  rolloutPercentage: number;
+  latest: LatestRelease;
+}
+
+interface OfferList {
+  offers: readonly Offer[];
+  /** The releases of `offers`, for callers whom no staged rollout leaves out. */
+  releases: readonly OfferedRelease[];
+  staged: boolean;
+}
+
+/** One application's customer-visible versions, with what requests derive from them, computed once per kind of request. */
+class ReleaseIndex {
+  private readonly newestFirst: readonly ReleaseEntry[];
+  private readonly byName = new Map<string, ReleaseEntry>();
+  /** Per channel, tier and selectors: bounded by the configuration, not by callers. */
+  private readonly offerLists = new Map<string, OfferList>();
+
+  constructor(versions: readonly VersionWithFiles[]) {
+    this.newestFirst = versions.map((version) => new ReleaseEntry(version));
+    for (const entry of this.newestFirst) this.byName.set(entry.version.version, entry);
+  }
+
+  entry(version: string): ReleaseEntry | undefined {
+    return this.byName.get(version);
+  }
+
+  latest(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): LatestRelease {
+    for (const offer of this.offerList(caller.tier, selector, rules).offers) {
+      if (inRollout(caller, selector.applicationId, offer)) return offer.latest;
+    }
+    return NO_RELEASE;
+  }
+
+  releases(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): readonly OfferedRelease[] {
+    const list = this.offerList(caller.tier, selector, rules);
+    if (!list.staged) return list.releases;
+    return list.offers.filter((offer) => inRollout(caller, selector.applicationId, offer)).map((offer) => offer.release);
+  }
+
+  private offerList(tier: string, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
+    const channel = selector.channel ?? defaultChannel(rules.channels);
+    const key = `${channel}|${selector.platform ?? ''}|${selector.arch ?? ''}|${tier}`;
+    let list = this.offerLists.get(key);
+    if (!list) {
+      list = this.buildOfferList(channel, tier, selector, rules);
+      this.offerLists.set(key, list);
+    }
+    return list;
+  }
+
+  private buildOfferList(channel: string, tier: string, target: TargetRequest, rules: ReleaseRules): OfferList {
+    const offers: Offer[] = [];
+    for (const entry of this.newestFirst) {
+      const { version } = entry;
+      if (version.status !== 'published' || !channelOffers(rules.channels, channel, version.channel)) continue;
+      if (!tierAllows(rules.tiers, tier, version.requiredTier)) continue;
+      const selection = entry.selection(target);
+      if (selection.kind === 'none') continue;
+      const release: OfferedRelease = Object.freeze({ version, files: entry.matching(target) });
+      const latest: LatestRelease = selection.kind === 'match'
+        ? { kind: 'found', release, file: selection.file }
+        : { kind: 'ambiguous', release, choices: selection.choices };
+      offers.push({ release, rolloutPercentage: version.rolloutPercentage, latest: Object.freeze(latest) });
+    }
+    return {
+      offers,
+      releases: Object.freeze(offers.map((offer) => offer.release)),
+      staged: offers.some((offer) => offer.rolloutPercentage < MAX_ROLLOUT_PERCENTAGE),
+    };
+  }
+}
+
+function inRollout(caller: ReleaseCaller, applicationId: string, offer: Offer): boolean {
+  return offer.rolloutPercentage >= MAX_ROLLOUT_PERCENTAGE
+    || isInRollout(caller.customerId, applicationId, offer.release.version.version, offer.rolloutPercentage);
+}
+
+/** One version and its available files, with its MAIN-file selections kept per selectors. */
+class ReleaseEntry {
+  readonly version: Version;
+  private readonly files: readonly ReleaseFile[];
+  private readonly mainFiles: readonly ReleaseFile[];
+  private readonly selections = new Map<string, MainFileSelection<ReleaseFile>>();
+
+  constructor(record: VersionWithFiles) {
+    const { files, ...version } = record;
+    this.version = Object.freeze(version);
+    this.files = Object.freeze(files.filter((file) => file.status === 'available').map(withTarget));
+    this.mainFiles = this.files.filter((file) => file.fileType === 'MAIN');
+  }
+
+  /** An available file of this version by id. */
+  file(fileId: string): ReleaseFile | undefined {
+    return this.files.find((file) => file.fileId === fileId);
+  }
+
+  /** The MAIN file the selectors pick; undefined when none matches; throws 400 when several fit equally. */
+  mainFile(target: TargetRequest): ReleaseFile | undefined {
+    const selection = this.selection(target);
+    if (selection.kind === 'ambiguous') throw ambiguity(this.version, selection.choices);
+    return selection.kind === 'match' ? selection.file : undefined;
+  }
+
+  selection(target: TargetRequest): MainFileSelection<ReleaseFile> {
+    const key = `${target.platform ?? ''}|${target.arch ?? ''}`;
+    let selection = this.selections.get(key);
+    if (!selection) {
+      selection = selectMainFile(this.mainFiles, target);
+      this.selections.set(key, selection);
+    }
+    return selection;
+  }
+
+  /** The available files of any type that match the selectors. */
+  matching(target: TargetRequest): readonly ReleaseFile[] {
+    if (target.platform === undefined && target.arch === undefined) return this.files;
+    return Object.freeze(this.files.filter((file) => fileMatchesRequest(file, target)));
+  }
+}
+
+/** Stores return every file with its platform and arch; a file given without them is `any`. */
+function withTarget(file: FileRecord): ReleaseFile {
+  return file.platform && file.arch ? file as ReleaseFile : { ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH };
+}
+
+/** 400 naming the MAIN files a request could mean, and the selector values that tell them apart. */
+function ambiguity(version: Version, choices: readonly ReleaseFile[]): AppError {
+  const listed = choices.map((file) => `${file.platform}/${file.arch} (${file.fileName})`).join(', ');
+  const details: ErrorDetail[] = [];
+  for (const field of ['platform', 'arch'] as const) {
+    const values = new Set<string>(choices.map((file) => file[field]));
+    // `any` is what a file fits when the request names something else, not a value to ask for.
+    const selectable = [...values].filter((value) => value !== 'any');
+    if (values.size > 1 && selectable.length > 0) details.push({ field, message: `one of: ${selectable.join(', ')}` });
+  }
+  return new AppError(400, 'BAD_REQUEST', `version ${version.version} has several MAIN files for this request; select one with platform and arch: ${listed}`, details);
+}
+
+function describeTarget(target: TargetRequest): string {
+  return [target.platform && `platform ${target.platform}`, target.arch && `arch ${target.arch}`].filter(Boolean).join(', ');
+}
+
+function describeSelector(selector: ReleaseSelector, rules: ReleaseRules): string {
+  const target = describeTarget(selector);
+  return `channel ${selector.channel ?? defaultChannel(rules.channels)}${target ? `, ${target}` : ''}`;
+}
