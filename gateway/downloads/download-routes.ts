@@ -21,9 +21,9 @@ export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 
 /**
- * Customer downloads: pre-signed URLs (spec 4.12) and share links (4.13), whose use needs no key.
- * Installers, update checks and CI fleets send GET /v1/downloads/url and share-link uses in bursts:
- * those two are hot.
+ * Customer downloads: pre-signed URLs (spec 4.12) of an exact version or the latest, and share links
+ * (4.13), whose use needs no key. Installers, update checks and CI fleets send GET /v1/downloads/url
+ * and share-link uses in bursts: those two are hot.
  */
 export const downloadRoutes: RouteModule = (deps) => {
   const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
@@ -32,13 +32,13 @@ export const downloadRoutes: RouteModule = (deps) => {
   return [
     route({
       method: 'get', path: DOWNLOAD_URL_PATH, guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
-      query: downloadUrlQuery, hot: true,
+      query: downloadUrlQuery(deps.config.channels), hot: true,
       status: 200, response: downloadResponse,
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
     }),
     route({
       method: 'post', path: SHARE_LINKS_PATH, guard: 'customer', summary: 'Create a share link that downloads without a key',
-      body: createShareSchema,
+      body: createShareSchema(deps.config.channels),
       status: 201, response: shareLinkResponse,
       handle: async ({ body }, _ctx, customer) => {
         const { token, link } = await shares.create(customer, body);

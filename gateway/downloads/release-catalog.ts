@@ -12,13 +12,11 @@ import {
   TargetRequest,
 } from '../../shared/releases/platforms';
 import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import { LATEST_VERSION } from '../../shared/releases/version-order';
 import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { Eventually } from '../http/eventually';
-
-/** The version name that asks for the newest release offered to the caller. */
-export const LATEST = 'latest';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
@@ -128,7 +126,7 @@ export class ReleaseCatalog {
   }
 
   private grantFrom(caller: ReleaseCaller, request: FileRequest, application: Application, index: ReleaseIndex): GrantedFile {
-    if (request.version === LATEST) {
+    if (request.version === LATEST_VERSION) {
       const latest = index.latest(caller, request, this.rules);
       if (latest.kind === 'found') return { application, version: latest.release.version, file: latest.file };
       if (latest.kind === 'ambiguous') throw ambiguity(latest.release.version, latest.choices);

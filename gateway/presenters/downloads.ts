@@ -17,6 +17,8 @@ export const downloadResponse = z.object({
   fileSize: z.number().int(),
   checksum: z.string(),
   fileId: z.string(),
+  /** The version the file belongs to: what `latest` resolved to. */
+  version: z.string(),
 });
 
 export function presentDownload({ file, downloadUrl, expiresAt }: SignedDownload): z.input<typeof downloadResponse> {
@@ -27,6 +29,7 @@ export function presentDownload({ file, downloadUrl, expiresAt }: SignedDownload
     fileSize: file.fileSize,
     checksum: file.checksum as string,
     fileId: file.fileId,
+    version: file.version,
   };
 }
 
@@ -37,10 +40,11 @@ export function presentRedirect({ downloadUrl, expiresAt }: SignedDownload): z.i
   return { downloadUrl, expiresAt: iso(expiresAt) };
 }
 
-export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp });
+/** `version` and `fileId` name what the link downloads: with `latest`, the version it resolved to when the link was made. */
+export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp, version: z.string(), fileId: z.string() });
 
 export function presentShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof shareLinkResponse> {
-  return { shareUrl, token, expiresAt: iso(link.expiresAt) };
+  return { shareUrl, token, expiresAt: iso(link.expiresAt), version: link.version, fileId: link.fileId };
 }
 
 export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp });

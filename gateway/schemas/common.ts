@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
 import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
+import { LATEST_VERSION } from '../../shared/releases/version-order';
 
 /*
  * Field rules shared by every schema. Two kinds of rule for the same field:
@@ -128,7 +129,8 @@ export const newVersionField = notReserved(
     .min(1, 'must not be empty')
     .max(VERSION_MAX_LENGTH, atMost(VERSION_MAX_LENGTH))
     .regex(VERSION_PATTERN, 'must be letters, digits and . _ ~ + - only (no spaces, /, \\, %, ?, #)')
-    .refine((version) => version !== '.' && version !== '..', 'must not be . or ..'),
+    .refine((version) => version !== '.' && version !== '..', 'must not be . or ..')
+    .refine((version) => version !== LATEST_VERSION, `must not be ${LATEST_VERSION}: downloads ask for the newest version by that name`),
 );
 
 /**
@@ -156,6 +158,12 @@ export const archField = z.enum(ARCHS, oneOf(ARCHS));
 /** One of the configured CHANNELS. */
 export const channelField = (channels: readonly string[]) =>
   string().refine((c) => channels.includes(c), `must be one of: ${channels.join(', ')}`);
+
+/** What a request may select a file by: a platform or arch a build is made for (`any` is what a file says when it fits every one, not a value to ask for). */
+const SELECTABLE_PLATFORMS = ['windows', 'macos', 'linux'] as const;
+const SELECTABLE_ARCHS = ['x64', 'arm64', 'ia32', 'armv7l', 'universal'] as const;
+export const platformSelectorField = z.enum(SELECTABLE_PLATFORMS, oneOf(SELECTABLE_PLATFORMS));
+export const archSelectorField = z.enum(SELECTABLE_ARCHS, oneOf(SELECTABLE_ARCHS));
 
 /** Refuses a PATCH body that changes nothing. */
 export const notEmpty = (body: object) => Object.keys(body).length > 0;

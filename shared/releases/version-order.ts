@@ -18,6 +18,12 @@ import { parse as parseSemVer } from 'semver';
  */
 export type VersionKind = 'semver' | 'numeric' | 'free-form';
 
+/**
+ * The version a request names to get the newest version offered to it (its channels, tier, rollout,
+ * platform and arch). Never the name of a new version.
+ */
+export const LATEST_VERSION = 'latest';
+
 /** What the order needs of a version record. */
 export interface OrderedVersion {
   version: string;

@@ -67,7 +67,7 @@ describe('customer downloads', () => {
         expect(res.status).to.equal(200);
         expect(res.headers.get('content-type')).to.equal('application/json; charset=utf-8');
         expect(Object.keys(res.body)).to.deep.equal(['success', 'data']);
-        expect(Object.keys(res.body.data)).to.deep.equal(['downloadUrl', 'expiresAt', 'fileName', 'fileSize', 'checksum', 'fileId']);
+        expect(Object.keys(res.body.data)).to.deep.equal(['downloadUrl', 'expiresAt', 'fileName', 'fileSize', 'checksum', 'fileId', 'version']);
         expect(res.body.data).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
       }
       const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1000 });

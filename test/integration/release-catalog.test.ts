@@ -14,30 +14,11 @@ import { invalidationChannel, InvalidationBus } from '../../shared/cache/invalid
 import { AppError } from '../../shared/errors';
 import { createLogger } from '../../shared/logger';
 import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../../shared/redis/connections';
-import type { ReleaseStatus } from '../../shared/releases/lifecycle';
-import type { Arch, Platform } from '../../shared/releases/platforms';
 import { rolloutBucket } from '../../shared/releases/rollout';
-import type { FileType } from '../../shared/store/models';
-import { application, at, file } from '../support/records';
+import { releaseFileId, ReleaseSpec, storeRelease } from '../support/factories';
+import { application } from '../support/records';
 import { rejectionOf } from '../support/rejection';
 import { startTestApp, TestApp } from '../support/test-app';
-
-interface FileSpec {
-  platform?: Platform;
-  arch?: Arch;
-  fileType?: FileType;
-  fileName?: string;
-}
-
-interface ReleaseSpec {
-  channel?: string;
-  status?: ReleaseStatus;
-  requiredTier?: string;
-  rolloutPercentage?: number;
-  /** Minutes after the records' origin. */
-  createdAt?: number;
-  files?: FileSpec[];
-}
 
 /**
  * The release catalogue on the real store and invalidation bus, with records written through the
@@ -83,30 +64,7 @@ describe('release catalogue', () => {
     return applicationId;
   }
 
-  async function release(applicationId: string, version: string, spec: ReleaseSpec = {}): Promise<void> {
-    const createdAt = at(spec.createdAt ?? 0);
-    const { store } = app.core;
-    await store.upsertVersion(applicationId, version, {
-      channel: spec.channel,
-      requiredTier: spec.requiredTier,
-      rolloutPercentage: spec.rolloutPercentage,
-      initialStatus: spec.status === 'draft' ? 'draft' : 'published',
-    }, createdAt);
-    if (spec.status === 'yanked') await store.transitionVersion(applicationId, version, 'yanked', createdAt);
-    for (const [n, given] of (spec.files ?? [{}]).entries()) {
-      const fileId = `fil_${applicationId}_${version}_${n}`;
-      await store.insertFile(file(fileId, {
-        applicationId,
-        version,
-        fileName: given.fileName ?? `${version}-${given.platform ?? 'any'}-${given.arch ?? 'any'}-${n}.bin`,
-        fileType: given.fileType ?? 'MAIN',
-        platform: given.platform ?? 'any',
-        arch: given.arch ?? 'any',
-        storageKey: `files/${applicationId}/${fileId}`,
-        createdAt: at((spec.createdAt ?? 0) + n / 100),
-      }));
-    }
-  }
+  const release = (applicationId: string, version: string, spec?: ReleaseSpec) => storeRelease(app.core.store, applicationId, version, spec);
 
   /** The catalogue answers at once, throwing its refusals, when it has the records: as a promise either way. */
   const settled = async <T>(ask: () => T | Promise<T>): Promise<T> => ask();
@@ -145,11 +103,11 @@ describe('release catalogue', () => {
     await release(applicationId, '1.0.0');
     await release(applicationId, '1.1.0', { status: 'yanked' });
     await release(applicationId, '1.2.0', { status: 'draft' });
-    expect((await grant(alice, { applicationId, version: '1.0.0' })).file.fileId).to.equal(`fil_${applicationId}_1.0.0_0`);
+    expect((await grant(alice, { applicationId, version: '1.0.0' })).file.fileId).to.equal(releaseFileId(applicationId, '1.0.0', 0));
     const yanked = await refusal(alice, { applicationId, version: '1.1.0' });
     expect([yanked.status, yanked.code]).to.deep.equal([410, 'GONE']);
     expect(yanked.message).to.equal('version 1.1.0 has been withdrawn');
-    const yankedFile = await refusal(alice, { applicationId, version: '1.1.0', fileId: `fil_${applicationId}_1.1.0_0` });
+    const yankedFile = await refusal(alice, { applicationId, version: '1.1.0', fileId: releaseFileId(applicationId, '1.1.0', 0) });
     expect(yankedFile.status).to.equal(410);
     for (const version of ['1.2.0', '9.9.9']) {
       const absent = await refusal(alice, { applicationId, version });
@@ -259,7 +217,7 @@ describe('release catalogue', () => {
     it('grants an exact version\'s MAIN file by the selectors, and any of its files by id', async () => {
       expect((await grant(alice, { applicationId, version: '2.0.0', platform: 'macos' })).file.fileName).to.equal('App.zip');
       expect((await grant(alice, { applicationId, version: '1.0.0' })).file.fileName).to.equal('1.0.0-linux-arm64-0.bin');
-      const sig = `fil_${applicationId}_2.0.0_3`;
+      const sig = releaseFileId(applicationId, '2.0.0', 3);
       expect((await grant(alice, { applicationId, version: '2.0.0', fileId: sig })).file.fileName).to.equal('setup-x64.exe.sig');
       const missing = await refusal(alice, { applicationId, version: '2.0.0', platform: 'linux' });
       expect([missing.status, missing.message]).to.deep.equal([404, 'version 2.0.0 has no MAIN file for platform linux']);

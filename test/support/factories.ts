@@ -1,7 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { issueCustomerKey } from '../../shared/api-keys';
 import { newId } from '../../shared/ids';
-import { apiKey, customer } from './records';
+import type { ReleaseStatus } from '../../shared/releases/lifecycle';
+import type { Arch, Platform } from '../../shared/releases/platforms';
+import type { FileType } from '../../shared/store/models';
+import type { Store } from '../../shared/store/store';
+import { apiKey, at, customer, file } from './records';
 import type { TestApp } from './test-app';
 
 /** Records created through the API or the store of a running test app (store records themselves: records.ts). */
@@ -77,4 +81,60 @@ export async function createAdminKey(app: TestApp, request: { scopes: string[]; 
   const response = await app.http.post('/v1/management/apikeys', { name: 'Test key', ...request });
   if (response.status !== 201) throw new Error(`admin key not issued: ${response.status} ${response.raw}`);
   return response.body.data as { keyId: string; apiKey: string; prefix: string };
+}
+
+export interface ReleaseFileSpec {
+  platform?: Platform;
+  arch?: Arch;
+  fileType?: FileType;
+  fileName?: string;
+}
+
+export interface ReleaseSpec {
+  channel?: string;
+  status?: ReleaseStatus;
+  requiredTier?: string;
+  rolloutPercentage?: number;
+  releaseNotes?: string;
+  /** Minutes after the records' origin (records.ts `at`). */
+  createdAt?: number;
+  /** One MAIN file for any platform and arch when left out. */
+  files?: ReleaseFileSpec[];
+}
+
+/** The id storeRelease gives the n-th file of a version: an id as the service issues them. */
+export const releaseFileId = (applicationId: string, version: string, n: number): string =>
+  `fil_${applicationId}_${version.replace(/[^A-Za-z0-9_-]/g, '_')}_${n}`;
+
+/**
+ * A version with available files, written through the store (no bytes stored): file n has the id
+ * releaseFileId(applicationId, version, n) and is named `<version>-<platform>-<arch>-<n>.bin` unless named.
+ * Write it before the application is first asked for, or through the invalidation bus.
+ */
+export async function storeRelease(store: Store, applicationId: string, version: string, spec: ReleaseSpec = {}): Promise<string[]> {
+  const createdAt = at(spec.createdAt ?? 0);
+  await store.upsertVersion(applicationId, version, {
+    channel: spec.channel,
+    requiredTier: spec.requiredTier,
+    rolloutPercentage: spec.rolloutPercentage,
+    releaseNotes: spec.releaseNotes,
+    initialStatus: spec.status === 'draft' ? 'draft' : 'published',
+  }, createdAt);
+  if (spec.status === 'yanked') await store.transitionVersion(applicationId, version, 'yanked', createdAt);
+  const fileIds: string[] = [];
+  for (const [n, given] of (spec.files ?? [{}]).entries()) {
+    const fileId = releaseFileId(applicationId, version, n);
+    await store.insertFile(file(fileId, {
+      applicationId,
+      version,
+      fileName: given.fileName ?? `${version}-${given.platform ?? 'any'}-${given.arch ?? 'any'}-${n}.bin`,
+      fileType: given.fileType ?? 'MAIN',
+      platform: given.platform ?? 'any',
+      arch: given.arch ?? 'any',
+      storageKey: `files/${applicationId}/${fileId}`,
+      createdAt: at((spec.createdAt ?? 0) + n / 100),
+    }));
+    fileIds.push(fileId);
+  }
+  return fileIds;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { decodedName, Draft, Mutation } from '../draft';
 import { fields, text } from '../fields';
-import { FieldRules, pathParameterDefects, QueryRules, unknownQueryParameter, unreadBodyOddities } from '../mutations';
+import { FieldRule, FieldRules, pathParameterDefects, QueryRules, unknownQueryParameter, unreadBodyOddities } from '../mutations';
 import { base64url, jsonString, unknownId } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, unkeyed, values } from './route-fuzzer';
@@ -13,11 +13,23 @@ export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContex
   const main = f.apps.main;
   const free = `Bearer ${f.customers.free.apiKey}`;
   const refusal = (label: string, apply: (d: Draft) => void, expects: number[]): Mutation => ({ label, defect: true, expects, apply });
-  const downloadRules: QueryRules = {
-    applicationId: { valid: fc.constant(main), invalid: fc.oneof(text.badApplicationId, unknownId('app'), values(f.apps.deleted, f.apps.spare)) },
-    version: { valid: fc.constant(f.versions.open), invalid: fc.oneof(text.badVersionReference, values(f.versions.pending)) },
-    fileId: { valid: values(f.files.main.fileId, f.files.dependency.fileId), invalid: fc.oneof(values('', 'x'.repeat(101), f.files.premium.fileId), unknownId('fil')) },
+  const applicationRule = { valid: fc.constant(main), invalid: fc.oneof(text.badApplicationId, unknownId('app'), values(f.apps.deleted, f.apps.spare)) };
+  // Valid alone; with another selector some combinations are refused (a channel with an exact version, a selector with fileId).
+  const selectorRules: QueryRules = {
+    channel: { valid: values('stable', 'beta', 'dev'), invalid: values('', 'nightly', 'STABLE', 'latest', 'beta ', '__proto__') },
+    platform: { valid: values('windows', 'macos', 'linux'), invalid: values('', 'any', 'darwin', 'win32', 'Windows', 'toString') },
+    arch: { valid: values('x64', 'arm64', 'universal', 'armv7l'), invalid: values('', 'any', 'x86_64', 'aarch64', 'ARM64', 'constructor') },
   };
+  const downloadRules: QueryRules = {
+    applicationId: applicationRule,
+    version: { valid: values(f.versions.open, 'latest'), invalid: fc.oneof(text.badVersionReference, values(f.versions.pending)) },
+    fileId: { valid: values(f.files.main.fileId, f.files.dependency.fileId), invalid: fc.oneof(values('', 'x'.repeat(101), f.files.premium.fileId), unknownId('fil')) },
+    ...selectorRules,
+  };
+  const selectorField = (rule: QueryRules[string]): FieldRule => ({
+    valid: (rule.valid as fc.Arbitrary<string>).map(jsonString),
+    invalid: fc.oneof(rule.invalid.map(jsonString), values('null', '1', '["windows"]', '{}')),
+  });
   const shareRules: FieldRules = {
     applicationId: { ...fields.applicationReference([f.apps.deleted, f.apps.spare]), valid: fc.constant(jsonString(main)) },
     version: {
@@ -28,6 +40,9 @@ export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContex
     },
     fileId: { ...fields.fileId(), valid: values(jsonString(f.files.main.fileId), jsonString(f.files.dependency.fileId)) },
     expiresInMinutes: fields.expiresInMinutes(),
+    channel: selectorField(selectorRules.channel),
+    platform: selectorField(selectorRules.platform),
+    arch: selectorField(selectorRules.arch),
   };
   const share = jsonBody(shareRules, { emptyIsRefused: false });
   const otherTokens = [f.shares.revoked, `${f.shares.active.slice(0, 42)}%2F`, f.shares.active.toUpperCase()].filter((token) => token !== f.shares.active);
