@@ -11,19 +11,22 @@ import {
   revokedShareLinkResponse,
   shareLinkResponse,
 } from '../presenters/downloads';
-import { createShareSchema, downloadUrlQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
+import { presentReleaseList, releaseListResponse } from '../presenters/releases';
+import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
+import { isPending } from '../http/eventually';
 import { DownloadService } from './download-service';
 import { ShareLinkService } from './share-link-service';
 
 /** The download paths; hot routes among them are answered by the download lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
+export const RELEASES_PATH = '/v1/downloads/releases';
 export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 
 /**
- * Customer downloads: pre-signed URLs (spec 4.12) of an exact version or the latest, and share links
- * (4.13), whose use needs no key. Installers, update checks and CI fleets send GET /v1/downloads/url
- * and share-link uses in bursts: those two are hot.
+ * Customer downloads: pre-signed URLs (spec 4.12) of an exact version or the latest, share links
+ * (4.13), whose use needs no key, and the releases a customer may download. Installers, update checks
+ * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
 export const downloadRoutes: RouteModule = (deps) => {
   const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
@@ -43,6 +46,16 @@ export const downloadRoutes: RouteModule = (deps) => {
       handle: async ({ body }, _ctx, customer) => {
         const { token, link } = await shares.create(customer, body);
         return presentShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
+      },
+    }),
+    route({
+      method: 'get', path: RELEASES_PATH, guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
+      query: releasesQuery(deps.config.channels),
+      status: 200, response: releaseListResponse,
+      handle: async ({ query }, _ctx, customer) => {
+        const { page, pageSize, ...selector } = query;
+        const offered = deps.releases.releases(customer, selector);
+        return presentReleaseList(isPending(offered) ? await offered : offered, page, pageSize);
       },
     }),
     route({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { queryString } from '../http/validate';
+import { pageFields } from './pagination';
 import { applicationIdField, archSelectorField, channelField, generatedIdField, platformSelectorField, versionField } from './common';
 
 const fileIdField = generatedIdField;
@@ -68,6 +69,15 @@ export const createShareSchema = (channels: readonly string[]) => z
   .strict()
   .superRefine(checkFileRequest);
 
+/** The releases a customer may download, newest first: no URLs (each issue of one is a download). */
+export const releasesQuery = (channels: readonly string[]) => z
+  .object({
+    applicationId: queryString().pipe(applicationIdField),
+    ...selectorFields(channels),
+    ...pageFields,
+  })
+  .strict();
+
 /** Share tokens are 256 random bits in base64url. */
 export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -77,3 +87,4 @@ export const shareTokenParams = z.object({ token: z.string() });
 /** What a customer asks to download: the file `fileId` of the version, else the MAIN file the selectors pick, of an exact version or the latest. */
 export type DownloadTarget = z.output<ReturnType<typeof downloadUrlQuery>>;
 export type CreateShareRequest = z.output<ReturnType<typeof createShareSchema>>;
+export type ReleasesQuery = z.output<ReturnType<typeof releasesQuery>>;

@@ -8,8 +8,8 @@ import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, unkey
 
 const SHARE_USE = '/v1/downloads/share/:token';
 
-/** Customers' download URLs and share links. */
-export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContext): RouteFuzzer[] {
+/** Customers' download URLs, share links and releases listing. */
+export function downloadFuzzers({ f, keys, admin, customer, known, pageRules }: RouteContext): RouteFuzzer[] {
   const main = f.apps.main;
   const free = `Bearer ${f.customers.free.apiKey}`;
   const refusal = (label: string, apply: (d: Draft) => void, expects: number[]): Mutation => ({ label, defect: true, expects, apply });
@@ -26,6 +26,7 @@ export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContex
     fileId: { valid: values(f.files.main.fileId, f.files.dependency.fileId), invalid: fc.oneof(values('', 'x'.repeat(101), f.files.premium.fileId), unknownId('fil')) },
     ...selectorRules,
   };
+  const releasesRules: QueryRules = { applicationId: applicationRule, ...selectorRules, ...pageRules };
   const selectorField = (rule: QueryRules[string]): FieldRule => ({
     valid: (rule.valid as fc.Arbitrary<string>).map(jsonString),
     invalid: fc.oneof(rule.invalid.map(jsonString), values('null', '1', '["windows"]', '{}')),
@@ -65,6 +66,15 @@ export function downloadFuzzers({ f, keys, admin, customer, known }: RouteContex
           d.authorization = free;
           d.query = [['applicationId', main], ['version', f.versions.premium]];
         }, [403])),
+      ], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: '/v1/downloads/releases', changesData: false,
+      base: draft('GET', '/v1/downloads/releases', {}, customer, { kind: 'none' }, [['applicationId', main]]),
+      ...plus(keyed('customer', keys, releasesRules), [
+        fc.constant(refusal('query applicationId missing', (d) => {
+          d.query = d.query.filter(([existing]) => decodedName(existing) !== 'applicationId');
+        }, [400])),
       ], [unreadBodyOddities]),
     }),
     fuzzer({

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
+import { FILE_TYPES } from '../../shared/store/models';
+import type { OfferedRelease, ReleaseFile } from '../downloads/release-catalog';
+import { isoOrNull, pagination, paginationResponse, timestamp } from './common';
+
+/** A file as a customer's releases listing shows it: what a download page needs, never a URL. */
+export const releaseFileResponse = z.object({
+  fileId: z.string(),
+  fileName: z.string(),
+  fileSize: z.number().int(),
+  platform: z.enum(PLATFORMS),
+  arch: z.enum(ARCHS),
+  fileType: z.enum(FILE_TYPES),
+  /** `sha256:<hex>`. */
+  checksum: z.string(),
+  /** SHA-512 of the bytes, base64; null for a file stored before digests were kept, until it is computed. */
+  sha512: z.string().nullable(),
+});
+
+function presentReleaseFile(file: ReleaseFile): z.input<typeof releaseFileResponse> {
+  return {
+    fileId: file.fileId,
+    fileName: file.fileName,
+    fileSize: file.fileSize,
+    platform: file.platform,
+    arch: file.arch,
+    fileType: file.fileType,
+    checksum: file.checksum as string,
+    sha512: file.sha512 ?? null,
+  };
+}
+
+export const releaseResponse = z.object({
+  version: z.string(),
+  channel: z.string(),
+  publishedAt: timestamp.nullable(),
+  releaseNotes: z.string().nullable(),
+  files: z.array(releaseFileResponse),
+});
+
+function presentRelease({ version, files }: OfferedRelease): z.input<typeof releaseResponse> {
+  return {
+    version: version.version,
+    channel: version.channel,
+    publishedAt: isoOrNull(version.publishedAt),
+    releaseNotes: version.releaseNotes,
+    files: files.map(presentReleaseFile),
+  };
+}
+
+export const releaseListResponse = z.object({ releases: z.array(releaseResponse), pagination: paginationResponse });
+
+/** One page of the releases offered to a customer, newest first. */
+export function presentReleaseList(releases: readonly OfferedRelease[], page: number, pageSize: number): z.input<typeof releaseListResponse> {
+  const start = (page - 1) * pageSize;
+  return { releases: releases.slice(start, start + pageSize).map(presentRelease), pagination: pagination(page, pageSize, releases.length) };
+}
