@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../shared/releases/platforms';
 import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
-import { iso, timestamp } from './common';
+import { iso, isoOrNull, timestamp } from './common';
 
 export const fileResponse = z.object({
   applicationId: z.string(),
@@ -64,6 +64,11 @@ export const versionResponse = z.object({
   version: z.string(),
   releaseNotes: z.string().nullable(),
   requiredTier: z.string().nullable(),
+  channel: z.string(),
+  status: z.enum(RELEASE_STATUSES),
+  rolloutPercentage: z.number().int(),
+  /** When the version was first published; null for a draft never published. */
+  publishedAt: timestamp.nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -74,6 +79,10 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     version: version.version,
     releaseNotes: version.releaseNotes,
     requiredTier: version.requiredTier,
+    channel: version.channel,
+    status: version.status,
+    rolloutPercentage: version.rolloutPercentage,
+    publishedAt: isoOrNull(version.publishedAt),
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

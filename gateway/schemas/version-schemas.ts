@@ -1,14 +1,39 @@
 import { z } from 'zod';
-import { notEmpty, releaseNotesField, tierField } from './common';
+import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import { queryString } from '../http/validate';
+import { channelField, notEmpty, releaseNotesField, tierField } from './common';
 
-export const updateVersionSchema = (tiers: readonly string[]) =>
+const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
+
+const rolloutMessage = `must be a whole percentage from ${MIN_ROLLOUT_PERCENTAGE} to ${MAX_ROLLOUT_PERCENTAGE}`;
+const rolloutPercentageField = z
+  .number({ invalid_type_error: rolloutMessage })
+  .int(rolloutMessage)
+  .min(MIN_ROLLOUT_PERCENTAGE, rolloutMessage)
+  .max(MAX_ROLLOUT_PERCENTAGE, rolloutMessage);
+
+export const updateVersionSchema = (tiers: readonly string[], channels: readonly string[]) =>
   z
     .object({
       requiredTier: tierField(tiers).nullable(),
       releaseNotes: releaseNotesField.nullable(),
+      channel: channelField(channels),
+      status: statusField,
+      rolloutPercentage: rolloutPercentageField,
     })
     .partial()
     .strict()
-    .refine(notEmpty, { message: 'give at least one of requiredTier, releaseNotes' });
+    .refine(notEmpty, { message: 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage' });
+
+/** The admin listing's filters: one channel exactly (no cascade), one status. */
+export const listVersionsQuery = (channels: readonly string[]) =>
+  z
+    .object({
+      channel: queryString().pipe(channelField(channels)).optional(),
+      status: queryString().pipe(statusField).optional(),
+    })
+    .strict();
 
 export type UpdateVersionRequest = z.output<ReturnType<typeof updateVersionSchema>>;
+export type ListVersionsQuery = z.output<ReturnType<typeof listVersionsQuery>>;

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import { createLogger } from '../../shared/logger';
+import { rolloutBucket } from '../../shared/releases/rollout';
 import { hashSecret } from '../../shared/secrets';
 import { startDedicatedRedis, DedicatedRedis } from '../support/dedicated-redis';
-import { createAdminKey, createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createAdminKey, createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
 import { HttpClient } from '../support/http-client';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -92,6 +93,38 @@ describe('in-process caches across gateways', () => {
     expect((await read(b)).status).to.equal(200);
     expect((await a.delete(`/v1/management/apikeys/${key.keyId}`)).status).to.equal(200);
     expect((await read(b)).status).to.equal(401);
+  });
+
+  it('a version yanked, un-yanked, moved to another channel or staged, and a draft published', async () => {
+    const { customer, applicationId, download } = await scenario();
+    await uploadSmallFile(app, { applicationId, version: '2' });
+    const latest = async (client: HttpClient, query = '') => {
+      const res = await client.get(`/v1/downloads/url?applicationId=${applicationId}&version=latest${query}`, { key: customer.apiKey });
+      return res.status === 200 ? res.body.data.version : res.status;
+    };
+    const listed = async (client: HttpClient) => (await client.get(`/v1/downloads/releases?applicationId=${applicationId}`, { key: customer.apiKey }))
+      .body.data.releases.map((r: { version: string }) => r.version);
+    expect(await latest(b)).to.equal('2');
+    expect(await listed(b)).to.deep.equal(['2', '1']);
+
+    await a.patch(`/v1/management/applications/${applicationId}/versions/1`, { status: 'yanked' });
+    expect((await download(b)).status).to.equal(410);
+    expect(await listed(b)).to.deep.equal(['2']);
+    await a.patch(`/v1/management/applications/${applicationId}/versions/1`, { status: 'published' });
+    expect((await download(b)).status).to.equal(200);
+
+    await a.patch(`/v1/management/applications/${applicationId}/versions/2`, { channel: 'beta' });
+    expect(await latest(b)).to.equal('1');
+    expect(await latest(b, '&channel=beta')).to.equal('2');
+    await a.patch(`/v1/management/applications/${applicationId}/versions/2`, { channel: 'stable', rolloutPercentage: 1 });
+    expect(await latest(b)).to.equal(rolloutBucket(customer.customerId, applicationId, '2') < 1 ? '2' : '1');
+    await a.patch(`/v1/management/applications/${applicationId}/versions/2`, { rolloutPercentage: 100 });
+    expect(await latest(b)).to.equal('2');
+
+    await storeRelease(app.core.store, applicationId, '3', { status: 'draft' });
+    expect(await latest(b)).to.equal('2');
+    await a.patch(`/v1/management/applications/${applicationId}/versions/3`, { status: 'published' });
+    expect(await latest(b)).to.equal('3');
   });
 
   it('share-link revocation', async () => {

@@ -19,7 +19,7 @@ import {
   updateApplicationSchema,
   versionParams,
 } from '../../schemas/application-schemas';
-import { updateVersionSchema } from '../../schemas/version-schemas';
+import { listVersionsQuery, updateVersionSchema } from '../../schemas/version-schemas';
 import { ApplicationService } from '../../services/application-service';
 import { VersionService } from '../../services/version-service';
 
@@ -80,17 +80,17 @@ export const applicationRoutes: RouteModule = (deps) => {
       handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
     }),
     route({
-      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first",
+      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first by the version order",
       application: inParams('applicationId'),
-      params: applicationParams,
+      params: applicationParams, query: listVersionsQuery(deps.config.channels),
       status: 200, response: versionListResponse,
-      handle: async ({ params }) => presentVersionList(await versions.list(params.applicationId)),
+      handle: async ({ params, query }) => presentVersionList(await versions.list(params.applicationId, query)),
     }),
     route({
-      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: "Change a version's required tier or release notes",
+      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: "Change a version's channel, status (publish, yank, un-yank), rollout, required tier or release notes",
       application: inParams('applicationId'),
       audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
-      params: versionParams, body: updateVersionSchema(deps.config.tiers),
+      params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
       status: 200, response: versionResponse,
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
     }),

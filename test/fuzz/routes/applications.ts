@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { fields, text } from '../fields';
 import { FieldRules, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
-import { encoded, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
+import { encoded, jsonNotNumber, jsonNotString, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -29,7 +29,20 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
   const versionUpdate = jsonBody({
     requiredTier: fields.tier(false, true),
     releaseNotes: fields.multiLine(20_000, { nullable: true }),
+    channel: { valid: values('"stable"', '"rc"'), invalid: fc.oneof(values('"nightly"', '""', '"Stable"', '"latest"', '"__proto__"'), jsonNotString) },
+    // The seeded version is published: naming that status is no change, draft is a transition the lifecycle refuses.
+    status: {
+      valid: values('"published"'),
+      invalid: fc.oneof(values('"draft"', '"deleted"', '""', '"Published"'), jsonNotString),
+      expects: [400, 409],
+    },
+    rolloutPercentage: { valid: values('100', '50', '1'), invalid: fc.oneof(values('0', '101', '-1', '12.5', '1e3', '1e999', '-0'), jsonNotNumber) },
   }, { emptyIsRefused: true });
+  const statusFilter = values('draft', 'published', 'yanked');
+  const versionListRules: QueryRules = {
+    channel: { valid: values('stable', 'beta'), invalid: values('', 'nightly', 'STABLE', '__proto__') },
+    status: { valid: statusFilter, invalid: values('', 'Published', 'deleted', 'constructor') },
+  };
   const versionParam = pathParameterDefects('version', fc.oneof(
     text.badVersionReference.map(encoded),
     values('..', '.', '%2e%2e', '%2E', '9.9.9', '1.0.0%00', '1.0.0%2F', '%', 'x'.repeat(129), '1.0.0%20'),
@@ -74,7 +87,7 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
     fuzzer({
       method: 'GET', path: `${APPLICATION}/versions`, changesData: false,
       base: draft('GET', `${APPLICATION}/versions`, { applicationId: main }, admin),
-      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted)]),
+      ...plus(keyed('admin', keys, versionListRules), [applicationParam(f.apps.deleted)]),
     }),
     fuzzer({
       method: 'PATCH', path: `${APPLICATION}/versions/:version`, changesData: true,
