@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import type { DistributionEvent } from '../../shared/store/models';
 import type { ActivityPage, Statistics } from '../services/statistics-service';
 import { iso, timestamp } from './common';
@@ -7,6 +8,8 @@ export const statisticsResponse = z.object({
   applicationId: z.string(),
   totalDownloads: z.number().int(),
   downloadsByVersion: z.record(z.number().int()),
+  /** Per platform of the downloaded file (`any` for downloads counted before files had one). */
+  downloadsByPlatform: z.record(z.number().int()),
   /** UTC days, newest first; days without downloads left out. */
   downloadsByDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });
@@ -16,6 +19,7 @@ export function presentStatistics(statistics: Statistics): z.input<typeof statis
     applicationId: statistics.applicationId,
     totalDownloads: statistics.totalDownloads,
     downloadsByVersion: statistics.downloadsByVersion,
+    downloadsByPlatform: statistics.downloadsByPlatform,
     downloadsByDay: statistics.downloadsByDay,
   };
 }
@@ -29,6 +33,9 @@ export const activityResponse = z.object({
   customerId: z.string().nullable(),
   clientIp: z.string().nullable(),
   userAgent: z.string().nullable(),
+  /** The file's platform and arch (`any` for events stored before files had them). */
+  platform: z.enum(PLATFORMS),
+  arch: z.enum(ARCHS),
   timestamp,
 });
 
@@ -42,6 +49,8 @@ export function presentActivity(event: DistributionEvent): z.input<typeof activi
     customerId: event.customerId,
     clientIp: event.clientIp,
     userAgent: event.userAgent,
+    platform: event.platform,
+    arch: event.arch,
     timestamp: iso(event.timestamp),
   };
 }

@@ -10,9 +10,9 @@ export const statisticsRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: '/v1/applications/:applicationId/stats', guard: 'admin', scope: 'read', summary: "An application's downloads by version and UTC day",
+      method: 'get', path: '/v1/applications/:applicationId/stats', guard: 'admin', scope: 'read', summary: "An application's downloads by version, platform and UTC day",
       application: inParams('applicationId'),
-      params: statisticsParams, query: statisticsQuery,
+      params: statisticsParams, query: statisticsQuery(deps.config.channels),
       status: 200, response: statisticsResponse,
       handle: async ({ params, query }) => presentStatistics(await statistics.statistics(params.applicationId, query)),
     }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/policy';
 import { queryInteger, queryString } from '../http/validate';
-import { applicationIdField, versionField } from './common';
+import { applicationIdField, channelField, versionField } from './common';
 
 /** A real calendar date, YYYY-MM-DD. */
 const dateField = z
@@ -9,9 +9,11 @@ const dateField = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');
 
-export const statisticsQuery = z
+/** `channel`: only the versions now in that channel (exactly; no cascade). */
+export const statisticsQuery = (channels: readonly string[]) => z
   .object({
     version: queryString().pipe(versionField).optional(),
+    channel: queryString().pipe(channelField(channels)).optional(),
     from: dateField.optional(),
     to: dateField.optional(),
   })
@@ -29,5 +31,5 @@ export const activityQuery = z
 
 export const statisticsParams = z.object({ applicationId: applicationIdField });
 
-export type StatisticsQuery = z.output<typeof statisticsQuery>;
+export type StatisticsQuery = z.output<ReturnType<typeof statisticsQuery>>;
 export type ActivityQuery = z.output<typeof activityQuery>;

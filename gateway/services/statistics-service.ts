@@ -8,6 +8,7 @@ export interface Statistics {
   applicationId: string;
   totalDownloads: number;
   downloadsByVersion: Record<string, number>;
+  downloadsByPlatform: Record<string, number>;
   downloadsByDay: { date: string; count: number }[];
 }
 
@@ -28,11 +29,13 @@ export class StatisticsService {
     const counts = await this.store.listDailyCounts(applicationId, query);
     // Maps, not plain objects: a version named like an inherited property (`constructor`) must count as any other.
     const byVersion = new Map<string, number>();
+    const byPlatform = new Map<string, number>();
     const byDay = new Map<string, number>();
     let total = 0;
-    for (const { version, date, count } of counts) {
+    for (const { version, platform, date, count } of counts) {
       total += count;
       byVersion.set(version, (byVersion.get(version) ?? 0) + count);
+      byPlatform.set(platform, (byPlatform.get(platform) ?? 0) + count);
       byDay.set(date, (byDay.get(date) ?? 0) + count);
     }
     return {
@@ -40,6 +43,7 @@ export class StatisticsService {
       totalDownloads: total,
       // Object.fromEntries defines own properties, so even `__proto__` becomes an ordinary key.
       downloadsByVersion: Object.fromEntries(byVersion),
+      downloadsByPlatform: Object.fromEntries(byPlatform),
       downloadsByDay: [...byDay.entries()]
         .filter(([, count]) => count > 0)
         .sort(([a], [b]) => (a < b ? 1 : -1))

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
 import { newEventId } from '../../shared/ids';
 import type { DistributionEvent } from '../../shared/store/models';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { NodeProcess } from '../support/node-process';
 import { downloadEvent } from '../support/records';
@@ -54,6 +54,7 @@ describe('statistics and activity', () => {
         applicationId,
         totalDownloads: 50,
         downloadsByVersion: { '1.0': 37, '2.0': 13 },
+        downloadsByPlatform: { any: 50 },
         downloadsByDay: [
           { date: utcDay(0), count: 40 },
           { date: utcDay(1), count: 3 },
@@ -69,11 +70,48 @@ describe('statistics and activity', () => {
         applicationId,
         totalDownloads: 13,
         downloadsByVersion: { '2.0': 13 },
+        downloadsByPlatform: { any: 13 },
         downloadsByDay: [{ date: utcDay(0), count: 10 }, { date: utcDay(1), count: 3 }],
       });
       const window = (await app.http.get(`/v1/applications/${applicationId}/stats?from=${utcDay(2)}&to=${utcDay(1)}`)).body.data;
       expect(window.totalDownloads).to.equal(10);
       expect(window.downloadsByDay).to.deep.equal([{ date: utcDay(1), count: 3 }, { date: utcDay(2), count: 7 }]);
+    });
+
+    it('counts downloads per platform, restricts to the versions now in a channel, and names platform and arch in the activity', async () => {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+      await storeRelease(app.core.store, applicationId, '1.0.0', { files: [{ platform: 'windows', arch: 'x64' }, { platform: 'macos', arch: 'universal' }] });
+      await storeRelease(app.core.store, applicationId, '1.1.0-beta.1', { channel: 'beta', files: [{ platform: 'linux', arch: 'arm64' }] });
+      const download = async (query: string, times: number) => {
+        for (let i = 0; i < times; i += 1) {
+          const res = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&${query}`, { key: customer.apiKey });
+          expect(res.status, query).to.equal(200);
+        }
+      };
+      await download('version=latest&platform=windows', 3);
+      await download('version=latest&platform=macos&arch=arm64', 2);
+      await download('version=latest&channel=beta&platform=linux', 4);
+      const stats = async (query = '') => (await app.http.get(`/v1/applications/${applicationId}/stats${query}`)).body.data;
+      await pollUntil(async () => ((await stats()).totalDownloads === 9 ? true : undefined), 10_000, 'rollup');
+
+      expect(await stats()).to.deep.include({
+        totalDownloads: 9,
+        downloadsByVersion: { '1.0.0': 5, '1.1.0-beta.1': 4 },
+        downloadsByPlatform: { windows: 3, macos: 2, linux: 4 },
+      });
+      expect(await stats('?channel=beta')).to.deep.include({ totalDownloads: 4, downloadsByVersion: { '1.1.0-beta.1': 4 }, downloadsByPlatform: { linux: 4 } });
+      expect(await stats('?channel=stable')).to.deep.include({ totalDownloads: 5, downloadsByPlatform: { windows: 3, macos: 2 } });
+      expect((await stats('?channel=rc')).totalDownloads).to.equal(0);
+      // A version's downloads move with it to its new channel.
+      await app.http.patch(`/v1/management/applications/${applicationId}/versions/1.1.0-beta.1`, { channel: 'stable' });
+      expect((await stats('?channel=stable')).totalDownloads).to.equal(9);
+      expect((await stats('?channel=beta')).totalDownloads).to.equal(0);
+
+      const activity = (await app.http.get(`/v1/activity?applicationId=${applicationId}&type=download&limit=100`)).body.data.activities;
+      expect(activity.map((a: { platform: string; arch: string }) => `${a.platform}/${a.arch}`).sort()).to.deep.equal([
+        ...Array(4).fill('linux/arm64'), ...Array(2).fill('macos/universal'), ...Array(3).fill('windows/x64'),
+      ]);
     });
 
     it('keeps the statistics of a soft-deleted application; unknown applications are 404', async () => {
@@ -87,13 +125,13 @@ describe('statistics and activity', () => {
       expect((await app.http.get('/v1/applications/never-created/stats')).status).to.equal(404);
       const empty = await createApplication(app);
       expect((await app.http.get(`/v1/applications/${empty.applicationId}/stats`)).body.data).to.deep.equal({
-        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByDay: [],
+        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByPlatform: {}, downloadsByDay: [],
       });
     });
 
     it('validates the filters', async () => {
       const { applicationId } = await createApplication(app);
-      for (const query of ['from=2024-02-30', 'to=yesterday', 'from=2024-05-02&to=2024-05-01', 'version=', 'colour=red']) {
+      for (const query of ['from=2024-02-30', 'to=yesterday', 'from=2024-05-02&to=2024-05-01', 'version=', 'colour=red', 'channel=nightly', 'channel=', 'channel=beta&channel=rc']) {
         const res = await app.http.get(`/v1/applications/${applicationId}/stats?${query}`);
         expect(res.status, query).to.equal(400);
         expect(res.body.error.code).to.equal('VALIDATION_ERROR');
@@ -181,7 +219,7 @@ describe('statistics and activity', () => {
         expect(res.status).to.equal(200);
         const { activities, pagination } = res.body.data;
         if (pages === 0) {
-          expect(activities[0]).to.have.keys('eventId', 'type', 'applicationId', 'version', 'fileId', 'customerId', 'clientIp', 'userAgent', 'timestamp');
+          expect(activities[0]).to.have.keys('eventId', 'type', 'applicationId', 'version', 'fileId', 'customerId', 'clientIp', 'userAgent', 'platform', 'arch', 'timestamp');
         }
         seen.push(...activities.map((a: { eventId: string }) => a.eventId));
         cursor = pagination.nextCursor;

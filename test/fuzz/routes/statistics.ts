@@ -11,6 +11,7 @@ export function statisticsFuzzers({ f, keys, admin }: RouteContext): RouteFuzzer
   const dates = values('2024-01-01', '2026-12-31', '1970-01-01', '9999-12-31');
   const statisticsRules: QueryRules = {
     version: { valid: values(f.versions.open, '9.9.9', '%'), invalid: values('', ' ', 'x'.repeat(129), 'a b', '1\u00000', '1\n0', 'é') },
+    channel: { valid: values('stable', 'beta', 'dev'), invalid: values('', 'nightly', 'Stable', 'latest', '__proto__') },
     from: { valid: dates, invalid: values(...NOT_A_DATE) },
     to: { valid: dates, invalid: values(...NOT_A_DATE) },
   };
