@@ -14,11 +14,7 @@ const CONNECTIONS = [50, 200] as const;
 export async function httpThroughput(service: Service, seeded: Seeded, label: string): Promise<Figure[]> {
   const bare = await startBareKoa();
   try {
-    const downloadUrl: LoadTarget = {
-      url: `${service.api.baseUrl}/v1/downloads/url?applicationId=${seeded.applicationId}&version=${seeded.version}`,
-      headers: { authorization: `Bearer ${seeded.customerKey}` },
-      expectStatus: 200,
-    };
+    const downloadUrl = downloadUrlTarget(service, seeded, `version=${seeded.version}`);
     const shareLink: LoadTarget = { url: `${service.api.baseUrl}/v1/downloads/share/${seeded.shareToken}`, expectStatus: 302 };
 
     const figures: Figure[] = [];
@@ -62,4 +58,39 @@ export async function httpThroughput(service: Service, seeded: Seeded, label: st
   } finally {
     await bare.stop();
   }
+}
+
+/** The platform the latest-version figure selects by; the seeded MAIN file is for any platform, so it matches. */
+const LATEST_PLATFORM = 'windows';
+
+/**
+ * GET /v1/downloads/url?version=latest&platform=... next to the exact-version request measured in the
+ * same run, alternating, at 50 connections: resolving `latest` (channel, tier, rollout, platform) is
+ * cached like the rest of the download path, so it should cost next to nothing more.
+ */
+export async function latestDownloadUrl(service: Service, seeded: Seeded, label: string): Promise<Figure[]> {
+  const exact = downloadUrlTarget(service, seeded, `version=${seeded.version}`);
+  const latest = downloadUrlTarget(service, seeded, `version=latest&platform=${LATEST_PLATFORM}`);
+  const { baseline, subject } = await compareLoad(exact, latest, 50);
+  const name = `${label}GET /v1/downloads/url?version=latest&platform=${LATEST_PLATFORM} @50c`;
+  const detail = { baselineRuns: baseline.runs, subjectRuns: subject.runs };
+  return [
+    figure({
+      name: `${name} req/s`,
+      value: subject.requestsPerSecond,
+      unit: 'req/s',
+      baseline: { name: 'exact version', value: baseline.requestsPerSecond },
+      target: { on: 'ratio', op: '>=', limit: 0.9 },
+      detail,
+    }),
+    figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'exact version', value: baseline.p99Ms } }),
+  ];
+}
+
+function downloadUrlTarget(service: Service, seeded: Seeded, version: string): LoadTarget {
+  return {
+    url: `${service.api.baseUrl}/v1/downloads/url?applicationId=${seeded.applicationId}&${version}`,
+    headers: { authorization: `Bearer ${seeded.customerKey}` },
+    expectStatus: 200,
+  };
 }
