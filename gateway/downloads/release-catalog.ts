@@ -198,8 +198,8 @@ interface OfferList {
 class ReleaseIndex {
   private readonly newestFirst: readonly ReleaseEntry[];
   private readonly byName = new Map<string, ReleaseEntry>();
-  /** Per channel, tier and selectors: bounded by the configuration, not by callers. */
-  private readonly offerLists = new Map<string, OfferList>();
+  /** By channel, platform, arch and tier: bounded by the configuration, not by callers. */
+  private readonly offerLists: Nested<Nested<Nested<Map<string, OfferList>>>> = new Map();
 
   constructor(versions: readonly VersionWithFiles[]) {
     this.newestFirst = versions.map((version) => new ReleaseEntry(version));
@@ -225,11 +225,11 @@ class ReleaseIndex {
 
   private offerList(tier: string, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
     const channel = selector.channel ?? defaultChannel(rules.channels);
-    const key = `${channel}|${selector.platform ?? ''}|${selector.arch ?? ''}|${tier}`;
-    let list = this.offerLists.get(key);
+    const byTier = inner(inner(inner(this.offerLists, channel), selector.platform ?? ''), selector.arch ?? '');
+    let list = byTier.get(tier);
     if (!list) {
       list = this.buildOfferList(channel, tier, selector, rules);
-      this.offerLists.set(key, list);
+      byTier.set(tier, list);
     }
     return list;
   }
@@ -266,7 +266,8 @@ class ReleaseEntry {
   readonly version: Version;
   private readonly files: readonly ReleaseFile[];
   private readonly mainFiles: readonly ReleaseFile[];
-  private readonly selections = new Map<string, MainFileSelection<ReleaseFile>>();
+  /** By platform and arch. */
+  private readonly selections: Nested<Map<string, MainFileSelection<ReleaseFile>>> = new Map();
 
   constructor(record: VersionWithFiles) {
     const { files, ...version } = record;
@@ -288,11 +289,11 @@ class ReleaseEntry {
   }
 
   selection(target: TargetRequest): MainFileSelection<ReleaseFile> {
-    const key = `${target.platform ?? ''}|${target.arch ?? ''}`;
-    let selection = this.selections.get(key);
+    const byArch = inner(this.selections, target.platform ?? '');
+    let selection = byArch.get(target.arch ?? '');
     if (!selection) {
       selection = selectMainFile(this.mainFiles, target);
-      this.selections.set(key, selection);
+      byArch.set(target.arch ?? '', selection);
     }
     return selection;
   }
@@ -302,6 +303,23 @@ class ReleaseEntry {
     if (target.platform === undefined && target.arch === undefined) return this.files;
     return Object.freeze(this.files.filter((file) => fileMatchesRequest(file, target)));
   }
+}
+
+/**
+ * Memos keyed by several strings nest one map per part: a lookup hashes the request's own strings,
+ * whose hashes V8 keeps, where joining them into one key would build and hash a new string on every
+ * request (most of what resolving `latest` cost).
+ */
+type Nested<V> = Map<string, V>;
+
+/** The map under `key`, created empty the first time. */
+function inner<V extends Map<string, unknown>>(outer: Nested<V>, key: string): V {
+  let map = outer.get(key);
+  if (!map) {
+    map = new Map() as V;
+    outer.set(key, map);
+  }
+  return map;
 }
 
 /** Stores return every file with its platform and arch; a file given without them is `any`. */
