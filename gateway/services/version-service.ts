@@ -2,16 +2,25 @@ import { conflict, notFound } from '../../shared/errors';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
 import type { Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
+import { webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ListVersionsQuery, UpdateVersionRequest } from '../schemas/version-schemas';
 import type { ApplicationService } from './application-service';
+
+/** What a change wrote: the version as it is now, and the status it had before. */
+interface Written {
+  version: Version;
+  from: ReleaseStatus;
+}
 
 /**
  * Versions of an application: listing with files, and what an admin may change: tier, notes, channel,
  * rollout, and the lifecycle (publish a draft, yank, un-yank). Every change goes through the
- * application's cache hold, so every gateway's next download sees it.
+ * application's cache hold, so every gateway's next download sees it; a change of status is
+ * announced to webhooks (version.published, version.yanked) once written.
  */
 export class VersionService {
-  constructor(private readonly store: Store, private readonly applications: ApplicationService) {}
+  constructor(private readonly store: Store, private readonly applications: ApplicationService, private readonly webhooks: WebhookEvents) {}
 
   async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<VersionWithFiles[]> {
     await this.applications.require(applicationId);
@@ -24,21 +33,31 @@ export class VersionService {
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
     const { status, ...patch } = request;
-    const updated = await this.applications.change(applicationId, () => this.write(applicationId, version, status, patch));
-    if (!updated) throw notFound(`version ${version} of ${applicationId} not found`);
+    const written = await this.applications.change(applicationId, () => this.write(applicationId, version, status, patch));
+    if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
+    if (written.from !== written.version.status) await this.announce(written.version);
     const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
-    return withFiles ?? { ...updated, files: [] };
+    return withFiles ?? { ...written.version, files: [] };
   }
 
-  /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it). */
-  private async write(applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>): Promise<Version | null> {
+  /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
+  private async write(applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>): Promise<Written | null> {
     const now = new Date();
-    if (status === undefined) return this.store.updateVersion(applicationId, version, patch, now);
+    if (status === undefined) {
+      const updated = await this.store.updateVersion(applicationId, version, patch, now);
+      return updated && { version: updated, from: updated.status };
+    }
     const transition = await this.store.transitionVersion(applicationId, version, status, now, patch);
     if (transition.outcome === 'invalid-transition') {
       const allowed = RELEASE_STATUSES.filter((to) => statusChange(transition.from, to) === 'allowed');
       throw conflict(`version ${version} is ${transition.from} and cannot become ${transition.to} (from ${transition.from}: ${allowed.join(', ')})`);
     }
-    return transition.outcome === 'applied' ? transition.version : null;
+    return transition.outcome === 'applied' ? { version: transition.version, from: transition.from } : null;
+  }
+
+  /** A version that has just become published (a draft published, a yanked one brought back) or yanked. */
+  private async announce(version: Version): Promise<void> {
+    const type = version.status === 'yanked' ? 'version.yanked' : 'version.published';
+    if (version.status !== 'draft') await this.webhooks.announce(type, webhookData.version(version), { at: version.updatedAt });
   }
 }

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DISABLE_AFTER_FAILING_MS } from '../../shared/policy';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
@@ -350,6 +350,29 @@ describe('webhooks', function () {
       expect(data('upload.failed')).to.have.length(1);
       expect(data('upload.failed')[0]).to.include({ uploadId: bad, fileName: 'bad.iso' });
       expect(data('upload.failed')[0].failureReason).to.contain('checksum mismatch');
+    });
+
+    it('announces a version published, yanked and brought back by the version PATCH, not a change that keeps its status', async () => {
+      const { secret } = await register(['version.published', 'version.yanked']);
+      const { applicationId } = await createApplication(app);
+      await storeRelease(app.core.store, applicationId, '1.0.0', { status: 'draft' });
+      const patch = async (body: Record<string, unknown>) => {
+        const response = await app.http.patch(`/v1/management/applications/${applicationId}/versions/1.0.0`, body);
+        expect(response.status, response.raw.toString()).to.equal(200);
+      };
+      await patch({ releaseNotes: 'still a draft' });
+      await patch({ status: 'published' });
+      await patch({ status: 'published', channel: 'beta' });
+      await patch({ status: 'yanked' });
+      await patch({ rolloutPercentage: 50 });
+      await patch({ status: 'published' });
+
+      await received('version.published', 2);
+      await received('version.yanked');
+      const data = (type: string) => receiver.ofType(type).map((request) => verified(secret, request).data);
+      expect(data('version.published').map((d) => [d.version, d.status, d.channel])).to.have.deep.members([['1.0.0', 'published', 'stable'], ['1.0.0', 'published', 'beta']]);
+      expect(data('version.yanked').map((d) => [d.version, d.status, d.channel])).to.deep.equal([['1.0.0', 'yanked', 'beta']]);
+      expect(data('version.published').map((d) => d.publishedAt)).to.deep.equal([data('version.yanked')[0].publishedAt, data('version.yanked')[0].publishedAt]);
     });
 
     it('sends download.recorded only to endpoints that subscribe to it by name', async () => {
