@@ -152,6 +152,29 @@ describe('latest downloads and selectors', () => {
       expect(sha256(bytes)).to.equal(sha256(content));
     });
 
+    it('offers uploaded builds as their uploads describe them: platform, arch, channel, draft', async () => {
+      const { applicationId } = await createApplication(app, { customerIds: [alice.customerId] });
+      const windows = randomBytes(1500);
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', platform: 'windows', arch: 'x64', fileName: 'Setup-1.0.0.exe', content: windows });
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', platform: 'macos', arch: 'universal', fileName: 'App-1.0.0.zip' });
+      await uploadSmallFile(app, { applicationId, version: '1.1.0-beta.1', channel: 'beta', platform: 'windows', arch: 'x64', fileName: 'Setup-beta.exe' });
+      await uploadSmallFile(app, { applicationId, version: '2.0.0', status: 'draft', platform: 'windows', arch: 'x64', fileName: 'Setup-2.0.0.exe' });
+      const pick = async (query: string) => {
+        const res = await url(alice, `applicationId=${applicationId}&version=latest${query}`);
+        return res.status === 200 ? `${res.body.data.version} ${res.body.data.fileName}` : res.status;
+      };
+      expect(await pick('&platform=windows&arch=x64')).to.equal('1.0.0 Setup-1.0.0.exe');
+      expect(await pick('&platform=macos&arch=arm64')).to.equal('1.0.0 App-1.0.0.zip');
+      expect(await pick('&platform=windows&channel=beta')).to.equal('1.1.0-beta.1 Setup-beta.exe');
+      expect(await pick('')).to.equal(400);
+      const res = await url(alice, `applicationId=${applicationId}&version=latest&platform=windows`);
+      expect(sha256(Buffer.from(await (await fetch(res.body.data.downloadUrl)).arrayBuffer()))).to.equal(sha256(windows));
+
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { status: 'published' })).status).to.equal(200);
+      expect(await pick('&platform=windows')).to.equal('2.0.0 Setup-2.0.0.exe');
+      expect(await pick('&platform=macos')).to.equal('1.0.0 App-1.0.0.zip');
+    });
+
     it('keeps the access rules of exact versions: no access, deleted applications and unknown ones are 404 alike', async () => {
       const outsider = await createCustomer(app);
       const applicationId = await applicationWith({ '1.0.0': {} });
