@@ -9,6 +9,9 @@ import { resumableDownload, SignedDownload } from '../download/resumable-downloa
 
 interface DownloadOptions {
   version: string;
+  channel?: string;
+  platform?: string;
+  arch?: string;
   fileId?: string;
   output?: string;
   force?: boolean;
@@ -21,14 +24,19 @@ function refuseToOverwrite(destination: string, force: boolean | undefined): voi
 export function downloadCommand(): Command {
   return new Command('download').argument('<applicationId>')
     .description("Download a file with a customer key: resumes an interrupted download with Range requests and checks the file's SHA-256")
-    .requiredOption('--version <version>', 'the version')
+    .option('--version <version>', 'an exact version, or latest: the newest offered to this customer', 'latest')
+    .option('--channel <channel>', 'with latest: this channel and every more stable one (default: the most stable)')
+    .option('--platform <platform>', 'windows, macos or linux: the MAIN file for it')
+    .option('--arch <arch>', 'x64, arm64, ia32, armv7l or universal')
     .option('--file-id <fileId>', 'a file of the version other than its MAIN file')
     .option('-o, --output <path>', 'where to write it (default: the file name, in the current directory)')
     .option('--force', 'overwrite the output file when it exists')
     .action(action(async (context, applicationId: string, options: DownloadOptions) => {
       // Checked before the URL is asked for when the name is known: every URL issued counts as a download.
       if (options.output !== undefined) refuseToOverwrite(options.output, options.force);
-      const { data: signed } = await context.client().get<SignedDownload>('/v1/downloads/url', { applicationId, version: options.version, fileId: options.fileId });
+      const { data: signed } = await context.client().get<SignedDownload>('/v1/downloads/url', {
+        applicationId, version: options.version, fileId: options.fileId, channel: options.channel, platform: options.platform, arch: options.arch,
+      });
       const destination = options.output ?? path.basename(signed.fileName);
       refuseToOverwrite(destination, options.force);
       const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));

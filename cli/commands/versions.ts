@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { action } from '../context';
+import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
 import { formatBytes } from '../output/format';
@@ -23,6 +23,10 @@ export interface VersionRecord {
   version: string;
   releaseNotes: string | null;
   requiredTier: string | null;
+  channel: string;
+  status: 'draft' | 'published' | 'yanked';
+  rolloutPercentage: number;
+  publishedAt: string | null;
   createdAt: string;
   updatedAt: string;
   files: FileRecord[];
@@ -31,6 +35,9 @@ export interface VersionRecord {
 const versions = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/versions`;
 
 interface UpdateOptions {
+  channel?: string;
+  status?: string;
+  rollout?: number;
   tier?: string | false;
   notes?: string | false;
   notesFile?: string;
@@ -39,6 +46,9 @@ interface UpdateOptions {
 /** The PATCH body an option set names; --no-tier and --no-notes clear the field. */
 function versionChanges(options: UpdateOptions): Record<string, unknown> {
   const changes: Record<string, unknown> = {};
+  if (options.channel !== undefined) changes.channel = options.channel;
+  if (options.status !== undefined) changes.status = options.status;
+  if (options.rollout !== undefined) changes.rolloutPercentage = options.rollout;
   if (options.tier !== undefined) changes.requiredTier = options.tier === false ? null : options.tier;
   if (options.notes === false) {
     if (options.notesFile !== undefined) throw new UsageError('give --no-notes or --notes-file, not both');
@@ -47,26 +57,34 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
     const notes = releaseNotes({ notes: options.notes, notesFile: options.notesFile });
     if (notes !== undefined) changes.releaseNotes = notes;
   }
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --tier, --no-tier, --notes, --notes-file, --no-notes');
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --channel, --status, --rollout, --tier, --no-tier, --notes, --notes-file, --no-notes');
   return changes;
 }
 
 export function versionsCommand(): Command {
-  const command = new Command('versions').description("An application's versions: list, update");
+  const command = new Command('versions').description("An application's versions: list, update (publish, yank, channel, rollout, tier, notes)");
 
-  command.command('list <applicationId>').description('List versions with their files, newest first')
-    .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().get<{ versions: VersionRecord[] }>(versions(applicationId));
-      context.output.result(data, () => context.output.table(['version', 'tier', 'files', 'size', 'created'], data.versions.map((version) => [
+  command.command('list <applicationId>').description('List versions with their files, newest first by the version order (drafts and yanked ones included)')
+    .option('--channel <channel>', 'this channel only (no cascade)')
+    .option('--status <status>', 'draft, published or yanked only')
+    .action(action(async (context, applicationId: string, options: { channel?: string; status?: string }) => {
+      const { data } = await context.client().get<{ versions: VersionRecord[] }>(versions(applicationId), { channel: options.channel, status: options.status });
+      context.output.result(data, () => context.output.table(['version', 'channel', 'status', 'rollout', 'tier', 'files', 'size', 'created'], data.versions.map((version) => [
         version.version,
+        version.channel,
+        version.status,
+        `${version.rolloutPercentage}%`,
         version.requiredTier,
-        version.files.map((file) => `${file.fileName} (${file.fileType}, ${file.status})`).join('\n'),
+        version.files.map((file) => `${file.fileName} (${file.fileType}, ${file.platform ?? 'any'}/${file.arch ?? 'any'}, ${file.status})`).join('\n'),
         formatBytes(version.files.reduce((sum, file) => sum + file.fileSize, 0)),
         version.createdAt,
       ])));
     }));
 
-  command.command('update <applicationId> <version>').description("Change a version's required tier or release notes")
+  command.command('update <applicationId> <version>').description("Change a version: publish a draft, yank or un-yank it, move it to another channel, set its rollout, tier or notes")
+    .option('--status <status>', 'published (publish a draft, or bring a yanked version back) or yanked (withdraw it)')
+    .option('--channel <channel>', 'one of the service\'s CHANNELS')
+    .option('--rollout <percent>', 'offer it as latest to this share of customers (1-100)', integerOption('--rollout', 1, 100))
     .option('--tier <tier>', 'the lowest customer tier that may download it')
     .option('--no-tier', 'every customer may download it')
     .option('--notes <text>', 'release notes')

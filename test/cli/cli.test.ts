@@ -156,6 +156,16 @@ describe('bds CLI', function () {
 
       const nothing = await admin.run(['versions', 'update', applicationId, '1.0.0', '--json']);
       expect(nothing.code).to.equal(2);
+
+      const yanked = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'yanked', '--channel', 'beta', '--rollout', '25', '--json']));
+      expect(yanked).to.include({ status: 'yanked', channel: 'beta', rolloutPercentage: 25 });
+      const yankedOnly = jsonOf<{ versions: { version: string }[] }>(await admin.run(['versions', 'list', applicationId, '--status', 'yanked', '--json']));
+      expect(yankedOnly.versions.map((v) => v.version)).to.deep.equal(['1.0.0']);
+      const draftsOnly = jsonOf<{ versions: unknown[] }>(await admin.run(['versions', 'list', applicationId, '--status', 'draft', '--json']));
+      expect(draftsOnly.versions).to.deep.equal([]);
+      const drafted = await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'draft', '--json']);
+      expect(drafted.code, 'a yanked version cannot become a draft: an API error').to.equal(1);
+      expect(jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'published', '--json']))).to.include({ status: 'published' });
     });
 
     it('customers: create (key shown once), list, show, update; keys: create, list, revoke', async () => {
