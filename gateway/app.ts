@@ -10,7 +10,10 @@ import { errorHandler, responseErrorListener } from './middleware/error-handler'
 import { requestContext } from './middleware/request-context';
 import { downloadLane } from './downloads/download-lane';
 
-/** The Koa application: envelope and request id first, then the download lane, then the router of every route. */
+/**
+ * The Koa application: envelope and request id first, then the download lane, then the router of
+ * every route; both answer each route through its guard and rate limit.
+ */
 export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
@@ -22,6 +25,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
     identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys),
     applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
     audit: new AuditService(deps.store, deps.logger),
+    rateLimits: deps.rateLimits,
   });
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));

@@ -14,6 +14,7 @@ import type { ReleaseCatalog } from './downloads/release-catalog';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import type { WebhookEvents } from '../shared/webhooks/webhook-events';
+import type { RateLimiting } from './rate-limits/rate-limiting';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -44,4 +45,6 @@ export interface GatewayDeps {
   /** Seals endpoints' signing secrets before they are stored. */
   signingSecrets: SigningSecrets;
   adminKeyHashes: readonly string[];
+  /** Per key and per share link, shared through Redis; absent with RATE_LIMITS=off. */
+  rateLimits?: RateLimiting;
 }

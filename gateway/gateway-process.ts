@@ -13,6 +13,7 @@ import { CatalogCache } from './cache/catalog-cache';
 import { ReleaseCatalog } from './downloads/release-catalog';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
+import { RateLimiting } from './rate-limits/rate-limiting';
 import type { Route } from './http/route';
 import { routeTable } from './routes/route-table';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
@@ -101,8 +102,9 @@ export async function launchGateway(
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
+  const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes },
+    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');

@@ -6,6 +6,7 @@ import {
   UPLOAD_URL_DEFAULT_TTL_SECONDS,
   WEBHOOK_RETRY_BASE_DEFAULT_MS,
 } from './policy';
+import { readRateLimits, RateLimits } from './rate-limit-policies';
 import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
@@ -42,6 +43,8 @@ export interface Config {
   /** Gateway processes sharing the port (node:cluster); 1 serves from the process itself. */
   webConcurrency: number;
   webhooks: WebhookConfig;
+  /** Requests per window by rate-limit policy (shared/rate-limit-policies.ts); null: RATE_LIMITS=off. */
+  rateLimits: RateLimits | null;
 }
 
 export interface WebhookConfig {
@@ -148,6 +151,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
 
   const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
+  const rateLimits = readRateLimits(read('RATE_LIMITS'), tiers, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -169,6 +173,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     multipartUploadTtlSeconds,
     webConcurrency,
     webhooks: Object.freeze(webhooks),
+    rateLimits,
   });
 }
 

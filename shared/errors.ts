@@ -28,6 +28,7 @@ export const gone = (message: string) => new AppError(410, 'GONE', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
+export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 
 /**
  * A 503 the service expects while `dependency` is unreachable, with a message for the client. Not a

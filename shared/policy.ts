@@ -50,6 +50,34 @@ export const SHARE_LINK_MAX_MINUTES = 24 * 60;
 /** Expired share links are kept this long (answering 410) before they are purged (then 404). */
 export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
 
+// Rate limits
+
+export interface RateLimit {
+  requests: number;
+  windowSeconds: number;
+}
+
+const perMinute = (requests: number): RateLimit => ({ requests, windowSeconds: MINUTE_SECONDS });
+
+/**
+ * Requests per window of each rate-limit policy unless RATE_LIMITS says otherwise: per admin key; per
+ * customer key, by the customer's tier (`customer` for a tier without a limit of its own); per
+ * share-link token; per client address using share links. Windows are fixed and shared by every gateway.
+ */
+export const RATE_LIMIT_DEFAULTS: Readonly<Record<string, RateLimit>> = Object.freeze({
+  admin: perMinute(6_000),
+  customer: perMinute(600),
+  free: perMinute(600),
+  standard: perMinute(1_200),
+  premium: perMinute(3_000),
+  enterprise: perMinute(6_000),
+  'share-link': perMinute(600),
+  'share-client': perMinute(1_200),
+});
+/** The longest window and the most requests a policy may be configured with. */
+export const RATE_LIMIT_MAX_WINDOW_SECONDS = DAY_SECONDS;
+export const RATE_LIMIT_MAX_REQUESTS = 1_000_000_000;
+
 // Caches
 
 /**

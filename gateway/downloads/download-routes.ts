@@ -60,7 +60,7 @@ export const downloadRoutes: RouteModule = (deps) => {
     }),
     route({
       method: 'get', path: SHARE_LINK_PATH, guard: 'none', summary: 'Use a share link: 302 to a short-lived download URL (HEAD records nothing)',
-      params: shareTokenParams, hot: true,
+      params: shareTokenParams, hot: true, limitedPer: 'token',
       status: 302, response: redirectResponse,
       handle: async ({ params }, ctx) => {
         const { clientIp, userAgent } = clientOrigin(ctx, null);

@@ -6,6 +6,10 @@ import type { EventOrigin } from '../../shared/events/event-recorder';
  * (app.proxy); IPv4 clients on a dual-stack socket are shown in plain IPv4 form.
  */
 export function clientOrigin(ctx: Context, customerId: string | null): EventOrigin {
-  const ip = ctx.ip ? ctx.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : null;
-  return { customerId, clientIp: ip, userAgent: ctx.get('User-Agent').slice(0, 512) || null };
+  return { customerId, clientIp: clientAddress(ctx), userAgent: ctx.get('User-Agent').slice(0, 512) || null };
+}
+
+/** The client's IP address (see clientOrigin), or null when the socket has none any more. */
+export function clientAddress(ctx: Context): string | null {
+  return ctx.ip ? ctx.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : null;
 }

@@ -12,8 +12,9 @@ import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from 
 import { andThen, Eventually, isPending } from './eventually';
 import { admission, Identify } from './guards';
 import { JSON_CONTENT_TYPE, Reply } from './reply';
-import { AUDIT_ACTION_PATTERN, FieldAdmission, NoInput, Route, RouteInput, StreamedBody } from './route';
+import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput } from './route';
 import { parseInto } from './validate';
+import type { RateLimiting } from '../rate-limits/rate-limiting';
 
 /** A route with the one function that answers it, shared by the router and the download lane. */
 export interface BuiltRoute {
@@ -40,6 +41,8 @@ export interface RouteSteps {
   /** The application of an upload, for routes that name their application through one; null when unknown. */
   applicationOfUpload(uploadId: string): Promise<string | null>;
   audit: AuditRecorder;
+  /** Absent with RATE_LIMITS=off. */
+  rateLimits?: RateLimiting;
 }
 
 /** Turns the route table into one router; every route is answered by the same steps. */
@@ -47,7 +50,7 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
   const router = new Router<AppState>();
   const built = routes.map((route): BuiltRoute => {
     checkDeclaration(route);
-    const answer = route.guard === 'admin' ? adminAnswerer(route, steps) : answerer(route, steps.identify);
+    const answer = route.guard === 'admin' ? adminAnswerer(route, steps) : answerer(route, steps);
     const readParams = pathParamsReader(route);
     const handler: Middleware<AppState> = (ctx) => {
       ctx.params = readParams(ctx.captures);
@@ -55,15 +58,15 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
     };
     // Bodies are read once a route has matched: an unknown path is a 404 and a wrong method a 405
     // whatever the body. JSON is parsed here; streamed bodies are left to their handler.
-    const body = (isStreamed(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
+    const body = (isStreamedBody(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
     router[route.method](route.path, body, handler);
     return { route, answer };
   });
   return { router, routes: built };
 }
 
-function answerer(route: Route, identify: Identify): (ctx: AppContext) => Eventually<void> {
-  const admit = admission(route.guard, route.scope, identify);
+function answerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Eventually<void> {
+  const admit = limitedAdmission(route, steps);
   const read = inputReader(route);
   const send = sender(route);
   const handle = (caller: Principal | undefined, ctx: AppContext) => andThen(route.handle(read(ctx) as never, ctx, caller as never), send, ctx);
@@ -77,11 +80,11 @@ function answerer(route: Route, identify: Identify): (ctx: AppContext) => Eventu
  * status answered, whatever it is. A request refused before that records nothing.
  */
 function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Promise<void> {
-  const admit = admission(route.guard, route.scope, steps.identify);
+  const admit = limitedAdmission(route, steps);
   const read = inputReader(route);
   const send = sender(route);
   const source = route.application;
-  const inForm = source?.from === 'body' && isStreamed(route.body);
+  const inForm = source?.from === 'body' && isStreamedBody(route.body);
   const locate = source && !inForm ? applicationLocator(source, steps.applicationOfUpload) : undefined;
   const openAudit = route.audit && auditStep(route.audit, steps.audit);
 
@@ -117,6 +120,13 @@ function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Pr
   };
 }
 
+/** The guard's admission, then the route's rate limit (gateway/rate-limits/), where it has one. */
+function limitedAdmission(route: Route, steps: RouteSteps): (ctx: AppContext) => Eventually<Principal | undefined> {
+  const admit = admission(route.guard, route.scope, steps.identify);
+  const limit = steps.rateLimits?.stepFor(route);
+  return limit ? (ctx) => andThen(admit(ctx), limit, ctx) : admit;
+}
+
 /** What an admin request has been admitted for: its application, and the audit entry it opened. */
 interface AdmittedRequest {
   applicationId: string | undefined;
@@ -150,7 +160,7 @@ type AnyInput = RouteInput<unknown, unknown, unknown>;
 
 /** Params, query and body validated against the route's schemas, every problem reported at once. */
 function inputReader(route: Route): (ctx: AppContext) => AnyInput {
-  const body = isStreamed(route.body) ? undefined : route.body;
+  const body = isStreamedBody(route.body) ? undefined : route.body;
   const parse = (ctx: AppContext): AnyInput => {
     const problems: ErrorDetail[] = [];
     const params = route.params ? parseInto(route.params, ctx.params, problems) : NOTHING;
@@ -253,6 +263,9 @@ function checkDeclaration(route: Route): void {
   if (route.hot && (route.method !== 'get' || route.body !== undefined)) {
     throw new Error(`${where}: only GET routes without a body can be hot`);
   }
+  if (route.limitedPer !== undefined && (route.guard !== 'none' || !inPath.includes(route.limitedPer))) {
+    throw new Error(`${where}: limitedPer names a path parameter of a route without a key (routes with a key are limited per key)`);
+  }
 }
 
 /**
@@ -268,7 +281,7 @@ function checkAccessDeclaration(route: Route, where: string): void {
   if (!route.scope || !SCOPES.includes(route.scope)) throw new Error(`${where}: an admin route declares the scope it needs (${SCOPES.join(', ')})`);
   if ((route.method === 'get') !== (route.audit === undefined)) throw new Error(`${where}: every admin write, and no read, declares its audit entry`);
   if (route.application) {
-    if (route.application.via === 'upload' && isStreamed(route.body)) throw new Error(`${where}: a form field cannot name the application through an upload`);
+    if (route.application.via === 'upload' && isStreamedBody(route.body)) throw new Error(`${where}: a form field cannot name the application through an upload`);
     checkField(route, route.application, where);
   }
   if (route.audit) {
@@ -281,7 +294,7 @@ function checkField(route: Route, source: FieldSource, where: string): void {
   const schema = {
     params: route.params,
     query: route.query,
-    body: isStreamed(route.body) ? route.body.fields : route.body,
+    body: isStreamedBody(route.body) ? route.body.fields : route.body,
     result: route.response === 'bytes' ? undefined : route.response,
   }[source.from];
   if (!schema || !fieldsOf(schema).includes(source.field)) throw new Error(`${where}: declares ${source.from}.${source.field}, which the route's ${source.from} schema does not have`);
@@ -297,8 +310,4 @@ function isStrictObject(schema: ZodTypeAny): boolean {
   let inner = schema;
   while (inner instanceof z.ZodEffects) inner = inner.innerType();
   return inner instanceof z.ZodObject && inner._def.unknownKeys === 'strict';
-}
-
-function isStreamed(body: ZodTypeAny | StreamedBody | undefined): body is StreamedBody {
-  return body !== undefined && !(body instanceof z.ZodType);
 }

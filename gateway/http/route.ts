@@ -1,4 +1,4 @@
-import type { AnyZodObject, z, ZodTypeAny } from 'zod';
+import { type AnyZodObject, z, type ZodTypeAny } from 'zod';
 import type { Scope } from '../../shared/scopes';
 import type { GatewayDeps } from '../gateway-deps';
 import type { ApplicationSource, FieldSource } from './access';
@@ -16,6 +16,11 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export interface StreamedBody {
   kind: 'multipart' | 'bytes';
   fields?: AnyZodObject;
+}
+
+/** Whether a route's body is streamed by its handler rather than parsed ahead. */
+export function isStreamedBody(body: ZodTypeAny | StreamedBody | undefined): body is StreamedBody {
+  return body !== undefined && !(body instanceof z.ZodType);
 }
 
 export const multipartForm = (fields: AnyZodObject): StreamedBody => ({ kind: 'multipart', fields });
@@ -102,6 +107,12 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
    * router; its validated inputs are remembered by URL, so a repeated request parses nothing.
    */
   hot?: boolean;
+  /**
+   * For a route without a key: its uses are rate-limited per value of this path parameter (the
+   * `share-link` policy; values are counted by their SHA-256) and per client address (`share-client`).
+   * Routes with a key are limited per key without saying so (gateway/rate-limits/).
+   */
+  limitedPer?: string;
   handle(input: RouteInput<Parsed<P>, Parsed<Q>, BodyInput<B>>, ctx: AppContext, caller: CallerOf<G>): Eventually<Answer<R>>;
 }
 

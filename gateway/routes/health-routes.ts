@@ -28,10 +28,13 @@ export const healthRoutes: RouteModule = (deps) => [
       );
       const down = results.filter((r) => r.error !== null);
       if (down.length === 0) return presentReadiness(results.map((r) => r.name));
+      const details = down.map((d) => ({ field: d.name, message: d.error as string }));
+      // What the gateway does meanwhile, where it serves on without Redis.
+      if (deps.rateLimits && down.some((d) => d.name === 'redis')) details.push({ field: 'rateLimits', message: deps.rateLimits.withoutRedis });
       return Reply.failure(503, {
         code: 'SERVICE_UNAVAILABLE',
         message: `not ready: ${down.map((d) => d.name).join(', ')} unavailable`,
-        details: down.map((d) => ({ field: d.name, message: d.error as string })),
+        details,
       });
     },
   }),

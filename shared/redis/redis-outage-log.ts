@@ -15,6 +15,8 @@ export class RedisOutageLog {
   private readonly connections: Redis[] = [];
   private since: number | undefined;
   private count = 0;
+  /** What this outage changed in how the process serves, each logged once. */
+  private readonly degradations = new Set<string>();
   private closed = false;
 
   /** `countName` names what `affected()` counts, in the end-of-outage line. */
@@ -45,6 +47,17 @@ export class RedisOutageLog {
     return this.ongoing || isConnectionError(error) || this.connections.some((connection) => connection.status !== 'ready');
   }
 
+  /**
+   * Redis being unreachable changes how the process serves (`what`: rate limits not enforced, say): a
+   * sign of an outage, and one warn line saying what changed, the first time in each outage.
+   */
+  degraded(what: string, error?: unknown): void {
+    this.notice(error);
+    if (this.closed || this.degradations.has(what)) return;
+    this.degradations.add(what);
+    this.logger.warn(what);
+  }
+
   /** A sign that Redis is unreachable, counted as nothing; starts an outage if none was known. */
   notice(error?: unknown): void {
     if (this.since !== undefined || this.closed) return;
@@ -66,6 +79,7 @@ export class RedisOutageLog {
     if (this.closed || this.since === undefined) return;
     this.logger.warn({ downForMs: Date.now() - this.since, [this.countName]: this.count }, 'redis is reachable again');
     this.since = undefined;
+    this.degradations.clear();
   }
 
   private async answers(): Promise<boolean> {

@@ -222,4 +222,49 @@ describe('loadConfig', () => {
       expectRefused({ S3_BUCKET: 'bin', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_ACCESS_KEY_ID');
     });
   });
+
+  describe('rate limits', () => {
+    const perMinute = (requests: number) => ({ requests, windowSeconds: 60 });
+
+    it('limits every key and share link by default: admin keys, each tier, share tokens and client addresses', () => {
+      expect(loadConfig({}).rateLimits).to.deep.equal({
+        admin: perMinute(6000),
+        customer: perMinute(600),
+        'share-link': perMinute(600),
+        'share-client': perMinute(1200),
+        free: perMinute(600),
+        standard: perMinute(1200),
+        premium: perMinute(3000),
+        enterprise: perMinute(6000),
+      });
+    });
+
+    it('takes RATE_LIMITS entries over the defaults; a tier without a limit of its own follows customer', () => {
+      const limits = loadConfig({ TIERS: 'basic,pro,enterprise', RATE_LIMITS: 'customer=100/10, pro=5000/3600,share-link=7/1' }).rateLimits;
+      expect(limits).to.deep.include({
+        customer: { requests: 100, windowSeconds: 10 },
+        basic: { requests: 100, windowSeconds: 10 },
+        pro: { requests: 5000, windowSeconds: 3600 },
+        enterprise: perMinute(6000),
+        'share-link': { requests: 7, windowSeconds: 1 },
+        admin: perMinute(6000),
+      });
+      expect(Object.isFrozen(limits)).to.equal(true);
+    });
+
+    it('turns every limit off with RATE_LIMITS=off', () => {
+      expect(loadConfig({ RATE_LIMITS: 'off' }).rateLimits).to.equal(null);
+    });
+
+    it('refuses unknown policies, malformed entries and figures out of range', () => {
+      for (const RATE_LIMITS of ['gold=10/60', 'admin=10', 'admin:10/60', 'admin=0/60', 'admin=10/0', 'admin=10/86401', 'admin=1000000001/60', 'admin=-1/60', 'on']) {
+        expectRefused({ RATE_LIMITS }, 'RATE_LIMITS');
+      }
+    });
+
+    it('refuses a tier named like a rate-limit policy', () => {
+      expectRefused({ TIERS: 'free,admin' }, 'TIERS');
+      expectRefused({ TIERS: 'share-link,pro' }, 'TIERS');
+    });
+  });
 });

@@ -1,0 +1,111 @@
+import type { Redis } from 'ioredis';
+import { rateLimited } from '../../shared/errors';
+import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
+import { ADMIN_POLICY, CUSTOMER_POLICY, RateLimits, SHARE_CLIENT_POLICY, SHARE_LINK_POLICY } from '../../shared/rate-limit-policies';
+import { hashSecret } from '../../shared/secrets';
+import { clientAddress } from '../http/client-origin';
+import type { AppContext, Principal } from '../http/context';
+import { Eventually, isPending } from '../http/eventually';
+import type { Route } from '../http/route';
+import { SharedRateLimit, Standing } from './shared-rate-limit';
+
+/** The step rate limits put after a route's guard: the caller again, or a 429. */
+export type LimitStep = (caller: Principal | undefined, ctx: AppContext) => Eventually<Principal | undefined>;
+
+const KEYS_FAIL_OPEN = 'rate limits of API keys are not enforced while redis is unreachable';
+const USES_COUNTED_LOCALLY = 'rate limits of share-link uses are enforced by each gateway alone while redis is unreachable';
+
+/**
+ * The rate limits of every route (RATE_LIMITS): per key for routes with a key, by the caller's kind
+ * and tier; per token and per client address for share-link uses. Every answer they let through or
+ * refuse carries RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers); a refusal is
+ * 429 RATE_LIMITED with Retry-After. Without Redis, keys are not limited (a customer keeps
+ * downloading through an outage) and share-link uses, which anyone can send, are limited by each
+ * gateway on its own.
+ */
+export class RateLimiting {
+  /** What /readyz says about rate limits while Redis is unreachable. */
+  readonly withoutRedis = 'API keys are not limited (failing open); share-link uses are limited by each gateway alone';
+  private readonly policies = new Map<string, SharedRateLimit>();
+
+  constructor(limits: RateLimits, redis: Redis, redisPrefix: string, redisOutage: RedisOutageLog) {
+    for (const [name, limit] of Object.entries(limits)) {
+      const keyed = name !== SHARE_LINK_POLICY && name !== SHARE_CLIENT_POLICY;
+      const note = keyed ? KEYS_FAIL_OPEN : USES_COUNTED_LOCALLY;
+      this.policies.set(name, new SharedRateLimit({
+        name,
+        limit,
+        redis,
+        keyPrefix: `${redisPrefix}:rate:${name}`,
+        withoutRedis: keyed ? 'open' : 'local',
+        onRedisFailure: (error) => redisOutage.degraded(note, error),
+      }));
+    }
+  }
+
+  /** The route's step, by its declaration: none for a route without a key that declares no limit. */
+  stepFor(route: Route): LimitStep | undefined {
+    if (route.guard !== 'none') return this.limitCaller;
+    return route.limitedPer === undefined ? undefined : this.limitUses(route.limitedPer);
+  }
+
+  /** Per key: each customer key by its customer's tier, admin keys by the admin policy. */
+  private readonly limitCaller: LimitStep = (caller, ctx) => {
+    const principal = caller as Principal;
+    const policy = principal.kind === 'customer'
+      ? this.policies.get(principal.tier) ?? this.policy(CUSTOMER_POLICY)
+      : this.policy(ADMIN_POLICY);
+    // Each scoped admin key is counted on its own, the root keys of ADMIN_API_KEYS together.
+    const standing = policy.take(principal.kind === 'customer' ? principal.keyId : principal.actor);
+    if (isPending(standing)) return standing.then((resolved) => admit(ctx, principal, policy.policyItem, [policy, resolved]));
+    return admit(ctx, principal, policy.policyItem, [policy, standing]);
+  };
+
+  /**
+   * Per client address first, then per value of `param`: a client refused for its own requests does
+   * not spend the link's allowance for its other users.
+   */
+  private limitUses(param: string): LimitStep {
+    const perClient = this.policy(SHARE_CLIENT_POLICY);
+    const perValue = this.policy(SHARE_LINK_POLICY);
+    const policyItems = `${perValue.policyItem}, ${perClient.policyItem}`;
+    const afterClient = (ctx: AppContext, byClient: Standing): Eventually<undefined> => {
+      if (!byClient.allowed) return admit(ctx, undefined, policyItems, [perClient, byClient]);
+      const byValue = perValue.take(hashSecret(String(ctx.params[param])));
+      if (isPending(byValue)) return byValue.then((resolved) => admit(ctx, undefined, policyItems, [perValue, resolved], [perClient, byClient]));
+      return admit(ctx, undefined, policyItems, [perValue, byValue], [perClient, byClient]);
+    };
+    return (_caller, ctx) => {
+      const byClient = perClient.take(addressPartition(clientAddress(ctx)));
+      return isPending(byClient) ? byClient.then((resolved) => afterClient(ctx, resolved)) : afterClient(ctx, byClient);
+    };
+  }
+
+  private policy(name: string): SharedRateLimit {
+    return this.policies.get(name) as SharedRateLimit;
+  }
+}
+
+type Taken = [SharedRateLimit, Standing];
+
+/** Sets the RateLimit headers of what was taken; refuses with 429 and Retry-After when a policy refused. */
+function admit<C>(ctx: AppContext, caller: C, policyItems: string, ...taken: Taken[]): C {
+  ctx.set('RateLimit-Policy', policyItems);
+  ctx.set('RateLimit', taken.length === 1 ? taken[0][0].limitItem(taken[0][1]) : taken.map(([policy, standing]) => policy.limitItem(standing)).join(', '));
+  const refused = taken.filter(([, standing]) => !standing.allowed);
+  if (refused.length === 0) return caller;
+  const retryAfter = Math.max(1, ...refused.map(([, standing]) => standing.resetSeconds));
+  ctx.set('Retry-After', String(retryAfter));
+  throw rateLimited(`too many requests: retry after ${retryAfter} s`);
+}
+
+/** IPv6 clients are counted by their /64, the block one subscriber is given; IPv4 clients by their address. */
+export function addressPartition(address: string | null): string {
+  if (address === null) return 'unknown';
+  if (!address.includes(':')) return address;
+  const [head, tail] = address.toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const missing = 8 - groups(head).length - groups(tail).length;
+  const full = [...groups(head), ...Array<string>(Math.max(0, missing)).fill('0'), ...groups(tail)];
+  return `${full.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
