@@ -9,10 +9,12 @@ import { AuditService } from './services/audit-service';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { downloadLane } from './downloads/download-lane';
+import { IdempotencyRecords } from './idempotency/idempotency-records';
+import { IdempotentRequests } from './idempotency/idempotent-requests';
 
 /**
  * The Koa application: envelope and request id first, then the download lane, then the router of
- * every route; both answer each route through its guard and rate limit.
+ * every route; both answer each route through its guard, rate limit and idempotency key.
  */
 export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -21,11 +23,13 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
   // is logged here, never by Koa's own printer to stderr.
   app.on('error', responseErrorListener(deps.logger));
 
+  const idempotency = new IdempotentRequests(new IdempotencyRecords(deps.redis, deps.config.redisPrefix), deps.logger);
   const built = buildRoutes(routes, {
     identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys),
     applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
     audit: new AuditService(deps.store, deps.logger),
     rateLimits: deps.rateLimits,
+    idempotency,
   });
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));

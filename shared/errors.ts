@@ -28,6 +28,8 @@ export const gone = (message: string) => new AppError(410, 'GONE', message);
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
+/** An Idempotency-Key sent again with another request than the one it was first sent with. */
+export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 
 /**

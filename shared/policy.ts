@@ -78,6 +78,17 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<string, RateLimit>> = Object.f
 export const RATE_LIMIT_MAX_WINDOW_SECONDS = DAY_SECONDS;
 export const RATE_LIMIT_MAX_REQUESTS = 1_000_000_000;
 
+// Idempotency keys
+
+/** The first response to a request with an Idempotency-Key is replayed to its repeats for this long. */
+export const IDEMPOTENCY_RETENTION_SECONDS = DAY_SECONDS;
+/**
+ * How long a first request holds its key while it runs: longer than any request that takes the key
+ * runs, so a repeat never runs beside it. A gateway that dies mid-request frees the key after this.
+ */
+export const IDEMPOTENCY_CLAIM_SECONDS = 5 * MINUTE_SECONDS;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
 // Caches
 
 /**

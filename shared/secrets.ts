@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** SHA-256 hex digest of a secret: what is stored and cached instead of the secret itself. */
 export function hashSecret(secret: string): string {
@@ -43,4 +43,20 @@ export function openSecret(key: Buffer, sealed: string, context: string): string
   decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A 256-bit key that only a holder of `secret` can derive again (HKDF-SHA256), one per `context`:
+ * what is sealed under it (sealSecret) can be opened only by someone presenting the same secret for
+ * the same context, never from what is stored.
+ */
+export function keyFromSecret(secret: string, context: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, KEY_DERIVATION_SALT, context, 32));
+}
+
+const KEY_DERIVATION_SALT = 'bds derived key v1';
+
+/** HMAC-SHA256 of `value` under `key`, in hex: a digest that tells nothing to someone without the key. */
+export function keyedDigest(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value).digest('hex');
 }

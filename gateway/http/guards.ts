@@ -37,7 +37,7 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
   };
 
   return (ctx) => {
-    const presented = BEARER.exec(ctx.get('Authorization'))?.[1];
+    const presented = presentedKey(ctx);
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
     const keyHash = hashSecret(presented);
@@ -51,6 +51,11 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
     const known = keyCache.cached(customerId, keyHash);
     return known ? customerPrincipal(known) : keyCache.resolve(customerId, keyHash).then(customerPrincipal);
   };
+}
+
+/** The key a request presents in `Authorization: Bearer <key>`, if any. */
+export function presentedKey(ctx: AppContext): string | undefined {
+  return BEARER.exec(ctx.get('Authorization'))?.[1];
 }
 
 function customerPrincipal(resolved: ResolvedKey | null): CustomerPrincipal {

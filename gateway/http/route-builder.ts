@@ -14,6 +14,7 @@ import { admission, Identify } from './guards';
 import { JSON_CONTENT_TYPE, Reply } from './reply';
 import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput } from './route';
 import { parseInto } from './validate';
+import type { Handling, HeaderCheck, IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { RateLimiting } from '../rate-limits/rate-limiting';
 
 /** A route with the one function that answers it, shared by the router and the download lane. */
@@ -43,6 +44,7 @@ export interface RouteSteps {
   audit: AuditRecorder;
   /** Absent with RATE_LIMITS=off. */
   rateLimits?: RateLimiting;
+  idempotency?: IdempotentRequests;
 }
 
 /** Turns the route table into one router; every route is answered by the same steps. */
@@ -65,11 +67,14 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
   return { router, routes: built };
 }
 
+/** Guard, rate limit, input, then the handling (once per Idempotency-Key where the route takes one). */
 function answerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Eventually<void> {
   const admit = limitedAdmission(route, steps);
-  const read = inputReader(route);
+  const read = inputReader(route, steps.idempotency?.headerCheck(route));
   const send = sender(route);
-  const handle = (caller: Principal | undefined, ctx: AppContext) => andThen(route.handle(read(ctx) as never, ctx, caller as never), send, ctx);
+  const execute: Handling = (input, caller, ctx) => andThen(route.handle(input as never, ctx, caller as never), send, ctx);
+  const handling = steps.idempotency ? steps.idempotency.handlingFor(route, execute) : execute;
+  const handle = (caller: Principal | undefined, ctx: AppContext) => handling(read(ctx), caller, ctx);
   return (ctx) => andThen(admit(ctx), handle, ctx);
 }
 
@@ -81,17 +86,16 @@ function answerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Eventua
  */
 function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Promise<void> {
   const admit = limitedAdmission(route, steps);
-  const read = inputReader(route);
+  const read = inputReader(route, steps.idempotency?.headerCheck(route));
   const send = sender(route);
   const source = route.application;
   const inForm = source?.from === 'body' && isStreamedBody(route.body);
   const locate = source && !inForm ? applicationLocator(source, steps.applicationOfUpload) : undefined;
   const openAudit = route.audit && auditStep(route.audit, steps.audit);
 
-  return async (ctx) => {
-    const admitted = admit(ctx);
-    const principal = (isPending(admitted) ? await admitted : admitted) as AdminPrincipal;
-    const input = read(ctx);
+  // Once per Idempotency-Key where the route takes one: a repeat answered from the first acts on nothing and opens no audit entry.
+  const handle: Handling = async (input, caller, ctx) => {
+    const principal = caller as AdminPrincipal;
     const request: AdmittedRequest = { applicationId: undefined, close: undefined };
     const audit = async (applicationId: string | undefined) => {
       request.applicationId = applicationId;
@@ -117,6 +121,13 @@ function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Pr
       throw error;
     }
     await request.close?.(ctx.status, result, request.applicationId);
+  };
+  const handling = steps.idempotency ? steps.idempotency.handlingFor(route, handle) : handle;
+
+  return async (ctx) => {
+    const admitted = admit(ctx);
+    const principal = isPending(admitted) ? await admitted : admitted;
+    await handling(read(ctx), principal, ctx);
   };
 }
 
@@ -158,14 +169,15 @@ function fieldAdmission(field: string, principal: AdminPrincipal, admitted: (app
 
 type AnyInput = RouteInput<unknown, unknown, unknown>;
 
-/** Params, query and body validated against the route's schemas, every problem reported at once. */
-function inputReader(route: Route): (ctx: AppContext) => AnyInput {
+/** Params, query and body validated against the route's schemas (and headers by `checkHeaders`), every problem reported at once. */
+function inputReader(route: Route, checkHeaders?: HeaderCheck): (ctx: AppContext) => AnyInput {
   const body = isStreamedBody(route.body) ? undefined : route.body;
   const parse = (ctx: AppContext): AnyInput => {
     const problems: ErrorDetail[] = [];
     const params = route.params ? parseInto(route.params, ctx.params, problems) : NOTHING;
     const query = route.query ? parseInto(route.query, queryOf(ctx), problems) : noQuery(ctx, problems);
     const parsedBody = body ? parseInto(body, ctx.request.body, problems) : undefined;
+    checkHeaders?.(ctx, problems);
     if (problems.length > 0) throw validationError(problems);
     return { params, query, body: parsedBody };
   };

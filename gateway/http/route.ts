@@ -138,5 +138,13 @@ export function route<
   return definition as unknown as Route;
 }
 
+/**
+ * Whether a route takes an Idempotency-Key (gateway/idempotency/): every POST that needs a key. One
+ * whose body is streamed refuses the header, since its body cannot be compared with a first request's.
+ */
+export function takesIdempotencyKey(route: Route): boolean {
+  return route.method === 'post' && route.guard !== 'none';
+}
+
 /** Every route module has this shape: it builds its services from the gateway's dependencies and declares its routes. */
 export type RouteModule = (deps: GatewayDeps) => readonly Route[];

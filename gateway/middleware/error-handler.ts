@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { AppError, isDependencyUnavailable, ServiceUnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
+import type { ErrorBody } from '../http/reply';
 
 const CODES_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',
@@ -78,12 +79,15 @@ export function answeredStatus(error: unknown): number {
   return render(error).status;
 }
 
-function render(error: unknown): { status: number; error: Record<string, unknown> } {
-  if (error instanceof AppError) {
-    const body: Record<string, unknown> = { code: error.code, message: error.message };
-    if (error.details) body.details = error.details;
-    return { status: error.status, error: body };
-  }
+/** The `error` of the failure envelope for an AppError. */
+export function appErrorBody(error: AppError): ErrorBody {
+  const body: ErrorBody = { code: error.code, message: error.message };
+  if (error.details) body.details = error.details;
+  return body;
+}
+
+function render(error: unknown): { status: number; error: ErrorBody } {
+  if (error instanceof AppError) return { status: error.status, error: appErrorBody(error) };
   const status = (error as { status?: number; statusCode?: number }).status ?? (error as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && CODES_BY_STATUS[status]) {
     return { status, error: { code: CODES_BY_STATUS[status], message: clientMessage(status, error) } };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { Route } from '../../gateway/http/route';
+import { type Route, takesIdempotencyKey } from '../../gateway/http/route';
 import { createApplication, uploadSmallFile } from '../support/factories';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -59,6 +59,25 @@ describe('the route table', () => {
     expect((await app.http.get(`/v1/management/customers/${values.customerId}/apikeys`)).body.data).to.deep.equal(before.keys);
     expect((await app.http.get(`/v1/management/uploads/${values.uploadId}`)).body.data).to.deep.equal(before.upload);
     expect((await app.http.get(`/v1/downloads/share/${values.token}`, { key: null })).status).to.equal(302);
+  });
+
+  it('checks an Idempotency-Key with the input of every POST route that needs a key, and ignores it on every other route', async () => {
+    const taking: string[] = [];
+    for (const route of routes) {
+      const where = `${route.method.toUpperCase()} ${route.path}`;
+      const json = ['post', 'put', 'patch'].includes(route.method) && route.body !== undefined && !('kind' in route.body) ? {} : undefined;
+      const response = await app.http.request(route.method.toUpperCase(), `${pathOf(route)}?bogus=1`, {
+        key: keyFor(route),
+        headers: { 'idempotency-key': 'not a key' },
+        ...(json ? { json } : {}),
+      });
+      expect(response.status, `${where}: ${response.raw}`).to.equal(400);
+      const fields = response.body.error.details.map((detail: { field: string }) => detail.field);
+      expect(fields, where).to.include('bogus');
+      expect(fields.includes('Idempotency-Key'), where).to.equal(takesIdempotencyKey(route));
+      if (takesIdempotencyKey(route)) taking.push(where);
+    }
+    expect(taking).to.include.members(['POST /v1/management/customers', 'POST /v1/downloads/share', 'POST /v1/management/upload']);
   });
 
   it('refuses a query that is only an object property name (__proto__, constructor) on every route', async () => {

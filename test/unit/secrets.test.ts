@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { hashSecret, openSecret, sameDigest, sealSecret } from '../../shared/secrets';
+import { hashSecret, keyedDigest, keyFromSecret, openSecret, sameDigest, sealSecret } from '../../shared/secrets';
 
 describe('secret digests', () => {
   const digest = hashSecret('adm_example');
@@ -36,5 +36,23 @@ describe('sealed secrets', () => {
     const altered = Buffer.from(data, 'base64url');
     altered[0] ^= 1;
     expect(() => openSecret(key, [prefix, iv, tag, altered.toString('base64url')].join('.'), 'whk_1')).to.throw();
+  });
+});
+
+describe('keys derived from a secret', () => {
+  const key = keyFromSecret('cus_1.secret', 'idempotency-key-1');
+
+  it('open what was sealed under the key derived from the same secret and context, and no other', () => {
+    const sealed = sealSecret(key, '{"apiKey":"cus_1.abc"}', 'request');
+    expect(sealed).to.not.include('cus_1');
+    expect(openSecret(keyFromSecret('cus_1.secret', 'idempotency-key-1'), sealed, 'request')).to.equal('{"apiKey":"cus_1.abc"}');
+    expect(() => openSecret(keyFromSecret('cus_1.secret', 'idempotency-key-2'), sealed, 'request')).to.throw();
+    expect(() => openSecret(keyFromSecret('cus_2.secret', 'idempotency-key-1'), sealed, 'request')).to.throw();
+  });
+
+  it('give keyed digests that depend on the key', () => {
+    expect(keyedDigest(key, 'body')).to.match(/^[0-9a-f]{64}$/);
+    expect(keyedDigest(key, 'body')).to.equal(keyedDigest(key, 'body'));
+    expect(keyedDigest(keyFromSecret('other', 'idempotency-key-1'), 'body')).to.not.equal(keyedDigest(key, 'body'));
   });
 });
