@@ -49,6 +49,8 @@ export const SHARE_LINK_DEFAULT_MINUTES = 30;
 export const SHARE_LINK_MAX_MINUTES = 24 * 60;
 /** Expired share links are kept this long (answering 410) before they are purged (then 404). */
 export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
+/** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
+export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
 
 // Rate limits
 

@@ -51,6 +51,8 @@ export class ShareLinkService {
       expiresAt: new Date(now.getTime() + (target.expiresInMinutes ?? SHARE_LINK_DEFAULT_MINUTES) * 60_000),
       revokedAt: null,
       expiredAt: null,
+      maxDownloads: target.maxDownloads ?? null,
+      downloadCount: 0,
       createdAt: now,
     });
     await this.scheduleExpiry(link);
@@ -77,8 +79,28 @@ export class ShareLinkService {
     const { file } = isPending(checked) ? await checked : checked;
     const answered = this.downloads.answer(file, Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds), present);
     const answer = isPending(answered) ? await answered : answered;
-    if (record) await this.downloads.record(file, { ...origin, customerId: link.customerId });
+    if (link.maxDownloads !== null) await this.countUse(tokenHash, record);
+    if (!record) return answer;
+    try {
+      await this.downloads.record(file, { ...origin, customerId: link.customerId });
+    } catch (error) {
+      // Not downloaded after all: the use is given back.
+      if (link.maxDownloads !== null) await this.store.uncountShareLinkUse(tokenHash).catch(() => undefined);
+      throw error;
+    }
     return answer;
+  }
+
+  /**
+   * A capped link's use, counted in the store in one conditional write, so that of concurrent uses on
+   * every gateway only maxDownloads get through; HEAD counts nothing but is refused once they are used.
+   * Uncapped links are not counted: their uses touch the store only to record the download.
+   */
+  private async countUse(tokenHash: string, counting: boolean): Promise<void> {
+    const used = counting ? await this.store.countShareLinkUse(tokenHash) : await this.store.getShareLink(tokenHash);
+    if (!used || (!counting && used.downloadCount >= (used.maxDownloads as number))) {
+      throw gone('this share link has been used as many times as it allows');
+    }
   }
 
   /** Revokes the caller's own link; like every cached change, refused with 503 when it cannot reach every gateway. */

@@ -40,15 +40,25 @@ export function presentRedirect({ downloadUrl, expiresAt }: SignedDownload): z.i
   return { downloadUrl, expiresAt: iso(expiresAt) };
 }
 
-/** `version` and `fileId` name what the link downloads: with `latest`, the version it resolved to when the link was made. */
-export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp, version: z.string(), fileId: z.string() });
+/** A link's cap and its uses so far: only a capped link's uses are counted (null for both without a cap). */
+const usage = {
+  maxDownloads: z.number().int().nullable(),
+  downloadCount: z.number().int().nullable(),
+};
 
-export function presentShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof shareLinkResponse> {
-  return { shareUrl, token, expiresAt: iso(link.expiresAt), version: link.version, fileId: link.fileId };
+function usageOf(link: ShareLink): { maxDownloads: number | null; downloadCount: number | null } {
+  return { maxDownloads: link.maxDownloads, downloadCount: link.maxDownloads === null ? null : link.downloadCount };
 }
 
-export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp });
+/** `version` and `fileId` name what the link downloads: with `latest`, the version it resolved to when the link was made. */
+export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp, version: z.string(), fileId: z.string(), ...usage });
+
+export function presentShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof shareLinkResponse> {
+  return { shareUrl, token, expiresAt: iso(link.expiresAt), version: link.version, fileId: link.fileId, ...usageOf(link) };
+}
+
+export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp, ...usage });
 
 export function presentRevokedShareLink(link: ShareLink): z.input<typeof revokedShareLinkResponse> {
-  return { message: 'share link revoked', revokedAt: iso(link.revokedAt as Date), expiresAt: iso(link.expiresAt) };
+  return { message: 'share link revoked', revokedAt: iso(link.revokedAt as Date), expiresAt: iso(link.expiresAt), ...usageOf(link) };
 }

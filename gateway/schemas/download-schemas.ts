@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
+import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { queryString } from '../http/validate';
 import { pageFields } from './pagination';
@@ -64,6 +64,12 @@ export const createShareSchema = (channels: readonly string[]) => z
       .int('must be a whole number of minutes')
       .min(1, 'must be at least 1')
       .max(SHARE_LINK_MAX_MINUTES, `must be at most ${SHARE_LINK_MAX_MINUTES}`)
+      .optional(),
+    maxDownloads: z
+      .number({ invalid_type_error: 'must be a whole number of downloads' })
+      .int('must be a whole number of downloads')
+      .min(1, 'must be at least 1')
+      .max(SHARE_LINK_MAX_DOWNLOADS, `must be at most ${SHARE_LINK_MAX_DOWNLOADS}`)
       .optional(),
   })
   .strict()

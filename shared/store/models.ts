@@ -190,6 +190,10 @@ export interface ShareLink {
   revokedAt: Date | null;
   /** Set by the expiry job; correctness relies on expiresAt, this only records that the job ran. */
   expiredAt: Date | null;
+  /** Uses (GETs) the link allows; null: no cap, and uses are not counted. */
+  maxDownloads: number | null;
+  /** Uses counted so far, only for a capped link (Store.countShareLinkUse). */
+  downloadCount: number;
   createdAt: Date;
 }
 

@@ -285,6 +285,14 @@ export interface Store {
   /** Revokes a link created by that customer; null when unknown, someone else's or already revoked. */
   revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null>;
   markShareLinkExpired(tokenHash: string, at: Date): Promise<void>;
+  /**
+   * Counts one use of a capped link in one conditional write: the link with its new count, or null
+   * when it is unknown, has no cap or has been used maxDownloads times. However many processes count
+   * at once, a link is never counted past its cap.
+   */
+  countShareLinkUse(tokenHash: string): Promise<ShareLink | null>;
+  /** Takes back one counted use (a download that could not be recorded); never below 0. */
+  uncountShareLinkUse(tokenHash: string): Promise<void>;
   /** Deletes links that expired before `before`; returns how many. */
   purgeShareLinks(before: Date, limit: number): Promise<number>;
 

@@ -990,6 +990,32 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.getShareLink('token_1')).to.deep.equal(shareLink('token_1', { expiresAt: at(10), expiredAt: at(10) }));
       });
 
+      it('counts uses of a capped link up to its cap, every concurrent use counted once, and gives a use back', async () => {
+        await store.createShareLink(shareLink('token_capped', { maxDownloads: 3 }));
+        const uses = await Promise.all(Array.from({ length: 8 }, () => store.countShareLinkUse('token_capped')));
+        const counted = uses.filter((link) => link !== null).map((link) => link?.downloadCount).sort();
+        expect(counted).to.deep.equal([1, 2, 3]);
+        expect(await store.getShareLink('token_capped')).to.deep.equal(shareLink('token_capped', { maxDownloads: 3, downloadCount: 3 }));
+        expect(await store.countShareLinkUse('token_capped')).to.equal(null);
+
+        await store.uncountShareLinkUse('token_capped');
+        expect((await store.countShareLinkUse('token_capped'))?.downloadCount).to.equal(3);
+        expect(await store.countShareLinkUse('token_capped')).to.equal(null);
+      });
+
+      it('counts nothing for a link without a cap or an unknown one, and never gives back below zero', async () => {
+        await store.createShareLink(shareLink('token_open'));
+        expect(await store.countShareLinkUse('token_open')).to.equal(null);
+        expect(await store.countShareLinkUse('token_unknown')).to.equal(null);
+        await store.uncountShareLinkUse('token_open');
+        await store.uncountShareLinkUse('token_unknown');
+        expect(await store.getShareLink('token_open')).to.deep.equal(shareLink('token_open'));
+        await store.createShareLink(shareLink('token_one', { maxDownloads: 1 }));
+        await store.uncountShareLinkUse('token_one');
+        expect((await store.getShareLink('token_one'))?.downloadCount).to.equal(0);
+        expect((await store.countShareLinkUse('token_one'))?.downloadCount).to.equal(1);
+      });
+
       it('purges links that expired before the cutoff, up to the limit', async () => {
         for (const [hash, minute] of [['token_1', 1], ['token_2', 2], ['token_3', 3], ['token_4', 10]] as const) {
           await store.createShareLink(shareLink(hash, { expiresAt: at(minute) }));
@@ -1456,6 +1482,10 @@ describe('SQLite store opening a database of the release before the release mode
     insertEvent.run('d_uncounted', 'download', 'cust_1', ms(2));
     db.prepare('INSERT INTO rollup_state (id, last_seq) VALUES (1, 1)').run();
     db.prepare(`INSERT INTO daily_counts (application_id, version, date, count) VALUES ('app_1', '1.10.0', '2026-03-01', 1)`).run();
+    db.prepare(
+      `INSERT INTO share_links (token_hash, customer_id, application_id, version, file_id, expires_at, revoked_at, expired_at, created_at)
+       VALUES ('token_old', 'cust_1', 'app_1', '1.0.0', 'file_1', ?, NULL, NULL, ?)`,
+    ).run(ms(60), ms(0));
     db.close();
   });
 
@@ -1521,6 +1551,13 @@ describe('SQLite store opening a database of the release before the release mode
         daily('app_1', '1.10.0', '2026-03-01', 2),
         daily('app_1', '1.10.0', '2026-03-01', 1, 'windows'),
       ]);
+    });
+  });
+
+  it('reads share links as links without a cap, whose uses are not counted', async () => {
+    await withStore(async (store) => {
+      expect(await store.getShareLink('token_old')).to.deep.equal(shareLink('token_old'));
+      expect(await store.countShareLinkUse('token_old')).to.equal(null);
     });
   });
 
@@ -1661,6 +1698,8 @@ if (mongodbUri) {
           { ...downloaded, eventId: 'd_uncounted', timestamp: at(2), counted: false, batchId: null },
         ]);
         await db.collection('dailyCounts').insertOne({ applicationId: 'app_1', version: '1.10.0', date: '2026-03-01', count: 1, appliedBatches: ['old'] });
+        const { maxDownloads: _m, downloadCount: _d, ...link } = shareLink('token_old');
+        await db.collection('shareLinks').insertOne(link);
         store = await MongoStore.connect(database.uri, options);
       });
 
@@ -1709,6 +1748,11 @@ if (mongodbUri) {
         // Colliding on both the name and the slot, where the name index is the older one.
         await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
         await expectDuplicate(store.insertFile(file('f_3', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN', platform: 'linux' })), 'fileName');
+      });
+
+      it('reads share links as links without a cap, whose uses are not counted', async () => {
+        expect(await store.getShareLink('token_old')).to.deep.equal(shareLink('token_old'));
+        expect(await store.countShareLinkUse('token_old')).to.equal(null);
       });
 
       it('reads sessions and events for any platform and arch, and counts what the earlier release counted as any', async () => {

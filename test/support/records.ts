@@ -171,6 +171,8 @@ export function shareLink(tokenHash: string, overrides: Partial<ShareLink> = {})
     expiresAt: at(60),
     revokedAt: null,
     expiredAt: null,
+    maxDownloads: null,
+    downloadCount: 0,
     createdAt: at(0),
     ...overrides,
   };

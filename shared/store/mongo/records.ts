@@ -161,6 +161,8 @@ export function toShareLink(doc: ShareLinkDoc): ShareLink {
     expiresAt: doc.expiresAt,
     revokedAt: orNull(doc.revokedAt),
     expiredAt: orNull(doc.expiredAt),
+    maxDownloads: orNull(doc.maxDownloads),
+    downloadCount: doc.downloadCount ?? 0,
     createdAt: doc.createdAt,
   };
 }

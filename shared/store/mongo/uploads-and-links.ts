@@ -10,7 +10,8 @@ import { guardDuplicates } from './unique-indexes';
 
 type UploadAndLinkMethods = Pick<Store,
   | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
-  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'purgeShareLinks'>;
+  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
+  | 'purgeShareLinks'>;
 
 /** Large-upload sessions and share links, the two records that expire. */
 export class MongoUploadsAndLinks implements UploadAndLinkMethods {
@@ -70,6 +71,22 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
       { tokenHash, expiredAt: null, expiresAt: { $lte: at } },
       { $set: { expiredAt: at } },
     );
+  }
+
+  async countShareLinkUse(tokenHash: string): Promise<ShareLink | null> {
+    // One document by its unique token index; the comparison of its two fields is checked in the same atomic update.
+    const doc = await this.models.shareLinks
+      .findOneAndUpdate(
+        { tokenHash, maxDownloads: { $type: 'number' }, $expr: { $lt: [{ $ifNull: ['$downloadCount', 0] }, '$maxDownloads'] } },
+        { $inc: { downloadCount: 1 } },
+        { new: true },
+      )
+      .lean<ShareLinkDoc>();
+    return doc ? toShareLink(doc) : null;
+  }
+
+  async uncountShareLinkUse(tokenHash: string): Promise<void> {
+    await this.models.shareLinks.updateOne({ tokenHash, downloadCount: { $gt: 0 } }, { $inc: { downloadCount: -1 } });
   }
 
   async purgeShareLinks(before: Date, limit: number): Promise<number> {

@@ -174,6 +174,8 @@ export function shareLinkFromRow(row: Row): ShareLink {
     expiresAt: date(row.expires_at),
     revokedAt: optionalDate(row.revoked_at),
     expiredAt: optionalDate(row.expired_at),
+    maxDownloads: row.max_downloads === null ? null : Number(row.max_downloads),
+    downloadCount: Number(row.download_count),
     createdAt: date(row.created_at),
   };
 }

@@ -296,6 +296,15 @@ ALTER TABLE upload_sessions ADD COLUMN multipart_upload_id TEXT;
 ALTER TABLE upload_sessions ADD COLUMN multipart_part_size INTEGER;
 `;
 
+/**
+ * 6: share-link caps. A link may allow a number of uses (max_downloads, null for none), counted in
+ * download_count by a conditional UPDATE. Links stored before have no cap.
+ */
+const SHARE_LINK_CAPS = `
+ALTER TABLE share_links ADD COLUMN max_downloads INTEGER;
+ALTER TABLE share_links ADD COLUMN download_count INTEGER NOT NULL DEFAULT 0;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -308,6 +317,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(WEBHOOKS),
   (db) => db.exec(ADMIN_KEYS_AND_AUDIT_LOG),
   (db) => db.exec(MULTIPART_UPLOADS),
+  (db) => db.exec(SHARE_LINK_CAPS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -236,6 +236,12 @@ export class SqliteStore implements Store {
   markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
     return this.guard(this.uploadsAndLinks.markShareLinkExpired(tokenHash, at));
   }
+  countShareLinkUse(tokenHash: string): Promise<ShareLink | null> {
+    return this.guard(this.uploadsAndLinks.countShareLinkUse(tokenHash));
+  }
+  uncountShareLinkUse(tokenHash: string): Promise<void> {
+    return this.guard(this.uploadsAndLinks.uncountShareLinkUse(tokenHash));
+  }
   purgeShareLinks(before: Date, limit: number): Promise<number> {
     return this.guard(this.uploadsAndLinks.purgeShareLinks(before, limit));
   }

@@ -7,7 +7,8 @@ import { shareLinkFromRow, toMillis, uploadSessionFromRow } from './rows';
 
 type UploadAndLinkMethods = Pick<Store,
   | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
-  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'purgeShareLinks'>;
+  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
+  | 'purgeShareLinks'>;
 
 /** Large-upload sessions and share links, the two records that expire. */
 export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
@@ -55,11 +56,12 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
   async createShareLink(link: ShareLink): Promise<ShareLink> {
     this.database.write(() =>
       this.database.prepare(
-          `INSERT INTO share_links (token_hash, customer_id, application_id, version, file_id, expires_at, revoked_at, expired_at, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO share_links (token_hash, customer_id, application_id, version, file_id, expires_at, revoked_at, expired_at,
+             max_downloads, download_count, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(link.tokenHash, link.customerId, link.applicationId, link.version, link.fileId, toMillis(link.expiresAt),
-          toMillis(link.revokedAt), toMillis(link.expiredAt), toMillis(link.createdAt)),
+          toMillis(link.revokedAt), toMillis(link.expiredAt), link.maxDownloads, link.downloadCount, toMillis(link.createdAt)),
     );
     return link;
   }
@@ -78,6 +80,18 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
   async markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
     this.database.prepare('UPDATE share_links SET expired_at = ? WHERE token_hash = ? AND expired_at IS NULL AND expires_at <= ?')
       .run(at.getTime(), tokenHash, at.getTime());
+  }
+
+  async countShareLinkUse(tokenHash: string): Promise<ShareLink | null> {
+    const row = this.database.prepare(
+      `UPDATE share_links SET download_count = download_count + 1
+       WHERE token_hash = ? AND max_downloads IS NOT NULL AND download_count < max_downloads RETURNING *`,
+    ).get(tokenHash) as Row | undefined;
+    return row ? shareLinkFromRow(row) : null;
+  }
+
+  async uncountShareLinkUse(tokenHash: string): Promise<void> {
+    this.database.prepare('UPDATE share_links SET download_count = download_count - 1 WHERE token_hash = ? AND download_count > 0').run(tokenHash);
   }
 
   async purgeShareLinks(before: Date, limit: number): Promise<number> {

@@ -44,6 +44,7 @@ export function downloadFuzzers({ f, keys, admin, customer, known, pageRules }: 
     channel: selectorField(selectorRules.channel),
     platform: selectorField(selectorRules.platform),
     arch: selectorField(selectorRules.arch),
+    maxDownloads: fields.maxDownloads(),
   };
   const share = jsonBody(shareRules, { emptyIsRefused: false });
   const otherTokens = [f.shares.revoked, `${f.shares.active.slice(0, 42)}%2F`, f.shares.active.toUpperCase()].filter((token) => token !== f.shares.active);

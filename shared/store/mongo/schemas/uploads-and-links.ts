@@ -7,7 +7,8 @@ import { collectionOptions } from './schema-options';
 export type SessionReleaseField = 'platform' | 'arch' | 'channel' | 'versionStatus' | 'multipart';
 /** A session as read: one stored before the release model, or before multipart uploads, lacks their fields. */
 export type UploadSessionDoc = Omit<UploadSession, SessionReleaseField> & Partial<Pick<UploadSession, SessionReleaseField>>;
-export type ShareLinkDoc = ShareLink;
+/** A link as read: one stored before share-link caps lacks their fields (no cap, not counted). */
+export type ShareLinkDoc = Omit<ShareLink, 'maxDownloads' | 'downloadCount'> & Partial<Pick<ShareLink, 'maxDownloads' | 'downloadCount'>>;
 
 export const uploadSessionSchema = new Schema<UploadSessionDoc>(
   {
@@ -49,6 +50,8 @@ export const shareLinkSchema = new Schema<ShareLinkDoc>(
     expiresAt: Date,
     revokedAt: Date,
     expiredAt: Date,
+    maxDownloads: Number,
+    downloadCount: Number,
     createdAt: Date,
   },
   collectionOptions('shareLinks'),
