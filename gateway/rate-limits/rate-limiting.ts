@@ -37,6 +37,8 @@ export class RateLimiting {
         limit,
         redis,
         keyPrefix: `${redisPrefix}:rate:${name}`,
+        // Tokens are secrets: Redis sees their SHA-256, hashed only when it is asked.
+        redisKeyOf: name === SHARE_LINK_POLICY ? hashSecret : undefined,
         withoutRedis: keyed ? 'open' : 'local',
         onRedisFailure: (error) => redisOutage.degraded(note, error),
       }));
@@ -57,8 +59,8 @@ export class RateLimiting {
       : this.policy(ADMIN_POLICY);
     // Each scoped admin key is counted on its own, the root keys of ADMIN_API_KEYS together.
     const standing = policy.take(principal.kind === 'customer' ? principal.keyId : principal.actor);
-    if (isPending(standing)) return standing.then((resolved) => admit(ctx, principal, policy.policyItem, [policy, resolved]));
-    return admit(ctx, principal, policy.policyItem, [policy, standing]);
+    if (isPending(standing)) return standing.then((resolved) => admitted(ctx, principal, policy, resolved));
+    return admitted(ctx, principal, policy, standing);
   };
 
   /**
@@ -69,15 +71,26 @@ export class RateLimiting {
     const perClient = this.policy(SHARE_CLIENT_POLICY);
     const perValue = this.policy(SHARE_LINK_POLICY);
     const policyItems = `${perValue.policyItem}, ${perClient.policyItem}`;
-    const afterClient = (ctx: AppContext, byClient: Standing): Eventually<undefined> => {
-      if (!byClient.allowed) return admit(ctx, undefined, policyItems, [perClient, byClient]);
-      const byValue = perValue.take(hashSecret(String(ctx.params[param])));
-      if (isPending(byValue)) return byValue.then((resolved) => admit(ctx, undefined, policyItems, [perValue, resolved], [perClient, byClient]));
-      return admit(ctx, undefined, policyItems, [perValue, byValue], [perClient, byClient]);
+    const afterClient = (ctx: AppContext, byClient: Standing, now?: number): Eventually<undefined> => {
+      if (!byClient.allowed) {
+        ctx.set('RateLimit-Policy', policyItems);
+        ctx.set('RateLimit', perClient.limitItem(byClient));
+        throw refusal(ctx, byClient);
+      }
+      const byValue = perValue.take(String(ctx.params[param]), now);
+      if (isPending(byValue)) return byValue.then((resolved) => usesAdmitted(ctx, resolved, byClient));
+      return usesAdmitted(ctx, byValue, byClient);
+    };
+    const usesAdmitted = (ctx: AppContext, byValue: Standing, byClient: Standing): undefined => {
+      ctx.set('RateLimit-Policy', policyItems);
+      ctx.set('RateLimit', `${perValue.limitItem(byValue)}, ${perClient.limitItem(byClient)}`);
+      if (!byValue.allowed) throw refusal(ctx, byValue);
+      return undefined;
     };
     return (_caller, ctx) => {
-      const byClient = perClient.take(addressPartition(clientAddress(ctx)));
-      return isPending(byClient) ? byClient.then((resolved) => afterClient(ctx, resolved)) : afterClient(ctx, byClient);
+      const now = Date.now();
+      const byClient = perClient.take(addressPartition(clientAddress(ctx)), now);
+      return isPending(byClient) ? byClient.then((resolved) => afterClient(ctx, resolved)) : afterClient(ctx, byClient, now);
     };
   }
 
@@ -86,17 +99,19 @@ export class RateLimiting {
   }
 }
 
-type Taken = [SharedRateLimit, Standing];
+/** Sets the RateLimit headers of a caller's one policy; a 429 when it refused. */
+function admitted(ctx: AppContext, caller: Principal, policy: SharedRateLimit, standing: Standing): Principal {
+  ctx.set('RateLimit-Policy', policy.policyItem);
+  ctx.set('RateLimit', policy.limitItem(standing));
+  if (!standing.allowed) throw refusal(ctx, standing);
+  return caller;
+}
 
-/** Sets the RateLimit headers of what was taken; refuses with 429 and Retry-After when a policy refused. */
-function admit<C>(ctx: AppContext, caller: C, policyItems: string, ...taken: Taken[]): C {
-  ctx.set('RateLimit-Policy', policyItems);
-  ctx.set('RateLimit', taken.length === 1 ? taken[0][0].limitItem(taken[0][1]) : taken.map(([policy, standing]) => policy.limitItem(standing)).join(', '));
-  const refused = taken.filter(([, standing]) => !standing.allowed);
-  if (refused.length === 0) return caller;
-  const retryAfter = Math.max(1, ...refused.map(([, standing]) => standing.resetSeconds));
+/** 429 with Retry-After: the seconds until the refusing window ends. */
+function refusal(ctx: AppContext, standing: Standing): Error {
+  const retryAfter = Math.max(1, standing.resetSeconds);
   ctx.set('Retry-After', String(retryAfter));
-  throw rateLimited(`too many requests: retry after ${retryAfter} s`);
+  return rateLimited(`too many requests: retry after ${retryAfter} s`);
 }
 
 /** IPv6 clients are counted by their /64, the block one subscriber is given; IPv4 clients by their address. */

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import IORedis from 'ioredis';
 import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import { createLogger } from '../../shared/logger';
 import { resolveAdminKeys } from '../../shared/runtime/local-secrets';
+import { hashSecret } from '../../shared/secrets';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { HttpClient, HttpResult } from '../support/http-client';
@@ -99,6 +101,14 @@ describe('rate limits', () => {
       }
       expect(uses.map((answer) => limitOf(answer, 'share-link')?.r)).to.deep.equal([2, 1, 0]);
       expectRateLimited(await use(secondHttp, token, '198.51.100.4'), 3600);
+      // Counted in Redis under the token's SHA-256, never the token itself.
+      const redis = new IORedis(app.config.redisUrl as string);
+      try {
+        expect(await redis.keys(`${app.config.redisPrefix}:rate:share-link:${hashSecret(token)}`)).to.have.length(1);
+        expect(await redis.keys(`*${token}*`)).to.deep.equal([]);
+      } finally {
+        redis.disconnect();
+      }
 
       // One address, several links: its fifth use is refused whatever the link, and spends nothing of the link's.
       const links = [await shareFor(), await shareFor()];
