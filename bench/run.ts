@@ -10,7 +10,7 @@ import { makeTempDir, managed, runWithCleanup } from './cleanup';
 import type { Figure } from './figures';
 import { PARTIAL_RESULTS_PATH, RESULTS_PATH, writeResults } from './results';
 import { ensureBucket } from './s3-bucket';
-import { httpThroughput, latestDownloadUrl } from './scenarios/http-throughput';
+import { httpThroughput, latestDownloadUrl, rateLimitCost } from './scenarios/http-throughput';
 import { largeMultipartUpload, parallelPartPuts } from './scenarios/multipart';
 import { concurrentGets, objectGet, objectPut } from './scenarios/object-transfers';
 import { readLatency } from './scenarios/read-latency';
@@ -50,6 +50,7 @@ async function main(): Promise<void> {
       ...(await phase('small uploads', () => smallUpload(service, seeded, '', 0.8))),
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),
+      ...(await phase('rate limits on vs off', () => rateLimitCost(service, seeded, redis.url, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),
       ...(await phase('object GET and Range', () => objectGet(service, seeded))),

@@ -8,6 +8,13 @@ import { NodeChild } from './children';
 const STANDALONE = path.resolve(__dirname, '..', 'bin', 'standalone.js');
 const START_TIMEOUT_MS = 60_000;
 
+/**
+ * Rate limits no load of the bench reaches, for every policy it sends requests under: each request is
+ * counted as in a deployment and none is refused, so figures include the counting and never a 429.
+ * `rateLimitCost` (scenarios/http-throughput.ts) measures the counting against RATE_LIMITS=off.
+ */
+export const UNREACHED_RATE_LIMITS = ['admin', 'standard', 'share-link', 'share-client'].map((policy) => `${policy}=1000000000/60`).join(',');
+
 export interface ServiceOptions {
   dataDir: string;
   redisUrl: string;
@@ -42,6 +49,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     // Services of one bench share its Redis; their queues must not mix.
     REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'warn',
+    RATE_LIMITS: UNREACHED_RATE_LIMITS,
     ...options.env,
   });
   try {

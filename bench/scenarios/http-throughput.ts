@@ -1,8 +1,9 @@
 import { figure, Figure } from '../figures';
 import { startBareKoa } from '../bare-servers';
+import { makeTempDir } from '../cleanup';
 import { compareLoad, LoadTarget } from '../load';
-import type { Seeded } from '../seed';
-import type { Service } from '../service';
+import { Seeded, seedThroughApi } from '../seed';
+import { Service, startService } from '../service';
 
 const CONNECTIONS = [50, 200] as const;
 
@@ -15,7 +16,7 @@ export async function httpThroughput(service: Service, seeded: Seeded, label: st
   const bare = await startBareKoa();
   try {
     const downloadUrl = downloadUrlTarget(service, seeded, `version=${seeded.version}`);
-    const shareLink: LoadTarget = { url: `${service.api.baseUrl}/v1/downloads/share/${seeded.shareToken}`, expectStatus: 302 };
+    const shareLink = shareLinkTarget(service, seeded);
 
     const figures: Figure[] = [];
     for (const connections of CONNECTIONS) {
@@ -85,6 +86,48 @@ export async function latestDownloadUrl(service: Service, seeded: Seeded, label:
     }),
     figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'exact version', value: baseline.p99Ms } }),
   ];
+}
+
+/**
+ * What rate limits cost the two hot paths: the service as the bench runs it (every request counted,
+ * none refused) against a second one started with RATE_LIMITS=off and seeded alike, runs alternating
+ * at 50 connections.
+ */
+export async function rateLimitCost(limited: Service, seeded: Seeded, redisUrl: string, label: string): Promise<Figure[]> {
+  const dataDir = makeTempDir('bds-bench-unlimited-');
+  const unlimited = await startService({ dataDir: dataDir.path, redisUrl, env: { RATE_LIMITS: 'off' } });
+  try {
+    const unlimitedSeeded = await seedThroughApi(unlimited.api);
+    const paths: [string, (service: Service, seeded: Seeded) => LoadTarget][] = [
+      ['GET /v1/downloads/url', (service, target) => downloadUrlTarget(service, target, `version=${target.version}`)],
+      ['GET /v1/downloads/share/:token (302)', shareLinkTarget],
+    ];
+    const figures: Figure[] = [];
+    for (const [path, target] of paths) {
+      const { baseline, subject } = await compareLoad(target(unlimited, unlimitedSeeded), target(limited, seeded), 50);
+      const name = `${label}${path} @50c, rate limits on vs off`;
+      const off = 'RATE_LIMITS=off';
+      figures.push(
+        figure({
+          name: `${name} req/s`,
+          value: subject.requestsPerSecond,
+          unit: 'req/s',
+          baseline: { name: off, value: baseline.requestsPerSecond },
+          target: { on: 'ratio', op: '>=', limit: 0.9 },
+          detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
+        }),
+        figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: off, value: baseline.p99Ms } }),
+      );
+    }
+    return figures;
+  } finally {
+    await unlimited.stop();
+    await dataDir.remove();
+  }
+}
+
+function shareLinkTarget(service: Service, seeded: Seeded): LoadTarget {
+  return { url: `${service.api.baseUrl}/v1/downloads/share/${seeded.shareToken}`, expectStatus: 302 };
 }
 
 function downloadUrlTarget(service: Service, seeded: Seeded, version: string): LoadTarget {
