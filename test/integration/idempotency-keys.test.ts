@@ -66,6 +66,17 @@ describe('idempotency keys', () => {
     expect(await redis.pttl(recordKey)).to.be.within(23 * 3600_000, 24 * 3600_000);
   });
 
+  it('applies to routes of every area without code of their own: a scoped admin key issued once, its secret sealed', async () => {
+    const key = randomUUID();
+    const issue = () => app.http.post('/v1/management/apikeys', { name: 'Release pipeline', scopes: ['publish'] }, withKey(key));
+    const first = await issue();
+    expect(first.status, first.raw.toString()).to.equal(201);
+    expectReplay(first, await issue());
+    const keys = (await app.http.get('/v1/management/apikeys')).body.data.apiKeys as { name: string }[];
+    expect(keys.filter((listed) => listed.name === 'Release pipeline')).to.have.length(1);
+    expect((await storedRecords()).join('\n')).to.not.include(first.body.data.apiKey);
+  });
+
   it('refuses the same key with another request with 422, running nothing', async () => {
     const key = randomUUID();
     expect((await app.http.post('/v1/management/customers', { name: 'First', tier: 'free' }, withKey(key))).status).to.equal(201);

@@ -134,7 +134,9 @@ describe('rate limits', () => {
       expect((await app.http.get(`/v1/downloads/share/${tokens[4]}`, { key: null, headers: { 'x-forwarded-for': '2001:db8:1:3::7' } })).status).to.equal(302);
     });
 
-    it('limits admin keys, on every route they call and in every answer (last: it spends the admin allowance)', async () => {
+    it('limits admin keys, the root keys together and each scoped key on its own (last: it spends the root allowance)', async () => {
+      const scoped = await app.http.post('/v1/management/apikeys', { name: 'Reader', scopes: ['read'] });
+      expect(scoped.status, scoped.raw.toString()).to.equal(201);
       const listed = await app.http.get('/v1/management/customers');
       expect(listed.headers.get('ratelimit-policy')).to.equal('"admin";q=40;w=3600');
       const missing = await app.http.get('/v1/management/applications/no-such-app');
@@ -143,6 +145,9 @@ describe('rate limits', () => {
       let last = missing;
       for (let i = 0; i < 45 && last.status !== 429; i += 1) last = await (i % 2 === 0 ? secondHttp : app.http).get('/v1/management/customers');
       expectRateLimited(last, 3600);
+      const byScopedKey = await secondHttp.get('/v1/management/customers', { key: scoped.body.data.apiKey });
+      expect(byScopedKey.status, byScopedKey.raw.toString()).to.equal(200);
+      expect(limitOf(byScopedKey, 'admin')?.r).to.equal(39);
     });
 
     it('leaves routes without a key and without a declared limit alone', async () => {
