@@ -12,7 +12,8 @@ import { SharedRateLimit, Standing } from './shared-rate-limit';
 /** The step rate limits put after a route's guard: the caller again, or a 429. */
 export type LimitStep = (caller: Principal | undefined, ctx: AppContext) => Eventually<Principal | undefined>;
 
-const KEYS_FAIL_OPEN = 'rate limits of API keys are not enforced while redis is unreachable';
+/** Logged once per Redis outage, by a gateway whose limits of API keys had to ask Redis during it. */
+export const KEYS_FAIL_OPEN = 'rate limits of API keys are not enforced while redis is unreachable';
 const USES_COUNTED_LOCALLY = 'rate limits of share-link uses are enforced by each gateway alone while redis is unreachable';
 
 /**
