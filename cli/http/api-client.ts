@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Dispatcher, FormData, request } from 'undici';
 import { ApiError, NetworkError } from '../errors';
 import { USER_AGENT } from '../version';
-import { apiAgent } from './agents';
+import { apiAgent, keyedPostAgent } from './agents';
 
 type QueryValue = string | number | boolean | undefined | null;
 export type Query = Record<string, QueryValue>;
@@ -23,15 +24,21 @@ export function apiPath(strings: TemplateStringsArray, ...values: string[]): str
   return strings.reduce((built, part, index) => built + part + (index < values.length ? encodeURIComponent(values[index]) : ''), '');
 }
 
+/** The header under which the service runs a POST once per key and caller (README, Idempotency keys). */
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+
 /**
  * The management and download API over HTTP: bearer key, JSON in, the `{success, data}` envelope
- * out. An error envelope becomes an ApiError, a connection that fails a NetworkError.
+ * out. An error envelope becomes an ApiError, a connection that fails a NetworkError. Every JSON
+ * POST carries a fresh Idempotency-Key, so a POST whose answer was lost is retried without acting
+ * twice; a form POST (the small upload, which refuses the header) is sent once.
  */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     private readonly apiKey: string,
     private readonly dispatcher: Dispatcher = apiAgent,
+    private readonly keyedDispatcher: Dispatcher = keyedPostAgent,
   ) {}
 
   get<T>(path: string, query?: Query): Promise<ApiResponse<T>> {
@@ -61,17 +68,22 @@ export class ApiClient {
     }
     const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT };
     let body: string | FormData | undefined;
+    let dispatcher = this.dispatcher;
     if (options.form) {
       body = options.form;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);
     }
+    if (method === 'POST' && !options.form) {
+      headers[IDEMPOTENCY_KEY_HEADER] = randomUUID();
+      dispatcher = this.keyedDispatcher;
+    }
 
     let response: Dispatcher.ResponseData;
     let text: string;
     try {
-      response = await request(url, { method, headers, body, dispatcher: this.dispatcher });
+      response = await request(url, { method, headers, body, dispatcher });
       text = await response.body.text();
     } catch (error) {
       throw new NetworkError(`cannot reach ${this.baseUrl}: ${describeNetworkFailure(error)}`, error);

@@ -195,6 +195,34 @@ describe('bds CLI', function () {
       const after = jsonOf<{ apiKeys: { keyId: string }[] }>(await admin.run(['customers', 'keys', 'list', customerId, '--json']));
       expect(after.apiKeys.map((k) => k.keyId)).to.deep.equal([created.keyId]);
     });
+
+    it('a POST whose answer is lost is sent again with the same Idempotency-Key: acted on once, its answer (the new key) shown', async () => {
+      const throughProxy = new CliUser({ BDS_URL: proxy.url, BDS_API_KEY: app.adminKey });
+      try {
+        const customerId = uniqueId('cli-lost');
+        const keysBefore = proxy.idempotencyKeys.length;
+        proxy.loseAnswerNext({ method: 'POST' }, 1);
+        const result = await throughProxy.run(['customers', 'create', '--id', customerId, '--name', 'Lost answer', '--tier', 'standard', '--json']);
+        expect(result.code, result.stderr).to.equal(0);
+        const created = jsonOf<{ customerId: string; apiKey: string; keyId: string }>(result);
+        expect(created.customerId).to.equal(customerId);
+
+        const sent = proxy.idempotencyKeys.slice(keysBefore);
+        expect(sent, 'the POST and its retry').to.have.length(2);
+        expect(sent[0]).to.be.a('string').and.equal(sent[1]);
+        const keys = jsonOf<{ apiKeys: { keyId: string }[] }>(await admin.run(['customers', 'keys', 'list', customerId, '--json']));
+        expect(keys.apiKeys.map((k) => k.keyId), 'one key: the customer was created once').to.deep.equal([created.keyId]);
+        // Valid key, incomplete query: a 400 (the guard passed), where a key the service never issued is a 401.
+        const asCustomer = await app.http.get('/v1/downloads/releases', { key: created.apiKey });
+        expect(asCustomer.status, 'the key shown is the one the service issued').to.equal(400);
+
+        const next = await throughProxy.run(['customers', 'keys', 'create', customerId, '--json']);
+        expect(proxy.idempotencyKeys[proxy.idempotencyKeys.length - 1], 'each command its own key').to.not.equal(sent[0]);
+        expect(next.code, next.stderr).to.equal(0);
+      } finally {
+        throughProxy.remove();
+      }
+    });
   });
 
   describe('scoped admin keys and the audit log', () => {

@@ -3,7 +3,7 @@ import net from 'node:net';
 
 /** Which requests a rule applies to. */
 export interface RequestMatch {
-  method: 'GET' | 'PUT';
+  method: 'GET' | 'PUT' | 'POST';
 }
 
 /**
@@ -12,13 +12,16 @@ export interface RequestMatch {
  * - `holdAfter`: the first `count` matching requests go through, later ones hang unanswered (a
  *   transfer stuck mid-way, for a test to kill the client at a known point);
  * - `cutAfterBytes`: a matching response stops after `bytes` bytes of its body and hangs;
- * - `failNext`: the next `count` matching requests lose their connection before any answer.
+ * - `failNext`: the next `count` matching requests lose their connection before any answer;
+ * - `loseAnswerNext`: the next `count` matching requests reach the service, and their connection is
+ *   lost when the answer comes back (the request acted on, its answer never seen by the client).
+ * It also forwards API requests, when the client is pointed at it.
  */
 export class TransferProxy {
   private target: URL | undefined;
   private readonly server: http.Server;
   private readonly sockets = new Set<net.Socket>();
-  private rule: { kind: 'hold'; match: RequestMatch; remaining: number } | { kind: 'cut'; match: RequestMatch; bytes: number } | { kind: 'fail'; match: RequestMatch; remaining: number } | undefined;
+  private rule: { kind: 'hold'; match: RequestMatch; remaining: number } | { kind: 'cut'; match: RequestMatch; bytes: number } | { kind: 'fail' | 'lose-answer'; match: RequestMatch; remaining: number } | undefined;
   private stalled: (() => void) | undefined;
   /** Transfers a rule stalled: ended when the rule is cleared (their client is gone by then). */
   private readonly stalledTransfers = new Set<{ destroy(): void }>();
@@ -26,6 +29,8 @@ export class TransferProxy {
   readonly ranges: (string | null)[] = [];
   /** PUTs answered with a 2xx: the parts the store took. */
   storedPuts = 0;
+  /** The Idempotency-Key header of every POST, in order (null when absent). */
+  readonly idempotencyKeys: (string | null)[] = [];
 
   private constructor(readonly port: number, server: http.Server) {
     this.server = server;
@@ -66,6 +71,10 @@ export class TransferProxy {
     this.rule = { kind: 'fail', match, remaining: count };
   }
 
+  loseAnswerNext(match: RequestMatch, count: number): void {
+    this.rule = { kind: 'lose-answer', match, remaining: count };
+  }
+
   /** Forward everything again; transfers stalled so far are cut (their client is expected to be gone). */
   clearRule(): void {
     this.rule = undefined;
@@ -87,11 +96,17 @@ export class TransferProxy {
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (req.method === 'GET') this.ranges.push(typeof req.headers.range === 'string' ? req.headers.range : null);
+    if (req.method === 'POST') this.idempotencyKeys.push(typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null);
     const rule = this.rule && req.method === this.rule.match.method ? this.rule : undefined;
     if (rule?.kind === 'fail' && rule.remaining > 0) {
       rule.remaining -= 1;
       req.socket.destroy();
       return;
+    }
+    let loseAnswer = false;
+    if (rule?.kind === 'lose-answer' && rule.remaining > 0) {
+      rule.remaining -= 1;
+      loseAnswer = true;
     }
     if (rule?.kind === 'hold') {
       if (rule.remaining <= 0) {
@@ -107,6 +122,11 @@ export class TransferProxy {
       host: target.hostname, port: target.port, method: req.method, path: req.url,
       headers: { ...req.headers, host: target.host },
     }, (answer) => {
+      if (loseAnswer) {
+        answer.resume();
+        answer.once('end', () => req.socket.destroy());
+        return;
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       let sent = 0;
       answer.on('data', (chunk: Buffer) => {
