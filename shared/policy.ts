@@ -143,3 +143,9 @@ export const WEBHOOK_URL_MAX_LENGTH = 2_048;
  * before reading it again (at once on the gateway that changed an endpoint).
  */
 export const WEBHOOK_SUBSCRIPTION_REFRESH_MS = 5_000;
+/**
+ * Webhook events Redis refused are kept in the store and queued again by a recurring job this often,
+ * up to WEBHOOK_REQUEUE_BATCH at a time (and as many batches as a run finds, within its lock).
+ */
+export const WEBHOOK_REQUEUE_INTERVAL_MS = 30_000;
+export const WEBHOOK_REQUEUE_BATCH = 100;

@@ -1,5 +1,5 @@
 import type { JobsOptions } from 'bullmq';
-import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_RETRY_JITTER } from '../policy';
+import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_REQUEUE_INTERVAL_MS, WEBHOOK_RETRY_JITTER } from '../policy';
 
 /** Every background job: its queue, its payload and its options. Workers must register a processor for each. */
 export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics', 'webhooks', 'maintenance'] as const;
@@ -25,6 +25,8 @@ export interface JobPayloads {
   'deliver-webhook': { deliveryId: string; round: number; retryBaseMs: number };
   /** Delete delivery log entries past their retention. */
   'purge-webhook-deliveries': Record<string, never>;
+  /** Queue the webhook events the store kept while Redis refused them. */
+  'requeue-webhook-events': Record<string, never>;
   /**
    * Compute the SHA-512 of available files stored before it was kept. `afterFileId`: where a run
    * that was interrupted had got to (files are taken in fileId order).
@@ -80,6 +82,7 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
     }),
   },
   'purge-webhook-deliveries': { queue: 'webhooks', everyMs: 3_600_000 },
+  'requeue-webhook-events': { queue: 'webhooks', everyMs: WEBHOOK_REQUEUE_INTERVAL_MS },
   'backfill-file-digests': {
     queue: 'maintenance',
     // One run at a time, however many workers start. Not kept once it ends, so the next start adds

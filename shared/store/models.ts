@@ -250,6 +250,19 @@ export interface WebhookEndpoint {
 export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event's delivery to one endpoint: the message every attempt sends again under the same id. */
+/**
+ * A webhook event that could not be queued when it happened (Redis refused it): kept in the store,
+ * beside the change it announces, until a worker queues it (requeue-webhook-events).
+ */
+export interface UnqueuedWebhookEvent {
+  eventId: string;
+  type: string;
+  occurredAt: Date;
+  /** The event's `data`, as it would have been queued. */
+  data: unknown;
+  keptAt: Date;
+}
+
 export interface WebhookDelivery {
   /** The `webhook-id` of every attempt. */
   deliveryId: string;

@@ -13,6 +13,7 @@ import type {
   FileStatus,
   InitialReleaseStatus,
   ShareLink,
+  UnqueuedWebhookEvent,
   UploadSession,
   UploadStatus,
   Version,
@@ -333,6 +334,12 @@ export interface Store {
   setWebhookDeliveryStatus(deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date): Promise<WebhookDelivery | null>;
   /** Deletes up to `limit` deliveries created before `before`; returns how many. */
   purgeWebhookDeliveries(before: Date, limit: number): Promise<number>;
+  /** Keeps an event Redis refused; an eventId already kept is left as it is (a repeat keeps one). */
+  keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void>;
+  /** Up to `limit` kept events, oldest kept first (keptAt, then eventId). */
+  listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]>;
+  /** Forgets a kept event once it is queued; false when it was not kept. */
+  deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

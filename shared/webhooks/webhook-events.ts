@@ -2,7 +2,7 @@ import { newId } from '../ids';
 import type { Logger } from '../logger';
 import { WEBHOOK_SUBSCRIPTION_REFRESH_MS } from '../policy';
 import type { JobQueues } from '../queues/job-queues';
-import type { DistributionEvent } from '../store/models';
+import type { DistributionEvent, UnqueuedWebhookEvent } from '../store/models';
 import type { Store } from '../store/store';
 import { webhookData, type WebhookEventData, type WebhookEventType } from './events';
 
@@ -16,7 +16,8 @@ export interface EmitOptions {
 /**
  * The one way the gateway and the workers announce an event to webhooks: it queues one
  * dispatch-webhook-event job, which a worker turns into a delivery per subscribed endpoint. Nothing
- * here waits on a receiver.
+ * here waits on a receiver. An event announced while Redis refuses jobs is kept in the store and
+ * queued later by the requeue-webhook-events job, so a change that was written is announced.
  */
 export class WebhookEvents {
   private downloadSubscribers = false;
@@ -27,20 +28,32 @@ export class WebhookEvents {
 
   /** Queues the event; rejects when Redis refuses it (a worker's job then retries and emits again). */
   async emit<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
-    const eventId = options.eventId ?? newId('evt');
-    await this.jobs.enqueue('dispatch-webhook-event', { eventId, type, occurredAt: (options.at ?? new Date()).toISOString(), data });
+    await this.queue(eventOf(type, data, options));
   }
 
   /**
-   * For a change already written and about to be answered: queues the event, and logs (never throws)
-   * when Redis refuses it, since the change stands either way.
+   * For a change already written and about to be answered: queues the event, or, when Redis refuses
+   * it, keeps it in the store for a worker to queue once Redis answers. Never throws: the change
+   * stands either way.
    */
   async announce<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
+    const event = eventOf(type, data, options);
     try {
-      await this.emit(type, data, options);
-    } catch (error) {
-      this.logger.warn({ err: error, eventType: type }, 'a webhook event could not be queued: Redis refused it');
+      await this.queue(event);
+    } catch (queueError) {
+      const logged = { eventType: type, eventId: event.eventId };
+      try {
+        await this.store.keepUnqueuedWebhookEvent({ ...event, keptAt: new Date() });
+        this.logger.warn({ ...logged, err: queueError }, 'a webhook event could not be queued (Redis refused it): kept in the store until a worker queues it');
+      } catch (keepError) {
+        this.logger.error({ ...logged, err: keepError, queueError }, 'a webhook event was lost: Redis refused it and the store could not keep it');
+      }
     }
+  }
+
+  /** Queues an event the store kept; rejects when Redis refuses it (it stays kept). Queued twice, it is delivered once per endpoint. */
+  async requeue(event: UnqueuedWebhookEvent): Promise<void> {
+    await this.queue(event);
   }
 
   /**
@@ -61,6 +74,10 @@ export class WebhookEvents {
     this.downloadSubscribersCheckedAt = Number.NEGATIVE_INFINITY;
   }
 
+  private async queue(event: Omit<UnqueuedWebhookEvent, 'keptAt'>): Promise<void> {
+    await this.jobs.enqueue('dispatch-webhook-event', { eventId: event.eventId, type: event.type, occurredAt: event.occurredAt.toISOString(), data: event.data });
+  }
+
   private downloadsWanted(): Promise<boolean> | boolean {
     if (Date.now() - this.downloadSubscribersCheckedAt < WEBHOOK_SUBSCRIPTION_REFRESH_MS) return this.downloadSubscribers;
     this.checkingDownloadSubscribers ??= this.store.listSubscribedWebhookEndpoints('download.recorded')
@@ -77,4 +94,8 @@ export class WebhookEvents {
       });
     return this.checkingDownloadSubscribers;
   }
+}
+
+function eventOf<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions): Omit<UnqueuedWebhookEvent, 'keptAt'> {
+  return { eventId: options.eventId ?? newId('evt'), type, occurredAt: options.at ?? new Date(), data };
 }

@@ -1128,6 +1128,27 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await expectRangeErrorOf(store.listWebhookDeliveries('whk_2', 0, 10));
         await expectRangeErrorOf(store.listWebhookEndpoints(1, 0));
       });
+
+      it('keeps events Redis refused, once per event id, lists them oldest kept first, and forgets each when told', async () => {
+        const kept = (eventId: string, minute: number) => ({
+          eventId, type: 'customer.created', occurredAt: at(minute), data: { customerId: `cus-${eventId}`, tags: ['a'], nested: { $key: 1 } }, keptAt: at(minute + 1),
+        });
+        await store.keepUnqueuedWebhookEvent(kept('evt_b', 2));
+        await store.keepUnqueuedWebhookEvent(kept('evt_a', 3));
+        await store.keepUnqueuedWebhookEvent(kept('evt_c', 1));
+        await store.keepUnqueuedWebhookEvent({ ...kept('evt_b', 9), type: 'customer.updated' });
+        await Promise.all([store.keepUnqueuedWebhookEvent(kept('evt_d', 20)), store.keepUnqueuedWebhookEvent(kept('evt_d', 20))]);
+
+        const all = await store.listUnqueuedWebhookEvents(10);
+        expect(all.map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_b', 'evt_a', 'evt_d']);
+        expect(all[1], 'a repeat leaves the one kept as it is').to.deep.equal(kept('evt_b', 2));
+        expect((await store.listUnqueuedWebhookEvents(2)).map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_b']);
+
+        expect(await store.deleteUnqueuedWebhookEvent('evt_b')).to.equal(true);
+        expect(await store.deleteUnqueuedWebhookEvent('evt_b')).to.equal(false);
+        expect((await store.listUnqueuedWebhookEvents(10)).map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_a', 'evt_d']);
+        await expectRangeErrorOf(store.listUnqueuedWebhookEvents(0));
+      });
     });
 
     describe('events', () => {
@@ -1429,10 +1450,13 @@ describe('SQLite store: webhook statements', () => {
       await store.setWebhookDeliveryStatus('msg_1', ['failed'], 'pending', null, at(4));
       await store.purgeWebhookDeliveries(at(10), 10);
       await store.deleteWebhookEndpoint('whk_1');
+      await store.keepUnqueuedWebhookEvent({ eventId: 'evt_1', type: 'customer.created', occurredAt: at(1), data: {}, keptAt: at(1) });
+      await store.listUnqueuedWebhookEvents(10);
+      await store.deleteUnqueuedWebhookEvent('evt_1');
 
       const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
       const webhookStatements = [...statements.keys()].filter((sql) => /webhook_/.test(sql) && !/^INSERT/.test(sql.trim()));
-      expect(webhookStatements.length).to.be.at.least(12);
+      expect(webhookStatements.length).to.be.at.least(14);
       for (const sql of webhookStatements) {
         const parameters = (sql.match(/\?/g) ?? []).map(() => null);
         const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { DuplicateError } from '../../shared/errors';
-import { WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_DISABLE_AFTER_FAILING_MS } from '../../shared/policy';
+import { WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_DISABLE_AFTER_FAILING_MS, WEBHOOK_REQUEUE_BATCH } from '../../shared/policy';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { WebhookDelivery, WebhookEndpoint } from '../../shared/store/models';
 import { deliveryIdOf } from '../../shared/webhooks/delivery-ids';
@@ -81,6 +81,25 @@ export async function purgeWebhookDeliveries(_job: unknown, deps: WorkerDeps): P
     const count = await deps.store.purgeWebhookDeliveries(before, PURGE_BATCH);
     purged += count;
     if (count < PURGE_BATCH) return purged;
+  }
+}
+
+/**
+ * Queues the events the store kept while Redis refused them, oldest first, each forgotten once it is
+ * queued; until a batch comes back short. An event queued but not yet forgotten (the store failed
+ * in between) is queued again by the next run and still delivered once per endpoint (a delivery's id
+ * comes from its event's).
+ */
+export async function requeueWebhookEvents(_job: unknown, deps: WorkerDeps): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const events = await deps.store.listUnqueuedWebhookEvents(WEBHOOK_REQUEUE_BATCH);
+    for (const event of events) {
+      await deps.webhooks.requeue(event);
+      await deps.store.deleteUnqueuedWebhookEvent(event.eventId);
+      queued += 1;
+    }
+    if (events.length < WEBHOOK_REQUEUE_BATCH) return queued;
   }
 }
 

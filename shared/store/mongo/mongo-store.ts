@@ -15,6 +15,7 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
+  UnqueuedWebhookEvent,
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
@@ -310,6 +311,15 @@ export class MongoStore implements Store {
   }
   purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
     return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
+  }
+  keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
+    return this.guard(this.webhooks.keepUnqueuedWebhookEvent(event));
+  }
+  listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
+    return this.guard(this.webhooks.listUnqueuedWebhookEvents(limit));
+  }
+  deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
+    return this.guard(this.webhooks.deleteUnqueuedWebhookEvent(eventId));
   }
 
 

@@ -1,21 +1,27 @@
+import { DuplicateError } from '../../errors';
 import { requireCount, requirePage } from '../bounds';
-import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
+import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
 import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
-import { toWebhookDelivery, toWebhookEndpoint } from './records';
-import type { WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
+import { toUnqueuedWebhookEvent, toWebhookDelivery, toWebhookEndpoint } from './records';
+import type { UnqueuedWebhookEventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
 import { guardDuplicates } from './unique-indexes';
 
 const ENDPOINT_ORDER = { createdAt: 1, webhookId: 1 } as const;
 const DELIVERY_LOG_ORDER = { createdAt: -1, deliveryId: -1 } as const;
+const UNQUEUED_ORDER = { keptAt: 1, eventId: 1 } as const;
 
 type WebhookMethods = Pick<Store,
   | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
   | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
-  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'>;
+  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
+  | 'keepUnqueuedWebhookEvent' | 'listUnqueuedWebhookEvents' | 'deleteUnqueuedWebhookEvent'>;
 
-/** Webhook endpoints (an event's subscribers found through the multikey index on `events`) and their delivery log. */
+/**
+ * Webhook endpoints (an event's subscribers found through the multikey index on `events`), their
+ * delivery log, and the events Redis refused, kept until they are queued.
+ */
 export class MongoWebhooks implements WebhookMethods {
   constructor(private readonly models: MongoModels) {}
 
@@ -112,5 +118,30 @@ export class MongoWebhooks implements WebhookMethods {
     const old = await this.models.webhookDeliveries.find({ createdAt: { $lt: before } }, { _id: 1 }).limit(limit).lean();
     const { deletedCount } = await this.models.webhookDeliveries.deleteMany({ _id: { $in: old.map((delivery) => delivery._id) } });
     return deletedCount;
+  }
+
+  async keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
+    // An upsert that sets only on insert: a repeat of the same event leaves the one kept as it is
+    // (two at once: one inserts, the other's duplicate key means the same).
+    try {
+      await guardDuplicates(this.models.unqueuedWebhookEvents, () => this.models.unqueuedWebhookEvents.updateOne(
+        { eventId: event.eventId },
+        { $setOnInsert: { ...event, data: JSON.stringify(event.data) } },
+        { upsert: true },
+      ));
+    } catch (error) {
+      if (!(error instanceof DuplicateError)) throw error;
+    }
+  }
+
+  async listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
+    requireCount('limit', limit);
+    const docs = await this.models.unqueuedWebhookEvents.find().sort(UNQUEUED_ORDER).limit(limit).lean<UnqueuedWebhookEventDoc[]>();
+    return docs.map(toUnqueuedWebhookEvent);
+  }
+
+  async deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
+    const { deletedCount } = await this.models.unqueuedWebhookEvents.deleteOne({ eventId });
+    return deletedCount > 0;
   }
 }

@@ -18,6 +18,7 @@ import type {
   UploadSession,
   UploadStatus,
   Version,
+  UnqueuedWebhookEvent,
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
@@ -210,6 +211,16 @@ export function webhookEndpointFromRow(row: Row): WebhookEndpoint {
     failingSince: optionalDate(row.failing_since),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
+  };
+}
+
+export function unqueuedWebhookEventFromRow(row: Row): UnqueuedWebhookEvent {
+  return {
+    eventId: text(row.event_id),
+    type: text(row.type),
+    occurredAt: date(row.occurred_at),
+    data: JSON.parse(text(row.data)) as unknown,
+    keptAt: date(row.kept_at),
   };
 }
 

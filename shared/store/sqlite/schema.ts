@@ -305,6 +305,20 @@ ALTER TABLE share_links ADD COLUMN max_downloads INTEGER;
 ALTER TABLE share_links ADD COLUMN download_count INTEGER NOT NULL DEFAULT 0;
 `;
 
+/**
+ * 7: webhook events Redis refused, kept until a worker queues them, read oldest first.
+ */
+const UNQUEUED_WEBHOOK_EVENTS = `
+CREATE TABLE unqueued_webhook_events (
+  event_id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  occurred_at INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  kept_at INTEGER NOT NULL
+);
+CREATE INDEX unqueued_webhook_events_kept ON unqueued_webhook_events(kept_at, event_id);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -318,6 +332,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(ADMIN_KEYS_AND_AUDIT_LOG),
   (db) => db.exec(MULTIPART_UPLOADS),
   (db) => db.exec(SHARE_LINK_CAPS),
+  (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

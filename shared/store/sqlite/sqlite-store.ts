@@ -17,6 +17,7 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
+  UnqueuedWebhookEvent,
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
@@ -301,6 +302,15 @@ export class SqliteStore implements Store {
   }
   purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
     return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
+  }
+  keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
+    return this.guard(this.webhooks.keepUnqueuedWebhookEvent(event));
+  }
+  listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
+    return this.guard(this.webhooks.listUnqueuedWebhookEvents(limit));
+  }
+  deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
+    return this.guard(this.webhooks.deleteUnqueuedWebhookEvent(eventId));
   }
 
   ping(): Promise<void> {

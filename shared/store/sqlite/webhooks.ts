@@ -1,15 +1,19 @@
 import { requireCount, requirePage } from '../bounds';
-import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
+import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
 import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { toMillis, webhookDeliveryFromRow, webhookEndpointFromRow } from './rows';
+import { toMillis, unqueuedWebhookEventFromRow, webhookDeliveryFromRow, webhookEndpointFromRow } from './rows';
 
 type WebhookMethods = Pick<Store,
   | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
   | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
-  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'>;
+  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
+  | 'keepUnqueuedWebhookEvent' | 'listUnqueuedWebhookEvents' | 'deleteUnqueuedWebhookEvent'>;
 
-/** Webhook endpoints, their subscriptions (one row per event type, kept in step with `events`) and their delivery log. */
+/**
+ * Webhook endpoints, their subscriptions (one row per event type, kept in step with `events`), their
+ * delivery log, and the events Redis refused, kept until they are queued.
+ */
 export class SqliteWebhooks implements WebhookMethods {
   constructor(private readonly database: SqliteDatabase) {}
 
@@ -137,6 +141,21 @@ export class SqliteWebhooks implements WebhookMethods {
     return this.database.prepare(
       'DELETE FROM webhook_deliveries WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE created_at < ? LIMIT ?)',
     ).run(before.getTime(), limit).changes;
+  }
+
+  async keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
+    this.database.prepare('INSERT OR IGNORE INTO unqueued_webhook_events (event_id, type, occurred_at, data, kept_at) VALUES (?, ?, ?, ?, ?)')
+      .run(event.eventId, event.type, event.occurredAt.getTime(), JSON.stringify(event.data), event.keptAt.getTime());
+  }
+
+  async listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
+    requireCount('limit', limit);
+    const rows = this.database.prepare('SELECT * FROM unqueued_webhook_events ORDER BY kept_at, event_id LIMIT ?').all(limit) as Row[];
+    return rows.map(unqueuedWebhookEventFromRow);
+  }
+
+  async deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
+    return this.database.prepare('DELETE FROM unqueued_webhook_events WHERE event_id = ?').run(eventId).changes > 0;
   }
 
   private subscribe(webhookId: string, events: readonly string[]): void {

@@ -1,10 +1,12 @@
 import { Schema } from 'mongoose';
-import type { WebhookDelivery, WebhookEndpoint } from '../../models';
+import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookEndpoint } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 export type WebhookEndpointDoc = WebhookEndpoint;
 export type WebhookDeliveryDoc = WebhookDelivery;
+/** The event's data as JSON text: what a receiver gets, whatever keys it holds. */
+export type UnqueuedWebhookEventDoc = Omit<UnqueuedWebhookEvent, 'data'> & { data: string };
 
 export const webhookEndpointSchema = new Schema<WebhookEndpointDoc>(
   {
@@ -50,3 +52,16 @@ export const webhookDeliverySchema = new Schema<WebhookDeliveryDoc>(
 webhookDeliverySchema.index({ deliveryId: 1 }, uniqueIndex('unique_deliveryId'));
 webhookDeliverySchema.index({ webhookId: 1, createdAt: -1, deliveryId: -1 });
 webhookDeliverySchema.index({ createdAt: 1 });
+
+export const unqueuedWebhookEventSchema = new Schema<UnqueuedWebhookEventDoc>(
+  {
+    eventId: String,
+    type: String,
+    occurredAt: Date,
+    data: String,
+    keptAt: Date,
+  },
+  collectionOptions('unqueuedWebhookEvents'),
+);
+unqueuedWebhookEventSchema.index({ eventId: 1 }, uniqueIndex('unique_eventId'));
+unqueuedWebhookEventSchema.index({ keptAt: 1, eventId: 1 });
