@@ -214,11 +214,6 @@ export interface Store {
   insertFile(file: FileRecord): Promise<FileRecord>;
   getFile(fileId: string): Promise<FileRecord | null>;
   /**
-   * The available file to serve: `fileId` within that version, else the version's MAIN file (the
-   * oldest, when it has MAIN files for several platforms or architectures).
-   */
-  findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null>;
-  /**
    * Publishes a pending file with its digests and writes what its upload asks of the version
    * (upsertVersion with the notes and tier; channel and status for a version it creates). The version
    * is written only for a file that becomes available here, or was already (a repeat completes an

@@ -625,31 +625,6 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         });
       });
 
-      it('finds the available file to serve: the named one, else the MAIN file', async () => {
-        const main = await store.insertFile(file('f_main', { fileType: 'MAIN' }));
-        const docs = await store.insertFile(file('f_docs', { fileType: 'DOCUMENTATION' }));
-        await store.insertFile(file('f_pending', { status: 'pending', checksum: null }));
-        await store.insertFile(file('f_main3', { fileType: 'MAIN', version: '3.0.0', status: 'pending', checksum: null }));
-        await store.insertFile(file('f_failed', { fileType: 'MAIN', version: '4.0.0', status: 'failed' }));
-        expect(await store.findAvailableFile('app_1', '1.0.0')).to.deep.equal(main);
-        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_docs')).to.deep.equal(docs);
-        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_pending')).to.equal(null);
-        expect(await store.findAvailableFile('app_1', '2.0.0', 'f_docs')).to.equal(null);
-        expect(await store.findAvailableFile('app_2', '1.0.0', 'f_docs')).to.equal(null);
-        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_unknown')).to.equal(null);
-        expect(await store.findAvailableFile('app_1', '2.0.0')).to.equal(null);
-        expect(await store.findAvailableFile('app_1', '3.0.0')).to.equal(null);
-        expect(await store.findAvailableFile('app_1', '4.0.0')).to.equal(null);
-      });
-
-      it('serves the oldest available MAIN file of a version that has several, and each by its fileId', async () => {
-        const mac = await store.insertFile(file('f_mac', { fileType: 'MAIN', platform: 'macos', arch: 'universal', createdAt: at(2) }));
-        const windows = await store.insertFile(file('f_win', { fileType: 'MAIN', platform: 'windows', arch: 'x64', createdAt: at(1) }));
-        await store.insertFile(file('f_linux', { fileType: 'MAIN', platform: 'linux', arch: 'x64', createdAt: at(0), status: 'pending', checksum: null }));
-        expect(await store.findAvailableFile('app_1', '1.0.0')).to.deep.equal(windows);
-        expect(await store.findAvailableFile('app_1', '1.0.0', 'f_mac')).to.deep.equal(mac);
-      });
-
       describe('digests', () => {
         it('records a SHA-512 beside the checksum without touching anything else', async () => {
           const stored = await store.insertFile(file('f_1', { updatedAt: at(3) }));
@@ -1404,7 +1379,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           const stored = await store.upsertVersion('constructor', version, { releaseNotes: text }, at(2));
           expect(await store.getVersion('constructor', version)).to.deep.equal(stored);
           const f = await store.insertFile(file(`f_${version}`, { applicationId: 'constructor', version, fileName: text, fileType: 'MAIN' }));
-          expect(await store.findAvailableFile('constructor', version)).to.deep.equal(f);
+          expect(await store.getFile(f.fileId)).to.deep.equal(f);
         }
         expect((await store.listVersions('constructor')).map((v) => v.version)).to.have.members(['..', '%', '?x', '__proto__', 'constructor']);
 

@@ -205,7 +205,7 @@ describe('customer downloads', () => {
 
     it('never redirects past the link\'s own expiry', async () => {
       const token = randomBytes(32).toString('base64url');
-      const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
+      const file = (await app.core.store.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
       const expiresAt = new Date(Date.now() + 60_000);
       await app.core.store.createShareLink(shareLink(hashSecret(token), { customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt, createdAt: new Date() }));
       const redirect = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
@@ -215,7 +215,7 @@ describe('customer downloads', () => {
 
     it('answers 410 after expiry or revocation and 404 for unknown tokens', async () => {
       const token = randomBytes(32).toString('base64url');
-      const file = await app.core.store.findAvailableFile(applicationId, '1.0.0');
+      const file = (await app.core.store.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
       await app.core.store.createShareLink(shareLink(hashSecret(token), {
         customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt: new Date(Date.now() - 1_000), createdAt: new Date(Date.now() - 60_000),
       }));

@@ -143,9 +143,6 @@ export class MongoStore implements Store {
   getFile(fileId: string): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.getFile(fileId));
   }
-  findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
-    return this.guard(this.versionsAndFiles.findAvailableFile(applicationId, version, fileId));
-  }
   publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
     return this.guard(this.versionsAndFiles.publishFile(fileId, publication, at));
   }

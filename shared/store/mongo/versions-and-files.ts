@@ -20,7 +20,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -110,15 +110,6 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
   async getFile(fileId: string): Promise<FileRecord | null> {
     const doc = await this.models.files.findOne({ fileId }).lean<FileDoc>();
-    return doc ? toFile(doc) : null;
-  }
-
-  async findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
-    // `live` and fileType in the MAIN lookup let it use the partial MAIN index.
-    const doc = await (fileId === undefined
-      ? this.models.files.findOne({ applicationId, version, live: true, fileType: 'MAIN', status: 'available' }).sort({ createdAt: 1, fileId: 1 })
-      : this.models.files.findOne({ fileId, applicationId, version, status: 'available' })
-    ).lean<FileDoc>();
     return doc ? toFile(doc) : null;
   }
 

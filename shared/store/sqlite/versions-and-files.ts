@@ -14,7 +14,7 @@ import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'findAvailableFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
@@ -107,17 +107,6 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
 
   private readFile(fileId: string): FileRecord | null {
     const row = this.database.prepare('SELECT * FROM files WHERE file_id = ?').get(fileId) as Row | undefined;
-    return row ? fileFromRow(row) : null;
-  }
-
-  async findAvailableFile(applicationId: string, version: string, fileId?: string): Promise<FileRecord | null> {
-    const row = (fileId === undefined
-      ? this.database.prepare(
-        `SELECT * FROM files WHERE application_id = ? AND version = ? AND live = 1 AND file_type = 'MAIN' AND status = 'available'
-         ORDER BY created_at, file_id LIMIT 1`,
-      ).get(applicationId, version)
-      : this.database.prepare(`SELECT * FROM files WHERE file_id = ? AND application_id = ? AND version = ? AND status = 'available'`)
-        .get(fileId, applicationId, version)) as Row | undefined;
     return row ? fileFromRow(row) : null;
   }
 

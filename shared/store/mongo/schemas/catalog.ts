@@ -81,8 +81,7 @@ export const fileSchema = new Schema<FileDoc>(
 fileSchema.index({ fileId: 1 }, uniqueIndex('unique_fileId'));
 fileSchema.index({ applicationId: 1, createdAt: 1, fileId: 1 });
 // One live MAIN file per version, platform and arch. It replaces unique_mainFile (one per version),
-// which `npm run migrate` drops (see unique-indexes.ts). Also serves findAvailableFile's lookup of a
-// version's MAIN file.
+// which `npm run migrate` drops (see unique-indexes.ts).
 fileSchema.index(
   { applicationId: 1, version: 1, platform: 1, arch: 1 },
   { ...uniqueIndex('unique_mainFileOfTarget'), partialFilterExpression: { live: true, fileType: 'MAIN' } },
