@@ -1,3 +1,31 @@
+/**
+ * Every code the error envelope carries, with the status it is sent with. The API description lists
+ * them (per status), so a new code is added here or does not compile.
+ */
+export const ERROR_CODES = {
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  INVALID_CURSOR: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  CONFLICT: 409,
+  GONE: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RANGE_NOT_SATISFIABLE: 416,
+  EXPECTATION_FAILED: 417,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  HEADERS_TOO_LARGE: 431,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
 /** Errors that carry their HTTP status and the stable code of the spec's error envelope. */
 export interface ErrorDetail {
   field: string;
@@ -7,7 +35,7 @@ export interface ErrorDetail {
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
   ) {
@@ -16,7 +44,7 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppError(400, code, message);
+export const badRequest = (message: string, code: ErrorCode = 'BAD_REQUEST') => new AppError(400, code, message);
 export const validationError = (details: ErrorDetail[]) =>
   new AppError(400, 'VALIDATION_ERROR', details.map((d) => `${d.field}: ${d.message}`).join('; '), details);
 export const unauthorized = (message = 'a valid API key is required') => new AppError(401, 'UNAUTHORIZED', message);

@@ -1,10 +1,11 @@
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { ErrorCode } from '../../shared/errors';
 import { newRequestId } from '../../shared/ids';
 
 interface Refusal {
   status: number;
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 

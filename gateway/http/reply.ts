@@ -1,11 +1,11 @@
-import type { ErrorDetail } from '../../shared/errors';
+import type { ErrorCode, ErrorDetail } from '../../shared/errors';
 
 /** What Koa itself sets for an object body. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The `error` of the failure envelope. */
 export interface ErrorBody {
-  code: string;
+  code: ErrorCode;
   message: string;
   details?: ErrorDetail[];
 }

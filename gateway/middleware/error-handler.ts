@@ -1,11 +1,11 @@
 import type { Context, Next } from 'koa';
 import { Readable } from 'node:stream';
-import { AppError, isDependencyUnavailable, ServiceUnavailableError } from '../../shared/errors';
+import { AppError, ErrorCode, isDependencyUnavailable, ServiceUnavailableError } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
 import type { ErrorBody } from '../http/reply';
 
-const CODES_BY_STATUS: Record<number, string> = {
+const CODES_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
