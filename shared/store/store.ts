@@ -303,6 +303,11 @@ export interface Store {
    * calls finishing the same batch may both report it; the stored counts stay exact).
    */
   rollupEvents(limit: number): Promise<number>;
+  /**
+   * When the download event waiting longest to be counted happened (the first the next rollup folds);
+   * null when every download is counted. How far statistics lag behind downloads.
+   */
+  oldestUncountedEventAt(): Promise<Date | null>;
   /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
 

@@ -93,6 +93,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         () => store.listEvents({ limit: 10 }),
         () => store.insertEvents([event('d_1')]),
         () => store.rollupEvents(10),
+        () => store.oldestUncountedEventAt(),
       ];
       for (const call of calls) {
         const error = await rejectionOf(call());
@@ -1281,6 +1282,21 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.updateVersion('app_1', '2.0.0-beta.1', { channel: 'stable' }, at(1));
         expect(await store.listDailyCounts('app_1', { channel: 'stable' })).to.deep.equal([beta[0], stable[0], beta[1]]);
         expect(await store.listDailyCounts('app_1', { channel: 'stable', version: '2.0.0-beta.1' })).to.deep.equal(beta);
+      });
+
+      it('tells when the download waiting longest to be counted happened, until every download is counted', async () => {
+        expect(await store.oldestUncountedEventAt()).to.equal(null);
+        await store.insertEvents([event('u_1', { type: 'upload', customerId: null, timestamp: at(0) })]);
+        expect(await store.oldestUncountedEventAt(), 'uploads are never counted').to.equal(null);
+        await store.insertEvents([event('d_1', { timestamp: at(1) }), event('d_2', { timestamp: at(2) })]);
+        await store.insertEvents([event('d_3', { timestamp: at(3) })]);
+        expect((await store.oldestUncountedEventAt())?.toISOString()).to.equal(at(1).toISOString());
+        expect(await store.rollupEvents(1)).to.equal(1);
+        expect((await store.oldestUncountedEventAt())?.toISOString()).to.equal(at(2).toISOString());
+        await store.rollupEvents(100);
+        expect(await store.oldestUncountedEventAt()).to.equal(null);
+        await store.insertEvents([event('d_4', { timestamp: at(9) })]);
+        expect((await store.oldestUncountedEventAt())?.toISOString()).to.equal(at(9).toISOString());
       });
 
       it('counts nothing when there are only uploads', async () => {

@@ -9,7 +9,7 @@ import { channelFilter } from './release-field-filters';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import { rollupEvents } from './rollup';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
 
 export class MongoActivity implements ActivityMethods {
   constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
@@ -45,6 +45,15 @@ export class MongoActivity implements ActivityMethods {
   async rollupEvents(limit: number): Promise<number> {
     requireCount('limit', limit);
     return rollupEvents(this.models, limit);
+  }
+
+  /** The first uncounted event in the order rollups claim them, through the partial index of uncounted events. */
+  async oldestUncountedEventAt(): Promise<Date | null> {
+    const doc = await this.models.events
+      .findOne({ counted: false }, { _id: 0, timestamp: 1 })
+      .sort({ counted: 1, _id: 1 })
+      .lean<Pick<EventDoc, 'timestamp'>>();
+    return doc ? doc.timestamp : null;
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {

@@ -263,6 +263,9 @@ export class MongoStore implements Store {
   rollupEvents(limit: number): Promise<number> {
     return this.guard(this.activity.rollupEvents(limit));
   }
+  oldestUncountedEventAt(): Promise<Date | null> {
+    return this.guard(this.activity.oldestUncountedEventAt());
+  }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
   }

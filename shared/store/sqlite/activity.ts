@@ -6,7 +6,7 @@ import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
 import { eventFromRow } from './rows';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
 
 /** Events and their daily counters. Writes go through the background writer; reads use the serving connection. */
 export class SqliteActivity implements ActivityMethods {
@@ -42,6 +42,14 @@ export class SqliteActivity implements ActivityMethods {
   async rollupEvents(limit: number): Promise<number> {
     requireCount('limit', limit);
     return this.background.rollupEvents(limit);
+  }
+
+  /** The first download after the rollup position, found through the events' primary key (seq). */
+  async oldestUncountedEventAt(): Promise<Date | null> {
+    const row = this.database.prepare(
+      `SELECT ts FROM events WHERE seq > (SELECT coalesce(max(last_seq), 0) FROM rollup_state) AND type = 'download' ORDER BY seq LIMIT 1`,
+    ).get() as { ts: number } | undefined;
+    return row ? new Date(row.ts) : null;
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
