@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { JobQueues } from '../shared/queues/job-queues';
 import { createGatewayConnection, createSubscriberConnection, waitForReady, whileRedisAnswers } from '../shared/redis/connections';
@@ -14,6 +15,7 @@ import { ReleaseCatalog } from './downloads/release-catalog';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { GatewayDeps } from './gateway-deps';
 import { RateLimiting } from './rate-limits/rate-limiting';
+import type { AppState } from './http/context';
 import type { Route } from './http/route';
 import { routeTable } from './routes/route-table';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
@@ -25,6 +27,8 @@ export interface RunningGateway {
   port: number;
   /** Every route it serves. */
   routes: readonly Route[];
+  /** The Koa application serving them (its router is what registered them). */
+  app: Koa<AppState>;
   /** Stops accepting connections and resolves once in-flight requests have finished. */
   close(): Promise<void>;
 }
@@ -48,6 +52,7 @@ export async function startGateway(deps: GatewayDeps, port: number, host?: strin
     server,
     port: (server.address() as AddressInfo).port,
     routes,
+    app,
     close: () => closeGracefully(server),
   };
 }

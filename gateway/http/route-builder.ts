@@ -212,7 +212,7 @@ function queryOf(ctx: AppContext): ParsedUrlQuery {
 }
 
 function sender(route: Route): (result: unknown, ctx: AppContext) => void {
-  if (route.response === 'bytes') return () => undefined;
+  if (!(route.response instanceof z.ZodType)) return () => undefined;
   const status = typeof route.status === 'number' ? route.status : route.status[0];
   return (result, ctx) => {
     if (!(result instanceof Reply)) {
@@ -307,7 +307,7 @@ function checkField(route: Route, source: FieldSource, where: string): void {
     params: route.params,
     query: route.query,
     body: isStreamedBody(route.body) ? route.body.fields : route.body,
-    result: route.response === 'bytes' ? undefined : route.response,
+    result: route.response instanceof z.ZodType ? route.response : undefined,
   }[source.from];
   if (!schema || !fieldsOf(schema).includes(source.field)) throw new Error(`${where}: declares ${source.from}.${source.field}, which the route's ${source.from} schema does not have`);
 }

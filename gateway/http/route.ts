@@ -15,7 +15,10 @@ export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
  */
 export interface StreamedBody {
   kind: 'multipart' | 'bytes';
+  /** A form's text fields. */
   fields?: AnyZodObject;
+  /** The name of a form's file field. */
+  fileField?: string;
 }
 
 /** Whether a route's body is streamed by its handler rather than parsed ahead. */
@@ -23,7 +26,7 @@ export function isStreamedBody(body: ZodTypeAny | StreamedBody | undefined): bod
   return body !== undefined && !(body instanceof z.ZodType);
 }
 
-export const multipartForm = (fields: AnyZodObject): StreamedBody => ({ kind: 'multipart', fields });
+export const multipartForm = (fields: AnyZodObject, fileField: string): StreamedBody => ({ kind: 'multipart', fields, fileField });
 export const rawBytes: StreamedBody = { kind: 'bytes' };
 
 /**
@@ -37,8 +40,19 @@ export interface FieldAdmission {
   whole(fields: Readonly<Record<string, string>>): Promise<void>;
 }
 
-/** A response that is not JSON in the envelope: the handler writes the status, headers and bytes itself. */
+/** A response that is not JSON in the envelope: the handler writes the status, headers and bytes (of any type) itself. */
 export type BytesResponse = 'bytes';
+
+/** A response outside the envelope of one media type (the API description, metrics): the handler writes it itself. */
+export interface DocumentResponse {
+  mediaType: string;
+  description: string;
+}
+
+export const documentResponse = (mediaType: string, description: string): DocumentResponse => ({ mediaType, description });
+
+/** What a route answers: the schema of `data` in the success envelope, or a response the handler writes itself. */
+export type ResponseDeclaration = ZodTypeAny | BytesResponse | DocumentResponse;
 
 /** What a route without params or a query schema gets: nothing. */
 export type NoInput = Readonly<Record<string, never>>;
@@ -100,7 +114,7 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   body?: B;
   /** The success status; a handler picks another listed one with Reply.withStatus. */
   status: number | readonly number[];
-  /** The schema of `data` in the success envelope. */
+  /** The schema of `data` in the success envelope, or what the handler writes itself. */
   response: R;
   /**
    * Answered by the download lane ahead of the router (exact spellings only) as well as by the
@@ -124,13 +138,13 @@ type Obligations<M extends Method, G extends Guard> = G extends 'admin'
   ? { scope: Scope } & (M extends 'get' ? { audit?: never } : { audit: AuditDeclaration })
   : { scope?: never; application?: never; audit?: never };
 
-export type Route = RouteDefinition<Guard, AnyZodObject | undefined, ZodTypeAny | undefined, ZodTypeAny | StreamedBody | undefined, ZodTypeAny | BytesResponse>;
+export type Route = RouteDefinition<Guard, AnyZodObject | undefined, ZodTypeAny | undefined, ZodTypeAny | StreamedBody | undefined, ResponseDeclaration>;
 
 /** Declares a route; the types of its handler's input, caller and result follow from the declaration. */
 export function route<
   M extends Method,
   G extends Guard,
-  R extends ZodTypeAny | BytesResponse,
+  R extends ResponseDeclaration,
   P extends AnyZodObject | undefined = undefined,
   Q extends ZodTypeAny | undefined = undefined,
   B extends ZodTypeAny | StreamedBody | undefined = undefined,

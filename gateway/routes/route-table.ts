@@ -1,6 +1,7 @@
 import type { GatewayDeps } from '../gateway-deps';
 import type { Route, RouteModule } from '../http/route';
 import { downloadRoutes } from '../downloads/download-routes';
+import { apiDescriptionRoute } from './api-description-routes';
 import { healthRoutes } from './health-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
@@ -24,7 +25,11 @@ const MODULES: readonly RouteModule[] = [
   signedObjectRoutes,
 ];
 
-/** Every route the gateway serves, as data: the router, the download lane and the API description are built from it. */
+/**
+ * Every route the gateway serves, as data: the router, the download lane and the API description
+ * (GET /v1/openapi.json, which describes every route of the table, itself included) are built from it.
+ */
 export function routeTable(deps: GatewayDeps): readonly Route[] {
-  return MODULES.flatMap((module) => module(deps));
+  const routes = MODULES.flatMap((module) => module(deps));
+  return [...routes, apiDescriptionRoute(deps, routes)];
 }

@@ -8,6 +8,9 @@ import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { stagingStorageKey } from '../../shared/uploads/storage-keys';
 
+/** The form field that carries the file. */
+export const FILE_FIELD = 'file';
+
 export interface StagedFile {
   stagingKey: string;
   fileName: string;
@@ -68,8 +71,8 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
     // A body that ends inside this part makes busboy destroy the part's stream with the form's error
     // (the parser reports it too): without a listener that error would end the process.
     stream.on('error', (error: Error) => fail(malformed(error)));
-    if (name !== 'file' || staging) {
-      fail(badRequest(name === 'file' ? 'send exactly one file' : `unexpected file field ${name}; the file goes in field "file"`));
+    if (name !== FILE_FIELD || staging) {
+      fail(badRequest(name === FILE_FIELD ? 'send exactly one file' : `unexpected file field ${name}; the file goes in field "${FILE_FIELD}"`));
     }
     if (problem || staging) {
       // The form is refused already: nothing more is stored.

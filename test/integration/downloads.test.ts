@@ -28,9 +28,9 @@ describe('customer downloads', () => {
   after(() => app.close());
 
   const downloadUrl = (customer: Customer, query: string) => app.http.get(`/v1/downloads/url?${query}`, { key: customer.apiKey });
-  const fetchBytes = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, init);
-    return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+  const fetchBytes = async (url: string) => {
+    const response = await app.http.request('GET', url, { key: null, redirect: 'follow' });
+    return { response, bytes: response.raw };
   };
 
   describe('GET /v1/downloads/url', () => {
@@ -89,17 +89,17 @@ describe('customer downloads', () => {
       const url = new URL(res.body.data.downloadUrl);
       const signature = url.searchParams.get('X-Signature') as string;
       url.searchParams.set('X-Signature', `${signature[0] === 'a' ? 'b' : 'a'}${signature.slice(1)}`);
-      const tampered = await fetch(url);
+      const tampered = await app.http.get(url.toString(), { key: null });
       expect(tampered.status).to.equal(403);
       const otherExpiry = new URL(res.body.data.downloadUrl);
       otherExpiry.searchParams.set('X-Expires', String(Number(otherExpiry.searchParams.get('X-Expires')) + 3600));
-      expect((await fetch(otherExpiry)).status).to.equal(403);
+      expect((await app.http.get(otherExpiry.toString(), { key: null })).status).to.equal(403);
 
       const shortLived = await app.core.storage.presignGet(`files/${applicationId}/${dependencyFileId}`, { expiresInSeconds: 1, fileName: 'x' });
       await new Promise((resolve) => setTimeout(resolve, 2_100));
-      const expired = await fetch(shortLived);
+      const expired = await app.http.get(shortLived, { key: null });
       expect(expired.status).to.equal(403);
-      expect(((await expired.json()) as { error: { message: string } }).error.message).to.contain('expired');
+      expect(expired.body.error.message).to.contain('expired');
     });
 
     it('answers 404 for a missing version and 403 below the required tier', async () => {

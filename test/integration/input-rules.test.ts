@@ -350,10 +350,10 @@ describe('input rules: records stored under earlier rules stay readable and patc
       const issued = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=${encodeURIComponent(version)}`, { key: apiKey });
       expect(issued.status, `${version}: ${shown(issued.body)}`).to.equal(200);
       expect(issued.body.data.fileName).to.equal(`legacy \u0085${version}.bin`);
-      const fetched = await fetch(issued.body.data.downloadUrl);
+      const fetched = await app.http.get(issued.body.data.downloadUrl, { key: null });
       expect(fetched.status, version).to.equal(200);
       expect(fetched.headers.get('content-type'), version).to.equal('application/octet-stream');
-      expect(sha256(Buffer.from(await fetched.arrayBuffer()))).to.equal(sha256(content));
+      expect(sha256(fetched.raw)).to.equal(sha256(content));
       const share = await app.http.post('/v1/downloads/share', { applicationId, version }, { key: apiKey });
       expect(share.status, `${version}: ${shown(share.body)}`).to.equal(201);
     }

@@ -176,13 +176,11 @@ describe('uploads (management API)', () => {
     }
 
     async function put(url: string, body: Readable | Buffer, length: number) {
-      const response = await fetch(url, {
-        method: 'PUT',
+      const response = await app.http.request('PUT', url, {
+        key: null,
         body: body instanceof Buffer ? body : (Readable.toWeb(body as Readable) as ReadableStream),
         headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) },
-        duplex: 'half',
-      } as RequestInit);
-      await response.arrayBuffer();
+      });
       return response.status;
     }
 

@@ -1,3 +1,6 @@
+import { AssertionError } from 'chai';
+import { ApiResponseCheck } from './api-responses';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -15,8 +18,17 @@ export interface RequestOptions {
   redirect?: RequestInit['redirect'];
 }
 
-/** Small fetch wrapper for tests: JSON in, envelope out, admin key by default. */
+/** Where the service describes its API; every response the client receives from the service is checked against it. */
+export const API_DESCRIPTION_PATH = '/v1/openapi.json';
+
+/**
+ * Small fetch wrapper for tests: JSON in, envelope out, admin key by default. Every response from the
+ * service (its own origin) is checked against the API description the service serves, read once per
+ * client: a response the description does not allow fails the request, and so the test.
+ */
 export class HttpClient {
+  private check: Promise<ApiResponseCheck> | undefined;
+
   constructor(readonly baseUrl: string, readonly adminKey: string) {}
 
   async request<T = any>(method: string, pathOrUrl: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
@@ -28,11 +40,15 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const url = pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}${pathOrUrl}`;
+    const url = new URL(pathOrUrl.startsWith('http') ? pathOrUrl : `${this.baseUrl}${pathOrUrl}`);
     const response = await fetch(url, { method, headers, body, redirect: options.redirect ?? 'manual', duplex: 'half' } as RequestInit);
     const raw = Buffer.from(await response.arrayBuffer());
     const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
-    return { status: response.status, headers: response.headers, body: isJson && raw.length ? JSON.parse(raw.toString()) : undefined, raw };
+    const result = { status: response.status, headers: response.headers, body: isJson && raw.length ? JSON.parse(raw.toString()) : undefined, raw };
+    // A followed redirect ends elsewhere: the answer checked is the last one, for the URL it came from.
+    const answered = response.redirected ? new URL(response.url) : url;
+    if (answered.origin === new URL(this.baseUrl).origin) await this.expectDescribed(response.redirected ? 'GET' : method, answered, result);
+    return result;
   }
 
   get<T = any>(path: string, options?: RequestOptions) {
@@ -49,5 +65,30 @@ export class HttpClient {
 
   delete<T = any>(path: string, options?: RequestOptions) {
     return this.request<T>('DELETE', path, options);
+  }
+
+  private async expectDescribed(method: string, url: URL, result: HttpResult): Promise<void> {
+    this.check ??= this.readDescription().catch((error: unknown) => {
+      // A service not up yet is read again with the next response.
+      this.check = undefined;
+      throw error;
+    });
+    const problems = (await this.check).problems({
+      method,
+      path: url.pathname,
+      status: result.status,
+      contentType: result.headers.get('content-type'),
+      body: result.body,
+      hasBody: result.raw.length > 0,
+    });
+    if (problems.length > 0) {
+      throw new AssertionError(`${method} ${url.pathname} answered ${result.status} outside the API description:\n  ${problems.join('\n  ')}\n${result.raw.toString().slice(0, 2000)}`);
+    }
+  }
+
+  private async readDescription(): Promise<ApiResponseCheck> {
+    const response = await fetch(`${this.baseUrl}${API_DESCRIPTION_PATH}`);
+    if (response.status !== 200) throw new AssertionError(`GET ${API_DESCRIPTION_PATH} answered ${response.status}`);
+    return ApiResponseCheck.of(await response.json());
   }
 }

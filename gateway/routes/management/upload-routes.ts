@@ -18,7 +18,7 @@ import {
 } from '../../schemas/upload-schemas';
 import { ApplicationService } from '../../services/application-service';
 import { UploadService } from '../../services/upload-service';
-import { receiveMultipart } from '../../uploads/receive-multipart';
+import { FILE_FIELD, receiveMultipart } from '../../uploads/receive-multipart';
 import { multipartUploadService } from './multipart-upload-routes';
 
 const fileNameOfForm = z.object({ file: fileNameField });
@@ -37,7 +37,7 @@ export const uploadRoutes: RouteModule = (deps) => {
     route({
       method: 'post', path: '/v1/management/upload', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
       application: inBody('applicationId'), audit: { action: 'upload.small', target: inResult('fileId') },
-      body: multipartForm(formFields),
+      body: multipartForm(formFields, FILE_FIELD),
       status: 201, response: uploadedFileResponse,
       handle: async ({ body: admitFields }, ctx) => {
         if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
@@ -63,7 +63,7 @@ export const uploadRoutes: RouteModule = (deps) => {
         try {
           const fields = validate(formFields, form.fields);
           await admitFields.whole(form.fields);
-          if (!staged) throw validationError([{ field: 'file', message: 'is required: send the binary in the "file" form field' }]);
+          if (!staged) throw validationError([{ field: FILE_FIELD, message: `is required: send the binary in the "${FILE_FIELD}" form field` }]);
           validate(fileNameOfForm, { file: staged.fileName });
           const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
           return presentUploadedFile(file, version);

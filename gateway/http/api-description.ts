@@ -1,0 +1,189 @@
+import { STATUS_CODES } from 'node:http';
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, ResponseConfig, RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi';
+import { AnyZodObject, z, ZodTypeAny } from 'zod';
+import { ERROR_CODES, ErrorCode } from '../../shared/errors';
+import { SCOPES } from '../../shared/scopes';
+import type { Guard } from './guards';
+import type { Route, StreamedBody } from './route';
+
+// Adds `.openapi()` to zod's prototypes: the generator calls it on the fields of params and queries.
+extendZodWithOpenApi(z);
+
+export type ApiDescription = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+export interface ApiDescriptionOptions {
+  /** Where the API is served: the document's server. */
+  serverUrl: string;
+  version: string;
+}
+
+/** How each guard's caller proves who it is (components.securitySchemes). */
+const SECURITY_SCHEMES = {
+  adminKey: {
+    type: 'http', scheme: 'bearer',
+    description: `An admin API key: management, statistics and activity. Each operation names the scope it needs (${SCOPES.join(', ')}); `
+      + 'a scoped key must hold it or admin, the keys of ADMIN_API_KEYS hold every scope.',
+  },
+  customerKey: { type: 'http', scheme: 'bearer', bearerFormat: '<customerId>.<secret>', description: 'A customer API key, issued by an admin: downloads and share links.' },
+} as const;
+
+/** Who may call a route, by its guard: an admin route's requirement names its scope (OpenAPI 3.1 allows roles for any scheme). */
+const SECURITY: Record<Guard, (route: Route) => Array<Record<string, string[]>>> = {
+  admin: (route) => [{ adminKey: route.scope ? [route.scope] : [] }],
+  customer: () => [{ customerKey: [] }],
+  none: () => [],
+};
+
+/** The failures each guard can answer with. */
+const GUARD_FAILURES: Record<Guard, readonly number[]> = {
+  admin: [401, 403],
+  customer: [401, 403],
+  none: [],
+};
+
+const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
+
+/**
+ * The API description (OpenAPI 3.1) of `routes`, generated from their declarations: path, guard,
+ * the zod schemas of params, query, body and response, the statuses. Nothing in it is written by
+ * hand: a route added to the table is described as it is declared.
+ *
+ * Every JSON answer is in the envelope: `{success: true, data}` around the route's response schema,
+ * `{success: false, error: {code, message, details?}}` for failures. A route lists the failures its
+ * declaration implies (400 for every route, since every one validates its query; 401 and 403 behind a
+ * guard; 404 with path parameters; 413 and 415 where a body is read; 503 when a dependency is down)
+ * with the codes each status carries, and `default` for the rest. A GET also answers HEAD.
+ */
+export function describeApi(routes: readonly Route[], options: ApiDescriptionOptions): ApiDescription {
+  const registry = new OpenAPIRegistry();
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, { ...scheme });
+  const errors = errorResponses(registry);
+  for (const route of routes) registry.registerPath(describeRoute(route, errors));
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Binary Distribution Service',
+      version: options.version,
+      description: 'Vendors publish files per application version; customers download them through pre-signed URLs and share links. '
+        + 'Every JSON answer is in the envelope; every GET also answers HEAD (same status and headers, no body).',
+    },
+    servers: [{ url: options.serverUrl }],
+  });
+  allowNullInNullableEnums(document);
+  return document;
+}
+
+/**
+ * zod-to-openapi 7 writes a nullable enum or literal as `type: [..., 'null']` with `enum` listing only
+ * the values, which refuses null after all: null joins the listed values.
+ */
+function allowNullInNullableEnums(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) allowNullInNullableEnums(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as { type?: unknown; enum?: unknown[] };
+  if (Array.isArray(schema.type) && schema.type.includes('null') && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
+  for (const value of Object.values(node)) allowNullInNullableEnums(value);
+}
+
+/** The OpenAPI form of a route path: `/things/:thingId` and `/objects/:key(.+)` become `{thingId}` and `{key}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:(\w+)(\([^)]*\))?/g, '{$1}');
+}
+
+function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
+  return {
+    method: route.method,
+    path: openApiPath(route.path),
+    summary: route.summary,
+    security: SECURITY[route.guard](route),
+    request: {
+      ...(route.params ? { params: describedParams(route.path, route.params) } : {}),
+      ...(route.query ? { query: route.query as never } : {}),
+      ...(route.body ? { body: requestBody(route.body) } : {}),
+    },
+    responses: {
+      ...Object.fromEntries(statusesOf(route).filter((status) => status < 400).map((status) => [status, success(route, status)])),
+      ...Object.fromEntries(failureStatuses(route).map((status) => [status, errors.of(status)])),
+      default: errors.any,
+    },
+  };
+}
+
+/** Path parameters, those matching a pattern of their own (`:key(.+)`, which may hold '/') saying so. */
+function describedParams(path: string, params: AnyZodObject): AnyZodObject {
+  const patterns = [...path.matchAll(/:(\w+)\(([^)]*)\)/g)];
+  if (patterns.length === 0) return params;
+  return params.extend(Object.fromEntries(patterns.map(([, name, pattern]) => [
+    name, (params.shape[name] as ZodTypeAny).openapi({ description: `Matches ${pattern} in the path${pattern.includes('.') ? ", '/' included" : ''}` }),
+  ])));
+}
+
+function requestBody(body: ZodTypeAny | StreamedBody): ZodRequestBody {
+  if (body instanceof z.ZodType) {
+    // A JSON route reads a missing body as {}: the body is required unless {} is valid.
+    return { required: !body.safeParse({}).success, content: { 'application/json': { schema: body } } };
+  }
+  if (body.kind === 'bytes') return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } as never } } };
+  const file = z.string().openapi({ contentMediaType: 'application/octet-stream', description: 'The file, with its file name' } as never);
+  const form = (body.fields ?? z.object({}).strict()).extend({ [body.fileField ?? 'file']: file });
+  return { required: true, content: { 'multipart/form-data': { schema: form } } };
+}
+
+function statusesOf(route: Route): readonly number[] {
+  return typeof route.status === 'number' ? [route.status] : route.status;
+}
+
+function success(route: Route, status: number): ResponseConfig {
+  const description = STATUS_CODES[status] ?? String(status);
+  const headers = status >= 300 && status < 400 ? z.object({ Location: z.string().url().openapi({ description: 'Where to go' }) }) : undefined;
+  const { response } = route;
+  let content: ResponseConfig['content'];
+  if (response === 'bytes') content = { '*/*': { schema: { type: 'string', description: 'The bytes, with their stored media type' } } };
+  else if (response instanceof z.ZodType) content = { 'application/json': { schema: z.object({ success: z.literal(true), data: response }).strict() } };
+  else content = { [response.mediaType]: { schema: { description: response.description } } };
+  return { description, ...(headers ? { headers } : {}), content };
+}
+
+/** The failures a route's declaration implies, and those it declares among its statuses. */
+function failureStatuses(route: Route): number[] {
+  const statuses = new Set<number>([400, 503]);
+  for (const status of GUARD_FAILURES[route.guard]) statuses.add(status);
+  if (route.params) statuses.add(404);
+  if (BODY_METHODS.has(route.method)) statuses.add(413).add(415);
+  for (const status of statusesOf(route)) if (status >= 400) statuses.add(status);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+interface ErrorResponses {
+  of(status: number): ResponseConfig;
+  any: ResponseConfig;
+}
+
+/** The failure envelope, as components: one schema per status with that status's codes, and one with every code. */
+function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
+  const detail = registry.register('ErrorDetail', z.object({ field: z.string(), message: z.string() }).strict());
+  const envelope = (codes: readonly ErrorCode[]) => z.object({
+    success: z.literal(false),
+    error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional() }).strict(),
+  }).strict();
+  const allCodes = Object.keys(ERROR_CODES) as ErrorCode[];
+  const any = registry.register('Error', envelope(allCodes));
+  const byStatus = new Map<number, ResponseConfig>();
+  return {
+    of: (status) => {
+      let response = byStatus.get(status);
+      if (!response) {
+        const codes = allCodes.filter((code) => ERROR_CODES[code] === status);
+        if (codes.length === 0) throw new Error(`no error code is sent with status ${status} (shared/errors.ts ERROR_CODES)`);
+        const schema = registry.register(`Error${status}`, envelope(codes));
+        response = { description: `${STATUS_CODES[status]}: ${codes.join(', ')}`, content: { 'application/json': { schema } } };
+        byStatus.set(status, response);
+      }
+      return response;
+    },
+    any: { description: 'Any other failure, in the error envelope', content: { 'application/json': { schema: any } } },
+  };
+}
