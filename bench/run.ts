@@ -3,6 +3,7 @@
  * in the same run, prints one table and writes bench/results.json. Starts its own redis-server and
  * services on temporary data directories; everything is stopped and removed on the way out.
  */
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { startRedisServer } from '../shared/redis/redis-server-process';
 import { BYTES_DIVISOR_NOTE } from './byte-sizes';
@@ -10,7 +11,7 @@ import { makeTempDir, managed, runWithCleanup } from './cleanup';
 import type { Figure } from './figures';
 import { PARTIAL_RESULTS_PATH, RESULTS_PATH, writeResults } from './results';
 import { ensureBucket } from './s3-bucket';
-import { httpThroughput, latestDownloadUrl, rateLimitCost } from './scenarios/http-throughput';
+import { httpThroughput, latestDownloadUrl, metricsOverhead, rateLimitCost } from './scenarios/http-throughput';
 import { largeMultipartUpload, parallelPartPuts } from './scenarios/multipart';
 import { concurrentGets, objectGet, objectPut } from './scenarios/object-transfers';
 import { readLatency } from './scenarios/read-latency';
@@ -20,6 +21,9 @@ import { smallUpload } from './scenarios/small-upload';
 import { Seeded, seedThroughApi } from './seed';
 import { Service, startService } from './service';
 import { formatTable } from './table';
+
+/** The metered service's token, for the phase that compares the download path with metrics on and off. */
+const BENCH_METRICS_TOKEN = randomBytes(24).toString('hex');
 
 const S3_VARIABLES = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'];
 
@@ -58,6 +62,9 @@ async function main(): Promise<void> {
       ...(await phase('multipart parallel part PUTs', () => parallelPartPuts(service, seeded))),
       ...(await phase('multipart upload above 5 GiB', () => largeMultipartUpload(service, seeded))),
     ]), true],
+    ['download path with metrics off and on', () => withService('metrics off', redis.url, {}, (off, offSeeded) =>
+      withService('metrics on', redis.url, { METRICS_TOKEN: BENCH_METRICS_TOKEN }, (on, onSeeded) =>
+        metricsOverhead({ service: off, seeded: offSeeded }, { service: on, seeded: onSeeded }, BENCH_METRICS_TOKEN))), false],
     ['rollup speed (store only)', rollupSpeed, false],
     ['statistics and activity read latency', () => readLatency(redis.url, notes), false],
   ];

@@ -1,6 +1,7 @@
 /**
  * `npm start`: the embedded single-machine default. Gateway and workers in one process, the store and
  * objects under DATA_DIR, and a redis-server child (data under DATA_DIR, AOF on) unless REDIS_URL is set.
+ * Its GET /metrics serves the gateway's and the workers' metrics together.
  */
 import path from 'node:path';
 import { launchGateway } from '../gateway/gateway-process';
@@ -8,6 +9,7 @@ import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
 import { ADMIN_KEY_HASH_FILE, resolveAdminKeys } from '../shared/runtime/local-secrets';
+import { startMetricsListener } from '../shared/metrics/metrics-listener';
 import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure, tuneGarbageCollection } from '../shared/runtime/start-up';
@@ -35,6 +37,11 @@ async function main(): Promise<void> {
   if (config.webConcurrency > 1) {
     const gateways = await startGatewayCluster(config.webConcurrency, { REDIS_URL: redisUrl }, logger);
     started.push({ name: 'gateway processes', run: gateways.stop });
+    // The workers run here, without a gateway of their own: their metrics get the worker's listener.
+    if (config.metricsToken !== undefined) {
+      const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, logger);
+      started.push({ name: 'metrics listener', run: listener.close });
+    }
   } else {
     const gateway = await launchGateway(config, logger, core, redisUrl, admin.hashes);
     started.push({ name: 'gateway', run: gateway.close });

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
   }
   const core = await openCoreServices(config);
   started.push({ name: 'core services', run: core.close });
+  if (cluster.isWorker && config.metricsToken !== undefined) core.metrics.joinCluster();
   const gateway = await launchGateway(config, logger, core, config.redisUrl, admin.hashes);
   started.push({ name: 'gateway', run: gateway.close });
 }

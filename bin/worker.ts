@@ -1,5 +1,9 @@
-/** Procfile `worker`: the BullMQ workers only. Needs REDIS_URL; scales independently of the gateway. */
+/**
+ * Procfile `worker`: the BullMQ workers only. Needs REDIS_URL; scales independently of the gateway.
+ * With METRICS_TOKEN set, serves its metrics on a small listener of its own (METRICS_PORT).
+ */
 import { openCoreServices } from '../shared/runtime/core-services';
+import { startMetricsListener } from '../shared/metrics/metrics-listener';
 import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
 import { configOrExit, exitOnFailure, tuneGarbageCollection } from '../shared/runtime/start-up';
@@ -18,6 +22,11 @@ async function main(): Promise<void> {
   started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, config.redisUrl);
   started.push({ name: 'workers', run: workers.close });
+  if (config.metricsToken !== undefined) {
+    const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, logger);
+    started.push({ name: 'metrics listener', run: listener.close });
+    logger.info({ port: listener.port }, 'metrics listening');
+  }
 }
 
 main().catch(exitOnFailure(logger));

@@ -1,5 +1,6 @@
 import Koa from 'koa';
 import { methodNotAllowed } from '../shared/errors';
+import { metricsTokenCheck } from '../shared/metrics/metrics-token';
 import type { GatewayDeps } from './gateway-deps';
 import type { AppRouter, AppState } from './http/context';
 import { identifier } from './http/guards';
@@ -8,13 +9,15 @@ import { buildRoutes } from './http/route-builder';
 import { AuditService } from './services/audit-service';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
+import { requestMetrics } from './middleware/request-metrics';
 import { downloadLane } from './downloads/download-lane';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 
 /**
- * The Koa application: envelope and request id first, then the download lane, then the router of
- * every route; both answer each route through its guard, rate limit and idempotency key.
+ * The Koa application: request metrics (when served) first, then envelope and request id, then the
+ * download lane, then the router of every route; both answer each route through its guard, rate
+ * limit and idempotency key.
  */
 export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {
   const app = new Koa<AppState>();
@@ -24,13 +27,16 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
   app.on('error', responseErrorListener(deps.logger));
 
   const idempotency = new IdempotentRequests(new IdempotencyRecords(deps.redis, deps.config.redisPrefix), deps.logger);
+  const { metricsToken } = deps.config;
   const built = buildRoutes(routes, {
-    identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys),
+    identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys, deps.cacheLookups.keys),
+    presentsMetricsToken: metricsToken === undefined ? undefined : metricsTokenCheck(metricsToken),
     applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
     audit: new AuditService(deps.store, deps.logger),
     rateLimits: deps.rateLimits,
     idempotency,
   });
+  if (deps.metrics.served) app.use(requestMetrics(deps.metrics));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));
   app.use(downloadLane(built.routes));

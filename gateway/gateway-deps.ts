@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
+import type { ProcessMetrics } from '../shared/metrics/process-metrics';
 import type { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
@@ -9,6 +10,7 @@ import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
 import type { AdminKeyCache } from './auth/admin-key-cache';
 import type { ApiKeyCache } from './auth/api-key-cache';
+import type { DownloadCacheLookups } from './downloads/cache-lookups';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { ReleaseCatalog } from './downloads/release-catalog';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
@@ -47,4 +49,8 @@ export interface GatewayDeps {
   adminKeyHashes: readonly string[];
   /** Per key and per share link, shared through Redis; absent with RATE_LIMITS=off. */
   rateLimits?: RateLimiting;
+  /** This process's metrics (shared with its workers, if any). */
+  metrics: ProcessMetrics;
+  /** Hits and misses of the download path's in-process caches, counted by the caches' users. */
+  cacheLookups: DownloadCacheLookups;
 }

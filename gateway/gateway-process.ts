@@ -10,6 +10,7 @@ import { answerProtocolErrors } from './http/protocol-errors';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { AdminKeyCache } from './auth/admin-key-cache';
 import { ApiKeyCache } from './auth/api-key-cache';
+import { DownloadCacheLookups } from './downloads/cache-lookups';
 import { CatalogCache } from './cache/catalog-cache';
 import { ReleaseCatalog } from './downloads/release-catalog';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
@@ -103,13 +104,18 @@ export async function launchGateway(
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const adminKeys = new AdminKeyCache(core.store, bus, logger);
   const catalog = new CatalogCache(core.store, bus);
-  const releases = new ReleaseCatalog(catalog, config);
+  const cacheLookups = new DownloadCacheLookups();
+  const releases = new ReleaseCatalog(catalog, config, cacheLookups.catalog);
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;
+  const stopCountingLookups = core.metrics.countCacheLookups(() => cacheLookups.byCache());
   const gateway = await startGateway(
-    { config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits },
+    {
+      config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
+      metrics: core.metrics, cacheLookups,
+    },
     port,
   );
   logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
@@ -117,6 +123,7 @@ export async function launchGateway(
     gateway,
     close: async () => {
       await gateway.close();
+      stopCountingLookups();
       redisOutage.close();
       await whileRedisAnswers(queueConnection, jobs.close());
       await bus.close();

@@ -42,6 +42,10 @@ export interface Config {
   multipartUploadTtlSeconds: number;
   /** Gateway processes sharing the port (node:cluster); 1 serves from the process itself. */
   webConcurrency: number;
+  /** The bearer token of GET /metrics; unset, no process serves metrics. */
+  metricsToken: string | undefined;
+  /** Port of the worker process's own metrics listener (the gateway serves /metrics on its port). */
+  metricsPort: number;
   webhooks: WebhookConfig;
   /** Requests per window by rate-limit policy (shared/rate-limit-policies.ts); null: RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
@@ -65,6 +69,9 @@ export class ConfigError extends Error {
 
 export const DEFAULT_TIERS = ['free', 'standard', 'premium', 'enterprise'];
 export const MIN_ADMIN_KEY_LENGTH = 32;
+export const MIN_METRICS_TOKEN_LENGTH = 32;
+/** The port Prometheus exporters commonly use. */
+export const DEFAULT_METRICS_PORT = 9464;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 type Env = Record<string, string | undefined>;
@@ -153,6 +160,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
   const rateLimits = readRateLimits(read('RATE_LIMITS'), tiers, problems);
 
+  const metricsToken = read('METRICS_TOKEN');
+  // Sent as a bearer credential: printable ASCII without spaces, at most 512 characters (guards).
+  if (metricsToken !== undefined && !new RegExp(`^[\\x21-\\x7e]{${MIN_METRICS_TOKEN_LENGTH},512}$`).test(metricsToken)) {
+    problems.push(`METRICS_TOKEN must be ${MIN_METRICS_TOKEN_LENGTH} to 512 printable characters without spaces`);
+  }
+  const metricsPort = parseInteger(read('METRICS_PORT'), DEFAULT_METRICS_PORT, 0, 65535, 'METRICS_PORT', problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -174,6 +188,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webConcurrency,
     webhooks: Object.freeze(webhooks),
     rateLimits,
+    metricsToken,
+    metricsPort,
   });
 }
 

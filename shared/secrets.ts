@@ -60,3 +60,11 @@ const KEY_DERIVATION_SALT = 'bds derived key v1';
 export function keyedDigest(key: Buffer, value: string): string {
   return createHmac('sha256', key).update(value).digest('hex');
 }
+
+/** The scheme name is case-insensitive (RFC 9110 11.1); the credential is not. */
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
+
+/** The credential of an `Authorization: Bearer <credential>` header; undefined for anything else. */
+export function bearerCredential(authorization: string | undefined): string | undefined {
+  return authorization ? BEARER.exec(authorization)?.[1] : undefined;
+}

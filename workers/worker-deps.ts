@@ -1,5 +1,6 @@
 import type { Config } from '../shared/config';
 import type { Logger } from '../shared/logger';
+import type { ProcessMetrics } from '../shared/metrics/process-metrics';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
@@ -17,6 +18,8 @@ export interface WorkerDeps {
   webhooks: WebhookEvents;
   /** Opens endpoints' signing secrets to sign deliveries. */
   signingSecrets: SigningSecrets;
+  /** This process's metrics: job durations are recorded by the workers, webhook delivery attempts by deliverWebhook. */
+  metrics: ProcessMetrics;
   /**
    * Writes a change of an application's versions or files as the gateway's own changes are written
    * (InvalidationBus.change): held on every gateway first, so none serves its cached records of the

@@ -93,7 +93,16 @@ export async function startWorkers(
       async (job: Job) => {
         const processor = processors[job.name as JobName] as Processor<JobName> | undefined;
         if (!processor || JOBS[job.name as JobName]?.queue !== queueName) throw new Error(`unknown job ${job.name} on ${queueName}`);
-        return processor(job, deps);
+        const started = performance.now();
+        const took = () => (performance.now() - started) / 1000;
+        try {
+          const result = await processor(job, deps);
+          deps.metrics.recordJob(queueName, job.name, 'completed', took());
+          return result;
+        } catch (error) {
+          deps.metrics.recordJob(queueName, job.name, 'failed', took());
+          throw error;
+        }
       },
       { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName], ...JOB_LOCKS },
     );
@@ -150,12 +159,15 @@ export async function launchWorkers(
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, catalogChange, webhooks, signingSecrets };
+  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
+  // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.
+  const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.oldestUncountedEventAt())];
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
     running,
     close: async () => {
+      for (const stop of stopReporting) stop();
       await running.close();
       redisOutage.close();
       // The queues share this connection; closing them waits for Redis, so without it they are left

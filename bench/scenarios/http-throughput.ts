@@ -137,3 +137,47 @@ function downloadUrlTarget(service: Service, seeded: Seeded, version: string): L
     expectStatus: 200,
   };
 }
+
+export interface SeededService {
+  service: Service;
+  seeded: Seeded;
+}
+
+/**
+ * What counting costs the download path: the two hot paths of a service with metrics on
+ * (METRICS_TOKEN set) next to the same service with metrics off, both fresh and seeded alike, runs
+ * alternating. Afterwards the metered service must have counted the requests, or the figure would
+ * compare two services without metrics.
+ */
+export async function metricsOverhead(off: SeededService, on: SeededService, metricsToken: string): Promise<Figure[]> {
+  const hotPaths = ({ service, seeded }: SeededService) => ({
+    downloadUrl: downloadUrlTarget(service, seeded, `version=${seeded.version}`),
+    shareLink: shareLinkTarget(service, seeded),
+  });
+  const plain = hotPaths(off);
+  const metered = hotPaths(on);
+  const figures: Figure[] = [];
+  for (const [name, path] of [['GET /v1/downloads/url', 'downloadUrl'], ['GET /v1/downloads/share/:token (302)', 'shareLink']] as const) {
+    const { baseline, subject } = await compareLoad(plain[path], metered[path], 50);
+    figures.push(
+      figure({
+        name: `${name} @50c req/s, metrics on`,
+        value: subject.requestsPerSecond,
+        unit: 'req/s',
+        baseline: { name: 'metrics off', value: baseline.requestsPerSecond },
+        target: { on: 'ratio', op: '>=', limit: 0.9 },
+        detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
+      }),
+      figure({ name: `${name} @50c p99, metrics on`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'metrics off', value: baseline.p99Ms } }),
+    );
+  }
+  await expectCounted(on.service, metricsToken);
+  return figures;
+}
+
+async function expectCounted(service: Service, metricsToken: string): Promise<void> {
+  const response = await fetch(`${service.api.baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+  const text = await response.text();
+  const counted = /^http_requests_total\{route="\/v1\/downloads\/url",method="GET",status="200"\} (\d+)/m.exec(text);
+  if (response.status !== 200 || !counted || Number(counted[1]) === 0) throw new Error(`the metered service counted no downloads: ${response.status} ${text.slice(0, 300)}`);
+}

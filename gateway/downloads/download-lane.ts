@@ -6,6 +6,8 @@ import type { BuiltRoute } from '../http/route-builder';
 const PLAIN_SEGMENT = /^[^/%]+$/;
 
 interface LaneEntry {
+  /** The route's template. */
+  template: string;
   /** The whole path, for a route without params. */
   exact?: string;
   /** For a route whose only param ends its path: the path before it, and the param's name. */
@@ -28,10 +30,14 @@ export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState
     if (method !== 'GET' && method !== 'HEAD') return next();
     for (const entry of entries) {
       if (entry.exact !== undefined) {
-        if (path === entry.exact) return entry.answer(ctx);
+        if (path === entry.exact) {
+          ctx.state.route = entry.template;
+          return entry.answer(ctx);
+        }
       } else if (path.startsWith(entry.prefix as string)) {
         const value = path.slice((entry.prefix as string).length);
         if (PLAIN_SEGMENT.test(value)) {
+          ctx.state.route = entry.template;
           ctx.params = { [entry.param as string]: value };
           return entry.answer(ctx);
         }
@@ -44,10 +50,10 @@ export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState
 
 function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
   const params = [...route.path.matchAll(/:(\w+)/g)];
-  if (params.length === 0) return { exact: route.path, answer };
+  if (params.length === 0) return { template: route.path, exact: route.path, answer };
   const [only] = params;
   if (params.length > 1 || only.index + only[0].length !== route.path.length) {
     throw new Error(`${route.path}: the download lane answers paths with at most one parameter, at their end`);
   }
-  return { prefix: route.path.slice(0, only.index), param: only[1], answer };
+  return { template: route.path, prefix: route.path.slice(0, only.index), param: only[1], answer };
 }

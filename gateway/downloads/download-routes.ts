@@ -29,8 +29,8 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
 export const downloadRoutes: RouteModule = (deps) => {
-  const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
-  const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger);
+  const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
+  const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups);
 
   return [
     route({

@@ -5,6 +5,7 @@ import { Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
+import { counted, type DownloadCacheLookups } from './cache-lookups';
 import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
 
 /**
@@ -20,6 +21,7 @@ export class DownloadService {
     private readonly releases: ReleaseCatalog,
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
+    private readonly lookups: DownloadCacheLookups,
   ) {}
 
   check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
@@ -42,7 +44,7 @@ export class DownloadService {
    */
   answer<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>): Eventually<Reply<T>> {
     const second = Math.floor(Date.now() / 1000);
-    return this.answers.signed(file, lifetimeSeconds, present, second) ?? this.sign(file, lifetimeSeconds, present, second);
+    return counted(this.answers.signed(file, lifetimeSeconds, present, second), this.lookups.answers) ?? this.sign(file, lifetimeSeconds, present, second);
   }
 
   /** Stores one download event; the answer waits for it. */

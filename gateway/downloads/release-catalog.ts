@@ -17,6 +17,7 @@ import type { Application, FileRecord, Version, VersionWithFiles } from '../../s
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { Eventually } from '../http/eventually';
+import type { CacheLookups } from '../../shared/metrics/process-metrics';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
@@ -96,7 +97,12 @@ export class ReleaseCatalog {
   private readonly indexes = new WeakMap<readonly VersionWithFiles[], ReleaseIndex>();
   private readonly customers = new WeakMap<Application, ReadonlySet<string>>();
 
-  constructor(private readonly catalog: CatalogCache, private readonly rules: ReleaseRules) {}
+  constructor(
+    private readonly catalog: CatalogCache,
+    private readonly rules: ReleaseRules,
+    /** Grants answered from the cached records (hits) or after reading them (misses), for the metrics. */
+    private readonly lookups: CacheLookups = { hits: 0, misses: 0 },
+  ) {}
 
   /** The newest release offered to the caller; throws 404 when the caller has no access to the application. */
   latest(caller: ReleaseCaller, selector: ReleaseSelector): Eventually<LatestRelease> {
@@ -121,7 +127,11 @@ export class ReleaseCatalog {
   grant(caller: ReleaseCaller, request: FileRequest): Eventually<GrantedFile> {
     const application = this.catalog.cachedApplication(request.applicationId);
     const versions = application && this.catalog.cachedReleases(request.applicationId);
-    if (application && versions) return this.grantFrom(caller, request, this.listed(application, caller, request.applicationId), this.indexOf(versions));
+    if (application && versions) {
+      this.lookups.hits += 1;
+      return this.grantFrom(caller, request, this.listed(application, caller, request.applicationId), this.indexOf(versions));
+    }
+    this.lookups.misses += 1;
     return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.grantFrom(caller, request, listed, index));
   }
 

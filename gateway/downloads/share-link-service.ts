@@ -16,6 +16,7 @@ import type { Reply } from '../http/reply';
 import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import type { CreateShareRequest } from '../schemas/download-schemas';
 import type { DownloadPresenter } from './answer-cache';
+import { counted, type DownloadCacheLookups } from './cache-lookups';
 import type { DownloadService } from './download-service';
 import type { ReleaseCaller } from './release-catalog';
 
@@ -34,6 +35,7 @@ export class ShareLinkService {
     private readonly jobs: JobQueues,
     private readonly webhooks: WebhookEvents,
     private readonly logger: Logger,
+    private readonly lookups: DownloadCacheLookups,
   ) {
     this.links = new LocalCache(bus);
   }
@@ -66,7 +68,7 @@ export class ShareLinkService {
    */
   async resolve<T>(token: string, origin: Omit<EventOrigin, 'customerId'>, record: boolean, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const tokenHash = hashSecret(token);
-    const link = this.links.get(tokenHash) ?? await this.link(tokenHash);
+    const link = counted(this.links.get(tokenHash), this.lookups.shareLinks) ?? await this.link(tokenHash);
     if (!link) throw notFound('share link not found');
     if (link.revokedAt) throw gone('this share link has been revoked');
     const remainingSeconds = Math.floor((link.expiresAt.getTime() - Date.now()) / 1000);

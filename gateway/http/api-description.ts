@@ -25,6 +25,7 @@ const SECURITY_SCHEMES = {
       + 'a scoped key must hold it or admin, the keys of ADMIN_API_KEYS hold every scope.',
   },
   customerKey: { type: 'http', scheme: 'bearer', bearerFormat: '<customerId>.<secret>', description: 'A customer API key, issued by an admin: downloads and share links.' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN): the Prometheus scrape.' },
 } as const;
 
 /** Who may call a route, by its guard: an admin route's requirement names its scope (OpenAPI 3.1 allows roles for any scheme). */
@@ -32,12 +33,14 @@ const SECURITY: Record<Guard, (route: Route) => Array<Record<string, string[]>>>
   admin: (route) => [{ adminKey: route.scope ? [route.scope] : [] }],
   customer: () => [{ customerKey: [] }],
   none: () => [],
+  metrics: () => [{ metricsToken: [] }],
 };
 
 /** The failures each guard can answer with. */
 const GUARD_FAILURES: Record<Guard, readonly number[]> = {
   admin: [401, 403],
   customer: [401, 403],
+  metrics: [401],
   none: [],
 };
 

@@ -19,6 +19,8 @@ export type Principal = AdminPrincipal | CustomerPrincipal;
 export interface AppState {
   requestId: string;
   principal?: Principal;
+  /** The template of the route that matched (`/v1/things/:thingId`), set by the router or the download lane. */
+  route?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState, Router.RouterParamContext<AppState>>;

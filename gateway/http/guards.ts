@@ -1,23 +1,23 @@
 import { customerIdOfKey, isScopedAdminKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
 import { grants, Scope } from '../../shared/scopes';
-import { hashSecret, sameDigest } from '../../shared/secrets';
+import type { CacheLookups } from '../../shared/metrics/process-metrics';
+import { bearerCredential, hashSecret, sameDigest } from '../../shared/secrets';
 import type { AdminGrant, AdminKeyCache } from '../auth/admin-key-cache';
 import type { ApiKeyCache, ResolvedKey } from '../auth/api-key-cache';
 import type { AdminPrincipal, AppContext, CustomerPrincipal, Principal } from './context';
 import { andThen, Eventually } from './eventually';
 
 /**
- * Who may call a route: an admin key, a customer key, or anyone (share-link uses, health, signed
- * object URLs). An admin route also declares the scope it needs (route.ts).
+ * Who may call a route: an admin key, a customer key, the metrics token (the Prometheus scrape), or
+ * anyone (share-link uses, health, signed object URLs, the API description). An admin route also
+ * declares the scope it needs (route.ts).
  */
-export type Guard = 'admin' | 'customer' | 'none';
+export type Guard = 'admin' | 'customer' | 'metrics' | 'none';
 
 /** The caller a route's handler is given, by its guard. */
 export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G extends 'customer' ? CustomerPrincipal : undefined;
 
-/** The scheme name is case-insensitive (RFC 9110 11.1); the key is not. */
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
 /** A key of ADMIN_API_KEYS: every scope, every application. */
 export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root', scopes: Object.freeze(['admin'] as Scope[]), applicationIds: null });
 
@@ -28,7 +28,7 @@ export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root'
  */
 export type Identify = (ctx: AppContext) => Eventually<Principal>;
 
-export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache, adminKeys: AdminKeyCache): Identify {
+export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache, adminKeys: AdminKeyCache, keyLookups: CacheLookups): Identify {
   const adminDigests = adminKeyHashes.map((h) => h.toLowerCase());
   const isAdminKey = (digest: string): boolean => {
     let match = false;
@@ -49,13 +49,18 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
     const customerId = customerIdOfKey(presented);
     if (!customerId) throw unauthorized('invalid API key');
     const known = keyCache.cached(customerId, keyHash);
-    return known ? customerPrincipal(known) : keyCache.resolve(customerId, keyHash).then(customerPrincipal);
+    if (known) {
+      keyLookups.hits += 1;
+      return customerPrincipal(known);
+    }
+    keyLookups.misses += 1;
+    return keyCache.resolve(customerId, keyHash).then(customerPrincipal);
   };
 }
 
 /** The key a request presents in `Authorization: Bearer <key>`, if any. */
 export function presentedKey(ctx: AppContext): string | undefined {
-  return BEARER.exec(ctx.get('Authorization'))?.[1];
+  return bearerCredential(ctx.get('Authorization'));
 }
 
 function customerPrincipal(resolved: ResolvedKey | null): CustomerPrincipal {
@@ -87,8 +92,24 @@ function admitting(kind: Principal['kind']) {
  */
 export type Admission = (ctx: AppContext) => Eventually<Principal | undefined>;
 
-export function admission(guard: Guard, scope: Scope | undefined, identify: Identify): Admission {
+/** What the guards check credentials against. */
+export interface Credentials {
+  identify: Identify;
+  /** Whether a request presents the metrics token; absent when metrics are not served. */
+  presentsMetricsToken?: (authorization: string | undefined) => boolean;
+}
+
+export function admission(guard: Guard, scope: Scope | undefined, credentials: Credentials): Admission {
   if (guard === 'none') return () => undefined;
+  if (guard === 'metrics') {
+    const presentsToken = credentials.presentsMetricsToken ?? (() => false);
+    return (ctx) => {
+      // API keys are not asked about: the token is the only credential here, anything else is a 401.
+      if (!presentsToken(ctx.get('Authorization'))) throw unauthorized('the metrics token is required: Authorization: Bearer <METRICS_TOKEN>');
+      return undefined;
+    };
+  }
+  const { identify } = credentials;
   const admit = admitting(guard);
   if (guard === 'customer') return (ctx) => andThen(identify(ctx), admit, ctx);
   if (scope === undefined) throw new Error('an admin route declares the scope it needs');

@@ -10,7 +10,7 @@ import { ApplicationSource, checkReach, checkUnlimited, FieldSource, fieldValue 
 import { AuditRecorder, auditStep, CloseAudit } from './audit-step';
 import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from './context';
 import { andThen, Eventually, isPending } from './eventually';
-import { admission, Identify } from './guards';
+import { admission, Credentials } from './guards';
 import { JSON_CONTENT_TYPE, Reply } from './reply';
 import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput } from './route';
 import { parseInto } from './validate';
@@ -37,8 +37,7 @@ const NOTHING: NoInput = Object.freeze({});
 const NO_QUERY = z.object({}).strict();
 
 /** What the steps every route is answered by need from the gateway. */
-export interface RouteSteps {
-  identify: Identify;
+export interface RouteSteps extends Credentials {
   /** The application of an upload, for routes that name their application through one; null when unknown. */
   applicationOfUpload(uploadId: string): Promise<string | null>;
   audit: AuditRecorder;
@@ -61,7 +60,11 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
     // Bodies are read once a route has matched: an unknown path is a 404 and a wrong method a 405
     // whatever the body. JSON is parsed here; streamed bodies are left to their handler.
     const body = (isStreamedBody(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
-    router[route.method](route.path, body, handler);
+    const matched: Middleware<AppState> = (ctx, next) => {
+      ctx.state.route = route.path;
+      return next();
+    };
+    router[route.method](route.path, matched, body, handler);
     return { route, answer };
   });
   return { router, routes: built };
@@ -133,7 +136,7 @@ function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Pr
 
 /** The guard's admission, then the route's rate limit (gateway/rate-limits/), where it has one. */
 function limitedAdmission(route: Route, steps: RouteSteps): (ctx: AppContext) => Eventually<Principal | undefined> {
-  const admit = admission(route.guard, route.scope, steps.identify);
+  const admit = admission(route.guard, route.scope, steps);
   const limit = steps.rateLimits?.stepFor(route);
   return limit ? (ctx) => andThen(admit(ctx), limit, ctx) : admit;
 }

@@ -46,9 +46,10 @@ export class RateLimiting {
     }
   }
 
-  /** The route's step, by its declaration: none for a route without a key that declares no limit. */
+  /** The route's step, by its declaration: none for a route without a key that declares no limit, nor for the metrics scrape. */
   stepFor(route: Route): LimitStep | undefined {
-    if (route.guard !== 'none') return this.limitCaller;
+    if (route.guard === 'admin' || route.guard === 'customer') return this.limitCaller;
+    if (route.guard === 'metrics') return undefined;
     return route.limitedPer === undefined ? undefined : this.limitUses(route.limitedPer);
   }
 

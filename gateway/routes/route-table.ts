@@ -10,6 +10,7 @@ import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
+import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
 
 const MODULES: readonly RouteModule[] = [
@@ -23,6 +24,7 @@ const MODULES: readonly RouteModule[] = [
   statisticsRoutes,
   adminKeyRoutes,
   signedObjectRoutes,
+  metricsRoutes,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
+import { QUEUE_STATES, type QueueDepth, type QueueState } from '../metrics/process-metrics';
 import type { RedisOutageLog } from '../redis/redis-outage-log';
 import { DEFAULT_JOB_OPTIONS, JobName, JobPayloads, JOBS, QUEUE_NAMES, QueueName } from './jobs';
 
@@ -26,6 +27,14 @@ export class JobQueues {
     const definition = JOBS[name];
     const options: JobsOptions = definition.options?.(data) ?? {};
     await this.queue(definition.queue).add(name, data, options);
+  }
+
+  /** How many jobs each queue holds, per state. */
+  async depths(): Promise<QueueDepth[]> {
+    return Promise.all(QUEUE_NAMES.map(async (queue) => {
+      const counts = await this.queue(queue).getJobCounts(...QUEUE_STATES);
+      return { queue, counts: Object.fromEntries(QUEUE_STATES.map((state) => [state, counts[state] ?? 0])) as Record<QueueState, number> };
+    }));
   }
 
   queue(name: QueueName): Queue {

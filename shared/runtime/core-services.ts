@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { ProcessMetrics } from '../metrics/process-metrics';
 import { defaultChannel } from '../releases/channels';
 import { createObjectStorage } from '../storage/create-object-storage';
 import type { ObjectStorage } from '../storage/object-storage';
@@ -6,12 +7,14 @@ import type { SignedObjectAccess } from '../storage/signed-object-access';
 import { createStore } from '../store/create-store';
 import type { Store } from '../store/store';
 
-/** The store and object storage, which every process needs. */
+/** The store, object storage and metrics, which every process needs once. */
 export interface CoreServices {
   store: Store;
   storage: ObjectStorage;
   /** What a gateway needs to answer the object store's signed URLs, when they point at it (the embedded store). */
   signedAccess?: SignedObjectAccess;
+  /** What the gateway and the workers of this process record; served when METRICS_TOKEN is set. */
+  metrics: ProcessMetrics;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export async function openCoreServices(config: Readonly<Config>): Promise<CoreSe
     store,
     storage,
     signedAccess,
+    metrics: new ProcessMetrics(config.metricsToken !== undefined),
     close: async () => {
       await Promise.allSettled([store.close(), storage.close()]);
     },

@@ -1,6 +1,7 @@
 import cluster, { Worker } from 'node:cluster';
 import path from 'node:path';
 import type { Logger } from '../logger';
+import { aggregateClusterMetrics } from '../metrics/cluster-metrics';
 
 const WEB_ENTRY = path.resolve(__dirname, '..', '..', 'bin', 'web.js');
 const RESTART_DELAY_MS = 1_000;
@@ -12,11 +13,13 @@ export interface GatewayCluster {
 
 /**
  * Runs `count` gateway processes (bin/web.js) sharing one listening port through node:cluster, so the
- * gateway uses more than one core. Caches stay coherent across them through the invalidation bus. A
- * process that dies unexpectedly is replaced.
+ * gateway uses more than one core. Caches stay coherent across them through the invalidation bus,
+ * and GET /metrics on any of them answers for all of them (cluster-metrics.ts). A process that dies
+ * unexpectedly is replaced.
  */
 export async function startGatewayCluster(count: number, env: Record<string, string>, logger: Logger): Promise<GatewayCluster> {
   cluster.setupPrimary({ exec: WEB_ENTRY });
+  aggregateClusterMetrics();
   const workers = new Set<Worker>();
   let stopping = false;
 

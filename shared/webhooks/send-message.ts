@@ -9,6 +9,8 @@ export interface AttemptOutcome {
   responseBody: string | null;
   /** Why it did not count as delivered; null when it did. */
   error: string | null;
+  /** The destination broke the outbound rules: nothing was sent. */
+  refused: boolean;
 }
 
 export interface SendOptions extends PostOptions {
@@ -28,10 +30,11 @@ export async function sendMessage(
     const destination = await resolveDestination(url, allowedHosts, options.resolve);
     const answer = await postWebhook(destination, signedHeaders(secrets, messageId, new Date(), body), body, options);
     const delivered = answer.status >= 200 && answer.status < 300;
-    return { delivered, responseStatus: answer.status, responseBody: answer.body, error: delivered ? null : answerProblem(answer.status) };
+    return { delivered, responseStatus: answer.status, responseBody: answer.body, error: delivered ? null : answerProblem(answer.status), refused: false };
   } catch (error) {
-    const reason = error instanceof DestinationRefusedError ? `destination refused: ${error.message}` : (error as Error).message;
-    return { delivered: false, responseStatus: null, responseBody: null, error: reason };
+    const refused = error instanceof DestinationRefusedError;
+    const reason = refused ? `destination refused: ${error.message}` : (error as Error).message;
+    return { delivered: false, responseStatus: null, responseBody: null, error: reason, refused };
   }
 }
 

@@ -60,7 +60,7 @@ describe('gateway under generated malformed requests', function () {
       const fixture = await seedFixture(service.http);
       seeded = { fixture, snapshot: await snapshotOf(fixture) };
     }
-    return { fixture: seeded.fixture, fuzzers: routeFuzzers(seeded.fixture, service.adminKey) };
+    return { fixture: seeded.fixture, fuzzers: routeFuzzers(seeded.fixture, service.adminKey, service.metricsToken) };
   };
 
   /** Every generated request for `fuzzer`, then the seeded records compared with how they were. */

@@ -111,6 +111,8 @@ export const headerOddities: fc.Arbitrary<Mutation> = fc.oneof(
 
 export interface KeyRing {
   admin: string;
+  /** The metrics token (METRICS_TOKEN). */
+  metrics: string;
   /** An active customer with access to everything the routes aim at. */
   customer: string;
   /** The customer id `customer` belongs to, to forge keys of a real customer. */
@@ -125,10 +127,21 @@ export interface KeyRing {
 
 const bearer = (key: string) => `Bearer ${key}`;
 
+/** The credential of a guard, and one of another kind. */
+const credentialsOf = (guard: KeyedGuard, keys: KeyRing) => ({
+  admin: { valid: keys.admin, otherKind: keys.customer },
+  customer: { valid: keys.customer, otherKind: keys.admin },
+  metrics: { valid: keys.metrics, otherKind: keys.admin },
+})[guard];
+
+/** The guards that ask for a credential. */
+export type KeyedGuard = 'admin' | 'customer' | 'metrics';
+
 /** Every way of not presenting the key a route needs. */
-export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbitrary<Mutation> {
-  const valid = guard === 'admin' ? keys.admin : keys.customer;
-  const otherKind = guard === 'admin' ? keys.customer : keys.admin;
+export function keyDefects(guard: KeyedGuard, keys: KeyRing): fc.Arbitrary<Mutation> {
+  const { valid, otherKind } = credentialsOf(guard, keys);
+  // API keys are no credential at all where the metrics token is asked for.
+  const anotherKey = guard === 'metrics' ? UNAUTHENTICATED : OTHER_KIND;
   const withKey = (label: string, authorization: string | null, expects?: number[]) =>
     defect(label, (draft) => {
       draft.authorization = authorization;
@@ -136,9 +149,9 @@ export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbit
     }, expects);
   return fc.oneof(
     fc.constant(withKey('no key', null, UNAUTHENTICATED)),
-    fc.constant(withKey('a key of the other kind', bearer(otherKind), OTHER_KIND)),
+    fc.constant(withKey('a key of the other kind', bearer(otherKind), anotherKey)),
     fc.constant(withKey('a revoked key', bearer(keys.revoked), UNAUTHENTICATED)),
-    fc.constant(withKey("an inactive customer's key", bearer(keys.inactive), OTHER_KIND)),
+    fc.constant(withKey("an inactive customer's key", bearer(keys.inactive), anotherKey)),
     base64url(43).map((secret) => withKey('an unknown key of a real customer', bearer(`${keys.customerId}.${secret}`), UNAUTHENTICATED)),
     base64url(32).map((key) => withKey('an unknown admin-shaped key', bearer(`adm_${key}`), UNAUTHENTICATED)),
     base64url(43).map((key) => withKey('an unknown scoped admin key', bearer(`adm_${key}`), UNAUTHENTICATED)),
@@ -157,8 +170,8 @@ export function keyDefects(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbit
 }
 
 /** Legal spellings of the right key. */
-export function keyOddities(guard: 'admin' | 'customer', keys: KeyRing): fc.Arbitrary<Mutation> {
-  const valid = guard === 'admin' ? keys.admin : keys.customer;
+export function keyOddities(guard: KeyedGuard, keys: KeyRing): fc.Arbitrary<Mutation> {
+  const { valid } = credentialsOf(guard, keys);
   return fc.constantFrom(`bearer ${valid}`, `BEARER ${valid}`).map((authorization) => oddity('the scheme in another case', (draft) => {
     draft.authorization = authorization;
   }));

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import { openApiPath } from '../../gateway/http/api-description';
 import { ERROR_CODES } from '../../shared/errors';
@@ -14,8 +15,8 @@ describe('the API description', () => {
   let document: { openapi: string; servers: { url: string }[]; paths: Operations; components: { schemas: Record<string, any>; securitySchemes: Record<string, unknown> } };
 
   before(async () => {
-    // Every route mounted, the embedded store's signed URLs among them.
-    app = await startTestApp({ workers: false });
+    // Every route mounted: the embedded store's signed URLs, and the metrics with a token.
+    app = await startTestApp({ workers: false, env: { METRICS_TOKEN: randomBytes(24).toString('hex') } });
     const response = await app.http.get('/v1/openapi.json', { key: null });
     expect(response.status).to.equal(200);
     expect(response.headers.get('content-type')).to.match(/^application\/json/);
@@ -35,14 +36,14 @@ describe('the API description', () => {
     const registered = koaRouter.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${openApiPath(layer.path as string)}`));
     const described = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`));
     expect(described.sort()).to.deep.equal([...new Set(registered)].sort());
-    expect(described).to.include.members(['get /v1/openapi.json', 'get /v1/objects/{key}', 'put /v1/objects/{key}']);
+    expect(described).to.include.members(['get /v1/openapi.json', 'get /metrics', 'get /v1/objects/{key}', 'put /v1/objects/{key}']);
   });
 
   it("gives each route its guard's security scheme, and none to routes without a key", () => {
-    expect(Object.keys(document.components.securitySchemes).sort()).to.deep.equal(['adminKey', 'customerKey']);
+    expect(Object.keys(document.components.securitySchemes).sort()).to.deep.equal(['adminKey', 'customerKey', 'metricsToken']);
     for (const route of app.gateway.gateway.routes) {
       const operation = document.paths[openApiPath(route.path)][route.method];
-      const expected = { admin: [{ adminKey: [route.scope] }], customer: [{ customerKey: [] }], none: [] }[route.guard];
+      const expected = { admin: [{ adminKey: [route.scope] }], customer: [{ customerKey: [] }], metrics: [{ metricsToken: [] }], none: [] }[route.guard];
       expect(operation.security, `${route.method} ${route.path}`).to.deep.equal(expected);
     }
   });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { findFreePort } from '../../shared/net';
 import { HttpClient } from '../support/http-client';
 import { childPids, NodeProcess } from '../support/node-process';
+import { parseExposition, valueOf } from '../support/prometheus-text';
 
 /** WEB_CONCURRENCY: several gateway processes on one port, supervised by the standalone process. */
 describe('standalone with WEB_CONCURRENCY=2', function () {
@@ -13,13 +14,17 @@ describe('standalone with WEB_CONCURRENCY=2', function () {
   let dataDir: string;
   let standalone: NodeProcess;
   let http: HttpClient;
+  let metricsPort: number;
+  const metricsToken = randomBytes(24).toString('hex');
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-cluster-'));
     const port = await findFreePort();
+    metricsPort = await findFreePort();
     const adminKey = `adm_${randomBytes(24).toString('base64url')}`;
     standalone = new NodeProcess('bin/standalone.js', {
       PORT: String(port), DATA_DIR: dataDir, ADMIN_API_KEYS: adminKey, WEB_CONCURRENCY: '2', LOG_LEVEL: 'warn',
+      METRICS_TOKEN: metricsToken, METRICS_PORT: String(metricsPort),
     });
     await standalone.waitForOutput(/Listening on /, 60_000);
     http = new HttpClient(`http://127.0.0.1:${port}`, adminKey);
@@ -45,6 +50,23 @@ describe('standalone with WEB_CONCURRENCY=2', function () {
     for (let i = 0; i < 6; i += 1) expect((await download()).status).to.equal(200);
     await http.patch(`/v1/management/customers/${customerId}`, { isActive: false }, { headers: { connection: 'close' } });
     for (let i = 0; i < 6; i += 1) expect((await download()).status).to.equal(403);
+  });
+
+  it("answers GET /metrics from any gateway process with every process's counts; the workers' on METRICS_PORT", async () => {
+    const scrape = async () => {
+      const response = await http.get('/metrics', { key: metricsToken, headers: { connection: 'close' } });
+      expect(response.status).to.equal(200);
+      return valueOf(parseExposition(response.raw.toString()), 'http_requests_total', { route: '/healthz', status: '200' });
+    };
+    const before = await scrape();
+    // New connections are spread over both processes.
+    for (let i = 0; i < 8; i += 1) expect((await http.get('/healthz', { key: null, headers: { connection: 'close' } })).status).to.equal(200);
+    for (let i = 0; i < 4; i += 1) expect(await scrape()).to.equal(before + 8);
+    const workers = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    expect(workers.status).to.equal(200);
+    const samples = parseExposition(await workers.text());
+    expect(valueOf(samples, 'queue_jobs', { queue: 'statistics' })).to.be.at.least(0);
+    expect(samples.filter((sample) => sample.name === 'job_duration_seconds_count')).not.to.be.empty;
   });
 
   it('stops every gateway process and exits 0 on SIGTERM', async () => {

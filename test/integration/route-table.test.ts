@@ -24,7 +24,7 @@ describe('the route table', () => {
   });
   after(() => app?.close());
 
-  const keyFor = (route: Route) => ({ admin: app.adminKey, customer: customerKey, none: null })[route.guard];
+  const keyFor = (route: Route) => ({ admin: app.adminKey, customer: customerKey, metrics: app.config.metricsToken ?? null, none: null })[route.guard];
   const pathOf = (route: Route) => route.path.replace(/:(\w+)(\([^)]*\))?/g, (_, name: string) => encodeURIComponent(values[name]));
 
   it('holds every route the gateway serves, each with a guard, a summary and a response', () => {

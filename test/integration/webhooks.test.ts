@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DISABLE_AFTER_FAILING_MS } from '../../shared/policy';
 import { createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
+import { parseExposition, valueOf } from '../support/prometheus-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
 
@@ -70,6 +71,16 @@ describe('webhooks', function () {
 
   const settledDelivery = (webhookId: string, eventType: string) =>
     pollUntil(async () => (await deliveries(webhookId)).find((d) => d.eventType === eventType && d.status !== 'pending'), 20_000, `${eventType} delivery`);
+
+  /** webhook_deliveries_total by outcome, as the worker's metrics have it now. */
+  const deliveryCounts = async (): Promise<Record<string, number>> => {
+    const samples = parseExposition((await app.core.metrics.exposition()).body);
+    return Object.fromEntries(['delivered', 'retried', 'failed', 'refused'].map((outcome) => [outcome, valueOf(samples, 'webhook_deliveries_total', { outcome })]));
+  };
+  const countsSince = async (before: Record<string, number>) => {
+    const now = await deliveryCounts();
+    return Object.fromEntries(Object.entries(now).map(([outcome, count]) => [outcome, count - before[outcome]]));
+  };
 
   const received = (type: string, count = 1) =>
     pollUntil(() => (receiver.ofType(type).length >= count ? receiver.ofType(type) : undefined), 20_000, `${count} × ${type} received`);
@@ -151,6 +162,7 @@ describe('webhooks', function () {
 
     it('retries a failed attempt with the same id and body until the receiver answers 2xx, attempts in order', async () => {
       receiver.answer({ status: 500, body: 'down for maintenance' }, { status: 503 }, { status: 200 });
+      const counts = await deliveryCounts();
       const { webhookId, secret } = await register(['customer.created']);
       await createCustomer(app);
       await app.http.post('/v1/management/customers', { name: 'Retried', tier: 'free' });
@@ -164,6 +176,7 @@ describe('webhooks', function () {
       const delivery = await settledDelivery(webhookId, 'customer.created');
       expect(delivery).to.include({ status: 'delivered', attempts: 3, responseStatus: 200, error: null });
       expect(receiver.ofType('customer.created')).to.have.length(3);
+      expect(await countsSince(counts), 'webhook_deliveries_total').to.deep.equal({ delivered: 1, retried: 2, failed: 0, refused: 0 });
     });
 
     it('does not follow a redirect, and records the receiver status and the start of its body', async () => {
@@ -270,6 +283,7 @@ describe('webhooks', function () {
     });
 
     it('refuses, at delivery, a host name that resolves to a loopback address, and sends nothing', async () => {
+      const counts = await deliveryCounts();
       const { webhookId } = await register(['customer.created'], { url: `https://localhost:${receiver.port}/hook` });
       await app.http.post('/v1/management/customers', { name: 'Refused', tier: 'free' });
       const [delivery] = await pollUntil(async () => {
@@ -279,6 +293,9 @@ describe('webhooks', function () {
       expect(delivery.responseStatus).to.equal(null);
       expect(delivery.error).to.match(/^destination refused: localhost resolves to (127\.0\.0\.1|::1), which is a loopback address$/);
       expect(receiver.requests).to.deep.equal([]);
+      const refused = await countsSince(counts);
+      expect(refused.refused, 'webhook_deliveries_total').to.be.at.least(1);
+      expect(refused.delivered).to.equal(0);
     });
   });
 

@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GatewayDeps } from '../../gateway/gateway-deps';
+import { DownloadCacheLookups } from '../../gateway/downloads/cache-lookups';
 import type { Guard } from '../../gateway/http/guards';
 import { routeTable } from '../../gateway/routes/route-table';
-import { loadConfig } from '../../shared/config';
+import { loadConfig, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
 import { createLogger } from '../../shared/logger';
+import { ProcessMetrics } from '../../shared/metrics/process-metrics';
 import { createObjectStorage } from '../../shared/storage/create-object-storage';
 
 /** One method on one path, as the route table declares it (`/v1/management/applications/:applicationId`). */
@@ -19,14 +21,15 @@ export const routeKey = (route: { method: string; path: string }): string => `${
 
 /**
  * Every route the gateway serves, from the route table its router is built from, with the embedded
- * object store's signed-URL routes. The dependencies other than configuration and storage are
+ * object store's signed-URL routes and the metrics. The dependencies other than configuration and storage are
  * inert: every method does nothing, which is all declaring routes asks of them (caches subscribe to
  * the invalidation bus). A GET route also answers HEAD; the table lists it once.
  */
 export function mountedRoutes(): MountedRoute[] {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-routes-'));
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    // With a metrics token, so that GET /metrics is among them.
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', METRICS_TOKEN: 'm'.repeat(MIN_METRICS_TOKEN_LENGTH) });
     const { storage, signedAccess } = createObjectStorage(config);
     const deps: GatewayDeps = {
       config,
@@ -46,6 +49,8 @@ export function mountedRoutes(): MountedRoute[] {
       webhooks: inert(),
       signingSecrets: inert(),
       redisOutage: inert(),
+      metrics: new ProcessMetrics(false),
+      cacheLookups: new DownloadCacheLookups(),
     };
     return routeTable(deps).map((route) => ({ method: route.method.toUpperCase(), path: route.path, guard: route.guard }));
   } finally {

@@ -24,6 +24,8 @@ const EXIT_GRACE_MS = 5_000;
  */
 export class ServiceProcess {
   readonly adminKey = `adm_${randomBytes(24).toString('base64url')}`;
+  /** Metrics are served, as every route the table can hold is. */
+  readonly metricsToken = `metrics_${randomBytes(24).toString('base64url')}`;
   readonly http: HttpClient;
   /** What each process that exited unasked printed, newest last. */
   readonly crashes: string[] = [];
@@ -89,7 +91,7 @@ export class ServiceProcess {
   }
 
   private async launch(): Promise<void> {
-    this.child = new NodeProcess(ENTRY, { ...this.env, ADMIN_API_KEYS: this.adminKey });
+    this.child = new NodeProcess(ENTRY, { ...this.env, ADMIN_API_KEYS: this.adminKey, METRICS_TOKEN: this.metricsToken });
     await this.child.waitForOutput(LISTENING, START_TIMEOUT_MS);
   }
 }

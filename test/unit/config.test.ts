@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import path from 'node:path';
-import { Config, ConfigError, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH } from '../../shared/config';
+import { Config, ConfigError, DEFAULT_METRICS_PORT, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
 import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
 
 const KEY_A = 'a'.repeat(MIN_ADMIN_KEY_LENGTH);
@@ -265,6 +265,27 @@ describe('loadConfig', () => {
     it('refuses a tier named like a rate-limit policy', () => {
       expectRefused({ TIERS: 'free,admin' }, 'TIERS');
       expectRefused({ TIERS: 'share-link,pro' }, 'TIERS');
+    });
+  });
+
+  describe('metrics', () => {
+    const token = 'm'.repeat(MIN_METRICS_TOKEN_LENGTH);
+
+    it('serves none without METRICS_TOKEN; the worker listens on METRICS_PORT, 9464 unless set', () => {
+      expect(loadConfig({}).metricsToken).to.equal(undefined);
+      expect(loadConfig({}).metricsPort).to.equal(DEFAULT_METRICS_PORT);
+      expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9100' })).to.deep.include({ metricsToken: token, metricsPort: 9100 });
+    });
+
+    it('refuses a token too short to guess or unusable as a bearer credential', () => {
+      expectRefused({ METRICS_TOKEN: token.slice(1) }, 'METRICS_TOKEN');
+      expectRefused({ METRICS_TOKEN: `${token} x` }, 'METRICS_TOKEN');
+      expectRefused({ METRICS_TOKEN: 'm'.repeat(513) }, 'METRICS_TOKEN');
+    });
+
+    it('refuses a port that is not one', () => {
+      expectRefused({ METRICS_PORT: '70000' }, 'METRICS_PORT');
+      expectRefused({ METRICS_PORT: 'metrics' }, 'METRICS_PORT');
     });
   });
 });

@@ -85,12 +85,16 @@ describe('webhook destinations', () => {
       const [current, previous] = [generateSigningSecret(), generateSigningSecret()];
       const body = JSON.stringify({ type: 'customer.created', timestamp: new Date().toISOString(), data: { customerId: 'c1' } });
       const outcome = await sendMessage(receiver.url(), ['127.0.0.1'], [current, previous], 'msg_signed', body);
-      expect(outcome).to.deep.equal({ delivered: true, responseStatus: 200, responseBody: '', error: null });
+      expect(outcome).to.deep.equal({ delivered: true, responseStatus: 200, responseBody: '', error: null, refused: false });
       const [request] = receiver.requests;
       for (const secret of [current, previous]) {
         expect(new Webhook(secret).verify(request.body, request.headers as Record<string, string>)).to.deep.equal(JSON.parse(body));
       }
       const headers = signedHeaders([current], 'msg_signed', new Date(), body);
+      // A destination the rules refuse is not contacted, and the outcome says so.
+      const refused = await sendMessage(receiver.url(), [], [current], 'msg_refused', body);
+      expect(refused).to.deep.include({ delivered: false, refused: true, responseStatus: null });
+      expect(receiver.requests).to.have.length(1);
       expect(headers['webhook-signature']).to.match(/^v1,[A-Za-z0-9+/]{43}=$/);
     });
   });

@@ -62,10 +62,13 @@ export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, d
     deliveredAt: outcome.delivered ? at : null,
   }, at);
   if (outcome.delivered) {
+    deps.metrics.recordWebhookDelivery('delivered');
     if (endpoint.failingSince !== null) await deps.store.updateWebhookEndpoint(endpoint.webhookId, { failingSince: null }, at);
     return 'delivered';
   }
-  if (await disableWhenFailingTooLong(endpoint, delivery, outcome.error, at, deps)) return 'endpoint disabled';
+  const disabled = await disableWhenFailingTooLong(endpoint, delivery, outcome.error, at, deps);
+  deps.metrics.recordWebhookDelivery(outcome.refused ? 'refused' : lastAttempt || disabled ? 'failed' : 'retried');
+  if (disabled) return 'endpoint disabled';
   throw new Error(`webhook delivery ${delivery.deliveryId} failed: ${outcome.error}`);
 }
 

@@ -37,7 +37,7 @@ export interface KnownCases {
   pathSignificantVersions: string[];
 }
 
-export function routeContext(f: Fixture, adminKey: string): RouteContext {
+export function routeContext(f: Fixture, adminKey: string, metricsToken: string): RouteContext {
   let created = 0;
   const plainBodyEncodings: Mutation[][] = [[contentEncoding('gzip')], [contentEncoding('br')], [corruptGzip]];
   const hugeDeclaredLengths: Mutation[][] = [2 ** 31, 2 ** 32 + 10].map((length) => [declaredLengthOnly(length)]);
@@ -45,6 +45,7 @@ export function routeContext(f: Fixture, adminKey: string): RouteContext {
     f,
     keys: {
       admin: adminKey,
+      metrics: metricsToken,
       customer: f.customers.premium.apiKey,
       customerId: f.customers.premium.customerId,
       inactive: f.customers.inactive.apiKey,

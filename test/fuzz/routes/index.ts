@@ -4,6 +4,7 @@ import { applicationFuzzers } from './applications';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
 import { downloadFuzzers } from './downloads';
+import { metricsFuzzers } from './metrics';
 import type { RouteFuzzer } from './route-fuzzer';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
@@ -14,8 +15,8 @@ export type { RouteFuzzer } from './route-fuzzer';
 export { unmatchedFuzzer } from './unmatched';
 
 /** A fuzzer for every route the gateway serves, aimed at the records of `fixture`. */
-export function routeFuzzers(fixture: Fixture, adminKey: string): RouteFuzzer[] {
-  const context = routeContext(fixture, adminKey);
+export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: string): RouteFuzzer[] {
+  const context = routeContext(fixture, adminKey, metricsToken);
   return [
     ...downloadFuzzers(context),
     ...unkeyedFuzzers(context),
@@ -25,5 +26,6 @@ export function routeFuzzers(fixture: Fixture, adminKey: string): RouteFuzzer[] 
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
     ...adminKeyFuzzers(context),
+    ...metricsFuzzers(context),
   ];
 }

@@ -6,6 +6,7 @@ import {
   headerOddities,
   jsonBodyDefects,
   jsonBodyOddities,
+  KeyedGuard,
   KeyRing,
   keyDefects,
   keyOddities,
@@ -86,7 +87,7 @@ export const json = (fieldValues: Record<string, string>): DraftBody => ({ kind:
 export const values = (...list: string[]) => fc.constantFrom(...list);
 
 /** What every route with a key shares: the framing, the key, unknown and malformed query parameters. */
-export function keyed(guard: 'admin' | 'customer', keys: KeyRing, query: QueryRules = {}): Mutations {
+export function keyed(guard: KeyedGuard, keys: KeyRing, query: QueryRules = {}): Mutations {
   return {
     guard,
     defects: [protocolDefects, keyDefects(guard, keys), unknownQueryParameter(true, Object.keys(query)), ...queryDefects(query)],
