@@ -91,6 +91,8 @@ export interface AuditDeclaration {
  * against these schemas (all problems reported together, 400 VALIDATION_ERROR), then `handle`, whose
  * result is sent in the envelope with `status`. A route without a query schema takes no query
  * parameters, and query schemas must be strict: an unknown parameter is a 400 on every route.
+ * The same declaration is the route's entry in the API description (api-description.ts): nothing
+ * else needs writing for GET /v1/openapi.json to describe it.
  */
 export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   method: Method;
