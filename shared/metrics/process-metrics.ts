@@ -42,8 +42,9 @@ const JOB_SECONDS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900];
  * from the route table (UNMATCHED_ROUTE for the rest), methods, statuses, queue and job names from the
  * job table, cache names, outcomes.
  *
- * Counts on the request path are plain numbers or one histogram observation; gauges (queue depth,
- * rollup lag, cache lookups) are read from their sources only when scraped.
+ * Counts on the request path are plain numbers or one histogram observation; queue depth, rollup lag
+ * and cache lookups are read from their sources only when scraped, and queue depth and rollup lag
+ * exist only in a process that has a source for them (one running workers).
  */
 export class ProcessMetrics {
   readonly registry = new Registry();
@@ -86,23 +87,6 @@ export class ProcessMetrics {
         }
       },
     });
-    const queueJobs: Gauge<'queue' | 'state'> = new Gauge({
-      name: 'queue_jobs', help: 'Jobs in each queue, by state (waiting, active, delayed, failed)', labelNames: ['queue', 'state'], registers,
-      collect: async () => {
-        queueJobs.reset();
-        // Queues that cannot be read now (Redis down) report nothing rather than failing or holding the scrape.
-        const depths = this.queueSource && await answered(this.queueSource());
-        for (const { queue, counts } of depths ?? []) for (const state of QUEUE_STATES) queueJobs.set({ queue, state }, counts[state]);
-      },
-    });
-    const rollupLag: Gauge = new Gauge({
-      name: 'rollup_lag_seconds', help: 'Age of the oldest download not yet counted in the statistics (0 when all are)', registers,
-      collect: async () => {
-        rollupLag.reset();
-        const oldest = this.rollupSource && await answered(this.rollupSource());
-        if (oldest !== undefined) rollupLag.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
-      },
-    });
   }
 
   recordRequest(route: string, method: string, status: number, seconds: number): void {
@@ -126,16 +110,37 @@ export class ProcessMetrics {
     return () => this.cacheSources.delete(read);
   }
 
-  /** Reports the queues' depths from `read`; returns what stops it. */
+  /** Reports the queues' depths from `read` (queue_jobs, created with the first source); returns what stops it. */
   reportQueueDepths(read: () => Promise<QueueDepth[]>): () => void {
+    if (!this.registry.getSingleMetric('queue_jobs')) {
+      const queueJobs: Gauge<'queue' | 'state'> = new Gauge({
+        name: 'queue_jobs', help: 'Jobs in each queue, by state (waiting, active, delayed, failed)', labelNames: ['queue', 'state'], registers: [this.registry],
+        collect: async () => {
+          queueJobs.reset();
+          // Queues that cannot be read now (Redis down) report nothing rather than failing or holding the scrape.
+          const depths = this.queueSource && await answered(this.queueSource());
+          for (const { queue, counts } of depths ?? []) for (const state of QUEUE_STATES) queueJobs.set({ queue, state }, counts[state]);
+        },
+      });
+    }
     this.queueSource = read;
     return () => {
       if (this.queueSource === read) this.queueSource = undefined;
     };
   }
 
-  /** Reports the rollup lag from `read` (the oldest uncounted download); returns what stops it. */
+  /** Reports the rollup lag from `read`, the oldest uncounted download (rollup_lag_seconds, created with the first source); returns what stops it. */
   reportRollupLag(read: () => Promise<Date | null>): () => void {
+    if (!this.registry.getSingleMetric('rollup_lag_seconds')) {
+      const rollupLag = new Gauge({
+        name: 'rollup_lag_seconds', help: 'Age of the oldest download not yet counted in the statistics (0 when all are)', registers: [this.registry],
+        collect: async () => {
+          // A store that cannot be read now leaves the last value: 0 would say that nothing waits.
+          const oldest = this.rollupSource && await answered(this.rollupSource());
+          if (oldest !== undefined) rollupLag.set(oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0);
+        },
+      });
+    }
     this.rollupSource = read;
     return () => {
       if (this.rollupSource === read) this.rollupSource = undefined;
