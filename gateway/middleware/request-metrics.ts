@@ -5,8 +5,8 @@ import type { AppContext } from '../http/context';
 /**
  * Mounted first, and only when metrics are served: counts and times every request by the template of
  * the route that matched (the router and the download lane name it in ctx.state.route) and the status
- * it ended with, after the error envelope has set it. One clock read before and after, one counter
- * and one histogram observation.
+ * it ended with, after the error envelope has set it. One clock read before and after, and a few
+ * increments of plain numbers (shared/metrics/request-series.ts).
  */
 export function requestMetrics(metrics: ProcessMetrics) {
   return (ctx: AppContext, next: Next): Promise<void> => {

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { joinClusterMetrics } from './cluster-metrics';
+import { RequestSeries } from './request-series';
 
 /** The route label of requests no route matched (unknown paths, wrong methods): one label, never the path. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -42,14 +43,13 @@ const JOB_SECONDS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900];
  * from the route table (UNMATCHED_ROUTE for the rest), methods, statuses, queue and job names from the
  * job table, cache names, outcomes.
  *
- * Counts on the request path are plain numbers or one histogram observation; queue depth, rollup lag
+ * Counts on the request path are plain numbers (request-series.ts); queue depth, rollup lag
  * and cache lookups are read from their sources only when scraped, and queue depth and rollup lag
  * exist only in a process that has a source for them (one running workers).
  */
 export class ProcessMetrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'method' | 'status'>;
-  private readonly requestSeconds: Histogram<'route' | 'method' | 'status'>;
+  private readonly requests = new RequestSeries(REQUEST_SECONDS);
   private readonly jobSeconds: Histogram<'queue' | 'job_name' | 'outcome'>;
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly cacheSources = new Set<() => Readonly<Record<string, CacheLookups>>>();
@@ -62,11 +62,11 @@ export class ProcessMetrics {
   constructor(readonly served: boolean) {
     const registers = [this.registry];
     if (served) collectDefaultMetrics({ register: this.registry });
-    const labelNames = ['route', 'method', 'status'] as const;
-    this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route template, method and status', labelNames, registers });
-    this.requestSeconds = new Histogram({
-      name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by route template, method and status', labelNames, buckets: REQUEST_SECONDS, registers,
-    });
+    const requestMetrics = this.requests.metrics(
+      { name: 'http_requests_total', help: 'HTTP requests answered, by route template, method and status' },
+      { name: 'http_request_duration_seconds', help: 'Time to answer an HTTP request, by route template, method and status' },
+    );
+    for (const metric of requestMetrics) this.registry.registerMetric(metric as never);
     this.jobSeconds = new Histogram({
       name: 'job_duration_seconds', help: 'Time a job attempt ran, by queue, job name and outcome (completed or failed)',
       labelNames: ['queue', 'job_name', 'outcome'], buckets: JOB_SECONDS, registers,
@@ -90,9 +90,7 @@ export class ProcessMetrics {
   }
 
   recordRequest(route: string, method: string, status: number, seconds: number): void {
-    const labels = { route, method, status: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    this.requests.record(route, method, status, seconds);
   }
 
   recordJob(queue: string, jobName: string, outcome: 'completed' | 'failed', seconds: number): void {
