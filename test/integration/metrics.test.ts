@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
+import { QUEUE_NAMES } from '../../shared/queues/jobs';
 import { createWorkerConnection } from '../../shared/redis/connections';
 import { findFreePort } from '../../shared/net';
 import { testRedisUrl } from '../support/hooks';
@@ -157,7 +158,7 @@ describe('metrics of the web and worker processes', function () {
 
     it('reports the depth of every queue, by state, as jobs come and go', async () => {
       const before = await scrape(workerUrl);
-      for (const queue of ['uploads', 'share-links', 'statistics']) {
+      for (const queue of QUEUE_NAMES) {
         for (const state of ['waiting', 'active', 'delayed', 'failed']) expect(samplesOf(before, 'queue_jobs', { queue, state }), `${queue} ${state}`).to.have.length(1);
       }
       // A share link schedules its expiry: one more delayed job.
