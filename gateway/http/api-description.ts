@@ -4,7 +4,9 @@ import { AnyZodObject, z, ZodTypeAny } from 'zod';
 import { ERROR_CODES, ErrorCode } from '../../shared/errors';
 import { SCOPES } from '../../shared/scopes';
 import type { Guard } from './guards';
-import type { Route, StreamedBody } from './route';
+import { isRateLimited } from '../rate-limits/rate-limiting';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/policy';
+import { isStreamedBody, takesIdempotencyKey, type Route, type StreamedBody } from './route';
 
 // Adds `.openapi()` to zod's prototypes: the generator calls it on the fields of params and queries.
 extendZodWithOpenApi(z);
@@ -54,8 +56,9 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
  * Every JSON answer is in the envelope: `{success: true, data}` around the route's response schema,
  * `{success: false, error: {code, message, details?}}` for failures. A route lists the failures its
  * declaration implies (400 for every route, since every one validates its query; 401 and 403 behind a
- * guard; 404 with path parameters; 413 and 415 where a body is read; 503 when a dependency is down)
- * with the codes each status carries, and `default` for the rest. A GET also answers HEAD.
+ * guard; 404 with path parameters; 413 and 415 where a body is read; 429 where it is rate-limited;
+ * 409 and 422 with the Idempotency-Key header it takes; 503 when a dependency is down) with the codes
+ * each status carries, and `default` for the rest. A GET also answers HEAD.
  */
 export function describeApi(routes: readonly Route[], options: ApiDescriptionOptions): ApiDescription {
   const registry = new OpenAPIRegistry();
@@ -106,6 +109,7 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
       ...(route.params ? { params: describedParams(route.path, route.params) } : {}),
       ...(route.query ? { query: route.query as never } : {}),
       ...(route.body ? { body: requestBody(route.body) } : {}),
+      ...(takesKeyHeader(route) ? { headers: IDEMPOTENCY_HEADER } : {}),
     },
     responses: {
       ...Object.fromEntries(statusesOf(route).filter((status) => status < 400).map((status) => [status, success(route, status)])),
@@ -114,6 +118,15 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
     },
   };
 }
+
+/** A route that takes an Idempotency-Key: a POST behind a key whose body is not streamed (gateway/idempotency/). */
+const takesKeyHeader = (route: Route): boolean => takesIdempotencyKey(route) && !isStreamedBody(route.body);
+
+const IDEMPOTENCY_HEADER = z.object({
+  'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH).optional().openapi({
+    description: 'Sent again with the same request, the first answer is replayed (Idempotent-Replayed: true) for 24 h; with another request 422, while the first runs 409',
+  }),
+});
 
 /** Path parameters, those matching a pattern of their own (`:key(.+)`, which may hold '/') saying so. */
 function describedParams(path: string, params: AnyZodObject): AnyZodObject {
@@ -156,6 +169,8 @@ function failureStatuses(route: Route): number[] {
   for (const status of GUARD_FAILURES[route.guard]) statuses.add(status);
   if (route.params) statuses.add(404);
   if (BODY_METHODS.has(route.method)) statuses.add(413).add(415);
+  if (isRateLimited(route)) statuses.add(429);
+  if (takesKeyHeader(route)) statuses.add(409).add(422);
   for (const status of statusesOf(route)) if (status >= 400) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }

@@ -9,6 +9,11 @@ import { Eventually, isPending } from '../http/eventually';
 import type { Route } from '../http/route';
 import { SharedRateLimit, Standing } from './shared-rate-limit';
 
+/** Whether a route is rate-limited: per key behind a key, per use where it declares `limitedPer`; the metrics scrape is not. */
+export function isRateLimited(route: Route): boolean {
+  return route.guard === 'admin' || route.guard === 'customer' || route.limitedPer !== undefined;
+}
+
 /** The step rate limits put after a route's guard: the caller again, or a 429. */
 export type LimitStep = (caller: Principal | undefined, ctx: AppContext) => Eventually<Principal | undefined>;
 
@@ -48,9 +53,8 @@ export class RateLimiting {
 
   /** The route's step, by its declaration: none for a route without a key that declares no limit, nor for the metrics scrape. */
   stepFor(route: Route): LimitStep | undefined {
-    if (route.guard === 'admin' || route.guard === 'customer') return this.limitCaller;
-    if (route.guard === 'metrics') return undefined;
-    return route.limitedPer === undefined ? undefined : this.limitUses(route.limitedPer);
+    if (!isRateLimited(route)) return undefined;
+    return route.limitedPer === undefined ? this.limitCaller : this.limitUses(route.limitedPer);
   }
 
   /** Per key: each customer key by its customer's tier, admin keys by the admin policy. */

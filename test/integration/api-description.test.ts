@@ -62,19 +62,32 @@ describe('the API description', () => {
       if (perStatus) expect(perStatus.properties.error.properties.code.enum, code).to.include(code);
     }
     const creation = document.paths['/v1/management/applications'].post.responses;
-    expect(creation).to.include.keys('201', '400', '401', '403', '413', '415', '503', 'default');
+    expect(creation).to.include.keys('201', '400', '401', '403', '409', '413', '415', '422', '429', '503', 'default');
+    expect(document.paths['/healthz'].get.responses).not.to.have.key('429');
+  });
+
+  it('describes the Idempotency-Key header where a route takes one, and only there', () => {
+    const headerOf = (operation: { parameters?: Array<{ in: string; name: string }> }) => (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerOf(document.paths['/v1/management/applications'].post as never)).to.deep.equal(['Idempotency-Key']);
+    expect(headerOf(document.paths['/v1/downloads/share'].post as never)).to.deep.equal(['Idempotency-Key']);
+    // The small upload streams its body, which a repeat could not be compared with: no key there.
+    expect(headerOf(document.paths['/v1/management/upload'].post as never)).to.deep.equal([]);
+    expect(headerOf(document.paths['/v1/management/applications'].get as never)).to.deep.equal([]);
   });
 
   describe('the check every test response goes through', () => {
     let check: ApiResponseCheck;
-    const now = new Date().toISOString();
-    const shareLink = { shareUrl: 'http://127.0.0.1/v1/downloads/share/abc', token: 'abc', expiresAt: now };
+    /** A customer as the service answers its creation: the valid sample the refused ones are made from. */
+    let customer: Record<string, unknown>;
     const received = (overrides: Partial<ReceivedResponse>): ReceivedResponse => ({
-      method: 'POST', path: '/v1/downloads/share', status: 201, contentType: 'application/json; charset=utf-8', body: { success: true, data: shareLink }, hasBody: true, ...overrides,
+      method: 'POST', path: '/v1/management/customers', status: 201, contentType: 'application/json; charset=utf-8', body: { success: true, data: customer }, hasBody: true, ...overrides,
     });
 
     before(async () => {
       check = await ApiResponseCheck.of(document);
+      const created = await app.http.post('/v1/management/customers', { name: 'Sample', tier: 'standard' });
+      expect(created.status).to.equal(201);
+      customer = created.body.data;
     });
 
     it('passes what the description allows', () => {
@@ -87,9 +100,9 @@ describe('the API description', () => {
     it('refuses what it does not allow', () => {
       const refused: Array<[string, Partial<ReceivedResponse>]> = [
         ['another success status', { status: 200 }],
-        ['a field missing', { body: { success: true, data: { ...shareLink, token: undefined } } }],
-        ['a field of the wrong type', { body: { success: true, data: { ...shareLink, expiresAt: 'tomorrow' } } }],
-        ['more than the envelope', { body: { success: true, data: shareLink, extra: 1 } }],
+        ['a field missing', { body: { success: true, data: { ...customer, customerId: undefined } } }],
+        ['a field of the wrong type', { body: { success: true, data: { ...customer, createdAt: 'tomorrow' } } }],
+        ['more than the envelope', { body: { success: true, data: customer, extra: 1 } }],
         ['another media type', { contentType: 'text/html' }],
         ['a code of another status', { status: 400, body: { success: false, error: { code: 'NOT_FOUND', message: 'no' } } }],
         ['an unknown code', { status: 418, body: { success: false, error: { code: 'TEAPOT', message: 'no' } } }],

@@ -36,7 +36,7 @@ describe('API description', () => {
     expect(created.properties.data.required).to.deep.equal(['thingId', 'size', 'state']);
     expect(created.properties.data.properties.state).to.deep.equal({ type: ['string', 'null'], enum: ['new', 'old', null] });
     expect(operation.responses['200'].content['application/json'].schema).to.deep.equal(created);
-    expect(Object.keys(operation.responses).sort()).to.deep.equal(['200', '201', '400', '401', '403', '404', '413', '415', '503', 'default']);
+    expect(Object.keys(operation.responses).sort()).to.deep.equal(['200', '201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503', 'default']);
     expect(operation.responses['403'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error403' });
   });
 
