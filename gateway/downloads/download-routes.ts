@@ -36,13 +36,13 @@ export const downloadRoutes: RouteModule = (deps) => {
     route({
       method: 'get', path: DOWNLOAD_URL_PATH, guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
       query: downloadUrlQuery(deps.config.channels), hot: true,
-      status: 200, response: downloadResponse,
+      status: 200, failures: [404, 410], response: downloadResponse,
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
     }),
     route({
       method: 'post', path: SHARE_LINKS_PATH, guard: 'customer', summary: 'Create a share link that downloads without a key',
       body: createShareSchema(deps.config.channels),
-      status: 201, response: shareLinkResponse,
+      status: 201, failures: [404, 410], response: shareLinkResponse,
       handle: async ({ body }, _ctx, customer) => {
         const { token, link } = await shares.create(customer, body);
         return presentShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
@@ -51,7 +51,7 @@ export const downloadRoutes: RouteModule = (deps) => {
     route({
       method: 'get', path: RELEASES_PATH, guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
       query: releasesQuery(deps.config.channels),
-      status: 200, response: releaseListResponse,
+      status: 200, failures: [404], response: releaseListResponse,
       handle: async ({ query }, _ctx, customer) => {
         const { page, pageSize, ...selector } = query;
         const offered = deps.releases.releases(customer, selector);
@@ -61,7 +61,7 @@ export const downloadRoutes: RouteModule = (deps) => {
     route({
       method: 'get', path: SHARE_LINK_PATH, guard: 'none', summary: 'Use a share link: 302 to a short-lived download URL (HEAD records nothing)',
       params: shareTokenParams, hot: true, limitedPer: 'token',
-      status: 302, response: redirectResponse,
+      status: 302, failures: [403, 410], response: redirectResponse,
       handle: async ({ params }, ctx) => {
         const { clientIp, userAgent } = clientOrigin(ctx, null);
         const answer = await shares.resolve(tokenOf(params.token), { clientIp, userAgent }, ctx.method === 'GET', presentRedirect);

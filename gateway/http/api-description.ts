@@ -1,12 +1,14 @@
 import { STATUS_CODES } from 'node:http';
 import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, ResponseConfig, RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi';
 import { AnyZodObject, z, ZodTypeAny } from 'zod';
+import { ADMIN_KEY_PREFIX } from '../../shared/api-keys';
 import { ERROR_CODES, ErrorCode } from '../../shared/errors';
 import { SCOPES } from '../../shared/scopes';
 import type { Guard } from './guards';
 import { isRateLimited } from '../rate-limits/rate-limiting';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/policy';
 import { isStreamedBody, takesIdempotencyKey, type Route, type StreamedBody } from './route';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../idempotency/idempotent-requests';
 
 // Adds `.openapi()` to zod's prototypes: the generator calls it on the fields of params and queries.
 extendZodWithOpenApi(z);
@@ -22,9 +24,10 @@ export interface ApiDescriptionOptions {
 /** How each guard's caller proves who it is (components.securitySchemes). */
 const SECURITY_SCHEMES = {
   adminKey: {
-    type: 'http', scheme: 'bearer',
-    description: `An admin API key: management, statistics and activity. Each operation names the scope it needs (${SCOPES.join(', ')}); `
-      + 'a scoped key must hold it or admin, the keys of ADMIN_API_KEYS hold every scope.',
+    type: 'http', scheme: 'bearer', bearerFormat: `${ADMIN_KEY_PREFIX}<secret>`,
+    description: `An admin API key: management, statistics and activity. Each operation names the scope it needs (${SCOPES.join(', ')}). `
+      + `The keys of ADMIN_API_KEYS hold every scope; a scoped key (${ADMIN_KEY_PREFIX}..., issued by POST /v1/management/apikeys) must hold `
+      + 'that scope or admin, and one limited to applications is refused (403) on an operation for another application or none.',
   },
   customerKey: { type: 'http', scheme: 'bearer', bearerFormat: '<customerId>.<secret>', description: 'A customer API key, issued by an admin: downloads and share links.' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'The metrics token (METRICS_TOKEN): the Prometheus scrape.' },
@@ -46,7 +49,42 @@ const GUARD_FAILURES: Record<Guard, readonly number[]> = {
   none: [],
 };
 
+/** Response headers, as OpenAPI's header objects. */
+type HeadersObject = Record<string, { description: string; required?: boolean; schema: Record<string, unknown> }>;
+
 const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
+
+/**
+ * The failures any request may meet whatever its route (`default`): the protocol's refusals before a
+ * route is chosen (protocol-errors.ts) and an unexpected failure. Every other failure is listed per
+ * route, by its status.
+ */
+const ANY_ROUTE_FAILURES: readonly number[] = [408, 417, 431, 500];
+
+/** Failures answered before the handler runs, which an Idempotency-Key replay never is. */
+const REFUSED_BEFORE_HANDLING: ReadonlySet<number> = new Set([401, 413, 415, 429]);
+
+const RATE_LIMIT_HEADERS: HeadersObject = {
+  'RateLimit-Policy': {
+    description: 'The rate-limit policies the request was counted under (draft-ietf-httpapi-ratelimit-headers): "<policy>";q=<requests>;w=<window in seconds>, one item per policy',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of each policy: "<policy>";r=<requests remaining>;t=<seconds until the window ends>',
+    schema: { type: 'string' },
+  },
+};
+
+const RETRY_AFTER_HEADER: HeadersObject = {
+  'Retry-After': { required: true, description: 'Seconds until the window that refused the request ends', schema: { type: 'integer', minimum: 1 } },
+};
+
+const REPLAYED_HEADERS: HeadersObject = {
+  [REPLAYED_HEADER]: {
+    description: `"true" on the kept answer to an earlier request with the same ${IDEMPOTENCY_KEY_HEADER}, replayed`,
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
 
 /**
  * The API description (OpenAPI 3.1) of `routes`, generated from their declarations: path, guard,
@@ -57,8 +95,11 @@ const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
  * `{success: false, error: {code, message, details?}}` for failures. A route lists the failures its
  * declaration implies (400 for every route, since every one validates its query; 401 and 403 behind a
  * guard; 404 with path parameters; 413 and 415 where a body is read; 429 where it is rate-limited;
- * 409 and 422 with the Idempotency-Key header it takes; 503 when a dependency is down) with the codes
- * each status carries, and `default` for the rest. A GET also answers HEAD.
+ * 409 and 422 with the Idempotency-Key header it takes; 503 when a dependency is down) and those it
+ * declares (`failures`), each with the codes its status carries, and `default` for the failures any
+ * request may meet (ANY_ROUTE_FAILURES). Responses carry the headers the steps of the route set:
+ * RateLimit and RateLimit-Policy where it is rate-limited, Retry-After on 429, Idempotent-Replayed
+ * where it takes an Idempotency-Key. A GET also answers HEAD.
  */
 export function describeApi(routes: readonly Route[], options: ApiDescriptionOptions): ApiDescription {
   const registry = new OpenAPIRegistry();
@@ -112,18 +153,32 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
       ...(takesKeyHeader(route) ? { headers: IDEMPOTENCY_HEADER } : {}),
     },
     responses: {
-      ...Object.fromEntries(statusesOf(route).filter((status) => status < 400).map((status) => [status, success(route, status)])),
-      ...Object.fromEntries(failureStatuses(route).map((status) => [status, errors.of(status)])),
-      default: errors.any,
+      ...Object.fromEntries(statusesOf(route).filter((status) => status < 400).map((status) => [status, withHeaders(success(route, status), headersOf(route, status))])),
+      ...Object.fromEntries(failureStatuses(route).map((status) => [status, withHeaders(errors.of(status), headersOf(route, status))])),
+      default: errors.anyRoute,
     },
   };
+}
+
+/** The headers the route's steps set on an answer with `status`. */
+function headersOf(route: Route, status: number): HeadersObject {
+  return {
+    ...(status >= 300 && status < 400 ? { Location: { required: true, description: 'Where to go', schema: { type: 'string', format: 'uri' } } } : {}),
+    ...(isRateLimited(route) && status !== 401 ? RATE_LIMIT_HEADERS : {}),
+    ...(status === 429 ? RETRY_AFTER_HEADER : {}),
+    ...(takesKeyHeader(route) && status < 500 && !REFUSED_BEFORE_HANDLING.has(status) ? REPLAYED_HEADERS : {}),
+  };
+}
+
+function withHeaders(response: ResponseConfig, headers: HeadersObject): ResponseConfig {
+  return Object.keys(headers).length === 0 ? response : { ...response, headers: headers as ResponseConfig['headers'] };
 }
 
 /** A route that takes an Idempotency-Key: a POST behind a key whose body is not streamed (gateway/idempotency/). */
 const takesKeyHeader = (route: Route): boolean => takesIdempotencyKey(route) && !isStreamedBody(route.body);
 
 const IDEMPOTENCY_HEADER = z.object({
-  'Idempotency-Key': z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH).optional().openapi({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH).optional().openapi({
     description: 'Sent again with the same request, the first answer is replayed (Idempotent-Replayed: true) for 24 h; with another request 422, while the first runs 409',
   }),
 });
@@ -154,13 +209,12 @@ function statusesOf(route: Route): readonly number[] {
 
 function success(route: Route, status: number): ResponseConfig {
   const description = STATUS_CODES[status] ?? String(status);
-  const headers = status >= 300 && status < 400 ? z.object({ Location: z.string().url().openapi({ description: 'Where to go' }) }) : undefined;
   const { response } = route;
   let content: ResponseConfig['content'];
   if (response === 'bytes') content = { '*/*': { schema: { type: 'string', description: 'The bytes, with their stored media type' } } };
   else if (response instanceof z.ZodType) content = { 'application/json': { schema: z.object({ success: z.literal(true), data: response }).strict() } };
   else content = { [response.mediaType]: { schema: { description: response.description } } };
-  return { description, ...(headers ? { headers } : {}), content };
+  return { description, content };
 }
 
 /** The failures a route's declaration implies, and those it declares among its statuses. */
@@ -172,15 +226,20 @@ function failureStatuses(route: Route): number[] {
   if (isRateLimited(route)) statuses.add(429);
   if (takesKeyHeader(route)) statuses.add(409).add(422);
   for (const status of statusesOf(route)) if (status >= 400) statuses.add(status);
+  for (const status of route.failures ?? []) statuses.add(status);
   return [...statuses].sort((a, b) => a - b);
 }
 
 interface ErrorResponses {
   of(status: number): ResponseConfig;
-  any: ResponseConfig;
+  /** The failures any request may meet (ANY_ROUTE_FAILURES). */
+  anyRoute: ResponseConfig;
 }
 
-/** The failure envelope, as components: one schema per status with that status's codes, and one with every code. */
+/**
+ * The failure envelope, as components: one schema per status with that status's codes, one with every
+ * code (what a request no operation takes may be answered with), and one with the codes of ANY_ROUTE_FAILURES.
+ */
 function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
   const detail = registry.register('ErrorDetail', z.object({ field: z.string(), message: z.string() }).strict());
   const envelope = (codes: readonly ErrorCode[]) => z.object({
@@ -188,20 +247,26 @@ function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
     error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional() }).strict(),
   }).strict();
   const allCodes = Object.keys(ERROR_CODES) as ErrorCode[];
-  const any = registry.register('Error', envelope(allCodes));
+  const codesOf = (statuses: readonly number[]) => {
+    const codes = allCodes.filter((code) => statuses.includes(ERROR_CODES[code]));
+    if (codes.length === 0) throw new Error(`no error code is sent with status ${statuses.join(', ')} (shared/errors.ts ERROR_CODES)`);
+    return codes;
+  };
+  registry.register('Error', envelope(allCodes));
+  const anyRouteCodes = codesOf(ANY_ROUTE_FAILURES);
+  const anyRoute = registry.register('ErrorOfAnyRoute', envelope(anyRouteCodes));
   const byStatus = new Map<number, ResponseConfig>();
   return {
     of: (status) => {
       let response = byStatus.get(status);
       if (!response) {
-        const codes = allCodes.filter((code) => ERROR_CODES[code] === status);
-        if (codes.length === 0) throw new Error(`no error code is sent with status ${status} (shared/errors.ts ERROR_CODES)`);
+        const codes = codesOf([status]);
         const schema = registry.register(`Error${status}`, envelope(codes));
         response = { description: `${STATUS_CODES[status]}: ${codes.join(', ')}`, content: { 'application/json': { schema } } };
         byStatus.set(status, response);
       }
       return response;
     },
-    any: { description: 'Any other failure, in the error envelope', content: { 'application/json': { schema: any } } },
+    anyRoute: { description: `What any request may meet: ${anyRouteCodes.join(', ')}`, content: { 'application/json': { schema: anyRoute } } },
   };
 }

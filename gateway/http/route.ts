@@ -116,6 +116,12 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   body?: B;
   /** The success status; a handler picks another listed one with Reply.withStatus. */
   status: number | readonly number[];
+  /**
+   * The failure statuses its handler answers with besides those the declaration implies
+   * (api-description.ts): 404 for a record named in the query or body, 409 for a state that forbids
+   * the request, 410 for what has expired or been withdrawn. The API description lists them.
+   */
+  failures?: readonly number[];
   /** The schema of `data` in the success envelope, or what the handler writes itself. */
   response: R;
   /**

@@ -39,7 +39,7 @@ function routesFor(storage: SignedObjectAccess) {
     route({
       method: 'get', path: objectPath, guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
       params: objectParams, query: signedUrlQuery,
-      status: [200, 206], response: 'bytes',
+      status: [200, 206], failures: [403, 416], response: 'bytes',
       handle: async (_input, ctx) => {
         const { key, grant } = authorise(ctx);
         const info = await storage.head(key);
@@ -70,7 +70,7 @@ function routesFor(storage: SignedObjectAccess) {
     route({
       method: 'put', path: objectPath, guard: 'none', summary: 'Store the bytes of a large upload, or one part of a multipart upload, through a signed URL',
       params: objectParams, query: signedUrlQuery, body: rawBytes,
-      status: 200, response: storedObjectResponse,
+      status: 200, failures: [403], response: storedObjectResponse,
       handle: async (_input, ctx) => {
         const { key, grant } = authorise(ctx);
         // A signed length is exact, as on S3; without one, the largest put applies.

@@ -13,7 +13,7 @@ describe('API description', () => {
       params: z.object({ thingId: z.string().regex(/^[a-z]+$/) }),
       query: z.object({ dryRun: z.enum(['true', 'false']).optional() }).strict(),
       body: z.object({ size: z.number().int().min(1) }).strict(),
-      status: [201, 200], response: thing,
+      status: [201, 200], failures: [410], response: thing,
       handle: () => ({ thingId: 'a', size: 1, state: null }),
     }),
   ], { serverUrl: 'https://api.example', version: '1.2.3' });
@@ -36,8 +36,20 @@ describe('API description', () => {
     expect(created.properties.data.required).to.deep.equal(['thingId', 'size', 'state']);
     expect(created.properties.data.properties.state).to.deep.equal({ type: ['string', 'null'], enum: ['new', 'old', null] });
     expect(operation.responses['200'].content['application/json'].schema).to.deep.equal(created);
-    expect(Object.keys(operation.responses).sort()).to.deep.equal(['200', '201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '503', 'default']);
+    expect(Object.keys(operation.responses).sort()).to.deep.equal(['200', '201', '400', '401', '403', '404', '409', '410', '413', '415', '422', '429', '503', 'default']);
     expect(operation.responses['403'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error403' });
+    expect(operation.responses['410'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error410' });
+    expect(operation.responses.default.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/ErrorOfAnyRoute' });
+  });
+
+  it('describes the headers the route sets: rate limits, Retry-After on 429, Idempotent-Replayed on answers a repeat may replay', () => {
+    const headers = (status: string) => Object.keys(operation.responses[status].headers ?? {}).sort();
+    expect(headers('201')).to.deep.equal(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy']);
+    expect(headers('410')).to.deep.equal(['Idempotent-Replayed', 'RateLimit', 'RateLimit-Policy']);
+    expect(headers('401')).to.deep.equal([]);
+    expect(headers('429')).to.deep.equal(['RateLimit', 'RateLimit-Policy', 'Retry-After']);
+    expect(headers('503')).to.deep.equal(['RateLimit', 'RateLimit-Policy']);
+    expect(operation.parameters.find((parameter: { in: string }) => parameter.in === 'header')).to.include({ name: 'Idempotency-Key', required: false });
   });
 
   it('writes paths in the OpenAPI form', () => {

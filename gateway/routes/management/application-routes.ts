@@ -91,7 +91,7 @@ export const applicationRoutes: RouteModule = (deps) => {
       application: inParams('applicationId'),
       audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
-      status: 200, response: versionResponse,
+      status: 200, failures: [409], response: versionResponse,
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
     }),
   ];

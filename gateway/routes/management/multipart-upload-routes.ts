@@ -36,14 +36,14 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
       method: 'post', path: MULTIPART_UPLOADS, guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 1: reserve the file and learn the part size and count',
       application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
       body: multipartUploadSchema({ tiers: deps.config.tiers, channels: deps.config.channels }),
-      status: 201, response: multipartUploadResponse,
+      status: 201, failures: [404, 409], response: multipartUploadResponse,
       handle: async ({ body }) => presentMultipartUpload(await multipart.open(body)),
     }),
     route({
       method: 'post', path: `${UPLOAD}/parts`, guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 2: pre-signed PUT URLs for up to 100 parts',
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.parts', target: inParams('uploadId') },
       params: uploadParams, body: partUrlsSchema,
-      status: 200, response: partUrlsResponse,
+      status: 200, failures: [409, 410], response: partUrlsResponse,
       handle: async ({ params, body }) => {
         const { expiresAt, parts } = await multipart.presignParts(params.uploadId, body.partNumbers);
         return presentPartUrls(params.uploadId, expiresAt, parts);
@@ -54,7 +54,7 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.complete', target: inParams('uploadId') },
       params: uploadParams,
       // 202 while the file is being assembled and verified; 200 once the upload has completed or failed.
-      status: [202, 200], response: uploadSessionResponse,
+      status: [202, 200], failures: [409, 410], response: uploadSessionResponse,
       handle: async ({ params }) => {
         await multipart.complete(params.uploadId);
         const { session, file, version } = await uploads.getUpload(params.uploadId);
@@ -65,7 +65,7 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
       method: 'delete', path: UPLOAD, guard: 'admin', scope: 'publish', summary: 'Abort an upload not yet completed: discard its bytes and free its file name',
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.abort', target: inParams('uploadId') },
       params: uploadParams,
-      status: 200, response: uploadSessionResponse,
+      status: 200, failures: [409, 410], response: uploadSessionResponse,
       handle: async ({ params }) => presentUploadSession(await multipart.abort(params.uploadId), null, null),
     }),
   ];

@@ -38,7 +38,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       method: 'post', path: '/v1/management/upload', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
       application: inBody('applicationId'), audit: { action: 'upload.small', target: inResult('fileId') },
       body: multipartForm(formFields, FILE_FIELD),
-      status: 201, response: uploadedFileResponse,
+      status: 201, failures: [404, 409], response: uploadedFileResponse,
       handle: async ({ body: admitFields }, ctx) => {
         if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
         if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + MULTIPART_FORM_OVERHEAD_BYTES) {
@@ -77,7 +77,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       method: 'post', path: '/v1/management/upload/large-url', guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
       application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
       body: largeUploadUrlSchema(fieldChoices),
-      status: 201, response: largeUploadResponse,
+      status: 201, failures: [404, 409], response: largeUploadResponse,
       handle: async ({ body }) => {
         const { session, uploadUrl } = await uploads.issueLargeUpload(body);
         return presentLargeUpload(session, uploadUrl);
@@ -89,7 +89,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       application: inBody('applicationId'), audit: { action: 'upload.complete', target: inBody('uploadId') },
       body: largeUploadCompleteSchema,
       // 202 while the bytes are being verified; 200 once the upload has completed or failed.
-      status: [202, 200], response: uploadSessionResponse,
+      status: [202, 200], failures: [404, 409, 410], response: uploadSessionResponse,
       handle: async ({ body }) => {
         const session = await uploads.completeLargeUpload(body);
         const { session: current, file, version } = await uploads.getUpload(session.uploadId);
