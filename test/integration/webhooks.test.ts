@@ -206,6 +206,7 @@ describe('webhooks', function () {
 
     it('disables an endpoint whose deliveries have all failed for 5 days, and says why', async () => {
       receiver.answer({ status: 500 });
+      const counts = await deliveryCounts();
       const { webhookId } = await register(['customer.created']);
       const fiveDaysAgo = new Date(Date.now() - WEBHOOK_DISABLE_AFTER_FAILING_MS - 1_000);
       await app.core.store.updateWebhookEndpoint(webhookId, { failingSince: fiveDaysAgo }, new Date());
@@ -220,6 +221,7 @@ describe('webhooks', function () {
       expect(delivery.status).to.equal('failed');
       expect(delivery.attempts).to.equal(1);
       expect(delivery.error).to.contain('the endpoint was disabled');
+      expect((await countsSince(counts)).failed, 'webhook_deliveries_total').to.be.at.least(1);
 
       // Turned on again, it starts afresh.
       const enabled = await app.http.patch(`${WEBHOOKS}/${webhookId}`, { isActive: true });

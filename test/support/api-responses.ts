@@ -13,12 +13,14 @@ export interface ReceivedResponse {
   body: unknown;
   /** Whether any body bytes arrived. */
   hasBody: boolean;
+  /** The names of the response's headers, in lower case. */
+  headerNames: readonly string[];
 }
 
 /* The parts of an OpenAPI 3.1 document read here, after dereferencing. */
 type JsonSchema = Record<string, unknown>;
 interface MediaTypeObject { schema?: JsonSchema }
-interface ResponseObject { content?: Record<string, MediaTypeObject> }
+interface ResponseObject { content?: Record<string, MediaTypeObject>; headers?: Record<string, { required?: boolean }> }
 interface OperationObject { responses: Record<string, ResponseObject> }
 type Document = { paths: Record<string, Record<string, OperationObject>>; components: { schemas: Record<string, JsonSchema> } };
 
@@ -34,9 +36,9 @@ interface PathTemplate {
 /**
  * Checks responses against the API description the service serves (GET /v1/openapi.json): the
  * operation is found by method and path as the router finds it (case-insensitive, an optional
- * trailing slash), the status must be declared (or fall to `default`), the media type must be one the
- * response declares, and a JSON body must validate against its schema (JSON Schema 2020-12, as
- * OpenAPI 3.1 says). A request no operation takes must be answered in the error envelope. HEAD is
+ * trailing slash), the status must be declared (or fall to `default`), the headers it declares
+ * required must be present, the media type must be one the response declares, and a JSON body must
+ * validate against its schema (JSON Schema 2020-12, as OpenAPI 3.1 says). A request no operation takes must be answered in the error envelope. HEAD is
  * checked as its GET without a body; OPTIONS is HTTP's own answer (Allow) and not checked.
  */
 export class ApiResponseCheck {
@@ -67,15 +69,20 @@ export class ApiResponseCheck {
       if (response.status < 400) return [`${response.status} for a request no operation describes`];
       return this.validate(this.errorEnvelope, response, 'the error envelope');
     }
-    const declared = operation.responses[String(response.status)] ?? operation.responses.default;
+    const listed = operation.responses[String(response.status)];
+    const declared = listed ?? operation.responses.default;
     if (!declared) return [`status ${response.status} is not declared`];
+    const missing = Object.entries(declared.headers ?? {})
+      .filter(([name, header]) => header.required && !response.headerNames.includes(name.toLowerCase()))
+      .map(([name]) => `no ${name} header, which ${response.status} requires`);
+    if (missing.length > 0) return missing;
     const content = declared.content ?? {};
     if (Object.keys(content).length === 0) return response.hasBody ? ['a body where none is declared'] : [];
     if (!response.contentType) return response.hasBody || method !== 'head' ? ['no Content-Type where content is declared'] : [];
     const mediaType = mediaTypeOf(content, response.contentType);
     if (!mediaType) return [`Content-Type ${response.contentType} is not one of ${Object.keys(content).join(', ')}`];
     if (method === 'head' || !isJson(response.contentType) || !mediaType.schema) return [];
-    return this.validate(mediaType.schema, response, `the schema of ${response.status}`);
+    return this.validate(mediaType.schema, response, listed ? `the schema of ${response.status}` : `status ${response.status} is not declared, and the schema of default`);
   }
 
   private operationOf(method: string, path: string): OperationObject | undefined {

@@ -80,6 +80,7 @@ export class HttpClient {
       contentType: result.headers.get('content-type'),
       body: result.body,
       hasBody: result.raw.length > 0,
+      headerNames: [...result.headers.keys()],
     });
     if (problems.length > 0) {
       throw new AssertionError(`${method} ${url.pathname} answered ${result.status} outside the API description:\n  ${problems.join('\n  ')}\n${result.raw.toString().slice(0, 2000)}`);
