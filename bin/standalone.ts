@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   }
   const redisUrl = config.redisUrl ?? (embeddedRedis as RedisServerProcess).url;
   const admin = resolveAdminKeys(config.adminApiKeys, config.dataDir);
-  const core = await openCoreServices(config);
+  const core = await openCoreServices(config, logger);
   started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, redisUrl);
   started.push({ name: 'workers', run: workers.close });

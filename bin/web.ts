@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     started.push({ name: 'gateway processes', run: gateways.stop });
     return;
   }
-  const core = await openCoreServices(config);
+  const core = await openCoreServices(config, logger);
   started.push({ name: 'core services', run: core.close });
   if (cluster.isWorker && config.metricsToken !== undefined) core.metrics.joinCluster();
   const gateway = await launchGateway(config, logger, core, config.redisUrl, admin.hashes);

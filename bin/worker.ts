@@ -18,7 +18,7 @@ installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, 
 
 async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('REDIS_URL is required for the worker process (npm start runs everything with its own Redis)');
-  const core = await openCoreServices(config);
+  const core = await openCoreServices(config, logger);
   started.push({ name: 'core services', run: core.close });
   const workers = await launchWorkers(config, logger, core, config.redisUrl);
   started.push({ name: 'workers', run: workers.close });

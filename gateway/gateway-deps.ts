@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config';
+import type { Hashing } from '../shared/hashing';
 import type { Logger } from '../shared/logger';
 import type { ProcessMetrics } from '../shared/metrics/process-metrics';
 import type { RedisOutageLog } from '../shared/redis/redis-outage-log';
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   logger: Logger;
   store: Store;
   storage: ObjectStorage;
+  /** Where file digests are computed: the process's hashing threads. */
+  hashing: Hashing;
   /** Present when the object store's signed URLs point at the gateway (the embedded store): signed-object-routes.ts answers them. */
   signedAccess?: SignedObjectAccess;
   /** Fail-fast connection: a command while Redis is down errors at once. */

@@ -113,7 +113,7 @@ export async function launchGateway(
   const stopCountingLookups = core.metrics.countCacheLookups(() => cacheLookups.byCache());
   const gateway = await startGateway(
     {
-      config, logger, store: core.store, storage: core.storage, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
+      config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
       metrics: core.metrics, cacheLookups,
     },
     port,

@@ -1,10 +1,14 @@
-import { createHash } from 'node:crypto';
+import { BinaryToTextEncoding, createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
-/** Takes bytes chunk by chunk: a node:crypto Hash, or FileDigester for both of a file's digests. */
+/**
+ * Takes bytes chunk by chunk. `update` has used the chunk (hashed or copied it) when it returns, or
+ * once the promise it returns resolves: the caller may then reuse the chunk's buffer. A promise also
+ * asks the caller to wait before the next chunk (backpressure from a hashing thread).
+ */
 export interface ChunkSink {
-  update(chunk: Buffer): unknown;
+  update(chunk: Buffer): void | Promise<void>;
 }
 
 /** The digests kept for a file: SHA-256 as hex (our checksum), SHA-512 as base64 (what electron-updater and Squirrel check). */
@@ -13,33 +17,53 @@ export interface FileDigests {
   sha512: string;
 }
 
-/** Computes both of a file's digests from one pass over its bytes: in flight while receiving, or while reading it back. */
-export class FileDigester implements ChunkSink {
-  private readonly sha256 = createHash('sha256');
-  private readonly sha512 = createHash('sha512');
+/** How each of a file's digests is computed and written down; hashing threads compute the same. */
+export const FILE_DIGESTS: readonly { name: keyof FileDigests; encoding: BinaryToTextEncoding }[] = [
+  { name: 'sha256', encoding: 'hex' },
+  { name: 'sha512', encoding: 'base64' },
+];
 
-  update(chunk: Buffer): this {
-    this.sha256.update(chunk);
-    this.sha512.update(chunk);
-    return this;
-  }
-
-  /** Once only, after the last chunk (node:crypto refuses a second digest). */
-  digest(): FileDigests {
-    return { sha256: this.sha256.digest('hex'), sha512: this.sha512.digest('base64') };
-  }
+/** Computes both of a file's digests from one pass over its bytes. */
+export interface Digester extends ChunkSink {
+  /** Once only, after the last chunk. */
+  digest(): Promise<FileDigests>;
+  /** Drops what was hashed so far, for bytes that will not be finished (a refused upload). Harmless after digest(). */
+  abort(): void;
 }
+
+/** Where digests are computed: on the calling thread (hashInProcess) or on hashing threads (HashingThreads). */
+export interface Hashing {
+  digester(): Digester;
+}
+
+/** Both digests on the calling thread, each chunk hashed before update returns. */
+export class FileDigester implements Digester {
+  private readonly hashes = FILE_DIGESTS.map(({ name, encoding }) => ({ name, encoding, hash: createHash(name) }));
+
+  update(chunk: Buffer): void {
+    for (const { hash } of this.hashes) hash.update(chunk);
+  }
+
+  /** node:crypto refuses a second digest. */
+  async digest(): Promise<FileDigests> {
+    return Object.fromEntries(this.hashes.map(({ name, encoding, hash }) => [name, hash.digest(encoding)])) as unknown as FileDigests;
+  }
+
+  abort(): void {}
+}
+
+export const hashInProcess: Hashing = { digester: () => new FileDigester() };
 
 /** Feeds a stream to `sink` chunk by chunk: memory stays flat whatever the size. */
 export async function feedStream(stream: Readable, sink: ChunkSink): Promise<void> {
-  for await (const chunk of stream) sink.update(chunk as Buffer);
+  for await (const chunk of stream) await sink.update(chunk as Buffer);
 }
 
 /**
  * Feeds an open file to `sink` through two buffers allocated once, the next read running while the
- * current chunk is hashed. A stream would allocate a fresh buffer per chunk, and touching that much
+ * current chunk is taken. A stream would allocate a fresh buffer per chunk, and touching that much
  * new memory costs as much as the hashing itself on hosts that reclaim an idle process's freed
- * pages. The sink must consume each chunk before returning: its buffer is read into again.
+ * pages.
  */
 export async function feedFileThroughReusedBuffers(handle: FileHandle, chunkBytes: number, sink: ChunkSink): Promise<void> {
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
@@ -51,21 +75,28 @@ export async function feedFileThroughReusedBuffers(handle: FileHandle, chunkByte
     const filled = buffers[current];
     current = 1 - current;
     reading = handle.read(buffers[current], 0, chunkBytes, null);
-    sink.update(filled.subarray(0, bytesRead));
+    const taking = sink.update(filled.subarray(0, bytesRead));
+    if (taking) await taking;
   }
 }
 
-/** Both digests of a stream, in one pass. */
-export async function digestsOfStream(stream: Readable): Promise<FileDigests> {
-  const digester = new FileDigester();
-  await feedStream(stream, digester);
-  return digester.digest();
+/** Both digests of a stream, in one pass; the digester is aborted when the stream fails. */
+export async function digestsOfStream(stream: Readable, digester: Digester): Promise<FileDigests> {
+  return digestAfter(digester, feedStream(stream, digester));
 }
 
-/** Both digests of an open file, in one pass through reused buffers. */
-export async function digestsOfFile(handle: FileHandle, chunkBytes: number): Promise<FileDigests> {
-  const digester = new FileDigester();
-  await feedFileThroughReusedBuffers(handle, chunkBytes, digester);
+/** Both digests of an open file, in one pass through reused buffers; the digester is aborted when a read fails. */
+export async function digestsOfFile(handle: FileHandle, chunkBytes: number, digester: Digester): Promise<FileDigests> {
+  return digestAfter(digester, feedFileThroughReusedBuffers(handle, chunkBytes, digester));
+}
+
+async function digestAfter(digester: Digester, fed: Promise<void>): Promise<FileDigests> {
+  try {
+    await fed;
+  } catch (error) {
+    digester.abort();
+    throw error;
+  }
   return digester.digest();
 }
 

@@ -1,4 +1,5 @@
 import type { Config } from '../shared/config';
+import type { Hashing } from '../shared/hashing';
 import type { Logger } from '../shared/logger';
 import type { ProcessMetrics } from '../shared/metrics/process-metrics';
 import type { JobQueues } from '../shared/queues/job-queues';
@@ -13,6 +14,8 @@ export interface WorkerDeps {
   logger: Logger;
   store: Store;
   storage: ObjectStorage;
+  /** Where file digests are computed: the process's hashing threads. */
+  hashing: Hashing;
   jobs: JobQueues;
   /** Announces webhook events (upload.completed, upload.failed, version.published). */
   webhooks: WebhookEvents;

@@ -31,8 +31,9 @@ const CONCURRENCY: Record<QueueName, number> = {
 
 /**
  * Job locks and stall checks (BullMQ). A worker renews its active jobs' locks every
- * lockDuration / 2 (3 s) while its event loop is free: hashing yields after every 1 MiB read, so a
- * 1 GiB hash holds the loop for at most about 100 ms at a time, far inside that margin. A job whose
+ * lockDuration / 2 (3 s) while its event loop is free: digests are computed on hashing threads, and
+ * on the event loop (HASHING_THREADS=0) hashing yields after every 1 MiB read, so a 1 GiB hash holds
+ * the loop for at most about 100 ms at a time, far inside that margin. A job whose
  * worker died keeps its lock for at most lockDuration; the stalled check, run every stalledInterval by
  * any live worker, puts it back in the queue once the lock has lapsed, so it resumes within about
  * lockDuration + stalledInterval (8 s) of the crash (30 to 60 s with BullMQ's defaults). A job that
@@ -159,7 +160,7 @@ export async function launchWorkers(
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
   const webhooks = new WebhookEvents(jobs, core.store, logger);
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, jobs, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
+  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.
   const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.oldestUncountedEventAt())];

@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
-import { FileDigester } from '../../shared/hashing';
+import type { Digester, Hashing } from '../../shared/hashing';
 import { randomToken } from '../../shared/ids';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
@@ -41,10 +41,12 @@ export interface MultipartOptions {
 
 /**
  * Streams a multipart form: the `file` part goes straight to a staging key in object storage while
- * its SHA-256, SHA-512 and size are computed in the same pass; nothing is held whole in memory. A file over `maxFileBytes` is
- * refused with 413 and its partial object removed. Fields are collected as strings.
+ * its size is counted and its SHA-256 and SHA-512 are computed where `hashing` computes them (on
+ * hashing threads, while the event loop writes the file); nothing is held whole in memory. A file
+ * over `maxFileBytes` is refused with 413 and its partial object removed. Fields are collected as
+ * strings.
  */
-export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, options: MultipartOptions): Promise<ReceivedForm> {
+export async function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, hashing: Hashing, options: MultipartOptions): Promise<ReceivedForm> {
   const { maxFileBytes, tooLargeMessage } = options;
   let parser: busboy.Busboy;
   try {
@@ -58,6 +60,7 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
   let staging: Promise<StagedFile> | undefined;
   let stagingKey: string | undefined;
   let hashingStream: Transform | undefined;
+  let digester: Digester | undefined;
   let problem: Error | undefined;
   const fail = (error: Error) => {
     problem ??= error;
@@ -79,22 +82,23 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
       stream.resume();
       return;
     }
-    const digester = new FileDigester();
     let size = 0;
-    const hashing = new Transform({
+    const hashingThrough = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        digester.update(chunk);
         size += chunk.length;
-        callback(null, chunk);
+        // The digester takes the chunk at once unless its threads are a ring behind: then the body waits.
+        const taking = digester?.update(chunk);
+        if (taking) taking.then(() => callback(null, chunk), callback);
+        else callback(null, chunk);
       },
     });
     // Its failures reach us through the storage write, or were ours to begin with.
-    hashing.on('error', () => undefined);
-    hashingStream = hashing;
+    hashingThrough.on('error', () => undefined);
+    hashingStream = hashingThrough;
     // busboy signals 'limit' on reaching fileSize, which is one byte past the largest file allowed.
     stream.on('limit', () => {
       fail(payloadTooLarge(tooLargeMessage));
-      hashing.destroy(payloadTooLarge(tooLargeMessage));
+      hashingThrough.destroy(payloadTooLarge(tooLargeMessage));
     });
     const fileName = info.filename ?? '';
     staging = Promise.resolve<Record<string, string>>(Object.assign(Object.create(null), fields))
@@ -103,14 +107,16 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
         if (problem) throw problem;
         const key = stagingStorageKey(`form-${randomToken(12)}`);
         stagingKey = key;
-        stream.pipe(hashing);
-        await storage.put(key, hashing, { contentType: 'application/octet-stream' });
-        return { stagingKey: key, fileName, mimeType: info.mimeType, size, ...digester.digest() };
+        digester = hashing.digester();
+        stream.pipe(hashingThrough);
+        await storage.put(key, hashingThrough, { contentType: 'application/octet-stream' });
+        return { stagingKey: key, fileName, mimeType: info.mimeType, size, ...(await digester.digest()) };
       })
       .catch((error: Error) => {
         // Keep the parser moving: the rest of this part is discarded instead of stalling the request.
-        stream.unpipe(hashing);
+        stream.unpipe(hashingThrough);
         stream.resume();
+        digester?.abort();
         fail(error);
         throw error;
       });

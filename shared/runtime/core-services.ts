@@ -1,4 +1,6 @@
 import type { Config } from '../config';
+import { HashingThreads } from '../hashing-threads/hashing-threads';
+import type { Logger } from '../logger';
 import { ProcessMetrics } from '../metrics/process-metrics';
 import { defaultChannel } from '../releases/channels';
 import { createObjectStorage } from '../storage/create-object-storage';
@@ -15,19 +17,25 @@ export interface CoreServices {
   signedAccess?: SignedObjectAccess;
   /** What the gateway and the workers of this process record; served when METRICS_TOKEN is set. */
   metrics: ProcessMetrics;
+  /** The process's hashing threads: uploads' and verifications' digests are computed on them. */
+  hashing: HashingThreads;
   close(): Promise<void>;
 }
 
-export async function openCoreServices(config: Readonly<Config>): Promise<CoreServices> {
+export async function openCoreServices(config: Readonly<Config>, logger: Logger): Promise<CoreServices> {
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, defaultChannel: defaultChannel(config.channels) });
   const { storage, signedAccess } = createObjectStorage(config);
+  const hashing = new HashingThreads({
+    onUnavailable: (error) => logger.warn({ err: error }, 'hashing threads could not start: file digests are computed on the event loop'),
+  });
   return {
     store,
     storage,
     signedAccess,
     metrics: new ProcessMetrics(config.metricsToken !== undefined),
+    hashing,
     close: async () => {
-      await Promise.allSettled([store.close(), storage.close()]);
+      await Promise.allSettled([store.close(), storage.close(), hashing.close()]);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ChunkSink, FileDigests } from '../hashing';
+import type { ChunkSink, FileDigests, Hashing } from '../hashing';
 import { MAX_PUT_BYTES } from '../policy';
 
 export interface ObjectInfo {
@@ -112,8 +112,11 @@ export interface ObjectStorage {
   head(key: string): Promise<ObjectInfo | null>;
   /** Throws ObjectNotFoundError when the object does not exist. */
   getStream(key: string, range?: ByteRange): Promise<Readable>;
-  /** The object's SHA-256 (hex) and SHA-512 (base64), from one pass over its bytes; throws ObjectNotFoundError when missing. */
-  digests(key: string): Promise<FileDigests>;
+  /**
+   * The object's SHA-256 (hex) and SHA-512 (base64), from one pass over its bytes computed where
+   * `hashing` computes them; throws ObjectNotFoundError when missing.
+   */
+  digests(key: string, hashing: Hashing): Promise<FileDigests>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
   /** Keys of up to `limit` objects directly under `directory/` (not in directories below it), in no set order. */

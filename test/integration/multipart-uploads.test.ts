@@ -164,7 +164,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const stored = (await app.core.store.getFile(opened.fileId))!;
       expect(stored).to.include({ platform: 'linux', arch: 'arm64', contentType: 'application/x-pak' });
       expect(stored.sha512, 'SHA-512 computed in the same pass').to.equal(createHash('sha512').update(file).digest('base64'));
-      expect((await app.core.storage.digests(stored.storageKey)).sha256).to.equal(sha256(file));
+      expect((await app.core.storage.digests(stored.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
       expect(await app.core.store.getVersion(applicationId, '3.1.0')).to.include({ channel: 'beta', status: 'draft', releaseNotes: 'Big build', requiredTier: 'premium' });
       // Completed: a repeat answers with the upload as it is, and its part URLs take nothing more.
       const repeat = await app.http.post(`/v1/management/uploads/${opened.uploadId}/complete`);
@@ -230,7 +230,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const late = await app.http.request('PUT', parts[0].uploadUrl, { key: null, body: randomBytes(PART) });
       expect(late.status).to.equal(404);
       const stored = (await app.core.store.getFile(fileId))!;
-      expect((await app.core.storage.digests(stored.storageKey)).sha256).to.equal(sha256(file));
+      expect((await app.core.storage.digests(stored.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
     });
 
     it('aborts: DELETE discards the parts, frees the name, and the part URLs take nothing more', async function () {
@@ -349,7 +349,7 @@ describe('on S3', () => {
       }
       // What the verification does once ListParts has named the parts.
       await app.core.storage.completeMultipartUpload(session.storageKey, session.multipart!.storageUploadId, etags);
-      expect((await app.core.storage.digests(session.storageKey)).sha256).to.equal(sha256(file));
+      expect((await app.core.storage.digests(session.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
     });
   });
 });

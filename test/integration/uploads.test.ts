@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
@@ -165,6 +167,68 @@ describe('uploads (management API)', () => {
       const garbage = await app.http.request('POST', '/v1/management/upload', { body: 'not a form', headers: { 'content-type': 'multipart/form-data; boundary=xyz' } });
       expect(garbage.status).to.equal(400);
       expect(storedObjects(app)).to.have.length(before);
+    });
+  });
+
+  describe('small upload hashed on threads', function () {
+    // One core gets no hashing threads: digests are computed in process there.
+    before(function () {
+      if (os.availableParallelism() < 2) this.skip();
+    });
+    const partial = () => fs.readdirSync(path.join(app.config.dataDir, 'objects', '.partial'));
+
+    it('answers 500 when a hashing thread stops mid-file, keeps nothing of the upload, and takes the next one', async () => {
+      const { applicationId } = await createApplication(app);
+      const before = storedObjects(app);
+      const boundary = 'thread-boundary';
+      const head = [
+        `--${boundary}\r\nContent-Disposition: form-data; name="applicationId"\r\n\r\n${applicationId}\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="version"\r\n\r\n1\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ].join('');
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(`${app.baseUrl}/v1/management/upload`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${app.adminKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.write(head);
+        req.write(randomBytes(512 * 1024));
+        // Bytes are being stored, so hashed: the threads stop under the upload, then the rest of the file comes.
+        pollUntil(() => (partial().length > 0 && app.core.hashing.running().length > 0 ? true : undefined), 10_000, 'the file being stored')
+          .then(async () => {
+            for (const worker of app.core.hashing.running()) await worker.terminate();
+            req.end(Buffer.concat([randomBytes(512 * 1024), Buffer.from(`\r\n--${boundary}--\r\n`)]));
+          })
+          .catch(reject);
+      });
+      const failed = await answer;
+      expect(failed.status, failed.body).to.equal(500);
+      expect(JSON.parse(failed.body).error.code).to.equal('INTERNAL_ERROR');
+      expect(partial()).to.deep.equal([]);
+      expect(storedObjects(app)).to.deep.equal(before);
+      expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions).to.deep.equal([]);
+
+      const content = randomBytes(100_000);
+      const next = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1', content }) });
+      expect(next.status).to.equal(201);
+      expect(next.body.data.checksum).to.equal(`sha256:${sha256(content)}`);
+    });
+
+    it('stops its hashing threads when the process shuts down', async () => {
+      const own = await startTestApp();
+      const { applicationId } = await createApplication(own);
+      await uploadSmallFile(own, { applicationId, version: '1' });
+      const running = own.core.hashing.running();
+      expect(running, 'threads started by the upload').to.have.length.greaterThan(0);
+      const exited = running.map((worker) => new Promise((resolve) => worker.once('exit', resolve)));
+      await own.close();
+      await Promise.all(exited);
+      expect(own.core.hashing.running()).to.deep.equal([]);
     });
   });
 

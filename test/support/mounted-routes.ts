@@ -6,6 +6,7 @@ import { DownloadCacheLookups } from '../../gateway/downloads/cache-lookups';
 import type { Guard } from '../../gateway/http/guards';
 import { routeTable } from '../../gateway/routes/route-table';
 import { loadConfig, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
+import { hashInProcess } from '../../shared/hashing';
 import { createLogger } from '../../shared/logger';
 import { ProcessMetrics } from '../../shared/metrics/process-metrics';
 import { createObjectStorage } from '../../shared/storage/create-object-storage';
@@ -35,6 +36,7 @@ export function mountedRoutes(): MountedRoute[] {
       config,
       logger: createLogger('silent', 'routes'),
       storage,
+      hashing: hashInProcess,
       signedAccess,
       adminKeyHashes: [],
       store: inert(),

@@ -68,7 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const logs: LogRecord[] = [];
   const logger = options.captureLogs ? memoryLogger(config.logLevel, logs) : createLogger(config.logLevel, 'test');
-  const core = await openCoreServices(config);
+  const core = await openCoreServices(config, logger);
   // Admin keys resolved as the entry points resolve them, so ADMIN_API_KEYS may list several.
   const adminKey = config.adminApiKeys[0];
   const { hashes } = resolveAdminKeys(config.adminApiKeys, config.dataDir);

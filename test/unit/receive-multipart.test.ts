@@ -4,11 +4,14 @@ import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { AppError, badRequest, notFound } from '../../shared/errors';
+import { HashingThreadError, HashingThreads } from '../../shared/hashing-threads/hashing-threads';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { UrlSigner } from '../../shared/storage/local/url-signer';
 import { MultipartOptions, receiveMultipart } from '../../gateway/uploads/receive-multipart';
+import { pollUntil } from '../support/poll';
+import { rejectionOf } from '../support/rejection';
 
 const BOUNDARY = 'form-boundary';
 
@@ -40,6 +43,10 @@ describe('receiveMultipart', () => {
   const options = (admitFile?: MultipartOptions['admitFile']): MultipartOptions => ({ maxFileBytes: 1024 * 1024, tooLargeMessage: 'too large', admitFile });
   const storedFiles = () => fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
 
+  // Digests as the gateway computes them: on hashing threads.
+  const hashing = new HashingThreads({ threads: 2 });
+  after(() => hashing.close());
+
   beforeEach(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-multipart-'));
     storage = new CountingStorage(root, 'http://localhost', new UrlSigner(randomBytes(32)));
@@ -52,6 +59,7 @@ describe('receiveMultipart', () => {
     const form = await receiveMultipart(
       request(field('version', '1'), fileHeader('a.bin'), content, partEnd, field('releaseNotes', 'after'), closing),
       storage,
+      hashing,
       options((fields, fileName) => {
         admitted = { fields: { ...fields }, fileName };
       }),
@@ -73,7 +81,7 @@ describe('receiveMultipart', () => {
       [async () => { throw notFound('no such application'); }, notFound('no such application')],
     ];
     for (const [admitFile, expected] of refusals) {
-      const refused = await receiveMultipart(request(field('version', '1'), fileHeader('a.bin'), randomBytes(500_000), partEnd, closing), storage, options(admitFile))
+      const refused = await receiveMultipart(request(field('version', '1'), fileHeader('a.bin'), randomBytes(500_000), partEnd, closing), storage, hashing, options(admitFile))
         .then(() => undefined, (error: AppError) => error);
       expect(refused).to.include({ status: expected.status, message: expected.message });
     }
@@ -89,9 +97,27 @@ describe('receiveMultipart', () => {
       [field('version', '1'), fileHeader('a.bin'), randomBytes(1000), partEnd, fileHeader('again.bin'), randomBytes(1000)],
     ];
     for (const pieces of bodies) {
-      const refused = await receiveMultipart(request(...pieces), storage, options()).then(() => undefined, (error: AppError) => error);
+      const refused = await receiveMultipart(request(...pieces), storage, hashing, options()).then(() => undefined, (error: AppError) => error);
       expect(refused).to.include({ status: 400 });
     }
     expect(storedFiles()).to.deep.equal([]);
+  });
+
+  it('fails the form and leaves nothing staged when a hashing thread stops mid-file', async () => {
+    const body = new PassThrough();
+    const req = Object.assign(body, { headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } }) as unknown as IncomingMessage;
+    const receiving = receiveMultipart(req, storage, hashing, options());
+    body.write(field('version', '1') + fileHeader('a.bin'));
+    body.write(randomBytes(200_000));
+    await pollUntil(() => (storedFiles().length > 0 && hashing.running().length === 2 ? true : undefined), 10_000, 'the file being stored and hashed');
+    for (const worker of hashing.running()) await worker.terminate();
+    body.end(Buffer.concat([randomBytes(200_000), Buffer.from(partEnd + closing)]));
+    expect(await rejectionOf(receiving)).to.be.instanceOf(HashingThreadError);
+    expect(storedFiles()).to.deep.equal([]);
+
+    // The next form is hashed on new threads.
+    const content = randomBytes(100_000);
+    const form = await receiveMultipart(request(field('version', '1'), fileHeader('a.bin'), content, partEnd, closing), storage, hashing, options());
+    expect(form.file?.sha512).to.equal(createHash('sha512').update(content).digest('base64'));
   });
 });

@@ -50,7 +50,7 @@ export async function backfillFileDigests(job: Job<JobPayloads['backfill-file-di
 async function digestOf(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
   let digests;
   try {
-    digests = await deps.storage.digests(file.storageKey);
+    digests = await deps.storage.digests(file.storageKey, deps.hashing);
   } catch (error) {
     if (!(error instanceof ObjectNotFoundError)) throw error;
     deps.logger.warn({ fileId: file.fileId, applicationId: file.applicationId, version: file.version }, 'file digest backfill: the file\'s bytes are missing');

@@ -1,7 +1,7 @@
 import { Job, UnrecoverableError } from 'bullmq';
 import { buildEvent } from '../../shared/events/event-recorder';
 import { ObjectNotFoundError } from '../../shared/errors';
-import { FileDigester, formatChecksum } from '../../shared/hashing';
+import { FileDigests, formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
 import type { FilePublicationResult } from '../../shared/store/store';
@@ -69,12 +69,16 @@ async function pendingVerification(uploadId: string, deps: WorkerDeps): Promise<
 
 async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps): Promise<string> {
   // Fed the bytes while the parts are assembled, when the store copies them itself: no second pass.
-  const assemblyDigests = new FileDigester();
-  let hashedInAssembly = false;
+  let assembledDigests: FileDigests | undefined;
   if (session.multipart) {
-    const assembly = await assembleMultipartUpload(deps.storage, session, assemblyDigests);
+    const digester = deps.hashing.digester();
+    const assembly = await assembleMultipartUpload(deps.storage, session, digester).catch((error: unknown) => {
+      digester.abort();
+      throw error;
+    });
+    if (assembly.problem !== null || !assembly.observed) digester.abort();
     if (assembly.problem !== null) return failUpload(session, file, assembly.problem, deps);
-    hashedInAssembly = assembly.observed;
+    if (assembly.observed) assembledDigests = await digester.digest();
   } else {
     try {
       await deps.storage.move(session.storageKey, file.storageKey);
@@ -88,7 +92,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (info.size !== session.fileSize) {
     return failUpload(session, file, `the uploaded object has ${info.size} bytes, ${session.fileSize} were declared`, deps);
   }
-  const digests = hashedInAssembly ? assemblyDigests.digest() : await deps.storage.digests(file.storageKey);
+  const digests = assembledDigests ?? await deps.storage.digests(file.storageKey, deps.hashing);
   if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }

@@ -46,7 +46,7 @@ export const uploadRoutes: RouteModule = (deps) => {
           ctx.set('Connection', 'close');
           throw payloadTooLarge(TOO_LARGE);
         }
-        const form = await receiveMultipart(ctx.req, deps.storage, {
+        const form = await receiveMultipart(ctx.req, deps.storage, deps.hashing, {
           maxFileBytes: SMALL_UPLOAD_MAX_BYTES,
           tooLargeMessage: TOO_LARGE,
           admitFile: async (fields, fileName) => {

@@ -162,8 +162,7 @@ async function concatenate(files: string[], target: string, observer?: ChunkSink
           const chunk = buffers[current].subarray(0, filled);
           const writing = writeFully(output, chunk);
           const reading = input.read(buffers[next], 0, COPY_CHUNK_BYTES, null);
-          observer?.update(chunk);
-          const [, read] = await Promise.all([writing, reading]);
+          const [, read] = await Promise.all([writing, reading, observer?.update(chunk)]);
           current = next;
           filled = read.bytesRead;
         }

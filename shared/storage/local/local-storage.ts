@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
-import { ChunkSink, digestsOfFile, FileDigests } from '../../hashing';
+import { ChunkSink, digestsOfFile, FileDigests, Hashing } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import {
@@ -87,10 +87,10 @@ export class LocalStorage implements ObjectStorage {
   }
 
   /** Reads through two reused buffers (see feedFileThroughReusedBuffers for why). */
-  async digests(key: string): Promise<FileDigests> {
+  async digests(key: string, hashing: Hashing): Promise<FileDigests> {
     const handle = await this.openObject(key);
     try {
-      return await digestsOfFile(handle, READ_CHUNK_BYTES);
+      return await digestsOfFile(handle, READ_CHUNK_BYTES, hashing.digester());
     } catch (error) {
       throw await this.failure(error, key);
     } finally {

@@ -20,7 +20,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
-import { digestsOfStream, FileDigests } from '../../hashing';
+import { digestsOfStream, FileDigests, Hashing } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';
 import {
   attachmentDisposition,
@@ -111,8 +111,8 @@ export class S3Storage implements ObjectStorage {
     return body;
   }
 
-  async digests(key: string): Promise<FileDigests> {
-    return digestsOfStream(await this.getStream(key));
+  async digests(key: string, hashing: Hashing): Promise<FileDigests> {
+    return digestsOfStream(await this.getStream(key), hashing.digester());
   }
 
   async listKeys(directory: string, limit: number): Promise<string[]> {
