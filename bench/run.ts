@@ -11,6 +11,7 @@ import { makeTempDir, managed, runWithCleanup } from './cleanup';
 import type { Figure } from './figures';
 import { PARTIAL_RESULTS_PATH, RESULTS_PATH, writeResults } from './results';
 import { ensureBucket } from './s3-bucket';
+import { smallUploadHashingThreads, verificationHashingThreads } from './scenarios/hashing-threads';
 import { httpThroughput, latestDownloadUrl, metricsOverhead, rateLimitCost } from './scenarios/http-throughput';
 import { largeMultipartUpload, parallelPartPuts } from './scenarios/multipart';
 import { concurrentGets, objectGet, objectPut } from './scenarios/object-transfers';
@@ -52,11 +53,13 @@ async function main(): Promise<void> {
   const parts: Part[] = [
     ['embedded default (SQLite, local objects)', () => withService('embedded', redis.url, {}, async (service, seeded) => [
       ...(await phase('small uploads', () => smallUpload(service, seeded, '', 0.8))),
+      ...(await phase('small uploads: hashing threads vs the event loop', () => smallUploadHashingThreads(service, seeded, redis.url))),
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),
       ...(await phase('rate limits on vs off', () => rateLimitCost(service, seeded, redis.url, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),
+      ...(await phase('large upload verification: hashing threads vs the event loop', () => verificationHashingThreads(service, seeded, redis.url))),
       ...(await phase('object GET and Range', () => objectGet(service, seeded))),
       ...(await phase('concurrent object GETs', () => concurrentGets(service, seeded))),
       ...(await phase('multipart parallel part PUTs', () => parallelPartPuts(service, seeded))),

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
   MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
   MULTIPART_UPLOAD_MAX_TTL_SECONDS,
@@ -46,6 +47,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Port of the worker process's own metrics listener (the gateway serves /metrics on its port). */
   metricsPort: number;
+  /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
+  hashingThreads: number;
   webhooks: WebhookConfig;
   /** Requests per window by rate-limit policy (shared/rate-limit-policies.ts); null: RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
@@ -156,6 +159,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     MULTIPART_UPLOAD_MAX_TTL_SECONDS, 'MULTIPART_UPLOAD_TTL_SECONDS', problems);
 
   const webConcurrency = parseInteger(read('WEB_CONCURRENCY'), 1, 1, 64, 'WEB_CONCURRENCY', problems);
+  const hashingThreads = parseInteger(read('HASHING_THREADS'), defaultHashingThreads(), 0, 64, 'HASHING_THREADS', problems);
 
   const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
   const rateLimits = readRateLimits(read('RATE_LIMITS'), tiers, problems);
@@ -186,6 +190,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     uploadUrlTtlSeconds,
     multipartUploadTtlSeconds,
     webConcurrency,
+    hashingThreads,
     webhooks: Object.freeze(webhooks),
     rateLimits,
     metricsToken,

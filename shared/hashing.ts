@@ -25,6 +25,12 @@ export const FILE_DIGESTS: readonly { name: keyof FileDigests; encoding: BinaryT
 
 /** Computes both of a file's digests from one pass over its bytes. */
 export interface Digester extends ChunkSink {
+  /**
+   * Where the digester has memory of its own the bytes go through (a hashing thread's ring): reads
+   * the rest of the file straight into it, reads of at most `chunkBytes`. Instead of update, not
+   * besides it.
+   */
+  readFile?(handle: FileHandle, chunkBytes: number): Promise<void>;
   /** Once only, after the last chunk. */
   digest(): Promise<FileDigests>;
   /** Drops what was hashed so far, for bytes that will not be finished (a refused upload). Harmless after digest(). */
@@ -85,9 +91,12 @@ export async function digestsOfStream(stream: Readable, digester: Digester): Pro
   return digestAfter(digester, feedStream(stream, digester));
 }
 
-/** Both digests of an open file, in one pass through reused buffers; the digester is aborted when a read fails. */
+/**
+ * Both digests of an open file, in one pass: read straight into the digester's memory where it has
+ * any, else through reused buffers. The digester is aborted when a read fails.
+ */
 export async function digestsOfFile(handle: FileHandle, chunkBytes: number, digester: Digester): Promise<FileDigests> {
-  return digestAfter(digester, feedFileThroughReusedBuffers(handle, chunkBytes, digester));
+  return digestAfter(digester, digester.readFile ? digester.readFile(handle, chunkBytes) : feedFileThroughReusedBuffers(handle, chunkBytes, digester));
 }
 
 async function digestAfter(digester: Digester, fed: Promise<void>): Promise<FileDigests> {

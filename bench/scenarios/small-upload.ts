@@ -3,15 +3,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { withBareFiles } from '../bare-servers';
 import { formatBytes, scaled } from '../byte-sizes';
-import { checkTransfers, curlSequential } from '../curl';
+import { checkTransfers, CurlRun, curlSequential } from '../curl';
 import type { Figure } from '../figures';
 import { MIB } from '../sample-stats';
 import type { Seeded } from '../seed';
 import type { Service } from '../service';
 import { compareTransfers, rssGrowthFigure, settleDisk, throughputFigure } from '../transfers';
 
-const FILE_BYTES = scaled(10 * MIB);
-const UPLOADS = 20;
+export const SMALL_FILE_BYTES = scaled(10 * MIB);
+export const SMALL_UPLOADS = 20;
+
+/** The file every small upload sends: 10 MiB, the largest the endpoint takes. */
+export function writeSmallFile(dir: string): string {
+  const file = path.join(dir, 'setup.bin');
+  fs.writeFileSync(file, randomBytes(SMALL_FILE_BYTES));
+  return file;
+}
+
+/** curl's form fields for one upload of `file` as a MAIN file of `version`. */
+const form = (applicationId: string, version: string, file: string) => [
+  ...['--form', `applicationId=${applicationId}`, '--form', `version=${version}`, '--form', 'fileType=MAIN'],
+  ...['--form', `file=@${file};type=application/octet-stream;filename=setup.bin`],
+];
+
+/** One run of the figure: SMALL_UPLOADS sequential uploads of `file` to the service, each to a new version, on one connection. */
+export function serviceUploads(service: Service, seeded: Seeded, file: string, versionPrefix: string): (run: number) => Promise<CurlRun> {
+  return async (run) => {
+    const requests = Array.from({ length: SMALL_UPLOADS }, (_, i) => ({
+      url: `${service.api.baseUrl}/v1/management/upload`,
+      options: ['--header', `Authorization: Bearer ${service.api.adminKey}`, ...form(seeded.applicationId, `${versionPrefix}.${run}.${i}`, file)],
+    }));
+    return checkTransfers(await curlSequential(requests), 'small upload', 201);
+  };
+}
 
 /**
  * N sequential multipart uploads of one file (10 MiB, the largest the endpoint takes), each to a new
@@ -21,27 +45,19 @@ const UPLOADS = 20;
  */
 export async function smallUpload(service: Service, seeded: Seeded, label: string, minRatio?: number): Promise<Figure[]> {
   return withBareFiles('bds-bench-small-', async (dir, bare) => {
-    const file = path.join(dir, 'setup.bin');
-    fs.writeFileSync(file, randomBytes(FILE_BYTES));
-    const form = (version: string) => [
-      ...['--form', `applicationId=${seeded.applicationId}`, '--form', `version=${version}`, '--form', 'fileType=MAIN'],
-      ...['--form', `file=@${file};type=application/octet-stream;filename=setup.bin`],
-    ];
-    const uploads = async (url: (i: number) => string, headers: string[], run: number) => {
-      const requests = Array.from({ length: UPLOADS }, (_, i) => ({ url: url(i), options: [...headers, ...form(`2.${run}.${i}`)] }));
+    const file = writeSmallFile(dir);
+    const bareUploads = async (run: number) => {
+      const requests = Array.from({ length: SMALL_UPLOADS }, (_, i) => ({ url: `${bare.baseUrl}/small-${run}-${i}.bin`, options: form('bare', `2.${run}.${i}`, file) }));
       return checkTransfers(await curlSequential(requests), 'small upload', 201);
     };
     const runs = await compareTransfers(
-      UPLOADS * FILE_BYTES,
-      { pid: bare.pid, run: (run) => uploads((i) => `${bare.baseUrl}/small-${run}-${i}.bin`, [], run) },
-      {
-        pid: service.pid,
-        run: (run) => uploads(() => `${service.api.baseUrl}/v1/management/upload`, ['--header', `Authorization: Bearer ${service.api.adminKey}`], run),
-      },
+      SMALL_UPLOADS * SMALL_FILE_BYTES,
+      { pid: bare.pid, run: bareUploads },
+      { pid: service.pid, run: serviceUploads(service, seeded, file, '2') },
       settleDisk,
     );
     return [
-      throughputFigure(`${label}small upload ${formatBytes(FILE_BYTES)} x${UPLOADS} sequential`, runs, 'bare node:http + busboy, file part to a file', minRatio),
+      throughputFigure(`${label}small upload ${formatBytes(SMALL_FILE_BYTES)} x${SMALL_UPLOADS} sequential`, runs, 'bare node:http + busboy, file part to a file', minRatio),
       rssGrowthFigure(`${label}small upload: RSS growth of the service`, runs),
     ];
   });

@@ -7,8 +7,14 @@ import { LaneThread, newRing, RingSize, ThreadedDigester } from './threaded-dige
 
 const THREAD_ENTRY = path.join(__dirname, 'hash-thread.js');
 
-/** At most this many threads, however many cores: two files' digests at once on their own cores. */
-const MAX_THREADS = 4;
+/** At most this many threads by default, however many cores: two files' digests at once on their own cores. */
+const MAX_DEFAULT_THREADS = 4;
+
+/** One thread per core up to MAX_DEFAULT_THREADS; none on one core, where threads buy nothing. */
+export function defaultHashingThreads(): number {
+  const cores = os.availableParallelism();
+  return cores > 1 ? Math.min(cores, MAX_DEFAULT_THREADS) : 0;
+}
 
 /** Each file's ring: the copy runs up to 4 MiB ahead of the slower digest, and the threads are woken every 512 KiB. */
 const RING: RingSize = { capacity: 4 * 1024 * 1024, batch: 512 * 1024 };
@@ -30,8 +36,8 @@ export class HashingThreadError extends Error {
  * the bytes into the file's ring (ThreadedDigester). Threads start with the first file and keep the
  * process alive only while they hash. A thread that stops fails the digests it was computing (their
  * bytes are gone) and is replaced for the next file; a thread that cannot start at all leaves the
- * digests to the calling thread from then on. With fewer than two cores the threads buy nothing,
- * and every digest is computed in process.
+ * digests to the calling thread from then on. With no threads (HASHING_THREADS=0, or one core) every
+ * digest is computed on the calling thread.
  */
 export class HashingThreads implements Hashing {
   private readonly threads: (HashThread | undefined)[];
@@ -46,13 +52,11 @@ export class HashingThreads implements Hashing {
   private unavailable: Error | undefined;
 
   /**
-   * `threads`: how many (0: every digest in process); by default one per core up to MAX_THREADS,
-   * none on one core. `onUnavailable`: told once when a thread could not start. `entry`: the
+   * `threads`: how many (0: every digest in process; by default defaultHashingThreads()). `onUnavailable`: told once when a thread could not start. `entry`: the
    * thread's script, for tests of a thread that fails.
    */
   constructor(options: { threads?: number; ring?: RingSize; onUnavailable?: (error: Error) => void; entry?: string } = {}) {
-    const cores = os.availableParallelism();
-    this.threads = new Array(options.threads ?? (cores > 1 ? Math.min(cores, MAX_THREADS) : 0)).fill(undefined);
+    this.threads = new Array(options.threads ?? defaultHashingThreads()).fill(undefined);
     this.ring = options.ring ?? RING;
     this.entry = options.entry ?? THREAD_ENTRY;
     this.onUnavailable = options.onUnavailable ?? (() => undefined);

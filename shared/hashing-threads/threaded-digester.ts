@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { Digester, FILE_DIGESTS, FileDigests } from '../hashing';
 import { HASHED_CELLS, RING_HEADER_BYTES, ToHashThread, WRITTEN_CELL } from './messages';
 
@@ -105,6 +106,23 @@ export class ThreadedDigester implements Digester {
     const copied = this.copy(chunk, 0);
     if (this.written - this.woken >= this.size.batch) this.wake();
     return copied === chunk.length ? undefined : this.copyWhenThereIsRoom(chunk, copied);
+  }
+
+  /** The file's bytes read into the ring as room is made: the read is the only copy. */
+  async readFile(handle: FileHandle, chunkBytes: number): Promise<void> {
+    if (this.ended) throw new Error('the digester has ended');
+    const capacity = this.size.capacity;
+    for (;;) {
+      if (this.failure) throw this.failure;
+      if (capacity - this.unhashed() < Math.min(chunkBytes, this.size.batch)) await this.room();
+      const at = this.written % capacity;
+      const length = Math.min(chunkBytes, capacity - this.unhashed(), capacity - at);
+      const { bytesRead } = await handle.read(this.bytes, at, length, null);
+      if (bytesRead === 0) break;
+      this.written += bytesRead;
+      Atomics.store(this.cells, WRITTEN_CELL, this.written | 0);
+      if (this.written - this.woken >= this.size.batch) this.wake();
+    }
   }
 
   async digest(): Promise<FileDigests> {

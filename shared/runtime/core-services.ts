@@ -26,6 +26,7 @@ export async function openCoreServices(config: Readonly<Config>, logger: Logger)
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, defaultChannel: defaultChannel(config.channels) });
   const { storage, signedAccess } = createObjectStorage(config);
   const hashing = new HashingThreads({
+    threads: config.hashingThreads,
     onUnavailable: (error) => logger.warn({ err: error }, 'hashing threads could not start: file digests are computed on the event loop'),
   });
   return {

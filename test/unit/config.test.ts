@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import os from 'node:os';
 import path from 'node:path';
 import { Config, ConfigError, DEFAULT_METRICS_PORT, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
+import { defaultHashingThreads } from '../../shared/hashing-threads/hashing-threads';
 import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
 
 const KEY_A = 'a'.repeat(MIN_ADMIN_KEY_LENGTH);
@@ -105,6 +107,13 @@ describe('loadConfig', () => {
       expect(config.webhooks.retryBaseMs).to.equal(50);
       expect(loadConfig({}).webhooks).to.deep.equal({ allowedHosts: [], retryBaseMs: 10_000, secretKeyHex: undefined });
     });
+
+    it('hashes on one thread per core (up to four, none on one core) unless HASHING_THREADS says how many', () => {
+      expect(loadConfig({}).hashingThreads).to.equal(defaultHashingThreads());
+      expect(defaultHashingThreads()).to.equal(os.availableParallelism() > 1 ? Math.min(os.availableParallelism(), 4) : 0);
+      expect(loadConfig({ HASHING_THREADS: '0' }).hashingThreads).to.equal(0);
+      expect(loadConfig({ HASHING_THREADS: '8' }).hashingThreads).to.equal(8);
+    });
   });
 
   describe('each invalid variable is reported', () => {
@@ -134,6 +143,8 @@ describe('loadConfig', () => {
       ['REDIS_PREFIX', { REDIS_PREFIX: 'has:colon' }],
       ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_TIMEOUT_MS: '60000' }],
       ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_TIMEOUT_MS: 'soon' }],
+      ['HASHING_THREADS', { HASHING_THREADS: '65' }],
+      ['HASHING_THREADS', { HASHING_THREADS: 'all' }],
     ];
     for (const [variable, env] of cases) {
       it(`${variable}=${Object.values(env)[0]}`, () => expectRefused(env, variable));
