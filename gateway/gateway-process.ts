@@ -22,6 +22,7 @@ import { routeTable } from './routes/route-table';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
+import { SubscribedEventTypes } from '../shared/webhooks/subscribed-event-types';
 
 export interface RunningGateway {
   server: http.Server;
@@ -106,7 +107,7 @@ export async function launchGateway(
   const catalog = new CatalogCache(core.store, bus);
   const cacheLookups = new DownloadCacheLookups();
   const releases = new ReleaseCatalog(catalog, config, cacheLookups.catalog);
-  const webhooks = new WebhookEvents(jobs, core.store, logger);
+  const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
   const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;

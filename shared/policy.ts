@@ -139,11 +139,6 @@ export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * DAY_SECONDS * 1000;
 export const WEBHOOK_ENDPOINTS_MAX = 50;
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 /**
- * How long a gateway trusts its knowledge of whether any endpoint subscribes to download.recorded
- * before reading it again (at once on the gateway that changed an endpoint).
- */
-export const WEBHOOK_SUBSCRIPTION_REFRESH_MS = 5_000;
-/**
  * Webhook events Redis refused are kept in the store and queued again by a recurring job this often,
  * up to WEBHOOK_REQUEUE_BATCH at a time (and as many batches as a run finds, within its lock).
  */

@@ -9,6 +9,7 @@ import type { CoreServices } from '../shared/runtime/core-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
+import { SubscribedEventTypes } from '../shared/webhooks/subscribed-event-types';
 import type { FailureHandler, FailureHandlerRegistry, Processor, ProcessorRegistry } from './processor';
 import { FAILURE_HANDLERS, PROCESSORS } from './processors/registry';
 import type { WorkerDeps } from './worker-deps';
@@ -158,7 +159,7 @@ export async function launchWorkers(
   const bus = new InvalidationBus(connection, subscriber, invalidationChannel(config.redisPrefix), logger);
   await bus.start();
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
-  const webhooks = new WebhookEvents(jobs, core.store, logger);
+  const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);

@@ -1,3 +1,4 @@
+import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { conflict, notFound, redisUnavailable } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_SECRET_OVERLAP_MS } from '../../shared/policy';
@@ -6,7 +7,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../shared/store/models
 import type { Page, Store, WebhookEndpointPatch } from '../../shared/store/store';
 import { generateSigningSecret } from '../../shared/webhooks/signature';
 import type { SigningSecrets } from '../../shared/webhooks/signing-secrets';
-import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
+import { WEBHOOK_SUBSCRIPTIONS_TAG } from '../../shared/webhooks/subscribed-event-types';
 import type { CreateWebhookRequest, UpdateWebhookRequest } from '../schemas/webhook-schemas';
 
 /** An endpoint as created, with its signing secret, which exists in the clear only in this response. */
@@ -15,13 +16,17 @@ export interface CreatedWebhook {
   secret: string;
 }
 
-/** Webhook endpoints, their secrets and their delivery logs (admin). Deliveries themselves are the workers'. */
+/**
+ * Webhook endpoints, their secrets and their delivery logs (admin). Deliveries themselves are the
+ * workers'. Every change of an endpoint's subscriptions is written through the invalidation bus, so
+ * no process skips an event an endpoint now wants (SubscribedEventTypes).
+ */
 export class WebhookService {
   constructor(
     private readonly store: Store,
     private readonly signingSecrets: SigningSecrets,
     private readonly jobs: JobQueues,
-    private readonly events: WebhookEvents,
+    private readonly bus: InvalidationBus,
     private readonly retryBaseMs: number,
   ) {}
 
@@ -31,7 +36,7 @@ export class WebhookService {
     const now = new Date();
     const webhookId = newId('whk');
     const secret = generateSigningSecret();
-    const endpoint = await this.store.createWebhookEndpoint({
+    const endpoint = await this.subscriptionsChange(() => this.store.createWebhookEndpoint({
       webhookId,
       url: input.url,
       events: input.events,
@@ -44,8 +49,7 @@ export class WebhookService {
       failingSince: null,
       createdAt: now,
       updatedAt: now,
-    });
-    this.events.subscriptionsChanged();
+    }));
     return { endpoint, secret };
   }
 
@@ -63,15 +67,13 @@ export class WebhookService {
   async update(webhookId: string, request: UpdateWebhookRequest): Promise<WebhookEndpoint> {
     const patch: WebhookEndpointPatch = { ...request };
     if (request.isActive !== undefined) Object.assign(patch, { disabledReason: null, failingSince: null });
-    const updated = await this.store.updateWebhookEndpoint(webhookId, patch, new Date());
+    const updated = await this.subscriptionsChange(() => this.store.updateWebhookEndpoint(webhookId, patch, new Date()));
     if (!updated) throw webhookNotFound(webhookId);
-    this.events.subscriptionsChanged();
     return updated;
   }
 
   async delete(webhookId: string): Promise<void> {
-    if (!(await this.store.deleteWebhookEndpoint(webhookId))) throw webhookNotFound(webhookId);
-    this.events.subscriptionsChanged();
+    if (!(await this.subscriptionsChange(() => this.store.deleteWebhookEndpoint(webhookId)))) throw webhookNotFound(webhookId);
   }
 
   /** A new secret signs from now on; the one it replaces signs beside it for WEBHOOK_SECRET_OVERLAP_MS (24 h). */
@@ -86,6 +88,11 @@ export class WebhookService {
     }, now);
     if (!endpoint) throw webhookNotFound(webhookId);
     return { endpoint, secret };
+  }
+
+  /** Writes a change of which events some endpoint wants, held in every process first (503, nothing written, when it cannot be). */
+  private subscriptionsChange<T>(write: () => Promise<T>): Promise<T> {
+    return this.bus.change([WEBHOOK_SUBSCRIPTIONS_TAG], write);
   }
 
   async listDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>> {

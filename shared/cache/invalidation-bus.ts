@@ -3,7 +3,9 @@ import { redisUnavailable } from '../errors';
 import { randomToken } from '../ids';
 import type { Logger } from '../logger';
 
-export type CacheTopic = 'key' | 'adminKey' | 'customer' | 'application' | 'share';
+/** What changes can name: the kinds of record processes keep in memory. */
+const CACHE_TOPICS = ['key', 'adminKey', 'customer', 'application', 'share', 'webhooks'] as const;
+export type CacheTopic = (typeof CACHE_TOPICS)[number];
 /** What a cached entry depends on, and what a change names: a topic and an id. */
 export type CacheTag = [CacheTopic, string];
 type Listener = (topic: CacheTopic, id: string) => void;
@@ -264,7 +266,7 @@ export class InvalidationBus {
   }
 }
 
-const TOPICS = new Set<string>(['key', 'adminKey', 'customer', 'application', 'share']);
+const TOPICS = new Set<string>(CACHE_TOPICS);
 
 const tagKey = ([topic, id]: CacheTag): string => `${topic}:${id}`;
 

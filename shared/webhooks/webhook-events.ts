@@ -1,10 +1,10 @@
 import { newId } from '../ids';
 import type { Logger } from '../logger';
-import { WEBHOOK_SUBSCRIPTION_REFRESH_MS } from '../policy';
 import type { JobQueues } from '../queues/job-queues';
 import type { DistributionEvent, UnqueuedWebhookEvent } from '../store/models';
 import type { Store } from '../store/store';
 import { webhookData, type WebhookEventData, type WebhookEventType } from './events';
+import type { SubscribedEventTypes } from './subscribed-event-types';
 
 export interface EmitOptions {
   /** Fixed by a caller that may emit the same event again (a retried job), so it is dispatched once. */
@@ -15,19 +15,22 @@ export interface EmitOptions {
 
 /**
  * The one way the gateway and the workers announce an event to webhooks: it queues one
- * dispatch-webhook-event job, which a worker turns into a delivery per subscribed endpoint. Nothing
- * here waits on a receiver. An event announced while Redis refuses jobs is kept in the store and
+ * dispatch-webhook-event job, which a worker turns into a delivery per subscribed endpoint, for an
+ * event some active endpoint subscribes to (an event nobody wants queues nothing). Nothing here waits
+ * on a receiver. An event announced while Redis refuses jobs is kept in the store and
  * queued later by the requeue-webhook-events job, so a change that was written is announced.
  */
 export class WebhookEvents {
-  private downloadSubscribers = false;
-  private downloadSubscribersCheckedAt = Number.NEGATIVE_INFINITY;
-  private checkingDownloadSubscribers: Promise<boolean> | undefined;
-
-  constructor(private readonly jobs: JobQueues, private readonly store: Store, private readonly logger: Logger) {}
+  constructor(
+    private readonly jobs: JobQueues,
+    private readonly store: Store,
+    private readonly subscriptions: SubscribedEventTypes,
+    private readonly logger: Logger,
+  ) {}
 
   /** Queues the event; rejects when Redis refuses it (a worker's job then retries and emits again). */
   async emit<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
+    if (!(await this.subscriptions.wanted(type))) return;
     await this.queue(eventOf(type, data, options));
   }
 
@@ -37,6 +40,7 @@ export class WebhookEvents {
    * stands either way.
    */
   async announce<T extends WebhookEventType>(type: T, data: WebhookEventData[T], options: EmitOptions = {}): Promise<void> {
+    if (!(await this.subscriptions.wanted(type))) return;
     const event = eventOf(type, data, options);
     try {
       await this.queue(event);
@@ -58,41 +62,18 @@ export class WebhookEvents {
 
   /**
    * Called with each batch of stored distribution events, after the requests that made them were
-   * answered: download.recorded is emitted only while some endpoint subscribes to it, which this
-   * process reads again at most every WEBHOOK_SUBSCRIPTION_REFRESH_MS.
+   * answered: download.recorded, when some endpoint subscribes to it (it is high volume).
    */
   async eventsStored(events: readonly DistributionEvent[]): Promise<void> {
     const downloads = events.filter((event) => event.type === 'download');
-    if (downloads.length === 0 || !(await this.downloadsWanted())) return;
+    if (downloads.length === 0 || !(await this.subscriptions.wanted('download.recorded'))) return;
     for (const event of downloads) {
       await this.announce('download.recorded', webhookData.downloadRecorded(event), { eventId: `evt_download_${event.eventId}`, at: event.timestamp });
     }
   }
 
-  /** An endpoint changed here: whether downloads are wanted is read again before the next one. */
-  subscriptionsChanged(): void {
-    this.downloadSubscribersCheckedAt = Number.NEGATIVE_INFINITY;
-  }
-
   private async queue(event: Omit<UnqueuedWebhookEvent, 'keptAt'>): Promise<void> {
     await this.jobs.enqueue('dispatch-webhook-event', { eventId: event.eventId, type: event.type, occurredAt: event.occurredAt.toISOString(), data: event.data });
-  }
-
-  private downloadsWanted(): Promise<boolean> | boolean {
-    if (Date.now() - this.downloadSubscribersCheckedAt < WEBHOOK_SUBSCRIPTION_REFRESH_MS) return this.downloadSubscribers;
-    this.checkingDownloadSubscribers ??= this.store.listSubscribedWebhookEndpoints('download.recorded')
-      .then((endpoints) => {
-        this.downloadSubscribers = endpoints.length > 0;
-        this.downloadSubscribersCheckedAt = Date.now();
-        return this.downloadSubscribers;
-      }, (error: unknown) => {
-        this.logger.warn({ err: error }, 'could not read the subscribers of download.recorded; tried again with the next download');
-        return this.downloadSubscribers;
-      })
-      .finally(() => {
-        this.checkingDownloadSubscribers = undefined;
-      });
-    return this.checkingDownloadSubscribers;
   }
 }
 

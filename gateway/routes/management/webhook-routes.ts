@@ -34,7 +34,7 @@ const DELIVERIES = `${WEBHOOK}/deliveries`;
 
 /** Webhook endpoints and their delivery logs (admin only). A signing secret appears only in the response that makes it. */
 export const webhookRoutes: RouteModule = (deps) => {
-  const webhooks = new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.webhooks, deps.config.webhooks.retryBaseMs);
+  const webhooks = new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, deps.config.webhooks.retryBaseMs);
   const { allowedHosts } = deps.config.webhooks;
 
   return [
