@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
+bash scripts/ensure-update-clients.sh
 npx tsc -p tsconfig.json
 if [ "$#" -eq 0 ]; then set -- 'dist/test/**/*.test.js'; fi
 exec npx mocha "$@"
