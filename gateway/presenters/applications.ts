@@ -9,6 +9,8 @@ export const applicationResponse = z.object({
   description: z.string().nullable(),
   tags: z.array(z.string()),
   customerIds: z.array(z.string()),
+  /** The minisign public key in the form `tauri signer generate` prints, or null. */
+  updateSigningKey: z.string().nullable(),
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -22,6 +24,7 @@ export function presentApplication(app: Application): z.input<typeof application
     description: app.description,
     tags: app.tags,
     customerIds: app.customerIds,
+    updateSigningKey: app.updateSigningKey,
     isActive: app.isActive,
     createdAt: iso(app.createdAt),
     updatedAt: iso(app.updatedAt),

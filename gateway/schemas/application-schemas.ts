@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, versionField } from './common';
+import { applicationIdField, customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
 /** Refers to customers that exist (unknown ones are refused by the service). */
 const customerIds = z.array(customerIdField).max(10_000);
 const description = descriptionField.nullable();
+const updateSigningKey = updateSigningKeyField.nullable();
 
 export const createApplicationSchema = z
   .object({
@@ -15,14 +16,15 @@ export const createApplicationSchema = z
     description: description.optional(),
     tags: tags.optional(),
     customerIds: customerIds.optional(),
+    updateSigningKey: updateSigningKey.optional(),
   })
   .strict();
 
 export const updateApplicationSchema = z
-  .object({ name: nameField, description, tags, customerIds })
+  .object({ name: nameField, description, tags, customerIds, updateSigningKey })
   .partial()
   .strict()
-  .refine(notEmpty, { message: 'give at least one of name, description, tags, customerIds' });
+  .refine(notEmpty, { message: 'give at least one of name, description, tags, customerIds, updateSigningKey' });
 
 export const listApplicationsQuery = z
   .object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
 import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
+import { MinisignFormatError, parsePublicKey } from '../../shared/signing/minisign';
 
 /*
  * Field rules shared by every schema. Two kinds of rule for the same field:
@@ -164,6 +165,25 @@ const SELECTABLE_PLATFORMS = ['windows', 'macos', 'linux'] as const;
 const SELECTABLE_ARCHS = ['x64', 'arm64', 'ia32', 'armv7l', 'universal'] as const;
 export const platformSelectorField = z.enum(SELECTABLE_PLATFORMS, oneOf(SELECTABLE_PLATFORMS));
 export const archSelectorField = z.enum(SELECTABLE_ARCHS, oneOf(SELECTABLE_ARCHS));
+
+/** Longer than any form of a minisign public key (the printed one is about 150 characters). */
+const SIGNING_KEY_MAX_LENGTH = 1_000;
+
+/**
+ * A minisign public key: as `tauri signer generate` prints it, as the `.pub` file, or its key line.
+ * Kept in the printed form, which is what Tauri's `pubkey` setting takes.
+ */
+export const updateSigningKeyField = string()
+  .max(SIGNING_KEY_MAX_LENGTH, atMost(SIGNING_KEY_MAX_LENGTH))
+  .transform((value, ctx) => {
+    try {
+      return parsePublicKey(value).tauriForm;
+    } catch (error) {
+      if (!(error instanceof MinisignFormatError)) throw error;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a minisign public key, as `tauri signer generate` prints it' });
+      return z.NEVER;
+    }
+  });
 
 /** Refuses a PATCH body that changes nothing. */
 export const notEmpty = (body: object) => Object.keys(body).length > 0;

@@ -21,6 +21,7 @@ export class ApplicationService {
         description: input.description ?? null,
         tags: unique(input.tags ?? []),
         customerIds,
+        updateSigningKey: input.updateSigningKey ?? null,
         isActive: true,
         createdAt: now,
         updatedAt: now,

@@ -10,6 +10,7 @@ import type { Store, UploadRelease } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { versionMismatch } from '../../shared/uploads/publish-file';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
+import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { contentTypeField } from '../schemas/common';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../schemas/upload-schemas';
 import type { StagedFile } from '../uploads/receive-multipart';
@@ -65,25 +66,29 @@ export class UploadService {
       const target = targetOf(fields);
       await this.applications.require(fields.applicationId);
       await this.checkVersionTakes(fields.applicationId, fields.version, release);
+      const received = new Date();
+      const file: FileRecord = {
+        fileId,
+        applicationId: fields.applicationId,
+        version: fields.version,
+        fileName: staged.fileName,
+        fileSize: staged.size,
+        // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
+        contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
+        checksum: null,
+        fileType: fields.fileType ?? 'MAIN',
+        ...target,
+        status: 'pending',
+        storageKey,
+        createdAt: received,
+        updatedAt: received,
+      };
+      const signatureProblem = await updateSignatureProblem(this.store, this.storage, file, staged.stagingKey);
+      if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
       await this.storage.move(staged.stagingKey, storageKey);
       published = await this.applications.change(fields.applicationId, async () => {
         const now = new Date();
-        reserved = await this.reserveFile({
-          fileId,
-          applicationId: fields.applicationId,
-          version: fields.version,
-          fileName: staged.fileName,
-          fileSize: staged.size,
-          // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
-          contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
-          checksum: null,
-          fileType: fields.fileType ?? 'MAIN',
-          ...target,
-          status: 'pending',
-          storageKey,
-          createdAt: now,
-          updatedAt: now,
-        });
+        reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
         const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);

@@ -10,6 +10,11 @@ export interface Application {
   description: string | null;
   tags: string[];
   customerIds: string[];
+  /**
+   * The minisign public key update signatures must verify under (shared/signing/minisign.ts), in the
+   * form `tauri signer generate` prints; null when the application has none.
+   */
+  updateSigningKey: string | null;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;

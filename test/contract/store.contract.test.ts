@@ -199,6 +199,16 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.updateApplication('app_unknown', { name: 'x' }, at(6))).to.equal(null);
       });
 
+      it('keeps an update-signing key given at creation, and sets, keeps and clears it by patch', async () => {
+        const app = application('app_1', { updateSigningKey: 'key-one' });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect((await store.updateApplication('app_1', { name: 'Renamed' }, at(1)))?.updateSigningKey).to.equal('key-one');
+        expect((await store.updateApplication('app_1', { updateSigningKey: 'key-two' }, at(2)))?.updateSigningKey).to.equal('key-two');
+        expect((await store.updateApplication('app_1', { updateSigningKey: null }, at(3)))?.updateSigningKey).to.equal(null);
+        expect((await store.getApplication('app_1'))?.updateSigningKey).to.equal(null);
+      });
+
       it('lists in creation order (ties by id), paginated, with the total of all matches', async () => {
         for (const [id, minute] of [['app_c', 2], ['app_a', 0], ['app_d', 1], ['app_b', 1], ['app_e', 3]] as const) {
           await store.createApplication(application(id, { createdAt: at(minute), updatedAt: at(minute) }));

@@ -29,6 +29,7 @@ export function application(applicationId: string, overrides: Partial<Applicatio
     description: null,
     tags: [],
     customerIds: [],
+    updateSigningKey: null,
     isActive: true,
     createdAt: at(0),
     updatedAt: at(0),

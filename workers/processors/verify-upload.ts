@@ -8,6 +8,7 @@ import type { FilePublicationResult } from '../../shared/store/store';
 import { releaseOfSession, versionMismatch } from '../../shared/uploads/publish-file';
 import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
+import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WorkerDeps } from '../worker-deps';
 
@@ -96,6 +97,8 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }
+  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, file, file.storageKey);
+  if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
   const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512 }, deps);
   if (result.outcome === 'version-differs') {
     return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);

@@ -28,6 +28,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     description: orNull(doc.description),
     tags: [...doc.tags],
     customerIds: [...doc.customerIds],
+    updateSigningKey: orNull(doc.updateSigningKey),
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

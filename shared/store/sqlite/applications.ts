@@ -13,10 +13,10 @@ export class SqliteApplications implements ApplicationMethods {
   async createApplication(app: Application): Promise<Application> {
     this.database.write(() =>
       this.database.prepare(
-          `INSERT INTO applications (application_id, name, description, tags, customer_ids, created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds),
+        .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
           toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
@@ -54,6 +54,7 @@ export class SqliteApplications implements ApplicationMethods {
       description: patch.description,
       tags: patch.tags && JSON.stringify(patch.tags),
       customer_ids: patch.customerIds && JSON.stringify(patch.customerIds),
+      update_signing_key: patch.updateSigningKey,
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
     return changed ? this.getApplication(applicationId) : null;

@@ -41,6 +41,7 @@ export function applicationFromRow(row: Row): Application {
     description: optionalText(row.description),
     tags: JSON.parse(text(row.tags)),
     customerIds: JSON.parse(text(row.customer_ids)),
+    updateSigningKey: optionalText(row.update_signing_key),
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

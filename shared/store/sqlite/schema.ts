@@ -319,6 +319,11 @@ CREATE TABLE unqueued_webhook_events (
 CREATE INDEX unqueued_webhook_events_kept ON unqueued_webhook_events(kept_at, event_id);
 `;
 
+/** 8: applications gain the minisign public key their update signatures are verified under; none before. */
+const UPDATE_SIGNING_KEYS = `
+ALTER TABLE applications ADD COLUMN update_signing_key TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -333,6 +338,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(MULTIPART_UPLOADS),
   (db) => db.exec(SHARE_LINK_CAPS),
   (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
+  (db) => db.exec(UPDATE_SIGNING_KEYS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

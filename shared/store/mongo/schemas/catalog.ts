@@ -3,8 +3,11 @@ import type { Application, FileRecord, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
-/** isActive is derived from deletedAt, as in the SQLite adapter. */
-export type ApplicationDoc = Omit<Application, 'isActive'>;
+/**
+ * isActive is derived from deletedAt, as in the SQLite adapter. Applications stored before update
+ * signing keys lack the field, which reads as null.
+ */
+export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey'> & { updateSigningKey?: string | null };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
@@ -24,6 +27,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     description: String,
     tags: [String],
     customerIds: [String],
+    updateSigningKey: String,
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,

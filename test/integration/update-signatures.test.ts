@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createApplication, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
+import { generateTauriKey, tauriSign, TauriSigningKey } from '../support/tauri-signer';
+import { startTestApp, TestApp } from '../support/test-app';
+
+describe('update-signing keys and signature uploads', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let directory: string;
+  let key: TauriSigningKey;
+  let otherKey: TauriSigningKey;
+
+  before(async () => {
+    directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-signatures-'));
+    [app, key, otherKey] = await Promise.all([startTestApp(), generateTauriKey(directory, 'vendor'), generateTauriKey(directory, 'other')]);
+  });
+  after(async () => {
+    await app.close();
+    await fsp.rm(directory, { recursive: true, force: true });
+  });
+
+  /** A build and its `.sig` file as `tauri signer sign` writes it with `signingKey`. */
+  async function signedBuild(signingKey: TauriSigningKey, size = 50_000): Promise<{ bytes: Buffer; signature: string }> {
+    const bytes = randomBytes(size);
+    const file = path.join(directory, `build-${randomBytes(4).toString('hex')}.tar.gz`);
+    await fsp.writeFile(file, bytes);
+    return { bytes, signature: await tauriSign(signingKey, file) };
+  }
+
+  const upload = (fields: SmallUpload) => app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(fields) });
+
+  describe('the application key', () => {
+    it('is taken at creation as `tauri signer generate` prints it, and shown in that form', async () => {
+      const created = await app.http.post('/v1/management/applications', { applicationId: 'signed-app', name: 'Signed', updateSigningKey: key.publicKey });
+      expect(created.status).to.equal(201);
+      expect(created.body.data.updateSigningKey).to.equal(key.publicKey);
+      expect((await app.http.get('/v1/management/applications/signed-app')).body.data.updateSigningKey).to.equal(key.publicKey);
+    });
+
+    it('is null by default, set from the .pub text by PATCH (kept in the printed form), and removed with null', async () => {
+      const { applicationId } = await createApplication(app);
+      expect((await app.http.get(`/v1/management/applications/${applicationId}`)).body.data.updateSigningKey).to.equal(null);
+      const text = Buffer.from(key.publicKey, 'base64').toString('utf8');
+      const set = await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: text });
+      expect(set.status).to.equal(200);
+      expect(set.body.data.updateSigningKey).to.equal(key.publicKey);
+      const cleared = await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: null });
+      expect(cleared.body.data.updateSigningKey).to.equal(null);
+    });
+
+    it('refuses what is not a minisign public key, changing nothing', async () => {
+      const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey });
+      for (const updateSigningKey of ['', 'not a key', key.publicKey.slice(0, -8), 42, 'x'.repeat(2000)]) {
+        const res = await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey });
+        expect(res.status, String(updateSigningKey)).to.equal(400);
+        expect(res.body.error.details[0].field).to.equal('updateSigningKey');
+      }
+      const created = await app.http.post('/v1/management/applications', { applicationId: 'bad-key-app', name: 'x', updateSigningKey: 'nope' });
+      expect(created.status).to.equal(400);
+      expect((await app.http.get('/v1/management/applications/bad-key-app')).status).to.equal(404);
+      expect((await app.http.get(`/v1/management/applications/${applicationId}`)).body.data.updateSigningKey).to.equal(key.publicKey);
+    });
+  });
+
+  describe('small uploads', () => {
+    it("publishes a signature made with the application's key over the version's MAIN file", async () => {
+      const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey });
+      const build = await signedBuild(key);
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', content: build.bytes, fileName: 'app.tar.gz' });
+      const res = await upload({ applicationId, version: '1.0.0', content: Buffer.from(build.signature), fileName: 'app.tar.gz.sig', fileType: 'SIGNATURE' });
+      expect(res.status, String(res.raw)).to.equal(201);
+    });
+
+    it('refuses a signature over other bytes, by another key, or that is no signature, storing nothing', async () => {
+      const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey });
+      const build = await signedBuild(key);
+      const tampered = Buffer.from(build.bytes);
+      tampered[1234] ^= 0xff;
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', content: tampered, fileName: 'app.tar.gz' });
+      const foreign = await signedBuild(otherKey);
+      const cases: [Buffer, RegExp][] = [
+        [Buffer.from(build.signature), /does not verify against app\.tar\.gz: the signature does not match the file's bytes/],
+        [Buffer.from(foreign.signature), /made with key [0-9A-F]{16}, not with the application's update-signing key/],
+        [Buffer.from('hello'), /not a minisign signature/],
+        [randomBytes(20_000), /not a minisign signature/],
+      ];
+      for (const [content, reason] of cases) {
+        const res = await upload({ applicationId, version: '1.0.0', content, fileName: 'app.tar.gz.sig', fileType: 'SIGNATURE' });
+        expect(res.status).to.equal(400);
+        expect(res.body.error.details[0].field).to.equal('file');
+        expect(res.body.error.details[0].message).to.match(reason);
+      }
+      const versions = (await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions;
+      expect(versions[0].files.map((f: { fileName: string }) => f.fileName)).to.deep.equal(['app.tar.gz']);
+    });
+
+    it('refuses a signature before its MAIN file is published, and takes any signature for an application without a key', async () => {
+      const signed = await createApplication(app, { updateSigningKey: key.publicKey });
+      const build = await signedBuild(key);
+      const early = await upload({ applicationId: signed.applicationId, version: '2.0.0', content: Buffer.from(build.signature), fileName: 'a.sig', fileType: 'SIGNATURE' });
+      expect(early.status).to.equal(400);
+      expect(early.body.error.details[0].message).to.match(/no available MAIN file for platform any and arch any; publish that first/);
+
+      const unsigned = await createApplication(app);
+      await uploadSmallFile(app, { applicationId: unsigned.applicationId, version: '2.0.0', content: Buffer.from('anything'), fileName: 'a.sig', fileType: 'SIGNATURE' });
+    });
+  });
+
+  describe('large uploads', () => {
+    async function largeUpload(applicationId: string, fileName: string, content: Buffer, fileType: string) {
+      const issued = await app.http.post('/v1/management/upload/large-url', { applicationId, version: '3.0.0', fileName, fileSize: content.length, fileType });
+      expect(issued.status).to.equal(201);
+      const put = await fetch(issued.body.data.uploadUrl, { method: 'PUT', body: content });
+      expect(put.status).to.equal(200);
+      const done = await app.http.post('/v1/management/upload/large-complete', {
+        uploadId: issued.body.data.uploadId, applicationId, version: '3.0.0', fileName, fileSize: content.length,
+      });
+      expect(done.status).to.equal(202);
+      return pollUntil(async () => {
+        const res = await app.http.get(`/v1/management/uploads/${issued.body.data.uploadId}`);
+        return ['completed', 'failed'].includes(res.body.data.status) ? res.body.data : undefined;
+      }, 30_000, 'verification');
+    }
+
+    it('publishes a good signature and fails a bad one with the reason in its status', async () => {
+      const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey });
+      const build = await signedBuild(key, 200_000);
+      expect((await largeUpload(applicationId, 'app.tar.gz', build.bytes, 'MAIN')).status).to.equal('completed');
+      const foreign = await signedBuild(otherKey);
+      const failed = await largeUpload(applicationId, 'app.tar.gz.sig', Buffer.from(foreign.signature), 'SIGNATURE');
+      expect(failed.status).to.equal('failed');
+      expect(failed.failureReason).to.match(/does not verify against app\.tar\.gz: the signature was made with key/);
+      const good = await largeUpload(applicationId, 'app.tar.gz.sig', Buffer.from(build.signature), 'SIGNATURE');
+      expect(good.status).to.equal('completed');
+    });
+  });
+});
