@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# The update clients the feed tests drive (electron-updater, and Tauri's CLI with its native binary
-# for this machine) are dev dependencies: installs them when they are missing or do not run here.
+# What the update-feed tests run as the clients would: electron-updater and Tauri's CLI (dev
+# dependencies, with the CLI's native binary for this machine), and minisign, the verifier Tauri's
+# updater embeds, from Debian's packages. Installs whatever is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if node -e "require.resolve('electron-updater')" >/dev/null 2>&1 \
-  && node node_modules/@tauri-apps/cli/tauri.js --version >/dev/null 2>&1; then
-  exit 0
+if ! node -e "require.resolve('electron-updater')" >/dev/null 2>&1 \
+  || ! node node_modules/@tauri-apps/cli/tauri.js --version >/dev/null 2>&1; then
+  echo "installing the update clients the tests drive (npm install)..." >&2
+  npm install --no-audit --no-fund >/dev/null
 fi
-echo "installing the update clients the tests drive (npm install)..." >&2
-npm install --no-audit --no-fund >/dev/null
+if ! command -v minisign >/dev/null 2>&1; then
+  if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
+    echo "minisign is missing: install it (Debian/Ubuntu: apt-get install minisign)" >&2
+    exit 1
+  fi
+  echo "installing minisign from Debian's packages..." >&2
+  apt-get update -qq
+  apt-get install -y -qq minisign >/dev/null
+fi
