@@ -53,12 +53,14 @@ export type LatestRelease =
   | { kind: 'ambiguous'; release: OfferedRelease; choices: readonly ReleaseFile[] }
   | { kind: 'none' };
 
-/** A download request: an exact version or `latest`, a file by id, else the MAIN file the selectors pick. */
+/** A download request: an exact version or `latest`, a file by id (or by name), else the MAIN file the selectors pick. */
 export interface FileRequest extends ReleaseSelector {
   /** An exact version (its channel is then not asked) or LATEST_VERSION. */
   version: string;
   /** Any available file of an exact version; `latest` always answers with a MAIN file. */
   fileId?: string;
+  /** The update feeds' file links name a file by its name in the version. */
+  fileName?: string;
 }
 
 export interface GrantedFile {
@@ -145,7 +147,9 @@ export class ReleaseCatalog {
     const entry = index.entry(request.version);
     if (!entry) throw notFound('version not found');
     if (entry.version.status === 'yanked') throw gone(`version ${request.version} has been withdrawn`);
-    const file = request.fileId === undefined ? entry.mainFile(request) : entry.file(request.fileId);
+    const file = request.fileId !== undefined ? entry.file(request.fileId)
+      : request.fileName !== undefined ? entry.fileNamed(request.fileName)
+        : entry.mainFile(request);
     if (!file) throw notFound(request.platform || request.arch ? `version ${request.version} has no MAIN file for ${describeTarget(request)}` : 'version not found');
     if (!tierAllows(this.rules.tiers, caller.tier, entry.version.requiredTier)) throw forbidden('tier access required');
     return { application, version: entry.version, file };
@@ -289,6 +293,11 @@ class ReleaseEntry {
   /** An available file of this version by id. */
   file(fileId: string): ReleaseFile | undefined {
     return this.files.find((file) => file.fileId === fileId);
+  }
+
+  /** An available file of this version by name (names are unique among a version's live files). */
+  fileNamed(fileName: string): ReleaseFile | undefined {
+    return this.files.find((file) => file.fileName === fileName);
   }
 
   /** The MAIN file the selectors pick; undefined when none matches; throws 400 when several fit equally. */

@@ -12,9 +12,11 @@ import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
 import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
+import { updateRoutes } from '../updates/update-routes';
 
 const MODULES: readonly RouteModule[] = [
   downloadRoutes,
+  updateRoutes,
   healthRoutes,
   applicationRoutes,
   uploadRoutes,

@@ -9,7 +9,7 @@ import type { FileRecord, Version } from '../../shared/store/models';
 /** A file as the feeds serve it: its SHA-512 is known (files without one are not served until the digest backfill reaches them). */
 export type DigestedFile = FileRecord & { sha512: string };
 
-export const hasSha512 = (file: FileRecord): file is DigestedFile => typeof file.sha512 === 'string' && file.sha512.length > 0;
+export const hasSha512 = <F extends FileRecord>(file: F): file is F & DigestedFile => typeof file.sha512 === 'string' && file.sha512.length > 0;
 
 /**
  * A file's URL relative to the electron feed's base: `{version}/{fileName}`, each escaped, so the

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { queryString } from '../http/validate';
+import { applicationIdField, FILE_NAME_MAX_LENGTH, versionField } from './common';
+
+/*
+ * The update feeds' paths and queries. Names the clients fill in (channel files, Tauri's target and
+ * arch) are only bounded here: one the service does not know is a 404, which is what the clients
+ * expect for a build that does not exist.
+ */
+
+const clientName = z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+
+const channelQuery = (channels: readonly string[]) =>
+  queryString().refine((channel) => channels.includes(channel), `must be one of: ${channels.join(', ')}`);
+
+export const electronChannelFileParams = z.object({ applicationId: applicationIdField, channelFile: clientName });
+
+/** electron-updater adds `noCache` to channel-file requests when it sends no Authorization header. */
+export const electronChannelFileQuery = z.object({ noCache: z.string({ invalid_type_error: 'must be given once' }).max(64).optional() }).strict();
+
+export const electronFileParams = z.object({
+  applicationId: applicationIdField,
+  version: versionField,
+  fileName: z.string().min(1, 'must not be empty').max(FILE_NAME_MAX_LENGTH, `must be at most ${FILE_NAME_MAX_LENGTH} characters`),
+});
+
+export const tauriCheckParams = z.object({ applicationId: applicationIdField, target: clientName, arch: clientName, currentVersion: versionField });
+
+export const tauriCheckQuery = (channels: readonly string[]) => z.object({ channel: channelQuery(channels).optional() }).strict();
+
+export const squirrelMacParams = z.object({ applicationId: applicationIdField, currentVersion: versionField });
+
+export const squirrelMacQuery = (channels: readonly string[]) =>
+  z.object({
+    channel: channelQuery(channels).optional(),
+    /** What the app puts there from process.arch; Intel when left out. */
+    arch: z.enum(['x64', 'arm64'], { errorMap: () => ({ message: 'must be x64 or arm64' }) }).optional(),
+  }).strict();

@@ -1,0 +1,129 @@
+import type { Next } from 'koa';
+import { notFound } from '../../shared/errors';
+import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
+import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
+import { compareVersionPrecedence } from '../../shared/releases/version-order';
+import { DownloadService } from '../downloads/download-service';
+import type { SignedDownload } from '../presenters/downloads';
+import { clientOrigin } from '../http/client-origin';
+import type { AppContext } from '../http/context';
+import { andThen, isPending } from '../http/eventually';
+import { route, RouteModule } from '../http/route';
+import {
+  electronChannelFileParams,
+  electronChannelFileQuery,
+  electronFileParams,
+  squirrelMacParams,
+  squirrelMacQuery,
+  tauriCheckParams,
+  tauriCheckQuery,
+} from '../schemas/update-schemas';
+import { squirrelUpdateAnswer } from './feed-documents';
+import { SignatureTexts } from './signature-texts';
+import { UpdateCheck, UpdateFeeds } from './update-feeds';
+
+export const UPDATES_PATH = '/v1/updates';
+const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
+
+const YAML_CONTENT_TYPE = 'text/yaml; charset=utf-8';
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The pre-signed URL alone: the feeds put it in a Location header or in their own answer. */
+const presentUrl = (signed: SignedDownload): string => signed.downloadUrl;
+
+/**
+ * Update feeds for installed apps (electron-updater, Tauri, Squirrel.Mac), with the customer's key
+ * and the download rules. electron-updater and Tauri send the feed's headers with their downloads, so
+ * their file links come back here (one download event, 302 to a pre-signed URL); Squirrel.Mac sends
+ * none, so its answer carries the pre-signed URL and the event is recorded when it is answered.
+ */
+export const updateRoutes: RouteModule = (deps) => {
+  const { channels, publicBaseUrl } = deps.config;
+  const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), channels, publicBaseUrl);
+  const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
+
+  return [
+    route({
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer',
+      summary: "electron-updater's channel file (latest.yml, latest-mac.yml, beta-linux-arm64.yml, ...) for the generic provider",
+      params: electronChannelFileParams, query: electronChannelFileQuery,
+      status: 200, response: 'bytes',
+      handle: ({ params }, ctx, customer) =>
+        andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
+    }),
+    route({
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, guard: 'customer',
+      summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
+      params: electronFileParams,
+      status: 302, response: 'bytes',
+      handle: async ({ params }, ctx, customer) => {
+        const granted = downloads.check(customer, { applicationId: params.applicationId, version: params.version, fileName: params.fileName });
+        const { file } = isPending(granted) ? await granted : granted;
+        const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
+        const answer = isPending(answered) ? await answered : answered;
+        // A HEAD downloads nothing, and a Range request is a piece of a download (a differential update).
+        if (ctx.method === 'GET' && !ctx.get('Range')) await downloads.record(file, clientOrigin(ctx, customer.customerId));
+        ctx.status = 302;
+        ctx.set('Location', answer.data);
+      },
+    }),
+    route({
+      method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer',
+      summary: "Tauri updater's dynamic-server check: 204 when up to date, else the newest signed release",
+      params: tauriCheckParams, query: tauriCheckQuery(channels),
+      status: [200, 204], response: 'bytes',
+      handle: ({ params, query }, ctx, customer) => {
+        const platform = platformOfTauriTarget(params.target);
+        const arch = archOfTauriArch(params.arch);
+        if (!platform || !arch) throw notFound(`no build for Tauri target ${params.target} and arch ${params.arch}`);
+        const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion);
+        return andThen(checked, sendCheck, ctx);
+      },
+    }),
+    route({
+      method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer',
+      summary: "Squirrel.Mac's check (Electron's autoUpdater on macOS): 204 when up to date, else the zip's pre-signed URL",
+      params: squirrelMacParams, query: squirrelMacQuery(channels),
+      status: [200, 204], response: 'bytes',
+      handle: async ({ params, query }, ctx, customer) => {
+        const selector = { applicationId: params.applicationId, channel: query.channel, platform: 'macos' as const, arch: query.arch ?? 'x64' };
+        const asked = deps.releases.latest(customer, selector);
+        const latest = isPending(asked) ? await asked : asked;
+        if (latest.kind !== 'found') throw notFound(`no macOS build of ${params.applicationId} for arch ${selector.arch}`);
+        // Squirrel installs whatever it is given: only a newer version is an update.
+        if (compareVersionPrecedence(latest.release.version.version, params.currentVersion) <= 0) return sendCheck({ kind: 'up-to-date' }, ctx);
+        const answered = downloads.answer(latest.file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
+        const answer = isPending(answered) ? await answered : answered;
+        if (ctx.method === 'GET') await downloads.record(latest.file, clientOrigin(ctx, customer.customerId));
+        return sendCheck({ kind: 'update', json: JSON.stringify(squirrelUpdateAnswer(latest.release.version, answer.data)) }, ctx);
+      },
+    }),
+  ];
+};
+
+function sendYaml(yaml: string, ctx: AppContext): void {
+  ctx.status = 200;
+  ctx.set('Content-Type', YAML_CONTENT_TYPE);
+  ctx.body = yaml;
+}
+
+function sendCheck(check: UpdateCheck, ctx: AppContext): void {
+  if (check.kind === 'up-to-date') {
+    ctx.status = 204;
+    return;
+  }
+  ctx.status = 200;
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
+  ctx.body = check.json;
+}
+
+const UPDATES_PREFIX = `${UPDATES_PATH}/`;
+
+/**
+ * Mounted ahead of the routes: every answer under the update feeds, refusals included, is for one
+ * customer and must not be stored by a cache between the app and the service.
+ */
+export function updateFeedsAreNotStored(ctx: AppContext, next: Next): Promise<void> {
+  if (ctx.path.startsWith(UPDATES_PREFIX)) ctx.set('Cache-Control', 'no-store');
+  return next();
+}

@@ -1,0 +1,300 @@
+import { expect } from 'chai';
+import { createHash, randomBytes } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parse as parseYaml } from 'yaml';
+import { formatChecksum } from '../../shared/hashing';
+import { newId } from '../../shared/ids';
+import type { Arch, Platform } from '../../shared/releases/platforms';
+import type { FileType, InitialReleaseStatus } from '../../shared/store/models';
+import { fileStorageKey } from '../../shared/uploads/storage-keys';
+import { electronUpdateClient, ElectronPlatform } from '../support/electron-updater-client';
+import { createApplication, createCustomer, sha256 } from '../support/factories';
+import { createBucket } from '../support/s3-bucket';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
+import { SquirrelMacClient } from '../support/squirrel-mac-client';
+import { generateTauriKey, tauriSign, TauriSigningKey } from '../support/tauri-signer';
+import { TauriUpdateClient } from '../support/tauri-update-client';
+import { startTestApp, TestApp } from '../support/test-app';
+
+interface Build {
+  version: string;
+  fileName: string;
+  platform: Platform;
+  arch: Arch;
+  bytes?: Buffer;
+  fileType?: FileType;
+  channel?: string;
+  status?: InitialReleaseStatus;
+}
+
+const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
+
+for (const storage of ['embedded store', 'S3'] as const) {
+  describe(`update feeds with the real clients (${storage})`, function () {
+    this.timeout(60_000);
+    let app: TestApp;
+    let s3: S3rverProcess | undefined;
+    let directory: string;
+    let key: TauriSigningKey;
+
+    before(async () => {
+      directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-feeds-'));
+      key = await generateTauriKey(directory);
+      if (storage === 'S3') s3 = await startS3rver();
+      app = await startTestApp({ workers: false, env: s3 ? s3Environment(s3, 'update-feeds') : {} });
+      if (app.config.s3) await createBucket(app.config.s3);
+    });
+    after(async () => {
+      await app.close();
+      await s3?.stop();
+      await fsp.rm(directory, { recursive: true, force: true });
+    });
+
+    /**
+     * Publishes builds as the release API stores them (version with its channel and status, files
+     * with platform, arch and both digests), before any client asks about the application.
+     */
+    async function publish(applicationId: string, builds: Build[]): Promise<Map<string, Buffer>> {
+      const { store, storage: objects } = app.core;
+      const contents = new Map<string, Buffer>();
+      for (const build of builds) {
+        const bytes = build.bytes ?? randomBytes(20_000 + Math.floor(Math.random() * 1000));
+        const now = new Date();
+        const fileId = newId('fil');
+        const storageKey = fileStorageKey(applicationId, fileId);
+        await objects.put(storageKey, Readable.from([bytes]));
+        await store.upsertVersion(applicationId, build.version, { channel: build.channel, initialStatus: build.status }, now);
+        await store.insertFile({
+          fileId, applicationId, version: build.version, fileName: build.fileName, fileSize: bytes.length,
+          contentType: 'application/octet-stream', checksum: null, fileType: build.fileType ?? 'MAIN', status: 'pending',
+          storageKey, platform: build.platform, arch: build.arch, createdAt: now, updatedAt: now,
+        });
+        await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
+        await store.setFileDigests(fileId, { sha512: sha512(bytes) });
+        contents.set(`${build.version}/${build.fileName}`, bytes);
+      }
+      return contents;
+    }
+
+    async function customerOf(applicationId: string) {
+      const customer = await createCustomer(app);
+      const patched = await app.http.patch(`/v1/management/applications/${applicationId}`, { customerIds: [customer.customerId] });
+      expect(patched.status).to.equal(200);
+      return customer;
+    }
+
+    const electronFeed = (applicationId: string) => `${app.baseUrl}/v1/updates/${applicationId}/electron`;
+
+    async function electron(applicationId: string, apiKey: string, version: string, platform: ElectronPlatform, extra: { channel?: string; linuxArch?: string } = {}) {
+      return electronUpdateClient({ feedUrl: electronFeed(applicationId), version, platform, authorization: `Bearer ${apiKey}`, ...extra });
+    }
+
+    describe('electron-updater', () => {
+      it('finds the newer Linux build, downloads it through the redirect with its sha512 verified, and records one download', async () => {
+        const { applicationId } = await createApplication(app);
+        const contents = await publish(applicationId, [
+          { version: '1.0.0', fileName: 'app_1.0.0_amd64.deb', platform: 'linux', arch: 'x64' },
+          { version: '1.1.0', fileName: 'app_1.1.0_amd64.deb', platform: 'linux', arch: 'x64' },
+          { version: '1.1.0', fileName: 'app_1.1.0_arm64.deb', platform: 'linux', arch: 'arm64' },
+          { version: '1.2.0-beta.1', fileName: 'app_1.2.0-beta.1_amd64.deb', platform: 'linux', arch: 'x64', channel: 'beta' },
+          { version: '2.0.0', fileName: 'app_2.0.0_amd64.deb', platform: 'linux', arch: 'x64', status: 'draft' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const client = await electron(applicationId, customer.apiKey, '1.0.0', 'linux');
+        try {
+          const checked = await client.check();
+          expect(checked?.isUpdateAvailable).to.equal(true);
+          expect(checked?.updateInfo.version).to.equal('1.1.0');
+          const [downloaded] = await client.download();
+          expect(await fsp.readFile(downloaded)).to.deep.equal(contents.get('1.1.0/app_1.1.0_amd64.deb'));
+          const requests = client.executor.requests;
+          expect(requests[0].url).to.match(/\/electron\/latest-linux\.yml$/);
+          expect(requests[1].url).to.match(/\/electron\/1\.1\.0\/app_1\.1\.0_amd64\.deb$/);
+          expect(requests.every((request, index) => index > 1 || request.authorization === `Bearer ${customer.apiKey}`)).to.equal(true);
+          if (storage === 'S3') expect(requests[2].authorization, 'dropped on the redirect to S3').to.equal(undefined);
+          const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 });
+          expect(events.map((event) => [event.version, event.customerId, event.platform])).to.deep.equal([['1.1.0', customer.customerId, 'linux']]);
+        } finally {
+          await client.close();
+        }
+
+        const upToDate = await electron(applicationId, customer.apiKey, '1.1.0', 'linux');
+        expect((await upToDate.check())?.isUpdateAvailable).to.equal(false);
+        await upToDate.close();
+
+        const arm = await electron(applicationId, customer.apiKey, '1.0.0', 'linux', { linuxArch: 'arm64' });
+        const armChecked = await arm.check();
+        expect(arm.executor.requests[0].url).to.match(/latest-linux-arm64\.yml$/);
+        expect(armChecked?.updateInfo.files.map((file) => file.url)).to.deep.equal(['1.1.0/app_1.1.0_arm64.deb']);
+        const [armFile] = await arm.download();
+        expect(await fsp.readFile(armFile)).to.deep.equal(contents.get('1.1.0/app_1.1.0_arm64.deb'));
+        await arm.close();
+
+        const beta = await electron(applicationId, customer.apiKey, '1.1.0', 'linux', { channel: 'beta' });
+        const betaChecked = await beta.check();
+        expect(beta.executor.requests[0].url).to.match(/\/beta-linux\.yml$/);
+        expect(betaChecked?.updateInfo.version).to.equal('1.2.0-beta.1');
+        await beta.close();
+      });
+
+      it('lists every Windows build of the newest version for NSIS, which takes the x64 one, and serves macOS to MacUpdater', async () => {
+        const { applicationId } = await createApplication(app);
+        const contents = await publish(applicationId, [
+          { version: '3.0.0', fileName: 'App-Setup-3.0.0-arm64.exe', platform: 'windows', arch: 'arm64' },
+          { version: '3.0.0', fileName: 'App-Setup-3.0.0-x64.exe', platform: 'windows', arch: 'x64' },
+          { version: '3.0.0', fileName: 'App-3.0.0-mac.zip', platform: 'macos', arch: 'x64' },
+          { version: '3.0.0', fileName: 'App-3.0.0-arm64-mac.zip', platform: 'macos', arch: 'arm64' },
+        ]);
+        const customer = await customerOf(applicationId);
+
+        const windows = await electron(applicationId, customer.apiKey, '2.0.0', 'win32');
+        const checked = await windows.check();
+        expect(windows.executor.requests[0].url).to.match(/\/electron\/latest\.yml$/);
+        expect(checked?.updateInfo.files.map((file) => file.url)).to.deep.equal(['3.0.0/App-Setup-3.0.0-x64.exe', '3.0.0/App-Setup-3.0.0-arm64.exe']);
+        const [installer] = await windows.download();
+        expect(await fsp.readFile(installer)).to.deep.equal(contents.get('3.0.0/App-Setup-3.0.0-x64.exe'));
+        await windows.close();
+
+        const mac = await electron(applicationId, customer.apiKey, '2.0.0', 'darwin');
+        const macChecked = await mac.check();
+        expect(mac.executor.requests[0].url).to.match(/\/electron\/latest-mac\.yml$/);
+        expect(macChecked?.updateInfo.files).to.have.length(2);
+        // On an Intel Mac (this machine is not arm64) MacUpdater leaves the arm64 zip out.
+        const [zip] = await mac.download();
+        expect(await fsp.readFile(zip)).to.deep.equal(contents.get('3.0.0/App-3.0.0-mac.zip'));
+        await mac.close();
+      });
+
+      it('answers YAML that electron-builder would write, with no-store, and the errors the client expects', async () => {
+        const { applicationId } = await createApplication(app);
+        const contents = await publish(applicationId, [{ version: '1.0.0', fileName: 'App Setup 1.0.0.exe', platform: 'windows', arch: 'x64' }]);
+        await app.http.patch(`/v1/management/applications/${applicationId}/versions/1.0.0`, { releaseNotes: 'Fixes: "quotes"\nand lines' });
+        const customer = await customerOf(applicationId);
+        const bearer = { authorization: `Bearer ${customer.apiKey}` };
+        const res = await fetch(`${electronFeed(applicationId)}/latest.yml?noCache=1a2b`, { headers: bearer });
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('cache-control')).to.equal('no-store');
+        expect(res.headers.get('content-type')).to.match(/^text\/yaml/);
+        const info = parseYaml(await res.text(), { version: '1.1' });
+        const bytes = contents.get('1.0.0/App Setup 1.0.0.exe') as Buffer;
+        expect(info).to.deep.include({ version: '1.0.0', path: '1.0.0/App%20Setup%201.0.0.exe', sha512: sha512(bytes), releaseNotes: 'Fixes: "quotes"\nand lines' });
+        expect(info.files).to.deep.equal([{ url: '1.0.0/App%20Setup%201.0.0.exe', sha512: sha512(bytes), size: bytes.length }]);
+        expect(info.releaseDate).to.be.a('string');
+
+        const statuses = async (url: string, headers: Record<string, string>) => {
+          const answer = await fetch(url, { headers, redirect: 'manual' });
+          return [answer.status, answer.headers.get('cache-control')];
+        };
+        const other = await createCustomer(app);
+        expect(await statuses(`${electronFeed(applicationId)}/latest.yml`, { authorization: 'Bearer nope.nope' })).to.deep.equal([401, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/latest.yml`, {})).to.deep.equal([401, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/latest.yml`, { authorization: `Bearer ${other.apiKey}` })).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed('no-such-app')}/latest.yml`, bearer)).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/latest-linux.yml`, bearer)).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/nightly.yml`, bearer)).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/1.0.0/missing.exe`, bearer)).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/1.0.0/App%20Setup%201.0.0.exe`, bearer)).to.deep.equal([302, 'no-store']);
+
+        const missing = await electron(applicationId, customer.apiKey, '0.9.0', 'linux');
+        const failure = await missing.check().catch((error: Error & { code?: string }) => error);
+        expect((failure as { code?: string }).code).to.equal('ERR_UPDATER_CHANNEL_FILE_NOT_FOUND');
+        await missing.close();
+      });
+    });
+
+    describe('Tauri updater', () => {
+      async function signedBuild(fileName: string, signWith: TauriSigningKey = key) {
+        const bytes = randomBytes(30_000);
+        const file = path.join(directory, `${randomBytes(4).toString('hex')}-${fileName}`);
+        await fsp.writeFile(file, bytes);
+        return { bytes, signature: Buffer.from(await tauriSign(signWith, file)) };
+      }
+
+      function tauriClient(applicationId: string, apiKey: string, currentVersion: string, target = 'linux', arch = 'x86_64') {
+        return new TauriUpdateClient({
+          endpoint: `${app.baseUrl}/v1/updates/${applicationId}/tauri/{{target}}/{{arch}}/{{current_version}}`,
+          target, arch, currentVersion, headers: { Authorization: `Bearer ${apiKey}` }, pubkey: key.publicKey,
+        });
+      }
+
+      it('offers the newest signed build, whose download the client verifies; 204 once up to date', async () => {
+        const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey });
+        const one = await signedBuild('app.AppImage.tar.gz');
+        const two = await signedBuild('app.AppImage.tar.gz');
+        await publish(applicationId, [
+          { version: '1.0.0', fileName: 'app.AppImage.tar.gz', platform: 'linux', arch: 'x64', bytes: one.bytes },
+          { version: '1.0.0', fileName: 'app.AppImage.tar.gz.sig', platform: 'linux', arch: 'x64', bytes: one.signature, fileType: 'SIGNATURE' },
+          { version: '1.1.0', fileName: 'app.AppImage.tar.gz', platform: 'linux', arch: 'x64', bytes: two.bytes },
+          { version: '1.1.0', fileName: 'app.AppImage.tar.gz.sig', platform: 'linux', arch: 'x64', bytes: two.signature, fileType: 'SIGNATURE' },
+          // Newest, but unsigned: not offered to Tauri clients.
+          { version: '1.2.0', fileName: 'app.AppImage.tar.gz', platform: 'linux', arch: 'x64' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const client = tauriClient(applicationId, customer.apiKey, '1.0.0');
+        const update = await client.check();
+        expect(update).to.include({ version: '1.1.0', signature: two.signature.toString('utf8').trim() });
+        expect(update?.pubDate).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+        expect(await client.download(update!)).to.deep.equal(two.bytes);
+        if (storage === 'S3') expect(client.requests[client.requests.length - 1].authorization).to.equal(undefined);
+
+        expect(await tauriClient(applicationId, customer.apiKey, '1.1.0').check()).to.equal(null);
+        expect(await tauriClient(applicationId, customer.apiKey, '1.1.1').check()).to.equal(null);
+        const raw = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/1.1.0`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
+        expect([raw.status, raw.headers.get('cache-control')]).to.deep.equal([204, 'no-store']);
+        await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check(), /valid release JSON from the remote \(404\)/);
+        await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'freebsd').check(), /\(404\)/);
+      });
+
+      it('has its client refuse a file that does not match its signature', async () => {
+        // No key registered: the service takes the signature as given, and the client is the last check.
+        const { applicationId } = await createApplication(app);
+        const build = await signedBuild('app.msi.zip');
+        const tampered = Buffer.from(build.bytes);
+        tampered[100] ^= 1;
+        await publish(applicationId, [
+          { version: '2.0.0', fileName: 'app.msi.zip', platform: 'windows', arch: 'x64', bytes: tampered },
+          { version: '2.0.0', fileName: 'app.msi.zip.sig', platform: 'windows', arch: 'x64', bytes: build.signature, fileType: 'SIGNATURE' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const client = tauriClient(applicationId, customer.apiKey, '1.0.0', 'windows', 'x86_64');
+        const update = await client.check();
+        expect(update?.version).to.equal('2.0.0');
+        await expectRejection(client.download(update!), /signature verification failed/);
+      });
+    });
+
+    describe('Squirrel.Mac', () => {
+      it('answers 204 when up to date (equal versions included) and otherwise a pre-signed URL it downloads without headers', async () => {
+        const { applicationId } = await createApplication(app);
+        const contents = await publish(applicationId, [
+          { version: '4.0.0', fileName: 'App-4.0.0-mac.zip', platform: 'macos', arch: 'universal' },
+          { version: '4.1.0', fileName: 'App-4.1.0-arm64-mac.zip', platform: 'macos', arch: 'arm64' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const feed = (current: string, query = '') => new SquirrelMacClient(
+          `${app.baseUrl}/v1/updates/${applicationId}/squirrel-mac/${current}${query}`, { Authorization: `Bearer ${customer.apiKey}` },
+        );
+        expect(await feed('4.0.0').check()).to.equal(null);
+        expect(await feed('4.1.0', '?arch=arm64').check()).to.equal(null);
+        const intel = await feed('3.9.0').check();
+        expect(intel).to.include({ name: '4.0.0' });
+        expect(await feed('3.9.0').download(intel!)).to.deep.equal(contents.get('4.0.0/App-4.0.0-mac.zip'));
+        const arm = await feed('4.0.0', '?arch=arm64').check();
+        expect(arm?.name).to.equal('4.1.0');
+        expect(await feed('4.0.0').download(arm!)).to.deep.equal(contents.get('4.1.0/App-4.1.0-arm64-mac.zip'));
+        const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 });
+        expect(events).to.have.length(2);
+        await expectRejection(new SquirrelMacClient(`${app.baseUrl}/v1/updates/${applicationId}/squirrel-mac/1.0.0`, {}).check(), /\(401\)/);
+      });
+    });
+  });
+}
+
+async function expectRejection(promise: Promise<unknown>, message: RegExp): Promise<void> {
+  const outcome = await promise.then(() => undefined, (error: Error) => error);
+  expect(outcome, 'expected a rejection').to.be.instanceOf(Error);
+  expect((outcome as Error).message).to.match(message);
+}
