@@ -2,7 +2,7 @@ import type { Next } from 'koa';
 import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
-import { compareVersionPrecedence } from '../../shared/releases/version-order';
+import { compareVersionPrecedence, LATEST_VERSION } from '../../shared/releases/version-order';
 import { DownloadService } from '../downloads/download-service';
 import type { SignedDownload } from '../presenters/downloads';
 import { clientOrigin } from '../http/client-origin';
@@ -57,6 +57,8 @@ export const updateRoutes: RouteModule = (deps) => {
       params: electronFileParams,
       status: 302, response: 'bytes',
       handle: async ({ params }, ctx, customer) => {
+        // A file link names the exact version its channel file listed; `latest` would name no file.
+        if (params.version === LATEST_VERSION) throw notFound('version not found');
         const granted = downloads.check(customer, { applicationId: params.applicationId, version: params.version, fileName: params.fileName });
         const { file } = isPending(granted) ? await granted : granted;
         const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);

@@ -196,6 +196,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         expect(await statuses(`${electronFeed(applicationId)}/latest-linux.yml`, bearer)).to.deep.equal([404, 'no-store']);
         expect(await statuses(`${electronFeed(applicationId)}/nightly.yml`, bearer)).to.deep.equal([404, 'no-store']);
         expect(await statuses(`${electronFeed(applicationId)}/1.0.0/missing.exe`, bearer)).to.deep.equal([404, 'no-store']);
+        expect(await statuses(`${electronFeed(applicationId)}/latest/App%20Setup%201.0.0.exe`, bearer), 'file links name exact versions').to.deep.equal([404, 'no-store']);
         expect(await statuses(`${electronFeed(applicationId)}/1.0.0/App%20Setup%201.0.0.exe`, bearer)).to.deep.equal([302, 'no-store']);
 
         const missing = await electron(applicationId, customer.apiKey, '0.9.0', 'linux');
