@@ -28,6 +28,8 @@ interface Build {
   fileType?: FileType;
   channel?: string;
   status?: InitialReleaseStatus;
+  /** false: stored before SHA-512 was kept, and not reached by the digest backfill yet. */
+  sha512?: false;
 }
 
 const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
@@ -73,7 +75,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
           storageKey, platform: build.platform, arch: build.arch, createdAt: now, updatedAt: now,
         });
         await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-        await store.setFileDigests(fileId, { sha512: sha512(bytes) });
+        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes) });
         contents.set(`${build.version}/${build.fileName}`, bytes);
       }
       return contents;
@@ -165,6 +167,26 @@ for (const storage of ['embedded store', 'S3'] as const) {
         // On an Intel Mac (this machine is not arm64) MacUpdater leaves the arm64 zip out.
         const [zip] = await mac.download();
         expect(await fsp.readFile(zip)).to.deep.equal(contents.get('3.0.0/App-3.0.0-mac.zip'));
+        await mac.close();
+      });
+
+      it('leaves out files without a SHA-512 (the client verifies it): an older version with one is offered, else none', async () => {
+        const { applicationId } = await createApplication(app);
+        await publish(applicationId, [
+          { version: '1.0.0', fileName: 'app_1.0.0_amd64.deb', platform: 'linux', arch: 'x64' },
+          { version: '1.1.0', fileName: 'app_1.1.0_amd64.deb', platform: 'linux', arch: 'x64', sha512: false },
+          { version: '1.1.0', fileName: 'App-1.1.0-mac.zip', platform: 'macos', arch: 'x64', sha512: false },
+        ]);
+        const customer = await customerOf(applicationId);
+        const linux = await electron(applicationId, customer.apiKey, '0.9.0', 'linux');
+        const checked = await linux.check();
+        expect(checked?.updateInfo.version).to.equal('1.0.0');
+        expect(checked?.updateInfo.files.map((file) => file.url)).to.deep.equal(['1.0.0/app_1.0.0_amd64.deb']);
+        await linux.close();
+
+        const mac = await electron(applicationId, customer.apiKey, '0.9.0', 'darwin');
+        const failure = await mac.check().catch((error: Error & { code?: string }) => error);
+        expect((failure as { code?: string }).code).to.equal('ERR_UPDATER_CHANNEL_FILE_NOT_FOUND');
         await mac.close();
       });
 
