@@ -36,7 +36,8 @@ export interface Fixture {
     limited: string;
   };
   versions: { open: string; premium: string; pending: string };
-  files: { main: SeededFile; dependency: SeededFile; premium: SeededFile };
+  /** OPEN's MAIN file (any platform) and its update signature, a DEPENDENCY, and PREMIUM's MAIN file. */
+  files: { main: SeededFile; signature: SeededFile; dependency: SeededFile; premium: SeededFile };
   customers: { free: SeededCustomer; premium: SeededCustomer; inactive: SeededCustomer };
   /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
@@ -108,6 +109,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     return { fileId: file.fileId, fileName: file.fileName };
   };
   const mainFile = await upload({ version: FIXTURE_VERSIONS.open, fileName: `setup-${tag}.exe`, releaseNotes: FIXTURE_RELEASE_NOTES.open });
+  const signature = await upload({ version: FIXTURE_VERSIONS.open, fileName: `setup-${tag}.exe.sig`, fileType: 'SIGNATURE' });
   const dependency = await upload({ version: FIXTURE_VERSIONS.open, fileName: 'runtime.dll', fileType: 'DEPENDENCY' });
   const premiumFile = await upload({
     version: FIXTURE_VERSIONS.premium,
@@ -150,7 +152,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     tag,
     apps: { main, deleted, spare, limited },
     versions: { ...FIXTURE_VERSIONS },
-    files: { main: mainFile, dependency, premium: premiumFile },
+    files: { main: mainFile, signature, dependency, premium: premiumFile },
     customers: { free, premium, inactive },
     keys: { spare: spareKey, revoked: revokedKey },
     adminKeys,

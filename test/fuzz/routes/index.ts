@@ -8,6 +8,7 @@ import { metricsFuzzers } from './metrics';
 import type { RouteFuzzer } from './route-fuzzer';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
+import { updateFeedFuzzers } from './updates';
 import { uploadFuzzers } from './uploads';
 import { webhookFuzzers } from './webhooks';
 
@@ -19,6 +20,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
   const context = routeContext(fixture, adminKey, metricsToken);
   return [
     ...downloadFuzzers(context),
+    ...updateFeedFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
