@@ -13,25 +13,39 @@ interface LaneEntry {
   /** For a route whose only param ends its path: the path before it, and the param's name. */
   prefix?: string;
   param?: string;
+  /** For a route with several params: its segments, each a literal or a param's name (`prefix` is the path before the first). */
+  segments?: readonly Segment[];
   answer: BuiltRoute['answer'];
 }
 
+type Segment = { literal: string } | { param: string };
+
 /**
- * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL and
- * of share links) with one path comparison and the same answer the router holds for them, instead of
- * the router's matching and middleware chain. Only paths spelled exactly as declared are taken; every
- * variant the router also accepts (trailing slash, other case, escaped characters) and every other
- * method goes on to the router, so 404, 405 and Allow stay the router's.
+ * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL, of
+ * share links and of the update checks) with a path comparison and the same answer the router holds
+ * for them, instead of the router's matching and middleware chain. Only paths spelled exactly as
+ * declared are taken; every variant the router also accepts (trailing slash, other case, escaped
+ * characters) and every other method goes on to the router, so 404, 405 and Allow stay the router's.
  */
 export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
   const entries = routes.filter(({ route }) => route.hot).map(laneEntry);
   const lane = (ctx: AppContext, next: Next) => {
     const { method, path } = ctx;
     if (method !== 'GET' && method !== 'HEAD') return next();
+    let parts: string[] | undefined;
     for (const entry of entries) {
       if (entry.exact !== undefined) {
         if (path === entry.exact) {
           ctx.state.route = entry.template;
+          return entry.answer(ctx);
+        }
+      } else if (entry.segments !== undefined) {
+        if (!path.startsWith(entry.prefix as string)) continue;
+        parts ??= path.split('/');
+        const params = paramsOf(entry.segments, parts);
+        if (params) {
+          ctx.state.route = entry.template;
+          ctx.params = params;
           return entry.answer(ctx);
         }
       } else if (path.startsWith(entry.prefix as string)) {
@@ -48,12 +62,36 @@ export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState
   return lane as Middleware<AppState>;
 }
 
-function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
-  const params = [...route.path.matchAll(/:(\w+)/g)];
-  if (params.length === 0) return { template: route.path, exact: route.path, answer };
-  const [only] = params;
-  if (params.length > 1 || only.index + only[0].length !== route.path.length) {
-    throw new Error(`${route.path}: the download lane answers paths with at most one parameter, at their end`);
+/** The params of a path split at '/' when it has the route's segments, each param plain; else undefined. */
+function paramsOf(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i];
+    if ('literal' in segment) {
+      if (parts[i] !== segment.literal) return undefined;
+    } else if (PLAIN_SEGMENT.test(parts[i])) {
+      params[segment.param] = parts[i];
+    } else {
+      return undefined;
+    }
   }
-  return { template: route.path, prefix: route.path.slice(0, only.index), param: only[1], answer };
+  return params;
+}
+
+function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
+  const template = route.path;
+  const params = [...route.path.matchAll(/:(\w+)/g)];
+  if (params.length === 0) return { template, exact: route.path, answer };
+  const [only] = params;
+  if (params.length === 1 && only.index + only[0].length === route.path.length) {
+    return { template, prefix: route.path.slice(0, only.index), param: only[1], answer };
+  }
+  const segments = route.path.split('/').map((part): Segment => {
+    const param = /^:(\w+)$/.exec(part);
+    if (param) return { param: param[1] };
+    if (part.includes(':')) throw new Error(`${route.path}: the download lane answers params that are whole path segments`);
+    return { literal: part };
+  });
+  return { template, prefix: route.path.slice(0, only.index), segments, answer };
 }
