@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ElectronChannelFile, parseElectronChannelFile } from '../../shared/releases/update-client-names';
+import { versionOrderKey } from '../../shared/releases/version-order';
 import { queryString } from '../http/validate';
 import { applicationIdField, FILE_NAME_MAX_LENGTH, versionField } from './common';
 
@@ -10,10 +12,27 @@ import { applicationIdField, FILE_NAME_MAX_LENGTH, versionField } from './common
 
 const clientName = z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
 
+/** The version a client runs, with its order key: the checks are hot routes, whose parsed inputs are remembered by URL, so a repeated check computes it once. */
+export interface RunningVersion {
+  version: string;
+  orderKey: string;
+}
+
+const runningVersion = versionField.transform((version): RunningVersion => ({ version, orderKey: versionOrderKey(version) }));
+
 const channelQuery = (channels: readonly string[]) =>
   queryString().refine((channel) => channels.includes(channel), `must be one of: ${channels.join(', ')}`);
 
-export const electronChannelFileParams = z.object({ applicationId: applicationIdField, channelFile: clientName });
+/** A channel file's name, read as electron-updater means it (null for a name it never asks for); parsed once per URL, the route being hot. */
+export interface ChannelFileRequest {
+  fileName: string;
+  file: ElectronChannelFile | null;
+}
+
+export const electronChannelFileParams = (channels: readonly string[]) => z.object({
+  applicationId: applicationIdField,
+  channelFile: clientName.transform((fileName): ChannelFileRequest => ({ fileName, file: parseElectronChannelFile(fileName, channels) })),
+});
 
 /** electron-updater adds `noCache` to channel-file requests when it sends no Authorization header. */
 export const electronChannelFileQuery = z.object({ noCache: z.string({ invalid_type_error: 'must be given once' }).max(64).optional() }).strict();
@@ -24,11 +43,11 @@ export const electronFileParams = z.object({
   fileName: z.string().min(1, 'must not be empty').max(FILE_NAME_MAX_LENGTH, `must be at most ${FILE_NAME_MAX_LENGTH} characters`),
 });
 
-export const tauriCheckParams = z.object({ applicationId: applicationIdField, target: clientName, arch: clientName, currentVersion: versionField });
+export const tauriCheckParams = z.object({ applicationId: applicationIdField, target: clientName, arch: clientName, currentVersion: runningVersion });
 
 export const tauriCheckQuery = (channels: readonly string[]) => z.object({ channel: channelQuery(channels).optional() }).strict();
 
-export const squirrelMacParams = z.object({ applicationId: applicationIdField, currentVersion: versionField });
+export const squirrelMacParams = z.object({ applicationId: applicationIdField, currentVersion: runningVersion });
 
 export const squirrelMacQuery = (channels: readonly string[]) =>
   z.object({

@@ -2,10 +2,12 @@ import { valid as validSemVer } from 'semver';
 import { notFound } from '../../shared/errors';
 import { defaultChannel } from '../../shared/releases/channels';
 import { ARCHS, Arch, Platform, selectMainFile } from '../../shared/releases/platforms';
-import { compareVersionPrecedence } from '../../shared/releases/version-order';
-import { ElectronChannelFile, OperatingSystem, parseElectronChannelFile } from '../../shared/releases/update-client-names';
+import { compareOrderKeys, versionOrderKey } from '../../shared/releases/version-order';
+import type { Version } from '../../shared/store/models';
+import type { ElectronChannelFile, OperatingSystem } from '../../shared/releases/update-client-names';
 import { andThen, Eventually } from '../http/eventually';
 import type { OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile, ReleaseSelector } from '../downloads/release-catalog';
+import type { ChannelFileRequest, RunningVersion } from '../schemas/update-schemas';
 import { DigestedFile, electronFileUrl, electronUpdateInfo, hasSha512, tauriUpdateAnswer } from './feed-documents';
 import type { SignatureTexts } from './signature-texts';
 
@@ -16,23 +18,37 @@ interface TauriOffer {
   signature: ReleaseFile;
 }
 
-/** What an update check answers: nothing newer (204), or the serialized answer. */
-export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; json: string };
+/** What an update check answers: nothing newer (204), or the answer's JSON bytes. */
+export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; body: Buffer };
 
-const UP_TO_DATE: UpdateCheck = Object.freeze({ kind: 'up-to-date' });
+/** What Squirrel.Mac's check finds: nothing newer, or the release and its macOS MAIN file to link to. */
+export type SquirrelMacCheck = { kind: 'up-to-date' } | SquirrelMacUpdate;
+export type SquirrelMacUpdate = { kind: 'update'; release: OfferedRelease; file: ReleaseFile };
+
+/** The macOS build a Squirrel.Mac client asks about: its arch and channel. */
+export interface SquirrelMacTarget {
+  arch: Arch;
+  channel?: string;
+}
+
+const UP_TO_DATE = Object.freeze({ kind: 'up-to-date' as const });
 
 /**
- * The electron-updater and Tauri feeds, answered from the release catalogue: which releases the
- * caller is offered is the catalogue's answer; here only what each client can take is picked from
- * it (SemVer versions, files with a SHA-512, for Tauri a signature) and shaped for it. What is
- * derived is kept with the catalogue's own objects (its offered lists and releases), so it lives and
- * is dropped with them: a burst of checks serializes each answer once.
+ * The electron-updater, Tauri and Squirrel.Mac feeds, answered from the release catalogue: which
+ * releases the caller is offered is the catalogue's answer; here only what each client can take is
+ * picked from it (SemVer versions, files with a SHA-512, for Tauri a signature) and shaped for it.
+ * What is derived is kept with the catalogue's own objects (its offered lists, releases and
+ * versions), so it lives and is dropped with them: a burst of checks serializes each answer once.
  */
 export class UpdateFeeds {
-  private readonly electronPicks = new WeakMap<readonly OfferedRelease[], Map<string, OfferedRelease | null>>();
-  private readonly electronDocuments = new WeakMap<OfferedRelease, Map<string, string>>();
-  private readonly tauriPicks = new WeakMap<readonly OfferedRelease[], Map<string, TauriOffer | null>>();
-  private readonly tauriDocuments = new WeakMap<OfferedRelease, Map<string, string>>();
+  /** Per offered list, by platform and arch (`` for none): nested maps, so a lookup builds no key string. */
+  private readonly electronPicks = new WeakMap<readonly OfferedRelease[], ByTarget<OfferedRelease | null>>();
+  private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<Buffer>>();
+  private readonly tauriPicks = new WeakMap<readonly OfferedRelease[], ByTarget<TauriOffer | null>>();
+  /** Per release, by the signature file's id. */
+  private readonly tauriDocuments = new WeakMap<OfferedRelease, Map<string, Buffer>>();
+  /** Versions are frozen records of the catalogue, replaced on every change. */
+  private readonly orderKeys = new WeakMap<Version, string>();
 
   constructor(
     private readonly releases: ReleaseCatalog,
@@ -42,10 +58,10 @@ export class UpdateFeeds {
     private readonly publicBaseUrl: string,
   ) {}
 
-  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) as YAML; 404 when there is no such file or no build. */
-  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: string): Eventually<string> {
-    const asked = parseElectronChannelFile(channelFile, this.channels);
-    if (!asked) throw notFound(`no channel file ${channelFile}: electron-updater asks for <channel>[-mac|-linux[-<arch>]].yml`);
+  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) as YAML bytes; 404 when there is no such file or no build. */
+  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: ChannelFileRequest): Eventually<Buffer> {
+    const asked = channelFile.file;
+    if (!asked) throw notFound(`no channel file ${channelFile.fileName}: electron-updater asks for <channel>[-mac|-linux[-<arch>]].yml`);
     const selector: ReleaseSelector = { applicationId, channel: asked.channel, platform: asked.platform, arch: asked.arch ?? undefined };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const release = this.electronPick(offered, asked);
@@ -55,83 +71,112 @@ export class UpdateFeeds {
   }
 
   /** Tauri's dynamic-server check: the newest signed SemVer release for the target, if newer than the caller's. */
-  tauriCheck(caller: ReleaseCaller, applicationId: string, target: { platform: OperatingSystem; arch: Arch; channel?: string }, currentVersion: string): Eventually<UpdateCheck> {
+  tauriCheck(caller: ReleaseCaller, applicationId: string, target: { platform: OperatingSystem; arch: Arch; channel?: string }, running: RunningVersion): Eventually<UpdateCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (!offer) {
         throw notFound(`no signed version of ${applicationId} for ${describe(target.platform, target.arch)} in channel ${target.channel ?? defaultChannel(this.channels)}`);
       }
-      if (compareVersionPrecedence(offer.release.version.version, currentVersion) <= 0) return UP_TO_DATE;
-      return andThen(this.tauriDocument(applicationId, offer), (json): UpdateCheck => ({ kind: 'update', json }), undefined);
+      if (!this.isNewer(offer.release.version, running)) return UP_TO_DATE;
+      return andThen(this.tauriDocument(applicationId, offer), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
     }, undefined);
   }
 
-  private electronPick(offered: readonly OfferedRelease[], asked: ElectronChannelFile): OfferedRelease | null {
-    const key = `${asked.platform}|${asked.arch ?? ''}`;
-    let picks = this.electronPicks.get(offered);
-    if (!picks) {
-      picks = new Map();
-      this.electronPicks.set(offered, picks);
+  /**
+   * Squirrel.Mac's check: the newest release offered for macOS and the arch, with its MAIN file,
+   * when newer than the caller's (Squirrel installs whatever it is given, so an equal version is no
+   * update); 404 when there is no macOS build at all.
+   */
+  squirrelMacCheck(caller: ReleaseCaller, applicationId: string, target: SquirrelMacTarget, running: RunningVersion): Eventually<SquirrelMacCheck> {
+    const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: 'macos', arch: target.arch };
+    return andThen(this.releases.latest(caller, selector), (latest): SquirrelMacCheck => {
+      if (latest.kind !== 'found') throw notFound(`no macOS build of ${applicationId} for arch ${target.arch}`);
+      if (!this.isNewer(latest.release.version, running)) return UP_TO_DATE;
+      return { kind: 'update', release: latest.release, file: latest.file };
+    }, undefined);
+  }
+
+  /** Whether an offered version ranks above the one the client runs, by the version order. */
+  private isNewer(version: Version, running: RunningVersion): boolean {
+    let key = this.orderKeys.get(version);
+    if (key === undefined) {
+      key = versionOrderKey(version.version);
+      this.orderKeys.set(version, key);
     }
-    let pick = picks.get(key);
+    return compareOrderKeys(key, running.orderKey) > 0;
+  }
+
+  private electronPick(offered: readonly OfferedRelease[], asked: ElectronChannelFile): OfferedRelease | null {
+    const picks = targetMap(this.electronPicks, offered, asked.platform);
+    const arch = asked.arch ?? '';
+    let pick = picks.get(arch);
     if (pick === undefined) {
       pick = offered.find((release) => validSemVer(release.version.version) && electronFiles(release, asked).length > 0) ?? null;
-      picks.set(key, pick);
+      picks.set(arch, pick);
     }
     return pick;
   }
 
-  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): string {
-    const key = `${asked.platform}|${asked.arch ?? ''}`;
-    let documents = this.electronDocuments.get(release);
-    if (!documents) {
-      documents = new Map();
-      this.electronDocuments.set(release, documents);
-    }
-    let document = documents.get(key);
+  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): Buffer {
+    const documents = targetMap(this.electronDocuments, release, asked.platform);
+    const arch = asked.arch ?? '';
+    let document = documents.get(arch);
     if (document === undefined) {
-      document = electronUpdateInfo(release.version, electronFiles(release, asked));
-      documents.set(key, document);
+      document = Buffer.from(electronUpdateInfo(release.version, electronFiles(release, asked)));
+      documents.set(arch, document);
     }
     return document;
   }
 
   private tauriPick(offered: readonly OfferedRelease[], platform: Platform, arch: Arch): TauriOffer | null {
-    const key = `${platform}|${arch}`;
-    let picks = this.tauriPicks.get(offered);
-    if (!picks) {
-      picks = new Map();
-      this.tauriPicks.set(offered, picks);
-    }
-    let pick = picks.get(key);
+    const picks = targetMap(this.tauriPicks, offered, platform);
+    let pick = picks.get(arch);
     if (pick === undefined) {
       pick = null;
       for (const release of offered) {
         pick = validSemVer(release.version.version) ? tauriOffer(release, platform, arch) : null;
         if (pick) break;
       }
-      picks.set(key, pick);
+      picks.set(arch, pick);
     }
     return pick;
   }
 
-  private tauriDocument(applicationId: string, offer: TauriOffer): Eventually<string> {
+  private tauriDocument(applicationId: string, offer: TauriOffer): Eventually<Buffer> {
     const key = offer.signature.fileId;
     const cached = this.tauriDocuments.get(offer.release)?.get(key);
     if (cached !== undefined) return cached;
     return andThen(this.signatures.text(offer.signature), (signature) => {
       const url = `${this.publicBaseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(offer.main)}`;
-      const json = JSON.stringify(tauriUpdateAnswer(offer.release.version, url, signature));
+      const body = Buffer.from(JSON.stringify(tauriUpdateAnswer(offer.release.version, url, signature)));
       let documents = this.tauriDocuments.get(offer.release);
       if (!documents) {
         documents = new Map();
         this.tauriDocuments.set(offer.release, documents);
       }
-      documents.set(key, json);
-      return json;
+      documents.set(key, body);
+      return body;
     }, undefined);
   }
+}
+
+/** Derived values of one catalogue object, by platform then arch. */
+type ByTarget<V> = Map<string, Map<string, V>>;
+
+/** The map of `owner`'s values for `platform`, by arch; created empty the first time. */
+function targetMap<K extends object, V>(memo: WeakMap<K, ByTarget<V>>, owner: K, platform: string): Map<string, V> {
+  let byPlatform = memo.get(owner);
+  if (!byPlatform) {
+    byPlatform = new Map();
+    memo.set(owner, byPlatform);
+  }
+  let byArch = byPlatform.get(platform);
+  if (!byArch) {
+    byArch = new Map();
+    byPlatform.set(platform, byArch);
+  }
+  return byArch;
 }
 
 /** The electron feed's base path; its file route answers every feed's file links. */

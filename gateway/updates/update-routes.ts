@@ -2,12 +2,12 @@ import type { Next } from 'koa';
 import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
-import { compareVersionPrecedence, LATEST_VERSION } from '../../shared/releases/version-order';
+import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { DownloadService } from '../downloads/download-service';
 import type { SignedDownload } from '../presenters/downloads';
 import { clientOrigin } from '../http/client-origin';
-import type { AppContext } from '../http/context';
-import { andThen, isPending } from '../http/eventually';
+import type { AppContext, CustomerPrincipal } from '../http/context';
+import { andThen, Eventually, isPending } from '../http/eventually';
 import { route, RouteModule } from '../http/route';
 import {
   electronChannelFileParams,
@@ -20,7 +20,7 @@ import {
 } from '../schemas/update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
 import { SignatureTexts } from './signature-texts';
-import { UpdateCheck, UpdateFeeds } from './update-feeds';
+import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
 
 export const UPDATES_PATH = '/v1/updates';
 const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
@@ -42,11 +42,21 @@ export const updateRoutes: RouteModule = (deps) => {
   const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), channels, publicBaseUrl);
   const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
 
+  /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
+  const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {
+    const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
+    const answer = isPending(answered) ? await answered : answered;
+    if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));
+    sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data))) }, ctx);
+  };
+  const answerSquirrel = (check: SquirrelMacCheck, customer: CustomerPrincipal, ctx: AppContext): Eventually<void> =>
+    (check.kind === 'up-to-date' ? sendCheck(check, ctx) : sendSquirrelUpdate(check, customer, ctx));
+
   return [
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer',
       summary: "electron-updater's channel file (latest.yml, latest-mac.yml, beta-linux-arm64.yml, ...) for the generic provider",
-      params: electronChannelFileParams, query: electronChannelFileQuery,
+      params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
       status: 200, response: 'bytes',
       handle: ({ params }, ctx, customer) =>
         andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
@@ -72,7 +82,7 @@ export const updateRoutes: RouteModule = (deps) => {
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer',
       summary: "Tauri updater's dynamic-server check: 204 when up to date, else the newest signed release",
-      params: tauriCheckParams, query: tauriCheckQuery(channels),
+      params: tauriCheckParams, query: tauriCheckQuery(channels), hot: true,
       status: [200, 204], response: 'bytes',
       handle: ({ params, query }, ctx, customer) => {
         const platform = platformOfTauriTarget(params.target);
@@ -85,25 +95,19 @@ export const updateRoutes: RouteModule = (deps) => {
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer',
       summary: "Squirrel.Mac's check (Electron's autoUpdater on macOS): 204 when up to date, else the zip's pre-signed URL",
-      params: squirrelMacParams, query: squirrelMacQuery(channels),
+      params: squirrelMacParams, query: squirrelMacQuery(channels), hot: true,
       status: [200, 204], response: 'bytes',
-      handle: async ({ params, query }, ctx, customer) => {
-        const selector = { applicationId: params.applicationId, channel: query.channel, platform: 'macos' as const, arch: query.arch ?? 'x64' };
-        const asked = deps.releases.latest(customer, selector);
-        const latest = isPending(asked) ? await asked : asked;
-        if (latest.kind !== 'found') throw notFound(`no macOS build of ${params.applicationId} for arch ${selector.arch}`);
-        // Squirrel installs whatever it is given: only a newer version is an update.
-        if (compareVersionPrecedence(latest.release.version.version, params.currentVersion) <= 0) return sendCheck({ kind: 'up-to-date' }, ctx);
-        const answered = downloads.answer(latest.file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
-        const answer = isPending(answered) ? await answered : answered;
-        if (ctx.method === 'GET') await downloads.record(latest.file, clientOrigin(ctx, customer.customerId));
-        return sendCheck({ kind: 'update', json: JSON.stringify(squirrelUpdateAnswer(latest.release.version, answer.data)) }, ctx);
+      handle: ({ params, query }, ctx, customer) => {
+        // What the app puts in `arch` from process.arch; Intel when left out.
+        const target = { arch: query.arch ?? 'x64', channel: query.channel };
+        const checked = feeds.squirrelMacCheck(customer, params.applicationId, target, params.currentVersion);
+        return isPending(checked) ? checked.then((check) => answerSquirrel(check, customer, ctx)) : answerSquirrel(checked, customer, ctx);
       },
     }),
   ];
 };
 
-function sendYaml(yaml: string, ctx: AppContext): void {
+function sendYaml(yaml: Buffer, ctx: AppContext): void {
   ctx.status = 200;
   ctx.set('Content-Type', YAML_CONTENT_TYPE);
   ctx.body = yaml;
@@ -116,7 +120,7 @@ function sendCheck(check: UpdateCheck, ctx: AppContext): void {
   }
   ctx.status = 200;
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
-  ctx.body = check.json;
+  ctx.body = check.body;
 }
 
 const UPDATES_PREFIX = `${UPDATES_PATH}/`;

@@ -70,7 +70,12 @@ export function versionOrderKey(version: string): string {
 
 /** Precedence only: negative when `a` ranks below `b`, 0 when a tie (creation time would decide). */
 export function compareVersionPrecedence(a: string, b: string): number {
-  return compareStrings(versionOrderKey(a), versionOrderKey(b));
+  return compareOrderKeys(versionOrderKey(a), versionOrderKey(b));
+}
+
+/** compareVersionPrecedence on keys already computed by versionOrderKey. */
+export function compareOrderKeys(a: string, b: string): number {
+  return compareStrings(a, b);
 }
 
 /** The total order: precedence, then creation time, then the version string. Lowest first. */

@@ -271,6 +271,33 @@ for (const storage of ['embedded store', 'S3'] as const) {
         await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'freebsd').check(), /\(404\)/);
       });
 
+      it('answers a check spelled as declared (the download lane) as the router answers other spellings', async () => {
+        const { applicationId } = await createApplication(app);
+        const build = await signedBuild('app.AppImage.tar.gz');
+        await publish(applicationId, [
+          { version: '1.1.0', fileName: 'app.AppImage.tar.gz', platform: 'linux', arch: 'x64', bytes: build.bytes },
+          { version: '1.1.0', fileName: 'app.AppImage.tar.gz.sig', platform: 'linux', arch: 'x64', bytes: build.signature, fileType: 'SIGNATURE' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const answer = async (path: string) => {
+          const res = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/${path}`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
+          return [res.status, await res.text()];
+        };
+        const spellings = [
+          ['tauri/linux/x86_64/1.0.0', 'tauri/linu%78/x86%5F64/1%2E0.0', 'tauri/linux/x86_64/1.0.0/'],
+          ['tauri/linux/x86_64/1.1.0', 'tauri/%6Cinux/x86_64/1.1.0'],
+          ['electron/latest-linux.yml', 'electron/latest-linux%2Eyml', 'electron/latest-linux.yml/'],
+        ];
+        for (const [declared, ...others] of spellings) {
+          const expected = await answer(declared);
+          expect(expected[0], declared).to.be.oneOf([200, 204]);
+          for (const other of others) expect(await answer(other), other).to.deep.equal(expected);
+        }
+        for (const path of ['tauri/linux//x86_64/1.0.0', 'tauri/linux/x86_64', 'tauri/linux/x86_64/1.0.0/x', 'electron/latest-linux.yml/x']) {
+          expect((await answer(path))[0], path).to.equal(404);
+        }
+      });
+
       it('has its client refuse a file that does not match its signature', async () => {
         // No key registered: the service takes the signature as given, and the client is the last check.
         const { applicationId } = await createApplication(app);
