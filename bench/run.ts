@@ -19,6 +19,7 @@ import { readLatency } from './scenarios/read-latency';
 import { rollupLag } from './scenarios/rollup-lag';
 import { rollupSpeed } from './scenarios/rollup';
 import { smallUpload } from './scenarios/small-upload';
+import { updateFeeds } from './scenarios/update-feeds';
 import { Seeded, seedThroughApi } from './seed';
 import { Service, startService } from './service';
 import { formatTable } from './table';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       ...(await phase('small uploads: hashing threads vs the event loop', () => smallUploadHashingThreads(service, seeded, redis.url))),
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),
+      ...(await phase('update feed checks', () => updateFeeds(service, seeded, ''))),
       ...(await phase('rate limits on vs off', () => rateLimitCost(service, seeded, redis.url, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { startBareKoa } from '../bare-servers';
+import { figure, Figure } from '../figures';
+import { compareLoad, LoadTarget } from '../load';
+import type { Seeded } from '../seed';
+import type { Service } from '../service';
+
+/** A version newer than any seeded: the Tauri check answers 204, what nearly every launch of an app gets. */
+const RUNNING_VERSION = '9.0.0';
+
+/**
+ * The update checks installed apps send at every launch, each next to the bare Koa route measured in
+ * the same run at 50 connections: Tauri's dynamic-server check answered 204 (key, access, the
+ * newest signed release, a version comparison) and electron-updater's `latest.yml` (the channel
+ * file, YAML kept per release and platform). Both are answered from the release catalogue's caches.
+ */
+export async function updateFeeds(service: Service, seeded: Seeded, label: string): Promise<Figure[]> {
+  await seedSignature(service, seeded);
+  const feed = `${service.api.baseUrl}/v1/updates/${seeded.applicationId}`;
+  const headers = { authorization: `Bearer ${seeded.customerKey}` };
+  const checks: [string, LoadTarget][] = [
+    [`GET /v1/updates/:applicationId/tauri/windows/x86_64/${RUNNING_VERSION} (204)`, { url: `${feed}/tauri/windows/x86_64/${RUNNING_VERSION}`, headers, expectStatus: 204 }],
+    ['GET /v1/updates/:applicationId/electron/latest.yml', { url: `${feed}/electron/latest.yml`, headers, expectStatus: 200 }],
+  ];
+  const bare = await startBareKoa();
+  try {
+    const figures: Figure[] = [];
+    for (const [path, target] of checks) {
+      const { baseline, subject } = await compareLoad(bare.target, target, 50);
+      const name = `${label}${path} @50c`;
+      figures.push(
+        figure({
+          name: `${name} req/s`,
+          value: subject.requestsPerSecond,
+          unit: 'req/s',
+          baseline: { name: 'bare Koa', value: baseline.requestsPerSecond },
+          target: { on: 'ratio', op: '>=', limit: 0.6 },
+          detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
+        }),
+        figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'bare Koa', value: baseline.p99Ms } }),
+      );
+    }
+    return figures;
+  } finally {
+    await bare.stop();
+  }
+}
+
+/** The seeded version's update signature: Tauri clients are offered only signed releases (any bytes do: the bench application has no signing key). */
+async function seedSignature(service: Service, seeded: Seeded): Promise<void> {
+  const form = new FormData();
+  form.set('applicationId', seeded.applicationId);
+  form.set('version', seeded.version);
+  form.set('fileType', 'SIGNATURE');
+  form.set('file', new Blob([randomBytes(400).toString('base64')], { type: 'application/octet-stream' }), 'setup.bin.sig');
+  await service.api.admin('/v1/management/upload', { form });
+}
