@@ -11,7 +11,7 @@ import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { FileType, InitialReleaseStatus } from '../../shared/store/models';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import { electronUpdateClient, ElectronPlatform } from '../support/electron-updater-client';
-import { createApplication, createCustomer, sha256 } from '../support/factories';
+import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
 import { createBucket } from '../support/s3-bucket';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { SquirrelMacClient } from '../support/squirrel-mac-client';
@@ -225,6 +225,31 @@ for (const storage of ['embedded store', 'S3'] as const) {
         const failure = await missing.check().catch((error: Error & { code?: string }) => error);
         expect((failure as { code?: string }).code).to.equal('ERR_UPDATER_CHANNEL_FILE_NOT_FOUND');
         await missing.close();
+      });
+    });
+
+    describe('every feed', () => {
+      it('answers the next check with what an upload or a yank changed, as downloads do', async () => {
+        const { applicationId } = await createApplication(app);
+        const customer = await customerOf(applicationId);
+        const headers = { authorization: `Bearer ${customer.apiKey}` };
+        const upload = (version: string, fileName: string, platform: string, arch: string) =>
+          uploadSmallFile(app, { applicationId, version, fileName, platform, arch });
+        const channelFile = async () => parseYaml(await (await fetch(`${electronFeed(applicationId)}/latest-linux.yml`, { headers })).text(), { version: '1.1' }).version;
+        const squirrel = async () => {
+          const res = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/squirrel-mac/1.0.0`, { headers });
+          return res.status === 200 ? (await res.json() as { name: string }).name : res.status;
+        };
+        await upload('1.0.0', 'app_1.0.0_amd64.deb', 'linux', 'x64');
+        await upload('1.0.0', 'App-1.0.0-mac.zip', 'macos', 'universal');
+        expect([await channelFile(), await squirrel()]).to.deep.equal(['1.0.0', 204]);
+
+        await upload('1.1.0', 'app_1.1.0_amd64.deb', 'linux', 'x64');
+        await upload('1.1.0', 'App-1.1.0-mac.zip', 'macos', 'universal');
+        expect([await channelFile(), await squirrel()]).to.deep.equal(['1.1.0', '1.1.0']);
+
+        expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/1.1.0`, { status: 'yanked' })).status).to.equal(200);
+        expect([await channelFile(), await squirrel()]).to.deep.equal(['1.0.0', 204]);
       });
     });
 
