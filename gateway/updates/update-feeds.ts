@@ -14,7 +14,7 @@ import type { SignatureTexts } from './signature-texts';
 /** A release a Tauri client can take: its MAIN file for the target and the SIGNATURE file of the same platform and arch. */
 interface TauriOffer {
   release: OfferedRelease;
-  main: DigestedFile;
+  main: ReleaseFile;
   signature: ReleaseFile;
 }
 
@@ -36,9 +36,10 @@ const UP_TO_DATE = Object.freeze({ kind: 'up-to-date' as const });
 /**
  * The electron-updater, Tauri and Squirrel.Mac feeds, answered from the release catalogue: which
  * releases the caller is offered is the catalogue's answer; here only what each client can take is
- * picked from it (SemVer versions, files with a SHA-512, for Tauri a signature) and shaped for it.
- * What is derived is kept with the catalogue's own objects (its offered lists, releases and
- * versions), so it lives and is dropped with them: a burst of checks serializes each answer once.
+ * picked from it (SemVer versions; for electron-updater files with a SHA-512, for Tauri a signature)
+ * and shaped for it. What is derived is kept with the catalogue's own objects (its offered lists,
+ * releases and versions), so it lives and is dropped with them: a burst of checks serializes each
+ * answer once.
  */
 export class UpdateFeeds {
   /** Per offered list, by platform and arch (`` for none): nested maps, so a lookup builds no key string. */
@@ -203,7 +204,7 @@ function electronFiles(release: OfferedRelease, asked: ElectronChannelFile): Dig
 function tauriOffer(release: OfferedRelease, platform: Platform, arch: Arch): TauriOffer | null {
   const mains = release.files.filter((file) => file.fileType === 'MAIN');
   const selection = selectMainFile(mains, { platform, arch });
-  if (selection.kind !== 'match' || !hasSha512(selection.file)) return null;
+  if (selection.kind !== 'match') return null;
   const main = selection.file;
   const signatures = release.files.filter((file) => file.fileType === 'SIGNATURE' && file.platform === main.platform && file.arch === main.arch);
   const signature = signatures.find((file) => file.fileName === `${main.fileName}.sig`) ?? signatures[signatures.length - 1];
