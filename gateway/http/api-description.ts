@@ -209,6 +209,8 @@ function statusesOf(route: Route): readonly number[] {
 
 function success(route: Route, status: number): ResponseConfig {
   const description = STATUS_CODES[status] ?? String(status);
+  // HTTP sends no content with 204, whatever the route's other answers carry.
+  if (status === 204) return { description };
   const { response } = route;
   let content: ResponseConfig['content'];
   if (response === 'bytes') content = { '*/*': { schema: { type: 'string', description: 'The bytes, with their stored media type' } } };
