@@ -4,11 +4,11 @@ import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { DownloadService } from '../downloads/download-service';
-import type { SignedDownload } from '../presenters/downloads';
+import { presentRedirect, redirectResponse } from '../presenters/downloads';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';
-import { route, RouteModule } from '../http/route';
+import { documentResponse, route, RouteModule } from '../http/route';
 import {
   electronChannelFileParams,
   electronChannelFileQuery,
@@ -28,8 +28,10 @@ const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
 const YAML_CONTENT_TYPE = 'text/yaml; charset=utf-8';
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** The pre-signed URL alone: the feeds put it in a Location header or in their own answer. */
-const presentUrl = (signed: SignedDownload): string => signed.downloadUrl;
+/** What the feeds answer outside the envelope, for the API description. */
+const CHANNEL_FILE = documentResponse('text/yaml', "electron-updater's channel file (UpdateInfo): version, files [{url, sha512, size}], path, sha512, releaseDate, releaseNotes");
+const TAURI_UPDATE = documentResponse('application/json', "Tauri's update: {version, url, signature, notes, pub_date}; 204 has no body");
+const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's update: {url, name, notes, pub_date}; 204 has no body");
 
 /**
  * Update feeds for installed apps (electron-updater, Tauri, Squirrel.Mac), with the customer's key
@@ -40,14 +42,14 @@ const presentUrl = (signed: SignedDownload): string => signed.downloadUrl;
 export const updateRoutes: RouteModule = (deps) => {
   const { channels, publicBaseUrl } = deps.config;
   const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), channels, publicBaseUrl);
-  const downloads = new DownloadService(deps.releases, deps.storage, deps.events);
+  const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
   const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {
-    const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
+    const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));
-    sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data))) }, ctx);
+    sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
   };
   const answerSquirrel = (check: SquirrelMacCheck, customer: CustomerPrincipal, ctx: AppContext): Eventually<void> =>
     (check.kind === 'up-to-date' ? sendCheck(check, ctx) : sendSquirrelUpdate(check, customer, ctx));
@@ -57,7 +59,7 @@ export const updateRoutes: RouteModule = (deps) => {
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer',
       summary: "electron-updater's channel file (latest.yml, latest-mac.yml, beta-linux-arm64.yml, ...) for the generic provider",
       params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
-      status: 200, response: 'bytes',
+      status: 200, response: CHANNEL_FILE,
       handle: ({ params }, ctx, customer) =>
         andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
     }),
@@ -65,25 +67,25 @@ export const updateRoutes: RouteModule = (deps) => {
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, guard: 'customer',
       summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
       params: electronFileParams,
-      status: 302, response: 'bytes',
+      status: 302, failures: [410], response: redirectResponse,
       handle: async ({ params }, ctx, customer) => {
         // A file link names the exact version its channel file listed; `latest` would name no file.
         if (params.version === LATEST_VERSION) throw notFound('version not found');
         const granted = downloads.check(customer, { applicationId: params.applicationId, version: params.version, fileName: params.fileName });
         const { file } = isPending(granted) ? await granted : granted;
-        const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentUrl);
+        const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
         const answer = isPending(answered) ? await answered : answered;
         // A HEAD downloads nothing, and a Range request is a piece of a download (a differential update).
         if (ctx.method === 'GET' && !ctx.get('Range')) await downloads.record(file, clientOrigin(ctx, customer.customerId));
-        ctx.status = 302;
-        ctx.set('Location', answer.data);
+        ctx.set('Location', answer.data.downloadUrl);
+        return answer;
       },
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer',
       summary: "Tauri updater's dynamic-server check: 204 when up to date, else the newest signed release",
       params: tauriCheckParams, query: tauriCheckQuery(channels), hot: true,
-      status: [200, 204], response: 'bytes',
+      status: [200, 204], response: TAURI_UPDATE,
       handle: ({ params, query }, ctx, customer) => {
         const platform = platformOfTauriTarget(params.target);
         const arch = archOfTauriArch(params.arch);
@@ -96,7 +98,7 @@ export const updateRoutes: RouteModule = (deps) => {
       method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer',
       summary: "Squirrel.Mac's check (Electron's autoUpdater on macOS): 204 when up to date, else the zip's pre-signed URL",
       params: squirrelMacParams, query: squirrelMacQuery(channels), hot: true,
-      status: [200, 204], response: 'bytes',
+      status: [200, 204], response: SQUIRREL_UPDATE,
       handle: ({ params, query }, ctx, customer) => {
         // What the app puts in `arch` from process.arch; Intel when left out.
         const target = { arch: query.arch ?? 'x64', channel: query.channel };

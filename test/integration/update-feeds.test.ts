@@ -253,6 +253,31 @@ for (const storage of ['embedded store', 'S3'] as const) {
       });
     });
 
+    describe('the API description', () => {
+      it("describes every feed's answers: channel file, redirect, update and up to date", async () => {
+        const { applicationId } = await createApplication(app);
+        const customer = await customerOf(applicationId);
+        await uploadSmallFile(app, { applicationId, version: '1.0.0', fileName: 'App-1.0.0-mac.zip', platform: 'macos', arch: 'universal' });
+        await uploadSmallFile(app, { applicationId, version: '1.0.0', fileName: 'App-1.0.0-mac.zip.sig', platform: 'macos', arch: 'universal', fileType: 'SIGNATURE' });
+        const feed = `/v1/updates/${applicationId}`;
+        // The test client checks every answer against GET /v1/openapi.json and fails on any it does not allow.
+        const answers = [
+          [`${feed}/electron/latest-mac.yml`, 200],
+          [`${feed}/electron/1.0.0/App-1.0.0-mac.zip`, 302],
+          [`${feed}/tauri/darwin/aarch64/0.9.0`, 200],
+          [`${feed}/tauri/darwin/aarch64/1.0.0`, 204],
+          [`${feed}/squirrel-mac/0.9.0?arch=arm64`, 200],
+          [`${feed}/squirrel-mac/1.0.0`, 204],
+          [`${feed}/squirrel-mac/1.0.0?arch=ia32`, 400],
+          [`${feed}/electron/nightly.yml`, 404],
+        ] as const;
+        for (const [path, status] of answers) {
+          expect((await app.http.get(path, { key: customer.apiKey })).status, path).to.equal(status);
+          expect((await app.http.request('HEAD', path, { key: customer.apiKey })).status, `HEAD ${path}`).to.equal(status);
+        }
+      });
+    });
+
     describe('Tauri updater', () => {
       async function signedBuild(fileName: string, signWith: TauriSigningKey = key) {
         const bytes = randomBytes(30_000);
