@@ -13,7 +13,6 @@ import { requestMetrics } from './middleware/request-metrics';
 import { downloadLane } from './downloads/download-lane';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
-import { updateFeedsAreNotStored } from './updates/update-routes';
 
 /**
  * The Koa application: request metrics (when served) first, then envelope and request id, then the
@@ -40,7 +39,6 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
   if (deps.metrics.served) app.use(requestMetrics(deps.metrics));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(requestContext(deps.logger));
-  app.use(updateFeedsAreNotStored as Koa.Middleware<AppState>);
   app.use(downloadLane(built.routes));
   mount(app, built.router);
   return app;

@@ -51,7 +51,7 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
   const router = new Router<AppState>();
   const built = routes.map((route): BuiltRoute => {
     checkDeclaration(route);
-    const answer = route.guard === 'admin' ? adminAnswerer(route, steps) : answerer(route, steps);
+    const answer = noStoreFirst(route, route.guard === 'admin' ? adminAnswerer(route, steps) : answerer(route, steps));
     const readParams = pathParamsReader(route);
     const handler: Middleware<AppState> = (ctx) => {
       ctx.params = readParams(ctx.captures);
@@ -62,12 +62,25 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
     const body = (isStreamedBody(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
     const matched: Middleware<AppState> = (ctx, next) => {
       ctx.state.route = route.path;
+      // Also on a refusal of the body, which comes before the answer.
+      if (route.noStore) ctx.set('Cache-Control', NO_STORE);
       return next();
     };
     router[route.method](route.path, matched, body, handler);
     return { route, answer };
   });
   return { router, routes: built };
+}
+
+const NO_STORE = 'no-store';
+
+/** A route declared `noStore` says so before anything else, so its guard's refusals carry it too. */
+function noStoreFirst(route: Route, answer: (ctx: AppContext) => Eventually<void>): (ctx: AppContext) => Eventually<void> {
+  if (!route.noStore) return answer;
+  return (ctx) => {
+    ctx.set('Cache-Control', NO_STORE);
+    return answer(ctx);
+  };
 }
 
 /** Guard, rate limit, input, then the handling (once per Idempotency-Key where the route takes one). */

@@ -130,6 +130,11 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
    */
   hot?: boolean;
   /**
+   * Every answer, refusals included, carries `Cache-Control: no-store`: what it answers is for one
+   * caller, and no cache between may keep it (the update feeds).
+   */
+  noStore?: boolean;
+  /**
    * For a route without a key: its uses are rate-limited per value of this path parameter (the
    * `share-link` policy; values are counted by their SHA-256) and per client address (`share-client`).
    * Routes with a key are limited per key without saying so (gateway/rate-limits/).

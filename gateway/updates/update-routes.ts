@@ -1,4 +1,3 @@
-import type { Next } from 'koa';
 import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
@@ -22,7 +21,7 @@ import { squirrelUpdateAnswer } from './feed-documents';
 import { SignatureTexts } from './signature-texts';
 import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
 
-export const UPDATES_PATH = '/v1/updates';
+const UPDATES_PATH = '/v1/updates';
 const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
 
 const YAML_CONTENT_TYPE = 'text/yaml; charset=utf-8';
@@ -56,7 +55,7 @@ export const updateRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer',
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer', noStore: true,
       summary: "electron-updater's channel file (latest.yml, latest-mac.yml, beta-linux-arm64.yml, ...) for the generic provider",
       params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
       status: 200, response: CHANNEL_FILE,
@@ -64,7 +63,7 @@ export const updateRoutes: RouteModule = (deps) => {
         andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, guard: 'customer',
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, guard: 'customer', noStore: true,
       summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
       params: electronFileParams,
       status: 302, failures: [410], response: redirectResponse,
@@ -82,7 +81,7 @@ export const updateRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer',
+      method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer', noStore: true,
       summary: "Tauri updater's dynamic-server check: 204 when up to date, else the newest signed release",
       params: tauriCheckParams, query: tauriCheckQuery(channels), hot: true,
       status: [200, 204], response: TAURI_UPDATE,
@@ -95,7 +94,7 @@ export const updateRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer',
+      method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer', noStore: true,
       summary: "Squirrel.Mac's check (Electron's autoUpdater on macOS): 204 when up to date, else the zip's pre-signed URL",
       params: squirrelMacParams, query: squirrelMacQuery(channels), hot: true,
       status: [200, 204], response: SQUIRREL_UPDATE,
@@ -123,15 +122,4 @@ function sendCheck(check: UpdateCheck, ctx: AppContext): void {
   ctx.status = 200;
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = check.body;
-}
-
-const UPDATES_PREFIX = `${UPDATES_PATH}/`;
-
-/**
- * Mounted ahead of the routes: every answer under the update feeds, refusals included, is for one
- * customer and must not be stored by a cache between the app and the service.
- */
-export function updateFeedsAreNotStored(ctx: AppContext, next: Next): Promise<void> {
-  if (ctx.path.startsWith(UPDATES_PREFIX)) ctx.set('Cache-Control', 'no-store');
-  return next();
 }
