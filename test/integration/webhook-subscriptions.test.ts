@@ -84,8 +84,9 @@ describe('webhook subscriptions known in process', function () {
     );
     expect(delivered).to.not.equal(undefined);
 
+    // Unsubscribing is not urgent: until the other gateway has the change's release, it counts every
+    // type as wanted (the dispatcher finds no endpoint). Soon after, it queues nothing again.
     await app.http.patch(`${WEBHOOKS}/${registered.body.data.webhookId}`, { events: ['apikey.revoked'] });
-    const after = await createCustomer(other);
-    expect(await dispatchesFor(after), 'unsubscribed through the first gateway').to.deep.equal([]);
+    await pollUntil(async () => ((await dispatchesFor(await createCustomer(other))).length === 0 ? true : undefined), 10_000, 'nothing queued once unsubscribed');
   });
 });
