@@ -1,4 +1,5 @@
 import { alternate } from './alternate';
+import { figure, type Figure } from './figures';
 import { runJsonChild } from './children';
 import type { LoadRun, LoadSpec } from './load-generator';
 import { median } from './sample-stats';
@@ -25,6 +26,30 @@ export function runLoad(target: LoadTarget, connections: number): Promise<LoadRu
 export async function compareLoad(baseline: LoadTarget, subject: LoadTarget, connections: number): Promise<{ baseline: LoadSummary; subject: LoadSummary }> {
   const runs = await alternate(() => runLoad(baseline, connections), () => runLoad(subject, connections));
   return { baseline: summarise(runs.baseline), subject: summarise(runs.subject) };
+}
+
+/**
+ * A comparison's two figures: the subject's request rate (with its ratio target, when it has one) and
+ * its p99, each next to the baseline's, named `names.rate` and `names.p99`.
+ */
+export function rateAndP99Figures(
+  names: { rate: string; p99: string },
+  compared: { baseline: LoadSummary; subject: LoadSummary },
+  baselineName: string,
+  minimumRatio?: number,
+): Figure[] {
+  const { baseline, subject } = compared;
+  return [
+    figure({
+      name: names.rate,
+      value: subject.requestsPerSecond,
+      unit: 'req/s',
+      baseline: { name: baselineName, value: baseline.requestsPerSecond },
+      target: minimumRatio === undefined ? undefined : { on: 'ratio', op: '>=', limit: minimumRatio },
+      detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
+    }),
+    figure({ name: names.p99, value: subject.p99Ms, unit: 'ms', baseline: { name: baselineName, value: baseline.p99Ms } }),
+  ];
 }
 
 function summarise(runs: LoadRun[]): LoadSummary {

@@ -1,7 +1,7 @@
 import { figure, Figure } from '../figures';
 import { startBareKoa } from '../bare-servers';
 import { makeTempDir } from '../cleanup';
-import { compareLoad, LoadTarget } from '../load';
+import { compareLoad, LoadTarget, rateAndP99Figures } from '../load';
 import { Seeded, seedThroughApi } from '../seed';
 import { Service, startService } from '../service';
 
@@ -43,18 +43,10 @@ export async function httpThroughput(service: Service, seeded: Seeded, label: st
       );
     }
 
-    const { baseline, subject } = await compareLoad(bare.target, shareLink, 50);
-    figures.push(
-      figure({
-        name: `${label}GET /v1/downloads/share/:token (302) @50c req/s`,
-        value: subject.requestsPerSecond,
-        unit: 'req/s',
-        baseline: { name: 'bare Koa', value: baseline.requestsPerSecond },
-        target: { on: 'ratio', op: '>=', limit: 0.4 },
-        detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
-      }),
-      figure({ name: `${label}GET /v1/downloads/share/:token @50c p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'bare Koa', value: baseline.p99Ms } }),
-    );
+    figures.push(...rateAndP99Figures(
+      { rate: `${label}GET /v1/downloads/share/:token (302) @50c req/s`, p99: `${label}GET /v1/downloads/share/:token @50c p99` },
+      await compareLoad(bare.target, shareLink, 50), 'bare Koa', 0.4,
+    ));
     return figures;
   } finally {
     await bare.stop();
@@ -72,20 +64,8 @@ const LATEST_PLATFORM = 'windows';
 export async function latestDownloadUrl(service: Service, seeded: Seeded, label: string): Promise<Figure[]> {
   const exact = downloadUrlTarget(service, seeded, `version=${seeded.version}`);
   const latest = downloadUrlTarget(service, seeded, `version=latest&platform=${LATEST_PLATFORM}`);
-  const { baseline, subject } = await compareLoad(exact, latest, 50);
   const name = `${label}GET /v1/downloads/url?version=latest&platform=${LATEST_PLATFORM} @50c`;
-  const detail = { baselineRuns: baseline.runs, subjectRuns: subject.runs };
-  return [
-    figure({
-      name: `${name} req/s`,
-      value: subject.requestsPerSecond,
-      unit: 'req/s',
-      baseline: { name: 'exact version', value: baseline.requestsPerSecond },
-      target: { on: 'ratio', op: '>=', limit: 0.9 },
-      detail,
-    }),
-    figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'exact version', value: baseline.p99Ms } }),
-  ];
+  return rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, await compareLoad(exact, latest, 50), 'exact version', 0.9);
 }
 
 /**
@@ -104,20 +84,9 @@ export async function rateLimitCost(limited: Service, seeded: Seeded, redisUrl: 
     ];
     const figures: Figure[] = [];
     for (const [path, target] of paths) {
-      const { baseline, subject } = await compareLoad(target(unlimited, unlimitedSeeded), target(limited, seeded), 50);
       const name = `${label}${path} @50c, rate limits on vs off`;
-      const off = 'RATE_LIMITS=off';
-      figures.push(
-        figure({
-          name: `${name} req/s`,
-          value: subject.requestsPerSecond,
-          unit: 'req/s',
-          baseline: { name: off, value: baseline.requestsPerSecond },
-          target: { on: 'ratio', op: '>=', limit: 0.9 },
-          detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
-        }),
-        figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: off, value: baseline.p99Ms } }),
-      );
+      const compared = await compareLoad(target(unlimited, unlimitedSeeded), target(limited, seeded), 50);
+      figures.push(...rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, compared, 'RATE_LIMITS=off', 0.9));
     }
     return figures;
   } finally {
@@ -158,18 +127,8 @@ export async function metricsOverhead(off: SeededService, on: SeededService, met
   const metered = hotPaths(on);
   const figures: Figure[] = [];
   for (const [name, path] of [['GET /v1/downloads/url', 'downloadUrl'], ['GET /v1/downloads/share/:token (302)', 'shareLink']] as const) {
-    const { baseline, subject } = await compareLoad(plain[path], metered[path], 50);
-    figures.push(
-      figure({
-        name: `${name} @50c req/s, metrics on`,
-        value: subject.requestsPerSecond,
-        unit: 'req/s',
-        baseline: { name: 'metrics off', value: baseline.requestsPerSecond },
-        target: { on: 'ratio', op: '>=', limit: 0.9 },
-        detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
-      }),
-      figure({ name: `${name} @50c p99, metrics on`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'metrics off', value: baseline.p99Ms } }),
-    );
+    const names = { rate: `${name} @50c req/s, metrics on`, p99: `${name} @50c p99, metrics on` };
+    figures.push(...rateAndP99Figures(names, await compareLoad(plain[path], metered[path], 50), 'metrics off', 0.9));
   }
   await expectCounted(on.service, metricsToken);
   return figures;

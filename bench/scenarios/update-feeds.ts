@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { startBareKoa } from '../bare-servers';
-import { figure, Figure } from '../figures';
-import { compareLoad, LoadTarget } from '../load';
+import type { Figure } from '../figures';
+import { compareLoad, LoadTarget, rateAndP99Figures } from '../load';
 import type { Seeded } from '../seed';
 import type { Service } from '../service';
 
@@ -26,19 +26,8 @@ export async function updateFeeds(service: Service, seeded: Seeded, label: strin
   try {
     const figures: Figure[] = [];
     for (const [path, target] of checks) {
-      const { baseline, subject } = await compareLoad(bare.target, target, 50);
       const name = `${label}${path} @50c`;
-      figures.push(
-        figure({
-          name: `${name} req/s`,
-          value: subject.requestsPerSecond,
-          unit: 'req/s',
-          baseline: { name: 'bare Koa', value: baseline.requestsPerSecond },
-          target: { on: 'ratio', op: '>=', limit: 0.6 },
-          detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
-        }),
-        figure({ name: `${name} p99`, value: subject.p99Ms, unit: 'ms', baseline: { name: 'bare Koa', value: baseline.p99Ms } }),
-      );
+      figures.push(...rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, await compareLoad(bare.target, target, 50), 'bare Koa', 0.6));
     }
     return figures;
   } finally {
