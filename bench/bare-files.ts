@@ -6,8 +6,11 @@
  * - PUT /<name>: pipes the body to the file.
  * - GET /<name>: streams the file, or the one range of a `Range: bytes=a-b` header.
  * - POST /<name>: parses a multipart body with busboy and pipes its file part to the file.
+ * - POST /<name>?digests: the same, also computing the file part's SHA-256 and SHA-512 on the way,
+ *   the work every upload requires of the service (which does it on its hashing threads).
  */
 import busboy from 'busboy';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -16,8 +19,9 @@ import { pipeline } from 'node:stream/promises';
 const dir = process.argv[2];
 
 const server = http.createServer((req, res) => {
-  const file = path.join(dir, path.basename(decodeURIComponent((req.url ?? '/').split('?')[0])));
-  const handle = req.method === 'PUT' ? put : req.method === 'GET' ? get : req.method === 'POST' ? post : undefined;
+  const [pathname, query] = (req.url ?? '/').split('?');
+  const file = path.join(dir, path.basename(decodeURIComponent(pathname)));
+  const handle = req.method === 'PUT' ? put : req.method === 'GET' ? get : req.method === 'POST' ? (query === 'digests' ? postDigested : post) : undefined;
   if (!handle) return answer(res, 405, {});
   handle(file, req, res).catch((error: Error) => {
     if (!res.headersSent) answer(res, 500, { error: error.message });
@@ -53,6 +57,23 @@ async function post(file: string, req: http.IncomingMessage, res: http.ServerRes
   await pipeline(req, parser);
   await written;
   answer(res, 201, { size: fs.statSync(file).size });
+}
+
+async function postDigested(file: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const parser = busboy({ headers: req.headers });
+  const sha256 = createHash('sha256');
+  const sha512 = createHash('sha512');
+  let written: Promise<void> | undefined;
+  parser.on('file', (_name, stream) => {
+    stream.on('data', (chunk: Buffer) => {
+      sha256.update(chunk);
+      sha512.update(chunk);
+    });
+    written = pipeline(stream, fs.createWriteStream(file));
+  });
+  await pipeline(req, parser);
+  await written;
+  answer(res, 201, { size: fs.statSync(file).size, sha256: sha256.digest('hex'), sha512: sha512.digest('hex') });
 }
 
 function answer(res: http.ServerResponse, status: number, body: object): void {

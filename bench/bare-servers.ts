@@ -18,7 +18,7 @@ async function startBare(entry: string, args: string[]): Promise<BareServer> {
 /** The bare Koa JSON route of the HTTP figures (bare-koa.ts). */
 export async function startBareKoa(): Promise<{ target: LoadTarget; stop(): Promise<void> }> {
   const bare = await startBare('bare-koa', []);
-  return { target: { url: `${bare.baseUrl}/v1/ping`, expectStatus: 200 }, stop: bare.stop };
+  return { target: { url: `${bare.baseUrl}/v1/ping`, expectStatus: 200, pid: bare.pid }, stop: bare.stop };
 }
 
 /** The bare node:http server of the bytes-path figures, over the files of `dir` (bare-files.ts). */

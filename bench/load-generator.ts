@@ -21,6 +21,8 @@ export interface LoadRun {
   p99Ms: number;
   expected: number;
   unexpected: number;
+  /** Every request answered, warm-up included: what the server's CPU time over the whole run is divided by. */
+  answeredWithWarmUp: number;
   errors: number;
   statusCodes: Record<string, number>;
 }
@@ -28,10 +30,10 @@ export interface LoadRun {
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2]) as LoadSpec;
   const options = { url: spec.url, connections: spec.connections, headers: spec.headers };
-  await autocannon({ ...options, duration: spec.warmUpSeconds });
+  const warmUp = await autocannon({ ...options, duration: spec.warmUpSeconds });
   const result = await autocannon({ ...options, duration: spec.seconds });
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
-  const answered = Object.values(statusCodes).reduce((sum, count) => sum + count, 0);
+  const statusCodes = countsByStatus(result);
+  const answered = sum(Object.values(statusCodes));
   const expected = statusCodes[String(spec.expectStatus)] ?? 0;
   const run: LoadRun = {
     requestsPerSecond: expected / result.duration,
@@ -39,10 +41,19 @@ async function main(): Promise<void> {
     p99Ms: result.latency.p99,
     expected,
     unexpected: answered - expected,
+    answeredWithWarmUp: answered + sum(Object.values(countsByStatus(warmUp))),
     errors: result.errors + result.timeouts,
     statusCodes,
   };
   process.stdout.write(`${JSON.stringify(run)}\n`);
+}
+
+function countsByStatus(result: Awaited<ReturnType<typeof autocannon>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
+}
+
+function sum(values: number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 main().catch((error) => {

@@ -2,24 +2,45 @@ import { alternate } from './alternate';
 import { figure, type Figure } from './figures';
 import { runJsonChild } from './children';
 import type { LoadRun, LoadSpec } from './load-generator';
+import { readCpuSeconds } from './rss';
 import { median } from './sample-stats';
 
 export const WARM_UP_SECONDS = 1;
 export const MEASURE_SECONDS = 5;
 
-export type LoadTarget = Pick<LoadSpec, 'url' | 'headers' | 'expectStatus'>;
+/** What a load is sent to; `pid`, the server's process, to read the CPU time it spends per request. */
+export type LoadTarget = Pick<LoadSpec, 'url' | 'headers' | 'expectStatus'> & { pid?: number };
+
+/** One run: the load generator's figures and the server's CPU time per request answered over it. */
+export interface MeasuredLoadRun extends LoadRun {
+  /** Microseconds of the server process's CPU time (all threads) per request, warm-up included; null without a pid. */
+  cpuMicrosPerRequest: number | null;
+}
 
 /** Medians over runs, each metric taken separately. */
 export interface LoadSummary {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  runs: LoadRun[];
+  cpuMicrosPerRequest: number | null;
+  runs: MeasuredLoadRun[];
 }
 
-export function runLoad(target: LoadTarget, connections: number): Promise<LoadRun> {
-  const spec: LoadSpec = { ...target, connections, warmUpSeconds: WARM_UP_SECONDS, seconds: MEASURE_SECONDS };
-  return runJsonChild<LoadRun>('load-generator', [JSON.stringify(spec)], (WARM_UP_SECONDS + MEASURE_SECONDS) * 1000 + 30_000);
+/**
+ * One load run against `target`. The server's CPU time is read from /proc before and after the
+ * whole run (warm-up included) and divided by every request answered in it: on two shared cores,
+ * where the load generator's share of the CPU moves the request rate, what the server spends per
+ * request is the steadier figure.
+ */
+export async function runLoad(target: LoadTarget, connections: number): Promise<MeasuredLoadRun> {
+  const { pid, ...load } = target;
+  const spec: LoadSpec = { ...load, connections, warmUpSeconds: WARM_UP_SECONDS, seconds: MEASURE_SECONDS };
+  const cpuBefore = pid === undefined ? 0 : readCpuSeconds(pid);
+  const run = await runJsonChild<LoadRun>('load-generator', [JSON.stringify(spec)], (WARM_UP_SECONDS + MEASURE_SECONDS) * 1000 + 30_000);
+  const cpuMicrosPerRequest = pid === undefined || run.answeredWithWarmUp === 0
+    ? null
+    : ((readCpuSeconds(pid) - cpuBefore) * 1e6) / run.answeredWithWarmUp;
+  return { ...run, cpuMicrosPerRequest };
 }
 
 /** Baseline and subject runs alternate (alternate.ts); each metric is the median of its side's runs. */
@@ -28,35 +49,70 @@ export async function compareLoad(baseline: LoadTarget, subject: LoadTarget, con
   return { baseline: summarise(runs.baseline), subject: summarise(runs.subject) };
 }
 
+/** What a comparison's figures are held to; each is reported, never asserted. */
+export interface LoadTargets {
+  /** Lowest request rate, as a ratio of the baseline's. */
+  minRateRatio?: number;
+  /** Highest p99, as a ratio of the baseline's. */
+  maxP99Ratio?: number;
+  /** Highest CPU time per request, as a ratio of the baseline's. */
+  maxCpuRatio?: number;
+}
+
 /**
- * A comparison's two figures: the subject's request rate (with its ratio target, when it has one) and
- * its p99, each next to the baseline's, named `names.rate` and `names.p99`.
+ * What every hot route (a request a client sends per launch or per download) is held to against bare
+ * Koa at 50 connections, besides its request-rate target: its p99 and the CPU time it costs the service.
+ */
+export const HOT_ROUTE_TARGETS: LoadTargets = { maxP99Ratio: 2, maxCpuRatio: 1.6 };
+
+/**
+ * A comparison's figures: the subject's request rate, its p99 and, where both sides' processes were
+ * measured, its CPU time per request, each next to the baseline's and with its target, when it has
+ * one. `names.rate` and `names.p99` name the first two; the third is named after the rate's figure.
  */
 export function rateAndP99Figures(
   names: { rate: string; p99: string },
   compared: { baseline: LoadSummary; subject: LoadSummary },
   baselineName: string,
-  minimumRatio?: number,
+  targets: LoadTargets = {},
 ): Figure[] {
   const { baseline, subject } = compared;
-  return [
+  const figures = [
     figure({
       name: names.rate,
       value: subject.requestsPerSecond,
       unit: 'req/s',
       baseline: { name: baselineName, value: baseline.requestsPerSecond },
-      target: minimumRatio === undefined ? undefined : { on: 'ratio', op: '>=', limit: minimumRatio },
+      target: targets.minRateRatio === undefined ? undefined : { on: 'ratio', op: '>=', limit: targets.minRateRatio },
       detail: { baselineRuns: baseline.runs, subjectRuns: subject.runs },
     }),
-    figure({ name: names.p99, value: subject.p99Ms, unit: 'ms', baseline: { name: baselineName, value: baseline.p99Ms } }),
+    figure({
+      name: names.p99,
+      value: subject.p99Ms,
+      unit: 'ms',
+      baseline: { name: baselineName, value: baseline.p99Ms },
+      target: targets.maxP99Ratio === undefined ? undefined : { on: 'ratio', op: '<=', limit: targets.maxP99Ratio },
+    }),
   ];
+  if (subject.cpuMicrosPerRequest !== null && baseline.cpuMicrosPerRequest !== null) {
+    figures.push(figure({
+      name: names.rate.replace(/ req\/s$/, ' CPU per request'),
+      value: subject.cpuMicrosPerRequest,
+      unit: 'µs',
+      baseline: { name: baselineName, value: baseline.cpuMicrosPerRequest },
+      target: targets.maxCpuRatio === undefined ? undefined : { on: 'ratio', op: '<=', limit: targets.maxCpuRatio },
+    }));
+  }
+  return figures;
 }
 
-function summarise(runs: LoadRun[]): LoadSummary {
+function summarise(runs: MeasuredLoadRun[]): LoadSummary {
+  const cpu = runs.map((r) => r.cpuMicrosPerRequest);
   return {
     requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
     p50Ms: median(runs.map((r) => r.p50Ms)),
     p99Ms: median(runs.map((r) => r.p99Ms)),
+    cpuMicrosPerRequest: cpu.every((value): value is number => value !== null) ? median(cpu) : null,
     runs,
   };
 }

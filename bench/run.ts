@@ -53,7 +53,7 @@ async function main(): Promise<void> {
 
   const parts: Part[] = [
     ['embedded default (SQLite, local objects)', () => withService('embedded', redis.url, {}, async (service, seeded) => [
-      ...(await phase('small uploads', () => smallUpload(service, seeded, '', 0.8))),
+      ...(await phase('small uploads', () => smallUpload(service, seeded, '', 0.9))),
       ...(await phase('small uploads: hashing threads vs the event loop', () => smallUploadHashingThreads(service, seeded, redis.url))),
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),

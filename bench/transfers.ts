@@ -26,19 +26,21 @@ export interface TransferSide {
 
 /**
  * The same bytes through the baseline server and through the service, runs alternating (alternate.ts).
- * `beforeEachRun` runs untimed before every run of either side (e.g. settleDisk).
+ * `beforeEachRun` runs untimed before every run of either side (e.g. settleDisk); `runs` pairs are
+ * measured (alternate.ts's default unless given).
  */
 export function compareTransfers(
   bytes: number,
   baseline: TransferSide,
   subject: TransferSide,
   beforeEachRun: () => Promise<void> = async () => {},
+  runs?: number,
 ): Promise<{ baseline: TransferRun[]; subject: TransferRun[] }> {
   const measure = (side: TransferSide) => async (run: number) => {
     await beforeEachRun();
     return measureTransfer(bytes, side, run);
   };
-  return alternate(measure(baseline), measure(subject));
+  return alternate(measure(baseline), measure(subject), runs);
 }
 
 /**

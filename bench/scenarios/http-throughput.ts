@@ -1,7 +1,7 @@
 import { figure, Figure } from '../figures';
 import { startBareKoa } from '../bare-servers';
 import { makeTempDir } from '../cleanup';
-import { compareLoad, LoadTarget, rateAndP99Figures } from '../load';
+import { compareLoad, HOT_ROUTE_TARGETS, LoadTarget, rateAndP99Figures } from '../load';
 import { Seeded, seedThroughApi } from '../seed';
 import { Service, startService } from '../service';
 
@@ -20,32 +20,18 @@ export async function httpThroughput(service: Service, seeded: Seeded, label: st
 
     const figures: Figure[] = [];
     for (const connections of CONNECTIONS) {
-      const { baseline, subject } = await compareLoad(bare.target, downloadUrl, connections);
+      const compared = await compareLoad(bare.target, downloadUrl, connections);
       const name = `${label}GET /v1/downloads/url @${connections}c`;
-      const detail = { baselineRuns: baseline.runs, subjectRuns: subject.runs };
+      const targets = connections === 50 ? { minRateRatio: 0.6, ...HOT_ROUTE_TARGETS } : {};
       figures.push(
-        figure({
-          name: `${name} req/s`,
-          value: subject.requestsPerSecond,
-          unit: 'req/s',
-          baseline: { name: 'bare Koa', value: baseline.requestsPerSecond },
-          target: connections === 50 ? { on: 'ratio', op: '>=', limit: 0.6 } : undefined,
-          detail,
-        }),
-        figure({ name: `${name} p50`, value: subject.p50Ms, unit: 'ms', baseline: { name: 'bare Koa', value: baseline.p50Ms } }),
-        figure({
-          name: `${name} p99`,
-          value: subject.p99Ms,
-          unit: 'ms',
-          baseline: { name: 'bare Koa', value: baseline.p99Ms },
-          target: connections === 50 ? { on: 'value', op: '<=', limit: 10 } : undefined,
-        }),
+        ...rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, compared, 'bare Koa', targets),
+        figure({ name: `${name} p50`, value: compared.subject.p50Ms, unit: 'ms', baseline: { name: 'bare Koa', value: compared.baseline.p50Ms } }),
       );
     }
 
     figures.push(...rateAndP99Figures(
       { rate: `${label}GET /v1/downloads/share/:token (302) @50c req/s`, p99: `${label}GET /v1/downloads/share/:token @50c p99` },
-      await compareLoad(bare.target, shareLink, 50), 'bare Koa', 0.4,
+      await compareLoad(bare.target, shareLink, 50), 'bare Koa', { minRateRatio: 0.4, ...HOT_ROUTE_TARGETS },
     ));
     return figures;
   } finally {
@@ -65,7 +51,17 @@ export async function latestDownloadUrl(service: Service, seeded: Seeded, label:
   const exact = downloadUrlTarget(service, seeded, `version=${seeded.version}`);
   const latest = downloadUrlTarget(service, seeded, `version=latest&platform=${LATEST_PLATFORM}`);
   const name = `${label}GET /v1/downloads/url?version=latest&platform=${LATEST_PLATFORM} @50c`;
-  return rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, await compareLoad(exact, latest, 50), 'exact version', 0.9);
+  const figures = rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, await compareLoad(exact, latest, 50), 'exact version', { minRateRatio: 0.9 });
+  const bare = await startBareKoa();
+  try {
+    const againstBare = `${name} vs bare Koa`;
+    figures.push(...rateAndP99Figures(
+      { rate: `${againstBare} req/s`, p99: `${againstBare} p99` }, await compareLoad(bare.target, latest, 50), 'bare Koa', { minRateRatio: 0.6, ...HOT_ROUTE_TARGETS },
+    ));
+  } finally {
+    await bare.stop();
+  }
+  return figures;
 }
 
 /**
@@ -86,7 +82,7 @@ export async function rateLimitCost(limited: Service, seeded: Seeded, redisUrl: 
     for (const [path, target] of paths) {
       const name = `${label}${path} @50c, rate limits on vs off`;
       const compared = await compareLoad(target(unlimited, unlimitedSeeded), target(limited, seeded), 50);
-      figures.push(...rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, compared, 'RATE_LIMITS=off', 0.9));
+      figures.push(...rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, compared, 'RATE_LIMITS=off', { minRateRatio: 0.9 }));
     }
     return figures;
   } finally {
@@ -96,7 +92,7 @@ export async function rateLimitCost(limited: Service, seeded: Seeded, redisUrl: 
 }
 
 function shareLinkTarget(service: Service, seeded: Seeded): LoadTarget {
-  return { url: `${service.api.baseUrl}/v1/downloads/share/${seeded.shareToken}`, expectStatus: 302 };
+  return { url: `${service.api.baseUrl}/v1/downloads/share/${seeded.shareToken}`, expectStatus: 302, pid: service.pid };
 }
 
 function downloadUrlTarget(service: Service, seeded: Seeded, version: string): LoadTarget {
@@ -104,6 +100,7 @@ function downloadUrlTarget(service: Service, seeded: Seeded, version: string): L
     url: `${service.api.baseUrl}/v1/downloads/url?applicationId=${seeded.applicationId}&${version}`,
     headers: { authorization: `Bearer ${seeded.customerKey}` },
     expectStatus: 200,
+    pid: service.pid,
   };
 }
 
@@ -128,7 +125,7 @@ export async function metricsOverhead(off: SeededService, on: SeededService, met
   const figures: Figure[] = [];
   for (const [name, path] of [['GET /v1/downloads/url', 'downloadUrl'], ['GET /v1/downloads/share/:token (302)', 'shareLink']] as const) {
     const names = { rate: `${name} @50c req/s, metrics on`, p99: `${name} @50c p99, metrics on` };
-    figures.push(...rateAndP99Figures(names, await compareLoad(plain[path], metered[path], 50), 'metrics off', 0.9));
+    figures.push(...rateAndP99Figures(names, await compareLoad(plain[path], metered[path], 50), 'metrics off', { minRateRatio: 0.9 }));
   }
   await expectCounted(on.service, metricsToken);
   return figures;

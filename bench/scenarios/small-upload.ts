@@ -39,26 +39,36 @@ export function serviceUploads(service: Service, seeded: Seeded, file: string, v
 
 /**
  * N sequential multipart uploads of one file (10 MiB, the largest the endpoint takes), each to a new
- * version, against a bare server that parses the same form with busboy into a file; curl sends both
- * on one connection. Also the RSS growth of each while they run: the body is streamed, never held.
- * `minRatio`: the target, where the baseline is comparable (local objects).
+ * version, against a bare server that parses the same form with busboy into a file while computing
+ * its SHA-256 and SHA-512 (the work an upload requires), and against the same bare server without
+ * the digests; curl sends each on one connection. Also the RSS growth of the service while it runs:
+ * the body is streamed, never held. `minRatio`: the target against the digesting baseline, where the
+ * baseline is comparable (local objects).
  */
 export async function smallUpload(service: Service, seeded: Seeded, label: string, minRatio?: number): Promise<Figure[]> {
   return withBareFiles('bds-bench-small-', async (dir, bare) => {
     const file = writeSmallFile(dir);
-    const bareUploads = async (run: number) => {
-      const requests = Array.from({ length: SMALL_UPLOADS }, (_, i) => ({ url: `${bare.baseUrl}/small-${run}-${i}.bin`, options: form('bare', `2.${run}.${i}`, file) }));
+    const bareUploads = (query: string) => async (run: number) => {
+      const requests = Array.from({ length: SMALL_UPLOADS }, (_, i) => ({ url: `${bare.baseUrl}/small-${query}-${run}-${i}.bin?${query}`, options: form('bare', `2.${run}.${i}`, file) }));
       return checkTransfers(await curlSequential(requests), 'small upload', 201);
     };
-    const runs = await compareTransfers(
+    const name = `${label}small upload ${formatBytes(SMALL_FILE_BYTES)} x${SMALL_UPLOADS} sequential`;
+    const digested = await compareTransfers(
       SMALL_UPLOADS * SMALL_FILE_BYTES,
-      { pid: bare.pid, run: bareUploads },
+      { pid: bare.pid, run: bareUploads('digests') },
       { pid: service.pid, run: serviceUploads(service, seeded, file, '2') },
       settleDisk,
     );
+    const plain = await compareTransfers(
+      SMALL_UPLOADS * SMALL_FILE_BYTES,
+      { pid: bare.pid, run: bareUploads('plain') },
+      { pid: service.pid, run: serviceUploads(service, seeded, file, '4') },
+      settleDisk,
+    );
     return [
-      throughputFigure(`${label}small upload ${formatBytes(SMALL_FILE_BYTES)} x${SMALL_UPLOADS} sequential`, runs, 'bare node:http + busboy, file part to a file', minRatio),
-      rssGrowthFigure(`${label}small upload: RSS growth of the service`, runs),
+      throughputFigure(name, digested, 'bare node:http + busboy to a file, SHA-256 + SHA-512', minRatio),
+      throughputFigure(`${name}, against no digests`, plain, 'bare node:http + busboy, file part to a file'),
+      rssGrowthFigure(`${label}small upload: RSS growth of the service`, digested),
     ];
   });
 }
