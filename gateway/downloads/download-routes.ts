@@ -24,8 +24,8 @@ export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 
 /**
- * Customer downloads: pre-signed URLs (spec 4.12) of an exact version or the latest, share links
- * (4.13), whose use needs no key, and the releases a customer may download. Installers, update checks
+ * Customer downloads: pre-signed URLs of an exact version or the latest (valid for the policy's
+ * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
 export const downloadRoutes: RouteModule = (deps) => {

@@ -9,7 +9,7 @@ import { counted, type DownloadCacheLookups } from './cache-lookups';
 import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
 
 /**
- * Pre-signed download URLs (spec 4.12): the file the release catalogue grants, its URL, and one
+ * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
  * durable download event per answer.
  * During a burst every request for one file in one second gets the same answer from the answer
  * cache: signed and serialized once.

@@ -21,7 +21,7 @@ import type { DownloadService } from './download-service';
 import type { ReleaseCaller } from './release-catalog';
 
 /**
- * Share links (spec 4.13): a 256-bit token, stored only as its SHA-256. Each use re-checks access
+ * Share links: a 256-bit token, stored only as its SHA-256. Each use re-checks access
  * as the creating customer stands now and redirects to a short-lived download URL.
  */
 export class ShareLinkService {

@@ -4,7 +4,7 @@ import { activityPageResponse, presentActivityPage, presentStatistics, statistic
 import { activityQuery, statisticsParams, statisticsQuery } from '../schemas/statistics-schemas';
 import { StatisticsService } from '../services/statistics-service';
 
-/** Download statistics (spec 4.10) and the activity feed (4.11), both admin-only. */
+/** Download statistics and the activity feed, both admin-only. */
 export const statisticsRoutes: RouteModule = (deps) => {
   const statistics = new StatisticsService(deps.store);
 

@@ -26,7 +26,7 @@ import { VersionService } from '../../services/version-service';
 const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
-/** Applications (spec 4.1, 4.2 and the listing, reading, update and restore endpoints) and their versions. */
+/** Applications (create, list, read, update, soft delete and restore) and their versions. */
 export const applicationRoutes: RouteModule = (deps) => {
   const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
   const versions = new VersionService(deps.store, applications, deps.webhooks);

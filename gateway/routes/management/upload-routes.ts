@@ -25,7 +25,7 @@ const fileNameOfForm = z.object({ file: fileNameField });
 
 const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (${SMALL_UPLOAD_MAX_BYTES / 1024 ** 2} MB); use POST /v1/management/upload/large-url for larger files`;
 
-/** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
+/** Uploads: the small multipart form, the large three-step flow (upload URL, PUT, complete) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
   const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
   const multipart = multipartUploadService(deps);
