@@ -1,12 +1,9 @@
 import { expect } from 'chai';
-import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
-import { createLogger } from '../../shared/logger';
 import { rolloutBucket } from '../../shared/releases/rollout';
-import { hashSecret } from '../../shared/secrets';
 import { startDedicatedRedis, DedicatedRedis } from '../support/dedicated-redis';
 import { createAdminKey, createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
 import { HttpClient } from '../support/http-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { SecondGateway, startSecondGateway, startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Two gateway processes' worth of gateways on one store and one Redis: a change made through one is
@@ -14,15 +11,15 @@ import { startTestApp, TestApp } from '../support/test-app';
  */
 describe('in-process caches across gateways', () => {
   let app: TestApp;
-  let second: LaunchedGateway;
+  let second: SecondGateway;
   let a: HttpClient;
   let b: HttpClient;
 
   before(async () => {
     app = await startTestApp({ workers: false });
-    second = await launchGateway(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string, [hashSecret(app.adminKey)], 0);
+    second = await startSecondGateway(app);
     a = app.http;
-    b = new HttpClient(`http://127.0.0.1:${second.gateway.port}`, app.adminKey);
+    b = second.http;
   });
   after(async () => {
     await second.close();

@@ -4,6 +4,7 @@ import { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../gateway/schemas/custome
 import { PAGE_SIZE_MAX } from '../../shared/policy';
 import { HttpResult } from '../support/http-client';
 import { startTestApp, TestApp } from '../support/test-app';
+import { pollUntil } from '../support/poll';
 
 const CUSTOMERS = '/v1/management/customers';
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -378,11 +379,7 @@ describe('customers and API keys (/v1/management/customers)', () => {
     it('records when a key was last used', async () => {
       expect((await listKeys())[0].lastUsedAt).to.equal(null);
       await probeKey(firstKey.apiKey);
-      let lastUsedAt: string | null = null;
-      for (let attempt = 0; attempt < 50 && !lastUsedAt; attempt++) {
-        lastUsedAt = (await listKeys())[0].lastUsedAt;
-        if (!lastUsedAt) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const lastUsedAt = await pollUntil(async () => (await listKeys())[0].lastUsedAt ?? undefined, 5_000, 'lastUsedAt recorded', 20);
       expect(lastUsedAt).to.match(ISO_TIMESTAMP);
     });
 

@@ -4,6 +4,7 @@ import { hashSecret } from '../../shared/secrets';
 import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
 import { shareLink } from '../support/records';
 import { startTestApp, TestApp } from '../support/test-app';
+import { pollUntil } from '../support/poll';
 
 type Customer = { customerId: string; apiKey: string };
 
@@ -96,9 +97,10 @@ describe('customer downloads', () => {
       expect((await app.http.get(otherExpiry.toString(), { key: null })).status).to.equal(403);
 
       const shortLived = await app.core.storage.presignGet(`files/${applicationId}/${dependencyFileId}`, { expiresInSeconds: 1, fileName: 'x' });
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
-      const expired = await app.http.get(shortLived, { key: null });
-      expect(expired.status).to.equal(403);
+      const expired = await pollUntil(async () => {
+        const answer = await app.http.get(shortLived, { key: null });
+        return answer.status === 403 ? answer : undefined;
+      }, 5_000, 'the expired URL refused');
       expect(expired.body.error.message).to.contain('expired');
     });
 

@@ -1,15 +1,12 @@
 import { expect } from 'chai';
 import IORedis from 'ioredis';
-import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import { KEYS_FAIL_OPEN } from '../../gateway/rate-limits/rate-limiting';
-import { createLogger } from '../../shared/logger';
-import { resolveAdminKeys } from '../../shared/runtime/local-secrets';
 import { hashSecret } from '../../shared/secrets';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { HttpClient, HttpResult } from '../support/http-client';
 import { pollUntil } from '../support/poll';
-import { startTestApp, TestApp } from '../support/test-app';
+import { SecondGateway, startSecondGateway, startTestApp, TestApp } from '../support/test-app';
 
 type Customer = { customerId: string; apiKey: string };
 
@@ -30,7 +27,7 @@ describe('rate limits', () => {
   describe('per key and per share link, shared by every gateway', () => {
     let app: TestApp;
     /** A second gateway of the same deployment: same Redis prefix, same store. */
-    let second: LaunchedGateway;
+    let second: SecondGateway;
     let secondHttp: HttpClient;
     let applicationId: string;
 
@@ -39,9 +36,8 @@ describe('rate limits', () => {
         workers: false,
         env: { TRUST_PROXY: 'true', RATE_LIMITS: 'standard=5/3600,admin=40/3600,share-link=3/3600,share-client=4/3600' },
       });
-      const { hashes } = resolveAdminKeys(app.config.adminApiKeys, app.config.dataDir);
-      second = await launchGateway(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string, hashes, 0);
-      secondHttp = new HttpClient(`http://127.0.0.1:${second.gateway.port}`, app.adminKey);
+      second = await startSecondGateway(app);
+      secondHttp = second.http;
       ({ applicationId } = await createApplication(app));
       await uploadSmallFile(app, { applicationId, version: '1.0.0' });
     });

@@ -62,7 +62,7 @@ describe('statistics and activity', () => {
         ],
       });
       // Nothing more arrives once everything is folded.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await pollUntil(async () => ((await app.core.store.oldestUncountedEventAt()) === null ? true : undefined), 10_000, 'every event counted');
       expect((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads).to.equal(50);
 
       const v2 = (await app.http.get(`/v1/applications/${applicationId}/stats?version=2.0`)).body.data;

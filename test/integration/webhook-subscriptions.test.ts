@@ -1,11 +1,8 @@
 import { expect } from 'chai';
 import { Queue } from 'bullmq';
-import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
-import { createLogger } from '../../shared/logger';
-import { hashSecret } from '../../shared/secrets';
 import { HttpClient } from '../support/http-client';
 import { pollUntil } from '../support/poll';
-import { startTestApp, TestApp } from '../support/test-app';
+import { SecondGateway, startSecondGateway, startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const WEBHOOKS = '/v1/management/webhooks';
@@ -17,7 +14,7 @@ const WEBHOOKS = '/v1/management/webhooks';
 describe('webhook subscriptions known in process', function () {
   this.timeout(60_000);
   let app: TestApp;
-  let second: LaunchedGateway;
+  let second: SecondGateway;
   let other: HttpClient;
   let receiver: WebhookReceiver;
   let queue: Queue;
@@ -25,8 +22,8 @@ describe('webhook subscriptions known in process', function () {
 
   before(async () => {
     app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' } });
-    second = await launchGateway(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string, [hashSecret(app.adminKey)], 0);
-    other = new HttpClient(`http://127.0.0.1:${second.gateway.port}`, app.adminKey);
+    second = await startSecondGateway(app);
+    other = second.http;
     receiver = await WebhookReceiver.start();
     queue = new Queue('webhooks', { connection: { url: app.config.redisUrl }, prefix: app.config.redisPrefix });
   });

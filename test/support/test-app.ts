@@ -93,6 +93,28 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
 }
 
+/** Another gateway of the same deployment as `app` (same store, Redis and key prefix), on a free port. */
+export interface SecondGateway {
+  gateway: LaunchedGateway;
+  /** A client of this gateway with `app`'s admin key. */
+  http: HttpClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a second gateway beside `app`'s, as a second web process of one deployment would run: the
+ * admin keys resolved as the entry points resolve them, its own listener, logging nothing.
+ */
+export async function startSecondGateway(app: TestApp): Promise<SecondGateway> {
+  const { hashes } = resolveAdminKeys(app.config.adminApiKeys, app.config.dataDir);
+  const gateway = await launchGateway(app.config, createLogger('silent', 'test'), app.core, app.config.redisUrl as string, hashes, 0);
+  return {
+    gateway,
+    http: new HttpClient(`http://127.0.0.1:${gateway.gateway.port}`, app.adminKey),
+    close: () => gateway.close(),
+  };
+}
+
 /** A logger writing parsed lines into `logs`; no redaction, so a secret that reaches a log call shows. */
 function memoryLogger(level: string, logs: LogRecord[]): Logger {
   const sink = new Writable({
