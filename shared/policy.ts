@@ -144,3 +144,22 @@ export const WEBHOOK_URL_MAX_LENGTH = 2_048;
  */
 export const WEBHOOK_REQUEUE_INTERVAL_MS = 30_000;
 export const WEBHOOK_REQUEUE_BATCH = 100;
+
+// Background jobs
+
+/** Attempts of a job that names none; retries back off exponentially from JOB_RETRY_BASE_MS. */
+export const JOB_DEFAULT_ATTEMPTS = 5;
+export const JOB_RETRY_BASE_MS = 1_000;
+/** Finished jobs kept in Redis (for inspection) at most this long and this many per queue. */
+export const JOB_COMPLETED_RETENTION = { ageSeconds: HOUR_SECONDS, count: 1_000 } as const;
+/** Failed jobs are kept this long, for an operator to read why. */
+export const JOB_FAILED_RETENTION_SECONDS = 7 * DAY_SECONDS;
+/** Verifying an upload retries storage errors more often than the default: its last attempt fails the upload for good. */
+export const VERIFY_UPLOAD_ATTEMPTS = 8;
+/** Expired upload sessions and their staged bytes are swept this often. */
+export const UPLOAD_SESSION_SWEEP_INTERVAL_MS = 60_000;
+/** Expired share links past their retention are purged this often. */
+export const SHARE_LINK_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
+/** Download events are folded into daily statistics this often (the lag of statistics behind downloads). */
+export const ROLLUP_INTERVAL_MS = 1_000;
+

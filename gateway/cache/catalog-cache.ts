@@ -1,11 +1,11 @@
 import type { Application, VersionWithFiles } from '../../shared/store/models';
-import type { ReleaseStatus } from '../../shared/releases/lifecycle';
+import { customerAnswerFor, RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import type { Store } from '../../shared/store/store';
 import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from './local-cache';
 
 /** What customers may ever see of an application's versions: drafts do not exist for them. */
-const CUSTOMER_VISIBLE_STATUSES: readonly ReleaseStatus[] = ['published', 'yanked'];
+const CUSTOMER_VISIBLE_STATUSES = RELEASE_STATUSES.filter((status) => customerAnswerFor(status) !== 'not-found');
 
 /**
  * The application records and the version and file records that every download checks, cached in

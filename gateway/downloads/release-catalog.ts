@@ -1,5 +1,6 @@
 import { AppError, ErrorDetail, forbidden, gone, notFound } from '../../shared/errors';
 import { channelOffers, defaultChannel } from '../../shared/releases/channels';
+import { customerAnswerFor, isOfferedToCustomers } from '../../shared/releases/lifecycle';
 import {
   Arch,
   DEFAULT_ARCH,
@@ -145,8 +146,9 @@ export class ReleaseCatalog {
       throw notFound(`no version of ${request.applicationId} is available for ${describeSelector(request, this.rules)}`);
     }
     const entry = index.entry(request.version);
-    if (!entry) throw notFound('version not found');
-    if (entry.version.status === 'yanked') throw gone(`version ${request.version} has been withdrawn`);
+    const answer = entry ? customerAnswerFor(entry.version.status) : 'not-found';
+    if (!entry || answer === 'not-found') throw notFound('version not found');
+    if (answer === 'gone') throw gone(`version ${request.version} has been withdrawn`);
     const file = request.fileId !== undefined ? entry.file(request.fileId)
       : request.fileName !== undefined ? entry.fileNamed(request.fileName)
         : entry.mainFile(request);
@@ -252,7 +254,7 @@ class ReleaseIndex {
     const offers: Offer[] = [];
     for (const entry of this.newestFirst) {
       const { version } = entry;
-      if (version.status !== 'published' || !channelOffers(rules.channels, channel, version.channel)) continue;
+      if (!isOfferedToCustomers(version.status) || !channelOffers(rules.channels, channel, version.channel)) continue;
       if (!tierAllows(rules.tiers, tier, version.requiredTier)) continue;
       const selection = entry.selection(target);
       if (selection.kind === 'none') continue;

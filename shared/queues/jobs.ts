@@ -1,5 +1,17 @@
 import type { JobsOptions } from 'bullmq';
-import { WEBHOOK_DELIVERY_ATTEMPTS, WEBHOOK_REQUEUE_INTERVAL_MS, WEBHOOK_RETRY_JITTER } from '../policy';
+import {
+  JOB_COMPLETED_RETENTION,
+  JOB_DEFAULT_ATTEMPTS,
+  JOB_FAILED_RETENTION_SECONDS,
+  JOB_RETRY_BASE_MS,
+  ROLLUP_INTERVAL_MS,
+  SHARE_LINK_PURGE_INTERVAL_MS,
+  UPLOAD_SESSION_SWEEP_INTERVAL_MS,
+  VERIFY_UPLOAD_ATTEMPTS,
+  WEBHOOK_DELIVERY_ATTEMPTS,
+  WEBHOOK_REQUEUE_INTERVAL_MS,
+  WEBHOOK_RETRY_JITTER,
+} from '../policy';
 
 /** Every background job: its queue, its payload and its options. Workers must register a processor for each. */
 export const QUEUE_NAMES = ['uploads', 'share-links', 'statistics', 'webhooks', 'maintenance'] as const;
@@ -48,27 +60,26 @@ export interface JobDefinition<P> {
 
 /** Defaults of every job: retries with backoff for transient failures, bounded retention in Redis. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 1_000 },
-  removeOnComplete: { age: 3_600, count: 1_000 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
+  attempts: JOB_DEFAULT_ATTEMPTS,
+  backoff: { type: 'exponential', delay: JOB_RETRY_BASE_MS },
+  removeOnComplete: { age: JOB_COMPLETED_RETENTION.ageSeconds, count: JOB_COMPLETED_RETENTION.count },
+  removeOnFail: { age: JOB_FAILED_RETENTION_SECONDS },
 };
 
 /** Each job with its queue and options, defined once: producers only name the job and give its payload. */
 export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'verify-upload': {
     queue: 'uploads',
-    // One verification per upload however often it is completed. Storage errors are retried with
-    // backoff, more often than the default: the last attempt fails the upload for good.
-    options: ({ uploadId }) => ({ jobId: uploadId, attempts: 8 }),
+    // One verification per upload however often it is completed.
+    options: ({ uploadId }) => ({ jobId: uploadId, attempts: VERIFY_UPLOAD_ATTEMPTS }),
   },
-  'expire-upload-sessions': { queue: 'uploads', everyMs: 60_000 },
+  'expire-upload-sessions': { queue: 'uploads', everyMs: UPLOAD_SESSION_SWEEP_INTERVAL_MS },
   'expire-share-link': {
     queue: 'share-links',
     options: ({ tokenHash, expiresAt }) => ({ jobId: `share-${tokenHash}`, delay: Math.max(0, expiresAt - Date.now()) }),
   },
-  'purge-share-links': { queue: 'share-links', everyMs: 3_600_000 },
-  'rollup-events': { queue: 'statistics', everyMs: 1_000 },
+  'purge-share-links': { queue: 'share-links', everyMs: SHARE_LINK_PURGE_INTERVAL_MS },
+  'rollup-events': { queue: 'statistics', everyMs: ROLLUP_INTERVAL_MS },
   // One dispatch per event however often it is emitted; it only reads and writes the store, so it
   // retries for longer than the default while the store is away.
   'dispatch-webhook-event': { queue: 'webhooks', options: ({ eventId }) => ({ jobId: eventId, attempts: 10 }) },

@@ -29,12 +29,6 @@ export function isChannel(channels: readonly string[], name: string): boolean {
   return channels.includes(name);
 }
 
-/** The channels a client asking for `requested` sees, most stable first; null when it is not a channel. */
-export function channelsVisibleTo(channels: readonly string[], requested: string): readonly string[] | null {
-  const index = channels.indexOf(requested);
-  return index === -1 ? null : channels.slice(0, index + 1);
-}
-
 /**
  * Whether a version in `versionChannel` is offered to a client asking for `requested`. A version
  * left in a channel no longer configured counts as the least stable: only clients of the last

@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { PRESIGNED_URL_MAX_SECONDS } from '../../policy';
 
 /** Where a bucket's objects live, as the S3Client options name it. */
 export interface S3Location {
@@ -28,7 +29,6 @@ export interface GetUrlRequest {
 const SERVICE = 's3';
 const ALGORITHM = 'AWS4-HMAC-SHA256';
 const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
-const MAX_EXPIRES_IN_SECONDS = 7 * 24 * 60 * 60;
 /** Regions of the standard AWS partition, whose endpoints are `s3.<region>.amazonaws.com`. */
 const AWS_PARTITION_REGION = /^(us|eu|ap|sa|ca|me|af|il|mx)-[a-z0-9]+-\d+$/;
 /** The SDK refuses a region for a custom endpoint unless it is one DNS label. */
@@ -89,7 +89,7 @@ export class S3GetUrlPresigner {
 
   presign(request: GetUrlRequest): string {
     const { credentials, expiresInSeconds, now } = request;
-    if (expiresInSeconds > MAX_EXPIRES_IN_SECONDS) {
+    if (expiresInSeconds > PRESIGNED_URL_MAX_SECONDS) {
       throw new Error('Signature version 4 presigned URLs must have an expiration date less than one week in the future');
     }
     const amzDate = now.toISOString().replace(/[-:]|\.\d{3}/g, '');
