@@ -1,4 +1,5 @@
 import type { Logger } from '../../shared/logger';
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import { KEY_USE_RESOLUTION_MS } from '../../shared/policy';
 
 /** Past this many keys the memory of recent writes starts over (a key then costs one write more). */
@@ -10,7 +11,7 @@ const MAX_TRACKED_KEYS = 100_000;
  * background. A write that fails is logged and the request goes on.
  */
 export class KeyUseRecorder {
-  private readonly lastRecorded = new Map<string, number>();
+  private readonly lastRecorded = new BoundedMap<string, number>(MAX_TRACKED_KEYS);
 
   constructor(
     private readonly write: (keyId: string, at: Date) => Promise<void>,
@@ -20,7 +21,6 @@ export class KeyUseRecorder {
   record(keyId: string): void {
     const now = Date.now();
     if (now - (this.lastRecorded.get(keyId) ?? 0) < KEY_USE_RESOLUTION_MS) return;
-    if (this.lastRecorded.size >= MAX_TRACKED_KEYS) this.lastRecorded.clear();
     this.lastRecorded.set(keyId, now);
     this.write(keyId, new Date(now)).catch((error) => this.logger.warn({ err: error, keyId }, 'could not record key use'));
   }

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import { IN_PROCESS_CACHE_TTL_MS } from '../../shared/policy';
 import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
 
@@ -15,13 +16,14 @@ interface Entry<T> {
  * theirs is held.
  */
 export class LocalCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries: BoundedMap<string, Entry<T>>;
 
   constructor(
     private readonly bus: InvalidationBus,
     private readonly ttlMs = IN_PROCESS_CACHE_TTL_MS,
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
   ) {
+    this.entries = new BoundedMap(maxEntries);
     bus.onReset(() => this.entries.clear());
     bus.onInvalidate((topic, id) => {
       for (const [key, entry] of this.entries) {
@@ -60,7 +62,6 @@ export class LocalCache<T> {
    */
   set(key: string, value: T, generation: number, tags: CacheTag[]): void {
     if (!this.bus.live || generation !== this.bus.generation || this.bus.isHeld(tags)) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs, tags });
   }
 }

@@ -2,6 +2,7 @@ import { parse as parseQueryString, ParsedUrlQuery } from 'node:querystring';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z, ZodTypeAny } from 'zod';
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import { ErrorDetail, validationError } from '../../shared/errors';
 import { SCOPES } from '../../shared/scopes';
 import { answeredStatus } from '../middleware/error-handler';
@@ -201,13 +202,12 @@ function inputReader(route: Route, checkHeaders?: HeaderCheck): (ctx: AppContext
 
   // A hot route's input is a function of its URL (it has no body): installers and update checks send
   // the same few URLs over and over, and a repeat then parses nothing. Shared, so frozen.
-  const remembered = new Map<string, AnyInput>();
+  const remembered = new BoundedMap<string, AnyInput>(MAX_REMEMBERED_INPUTS);
   return (ctx) => {
     const url = ctx.url;
     const known = remembered.get(url);
     if (known) return known;
     const input = Object.freeze(parse(ctx));
-    if (remembered.size >= MAX_REMEMBERED_INPUTS) remembered.clear();
     remembered.set(url, input);
     return input;
   };

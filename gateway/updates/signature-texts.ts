@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import { MinisignFormatError, parseSignature } from '../../shared/signing/minisign';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
@@ -13,7 +14,7 @@ const MAX_KEPT = 1_000;
  * Published files never change, so each is read from the object store once per process.
  */
 export class SignatureTexts {
-  private readonly texts = new Map<string, string>();
+  private readonly texts = new BoundedMap<string, string>(MAX_KEPT);
 
   constructor(private readonly storage: ObjectStorage) {}
 
@@ -37,7 +38,6 @@ export class SignatureTexts {
       // Not a signature (an application without a key takes any file): served as it is, and the client refuses it.
       if (!(error instanceof MinisignFormatError)) throw error;
     }
-    if (this.texts.size >= MAX_KEPT) this.texts.clear();
     this.texts.set(file.fileId, served);
     return served;
   }

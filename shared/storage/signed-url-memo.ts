@@ -1,3 +1,5 @@
+import { BoundedMap } from '../cache/bounded-map';
+
 /** What a signed URL depends on besides the clock, the object key first. */
 export type SignedUrlInputs = readonly [objectKey: string, ...rest: (string | number | undefined)[]];
 
@@ -18,10 +20,12 @@ const VARIANTS_PER_OBJECT = 4;
  * building a key from them.
  */
 export class SignedUrlMemo {
-  private readonly entries = new Map<string, Entry[]>();
+  private readonly entries: BoundedMap<string, Entry[]>;
 
   /** `maxObjects`: objects remembered at most; past it the memo starts over. */
-  constructor(private readonly maxObjects = 1_000) {}
+  constructor(maxObjects = 1_000) {
+    this.entries = new BoundedMap(maxObjects);
+  }
 
   /** The URL for `inputs` (the object key first) at `second` (Unix seconds), signing it with `sign` unless already known. */
   get(inputs: SignedUrlInputs, second: number, sign: () => string): string {
@@ -35,7 +39,6 @@ export class SignedUrlMemo {
       return url;
     }
     if (!variants) {
-      if (this.entries.size >= this.maxObjects) this.entries.clear();
       variants = [];
       this.entries.set(inputs[0], variants);
     }
