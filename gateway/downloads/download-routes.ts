@@ -10,8 +10,8 @@ import {
   redirectResponse,
   revokedShareLinkResponse,
   shareLinkResponse,
-} from '../presenters/downloads';
-import { presentReleaseList, releaseListResponse } from '../presenters/releases';
+} from '../../shared/contract/downloads';
+import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
 import { DownloadService } from './download-service';

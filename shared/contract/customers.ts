@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ApiKey, Customer } from '../../shared/store/models';
-import type { IssuedApiKey } from '../services/customer-service';
+import type { ApiKey, Customer } from '../store/models';
 import { iso, isoOrNull, pagination, paginationResponse, timestamp } from './common';
 
 export const customerResponse = z.object({
@@ -55,6 +54,12 @@ export const apiKeyListResponse = z.object({ apiKeys: z.array(apiKeyResponse) })
 
 export function presentApiKeyList(keys: ApiKey[]): z.input<typeof apiKeyListResponse> {
   return { apiKeys: keys.map(presentApiKey) };
+}
+
+/** A key just issued: its record, and the full key, which is never stored. */
+export interface IssuedApiKey {
+  record: ApiKey;
+  apiKey: string;
 }
 
 /** A key as issued: the full key appears only in this answer. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FileRecord, ShareLink } from '../../shared/store/models';
+import type { FileRecord, ShareLink } from '../store/models';
 import { iso, messageField, timestamp } from './common';
 
 /** A URL signed for one file, as every request for it within one second gets it. */

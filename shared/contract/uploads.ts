@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
-import type { StoredPart } from '../../shared/storage/object-storage';
-import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
-import { partLayout } from '../../shared/uploads/multipart-layout';
+import { ARCHS, PLATFORMS } from '../releases/platforms';
+import type { StoredPart } from '../storage/object-storage';
+import type { FileRecord, UploadSession, Version } from '../store/models';
+import { partLayout } from '../uploads/multipart-layout';
 import { iso, timestamp } from './common';
 import { presentUploadedFile, uploadedFileResponse } from './versions';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
-import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../shared/releases/platforms';
-import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import { RELEASE_STATUSES } from '../releases/lifecycle';
+import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
+import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, timestamp } from './common';
 
 export const fileResponse = z.object({
