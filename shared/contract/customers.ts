@@ -44,10 +44,19 @@ export const apiKeyResponse = z.object({
   prefix: z.string(),
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
+  /** null while the key works (always, in the listing of a customer's active keys). */
+  revokedAt: timestamp.nullable(),
 });
 
 export function presentApiKey(key: ApiKey): z.input<typeof apiKeyResponse> {
-  return { keyId: key.keyId, customerId: key.customerId, prefix: key.prefix, createdAt: iso(key.createdAt), lastUsedAt: isoOrNull(key.lastUsedAt) };
+  return {
+    keyId: key.keyId,
+    customerId: key.customerId,
+    prefix: key.prefix,
+    createdAt: iso(key.createdAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    revokedAt: isoOrNull(key.revokedAt),
+  };
 }
 
 export const apiKeyListResponse = z.object({ apiKeys: z.array(apiKeyResponse) });

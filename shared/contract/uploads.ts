@@ -20,6 +20,8 @@ export const uploadSessionResponse = z.object({
   uploadId: z.string(),
   applicationId: z.string(),
   version: z.string(),
+  /** The file the upload reserved (published once it completes). */
+  fileId: z.string(),
   fileName: z.string(),
   fileSize: z.number().int(),
   platform: z.enum(PLATFORMS),
@@ -49,6 +51,7 @@ export function presentUploadSession(
     uploadId: session.uploadId,
     applicationId: session.applicationId,
     version: session.version,
+    fileId: session.fileId,
     fileName: session.fileName,
     fileSize: session.fileSize,
     platform: session.platform,

@@ -61,6 +61,7 @@ export function presentUploadedFile(file: FileRecord, version: Version): z.input
 }
 
 export const versionResponse = z.object({
+  applicationId: z.string(),
   version: z.string(),
   releaseNotes: z.string().nullable(),
   requiredTier: z.string().nullable(),
@@ -76,6 +77,7 @@ export const versionResponse = z.object({
 
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
   return {
+    applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
     requiredTier: version.requiredTier,
