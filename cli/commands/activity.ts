@@ -2,25 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Command } from 'commander';
 import { action, integerOption } from '../context';
 import { ApiClient, Query } from '../http/api-client';
+import type { ActivityFeedPage, ActivityItem } from '../http/responses';
 import { Output } from '../output/output';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
-
-interface ActivityItem {
-  eventId: string;
-  type: 'upload' | 'download';
-  applicationId: string;
-  version: string;
-  fileId: string;
-  customerId: string | null;
-  clientIp: string | null;
-  userAgent: string | null;
-  timestamp: string;
-}
-
-interface ActivityPage {
-  activities: ActivityItem[];
-  pagination: { hasMore: boolean; nextCursor: string | null };
-}
 
 const ACTIVITY = '/v1/activity';
 /**
@@ -58,7 +42,7 @@ async function follow(client: ApiClient, output: Output, filters: Query, interva
     const fresh: ActivityItem[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const { data } = await client.get<ActivityPage>(ACTIVITY, { ...filters, limit: PAGE_SIZE_MAX, cursor });
+      const { data } = await client.get<ActivityFeedPage>(ACTIVITY, { ...filters, limit: PAGE_SIZE_MAX, cursor });
       let reachedSeen = false;
       for (const item of data.activities) {
         const at = Date.parse(item.timestamp);
@@ -98,7 +82,7 @@ export function activityCommand(): Command {
         await follow(client, context.output, filters, options.interval ?? 2);
         return;
       }
-      const { data } = await client.get<ActivityPage>(ACTIVITY, { ...filters, limit: options.limit, cursor: options.cursor });
+      const { data } = await client.get<ActivityFeedPage>(ACTIVITY, { ...filters, limit: options.limit, cursor: options.cursor });
       context.output.result(data, () => {
         context.output.table(HEAD, data.activities.map(columns));
         if (data.pagination.nextCursor) context.output.line(`more: --cursor ${data.pagination.nextCursor}`);

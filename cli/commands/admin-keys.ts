@@ -2,17 +2,7 @@ import { Command } from 'commander';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-
-interface AdminKeyRecord {
-  keyId: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  applicationIds: string[] | null;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-}
+import type { AdminKeyList, IssuedAdminKeyRecord, RevokedAdminKey } from '../http/responses';
 
 const ADMIN_KEYS = '/v1/management/apikeys';
 
@@ -38,7 +28,7 @@ export function adminKeysCommand(): Command {
     })
     .action(action(async (context, options: { name: string; scope: string[]; app?: string[]; expiresAt?: string; expiresInDays?: number }) => {
       const expiresAt = expiry(options);
-      const { data } = await context.client().post<AdminKeyRecord & { apiKey: string }>(ADMIN_KEYS, {
+      const { data } = await context.client().post<IssuedAdminKeyRecord>(ADMIN_KEYS, {
         name: options.name, scopes: options.scope, ...(options.app ? { applicationIds: options.app } : {}), ...(expiresAt ? { expiresAt } : {}),
       });
       context.output.result(data, () => {
@@ -49,7 +39,7 @@ export function adminKeysCommand(): Command {
 
   command.command('list').description('List the admin keys not revoked (prefixes only), oldest first')
     .action(action(async (context) => {
-      const { data } = await context.client().get<{ apiKeys: AdminKeyRecord[] }>(ADMIN_KEYS);
+      const { data } = await context.client().get<AdminKeyList>(ADMIN_KEYS);
       context.output.result(data, () => context.output.table(['key', 'name', 'prefix', 'scopes', 'applications', 'expires', 'last used'], data.apiKeys.map((key) => [
         key.keyId, key.name, key.prefix, key.scopes, key.applicationIds ?? 'all', key.expiresAt ?? 'never', key.lastUsedAt,
       ])));
@@ -57,7 +47,7 @@ export function adminKeysCommand(): Command {
 
   command.command('revoke <keyId>').description("Revoke an admin key: its next request, on any gateway, is refused (401)")
     .action(action(async (context, keyId: string) => {
-      const { data } = await context.client().delete<{ keyId: string; revokedAt: string }>(apiPath`/v1/management/apikeys/${keyId}`);
+      const { data } = await context.client().delete<RevokedAdminKey>(apiPath`/v1/management/apikeys/${keyId}`);
       context.output.result(data, () => context.output.line(`revoked ${data.keyId}`));
     }));
 

@@ -1,21 +1,9 @@
 import { Command } from 'commander';
 import { action, collect } from '../context';
 import { apiPath } from '../http/api-client';
+import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication } from '../http/responses';
 import { formatBytes } from '../output/format';
-import { pageFooter, PageOptions, Pagination, withPageOptions } from './pages';
-import { VersionRecord } from './versions';
-
-export interface ApplicationRecord {
-  applicationId: string;
-  name: string;
-  description: string | null;
-  tags: string[];
-  customerIds: string[];
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+import { pageFooter, PageOptions, withPageOptions } from './pages';
 
 const APPLICATIONS = '/v1/management/applications';
 const application = (id: string) => apiPath`/v1/management/applications/${id}`;
@@ -46,7 +34,7 @@ export function applicationsCommand(): Command {
       .option('--customer <customerId>', 'only those this customer may download')
       .option('--include-deleted', 'also soft-deleted applications'),
   ).action(action(async (context, options: PageOptions & { tag?: string; customer?: string; includeDeleted?: boolean }) => {
-    const { data } = await context.client().get<{ applications: ApplicationRecord[]; pagination: Pagination }>(APPLICATIONS, {
+    const { data } = await context.client().get<ApplicationList>(APPLICATIONS, {
       page: options.page, pageSize: options.pageSize, tag: options.tag, customerId: options.customer, includeDeleted: options.includeDeleted,
     });
     context.output.result(data, () => {
@@ -70,7 +58,7 @@ export function applicationsCommand(): Command {
   command.command('show <applicationId>').description('Show an application with its versions and files')
     .option('--include-deleted', 'also when soft-deleted')
     .action(action(async (context, applicationId: string, options: { includeDeleted?: boolean }) => {
-      const { data } = await context.client().get<ApplicationRecord & { versions: VersionRecord[] }>(application(applicationId), { includeDeleted: options.includeDeleted });
+      const { data } = await context.client().get<ApplicationWithVersions>(application(applicationId), { includeDeleted: options.includeDeleted });
       context.output.result(data, () => {
         const { versions, ...fields } = data;
         context.output.record(fields);
@@ -94,7 +82,7 @@ export function applicationsCommand(): Command {
 
   command.command('delete <applicationId>').description('Soft-delete an application (restore brings it back)')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().delete<{ message: string; applicationId: string; deletedAt: string }>(application(applicationId));
+      const { data } = await context.client().delete<DeletedApplication>(application(applicationId));
       context.output.result(data, () => context.output.line(data.message));
     }));
 

@@ -2,25 +2,8 @@ import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import { pageFooter, PageOptions, Pagination, withPageOptions } from './pages';
-
-interface CustomerRecord {
-  customerId: string;
-  name: string;
-  tier: string;
-  isActive: boolean;
-  notes: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface KeyRecord {
-  keyId: string;
-  customerId: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+import type { CustomerKeyList, CustomerList, CustomerRecord, IssuedCustomerKey, ProvisionedCustomer, RevokedCustomerKey } from '../http/responses';
+import { pageFooter, PageOptions, withPageOptions } from './pages';
 
 const CUSTOMERS = '/v1/management/customers';
 const customer = (id: string) => apiPath`/v1/management/customers/${id}`;
@@ -33,7 +16,7 @@ export function customersCommand(): Command {
 
   withPageOptions(command.command('list').description('List customers'))
     .action(action(async (context, options: PageOptions) => {
-      const { data } = await context.client().get<{ customers: CustomerRecord[]; pagination: Pagination }>(CUSTOMERS, { page: options.page, pageSize: options.pageSize });
+      const { data } = await context.client().get<CustomerList>(CUSTOMERS, { page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['customer', 'name', 'tier', 'active', 'created'], data.customers.map((c) => [c.customerId, c.name, c.tier, c.isActive ? 'yes' : 'no', c.createdAt]));
         pageFooter(context.output, data.pagination, 'customers');
@@ -46,7 +29,7 @@ export function customersCommand(): Command {
     .option('--id <customerId>', 'the customer id (generated when absent)')
     .option('--notes <text>', 'notes')
     .action(action(async (context, options: { name: string; tier: string; id?: string; notes?: string }) => {
-      const { data } = await context.client().post<CustomerRecord & { apiKey: string; keyId: string }>(CUSTOMERS, {
+      const { data } = await context.client().post<ProvisionedCustomer>(CUSTOMERS, {
         name: options.name, tier: options.tier, ...(options.id ? { customerId: options.id } : {}), ...(options.notes !== undefined ? { notes: options.notes } : {}),
       });
       context.output.result(data, () => {
@@ -90,7 +73,7 @@ function customerKeysCommand(): Command {
 
   command.command('create <customerId>').description('Issue another API key (shown once)')
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().post<{ customerId: string; keyId: string; apiKey: string; createdAt: string }>(keys(customerId), {});
+      const { data } = await context.client().post<IssuedCustomerKey>(keys(customerId), {});
       context.output.result(data, () => {
         context.output.record({ ...data });
         context.output.note(KEY_SHOWN_ONCE);
@@ -99,13 +82,13 @@ function customerKeysCommand(): Command {
 
   command.command('list <customerId>').description("List a customer's active keys (prefixes only)")
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().get<{ apiKeys: KeyRecord[] }>(keys(customerId));
+      const { data } = await context.client().get<CustomerKeyList>(keys(customerId));
       context.output.result(data, () => context.output.table(['key', 'prefix', 'created', 'last used'], data.apiKeys.map((key) => [key.keyId, key.prefix, key.createdAt, key.lastUsedAt])));
     }));
 
   command.command('revoke <customerId> <keyId>').description('Revoke an API key: its next request is refused (401)')
     .action(action(async (context, customerId: string, keyId: string) => {
-      const { data } = await context.client().delete<{ customerId: string; keyId: string; revokedAt: string | null }>(apiPath`/v1/management/customers/${customerId}/apikeys/${keyId}`);
+      const { data } = await context.client().delete<RevokedCustomerKey>(apiPath`/v1/management/customers/${customerId}/apikeys/${keyId}`);
       context.output.result(data, () => context.output.line(`revoked ${data.keyId} of ${data.customerId}`));
     }));
 

@@ -5,7 +5,8 @@ import { action } from '../context';
 import { UsageError } from '../errors';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
-import { resumableDownload, SignedDownload } from '../download/resumable-download';
+import { resumableDownload } from '../download/resumable-download';
+import type { DownloadUrl } from '../http/responses';
 
 interface DownloadOptions {
   version: string;
@@ -34,7 +35,7 @@ export function downloadCommand(): Command {
     .action(action(async (context, applicationId: string, options: DownloadOptions) => {
       // Checked before the URL is asked for when the name is known: every URL issued counts as a download.
       if (options.output !== undefined) refuseToOverwrite(options.output, options.force);
-      const { data: signed } = await context.client().get<SignedDownload>('/v1/downloads/url', {
+      const { data: signed } = await context.client().get<DownloadUrl>('/v1/downloads/url', {
         applicationId, version: options.version, fileId: options.fileId, channel: options.channel, platform: options.platform, arch: options.arch,
       });
       const destination = options.output ?? path.basename(signed.fileName);

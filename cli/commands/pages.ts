@@ -1,18 +1,12 @@
 import { Command } from 'commander';
 import { integerOption } from '../context';
+import type { Pagination } from '../http/responses';
 import { Output } from '../output/output';
 import { PAGE_MAX, PAGE_SIZE_MAX } from '../../shared/policy';
 
 export interface PageOptions {
   page?: number;
   pageSize?: number;
-}
-
-export interface Pagination {
-  page: number;
-  pageSize: number;
-  total: number;
-  totalPages: number;
 }
 
 export function withPageOptions(command: Command): Command {

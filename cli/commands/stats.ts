@@ -2,14 +2,7 @@ import * as asciichart from 'asciichart';
 import { Command } from 'commander';
 import { action } from '../context';
 import { apiPath } from '../http/api-client';
-
-interface Statistics {
-  applicationId: string;
-  totalDownloads: number;
-  downloadsByVersion: Record<string, number>;
-  /** UTC days, newest first, days without downloads left out. */
-  downloadsByDay: { date: string; count: number }[];
-}
+import type { ApplicationStatistics } from '../http/responses';
 
 const CHART_HEIGHT = 10;
 /** Room the chart's axis labels take on each line. */
@@ -35,7 +28,7 @@ export function statsCommand(): Command {
     .option('--from <YYYY-MM-DD>', 'first day (inclusive)')
     .option('--to <YYYY-MM-DD>', 'last day (inclusive)')
     .action(action(async (context, applicationId: string, options: { version?: string; from?: string; to?: string }) => {
-      const { data } = await context.client().get<Statistics>(apiPath`/v1/applications/${applicationId}/stats`, { version: options.version, from: options.from, to: options.to });
+      const { data } = await context.client().get<ApplicationStatistics>(apiPath`/v1/applications/${applicationId}/stats`, { version: options.version, from: options.from, to: options.to });
       context.output.result(data, () => {
         const { output } = context;
         output.line(`${data.applicationId}: ${data.totalDownloads} download${data.totalDownloads === 1 ? '' : 's'}`);

@@ -5,13 +5,14 @@ import { Command } from 'commander';
 import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { action, CommandContext, integerOption } from '../context';
 import { UsageError, VerificationError } from '../errors';
+import type { UploadRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { multipartUpload } from '../upload/multipart-upload';
 import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
-import { isSettled, unpublishedUpload, UploadRecord, waitForUpload } from '../upload/upload-status';
+import { isSettled, unpublishedUpload, waitForUpload } from '../upload/upload-status';
 import { releaseNotes } from './release-notes';
 
 export const DEFAULT_PARALLEL_PARTS = 4;

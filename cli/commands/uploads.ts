@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { action, CommandContext } from '../context';
-import { unpublishedUpload, UploadRecord, uploadPath, waitForUpload } from '../upload/upload-status';
+import type { UploadRecord } from '../http/responses';
+import { unpublishedUpload, uploadPath, waitForUpload } from '../upload/upload-status';
 
 export function showUpload(context: CommandContext, upload: UploadRecord): void {
   context.output.result(upload, () => {

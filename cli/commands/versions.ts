@@ -2,35 +2,9 @@ import { Command } from 'commander';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
+import type { VersionList, VersionRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { releaseNotes } from './release-notes';
-
-export interface FileRecord {
-  fileId: string;
-  fileName: string;
-  fileSize: number;
-  contentType: string;
-  checksum: string | null;
-  fileType: string;
-  platform?: string;
-  arch?: string;
-  sha512?: string | null;
-  status: string;
-  createdAt: string;
-}
-
-export interface VersionRecord {
-  version: string;
-  releaseNotes: string | null;
-  requiredTier: string | null;
-  channel: string;
-  status: 'draft' | 'published' | 'yanked';
-  rolloutPercentage: number;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  files: FileRecord[];
-}
 
 const versions = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/versions`;
 
@@ -68,7 +42,7 @@ export function versionsCommand(): Command {
     .option('--channel <channel>', 'this channel only (no cascade)')
     .option('--status <status>', 'draft, published or yanked only')
     .action(action(async (context, applicationId: string, options: { channel?: string; status?: string }) => {
-      const { data } = await context.client().get<{ versions: VersionRecord[] }>(versions(applicationId), { channel: options.channel, status: options.status });
+      const { data } = await context.client().get<VersionList>(versions(applicationId), { channel: options.channel, status: options.status });
       context.output.result(data, () => context.output.table(['version', 'channel', 'status', 'rollout', 'tier', 'files', 'size', 'created'], data.versions.map((version) => [
         version.version,
         version.channel,

@@ -5,23 +5,13 @@ import { request } from 'undici';
 import { ApiError, NetworkError, VerificationError } from '../errors';
 import { backoffDelay, transferAgent } from '../http/agents';
 import { describeNetworkFailure, headerValue } from '../http/api-client';
+import type { DownloadUrl } from '../http/responses';
 import { TransferProgress } from '../output/progress';
 import { Output } from '../output/output';
 import { USER_AGENT } from '../version';
 
 /** Attempts at reading the rest of the file within one run (each continues where the last stopped). */
 export const DOWNLOAD_ATTEMPTS = 5;
-
-/** A download URL as GET /v1/downloads/url answers it. */
-export interface SignedDownload {
-  downloadUrl: string;
-  expiresAt: string;
-  fileName: string;
-  fileSize: number;
-  checksum: string;
-  fileId: string;
-  version?: string;
-}
 
 /** Beside the partial file: which file's bytes it holds, so a resume never mixes two files. */
 interface PartialRecord {
@@ -34,7 +24,7 @@ export const partialPath = (destination: string) => `${destination}.part`;
 const partialRecordPath = (destination: string) => `${destination}.part.json`;
 
 /** Bytes of an earlier run of the same file at `destination`, or 0 (and no partial file left). */
-function bytesAlreadyHere(destination: string, signed: SignedDownload): number {
+function bytesAlreadyHere(destination: string, signed: DownloadUrl): number {
   const partial = partialPath(destination);
   try {
     const record = JSON.parse(fs.readFileSync(partialRecordPath(destination), 'utf8')) as PartialRecord;
@@ -64,7 +54,7 @@ export interface DownloadOutcome {
  * Range request (continuing the hash over what is there), and a server that ignores the range
  * sends it all again.
  */
-export async function resumableDownload(signed: SignedDownload, destination: string, output: Output, signal: AbortSignal): Promise<DownloadOutcome> {
+export async function resumableDownload(signed: DownloadUrl, destination: string, output: Output, signal: AbortSignal): Promise<DownloadOutcome> {
   const partial = partialPath(destination);
   const resumedFrom = bytesAlreadyHere(destination, signed);
   const hash = createHash('sha256');

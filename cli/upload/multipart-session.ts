@@ -1,19 +1,12 @@
 import fs from 'node:fs';
 import { ApiError } from '../errors';
 import { ApiClient } from '../http/api-client';
+import type { OpenedMultipartUpload, UploadRecord } from '../http/responses';
 import { ReleaseFields } from './release-fields';
 import { fileIdentity, ResumeRecords, sameRequest, UploadTarget } from './resume-records';
-import { UploadRecord, uploadPath } from './upload-status';
+import { uploadPath } from './upload-status';
 
 const MULTIPART_UPLOADS = '/v1/management/uploads/multipart';
-
-/** What POST /v1/management/uploads/multipart answers. */
-interface OpenedUpload {
-  uploadId: string;
-  partSize: number;
-  partCount: number;
-  expiresAt: string;
-}
 
 /** An upload taking parts: how it is cut, and the sizes of the parts the store already holds. */
 export interface PartTaker {
@@ -56,7 +49,7 @@ export async function multipartSession(options: {
     if (found) return { upload: found, partCount: earlier.partCount };
     records.remove(target);
   }
-  const { data } = await client.post<OpenedUpload>(MULTIPART_UPLOADS, {
+  const { data } = await client.post<OpenedMultipartUpload>(MULTIPART_UPLOADS, {
     applicationId: target.applicationId, version: target.version, fileName: target.fileName, fileSize: identity.size, ...fields,
   });
   records.save(target, { uploadId: data.uploadId, file: identity, fields, partSize: data.partSize, partCount: data.partCount, expiresAt: data.expiresAt });

@@ -1,5 +1,6 @@
 import { partLayout, partSizeOf } from '../../shared/uploads/multipart-layout';
 import { ApiClient, apiPath } from '../http/api-client';
+import type { UploadRecord } from '../http/responses';
 import { Output } from '../output/output';
 import { TransferProgress } from '../output/progress';
 import { isPartTaker, multipartSession } from './multipart-session';
@@ -7,7 +8,6 @@ import { PartJob, sendPart } from './part-sender';
 import { PartUrls } from './part-urls';
 import { ReleaseFields } from './release-fields';
 import { ResumeRecords, UploadTarget } from './resume-records';
-import { UploadRecord } from './upload-status';
 
 export interface MultipartOutcome {
   /** The upload once completion was asked for (verifying), or as it already stood. */

@@ -1,20 +1,12 @@
 import { MULTIPART_PART_URLS_PER_REQUEST } from '../../shared/policy';
 import { ApiClient, apiPath } from '../http/api-client';
+import type { PartUrlList } from '../http/responses';
 
 /** A URL this close to its expiry is not used for a new attempt: a part may take minutes to send. */
 const URL_EXPIRY_MARGIN_MS = 5 * 60_000;
 
-interface SignedPart {
-  partNumber: number;
-  size: number;
-  uploadUrl: string;
-}
-
-interface PartUrlsResponse {
-  uploadId: string;
-  expiresAt: string;
-  parts: (SignedPart & { method: string })[];
-}
+/** One pre-signed part URL, as the service answers it. */
+type SignedPart = PartUrlList['parts'][number];
 
 /**
  * Pre-signed part URLs, asked for as parts are about to be sent, up to 100 at a time: those of the
@@ -49,7 +41,7 @@ export class PartUrls {
         if (!this.known.has(next) && !this.pending.has(next)) batch.push(next);
       }
     }
-    const request = this.client.post<PartUrlsResponse>(apiPath`/v1/management/uploads/${this.uploadId}/parts`, { partNumbers: batch })
+    const request = this.client.post<PartUrlList>(apiPath`/v1/management/uploads/${this.uploadId}/parts`, { partNumbers: batch })
       .then(({ data }) => {
         const expiresAt = Date.parse(data.expiresAt);
         for (const part of data.parts) this.known.set(part.partNumber, { part, expiresAt });

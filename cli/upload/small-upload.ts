@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import { FormData } from 'undici';
 import { ApiClient } from '../http/api-client';
-import { FileRecord } from '../commands/versions';
+import type { UploadedFile } from '../http/responses';
 import { ReleaseFields } from './release-fields';
-
-/** What the small upload answers: the published file with its version's notes and tier. */
-export type UploadedFile = FileRecord & { applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null };
 
 /** The form fields the small upload takes besides the file (its content type travels with the file part). */
 const SMALL_UPLOAD_FIELDS = ['fileType', 'platform', 'arch', 'channel', 'status', 'releaseNotes', 'requiredTier'] as const;

@@ -1,30 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiPath, ApiClient } from '../http/api-client';
 import { VerificationError } from '../errors';
-import { FileRecord } from '../commands/versions';
-
-export type UploadStatus = 'issued' | 'verifying' | 'completed' | 'failed' | 'expired' | 'aborted';
-
-/** An upload session as GET /v1/management/uploads/{uploadId} answers it. */
-export interface UploadRecord {
-  uploadId: string;
-  applicationId: string;
-  version: string;
-  fileName: string;
-  fileSize: number;
-  platform: string;
-  arch: string;
-  channel: string | null;
-  versionStatus: 'draft' | 'published' | null;
-  status: UploadStatus;
-  failureReason: string | null;
-  expiresAt: string;
-  createdAt: string;
-  updatedAt: string;
-  file: (FileRecord & { releaseNotes: string | null; requiredTier: string | null }) | null;
-  /** How a multipart upload is cut; `parts`, those the store holds, only while it takes parts (status issued). */
-  multipart: { partSize: number; partCount: number; parts: { partNumber: number; size: number }[] | null } | null;
-}
+import type { UploadRecord, UploadStatus } from '../http/responses';
 
 /** Polling of a verifying upload: soon at first (small files verify in well under a second), then less often. */
 const FIRST_POLL_MS = 250;

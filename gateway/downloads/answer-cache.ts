@@ -1,6 +1,6 @@
 import type { FileRecord } from '../../shared/store/models';
 import { Reply } from '../http/reply';
-import type { SignedDownload } from '../presenters/downloads';
+import type { SignedDownload } from '../../shared/contract/downloads';
 
 /** Presents a signed download as the data of one route's answer. */
 export type DownloadPresenter<T> = (signed: SignedDownload) => T;

@@ -2,16 +2,16 @@ import { notFound } from '../../shared/errors';
 import { clientOrigin } from '../http/client-origin';
 import { route, RouteModule } from '../http/route';
 import {
+  createdShareLinkResponse,
   downloadResponse,
+  presentCreatedShareLink,
   presentDownload,
   presentRedirect,
   presentRevokedShareLink,
-  presentShareLink,
   redirectResponse,
   revokedShareLinkResponse,
-  shareLinkResponse,
-} from '../presenters/downloads';
-import { presentReleaseList, releaseListResponse } from '../presenters/releases';
+} from '../../shared/contract/downloads';
+import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
 import { DownloadService } from './download-service';
@@ -42,10 +42,10 @@ export const downloadRoutes: RouteModule = (deps) => {
     route({
       method: 'post', path: SHARE_LINKS_PATH, guard: 'customer', summary: 'Create a share link that downloads without a key',
       body: createShareSchema(deps.config.channels),
-      status: 201, failures: [404, 410], response: shareLinkResponse,
+      status: 201, failures: [404, 410], response: createdShareLinkResponse,
       handle: async ({ body }, _ctx, customer) => {
         const { token, link } = await shares.create(customer, body);
-        return presentShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
+        return presentCreatedShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
       },
     }),
     route({

@@ -1,3 +1,4 @@
+import type { OfferedRelease, ReleaseFile } from '../../shared/contract/releases';
 import { AppError, ErrorDetail, forbidden, gone, notFound } from '../../shared/errors';
 import { channelOffers, defaultChannel } from '../../shared/releases/channels';
 import { customerAnswerFor, isOfferedToCustomers } from '../../shared/releases/lifecycle';
@@ -6,7 +7,6 @@ import {
   DEFAULT_ARCH,
   DEFAULT_PLATFORM,
   fileMatchesRequest,
-  FileTarget,
   MainFileSelection,
   Platform,
   selectMainFile,
@@ -35,14 +35,8 @@ export interface ReleaseSelector {
   arch?: Arch;
 }
 
-/** An available file, with the platform and arch every stored file has. */
-export type ReleaseFile = FileRecord & FileTarget;
-
-/** A published version offered to the caller, with its available files that match the selectors (all of them without selectors), oldest first. */
-export interface OfferedRelease {
-  version: Version;
-  files: readonly ReleaseFile[];
-}
+// What the catalogue offers, in the shape the releases listing presents.
+export type { OfferedRelease, ReleaseFile } from '../../shared/contract/releases';
 
 /**
  * The newest release offered to the caller that has a MAIN file matching the selectors: `found` with

@@ -1,6 +1,6 @@
 import { Reply } from '../http/reply';
 import { route, RouteModule } from '../http/route';
-import { healthResponse, presentHealth, presentReadiness, readinessResponse } from '../presenters/health';
+import { healthResponse, presentHealth, presentReadiness, readinessResponse } from '../../shared/contract/health';
 
 const CHECK_TIMEOUT_MS = 2_000;
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
 import { rawBytes, route, RouteModule } from '../http/route';
 import { sendFileRange } from '../http/send-file-range';
-import { presentStoredObject, presentStoredPart, storedObjectResponse } from '../presenters/uploads';
+import { presentStoredObject, presentStoredPart, storedObjectResponse } from '../../shared/contract/uploads';
 
 const objectParams = z.object({ key: z.string() });
 

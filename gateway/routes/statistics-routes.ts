@@ -1,6 +1,6 @@
 import { inParams, inQuery } from '../http/access';
 import { route, RouteModule } from '../http/route';
-import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../presenters/statistics';
+import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../../shared/contract/statistics';
 import { activityQuery, statisticsParams, statisticsQuery } from '../schemas/statistics-schemas';
 import { StatisticsService } from '../services/statistics-service';
 

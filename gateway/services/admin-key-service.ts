@@ -1,16 +1,11 @@
 import { issueAdminKey } from '../../shared/api-keys';
+import type { IssuedAdminKey } from '../../shared/contract/admin-keys';
 import { notFound, validationError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { AdminKey } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { AdminKeyCache } from '../auth/admin-key-cache';
 import type { CreateAdminKeyRequest } from '../schemas/admin-key-schemas';
-
-/** A key as issued: the stored record plus the full key, which exists only in this response. */
-export interface IssuedAdminKey {
-  record: AdminKey;
-  apiKey: string;
-}
 
 /**
  * Scoped admin keys. A revocation is written through the admin-key cache, so the very next request

@@ -1,16 +1,10 @@
+import type { AuditPage } from '../../shared/contract/audit';
 import { newEventId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
-import type { AuditEntry } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { AuditClosing, AuditOpening, AuditRecorder } from '../http/audit-step';
 import type { AuditListQuery } from '../schemas/audit-schemas';
 import { CursorFilters, decodeCursor, encodeCursor } from './keyset-cursor';
-
-export interface AuditPage {
-  entries: AuditEntry[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
 
 /**
  * The audit log: entries opened and closed by the route builder (audit-step.ts) around every admin

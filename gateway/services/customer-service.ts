@@ -1,4 +1,5 @@
 import { issueCustomerKey } from '../../shared/api-keys';
+import type { IssuedApiKey } from '../../shared/contract/customers';
 import { conflict, DuplicateError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ApiKey, Customer } from '../../shared/store/models';
@@ -8,12 +9,7 @@ import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { CreateCustomerInput, UpdateCustomerRequest } from '../schemas/customer-schemas';
 
-/** A key as issued: the stored record plus the full key, which exists only in this response. */
-export interface IssuedApiKey {
-  record: ApiKey;
-  apiKey: string;
-}
-
+/** A new customer and its first key. */
 export interface ProvisionedCustomer {
   customer: Customer;
   key: IssuedApiKey;

@@ -10,7 +10,7 @@ import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { choosePartSize, describeShortfall, partLayout, PartLayout, partShortfall, partSizeOf } from '../../shared/uploads/multipart-layout';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
-import type { PartUrl } from '../presenters/uploads';
+import type { PartUrl } from '../../shared/contract/uploads';
 import type { MultipartUploadRequest } from '../schemas/upload-schemas';
 import type { ApplicationService } from './application-service';
 import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';

@@ -1,22 +1,8 @@
+import type { ActivityPage, Statistics } from '../../shared/contract/statistics';
 import { notFound } from '../../shared/errors';
-import type { DistributionEvent } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { ActivityQuery, StatisticsQuery } from '../schemas/statistics-schemas';
 import { CursorFilters, decodeCursor, encodeCursor } from './keyset-cursor';
-
-export interface Statistics {
-  applicationId: string;
-  totalDownloads: number;
-  downloadsByVersion: Record<string, number>;
-  downloadsByPlatform: Record<string, number>;
-  downloadsByDay: { date: string; count: number }[];
-}
-
-export interface ActivityPage {
-  events: DistributionEvent[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
 
 /** Statistics from the daily counters (cost grows with days and versions, not events) and the activity feed. */
 export class StatisticsService {

@@ -15,6 +15,7 @@ import { contentTypeField } from '../schemas/common';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../schemas/upload-schemas';
 import type { StagedFile } from '../uploads/receive-multipart';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
+import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
 import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
@@ -100,9 +101,10 @@ export class UploadService {
       await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
       throw error;
     }
-    await this.webhooks.announce('upload.completed', webhookData.uploadCompleted(published.file, null), { at: published.at });
+    await this.webhooks.announce('upload.completed', webhookData.uploadCompleted(published.file, published.version, null), { at: published.at });
     if (firstPublishedAt(published.version, published.at)) {
-      await this.webhooks.announce('version.published', webhookData.version(published.version), { at: published.at });
+      const version = await versionWithFiles(this.store, published.version, [published.file]);
+      await this.webhooks.announce('version.published', webhookData.version(version), { at: published.at });
     }
     return { file: published.file, version: published.version };
   }

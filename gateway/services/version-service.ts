@@ -4,6 +4,7 @@ import type { Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
+import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { ListVersionsQuery, UpdateVersionRequest } from '../schemas/version-schemas';
 import type { ApplicationService } from './application-service';
 
@@ -55,9 +56,10 @@ export class VersionService {
     return transition.outcome === 'applied' ? { version: transition.version, from: transition.from } : null;
   }
 
-  /** A version that has just become published (a draft published, a yanked one brought back) or yanked. */
+  /** A version that has just become published (a draft published, a yanked one brought back) or yanked, with its files. */
   private async announce(version: Version): Promise<void> {
     const type = version.status === 'yanked' ? 'version.yanked' : 'version.published';
-    if (version.status !== 'draft') await this.webhooks.announce(type, webhookData.version(version), { at: version.updatedAt });
+    if (version.status === 'draft') return;
+    await this.webhooks.announce(type, webhookData.version(await versionWithFiles(this.store, version, [])), { at: version.updatedAt });
   }
 }

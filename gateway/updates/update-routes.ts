@@ -3,7 +3,7 @@ import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { DownloadService } from '../downloads/download-service';
-import { presentRedirect, redirectResponse } from '../presenters/downloads';
+import { presentRedirect, redirectResponse } from '../../shared/contract/downloads';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';

@@ -1,9 +1,18 @@
-import type { ApiKey, Application, Customer, DistributionEvent, FileRecord, ShareLink, UploadSession, Version } from '../store/models';
+import { z, type ZodTypeAny } from 'zod';
+import { applicationResponse, presentApplication } from '../contract/applications';
+import { apiKeyResponse, customerResponse, presentApiKey, presentCustomer } from '../contract/customers';
+import { presentShareLink, shareLinkResponse } from '../contract/downloads';
+import { activityResponse, presentActivity } from '../contract/statistics';
+import { presentUploadSession, uploadSessionResponse } from '../contract/uploads';
+import { presentUploadedFile, presentVersion, uploadedFileResponse, versionResponse } from '../contract/versions';
+import type { FileRecord, UploadSession, Version } from '../store/models';
 
 /**
  * The events webhooks can subscribe to, and the `data` of each. A payload is
  * `{"type": <event type>, "timestamp": <ISO 8601>, "data": <below>}` (the Standard Webhooks shape).
- * Secrets never appear in one: a key is named by its id and prefix, a share link by what it points at.
+ * Each `data` is what the API answers for the same resource, shaped by the same presenters
+ * (shared/contract/), so secrets never appear in one: a key is named by its id and prefix, a share
+ * link by what it points at.
  */
 export const WEBHOOK_EVENT_TYPES = [
   'upload.completed',
@@ -21,179 +30,43 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export interface UploadCompletedData {
-  /** null for a small upload, which has no session. */
-  uploadId: string | null;
-  applicationId: string;
-  version: string;
-  fileId: string;
-  fileName: string;
-  fileSize: number;
-  contentType: string;
-  checksum: string | null;
-  fileType: string;
-  platform: string;
-  arch: string;
-  createdAt: string;
-}
+/** The file as its upload answers it, and the upload's id (null for a small upload, which has no session). */
+export const uploadCompletedData = uploadedFileResponse.extend({ uploadId: z.string().nullable() });
 
-export interface UploadFailedData {
-  uploadId: string;
-  applicationId: string;
-  version: string;
-  fileId: string;
-  fileName: string;
-  fileSize: number;
-  failureReason: string;
-}
+/**
+ * The schema of each event's `data`: a version event carries the version as the versions listing
+ * answers it (with its files), upload.failed the upload as GET of it answers, a customer, key or
+ * share link what its own answers show, download.recorded the activity feed's entry.
+ */
+export const WEBHOOK_EVENT_DATA = {
+  'upload.completed': uploadCompletedData,
+  'upload.failed': uploadSessionResponse,
+  'version.published': versionResponse,
+  'version.yanked': versionResponse,
+  'application.deleted': applicationResponse,
+  'customer.created': customerResponse,
+  'customer.updated': customerResponse,
+  'apikey.created': apiKeyResponse,
+  'apikey.revoked': apiKeyResponse,
+  'share_link.created': shareLinkResponse,
+  'download.recorded': activityResponse,
+} as const satisfies Record<WebhookEventType, ZodTypeAny>;
 
-export interface VersionData {
-  applicationId: string;
-  version: string;
-  channel: string;
-  status: string;
-  requiredTier: string | null;
-  publishedAt: string | null;
-  updatedAt: string;
-}
+export type WebhookEventData = { [T in WebhookEventType]: z.input<(typeof WEBHOOK_EVENT_DATA)[T]> };
 
-export interface ApplicationDeletedData {
-  applicationId: string;
-  name: string;
-  deletedAt: string | null;
-}
-
-export interface CustomerData {
-  customerId: string;
-  name: string;
-  tier: string;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ApiKeyData {
-  customerId: string;
-  keyId: string;
-  prefix: string;
-  createdAt: string;
-  revokedAt: string | null;
-}
-
-export interface ShareLinkCreatedData {
-  customerId: string;
-  applicationId: string;
-  version: string;
-  fileId: string;
-  expiresAt: string;
-  createdAt: string;
-}
-
-export interface DownloadRecordedData {
-  eventId: string;
-  applicationId: string;
-  version: string;
-  fileId: string;
-  customerId: string | null;
-  clientIp: string | null;
-  userAgent: string | null;
-  platform: string;
-  arch: string;
-  timestamp: string;
-}
-
-export interface WebhookEventData {
-  'upload.completed': UploadCompletedData;
-  'upload.failed': UploadFailedData;
-  'version.published': VersionData;
-  'version.yanked': VersionData;
-  'application.deleted': ApplicationDeletedData;
-  'customer.created': CustomerData;
-  'customer.updated': CustomerData;
-  'apikey.created': ApiKeyData;
-  'apikey.revoked': ApiKeyData;
-  'share_link.created': ShareLinkCreatedData;
-  'download.recorded': DownloadRecordedData;
-}
-
-const iso = (date: Date): string => date.toISOString();
-const isoOrNull = (date: Date | null): string | null => (date ? date.toISOString() : null);
-
-/** The data of each event, from the records it is about. */
+/** The data of each event, from the records it is about: pure, so it can be built and stored with the change. */
 export const webhookData = {
-  uploadCompleted: (file: FileRecord, uploadId: string | null): UploadCompletedData => ({
-    uploadId,
-    applicationId: file.applicationId,
-    version: file.version,
-    fileId: file.fileId,
-    fileName: file.fileName,
-    fileSize: file.fileSize,
-    contentType: file.contentType,
-    checksum: file.checksum,
-    fileType: file.fileType,
-    platform: file.platform ?? 'any',
-    arch: file.arch ?? 'any',
-    createdAt: iso(file.createdAt),
-  }),
-  uploadFailed: (session: UploadSession, failureReason: string): UploadFailedData => ({
-    uploadId: session.uploadId,
-    applicationId: session.applicationId,
-    version: session.version,
-    fileId: session.fileId,
-    fileName: session.fileName,
-    fileSize: session.fileSize,
-    failureReason,
-  }),
-  version: (version: Version): VersionData => ({
-    applicationId: version.applicationId,
-    version: version.version,
-    channel: version.channel,
-    status: version.status,
-    requiredTier: version.requiredTier,
-    publishedAt: isoOrNull(version.publishedAt),
-    updatedAt: iso(version.updatedAt),
-  }),
-  applicationDeleted: (application: Application): ApplicationDeletedData => ({
-    applicationId: application.applicationId,
-    name: application.name,
-    deletedAt: isoOrNull(application.deletedAt),
-  }),
-  customer: (customer: Customer): CustomerData => ({
-    customerId: customer.customerId,
-    name: customer.name,
-    tier: customer.tier,
-    isActive: customer.isActive,
-    createdAt: iso(customer.createdAt),
-    updatedAt: iso(customer.updatedAt),
-  }),
-  apiKey: (key: ApiKey): ApiKeyData => ({
-    customerId: key.customerId,
-    keyId: key.keyId,
-    prefix: key.prefix,
-    createdAt: iso(key.createdAt),
-    revokedAt: isoOrNull(key.revokedAt),
-  }),
-  shareLinkCreated: (link: ShareLink): ShareLinkCreatedData => ({
-    customerId: link.customerId,
-    applicationId: link.applicationId,
-    version: link.version,
-    fileId: link.fileId,
-    expiresAt: iso(link.expiresAt),
-    createdAt: iso(link.createdAt),
-  }),
-  downloadRecorded: (event: DistributionEvent): DownloadRecordedData => ({
-    eventId: event.eventId,
-    applicationId: event.applicationId,
-    version: event.version,
-    fileId: event.fileId,
-    customerId: event.customerId,
-    clientIp: event.clientIp,
-    userAgent: event.userAgent,
-    platform: event.platform,
-    arch: event.arch,
-    timestamp: iso(event.timestamp),
-  }),
-};
+  uploadCompleted: (file: FileRecord, version: Version, uploadId: string | null): WebhookEventData['upload.completed'] =>
+    ({ uploadId, ...presentUploadedFile(file, version) }),
+  /** A failed upload session, with its failureReason. */
+  uploadFailed: (session: UploadSession): WebhookEventData['upload.failed'] => presentUploadSession(session, null, null),
+  version: presentVersion,
+  applicationDeleted: presentApplication,
+  customer: presentCustomer,
+  apiKey: presentApiKey,
+  shareLinkCreated: presentShareLink,
+  downloadRecorded: presentActivity,
+} satisfies Record<string, (...records: never[]) => WebhookEventData[WebhookEventType]>;
 
 /**
  * True when a version became published by the change made at `at`: it was first published then.

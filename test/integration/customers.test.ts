@@ -364,7 +364,8 @@ describe('customers and API keys (/v1/management/customers)', () => {
       const { apiKeys } = expectSuccess(result, 200);
       expect(apiKeys.map((k: any) => k.keyId)).to.deep.equal([firstKey.keyId, second.keyId]);
       for (const key of apiKeys) {
-        expect(key).to.have.all.keys('keyId', 'customerId', 'prefix', 'createdAt', 'lastUsedAt');
+        expect(key).to.have.all.keys('keyId', 'customerId', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt');
+        expect(key.revokedAt).to.equal(null);
         expect(key.customerId).to.equal(customerId);
         expect(key.createdAt).to.match(ISO_TIMESTAMP);
       }

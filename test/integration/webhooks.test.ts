@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_DISABLE_AFTER_FAILING_MS } from '../../shared/policy';
-import { createApplication, createCustomer, storeRelease, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, smallUploadForm, storeRelease, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { parseExposition, valueOf } from '../support/prometheus-text';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -324,9 +324,9 @@ describe('webhooks', function () {
       expect(data('apikey.revoked')).to.have.length(1);
       expect(data('apikey.revoked')[0]).to.include({ customerId, keyId: issued.keyId });
       expect(data('apikey.revoked')[0].revokedAt).to.be.a('string');
-      expect(data('share_link.created')).to.deep.equal([{
-        customerId, applicationId, version: '1.0.0', fileId, expiresAt: share.body.data.expiresAt, createdAt: data('share_link.created')[0].createdAt,
-      }]);
+      const [shared] = data('share_link.created');
+      expect(shared).to.include({ customerId, applicationId, version: '1.0.0', fileId, expiresAt: share.body.data.expiresAt });
+      expect(shared).to.not.have.any.keys('token', 'shareUrl');
       expect(data('application.deleted')[0]).to.include({ applicationId, name: 'Test application' });
       const everything = receiver.requests.map((r) => r.body).join('\n');
       for (const secretValue of [created.apiKey, issued.apiKey, share.body.data.token]) expect(everything).not.to.contain(secretValue);
@@ -392,6 +392,102 @@ describe('webhooks', function () {
       expect(data('version.published').map((d) => [d.version, d.status, d.channel])).to.have.deep.members([['1.0.0', 'published', 'stable'], ['1.0.0', 'published', 'beta']]);
       expect(data('version.yanked').map((d) => [d.version, d.status, d.channel])).to.deep.equal([['1.0.0', 'yanked', 'beta']]);
       expect(data('version.published').map((d) => d.publishedAt)).to.deep.equal([data('version.yanked')[0].publishedAt, data('version.yanked')[0].publishedAt]);
+    });
+
+    describe("each event's data is what the API answers for the same resource, field for field", () => {
+      const dataOf = (secret: string, type: string) => receiver.ofType(type).map((request) => verified(secret, request).data);
+      const listedVersion = async (applicationId: string, version: string) => {
+        const listed = await app.http.get(`/v1/management/applications/${applicationId}/versions`);
+        expect(listed.status).to.equal(200);
+        return (listed.body.data.versions as { version: string }[]).find((candidate) => candidate.version === version);
+      };
+
+      it('version.published: the version as the versions listing answers it, files included, from an upload and from the version PATCH', async () => {
+        const { secret } = await register(['version.published', 'version.yanked']);
+        const { applicationId } = await createApplication(app);
+        await uploadSmallFile(app, { applicationId, version: '1.0.0' });
+        const [uploaded] = await received('version.published');
+        expect(verified(secret, uploaded).data).to.deep.equal(await listedVersion(applicationId, '1.0.0'));
+
+        await storeRelease(app.core.store, applicationId, '2.0.0', { status: 'draft', files: [{ platform: 'linux', arch: 'x64' }, { fileType: 'SIGNATURE', fileName: 'app.sig' }] });
+        const published = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { status: 'published', rolloutPercentage: 40 });
+        expect(published.status).to.equal(200);
+        await received('version.published', 2);
+        const data = dataOf(secret, 'version.published').find((d) => d.version === '2.0.0');
+        expect(data).to.deep.equal(published.body.data);
+        expect(data).to.deep.equal(await listedVersion(applicationId, '2.0.0'));
+        expect(data).to.include({ applicationId, rolloutPercentage: 40 });
+        expect((data?.files as { sha512: unknown }[])).to.have.length(2);
+
+        const yanked = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { status: 'yanked' });
+        const [yankedEvent] = await received('version.yanked');
+        expect(verified(secret, yankedEvent).data).to.deep.equal(yanked.body.data);
+      });
+
+      it('upload.completed: the file as its upload answers it, and as its version lists it; upload.failed: the upload as GET of it answers', async () => {
+        const { secret } = await register(['upload.completed', 'upload.failed']);
+        const { applicationId } = await createApplication(app);
+        const small = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1.0.0' }) });
+        expect(small.status).to.equal(201);
+        await received('upload.completed');
+        expect(dataOf(secret, 'upload.completed')[0]).to.deep.equal({ uploadId: null, ...small.body.data });
+
+        const content = randomBytes(32 * 1024);
+        const largeUpload = async (fileName: string, checksum?: string) => {
+          const issued = await app.http.post('/v1/management/upload/large-url', { applicationId, version: '1.0.0', fileName, fileType: 'OTHER', fileSize: content.length });
+          expect(issued.status, issued.raw.toString()).to.equal(201);
+          const put = await fetch(issued.body.data.uploadUrl, { method: 'PUT', body: content, headers: { 'content-length': String(content.length) } });
+          expect(put.status).to.equal(200);
+          const { uploadId } = issued.body.data as { uploadId: string };
+          await app.http.post('/v1/management/upload/large-complete', { uploadId, applicationId, version: '1.0.0', fileName, fileSize: content.length, ...(checksum ? { checksum } : {}) });
+          return uploadId;
+        };
+        const good = await largeUpload('data.bin');
+        const bad = await largeUpload('broken.bin', 'ab'.repeat(32));
+        await received('upload.completed', 2);
+        const [failed] = await received('upload.failed');
+
+        const completed = dataOf(secret, 'upload.completed').find((d) => d.uploadId === good);
+        const answered = await app.http.get(`/v1/management/uploads/${good}`);
+        expect(answered.body.data.status).to.equal('completed');
+        expect(completed).to.deep.equal({ uploadId: good, ...answered.body.data.file });
+        const listed = (await listedVersion(applicationId, '1.0.0')) as unknown as { files: Record<string, unknown>[] };
+        const file = listed.files.find((candidate) => candidate.fileId === completed?.fileId) as Record<string, unknown>;
+        for (const [field, value] of Object.entries(file)) expect(completed?.[field], field).to.deep.equal(value);
+        expect(completed?.sha512).to.be.a('string');
+
+        expect(verified(secret, failed).data).to.deep.equal((await app.http.get(`/v1/management/uploads/${bad}`)).body.data);
+        expect(verified(secret, failed).data).to.include({ uploadId: bad, status: 'failed' });
+      });
+
+      it('customer.created and customer.updated: the customer as GET of it answers; apikey.created: the key as its listing answers', async () => {
+        const { secret } = await register(['customer.created', 'customer.updated', 'apikey.created']);
+        const created = (await app.http.post('/v1/management/customers', { name: 'Contract', tier: 'standard', notes: 'billing via reseller' })).body.data;
+        const customerPath = `/v1/management/customers/${created.customerId}`;
+        await received('customer.created');
+        expect(dataOf(secret, 'customer.created')[0]).to.deep.equal((await app.http.get(customerPath)).body.data);
+        const [firstKey] = await received('apikey.created');
+        expect(verified(secret, firstKey).data).to.deep.equal((await app.http.get(`${customerPath}/apikeys`)).body.data.apiKeys[0]);
+
+        const updated = await app.http.patch(customerPath, { tier: 'premium', notes: null });
+        await received('customer.updated');
+        expect(dataOf(secret, 'customer.updated')[0]).to.deep.equal(updated.body.data);
+        expect(dataOf(secret, 'customer.updated')[0]).to.deep.equal((await app.http.get(customerPath)).body.data);
+      });
+
+      it('share_link.created: the link as its creation answers it, without its URL and token', async () => {
+        const { secret } = await register(['share_link.created']);
+        const customer = await createCustomer(app);
+        const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+        await uploadSmallFile(app, { applicationId, version: '1.0.0' });
+        const share = await app.http.post('/v1/downloads/share', { applicationId, version: 'latest', maxDownloads: 3 }, { key: customer.apiKey });
+        expect(share.status).to.equal(201);
+        const [request] = await received('share_link.created');
+        const { shareUrl, token, ...described } = share.body.data;
+        expect(verified(secret, request).data).to.deep.equal(described);
+        expect(described).to.include({ customerId: customer.customerId, applicationId, version: '1.0.0', maxDownloads: 3, downloadCount: 0 });
+        expect(request.body).to.not.contain(token).and.not.contain(shareUrl);
+      });
     });
 
     it('sends download.recorded only to endpoints that subscribe to it by name', async () => {

@@ -6,6 +6,17 @@ import ts from 'typescript';
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GATEWAY = path.join(ROOT, 'gateway');
 const WORKERS = path.join(ROOT, 'workers');
+const SHARED = path.join(ROOT, 'shared');
+
+/**
+ * What the CLI may load of shared/: the limits, the multipart part layout, and the contract (the
+ * schemas of the service's answers, whose types the CLI reads them by).
+ */
+const CLI_MAY_IMPORT = [
+  path.join(SHARED, 'policy'),
+  path.join(SHARED, 'uploads', 'multipart-layout'),
+  path.join(SHARED, 'contract'),
+];
 
 /** Every .ts file under `directory` in the source tree. */
 function sourceFiles(directory: string): string[] {
@@ -14,16 +25,15 @@ function sourceFiles(directory: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
+const isUnder = (target: string, layer: string): boolean => target === layer || target.startsWith(layer + path.sep);
+
 /** What `file` imports from `layer`: imports, type imports, re-exports, require() and import(). */
 function importsFrom(file: string, layer: string): string[] {
   const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true);
   return importedFiles
     .map((imported) => imported.fileName)
     .filter((specifier) => specifier.startsWith('.'))
-    .filter((specifier) => {
-      const target = path.resolve(path.dirname(file), specifier);
-      return target === layer || target.startsWith(layer + path.sep);
-    });
+    .filter((specifier) => isUnder(path.resolve(path.dirname(file), specifier), layer));
 }
 
 /**
@@ -47,4 +57,11 @@ describe('layering', () => {
       });
     }
   }
+
+  it('no file under cli/ imports from shared/ other than the policy, the multipart layout and the contract', () => {
+    const offending = sourceFiles(path.join(ROOT, 'cli')).flatMap((file) => importsFrom(file, SHARED)
+      .filter((specifier) => !CLI_MAY_IMPORT.some((allowed) => isUnder(path.resolve(path.dirname(file), specifier), allowed)))
+      .map((specifier) => `${path.relative(ROOT, file)}: ${specifier}`));
+    expect(offending).to.deep.equal([]);
+  });
 });

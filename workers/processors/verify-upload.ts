@@ -10,6 +10,7 @@ import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
+import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { WorkerDeps } from '../worker-deps';
 
 /**
@@ -127,9 +128,10 @@ async function publish(session: UploadSession, file: FileRecord, digests: { chec
   await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
   // Before the session completes: when Redis refuses them, the job is retried and emits them again
   // (under the same event ids, so they are dispatched once).
-  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
+  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, result.version, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
   if (firstPublishedAt(result.version, now)) {
-    await deps.webhooks.emit('version.published', webhookData.version(result.version), { eventId: `evt_version_published_${file.fileId}`, at: now });
+    const version = await versionWithFiles(deps.store, result.version, [result.file]);
+    await deps.webhooks.emit('version.published', webhookData.version(version), { eventId: `evt_version_published_${file.fileId}`, at: now });
   }
   await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
   return result;
@@ -161,6 +163,6 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
   if (failed) {
     deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
-    await deps.webhooks.announce('upload.failed', webhookData.uploadFailed(failed, reason), { eventId: `evt_upload_failed_${session.uploadId}`, at: now });
+    await deps.webhooks.announce('upload.failed', webhookData.uploadFailed(failed), { eventId: `evt_upload_failed_${session.uploadId}`, at: now });
   }
 }

@@ -7,8 +7,8 @@ import {
   presentIssuedAdminKey,
   presentRevokedAdminKey,
   revokedAdminKeyResponse,
-} from '../../presenters/admin-keys';
-import { auditPageResponse, presentAuditPage } from '../../presenters/audit';
+} from '../../../shared/contract/admin-keys';
+import { auditPageResponse, presentAuditPage } from '../../../shared/contract/audit';
 import { adminKeyParams, createAdminKeySchema } from '../../schemas/admin-key-schemas';
 import { auditQuery } from '../../schemas/audit-schemas';
 import { AdminKeyService } from '../../services/admin-key-service';

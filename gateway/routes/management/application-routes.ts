@@ -9,8 +9,8 @@ import {
   presentApplicationList,
   presentApplicationWithVersions,
   presentDeletedApplication,
-} from '../../presenters/applications';
-import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../presenters/versions';
+} from '../../../shared/contract/applications';
+import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../../shared/contract/versions';
 import {
   applicationParams,
   createApplicationSchema,

@@ -13,7 +13,7 @@ import {
   presentRevokedApiKey,
   provisionedCustomerResponse,
   revokedApiKeyResponse,
-} from '../../presenters/customers';
+} from '../../../shared/contract/customers';
 import {
   apiKeyParams,
   createCustomerSchema,

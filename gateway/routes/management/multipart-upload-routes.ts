@@ -9,7 +9,7 @@ import {
   presentPartUrls,
   presentUploadSession,
   uploadSessionResponse,
-} from '../../presenters/uploads';
+} from '../../../shared/contract/uploads';
 import { multipartUploadSchema, partUrlsSchema, uploadParams } from '../../schemas/upload-schemas';
 import { ApplicationService } from '../../services/application-service';
 import { MultipartUploadService } from '../../services/multipart-upload-service';

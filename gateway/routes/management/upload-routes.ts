@@ -7,8 +7,8 @@ import { declaredLength } from '../../http/declared-length';
 import { Reply } from '../../http/reply';
 import { multipartForm, route, RouteModule } from '../../http/route';
 import { validate } from '../../http/validate';
-import { largeUploadResponse, presentLargeUpload, presentUploadSession, uploadSessionResponse } from '../../presenters/uploads';
-import { presentUploadedFile, uploadedFileResponse } from '../../presenters/versions';
+import { largeUploadResponse, presentLargeUpload, presentUploadSession, uploadSessionResponse } from '../../../shared/contract/uploads';
+import { presentUploadedFile, uploadedFileResponse } from '../../../shared/contract/versions';
 import { fileNameField } from '../../schemas/common';
 import {
   largeUploadCompleteSchema,

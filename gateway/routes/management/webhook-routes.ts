@@ -16,7 +16,7 @@ import {
   rotatedSecretResponse,
   webhookListResponse,
   webhookResponse,
-} from '../../presenters/webhooks';
+} from '../../../shared/contract/webhooks';
 import {
   createWebhookSchema,
   deliveryParams,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { WebhookDelivery, WebhookEndpoint } from '../../shared/store/models';
+import type { WebhookDelivery, WebhookEndpoint } from '../store/models';
 import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 
 /** An endpoint as listed: never its secret, sealed or not. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Application, VersionWithFiles } from '../../shared/store/models';
+import type { Application, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 import { presentVersion, versionResponse } from './versions';
 

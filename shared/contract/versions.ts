@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
-import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../shared/releases/platforms';
-import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import { RELEASE_STATUSES } from '../releases/lifecycle';
+import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
+import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, timestamp } from './common';
 
 export const fileResponse = z.object({
@@ -61,6 +61,7 @@ export function presentUploadedFile(file: FileRecord, version: Version): z.input
 }
 
 export const versionResponse = z.object({
+  applicationId: z.string(),
   version: z.string(),
   releaseNotes: z.string().nullable(),
   requiredTier: z.string().nullable(),
@@ -76,6 +77,7 @@ export const versionResponse = z.object({
 
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
   return {
+    applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
     requiredTier: version.requiredTier,

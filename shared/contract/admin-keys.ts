@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { SCOPES } from '../../shared/scopes';
-import type { AdminKey } from '../../shared/store/models';
-import type { IssuedAdminKey } from '../services/admin-key-service';
+import { SCOPES } from '../scopes';
+import type { AdminKey } from '../store/models';
 import { iso, isoOrNull, timestamp } from './common';
 
 /** A scoped admin key as listed: never its hash, only the prefix a person recognises. */
@@ -28,6 +27,12 @@ export function presentAdminKey(key: AdminKey): z.input<typeof adminKeyResponse>
     expiresAt: isoOrNull(key.expiresAt),
     lastUsedAt: isoOrNull(key.lastUsedAt),
   };
+}
+
+/** A key just issued: its record, and the full key, which is never stored. */
+export interface IssuedAdminKey {
+  record: AdminKey;
+  apiKey: string;
 }
 
 /** A key as issued: the full key appears only in this answer. */

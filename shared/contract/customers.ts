@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ApiKey, Customer } from '../../shared/store/models';
-import type { IssuedApiKey } from '../services/customer-service';
+import type { ApiKey, Customer } from '../store/models';
 import { iso, isoOrNull, pagination, paginationResponse, timestamp } from './common';
 
 export const customerResponse = z.object({
@@ -45,16 +44,31 @@ export const apiKeyResponse = z.object({
   prefix: z.string(),
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
+  /** null while the key works (always, in the listing of a customer's active keys). */
+  revokedAt: timestamp.nullable(),
 });
 
 export function presentApiKey(key: ApiKey): z.input<typeof apiKeyResponse> {
-  return { keyId: key.keyId, customerId: key.customerId, prefix: key.prefix, createdAt: iso(key.createdAt), lastUsedAt: isoOrNull(key.lastUsedAt) };
+  return {
+    keyId: key.keyId,
+    customerId: key.customerId,
+    prefix: key.prefix,
+    createdAt: iso(key.createdAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    revokedAt: isoOrNull(key.revokedAt),
+  };
 }
 
 export const apiKeyListResponse = z.object({ apiKeys: z.array(apiKeyResponse) });
 
 export function presentApiKeyList(keys: ApiKey[]): z.input<typeof apiKeyListResponse> {
   return { apiKeys: keys.map(presentApiKey) };
+}
+
+/** A key just issued: its record, and the full key, which is never stored. */
+export interface IssuedApiKey {
+  record: ApiKey;
+  apiKey: string;
 }
 
 /** A key as issued: the full key appears only in this answer. */

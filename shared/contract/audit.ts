@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { AUDIT_OUTCOMES, type AuditEntry } from '../../shared/store/models';
-import type { AuditPage } from '../services/audit-service';
+import { AUDIT_OUTCOMES, type AuditEntry } from '../store/models';
 import { iso, timestamp } from './common';
 
 export const auditEntryResponse = z.object({
@@ -28,6 +27,13 @@ export function presentAuditEntry(entry: AuditEntry): z.input<typeof auditEntryR
     outcome: entry.outcome,
     status: entry.status,
   };
+}
+
+/** One page of the audit log, newest first, and the cursor of the next. */
+export interface AuditPage {
+  entries: AuditEntry[];
+  hasMore: boolean;
+  nextCursor: string | null;
 }
 
 export const auditPageResponse = z.object({

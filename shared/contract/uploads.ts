@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
-import type { StoredPart } from '../../shared/storage/object-storage';
-import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
-import { partLayout } from '../../shared/uploads/multipart-layout';
+import { ARCHS, PLATFORMS } from '../releases/platforms';
+import type { StoredPart } from '../storage/object-storage';
+import type { FileRecord, UploadSession, Version } from '../store/models';
+import { partLayout } from '../uploads/multipart-layout';
 import { iso, timestamp } from './common';
 import { presentUploadedFile, uploadedFileResponse } from './versions';
 
@@ -20,6 +20,8 @@ export const uploadSessionResponse = z.object({
   uploadId: z.string(),
   applicationId: z.string(),
   version: z.string(),
+  /** The file the upload reserved (published once it completes). */
+  fileId: z.string(),
   fileName: z.string(),
   fileSize: z.number().int(),
   platform: z.enum(PLATFORMS),
@@ -49,6 +51,7 @@ export function presentUploadSession(
     uploadId: session.uploadId,
     applicationId: session.applicationId,
     version: session.version,
+    fileId: session.fileId,
     fileName: session.fileName,
     fileSize: session.fileSize,
     platform: session.platform,

@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
-import type { DistributionEvent } from '../../shared/store/models';
-import type { ActivityPage, Statistics } from '../services/statistics-service';
+import { ARCHS, PLATFORMS } from '../releases/platforms';
+import type { DistributionEvent } from '../store/models';
 import { iso, timestamp } from './common';
+
+/** An application's downloads, from the daily counters. */
+export interface Statistics {
+  applicationId: string;
+  totalDownloads: number;
+  downloadsByVersion: Record<string, number>;
+  downloadsByPlatform: Record<string, number>;
+  downloadsByDay: { date: string; count: number }[];
+}
 
 export const statisticsResponse = z.object({
   applicationId: z.string(),
@@ -53,6 +61,13 @@ export function presentActivity(event: DistributionEvent): z.input<typeof activi
     arch: event.arch,
     timestamp: iso(event.timestamp),
   };
+}
+
+/** One page of the activity feed, newest first, and the cursor of the next. */
+export interface ActivityPage {
+  events: DistributionEvent[];
+  hasMore: boolean;
+  nextCursor: string | null;
 }
 
 export const activityPageResponse = z.object({

@@ -1,8 +1,16 @@
 import { z } from 'zod';
-import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
-import { FILE_TYPES } from '../../shared/store/models';
-import type { OfferedRelease, ReleaseFile } from '../downloads/release-catalog';
+import { ARCHS, type FileTarget, PLATFORMS } from '../releases/platforms';
+import { FILE_TYPES, type FileRecord, type Version } from '../store/models';
 import { isoOrNull, pagination, paginationResponse, timestamp } from './common';
+
+/** An available file, with the platform and arch every stored file has. */
+export type ReleaseFile = FileRecord & FileTarget;
+
+/** A published version offered to a customer, with its available files that match the selectors, oldest first. */
+export interface OfferedRelease {
+  version: Version;
+  files: readonly ReleaseFile[];
+}
 
 /** A file as a customer's releases listing shows it: what a download page needs, never a URL. */
 export const releaseFileResponse = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FileRecord, ShareLink } from '../../shared/store/models';
+import type { FileRecord, ShareLink } from '../store/models';
 import { iso, messageField, timestamp } from './common';
 
 /** A URL signed for one file, as every request for it within one second gets it. */
@@ -50,11 +50,37 @@ function usageOf(link: ShareLink): { maxDownloads: number | null; downloadCount:
   return { maxDownloads: link.maxDownloads, downloadCount: link.maxDownloads === null ? null : link.downloadCount };
 }
 
-/** `version` and `fileId` name what the link downloads: with `latest`, the version it resolved to when the link was made. */
-export const shareLinkResponse = z.object({ shareUrl: z.string().url(), token: z.string(), expiresAt: timestamp, version: z.string(), fileId: z.string(), ...usage });
+/**
+ * A share link without its token, which only its creator is shown: who made it, what it downloads
+ * (`version` and `fileId`: with `latest`, the version it resolved to when the link was made), until when.
+ */
+export const shareLinkResponse = z.object({
+  customerId: z.string(),
+  applicationId: z.string(),
+  version: z.string(),
+  fileId: z.string(),
+  expiresAt: timestamp,
+  createdAt: timestamp,
+  ...usage,
+});
 
-export function presentShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof shareLinkResponse> {
-  return { shareUrl, token, expiresAt: iso(link.expiresAt), version: link.version, fileId: link.fileId, ...usageOf(link) };
+export function presentShareLink(link: ShareLink): z.input<typeof shareLinkResponse> {
+  return {
+    customerId: link.customerId,
+    applicationId: link.applicationId,
+    version: link.version,
+    fileId: link.fileId,
+    expiresAt: iso(link.expiresAt),
+    createdAt: iso(link.createdAt),
+    ...usageOf(link),
+  };
+}
+
+/** A new share link with its URL and token: the only time the token is shown. */
+export const createdShareLinkResponse = shareLinkResponse.extend({ shareUrl: z.string().url(), token: z.string() });
+
+export function presentCreatedShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof createdShareLinkResponse> {
+  return { shareUrl, token, ...presentShareLink(link) };
 }
 
 export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp, ...usage });

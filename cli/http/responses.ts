@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
+import type {
+  applicationListResponse,
+  applicationResponse,
+  applicationWithVersionsResponse,
+  deletedApplicationResponse,
+} from '../../shared/contract/applications';
+import type { auditPageResponse } from '../../shared/contract/audit';
+import type { paginationResponse } from '../../shared/contract/common';
+import type {
+  apiKeyListResponse,
+  apiKeyResponse,
+  customerListResponse,
+  customerResponse,
+  issuedApiKeyResponse,
+  provisionedCustomerResponse,
+  revokedApiKeyResponse,
+} from '../../shared/contract/customers';
+import type { downloadResponse } from '../../shared/contract/downloads';
+import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
+import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
+import type { fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
+
+/*
+ * What the service answers, as the CLI reads it: the types of the service's own response schemas
+ * (shared/contract/), never restated here, so the two cannot drift. Type imports only: the CLI loads
+ * none of the contract at run time.
+ */
+
+export type Pagination = z.infer<typeof paginationResponse>;
+
+export type ApplicationRecord = z.infer<typeof applicationResponse>;
+export type ApplicationWithVersions = z.infer<typeof applicationWithVersionsResponse>;
+export type ApplicationList = z.infer<typeof applicationListResponse>;
+export type DeletedApplication = z.infer<typeof deletedApplicationResponse>;
+
+/** A file as a version lists it. */
+export type VersionFile = z.infer<typeof fileResponse>;
+export type VersionRecord = z.infer<typeof versionResponse>;
+export type VersionList = z.infer<typeof versionListResponse>;
+
+/** What the small upload answers: the published file with its version's notes, tier, channel and status. */
+export type UploadedFile = z.infer<typeof uploadedFileResponse>;
+/** An upload session as GET /v1/management/uploads/{uploadId} answers it. */
+export type UploadRecord = z.infer<typeof uploadSessionResponse>;
+export type UploadStatus = UploadRecord['status'];
+/** What POST /v1/management/uploads/multipart answers. */
+export type OpenedMultipartUpload = z.infer<typeof multipartUploadResponse>;
+export type PartUrlList = z.infer<typeof partUrlsResponse>;
+
+export type CustomerRecord = z.infer<typeof customerResponse>;
+export type CustomerList = z.infer<typeof customerListResponse>;
+export type ProvisionedCustomer = z.infer<typeof provisionedCustomerResponse>;
+export type CustomerKeyRecord = z.infer<typeof apiKeyResponse>;
+export type CustomerKeyList = z.infer<typeof apiKeyListResponse>;
+export type IssuedCustomerKey = z.infer<typeof issuedApiKeyResponse>;
+export type RevokedCustomerKey = z.infer<typeof revokedApiKeyResponse>;
+
+export type AdminKeyRecord = z.infer<typeof adminKeyResponse>;
+export type AdminKeyList = z.infer<typeof adminKeyListResponse>;
+export type IssuedAdminKeyRecord = z.infer<typeof issuedAdminKeyResponse>;
+export type RevokedAdminKey = z.infer<typeof revokedAdminKeyResponse>;
+
+export type AuditLogPage = z.infer<typeof auditPageResponse>;
+export type ActivityItem = z.infer<typeof activityResponse>;
+export type ActivityFeedPage = z.infer<typeof activityPageResponse>;
+export type ApplicationStatistics = z.infer<typeof statisticsResponse>;
+
+/** A download URL as GET /v1/downloads/url answers it. */
+export type DownloadUrl = z.infer<typeof downloadResponse>;
