@@ -51,6 +51,34 @@ describe('event recorder', () => {
     expect(await stored()).to.have.length(26);
   });
 
+  it('gathers the events of later turns while a write is in flight, and writes them together once it settles', async () => {
+    const recorder = new EventRecorder(store);
+    const insertEvents = store.insertEvents;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The first write waits at the gate, as a slow commit would.
+    store.insertEvents = async (events) => {
+      const result = insertEvents(events);
+      if (writes.length === 1) await gate;
+      return result;
+    };
+    const first = recorder.record(numberedDownloadEvent(1));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes, 'the first turn written').to.deep.equal([1]);
+    const later: Promise<void>[] = [];
+    for (let turn = 0; turn < 3; turn += 1) {
+      later.push(recorder.record(numberedDownloadEvent(10 + turn)), recorder.record(numberedDownloadEvent(20 + turn)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(writes, 'nothing more written while the first is in flight').to.deep.equal([1]);
+    release();
+    await Promise.all([first, ...later]);
+    expect(writes).to.deep.equal([1, 6]);
+    expect(await stored()).to.have.length(7);
+  });
+
   it('fails every request of a failed write, and the next turn writes again', async () => {
     const recorder = new EventRecorder(store);
     failNextWrite = true;
