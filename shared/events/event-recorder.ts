@@ -40,8 +40,14 @@ interface Batch {
 export class EventRecorder {
   private open: Batch | undefined;
 
-  /** `stored` hears of each batch once it is stored, after its requests have their answer (webhooks' download.recorded). */
-  constructor(private readonly store: Store, private readonly stored?: (events: DistributionEvent[]) => void) {}
+  /**
+   * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
+   * download.recorded: WebhookEvents.storeEvents) by calling the `store` it is handed.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly storeBatch?: (events: DistributionEvent[], store: () => Promise<void>) => Promise<void>,
+  ) {}
 
   record(event: DistributionEvent): Promise<void> {
     if (this.open) {
@@ -53,10 +59,8 @@ export class EventRecorder {
       setImmediate(() => {
         this.open = undefined;
         try {
-          this.store.insertEvents(batch.events).then(() => {
-            resolve();
-            this.stored?.(batch.events);
-          }, reject);
+          const insert = () => this.store.insertEvents(batch.events);
+          (this.storeBatch ? this.storeBatch(batch.events, insert) : insert()).then(resolve, reject);
         } catch (error) {
           reject(error);
         }

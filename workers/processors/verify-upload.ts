@@ -158,9 +158,10 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), discardUploadBytes(deps.storage, session)]);
-  const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
-  if (failed) {
-    deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
-    await deps.webhooks.announce('upload.failed', webhookData.uploadFailed(failed, reason), { eventId: `evt_upload_failed_${session.uploadId}`, at: now });
-  }
+  const failed = await deps.webhooks.announceChange(
+    [{ type: 'upload.failed', subject: [session.uploadId], at: now, eventId: `evt_upload_failed_${session.uploadId}` }],
+    () => deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now),
+    (settled) => [settled && webhookData.uploadFailed(settled, reason)],
+  );
+  if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
 }
