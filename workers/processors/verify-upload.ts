@@ -125,10 +125,12 @@ async function publish(session: UploadSession, file: FileRecord, digests: { chec
     deps.store.publishFile(file.fileId, { ...digests, release: releaseOfSession(session) }, now));
   if (result.outcome !== 'published') return result;
   await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
-  // Before the session completes: when Redis refuses them, the job is retried and emits them again
-  // (under the same event ids, so they are dispatched once).
+  // Before the session completes: when Redis refuses them, or the worker dies before they are queued,
+  // the job is retried and emits them again (under the same event ids, so they are dispatched once).
+  // This job is their outbox. A repeat finds the version as the first publication left it: published
+  // when the file was (its updatedAt), or now when the version's write is what the repeat completes.
   await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
-  if (firstPublishedAt(result.version, now)) {
+  if (firstPublishedAt(result.version, result.file.updatedAt) || firstPublishedAt(result.version, now)) {
     await deps.webhooks.emit('version.published', webhookData.version(result.version), { eventId: `evt_version_published_${file.fileId}`, at: now });
   }
   await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
