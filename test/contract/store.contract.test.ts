@@ -1613,6 +1613,40 @@ describe('SQLite store opening a database of the release before the release mode
   });
 });
 
+describe('SQLite store opening a database of the release before the webhook outbox', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-outbox-migration-'));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('moves the events kept while Redis refused them into the outbox, ready to be relayed', async () => {
+    const databaseFile = path.join(dir, 'store.sqlite');
+    await new SqliteStore(databaseFile).close();
+    // Back to that release's schema (8), with one event kept.
+    const db = new Database(databaseFile);
+    db.exec(`DROP TABLE webhook_outbox;
+      CREATE TABLE unqueued_webhook_events (event_id TEXT PRIMARY KEY, type TEXT NOT NULL, occurred_at INTEGER NOT NULL, data TEXT NOT NULL, kept_at INTEGER NOT NULL);
+      CREATE INDEX unqueued_webhook_events_kept ON unqueued_webhook_events(kept_at, event_id);`);
+    db.prepare('INSERT INTO unqueued_webhook_events VALUES (?, ?, ?, ?, ?)').run('evt_kept', 'customer.created', at(1).getTime(), '{"customerId":"cus_1"}', at(2).getTime());
+    db.pragma('user_version = 8');
+    db.close();
+
+    const store = new SqliteStore(databaseFile);
+    try {
+      expect(await store.listWebhookOutboxEntries(at(3), 10)).to.deep.equal([{
+        eventId: 'evt_kept', type: 'customer.created', occurredAt: at(1), state: 'ready', data: { customerId: 'cus_1' }, subject: [], writtenAt: at(2),
+      }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 /**
  * A fresh database on the server of `uri`, named after the URI's own database plus `suffix`.
  * Credentials keep authenticating against the database they were given for.

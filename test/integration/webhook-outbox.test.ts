@@ -10,7 +10,13 @@ import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis'
 import { HttpClient } from '../support/http-client';
 import { NodeProcess } from '../support/node-process';
 import { pollUntil } from '../support/poll';
-import { freshDatabase } from '../support/test-app';
+import { WEBHOOK_OUTBOX_ABANDON_AFTER_MS } from '../../shared/policy';
+import { createLogger } from '../../shared/logger';
+import { JobQueues } from '../../shared/queues/job-queues';
+import { createWorkerConnection } from '../../shared/redis/connections';
+import { RedisOutageLog } from '../../shared/redis/redis-outage-log';
+import type { WebhookOutboxEntry } from '../../shared/store/models';
+import { freshDatabase, startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 const STALLED = /"msg":"outbox fault: a change was written, its event is not queued"/;
@@ -114,5 +120,71 @@ describe('webhook events of a gateway killed between the change and the queueing
       connection.disconnect();
     }
     expect(receiver.requests).to.have.length(2);
+  });
+});
+
+/**
+ * The relay's handling of pending entries, the outbox written directly: an entry whose change is in
+ * the store is delivered with the record's data, one whose change is not there yet is left for later,
+ * and one whose change is still not there long after it was written is dropped.
+ */
+describe('the webhook outbox relay settling pending entries', function () {
+  this.timeout(60_000);
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+
+  before(async () => {
+    receiver = await WebhookReceiver.start();
+    app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' } });
+  });
+
+  after(async () => {
+    await app?.close();
+    await receiver?.close();
+  });
+
+  /** Adds a run of the relay at once, as its scheduler would. */
+  async function runRelay(): Promise<void> {
+    const connection = createWorkerConnection(app.config.redisUrl as string);
+    const outage = new RedisOutageLog(createLogger('silent', 'test'), 'failedOperations');
+    const jobs = new JobQueues(connection, app.config.redisPrefix, createLogger('silent', 'test'), outage);
+    try {
+      await jobs.enqueue('relay-webhook-outbox', {});
+    } finally {
+      await jobs.close();
+      connection.disconnect();
+      outage.close();
+    }
+  }
+
+  it('delivers an entry whose change is written, keeps one whose change may still come, and drops one whose change never came', async () => {
+    const registered = await app.http.post('/v1/management/webhooks', { url: receiver.url(), events: ['customer.created'] });
+    expect(registered.status, registered.raw.toString()).to.equal(201);
+    const suffix = randomBytes(4).toString('hex');
+    const createdAt = new Date(Date.now() - 60_000);
+    await app.core.store.createCustomer({
+      customerId: `written-${suffix}`, name: 'Written', tier: 'standard', isActive: true, notes: null, createdAt, updatedAt: createdAt,
+    });
+    const pending = (customerId: string, writtenAgoMs: number, at = createdAt): WebhookOutboxEntry => ({
+      eventId: `evt_${customerId}`, type: 'customer.created', occurredAt: at, state: 'pending', data: null, subject: [customerId],
+      writtenAt: new Date(Date.now() - writtenAgoMs),
+    });
+    await app.core.store.addWebhookOutboxEntries([
+      pending(`written-${suffix}`, 60_000),
+      pending(`coming-${suffix}`, 60_000),
+      pending(`never-${suffix}`, WEBHOOK_OUTBOX_ABANDON_AFTER_MS + 60_000),
+      // The customer exists, but not from this change: created at another time.
+      { ...pending(`written-${suffix}`, 60_000, new Date(createdAt.getTime() - 1)), eventId: `evt_other-${suffix}` },
+    ]);
+    const outbox = async () => (await app.core.store.listWebhookOutboxEntries(new Date(), 10)).map((entry) => entry.eventId).sort();
+
+    await runRelay();
+    await pollUntil(async () => ((await outbox()).length === 2 ? true : undefined), 20_000, 'the relay to settle what it can');
+    expect(await outbox()).to.deep.equal([`evt_coming-${suffix}`, `evt_other-${suffix}`].sort());
+    const delivered = await pollUntil(() => (receiver.ofType('customer.created').length > 0 ? receiver.ofType('customer.created') : undefined), 20_000, 'delivered');
+    expect(delivered).to.have.length(1);
+    expect(delivered[0].headers['webhook-id']).to.be.a('string');
+    expect(JSON.parse(delivered[0].body)).to.deep.include({ type: 'customer.created', timestamp: createdAt.toISOString() });
+    expect(JSON.parse(delivered[0].body).data).to.include({ customerId: `written-${suffix}`, name: 'Written', createdAt: createdAt.toISOString() });
   });
 });
