@@ -132,11 +132,11 @@ export class WebhookEvents {
   private async announceWritten(announcements: readonly Announcement[], pending: Map<Announcement, WebhookOutboxEntry>, data: readonly unknown[]): Promise<void> {
     const ready: WebhookOutboxEntry[] = [];
     const late: WebhookOutboxEntry[] = [];
-    const dropped: WebhookOutboxEntry[] = [];
+    const dropped = new Map<Announcement, WebhookOutboxEntry>();
     for (const [index, announcement] of announcements.entries()) {
       const entry = pending.get(announcement);
       const announced = data[index] ?? null;
-      if (entry && announced === null) dropped.push(entry);
+      if (entry && announced === null) dropped.set(announcement, entry);
       else if (entry) ready.push({ ...entry, state: 'ready', data: announced });
       else if (announced !== null && (await this.subscriptions.wanted(announcement.type))) late.push(entryOf(announcement, 'ready', announced, new Date()));
     }
@@ -169,9 +169,13 @@ export class WebhookEvents {
     }
   }
 
-  /** Removes the pending entries of a change that failed, or that announces nothing; what is left, the relay drops once it finds no change. */
-  private async drop(entries: Iterable<WebhookOutboxEntry> | Map<Announcement, WebhookOutboxEntry>): Promise<void> {
-    const eventIds = [...(entries instanceof Map ? entries.values() : entries)].map((entry) => entry.eventId);
+  /**
+   * Removes the pending entries of a change that failed, or that announces nothing; what is left, the
+   * relay drops once it finds no change. An entry under an event id fixed by its caller is left to the
+   * relay too: another attempt of the same change (a retried job) may have written it, and made it.
+   */
+  private async drop(entries: Map<Announcement, WebhookOutboxEntry>): Promise<void> {
+    const eventIds = [...entries].filter(([announcement]) => announcement.eventId === undefined).map(([, entry]) => entry.eventId);
     if (eventIds.length === 0) return;
     await this.store.deleteWebhookOutboxEntries(eventIds).catch((error: unknown) => {
       this.logger.warn({ err: error, eventIds }, 'pending webhook events of a change that was not written stay in the outbox until its relay drops them');
