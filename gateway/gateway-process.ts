@@ -108,7 +108,7 @@ export async function launchGateway(
   const cacheLookups = new DownloadCacheLookups();
   const releases = new ReleaseCatalog(catalog, config, cacheLookups.catalog);
   const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
-  const events = new EventRecorder(core.store, (stored) => void webhooks.eventsStored(stored));
+  const events = new EventRecorder(core.store, (batch, store) => webhooks.storeEvents(batch, store));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;
   const stopCountingLookups = core.metrics.countCacheLookups(() => cacheLookups.byCache());

@@ -139,11 +139,16 @@ export const WEBHOOK_DELIVERY_RETENTION_MS = 30 * DAY_SECONDS * 1000;
 export const WEBHOOK_ENDPOINTS_MAX = 50;
 export const WEBHOOK_URL_MAX_LENGTH = 2_048;
 /**
- * Webhook events Redis refused are kept in the store and queued again by a recurring job this often,
- * up to WEBHOOK_REQUEUE_BATCH at a time (and as many batches as a run finds, within its lock).
+ * The webhook outbox's relay runs this often and takes, WEBHOOK_OUTBOX_RELAY_BATCH at a time, the
+ * entries written more than WEBHOOK_OUTBOX_RELAY_AFTER_MS ago (younger ones are their writer's to
+ * queue: it does so as soon as its change is written). A pending entry whose change is still not in
+ * the store WEBHOOK_OUTBOX_ABANDON_AFTER_MS after it was written announces a change that never
+ * happened (its writer failed or died before writing it) and is dropped.
  */
-export const WEBHOOK_REQUEUE_INTERVAL_MS = 30_000;
-export const WEBHOOK_REQUEUE_BATCH = 100;
+export const WEBHOOK_OUTBOX_RELAY_INTERVAL_MS = 5_000;
+export const WEBHOOK_OUTBOX_RELAY_AFTER_MS = 5_000;
+export const WEBHOOK_OUTBOX_RELAY_BATCH = 100;
+export const WEBHOOK_OUTBOX_ABANDON_AFTER_MS = 10 * 60_000;
 
 // Background jobs
 
@@ -162,4 +167,3 @@ export const UPLOAD_SESSION_SWEEP_INTERVAL_MS = 60_000;
 export const SHARE_LINK_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
 /** Download events are folded into daily statistics this often (the lag of statistics behind downloads). */
 export const ROLLUP_INTERVAL_MS = 1_000;
-

@@ -1,6 +1,6 @@
 import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob, START_UP_JOBS, StartUpJob } from '../shared/queues/jobs';
+import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob, RETIRED_SCHEDULERS, START_UP_JOBS, StartUpJob } from '../shared/queues/jobs';
 import { JobQueues } from '../shared/queues/job-queues';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
@@ -77,6 +77,7 @@ export async function startWorkers(
   for (const job of recurring) {
     await deps.jobs.queue(JOBS[job.name].queue).upsertJobScheduler(job.name, { every: job.everyMs }, { name: job.name, data: {} });
   }
+  for (const retired of RETIRED_SCHEDULERS) await deps.jobs.queue(retired.queue).removeJobScheduler(retired.name);
   for (const job of startUp) await deps.jobs.enqueue(job.name, job.data);
 
   const handlingFailures = new Set<Promise<void>>();

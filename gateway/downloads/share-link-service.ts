@@ -44,8 +44,9 @@ export class ShareLinkService {
     const { file } = await this.downloads.check(customer, target);
     const token = randomToken(32);
     const now = new Date();
-    const link = await this.store.createShareLink({
-      tokenHash: hashSecret(token),
+    const tokenHash = hashSecret(token);
+    const link = await this.webhooks.announceChange([{ type: 'share_link.created', subject: [tokenHash], at: now }], () => this.store.createShareLink({
+      tokenHash,
       customerId: customer.customerId,
       applicationId: file.applicationId,
       version: file.version,
@@ -56,9 +57,8 @@ export class ShareLinkService {
       maxDownloads: target.maxDownloads ?? null,
       downloadCount: 0,
       createdAt: now,
-    });
+    }), (created) => [webhookData.shareLinkCreated(created)]);
     await this.scheduleExpiry(link);
-    await this.webhooks.announce('share_link.created', webhookData.shareLinkCreated(link), { at: now });
     return { token, link };
   }
 

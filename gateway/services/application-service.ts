@@ -56,9 +56,13 @@ export class ApplicationService {
   }
 
   async softDelete(applicationId: string): Promise<Application> {
-    const deleted = await this.change(applicationId, () => this.store.softDeleteApplication(applicationId, new Date()));
+    const at = new Date();
+    const deleted = await this.webhooks.announceChange(
+      [{ type: 'application.deleted', subject: [applicationId], at }],
+      () => this.change(applicationId, () => this.store.softDeleteApplication(applicationId, at)),
+      (application) => [application && webhookData.applicationDeleted(application)],
+    );
     if (!deleted) throw notFound(`application ${applicationId} not found`);
-    await this.webhooks.announce('application.deleted', webhookData.applicationDeleted(deleted), { at: deleted.deletedAt ?? undefined });
     return deleted;
   }
 

@@ -30,16 +30,20 @@ export class CustomerService {
   /** Creates the customer and issues its first key. */
   async provision(input: CreateCustomerInput): Promise<ProvisionedCustomer> {
     const now = new Date();
-    const customer = await this.createCustomer({
-      customerId: input.customerId ?? newId('cus'),
-      name: input.name,
-      tier: input.tier,
-      isActive: true,
-      notes: input.notes ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await this.webhooks.announce('customer.created', webhookData.customer(customer), { at: now });
+    const customerId = input.customerId ?? newId('cus');
+    const customer = await this.webhooks.announceChange(
+      [{ type: 'customer.created', subject: [customerId], at: now }],
+      () => this.createCustomer({
+        customerId,
+        name: input.name,
+        tier: input.tier,
+        isActive: true,
+        notes: input.notes ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+      (created) => [webhookData.customer(created)],
+    );
     return { customer, key: await this.issueKey(customer.customerId, now) };
   }
 
@@ -54,9 +58,13 @@ export class CustomerService {
   }
 
   async update(customerId: string, patch: UpdateCustomerRequest): Promise<Customer> {
-    const updated = await this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, new Date()));
+    const at = new Date();
+    const updated = await this.webhooks.announceChange(
+      [{ type: 'customer.updated', subject: [customerId], at }],
+      () => this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, at)),
+      (customer) => [customer && webhookData.customer(customer)],
+    );
     if (!updated) throw customerNotFound(customerId);
-    await this.webhooks.announce('customer.updated', webhookData.customer(updated), { at: updated.updatedAt });
     return updated;
   }
 
@@ -73,9 +81,13 @@ export class CustomerService {
   async revokeApiKey(customerId: string, keyId: string): Promise<ApiKey> {
     // The key's hash names its cache entries, which must be marked before the store changes.
     const active = (await this.store.listApiKeys(customerId)).find((key) => key.keyId === keyId);
-    const revoked = active && await this.keyCache.changeKey(active.keyHash, () => this.store.revokeApiKey(customerId, keyId, new Date()));
+    const at = new Date();
+    const revoked = active && await this.webhooks.announceChange(
+      [{ type: 'apikey.revoked', subject: [active.keyHash], at }],
+      () => this.keyCache.changeKey(active.keyHash, () => this.store.revokeApiKey(customerId, keyId, at)),
+      (key) => [key && webhookData.apiKey(key)],
+    );
     if (!revoked) throw notFound(`no active API key ${keyId} for customer ${customerId}`);
-    await this.webhooks.announce('apikey.revoked', webhookData.apiKey(revoked), { at: revoked.revokedAt ?? undefined });
     return revoked;
   }
 
@@ -92,16 +104,19 @@ export class CustomerService {
 
   private async issueKey(customerId: string, at: Date): Promise<IssuedApiKey> {
     const issued = issueCustomerKey(customerId);
-    const record = await this.store.createApiKey({
-      keyId: newId('key'),
-      customerId,
-      keyHash: issued.keyHash,
-      prefix: issued.prefix,
-      createdAt: at,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    await this.webhooks.announce('apikey.created', webhookData.apiKey(record), { at });
+    const record = await this.webhooks.announceChange(
+      [{ type: 'apikey.created', subject: [issued.keyHash], at }],
+      () => this.store.createApiKey({
+        keyId: newId('key'),
+        customerId,
+        keyHash: issued.keyHash,
+        prefix: issued.prefix,
+        createdAt: at,
+        lastUsedAt: null,
+        revokedAt: null,
+      }),
+      (created) => [webhookData.apiKey(created)],
+    );
     return { record, apiKey: issued.apiKey };
   }
 }

@@ -16,7 +16,7 @@ import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } fro
 import type { StagedFile } from '../uploads/receive-multipart';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
-import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
+import type { Announcement, WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
 import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
@@ -87,24 +87,27 @@ export class UploadService {
       const signatureProblem = await updateSignatureProblem(this.store, this.storage, file, staged.stagingKey);
       if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
       await this.storage.move(staged.stagingKey, storageKey);
-      published = await this.applications.change(fields.applicationId, async () => {
-        const now = new Date();
+      const now = new Date();
+      // The version is announced only when this upload first published it (it created it published).
+      const announcements: Announcement[] = [
+        { type: 'upload.completed', subject: [fileId, ''], at: now },
+        { type: 'version.published', subject: [fields.applicationId, fields.version, 'first'], at: now },
+      ];
+      published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
         const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
         await this.events.record(buildEvent('upload', result.file, origin, now));
         return { file: result.file, version: result.version, at: now };
-      });
+      }), async (written) => [
+        webhookData.uploadCompleted(written.file, written.version, null),
+        firstPublishedAt(written.version, written.at) ? webhookData.version(await versionWithFiles(this.store, written.version, [written.file])) : null,
+      ]);
     } catch (error) {
       const unpublished = reserved ? await this.releaseFile(reserved) : true;
       await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
       throw error;
-    }
-    await this.webhooks.announce('upload.completed', webhookData.uploadCompleted(published.file, published.version, null), { at: published.at });
-    if (firstPublishedAt(published.version, published.at)) {
-      const version = await versionWithFiles(this.store, published.version, [published.file]);
-      await this.webhooks.announce('version.published', webhookData.version(version), { at: published.at });
     }
     return { file: published.file, version: published.version };
   }

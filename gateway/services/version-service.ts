@@ -8,6 +8,12 @@ import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { ListVersionsQuery, UpdateVersionRequest } from '../schemas/version-schemas';
 import type { ApplicationService } from './application-service';
 
+/** The event a version's move to each status announces; the others announce nothing. */
+const ANNOUNCED_STATUSES: Partial<Record<ReleaseStatus, 'version.published' | 'version.yanked'>> = {
+  published: 'version.published',
+  yanked: 'version.yanked',
+};
+
 /** What a change wrote: the version as it is now, and the status it had before. */
 interface Written {
   version: Version;
@@ -34,16 +40,23 @@ export class VersionService {
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
     const { status, ...patch } = request;
-    const written = await this.applications.change(applicationId, () => this.write(applicationId, version, status, patch));
+    const at = new Date();
+    const announced = status && ANNOUNCED_STATUSES[status];
+    const written = await this.webhooks.announceChange(
+      announced ? [{ type: announced, subject: [applicationId, version], at }] : [],
+      () => this.applications.change(applicationId, () => this.write(applicationId, version, status, patch, at)),
+      // Announced when the status changed; a version already there is not announced again.
+      async (change) => [change && change.from !== change.version.status ? webhookData.version(await versionWithFiles(this.store, change.version, [])) : null],
+    );
     if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
-    if (written.from !== written.version.status) await this.announce(written.version);
     const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
     return withFiles ?? { ...written.version, files: [] };
   }
 
   /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
-  private async write(applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>): Promise<Written | null> {
-    const now = new Date();
+  private async write(
+    applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>, now: Date,
+  ): Promise<Written | null> {
     if (status === undefined) {
       const updated = await this.store.updateVersion(applicationId, version, patch, now);
       return updated && { version: updated, from: updated.status };
@@ -54,12 +67,5 @@ export class VersionService {
       throw conflict(`version ${version} is ${transition.from} and cannot become ${transition.to} (from ${transition.from}: ${allowed.join(', ')})`);
     }
     return transition.outcome === 'applied' ? { version: transition.version, from: transition.from } : null;
-  }
-
-  /** A version that has just become published (a draft published, a yanked one brought back) or yanked, with its files. */
-  private async announce(version: Version): Promise<void> {
-    const type = version.status === 'yanked' ? 'version.yanked' : 'version.published';
-    if (version.status === 'draft') return;
-    await this.webhooks.announce(type, webhookData.version(await versionWithFiles(this.store, version, [])), { at: version.updatedAt });
   }
 }

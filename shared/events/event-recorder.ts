@@ -44,8 +44,14 @@ export class EventRecorder {
   private open: Batch | undefined;
   private writing = false;
 
-  /** `stored` hears of each batch once it is stored, after its requests have their answer (webhooks' download.recorded). */
-  constructor(private readonly store: Store, private readonly stored?: (events: DistributionEvent[]) => void) {}
+  /**
+   * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
+   * download.recorded: WebhookEvents.storeEvents) by calling the `store` it is handed.
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly storeBatch?: (events: DistributionEvent[], store: () => Promise<void>) => Promise<void>,
+  ) {}
 
   record(event: DistributionEvent): Promise<void> {
     if (this.open) {
@@ -57,11 +63,9 @@ export class EventRecorder {
       batch.write = () => {
         this.open = undefined;
         this.writing = true;
-        const written = (async () => this.store.insertEvents(batch.events))();
-        written.then(() => {
-          resolve();
-          this.stored?.(batch.events);
-        }, reject).finally(() => this.settled());
+        const insert = () => this.store.insertEvents(batch.events);
+        const written = (async () => (this.storeBatch ? this.storeBatch(batch.events, insert) : insert()))();
+        written.then(resolve, reject).finally(() => this.settled());
       };
     });
     this.open = batch;

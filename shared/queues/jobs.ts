@@ -9,7 +9,7 @@ import {
   UPLOAD_SESSION_SWEEP_INTERVAL_MS,
   VERIFY_UPLOAD_ATTEMPTS,
   WEBHOOK_DELIVERY_ATTEMPTS,
-  WEBHOOK_REQUEUE_INTERVAL_MS,
+  WEBHOOK_OUTBOX_RELAY_INTERVAL_MS,
   WEBHOOK_RETRY_JITTER,
 } from '../policy';
 
@@ -37,8 +37,8 @@ export interface JobPayloads {
   'deliver-webhook': { deliveryId: string; round: number; retryBaseMs: number };
   /** Delete delivery log entries past their retention. */
   'purge-webhook-deliveries': Record<string, never>;
-  /** Queue the webhook events the store kept while Redis refused them. */
-  'requeue-webhook-events': Record<string, never>;
+  /** Queue the webhook events of the outbox whose writer did not (it died, or Redis refused them). */
+  'relay-webhook-outbox': Record<string, never>;
   /**
    * Compute the SHA-512 of available files stored before it was kept. `afterFileId`: where a run
    * that was interrupted had got to (files are taken in fileId order).
@@ -93,7 +93,8 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
     }),
   },
   'purge-webhook-deliveries': { queue: 'webhooks', everyMs: 3_600_000 },
-  'requeue-webhook-events': { queue: 'webhooks', everyMs: WEBHOOK_REQUEUE_INTERVAL_MS },
+  // Two runs at once (a slow one overlapping the next) queue an entry twice at worst: one dispatch by its job id.
+  'relay-webhook-outbox': { queue: 'webhooks', everyMs: WEBHOOK_OUTBOX_RELAY_INTERVAL_MS },
   'backfill-file-digests': {
     queue: 'maintenance',
     // One run at a time, however many workers start. Not kept once it ends, so the next start adds
@@ -112,6 +113,12 @@ export interface StartUpJob {
   name: JobName;
   data: JobPayloads[JobName];
 }
+
+/**
+ * Recurring jobs of earlier releases, whose schedulers a worker start removes (they would add jobs
+ * nothing processes): the outbox relay replaced the requeue of events Redis refused.
+ */
+export const RETIRED_SCHEDULERS: readonly { name: string; queue: QueueName }[] = [{ name: 'requeue-webhook-events', queue: 'webhooks' }];
 
 /** The jobs a worker process adds when it starts, with their payloads. */
 export const START_UP_JOBS: readonly StartUpJob[] = (Object.keys(JOBS) as JobName[]).flatMap((name) => {

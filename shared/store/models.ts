@@ -256,16 +256,29 @@ export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 /** One event's delivery to one endpoint: the message every attempt sends again under the same id. */
 /**
- * A webhook event that could not be queued when it happened (Redis refused it): kept in the store,
- * beside the change it announces, until a worker queues it (requeue-webhook-events).
+ * A webhook event in the outbox: written with the change it announces (before it, `pending`, and
+ * made `ready` with its data once the change is written), queued by whoever wrote it and, when that
+ * did not happen (the process died, Redis refused the job), by the relay-webhook-outbox job.
  */
-export interface UnqueuedWebhookEvent {
+export interface WebhookOutboxEntry {
   eventId: string;
   type: string;
   occurredAt: Date;
-  /** The event's `data`, as it would have been queued. */
+  state: WebhookOutboxState;
+  /** The event's `data`: null while pending, unless it was known before the change (a download's). */
   data: unknown;
-  keptAt: Date;
+  /** The ids of the record the change is about: how the relay checks a pending entry's change. */
+  subject: string[];
+  /** When the entry was written: the relay takes entries older than their writer needs, oldest first. */
+  writtenAt: Date;
+}
+
+export type WebhookOutboxState = 'pending' | 'ready';
+
+/** Where the relay got to: entries strictly after this (writtenAt, then eventId) come next. */
+export interface WebhookOutboxPosition {
+  writtenAt: Date;
+  eventId: string;
 }
 
 export interface WebhookDelivery {

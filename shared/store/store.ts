@@ -13,7 +13,6 @@ import type {
   FileStatus,
   InitialReleaseStatus,
   ShareLink,
-  UnqueuedWebhookEvent,
   UploadSession,
   UploadStatus,
   Version,
@@ -21,6 +20,8 @@ import type {
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
+  WebhookOutboxEntry,
+  WebhookOutboxPosition,
 } from './models';
 
 export interface Page<T> {
@@ -295,6 +296,8 @@ export interface Store {
   // Events and statistics
   /** Inserts events; an eventId already stored is skipped, so a retried insert never duplicates. */
   insertEvents(events: DistributionEvent[]): Promise<void>;
+  /** One stored event, null when it is not stored. */
+  getEvent(eventId: string): Promise<DistributionEvent | null>;
   /** Newest first by (timestamp, eventId). */
   listEvents(query: ActivityQuery): Promise<DistributionEvent[]>;
   /**
@@ -334,12 +337,14 @@ export interface Store {
   setWebhookDeliveryStatus(deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date): Promise<WebhookDelivery | null>;
   /** Deletes up to `limit` deliveries created before `before`; returns how many. */
   purgeWebhookDeliveries(before: Date, limit: number): Promise<number>;
-  /** Keeps an event Redis refused; an eventId already kept is left as it is (a repeat keeps one). */
-  keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void>;
-  /** Up to `limit` kept events, oldest kept first (keptAt, then eventId). */
-  listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]>;
-  /** Forgets a kept event once it is queued; false when it was not kept. */
-  deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean>;
+  /** Writes outbox entries; an eventId already there is left as it is (a repeat writes one). */
+  addWebhookOutboxEntries(entries: WebhookOutboxEntry[]): Promise<void>;
+  /** Makes pending entries ready with their data; an entry already ready, or gone, is left as it is. */
+  confirmWebhookOutboxEntries(confirmed: { eventId: string; data: unknown }[]): Promise<void>;
+  /** Up to `limit` entries written before `writtenBefore`, oldest first (writtenAt, then eventId), after `after` when given. */
+  listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]>;
+  /** Removes entries once queued (or found to announce nothing); returns how many were there. */
+  deleteWebhookOutboxEntries(eventIds: string[]): Promise<number>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

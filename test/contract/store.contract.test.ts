@@ -11,7 +11,7 @@ import { DependencyUnavailableError, DuplicateError } from '../../shared/errors'
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Platform } from '../../shared/releases/platforms';
 import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
-import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version } from '../../shared/store/models';
+import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version, WebhookOutboxEntry } from '../../shared/store/models';
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
@@ -1115,25 +1115,41 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await expectRangeErrorOf(store.listWebhookEndpoints(1, 0));
       });
 
-      it('keeps events Redis refused, once per event id, lists them oldest kept first, and forgets each when told', async () => {
-        const kept = (eventId: string, minute: number) => ({
-          eventId, type: 'customer.created', occurredAt: at(minute), data: { customerId: `cus-${eventId}`, tags: ['a'], nested: { $key: 1 } }, keptAt: at(minute + 1),
+      it('keeps outbox entries once per event id, lists those written before a time oldest first from a position, confirms pending ones and removes them', async () => {
+        const entry = (eventId: string, minute: number, state: 'pending' | 'ready' = 'pending'): WebhookOutboxEntry => ({
+          eventId, type: 'customer.created', occurredAt: at(minute), state, data: state === 'ready' ? { customerId: `cus-${eventId}`, tags: ['a'], nested: { $key: 1 } } : null,
+          subject: [`cus-${eventId}`], writtenAt: at(minute + 1),
         });
-        await store.keepUnqueuedWebhookEvent(kept('evt_b', 2));
-        await store.keepUnqueuedWebhookEvent(kept('evt_a', 3));
-        await store.keepUnqueuedWebhookEvent(kept('evt_c', 1));
-        await store.keepUnqueuedWebhookEvent({ ...kept('evt_b', 9), type: 'customer.updated' });
-        await Promise.all([store.keepUnqueuedWebhookEvent(kept('evt_d', 20)), store.keepUnqueuedWebhookEvent(kept('evt_d', 20))]);
+        await store.addWebhookOutboxEntries([entry('evt_b', 2), entry('evt_a', 3, 'ready')]);
+        await store.addWebhookOutboxEntries([entry('evt_c', 1)]);
+        await store.addWebhookOutboxEntries([{ ...entry('evt_b', 9, 'ready'), type: 'customer.updated' }]);
+        await Promise.all([store.addWebhookOutboxEntries([entry('evt_d', 20)]), store.addWebhookOutboxEntries([entry('evt_d', 20)])]);
+        await store.addWebhookOutboxEntries([]);
 
-        const all = await store.listUnqueuedWebhookEvents(10);
-        expect(all.map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_b', 'evt_a', 'evt_d']);
-        expect(all[1], 'a repeat leaves the one kept as it is').to.deep.equal(kept('evt_b', 2));
-        expect((await store.listUnqueuedWebhookEvents(2)).map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_b']);
+        const ids = (entries: WebhookOutboxEntry[]) => entries.map((listed) => listed.eventId);
+        const all = await store.listWebhookOutboxEntries(at(100), 10);
+        expect(ids(all)).to.deep.equal(['evt_c', 'evt_b', 'evt_a', 'evt_d']);
+        expect(all[1], 'a repeat leaves the entry as it is').to.deep.equal(entry('evt_b', 2));
+        expect(all[2], 'data of any shape, as written').to.deep.equal(entry('evt_a', 3, 'ready'));
+        expect(ids(await store.listWebhookOutboxEntries(at(100), 2))).to.deep.equal(['evt_c', 'evt_b']);
+        expect(ids(await store.listWebhookOutboxEntries(at(4), 10)), 'written before the time only').to.deep.equal(['evt_c', 'evt_b']);
+        expect(ids(await store.listWebhookOutboxEntries(at(100), 10, { writtenAt: at(3), eventId: 'evt_b' })), 'after a position').to.deep.equal(['evt_a', 'evt_d']);
+        // Two entries written at the same time: the position orders them by id.
+        await store.addWebhookOutboxEntries([{ ...entry('evt_e', 2), writtenAt: at(3) }]);
+        expect(ids(await store.listWebhookOutboxEntries(at(100), 10, { writtenAt: at(3), eventId: 'evt_b' }))).to.deep.equal(['evt_e', 'evt_a', 'evt_d']);
 
-        expect(await store.deleteUnqueuedWebhookEvent('evt_b')).to.equal(true);
-        expect(await store.deleteUnqueuedWebhookEvent('evt_b')).to.equal(false);
-        expect((await store.listUnqueuedWebhookEvents(10)).map((event) => event.eventId)).to.deep.equal(['evt_c', 'evt_a', 'evt_d']);
-        await expectRangeErrorOf(store.listUnqueuedWebhookEvents(0));
+        await store.confirmWebhookOutboxEntries([{ eventId: 'evt_b', data: { customerId: 'cus-b' } }, { eventId: 'evt_a', data: { overwritten: true } }, { eventId: 'evt_none', data: {} }]);
+        await store.confirmWebhookOutboxEntries([]);
+        const confirmed = await store.listWebhookOutboxEntries(at(100), 10);
+        expect(confirmed.find((listed) => listed.eventId === 'evt_b')).to.deep.equal({ ...entry('evt_b', 2), state: 'ready', data: { customerId: 'cus-b' } });
+        expect(confirmed.find((listed) => listed.eventId === 'evt_a'), 'a ready entry keeps its data').to.deep.equal(entry('evt_a', 3, 'ready'));
+        expect(ids(confirmed)).to.not.include('evt_none');
+
+        expect(await store.deleteWebhookOutboxEntries(['evt_b', 'evt_none'])).to.equal(1);
+        expect(await store.deleteWebhookOutboxEntries(['evt_b'])).to.equal(0);
+        expect(await store.deleteWebhookOutboxEntries([])).to.equal(0);
+        expect(ids(await store.listWebhookOutboxEntries(at(100), 10))).to.deep.equal(['evt_c', 'evt_e', 'evt_a', 'evt_d']);
+        await expectRangeErrorOf(store.listWebhookOutboxEntries(at(100), 0));
       });
     });
 
@@ -1147,6 +1163,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.insertEvents([event('ev_2', { timestamp: at(1), fileId: 'file_other' }), event('ev_3', { timestamp: at(2) })]);
         await store.insertEvents([]);
         expect(await feed()).to.deep.equal([event('ev_3', { timestamp: at(2) }), second, first]);
+        expect(await store.getEvent('ev_2'), 'one event by its id').to.deep.equal(second);
+        expect(await store.getEvent('ev_9')).to.equal(null);
       });
 
       it("stores each event's platform and arch", async () => {
@@ -1451,9 +1469,11 @@ describe('SQLite store: webhook statements', () => {
       await store.setWebhookDeliveryStatus('msg_1', ['failed'], 'pending', null, at(4));
       await store.purgeWebhookDeliveries(at(10), 10);
       await store.deleteWebhookEndpoint('whk_1');
-      await store.keepUnqueuedWebhookEvent({ eventId: 'evt_1', type: 'customer.created', occurredAt: at(1), data: {}, keptAt: at(1) });
-      await store.listUnqueuedWebhookEvents(10);
-      await store.deleteUnqueuedWebhookEvent('evt_1');
+      await store.addWebhookOutboxEntries([{ eventId: 'evt_1', type: 'customer.created', occurredAt: at(1), state: 'pending', data: null, subject: ['cus_1'], writtenAt: at(1) }]);
+      await store.confirmWebhookOutboxEntries([{ eventId: 'evt_1', data: {} }]);
+      await store.listWebhookOutboxEntries(at(2), 10);
+      await store.listWebhookOutboxEntries(at(2), 10, { writtenAt: at(0), eventId: 'evt_0' });
+      await store.deleteWebhookOutboxEntries(['evt_1']);
 
       const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
       const webhookStatements = [...statements.keys()].filter((sql) => /webhook_/.test(sql) && !/^INSERT/.test(sql.trim()));
@@ -1593,6 +1613,40 @@ describe('SQLite store opening a database of the release before the release mode
   });
 });
 
+describe('SQLite store opening a database of the release before the webhook outbox', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-outbox-migration-'));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('moves the events kept while Redis refused them into the outbox, ready to be relayed', async () => {
+    const databaseFile = path.join(dir, 'store.sqlite');
+    await new SqliteStore(databaseFile).close();
+    // Back to that release's schema (8), with one event kept.
+    const db = new Database(databaseFile);
+    db.exec(`DROP TABLE webhook_outbox;
+      CREATE TABLE unqueued_webhook_events (event_id TEXT PRIMARY KEY, type TEXT NOT NULL, occurred_at INTEGER NOT NULL, data TEXT NOT NULL, kept_at INTEGER NOT NULL);
+      CREATE INDEX unqueued_webhook_events_kept ON unqueued_webhook_events(kept_at, event_id);`);
+    db.prepare('INSERT INTO unqueued_webhook_events VALUES (?, ?, ?, ?, ?)').run('evt_kept', 'customer.created', at(1).getTime(), '{"customerId":"cus_1"}', at(2).getTime());
+    db.pragma('user_version = 8');
+    db.close();
+
+    const store = new SqliteStore(databaseFile);
+    try {
+      expect(await store.listWebhookOutboxEntries(at(3), 10)).to.deep.equal([{
+        eventId: 'evt_kept', type: 'customer.created', occurredAt: at(1), state: 'ready', data: { customerId: 'cus_1' }, subject: [], writtenAt: at(2),
+      }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 /**
  * A fresh database on the server of `uri`, named after the URI's own database plus `suffix`.
  * Credentials keep authenticating against the database they were given for.
@@ -1676,6 +1730,22 @@ if (mongodbUri) {
         expect(dropped.applications).to.deep.equal(['name_from_an_older_release']);
         expect(Object.values(dropped).flat()).to.deep.equal(['name_from_an_older_release']);
         expect(await indexNames('applications')).to.deep.equal(started.filter((name) => name !== 'name_from_an_older_release'));
+      });
+
+      it('relays the events an earlier release kept while Redis refused them: its documents read as ready outbox entries', async () => {
+        const keptAt = new Date('2026-01-02T03:04:05.000Z');
+        await db.collection('unqueuedWebhookEvents').insertOne({
+          eventId: 'evt_kept', type: 'customer.created', occurredAt: keptAt, data: JSON.stringify({ customerId: 'cus_1' }), keptAt,
+        });
+        const store = await MongoStore.connect(database.uri);
+        try {
+          expect(await store.listWebhookOutboxEntries(new Date(keptAt.getTime() + 1), 10)).to.deep.equal([{
+            eventId: 'evt_kept', type: 'customer.created', occurredAt: keptAt, state: 'ready', data: { customerId: 'cus_1' }, subject: [], writtenAt: keptAt,
+          }]);
+          expect(await indexNames('unqueuedWebhookEvents'), 'the relay reads by (keptAt, eventId)').to.include('keptAt_1_eventId_1');
+        } finally {
+          await store.close();
+        }
       });
 
       it('creates every declared index at start, so migrating an up-to-date database drops nothing', async () => {

@@ -11,9 +11,9 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const WEBHOOKS = '/v1/management/webhooks';
 
 /**
- * A change written while Redis refuses jobs is still announced: its event is kept in the store and
- * queued by requeue-webhook-events once Redis answers (which the workers run every 30 s; added here
- * at once, as the scheduler would).
+ * A change written while Redis refuses jobs is still announced: its event stays in the store's
+ * outbox, ready, and is queued by relay-webhook-outbox once Redis answers (which the workers run every
+ * few seconds; added here at once, as the scheduler would).
  */
 describe('webhook events announced while Redis is down', function () {
   this.timeout(60_000);
@@ -33,12 +33,12 @@ describe('webhook events announced while Redis is down', function () {
     await redis?.dispose();
   });
 
-  async function runRequeue(): Promise<void> {
+  async function runRelay(): Promise<void> {
     const connection = createWorkerConnection(redis.url);
     const outage = new RedisOutageLog(createLogger('silent', 'test'), 'failedOperations');
     const jobs = new JobQueues(connection, app.config.redisPrefix, createLogger('silent', 'test'), outage);
     try {
-      await jobs.enqueue('requeue-webhook-events', {});
+      await jobs.enqueue('relay-webhook-outbox', {});
     } finally {
       await jobs.close();
       connection.disconnect();
@@ -54,24 +54,30 @@ describe('webhook events announced while Redis is down', function () {
     const customerId = `outage-${Date.now().toString(36)}`;
     const created = await app.http.post('/v1/management/customers', { customerId, name: 'During the outage', tier: 'standard' });
     expect(created.status, created.raw.toString()).to.equal(201);
-    const kept = await app.core.store.listUnqueuedWebhookEvents(10);
-    expect(kept.map((event) => [event.type, (event.data as { customerId: string }).customerId])).to.have.deep.members([
-      ['customer.created', customerId], ['apikey.created', customerId],
+    // The relay takes entries their writer has had time to queue: every entry, seen from a moment ahead.
+    const outbox = () => app.core.store.listWebhookOutboxEntries(new Date(Date.now() + 60_000), 10);
+    const kept = await outbox();
+    expect(kept.map((entry) => [entry.type, entry.state, (entry.data as { customerId: string }).customerId])).to.have.deep.members([
+      ['customer.created', 'ready', customerId], ['apikey.created', 'ready', customerId],
     ]);
-    expect(app.logs.some((line) => /kept in the store/.test(String(line.msg)))).to.equal(true);
+    expect(app.logs.some((line) => /kept in the outbox/.test(String(line.msg)))).to.equal(true);
 
     await redis.restart();
-    await runRequeue();
-    const delivered = await pollUntil(() => (receiver.ofType('customer.created').length > 0 ? receiver.ofType('customer.created') : undefined), 20_000, 'customer.created received');
+    // Written just now: the relay leaves them to their writer for WEBHOOK_OUTBOX_RELAY_AFTER_MS, then queues them.
+    await pollUntil(async () => {
+      await runRelay();
+      return receiver.ofType('customer.created').length > 0 ? true : undefined;
+    }, 30_000, 'customer.created received');
+    const delivered = receiver.ofType('customer.created');
     expect(delivered).to.have.length(1);
     expect(JSON.parse(delivered[0].body).data.customerId).to.equal(customerId);
     expect(delivered[0].headers['webhook-id'], 'the delivery of the kept event').to.be.a('string');
-    expect(await app.core.store.listUnqueuedWebhookEvents(10), 'forgotten once queued').to.deep.equal([]);
+    await pollUntil(async () => ((await outbox()).length === 0 ? true : undefined), 20_000, 'removed once queued');
 
-    // Queued again (a run that stopped between queueing and forgetting): still one delivery.
-    await app.core.store.keepUnqueuedWebhookEvent(kept.find((event) => event.type === 'customer.created') as (typeof kept)[number]);
-    await runRequeue();
-    await pollUntil(async () => ((await app.core.store.listUnqueuedWebhookEvents(10)).length === 0 ? true : undefined), 20_000, 'the repeat queued');
+    // Queued again (a run that stopped between queueing and removing): still one delivery.
+    await app.core.store.addWebhookOutboxEntries([kept.find((entry) => entry.type === 'customer.created') as (typeof kept)[number]]);
+    await runRelay();
+    await pollUntil(async () => ((await outbox()).length === 0 ? true : undefined), 20_000, 'the repeat queued');
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.ofType('customer.created')).to.have.length(1);
   });

@@ -4,7 +4,7 @@ import { expireUploadSessions } from './expire-upload-sessions';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
-import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, requeueWebhookEvents, settleFailedDelivery } from './webhooks';
+import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, relayWebhookOutbox, settleFailedDelivery } from './webhooks';
 
 export const PROCESSORS: ProcessorRegistry = {
   'verify-upload': verifyUpload,
@@ -15,7 +15,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,
   'purge-webhook-deliveries': purgeWebhookDeliveries,
-  'requeue-webhook-events': requeueWebhookEvents,
+  'relay-webhook-outbox': relayWebhookOutbox,
   'backfill-file-digests': backfillFileDigests,
 };
 

@@ -126,10 +126,12 @@ async function publish(session: UploadSession, file: FileRecord, digests: { chec
     deps.store.publishFile(file.fileId, { ...digests, release: releaseOfSession(session) }, now));
   if (result.outcome !== 'published') return result;
   await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
-  // Before the session completes: when Redis refuses them, the job is retried and emits them again
-  // (under the same event ids, so they are dispatched once).
+  // Before the session completes: when Redis refuses them, or the worker dies before they are queued,
+  // the job is retried and emits them again (under the same event ids, so they are dispatched once).
+  // This job is their outbox. A repeat finds the version as the first publication left it: published
+  // when the file was (its updatedAt), or now when the version's write is what the repeat completes.
   await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, result.version, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
-  if (firstPublishedAt(result.version, now)) {
+  if (firstPublishedAt(result.version, result.file.updatedAt) || firstPublishedAt(result.version, now)) {
     const version = await versionWithFiles(deps.store, result.version, [result.file]);
     await deps.webhooks.emit('version.published', webhookData.version(version), { eventId: `evt_version_published_${file.fileId}`, at: now });
   }
@@ -160,9 +162,10 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), discardUploadBytes(deps.storage, session)]);
-  const failed = await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now);
-  if (failed) {
-    deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
-    await deps.webhooks.announce('upload.failed', webhookData.uploadFailed(failed), { eventId: `evt_upload_failed_${session.uploadId}`, at: now });
-  }
+  const failed = await deps.webhooks.announceChange(
+    [{ type: 'upload.failed', subject: [session.uploadId], at: now, eventId: `evt_upload_failed_${session.uploadId}` }],
+    () => deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now),
+    (settled) => [settled && webhookData.uploadFailed(settled)],
+  );
+  if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
 }

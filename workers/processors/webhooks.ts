@@ -1,9 +1,12 @@
 import type { Job } from 'bullmq';
 import { DuplicateError } from '../../shared/errors';
-import { WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_DISABLE_AFTER_FAILING_MS, WEBHOOK_REQUEUE_BATCH } from '../../shared/policy';
+import {
+  WEBHOOK_DELIVERY_RETENTION_MS, WEBHOOK_DISABLE_AFTER_FAILING_MS, WEBHOOK_OUTBOX_ABANDON_AFTER_MS, WEBHOOK_OUTBOX_RELAY_AFTER_MS, WEBHOOK_OUTBOX_RELAY_BATCH,
+} from '../../shared/policy';
 import type { JobPayloads } from '../../shared/queues/jobs';
-import type { WebhookDelivery, WebhookEndpoint } from '../../shared/store/models';
+import type { WebhookDelivery, WebhookEndpoint, WebhookOutboxPosition } from '../../shared/store/models';
 import { deliveryIdOf } from '../../shared/webhooks/delivery-ids';
+import { recoverAnnouncedData } from '../../shared/webhooks/outbox-recovery';
 import { sendMessage } from '../../shared/webhooks/send-message';
 import type { WorkerDeps } from '../worker-deps';
 
@@ -88,21 +91,34 @@ export async function purgeWebhookDeliveries(_job: unknown, deps: WorkerDeps): P
 }
 
 /**
- * Queues the events the store kept while Redis refused them, oldest first, each forgotten once it is
- * queued; until a batch comes back short. An event queued but not yet forgotten (the store failed
+ * Relays the webhook outbox: every entry its writer has had time to queue, oldest first, in batches
+ * until one comes back short. A ready entry is queued and removed. A pending one (its writer stopped
+ * between its change and the queueing) is queued with its data when its change is in the store
+ * (outbox-recovery.ts), dropped when it still is not WEBHOOK_OUTBOX_ABANDON_AFTER_MS after it was
+ * written, and left for a later run before that. An entry queued but not removed (the store failed
  * in between) is queued again by the next run and still delivered once per endpoint (a delivery's id
  * comes from its event's).
  */
-export async function requeueWebhookEvents(_job: unknown, deps: WorkerDeps): Promise<number> {
-  let queued = 0;
+export async function relayWebhookOutbox(_job: unknown, deps: WorkerDeps): Promise<number> {
+  const now = Date.now();
+  let relayed = 0;
+  let after: WebhookOutboxPosition | undefined;
   for (;;) {
-    const events = await deps.store.listUnqueuedWebhookEvents(WEBHOOK_REQUEUE_BATCH);
-    for (const event of events) {
-      await deps.webhooks.requeue(event);
-      await deps.store.deleteUnqueuedWebhookEvent(event.eventId);
-      queued += 1;
+    const entries = await deps.store.listWebhookOutboxEntries(new Date(now - WEBHOOK_OUTBOX_RELAY_AFTER_MS), WEBHOOK_OUTBOX_RELAY_BATCH, after);
+    for (const entry of entries) {
+      const data = entry.state === 'ready' ? entry.data : await recoverAnnouncedData(deps.store, entry);
+      if (data !== null) {
+        await deps.webhooks.relay({ ...entry, data });
+        relayed += 1;
+        await deps.store.deleteWebhookOutboxEntries([entry.eventId]);
+      } else if (now - entry.writtenAt.getTime() >= WEBHOOK_OUTBOX_ABANDON_AFTER_MS) {
+        await deps.store.deleteWebhookOutboxEntries([entry.eventId]);
+        deps.logger.info({ eventId: entry.eventId, eventType: entry.type, subject: entry.subject }, 'a pending webhook event was dropped: its change was never written');
+      }
     }
-    if (events.length < WEBHOOK_REQUEUE_BATCH) return queued;
+    if (entries.length < WEBHOOK_OUTBOX_RELAY_BATCH) return relayed;
+    const last = entries[entries.length - 1];
+    after = { writtenAt: last.writtenAt, eventId: last.eventId };
   }
 }
 

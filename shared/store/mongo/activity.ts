@@ -9,7 +9,7 @@ import { channelFilter } from './release-field-filters';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import { rollupEvents } from './rollup';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
 
 export class MongoActivity implements ActivityMethods {
   constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
@@ -23,6 +23,11 @@ export class MongoActivity implements ActivityMethods {
     } catch (error) {
       if (!onlyAlreadyStored(error)) throw error;
     }
+  }
+
+  async getEvent(eventId: string): Promise<DistributionEvent | null> {
+    const doc = await this.models.events.findOne({ eventId }).lean<EventDoc>();
+    return doc ? toEvent(doc) : null;
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {

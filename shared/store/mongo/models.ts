@@ -4,7 +4,7 @@ import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-link
 import { adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
-import { unqueuedWebhookEventSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
+import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
 /** The store's models, bound to one dedicated connection rather than mongoose's global default. */
 export function bindModels(connection: Connection) {
@@ -23,7 +23,7 @@ export function bindModels(connection: Connection) {
     rollupBatches: connection.model('RollupBatch', rollupBatchSchema),
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
-    unqueuedWebhookEvents: connection.model('UnqueuedWebhookEvent', unqueuedWebhookEventSchema),
+    webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),
   };
 }
 

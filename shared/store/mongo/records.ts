@@ -3,7 +3,7 @@ import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platfo
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
 import type {
   AdminKey, ApiKey, Application, AuditEntry, Customer, DailyCount, DistributionEvent, FileRecord, ShareLink, UploadSession, Version,
-  UnqueuedWebhookEvent, WebhookDelivery, WebhookEndpoint,
+  WebhookDelivery, WebhookEndpoint, WebhookOutboxEntry,
 } from '../models';
 import type { StoreOptions } from '../options';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
@@ -11,7 +11,7 @@ import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links
 import type { AdminKeyDoc, ApiKeyDoc, CustomerDoc } from './schemas/accounts';
 import type { AuditEntryDoc } from './schemas/audit';
 import type { ApplicationDoc, FileDoc, StoredVersionDoc } from './schemas/catalog';
-import type { UnqueuedWebhookEventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
+import type { WebhookDeliveryDoc, WebhookEndpointDoc, WebhookOutboxDoc } from './schemas/webhooks';
 
 /**
  * Stored documents to store records: exactly the record's fields (no _id or bookkeeping fields),
@@ -201,8 +201,16 @@ export function toWebhookEndpoint(doc: WebhookEndpointDoc): WebhookEndpoint {
   };
 }
 
-export function toUnqueuedWebhookEvent(doc: UnqueuedWebhookEventDoc): UnqueuedWebhookEvent {
-  return { eventId: doc.eventId, type: doc.type, occurredAt: doc.occurredAt, data: JSON.parse(doc.data) as unknown, keptAt: doc.keptAt };
+export function toWebhookOutboxEntry(doc: WebhookOutboxDoc): WebhookOutboxEntry {
+  return {
+    eventId: doc.eventId,
+    type: doc.type,
+    occurredAt: doc.occurredAt,
+    state: doc.state ?? 'ready',
+    data: doc.data === null || doc.data === undefined ? null : JSON.parse(doc.data) as unknown,
+    subject: doc.subject ?? [],
+    writtenAt: doc.keptAt,
+  };
 }
 
 export function toWebhookDelivery(doc: WebhookDeliveryDoc): WebhookDelivery {

@@ -1,26 +1,27 @@
 import { DuplicateError } from '../../errors';
 import { requireCount, requirePage } from '../bounds';
-import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
+import type { FilterQuery } from 'mongoose';
+import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookOutboxEntry, WebhookOutboxPosition } from '../models';
 import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
-import { toUnqueuedWebhookEvent, toWebhookDelivery, toWebhookEndpoint } from './records';
-import type { UnqueuedWebhookEventDoc, WebhookDeliveryDoc, WebhookEndpointDoc } from './schemas/webhooks';
+import { toWebhookDelivery, toWebhookEndpoint, toWebhookOutboxEntry } from './records';
+import type { WebhookDeliveryDoc, WebhookEndpointDoc, WebhookOutboxDoc } from './schemas/webhooks';
 import { guardDuplicates } from './unique-indexes';
 
 const ENDPOINT_ORDER = { createdAt: 1, webhookId: 1 } as const;
 const DELIVERY_LOG_ORDER = { createdAt: -1, deliveryId: -1 } as const;
-const UNQUEUED_ORDER = { keptAt: 1, eventId: 1 } as const;
+const OUTBOX_ORDER = { keptAt: 1, eventId: 1 } as const;
 
 type WebhookMethods = Pick<Store,
   | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
   | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
   | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
-  | 'keepUnqueuedWebhookEvent' | 'listUnqueuedWebhookEvents' | 'deleteUnqueuedWebhookEvent'>;
+  | 'addWebhookOutboxEntries' | 'confirmWebhookOutboxEntries' | 'listWebhookOutboxEntries' | 'deleteWebhookOutboxEntries'>;
 
 /**
  * Webhook endpoints (an event's subscribers found through the multikey index on `events`), their
- * delivery log, and the events Redis refused, kept until they are queued.
+ * delivery log, and the webhook outbox (read by its index on (keptAt, eventId)).
  */
 export class MongoWebhooks implements WebhookMethods {
   constructor(private readonly models: MongoModels) {}
@@ -120,28 +121,49 @@ export class MongoWebhooks implements WebhookMethods {
     return deletedCount;
   }
 
-  async keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
-    // An upsert that sets only on insert: a repeat of the same event leaves the one kept as it is
-    // (two at once: one inserts, the other's duplicate key means the same).
+  async addWebhookOutboxEntries(entries: WebhookOutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    // Upserts that set only on insert: a repeat of the same event leaves the entry as it is.
     try {
-      await guardDuplicates(this.models.unqueuedWebhookEvents, () => this.models.unqueuedWebhookEvents.updateOne(
-        { eventId: event.eventId },
-        { $setOnInsert: { ...event, data: JSON.stringify(event.data) } },
-        { upsert: true },
-      ));
+      await guardDuplicates(this.models.webhookOutbox, () => this.models.webhookOutbox.bulkWrite(entries.map((entry) => ({
+        updateOne: { filter: { eventId: entry.eventId }, update: { $setOnInsert: toOutboxDoc(entry) }, upsert: true },
+      })), { ordered: false }));
     } catch (error) {
       if (!(error instanceof DuplicateError)) throw error;
     }
   }
 
-  async listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
-    requireCount('limit', limit);
-    const docs = await this.models.unqueuedWebhookEvents.find().sort(UNQUEUED_ORDER).limit(limit).lean<UnqueuedWebhookEventDoc[]>();
-    return docs.map(toUnqueuedWebhookEvent);
+  async confirmWebhookOutboxEntries(confirmed: { eventId: string; data: unknown }[]): Promise<void> {
+    if (confirmed.length === 0) return;
+    await this.models.webhookOutbox.bulkWrite(confirmed.map(({ eventId, data }) => ({
+      updateOne: { filter: { eventId, state: 'pending' }, update: { $set: { state: 'ready', data: JSON.stringify(data) } } },
+    })), { ordered: false });
   }
 
-  async deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
-    const { deletedCount } = await this.models.unqueuedWebhookEvents.deleteOne({ eventId });
-    return deletedCount > 0;
+  async listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]> {
+    requireCount('limit', limit);
+    const filter: FilterQuery<WebhookOutboxDoc> = after
+      ? { keptAt: { $lt: writtenBefore }, $or: [{ keptAt: { $gt: after.writtenAt } }, { keptAt: after.writtenAt, eventId: { $gt: after.eventId } }] }
+      : { keptAt: { $lt: writtenBefore } };
+    const docs = await this.models.webhookOutbox.find(filter).sort(OUTBOX_ORDER).limit(limit).lean<WebhookOutboxDoc[]>();
+    return docs.map(toWebhookOutboxEntry);
   }
+
+  async deleteWebhookOutboxEntries(eventIds: string[]): Promise<number> {
+    if (eventIds.length === 0) return 0;
+    const { deletedCount } = await this.models.webhookOutbox.deleteMany({ eventId: { $in: eventIds } });
+    return deletedCount;
+  }
+}
+
+function toOutboxDoc(entry: WebhookOutboxEntry): WebhookOutboxDoc {
+  return {
+    eventId: entry.eventId,
+    type: entry.type,
+    occurredAt: entry.occurredAt,
+    state: entry.state,
+    data: entry.data === null ? null : JSON.stringify(entry.data),
+    subject: entry.subject,
+    keptAt: entry.writtenAt,
+  };
 }

@@ -6,7 +6,7 @@ import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
 import { eventFromRow } from './rows';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
 
 /** Events and their daily counters. Writes go through the background writer; reads use the serving connection. */
 export class SqliteActivity implements ActivityMethods {
@@ -14,6 +14,11 @@ export class SqliteActivity implements ActivityMethods {
 
   insertEvents(events: DistributionEvent[]): Promise<void> {
     return this.background.insertEvents(events);
+  }
+
+  async getEvent(eventId: string): Promise<DistributionEvent | null> {
+    const row = this.database.prepare('SELECT * FROM events WHERE event_id = ?').get(eventId) as Row | undefined;
+    return row ? eventFromRow(row) : null;
   }
 
   async listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {

@@ -18,10 +18,11 @@ import type {
   UploadSession,
   UploadStatus,
   Version,
-  UnqueuedWebhookEvent,
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
+  WebhookOutboxEntry,
+  WebhookOutboxState,
 } from '../models';
 
 /** Row shapes as SQLite returns them, and their mapping to store records. */
@@ -215,13 +216,15 @@ export function webhookEndpointFromRow(row: Row): WebhookEndpoint {
   };
 }
 
-export function unqueuedWebhookEventFromRow(row: Row): UnqueuedWebhookEvent {
+export function webhookOutboxEntryFromRow(row: Row): WebhookOutboxEntry {
   return {
     eventId: text(row.event_id),
     type: text(row.type),
     occurredAt: date(row.occurred_at),
-    data: JSON.parse(text(row.data)) as unknown,
-    keptAt: date(row.kept_at),
+    state: text(row.state) as WebhookOutboxState,
+    data: row.data === null ? null : JSON.parse(text(row.data)) as unknown,
+    subject: JSON.parse(text(row.subject)) as string[],
+    writtenAt: date(row.written_at),
   };
 }
 

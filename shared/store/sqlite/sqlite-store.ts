@@ -17,10 +17,11 @@ import type {
   UploadStatus,
   Version,
   VersionWithFiles,
-  UnqueuedWebhookEvent,
   WebhookDelivery,
   WebhookDeliveryStatus,
   WebhookEndpoint,
+  WebhookOutboxEntry,
+  WebhookOutboxPosition,
 } from '../models';
 import type {
   ActivityQuery,
@@ -248,6 +249,9 @@ export class SqliteStore implements Store {
   insertEvents(events: DistributionEvent[]): Promise<void> {
     return this.guard(this.activity.insertEvents(events));
   }
+  getEvent(eventId: string): Promise<DistributionEvent | null> {
+    return this.guard(this.activity.getEvent(eventId));
+  }
   listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
     return this.guard(this.activity.listEvents(query));
   }
@@ -303,14 +307,17 @@ export class SqliteStore implements Store {
   purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
     return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
   }
-  keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
-    return this.guard(this.webhooks.keepUnqueuedWebhookEvent(event));
+  addWebhookOutboxEntries(entries: WebhookOutboxEntry[]): Promise<void> {
+    return this.guard(this.webhooks.addWebhookOutboxEntries(entries));
   }
-  listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
-    return this.guard(this.webhooks.listUnqueuedWebhookEvents(limit));
+  confirmWebhookOutboxEntries(confirmed: { eventId: string; data: unknown }[]): Promise<void> {
+    return this.guard(this.webhooks.confirmWebhookOutboxEntries(confirmed));
   }
-  deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
-    return this.guard(this.webhooks.deleteUnqueuedWebhookEvent(eventId));
+  listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]> {
+    return this.guard(this.webhooks.listWebhookOutboxEntries(writtenBefore, limit, after));
+  }
+  deleteWebhookOutboxEntries(eventIds: string[]): Promise<number> {
+    return this.guard(this.webhooks.deleteWebhookOutboxEntries(eventIds));
   }
 
   ping(): Promise<void> {

@@ -25,7 +25,7 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_admin_keys_1: 'keyId',
   sqlite_autoindex_admin_keys_2: 'keyHash',
   sqlite_autoindex_audit_log_1: 'entryId',
-  sqlite_autoindex_unqueued_webhook_events_1: 'eventId',
+  sqlite_autoindex_webhook_outbox_1: 'eventId',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

@@ -1,18 +1,18 @@
 import { requireCount, requirePage } from '../bounds';
-import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../models';
+import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookOutboxEntry, WebhookOutboxPosition } from '../models';
 import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { toMillis, unqueuedWebhookEventFromRow, webhookDeliveryFromRow, webhookEndpointFromRow } from './rows';
+import { toMillis, webhookDeliveryFromRow, webhookEndpointFromRow, webhookOutboxEntryFromRow } from './rows';
 
 type WebhookMethods = Pick<Store,
   | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
   | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
   | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
-  | 'keepUnqueuedWebhookEvent' | 'listUnqueuedWebhookEvents' | 'deleteUnqueuedWebhookEvent'>;
+  | 'addWebhookOutboxEntries' | 'confirmWebhookOutboxEntries' | 'listWebhookOutboxEntries' | 'deleteWebhookOutboxEntries'>;
 
 /**
  * Webhook endpoints, their subscriptions (one row per event type, kept in step with `events`), their
- * delivery log, and the events Redis refused, kept until they are queued.
+ * delivery log, and the webhook outbox.
  */
 export class SqliteWebhooks implements WebhookMethods {
   constructor(private readonly database: SqliteDatabase) {}
@@ -143,19 +143,46 @@ export class SqliteWebhooks implements WebhookMethods {
     ).run(before.getTime(), limit).changes;
   }
 
-  async keepUnqueuedWebhookEvent(event: UnqueuedWebhookEvent): Promise<void> {
-    this.database.prepare('INSERT OR IGNORE INTO unqueued_webhook_events (event_id, type, occurred_at, data, kept_at) VALUES (?, ?, ?, ?, ?)')
-      .run(event.eventId, event.type, event.occurredAt.getTime(), JSON.stringify(event.data), event.keptAt.getTime());
+  async addWebhookOutboxEntries(entries: WebhookOutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const insert = this.database.prepare(
+      `INSERT OR IGNORE INTO webhook_outbox (event_id, type, occurred_at, state, data, subject, written_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const add = this.database.db.transaction(() => {
+      for (const entry of entries) {
+        insert.run(entry.eventId, entry.type, entry.occurredAt.getTime(), entry.state, entry.data === null ? null : JSON.stringify(entry.data),
+          JSON.stringify(entry.subject), entry.writtenAt.getTime());
+      }
+    });
+    add.immediate();
   }
 
-  async listUnqueuedWebhookEvents(limit: number): Promise<UnqueuedWebhookEvent[]> {
+  async confirmWebhookOutboxEntries(confirmed: { eventId: string; data: unknown }[]): Promise<void> {
+    if (confirmed.length === 0) return;
+    const update = this.database.prepare(`UPDATE webhook_outbox SET state = 'ready', data = ? WHERE event_id = ? AND state = 'pending'`);
+    const confirm = this.database.db.transaction(() => {
+      for (const { eventId, data } of confirmed) update.run(JSON.stringify(data), eventId);
+    });
+    confirm.immediate();
+  }
+
+  async listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]> {
     requireCount('limit', limit);
-    const rows = this.database.prepare('SELECT * FROM unqueued_webhook_events ORDER BY kept_at, event_id LIMIT ?').all(limit) as Row[];
-    return rows.map(unqueuedWebhookEventFromRow);
+    // The row-value form lets SQLite seek the index to the position instead of scanning to it.
+    const rows = after
+      ? this.database.prepare(
+        'SELECT * FROM webhook_outbox WHERE written_at < ? AND (written_at, event_id) > (?, ?) ORDER BY written_at, event_id LIMIT ?',
+      ).all(writtenBefore.getTime(), after.writtenAt.getTime(), after.eventId, limit) as Row[]
+      : this.database.prepare('SELECT * FROM webhook_outbox WHERE written_at < ? ORDER BY written_at, event_id LIMIT ?')
+        .all(writtenBefore.getTime(), limit) as Row[];
+    return rows.map(webhookOutboxEntryFromRow);
   }
 
-  async deleteUnqueuedWebhookEvent(eventId: string): Promise<boolean> {
-    return this.database.prepare('DELETE FROM unqueued_webhook_events WHERE event_id = ?').run(eventId).changes > 0;
+  async deleteWebhookOutboxEntries(eventIds: string[]): Promise<number> {
+    if (eventIds.length === 0) return 0;
+    const remove = this.database.prepare('DELETE FROM webhook_outbox WHERE event_id = ?');
+    const removeAll = this.database.db.transaction(() => eventIds.reduce((count, eventId) => count + remove.run(eventId).changes, 0));
+    return removeAll.immediate();
   }
 
   private subscribe(webhookId: string, events: readonly string[]): void {

@@ -1,12 +1,24 @@
 import { Schema } from 'mongoose';
-import type { UnqueuedWebhookEvent, WebhookDelivery, WebhookEndpoint } from '../../models';
+import type { WebhookDelivery, WebhookEndpoint, WebhookOutboxState } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 export type WebhookEndpointDoc = WebhookEndpoint;
 export type WebhookDeliveryDoc = WebhookDelivery;
-/** The event's data as JSON text: what a receiver gets, whatever keys it holds. */
-export type UnqueuedWebhookEventDoc = Omit<UnqueuedWebhookEvent, 'data'> & { data: string };
+/**
+ * An outbox entry as stored, in the collection that kept the events Redis refused before there was an
+ * outbox (kept under its name, so those are relayed too): `keptAt` is when the entry was written, the
+ * data is JSON text (null while pending), and a document without a state is ready (one kept before).
+ */
+export interface WebhookOutboxDoc {
+  eventId: string;
+  type: string;
+  occurredAt: Date;
+  state?: WebhookOutboxState;
+  data: string | null;
+  subject?: string[];
+  keptAt: Date;
+}
 
 export const webhookEndpointSchema = new Schema<WebhookEndpointDoc>(
   {
@@ -53,15 +65,18 @@ webhookDeliverySchema.index({ deliveryId: 1 }, uniqueIndex('unique_deliveryId'))
 webhookDeliverySchema.index({ webhookId: 1, createdAt: -1, deliveryId: -1 });
 webhookDeliverySchema.index({ createdAt: 1 });
 
-export const unqueuedWebhookEventSchema = new Schema<UnqueuedWebhookEventDoc>(
+export const webhookOutboxSchema = new Schema<WebhookOutboxDoc>(
   {
     eventId: String,
     type: String,
     occurredAt: Date,
+    state: String,
     data: String,
+    subject: [String],
     keptAt: Date,
   },
   collectionOptions('unqueuedWebhookEvents'),
 );
-unqueuedWebhookEventSchema.index({ eventId: 1 }, uniqueIndex('unique_eventId'));
-unqueuedWebhookEventSchema.index({ keptAt: 1, eventId: 1 });
+webhookOutboxSchema.index({ eventId: 1 }, uniqueIndex('unique_eventId'));
+// The relay's read: entries older than their writer needs, oldest first.
+webhookOutboxSchema.index({ keptAt: 1, eventId: 1 });

@@ -1,0 +1,74 @@
+import type { WebhookOutboxEntry } from '../store/models';
+import type { Store } from '../store/store';
+import { webhookData, type WebhookEventType } from './events';
+import { versionWithFiles } from './version-with-files';
+
+/** The data of a pending entry's event when its change is in the store; null when it is not (yet). */
+type Recovery = (store: Store, subject: readonly string[], at: Date) => Promise<unknown>;
+
+const atOrAfter = (date: Date | null, at: Date): boolean => date !== null && date.getTime() >= at.getTime();
+
+/**
+ * How the relay checks the change of an entry left pending (its writer died or failed between the
+ * change and its queueing): each event type's record, found by the entry's subject, shows the change
+ * by the time it wrote (`at`) or the state it set. A change found gives the event its data from the
+ * record as it stands now; a record changed again since carries the later change (which announces
+ * itself too). Kept in step with the announcements' subjects in the services.
+ */
+const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
+  'customer.created': async (store, [customerId], at) => {
+    const customer = await store.getCustomer(customerId);
+    return customer && customer.createdAt.getTime() === at.getTime() ? webhookData.customer(customer) : null;
+  },
+  'customer.updated': async (store, [customerId], at) => {
+    const customer = await store.getCustomer(customerId);
+    return customer && atOrAfter(customer.updatedAt, at) ? webhookData.customer(customer) : null;
+  },
+  'apikey.created': async (store, [keyHash], at) => {
+    const key = await store.findApiKeyByHash(keyHash);
+    return key && key.createdAt.getTime() === at.getTime() ? webhookData.apiKey(key) : null;
+  },
+  'apikey.revoked': async (store, [keyHash]) => {
+    const key = await store.findApiKeyByHash(keyHash);
+    return key && key.revokedAt !== null ? webhookData.apiKey(key) : null;
+  },
+  'application.deleted': async (store, [applicationId], at) => {
+    const application = await store.getApplication(applicationId, { includeDeleted: true });
+    return application && atOrAfter(application.deletedAt, at) ? webhookData.applicationDeleted(application) : null;
+  },
+  // An upload announces only the version it first published (subject [application, version, 'first']).
+  'version.published': async (store, [applicationId, version, first], at) => {
+    const found = await store.getVersion(applicationId, version);
+    if (found?.status !== 'published') return null;
+    const changed = first === 'first' ? found.publishedAt?.getTime() === at.getTime() : atOrAfter(found.updatedAt, at);
+    return changed ? webhookData.version(await versionWithFiles(store, found, [])) : null;
+  },
+  'version.yanked': async (store, [applicationId, version], at) => {
+    const found = await store.getVersion(applicationId, version);
+    return found?.status === 'yanked' && atOrAfter(found.updatedAt, at) ? webhookData.version(await versionWithFiles(store, found, [])) : null;
+  },
+  'share_link.created': async (store, [tokenHash]) => {
+    const link = await store.getShareLink(tokenHash);
+    return link ? webhookData.shareLinkCreated(link) : null;
+  },
+  'upload.completed': async (store, [fileId, uploadId]) => {
+    const file = await store.getFile(fileId);
+    const version = file?.status === 'available' ? await store.getVersion(file.applicationId, file.version) : null;
+    return file && version ? webhookData.uploadCompleted(file, version, uploadId || null) : null;
+  },
+  'upload.failed': async (store, [uploadId]) => {
+    const session = await store.getUploadSession(uploadId);
+    return session?.status === 'failed' ? webhookData.uploadFailed(session) : null;
+  },
+  'download.recorded': async (store, [eventId]) => {
+    const event = await store.getEvent(eventId);
+    return event ? webhookData.downloadRecorded(event) : null;
+  },
+};
+
+/** The data of a pending entry's event, or null when its change is not in the store. */
+export async function recoverAnnouncedData(store: Store, entry: WebhookOutboxEntry): Promise<unknown> {
+  const recovery = RECOVERIES[entry.type as WebhookEventType] as Recovery | undefined;
+  if (!recovery) return null;
+  return recovery(store, entry.subject, entry.occurredAt);
+}
