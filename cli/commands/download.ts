@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { keyKind } from '../config/settings';
 import { action } from '../context';
-import { UsageError } from '../errors';
+import { ApiError, UsageError } from '../errors';
+import { ApiClient, Query } from '../http/api-client';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { adminDownloadUrl } from '../download/admin-download';
@@ -19,6 +20,16 @@ interface DownloadOptions {
   fileId?: string;
   output?: string;
   force?: boolean;
+}
+
+/** A customer's URL; an application it was not granted reads as missing, so the refusal says why it may be. */
+async function customerDownloadUrl(client: ApiClient, applicationId: string, choice: Query): Promise<SignedDownload> {
+  try {
+    return (await client.get<SignedDownload>('/v1/downloads/url', { applicationId, ...choice })).data;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404 && /^application .* not found$/.test(error.message))) throw error;
+    throw new ApiError(error.status, error.code, `${error.message}: a customer sees only the applications it was granted (bds customers grant <customerId> ${applicationId})`, error.requestId, error.fieldErrors);
+  }
 }
 
 function refuseToOverwrite(destination: string, force: boolean | undefined): void {
@@ -48,7 +59,7 @@ export function downloadCommand(): Command {
       const choice = { version: options.version, fileId: options.fileId, channel: options.channel, ...target };
       const signed = keyKind(context.settings().apiKey) === 'admin'
         ? await adminDownloadUrl(client, applicationId, choice)
-        : (await client.get<SignedDownload>('/v1/downloads/url', { applicationId, ...choice })).data;
+        : await customerDownloadUrl(client, applicationId, choice);
       const destination = options.output ?? path.basename(signed.fileName);
       refuseToOverwrite(destination, options.force);
       const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));
