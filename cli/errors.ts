@@ -28,9 +28,10 @@ export class CliError extends Error {
   }
 }
 
+/** `reason` tells usage errors apart in --json (commander's code for a parse failure). */
 export class UsageError extends CliError {
-  constructor(message: string) {
-    super(message, EXIT.usage);
+  constructor(message: string, reason = 'usage') {
+    super(message, EXIT.usage, { code: 'USAGE_ERROR', reason });
   }
 }
 

@@ -6,18 +6,23 @@ import { auditCommand } from './commands/audit';
 import { customersCommand } from './commands/customers';
 import { downloadCommand } from './commands/download';
 import { loginCommand, logoutCommand } from './commands/login';
+import { releasesCommand } from './commands/releases';
+import { shareLinksCommand } from './commands/share-links';
 import { statsCommand } from './commands/stats';
 import { uploadCommand } from './commands/upload';
 import { uploadsCommand } from './commands/uploads';
 import { versionsCommand } from './commands/versions';
+import { webhooksCommand } from './commands/webhooks';
 import { CLI_VERSION } from './version';
 
 /**
- * The `bds` command tree. --json and --profile are options of every command that does something
- * (declared here, once), so they go after the command like its own options and never clash with
- * the program's --version.
+ * The `bds` command tree. --json and --profile are options of every command, groups and the program
+ * included (declared here, once), so they may go anywhere: `bds --json apps list`, `bds apps --json
+ * list` and `bds apps list --json` mean the same; a command reads them with optsWithGlobals. The
+ * program's options stop at the first command (positional options), so a command's own --version
+ * never reaches the program's.
  */
-export function buildProgram(): Command {
+export function buildProgram(json: boolean): Command {
   const program = new Command('bds')
     .description('Publish releases to a binary distribution service and manage it, from a terminal or a pipeline.')
     .version(CLI_VERSION, '-V, --version')
@@ -29,19 +34,23 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), uploadCommand(), uploadsCommand(),
-    customersCommand(), adminKeysCommand(), statsCommand(), activityCommand(), auditCommand(), downloadCommand(),
+    customersCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
+    releasesCommand(), downloadCommand(), shareLinksCommand(),
   ]) program.addCommand(command);
 
-  configureTree(program);
+  configureTree(program, json);
   return program;
 }
 
-function configureTree(command: Command): void {
-  command.exitOverride().showHelpAfterError('(add --help for usage)');
-  if (command.commands.length === 0 && command.parent) {
-    command
-      .option('--json', 'machine-readable output: JSON on stdout (one object per line for streaming commands)')
-      .option('--profile <name>', 'the profile written by bds login to use (default: BDS_PROFILE, else "default")');
-  }
-  for (const sub of command.commands) configureTree(sub);
+/**
+ * Every command: parse failures end through main.ts (exit 2) and, with --json, commander prints
+ * nothing itself, so the failure is one JSON object there.
+ */
+function configureTree(command: Command, json: boolean): void {
+  command.exitOverride().showHelpAfterError(json ? false : '(add --help for usage)');
+  if (json) command.configureOutput({ outputError: () => {}, writeErr: () => {} });
+  command
+    .option('--json', 'machine-readable output: JSON on stdout (one object per line for streaming commands); a failure is one JSON object on stderr')
+    .option('--profile <name>', 'the profile written by bds login to use (default: BDS_PROFILE, else "default")');
+  for (const sub of command.commands) configureTree(sub, json);
 }

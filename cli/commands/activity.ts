@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { action, integerOption } from '../context';
 import { ApiClient, Query } from '../http/api-client';
 import type { ActivityFeedPage, ActivityItem } from '../http/responses';
@@ -69,7 +69,7 @@ async function follow(client: ApiClient, output: Output, filters: Query, interva
 
 export function activityCommand(): Command {
   return new Command('activity').description('Uploads and downloads, newest first (--follow: print new ones as they happen)')
-    .option('--type <type>', 'upload or download')
+    .addOption(new Option('--type <type>', 'one kind of event only').choices(['upload', 'download']))
     .option('--app <applicationId>', 'one application only')
     .option('--limit <n>', `events per page (1-${PAGE_SIZE_MAX}, default 20)`, integerOption('--limit', 1, PAGE_SIZE_MAX))
     .option('--cursor <cursor>', 'the nextCursor of an earlier page')

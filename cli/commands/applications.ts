@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import { Command } from 'commander';
 import { action, collect } from '../context';
+import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
 import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication } from '../http/responses';
 import { formatBytes } from '../output/format';
@@ -13,11 +15,27 @@ interface ChangeOptions {
   description?: string;
   tag?: string[];
   customer?: string[];
+  /** The key, `@path` of a file holding it, or false (--no-update-signing-key) to remove it. */
+  updateSigningKey?: string | false;
+}
+
+/** A minisign public key given inline or as `@path` (the `.pub` file `tauri signer generate` writes). */
+function signingKey(value: string | false | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === false) return null;
+  if (!value.startsWith('@')) return value;
+  try {
+    return fs.readFileSync(value.slice(1), 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read the update-signing key from ${value.slice(1)}: ${(error as Error).message}`);
+  }
 }
 
 /** The body fields an option set names; --no-tags / --no-customers clear the lists. */
 function applicationFields(options: ChangeOptions & { tags?: boolean; customers?: boolean }) {
+  const updateSigningKey = signingKey(options.updateSigningKey);
   return {
+    ...(updateSigningKey !== undefined ? { updateSigningKey } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
     ...(options.tag ? { tags: options.tag } : options.tags === false ? { tags: [] } : {}),
@@ -49,7 +67,8 @@ export function applicationsCommand(): Command {
     .requiredOption('--name <name>', 'display name')
     .option('--description <text>', 'description')
     .option('--tag <tag>', 'a tag (repeatable)', collect)
-    .option('--customer <customerId>', 'a customer who may download it (repeatable)', collect)
+    .option('--customer <customerId>', 'a customer who may download it (repeatable; bds customers grant adds one later)', collect)
+    .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
       const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
       context.output.result(data, () => context.output.record({ ...data }));
@@ -73,10 +92,16 @@ export function applicationsCommand(): Command {
     .option('--description <text>', 'description ("" clears it)')
     .option('--tag <tag>', 'a tag (repeatable; replaces every tag)', collect)
     .option('--no-tags', 'remove every tag')
-    .option('--customer <customerId>', 'a customer who may download it (repeatable; replaces the list)', collect)
+    .option('--customer <customerId>', 'a customer who may download it (repeatable; replaces the list: bds customers grant/revoke change one)', collect)
     .option('--no-customers', 'no customer may download it')
+    .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
+    .option('--no-update-signing-key', 'remove the update-signing key: SIGNATURE files are no longer checked')
     .action(action(async (context, applicationId: string, options: ChangeOptions & { tags?: boolean; customers?: boolean }) => {
-      const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), applicationFields(options));
+      const changes = applicationFields(options);
+      if (Object.keys(changes).length === 0) {
+        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key');
+      }
+      const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
       context.output.result(data, () => context.output.record({ ...data }));
     }));
 

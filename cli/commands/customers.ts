@@ -12,7 +12,7 @@ const keys = (id: string) => apiPath`/v1/management/customers/${id}/apikeys`;
 const KEY_SHOWN_ONCE = 'The API key is shown only now: hand it to the customer.';
 
 export function customersCommand(): Command {
-  const command = new Command('customers').description('Customers: list, create, show, update, and their API keys');
+  const command = new Command('customers').description('Customers: list, create, show, update, grant and revoke access to applications, and their API keys');
 
   withPageOptions(command.command('list').description('List customers'))
     .action(action(async (context, options: PageOptions) => {
@@ -62,6 +62,19 @@ export function customersCommand(): Command {
       if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive');
       const { data } = await context.client().patch<CustomerRecord>(customer(customerId), changes);
       context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  const access = (customerId: string, applicationId: string) => apiPath`/v1/management/customers/${customerId}/applications/${applicationId}`;
+  command.command('grant <customerId> <applicationId>').description("Let a customer download an application (the application's other customers are kept)")
+    .action(action(async (context, customerId: string, applicationId: string) => {
+      const { data } = await context.client().put<{ applicationId: string; customerIds: string[] }>(access(customerId, applicationId));
+      context.output.result(data, () => context.output.line(`${customerId} may download ${data.applicationId} (${data.customerIds.length} customer${data.customerIds.length === 1 ? '' : 's'})`));
+    }));
+
+  command.command('revoke <customerId> <applicationId>').description("Take a customer's access to an application away (its next download is refused: 404)")
+    .action(action(async (context, customerId: string, applicationId: string) => {
+      const { data } = await context.client().delete<{ applicationId: string; customerIds: string[] }>(access(customerId, applicationId));
+      context.output.result(data, () => context.output.line(`${customerId} may no longer download ${data.applicationId} (${data.customerIds.length} customer${data.customerIds.length === 1 ? '' : 's'})`));
     }));
 
   command.addCommand(customerKeysCommand());

@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { keyKind } from '../config/settings';
 import { action } from '../context';
-import { UsageError } from '../errors';
+import { ApiError, UsageError } from '../errors';
+import { ApiClient, Query } from '../http/api-client';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
+import { adminDownloadUrl } from '../download/admin-download';
+import { hostTarget } from '../download/host-target';
 import { resumableDownload } from '../download/resumable-download';
 import type { DownloadUrl } from '../http/responses';
+import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface DownloadOptions {
   version: string;
@@ -18,26 +23,44 @@ interface DownloadOptions {
   force?: boolean;
 }
 
+/** A customer's URL; an application it was not granted reads as missing, so the refusal says why it may be. */
+async function customerDownloadUrl(client: ApiClient, applicationId: string, choice: Query): Promise<DownloadUrl> {
+  try {
+    return (await client.get<DownloadUrl>('/v1/downloads/url', { applicationId, ...choice })).data;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404 && /^application .* not found$/.test(error.message))) throw error;
+    throw new ApiError(error.status, error.code, `${error.message}: a customer sees only the applications it was granted (bds customers grant <customerId> ${applicationId})`, error.requestId, error.fieldErrors);
+  }
+}
+
 function refuseToOverwrite(destination: string, force: boolean | undefined): void {
   if (!force && fs.existsSync(destination)) throw new UsageError(`${destination} exists: add --force to overwrite it, or -o to write elsewhere`);
 }
 
 export function downloadCommand(): Command {
+  const host = hostTarget();
   return new Command('download').argument('<applicationId>')
-    .description("Download a file with a customer key: resumes an interrupted download with Range requests and checks the file's SHA-256")
-    .option('--version <version>', 'an exact version, or latest: the newest offered to this customer', 'latest')
-    .option('--channel <channel>', 'with latest: this channel and every more stable one (default: the most stable)')
-    .option('--platform <platform>', 'windows, macos or linux: the MAIN file for it')
-    .option('--arch <arch>', 'x64, arm64, ia32, armv7l or universal')
-    .option('--file-id <fileId>', 'a file of the version other than its MAIN file')
+    .description("Download a file: resumes an interrupted download with Range requests and checks the file's SHA-256. With a customer key, as the customer (counted as a download); with an admin key, any available file, drafts included, to test a release (not counted)")
+    .option('--version <version>', 'an exact version, or latest: the newest offered to this customer (admin key: the newest published)', 'latest')
+    .option('--channel <channel>', 'with latest: this channel and every more stable one (default: the most stable; admin key: this channel)')
+    .addOption(new Option('--platform <platform>', `the MAIN file for this platform (default: this machine's, ${host.platform ?? 'none'})`).choices(SELECTABLE_PLATFORMS))
+    .addOption(new Option('--arch <arch>', `the MAIN file for this arch (default: this machine's, ${host.arch ?? 'none'})`).choices(SELECTABLE_ARCHS))
+    .option('--file-id <fileId>', 'a file of the version other than its MAIN file (with an exact --version)')
     .option('-o, --output <path>', 'where to write it (default: the file name, in the current directory)')
     .option('--force', 'overwrite the output file when it exists')
     .action(action(async (context, applicationId: string, options: DownloadOptions) => {
+      if (options.fileId !== undefined && (options.platform !== undefined || options.arch !== undefined)) {
+        throw new UsageError('--file-id names the file: leave --platform and --arch out');
+      }
+      // This machine's build unless the file is named or the selectors given.
+      const target = options.fileId === undefined ? { platform: options.platform ?? host.platform, arch: options.arch ?? host.arch } : {};
       // Checked before the URL is asked for when the name is known: every URL issued counts as a download.
       if (options.output !== undefined) refuseToOverwrite(options.output, options.force);
-      const { data: signed } = await context.client().get<DownloadUrl>('/v1/downloads/url', {
-        applicationId, version: options.version, fileId: options.fileId, channel: options.channel, platform: options.platform, arch: options.arch,
-      });
+      const client = context.client();
+      const choice = { version: options.version, fileId: options.fileId, channel: options.channel, ...target };
+      const signed = keyKind(context.settings().apiKey) === 'admin'
+        ? await adminDownloadUrl(client, applicationId, choice)
+        : await customerDownloadUrl(client, applicationId, choice);
       const destination = options.output ?? path.basename(signed.fileName);
       refuseToOverwrite(destination, options.force);
       const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));

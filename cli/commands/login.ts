@@ -2,9 +2,12 @@ import { Command } from 'commander';
 import { read } from 'read';
 import { action } from '../context';
 import { removeProfile, saveProfile } from '../config/profiles';
-import { normalizeBaseUrl, profileName } from '../config/settings';
-import { ApiError, UsageError } from '../errors';
-import { ApiClient } from '../http/api-client';
+import { request } from 'undici';
+import { keyKind, normalizeBaseUrl, profileName } from '../config/settings';
+import { ApiError, NetworkError, UsageError } from '../errors';
+import { apiAgent } from '../http/agents';
+import { ApiClient, describeNetworkFailure } from '../http/api-client';
+import { USER_AGENT } from '../version';
 
 /** Reads all of stdin (a key piped in: `echo "$KEY" | bds login --url ...`). */
 async function readStdin(): Promise<string> {
@@ -31,14 +34,41 @@ async function readUrl(option: string | undefined): Promise<string> {
   return normalizeBaseUrl((await read({ prompt: 'Service URL: ', output: process.stderr })).trim());
 }
 
-/** Customer keys are `<customerId>.<secret>`; admin keys hold no dot. */
-const keyKind = (key: string): 'customer' | 'admin' => (key.includes('.') ? 'customer' : 'admin');
+/** A path only this service describes: another server's API description, or a web page, is not it. */
+const SERVICE_PATH = '/v1/downloads/url';
+
+/**
+ * Refuses a URL that is not the service, before a key is asked for or saved: the service describes
+ * its API at /v1/openapi.json (without a key).
+ */
+async function checkService(url: string): Promise<void> {
+  const described = `${url}/v1/openapi.json`;
+  let status: number;
+  let text: string;
+  try {
+    const response = await request(described, { dispatcher: apiAgent, headers: { accept: 'application/json', 'user-agent': USER_AGENT } });
+    status = response.statusCode;
+    text = await response.body.text();
+  } catch (error) {
+    throw new NetworkError(`cannot reach ${url}: ${describeNetworkFailure(error)}`, error);
+  }
+  let document: { openapi?: unknown; paths?: Record<string, unknown> } | undefined;
+  try {
+    document = JSON.parse(text) as typeof document;
+  } catch {
+    document = undefined;
+  }
+  if (status !== 200 || typeof document?.openapi !== 'string' || !document.paths?.[SERVICE_PATH]) {
+    throw new UsageError(`${url} is not a binary distribution service (GET ${described} answered ${status}${status === 200 ? ' without its API description' : ''}): give the URL the service answers at, e.g. https://downloads.example.com, without /v1`);
+  }
+}
 
 export function loginCommand(): Command {
   return new Command('login').description('Save a service URL and API key as a profile (file mode 0600); the key is read without echo, or from stdin')
     .option('--url <url>', 'the service, e.g. https://downloads.example.com (default: BDS_URL, else asked)')
     .action(action(async (context, options: { url?: string }) => {
       const url = await readUrl(options.url);
+      await checkService(url);
       const apiKey = await readKey();
       // The key must be one the service knows: a 401 is refused here. Another refusal (403) is a
       // key of the other kind or one without the listing's scope, which still authenticates.

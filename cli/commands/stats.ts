@@ -23,16 +23,20 @@ export function dailySeries(days: { date: string; count: number }[], from?: stri
 }
 
 export function statsCommand(): Command {
-  return new Command('stats').argument('<applicationId>').description("An application's downloads: by version, and by UTC day as a table and a chart")
+  return new Command('stats').argument('<applicationId>').description("An application's downloads: by version, by platform, and by UTC day as a table and a chart")
     .option('--version <version>', 'one version only')
+    .option('--channel <channel>', 'only the versions now in this channel (exactly, no cascade)')
     .option('--from <YYYY-MM-DD>', 'first day (inclusive)')
     .option('--to <YYYY-MM-DD>', 'last day (inclusive)')
-    .action(action(async (context, applicationId: string, options: { version?: string; from?: string; to?: string }) => {
-      const { data } = await context.client().get<ApplicationStatistics>(apiPath`/v1/applications/${applicationId}/stats`, { version: options.version, from: options.from, to: options.to });
+    .action(action(async (context, applicationId: string, options: { version?: string; channel?: string; from?: string; to?: string }) => {
+      const { data } = await context.client().get<ApplicationStatistics>(apiPath`/v1/applications/${applicationId}/stats`, {
+        version: options.version, channel: options.channel, from: options.from, to: options.to,
+      });
       context.output.result(data, () => {
         const { output } = context;
         output.line(`${data.applicationId}: ${data.totalDownloads} download${data.totalDownloads === 1 ? '' : 's'}`);
         output.table(['version', 'downloads'], Object.entries(data.downloadsByVersion).sort(([, a], [, b]) => b - a));
+        output.table(['platform', 'downloads'], Object.entries(data.downloadsByPlatform).sort(([, a], [, b]) => b - a));
         output.table(['day (UTC)', 'downloads'], data.downloadsByDay.map((day) => [day.date, day.count]));
         const { dates, counts } = dailySeries(data.downloadsByDay, options.from, options.to);
         if (counts.length < 2) return;

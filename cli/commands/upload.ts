@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { FILE_ARCHS, FILE_PLATFORMS, FILE_TYPE_NAMES, UPLOAD_STATUSES } from './choices';
 import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { action, CommandContext, integerOption } from '../context';
-import { UsageError, VerificationError } from '../errors';
-import type { UploadRecord } from '../http/responses';
+import { ApiError, UsageError, VerificationError } from '../errors';
+import { apiPath, ApiClient } from '../http/api-client';
+import type { UploadRecord, VersionFile, VersionRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { multipartUpload } from '../upload/multipart-upload';
 import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
-import { isSettled, unpublishedUpload, waitForUpload } from '../upload/upload-status';
+import { isSettled, unpublishedUpload, verificationGoesOn, waitForUpload } from '../upload/upload-status';
 import { releaseNotes } from './release-notes';
 
 export const DEFAULT_PARALLEL_PARTS = 4;
@@ -60,7 +62,31 @@ function statInput(filePath: string): fs.Stats {
   return stat;
 }
 
+/**
+ * The file already published under this name in the version with the same bytes: what an upload run
+ * again after its answer was lost finds (the service refuses the name with 409).
+ */
+async function samePublishedFile(client: ApiClient, applicationId: string, version: string, fileName: string, filePath: string): Promise<VersionFile | undefined> {
+  const { data } = await client.get<{ versions: VersionRecord[] }>(apiPath`/v1/management/applications/${applicationId}/versions`);
+  const file = data.versions.find((candidate) => candidate.version === version)?.files.find((candidate) => candidate.fileName === fileName && candidate.status === 'available');
+  if (!file) return undefined;
+  return file.checksum === `sha256:${await sha256OfFile(filePath)}` ? file : undefined;
+}
+
 async function uploadFile(context: CommandContext, applicationId: string, version: string, filePath: string, options: UploadOptions): Promise<void> {
+  try {
+    await sendFile(context, applicationId, version, filePath, options);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 409)) throw error;
+    const fileName = options.name ?? path.basename(filePath);
+    const published = await samePublishedFile(context.client(), applicationId, version, fileName, filePath);
+    if (!published) throw error;
+    context.output.event('done', { status: 'completed', alreadyPublished: true, uploadId: null, file: { ...published, applicationId, version } });
+    context.output.line(`Already published: ${fileName} (${formatBytes(published.fileSize)}) as ${applicationId} ${version}, ${published.checksum} (the same bytes; nothing was sent again)`);
+  }
+}
+
+async function sendFile(context: CommandContext, applicationId: string, version: string, filePath: string, options: UploadOptions): Promise<void> {
   const stat = statInput(filePath);
   const fileName = options.name ?? path.basename(filePath);
   const digest = expectedDigest(options.checksum);
@@ -105,7 +131,8 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
   if (!isSettled(upload.status)) {
     output.event('verifying', { uploadId: upload.uploadId });
     output.note(`Verifying ${upload.uploadId}...`);
-    upload = await waitForUpload(client, upload.uploadId);
+    const uploadId = upload.uploadId;
+    upload = await interruptible(verificationGoesOn(uploadId), (signal) => waitForUpload(client, uploadId, undefined, signal));
   }
   records.remove(target);
   output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
@@ -119,11 +146,11 @@ export function uploadCommand(): Command {
     .argument('<applicationId>').argument('<version>').argument('<file>')
     .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)}) in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
-    .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
-    .option('--platform <platform>', 'windows, macos, linux or any (default)')
-    .option('--arch <arch>', 'x64, arm64, ia32, armv7l, universal (macOS) or any (default)')
+    .addOption(new Option('--file-type <type>', 'the kind of file (default MAIN)').choices(FILE_TYPE_NAMES))
+    .addOption(new Option('--platform <platform>', 'what it runs on (default any)').choices(FILE_PLATFORMS))
+    .addOption(new Option('--arch <arch>', 'universal is a macOS build (default any)').choices(FILE_ARCHS))
     .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')
-    .option('--status <status>', 'draft or published (default): a draft is invisible to customers until published')
+    .addOption(new Option('--status <status>', 'the status of a version this upload creates: a draft is invisible to customers until published (bds versions update --status published)').choices(UPLOAD_STATUSES))
     .option('--content-type <type>', 'the Content-Type of downloads (default application/octet-stream)')
     .option('--notes <text>', "the version's release notes")
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')

@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { action, CommandContext } from '../context';
 import type { UploadRecord } from '../http/responses';
-import { unpublishedUpload, uploadPath, waitForUpload } from '../upload/upload-status';
+import { interruptible } from '../interrupt';
+import { unpublishedUpload, uploadPath, verificationGoesOn, waitForUpload } from '../upload/upload-status';
 
 export function showUpload(context: CommandContext, upload: UploadRecord): void {
   context.output.result(upload, () => {
@@ -22,9 +23,9 @@ export function uploadsCommand(): Command {
   command.command('wait <uploadId>').description('Wait until an upload is verified; exits 4 with the reason when it failed or expired')
     .action(action(async (context, uploadId: string) => {
       let told: string | undefined;
-      const upload = await waitForUpload(context.client(), uploadId, (state) => {
+      const upload = await interruptible(verificationGoesOn(uploadId), (signal) => waitForUpload(context.client(), uploadId, (state) => {
         if (state.status !== told) context.output.note(`${state.uploadId}: ${(told = state.status)}`);
-      });
+      }, signal));
       showUpload(context, upload);
       const failure = unpublishedUpload(upload);
       if (failure) throw failure;

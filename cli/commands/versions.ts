@@ -1,4 +1,5 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { VERSION_STATUSES } from './choices';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
@@ -40,7 +41,7 @@ export function versionsCommand(): Command {
 
   command.command('list <applicationId>').description('List versions with their files, newest first by the version order (drafts and yanked ones included)')
     .option('--channel <channel>', 'this channel only (no cascade)')
-    .option('--status <status>', 'draft, published or yanked only')
+    .addOption(new Option('--status <status>', 'this status only').choices(VERSION_STATUSES))
     .action(action(async (context, applicationId: string, options: { channel?: string; status?: string }) => {
       const { data } = await context.client().get<VersionList>(versions(applicationId), { channel: options.channel, status: options.status });
       context.output.result(data, () => context.output.table(['version', 'channel', 'status', 'rollout', 'tier', 'files', 'size', 'created'], data.versions.map((version) => [
@@ -56,7 +57,7 @@ export function versionsCommand(): Command {
     }));
 
   command.command('update <applicationId> <version>').description("Change a version: publish a draft, yank or un-yank it, move it to another channel, set its rollout, tier or notes")
-    .option('--status <status>', 'published (publish a draft, or bring a yanked version back) or yanked (withdraw it)')
+    .addOption(new Option('--status <status>', 'published (publish a draft, or bring a yanked version back) or yanked (withdraw it)').choices(VERSION_STATUSES))
     .option('--channel <channel>', 'one of the service\'s CHANNELS')
     .option('--rollout <percent>', 'offer it as latest to this share of customers (1-100)', integerOption('--rollout', 1, 100))
     .option('--tier <tier>', 'the lowest customer tier that may download it')

@@ -22,7 +22,13 @@ export function resolveSettings(profileOption: string | undefined, env: NodeJS.P
   return { baseUrl: normalizeBaseUrl(baseUrl), apiKey };
 }
 
-/** An http(s) URL without a trailing slash; the API paths are appended to it. */
+/** Customer keys are `<customerId>.<secret>`; admin keys hold no dot. */
+export const keyKind = (key: string): 'customer' | 'admin' => (key.includes('.') ? 'customer' : 'admin');
+
+/**
+ * An http(s) URL without a trailing slash; the API paths (/v1/...) are appended to it, so a URL
+ * given with /v1 at its end (copied from an API path) is taken without it.
+ */
 export function normalizeBaseUrl(value: string): string {
   let url: URL;
   try {
@@ -32,5 +38,5 @@ export function normalizeBaseUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${value} is not an http or https URL`);
   if (url.search || url.hash) throw new UsageError(`${value}: give the service's base URL, without a query or fragment`);
-  return url.toString().replace(/\/+$/, '');
+  return url.toString().replace(/\/+$/, '').replace(/\/v1$/, '');
 }

@@ -53,6 +53,10 @@ export class ApiClient {
     return this.request<T>('PATCH', path, { body });
   }
 
+  put<T>(path: string, body?: unknown): Promise<ApiResponse<T>> {
+    return this.request<T>('PUT', path, { body });
+  }
+
   delete<T>(path: string): Promise<ApiResponse<T>> {
     return this.request<T>('DELETE', path, {});
   }

@@ -51,10 +51,13 @@ export class Output {
       this.stderr.write(`${JSON.stringify({ error: { message: error.message, exitCode: error.exitCode, ...error.details } })}\n`);
       return;
     }
-    this.stderr.write(`bds: ${error.message}\n`);
+    // A validation error's message joins its problems: each is printed once, on a line of its own.
     const fieldErrors = error.details.details;
-    if (Array.isArray(fieldErrors)) {
+    if (Array.isArray(fieldErrors) && fieldErrors.length > 0) {
+      this.stderr.write(`bds: the service refused the request (${String(error.details.code ?? error.details.status)}):\n`);
       for (const problem of fieldErrors as { field?: string; message?: string }[]) this.stderr.write(`  ${problem.field ?? ''}: ${problem.message ?? ''}\n`);
+    } else {
+      this.stderr.write(`bds: ${error.message}\n`);
     }
     if (typeof error.details.requestId === 'string') this.stderr.write(`  request id: ${error.details.requestId}\n`);
   }

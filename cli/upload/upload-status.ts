@@ -21,6 +21,14 @@ export async function waitForUpload(client: ApiClient, uploadId: string, onPoll:
   }
 }
 
+/** What Ctrl-C during the wait for a verification says: the service goes on verifying without the CLI. */
+export function verificationGoesOn(uploadId: string): { hint: string; details: Record<string, unknown> } {
+  return {
+    hint: `the service goes on verifying upload ${uploadId}; follow it with: bds uploads wait ${uploadId} (or run the same command again)`,
+    details: { uploadId },
+  };
+}
+
 /** A settled upload that did not publish its file, as the error the CLI ends on. */
 export function unpublishedUpload(upload: UploadRecord): VerificationError | undefined {
   if (upload.status === 'completed') return undefined;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
+import { applicationIdField, customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
 import { pageFields } from './pagination';
 
 export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './common';
@@ -37,9 +37,13 @@ export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSch
 
 /** Any string: an id that cannot exist is answered like an unknown one (404). */
 export const customerParams = z.object({ customerId: customerIdField });
+export const customerAccessParams = z.object({ customerId: customerIdField, applicationId: applicationIdField });
 export const apiKeyParams = z.object({ customerId: customerIdField, keyId: generatedIdField });
 
 /** Issuing a key takes no parameters: no body, or an empty object. */
 export const issueApiKeySchema = body({});
+
+/** Granting access takes no parameters either: the path names the customer and the application. */
+export const grantAccessSchema = body({});
 
 export const listCustomersQuery = z.object(pageFields).strict();

@@ -55,6 +55,29 @@ export class ApplicationService {
     return updated;
   }
 
+  /**
+   * Lets one customer download the application, leaving its other customers as they are: the next
+   * download on any gateway sees it, as with an update of the whole list. Granting twice is no change.
+   */
+  async grant(applicationId: string, customerId: string): Promise<Application> {
+    await this.require(applicationId);
+    if ((await this.store.findMissingCustomers([customerId])).length > 0) throw notFound(`customer ${customerId} not found`);
+    const granted = await this.change(applicationId, () => this.store.grantApplicationAccess(applicationId, customerId, new Date()));
+    if (!granted) throw notFound(`application ${applicationId} not found`);
+    return granted;
+  }
+
+  /** Takes one customer's access away; a customer without it is no change, an unknown one a 404. */
+  async revoke(applicationId: string, customerId: string): Promise<Application> {
+    const application = await this.require(applicationId);
+    if (!application.customerIds.includes(customerId) && (await this.store.findMissingCustomers([customerId])).length > 0) {
+      throw notFound(`customer ${customerId} not found`);
+    }
+    const revoked = await this.change(applicationId, () => this.store.revokeApplicationAccess(applicationId, customerId, new Date()));
+    if (!revoked) throw notFound(`application ${applicationId} not found`);
+    return revoked;
+  }
+
   async softDelete(applicationId: string): Promise<Application> {
     const at = new Date();
     const deleted = await this.webhooks.announceChange(

@@ -183,6 +183,14 @@ export interface Store {
   softDeleteApplication(applicationId: string, at: Date): Promise<Application | null>;
   /** Undo a soft delete; null when the application is unknown or not deleted. */
   restoreApplication(applicationId: string, at: Date): Promise<Application | null>;
+  /**
+   * Adds one customer to a live application's customers, or removes one, in one write that leaves the
+   * other customers as they are (concurrent grants and revocations all land). A grant already given,
+   * or a revocation of a customer not in the list, writes nothing and returns the application as it
+   * is. Null when no live application has that id.
+   */
+  grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
+  revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
 
   // Versions and files
   /**

@@ -6,6 +6,7 @@ import { activityResponse, presentActivity } from '../contract/statistics';
 import { presentUploadSession, uploadSessionResponse } from '../contract/uploads';
 import { presentUploadedFile, presentVersion, uploadedFileResponse, versionResponse } from '../contract/versions';
 import type { FileRecord, UploadSession, Version } from '../store/models';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 
 /**
  * The events webhooks can subscribe to, and the `data` of each. A payload is
@@ -14,21 +15,7 @@ import type { FileRecord, UploadSession, Version } from '../store/models';
  * (shared/contract/), so secrets never appear in one: a key is named by its id and prefix, a share
  * link by what it points at.
  */
-export const WEBHOOK_EVENT_TYPES = [
-  'upload.completed',
-  'upload.failed',
-  'version.published',
-  'version.yanked',
-  'application.deleted',
-  'customer.created',
-  'customer.updated',
-  'apikey.created',
-  'apikey.revoked',
-  'share_link.created',
-  'download.recorded',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /** The file as its upload answers it, and the upload's id (null for a small upload, which has no session). */
 export const uploadCompletedData = uploadedFileResponse.extend({ uploadId: z.string().nullable() });

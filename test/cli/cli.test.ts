@@ -534,9 +534,10 @@ describe('bds CLI', function () {
       expect(done).to.include({ event: 'done', status: 'completed', uploadId, skippedParts: 2, sentParts: 3 });
       expect((done.file as { checksum: string }).checksum).to.equal(`sha256:${sha256(content)}`);
 
-      // Human output says so too, on a run that finds the upload completed.
+      // Run again, the same bytes are found published under the name the service now refuses.
       const human = await admin.run(args.filter((arg) => arg !== '--json'));
-      expect(human.code).to.equal(1, 'the version has its file now: the service refuses another');
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.match(/^Already published: five-parts\.bin/);
     });
 
     it('Ctrl-C stops the upload (130) and the same command resumes it', async () => {
@@ -646,6 +647,227 @@ describe('bds CLI', function () {
       const retried = await admin.run(['upload', applicationId, '5.0.0', file, '--json']);
       expect(retried.code, retried.stderr).to.equal(0);
       expect(eventsOf(retried)[0]).to.include({ resumed: false });
+    });
+  });
+
+  describe('the CLI contract', () => {
+    it('--json goes anywhere, and with it every failure, usage errors included, is one JSON object on stderr', async () => {
+      for (const args of [['--json', 'apps', 'list'], ['apps', '--json', 'list'], ['apps', 'list', '--json']]) {
+        const listed = await admin.run(args);
+        expect(listed.code, `${args.join(' ')}: ${listed.stderr}`).to.equal(0);
+        expect(jsonOf(listed)).to.have.property('applications');
+      }
+      for (const args of [['apps', 'list', '--bogus', '--json'], ['--json', 'apps', 'frobnicate'], ['--json', 'apps'], ['--json', 'apps', 'create', 'x']]) {
+        const refused = await admin.run(args);
+        expect(refused.code, args.join(' ')).to.equal(2);
+        expect(refused.stdout).to.equal('');
+        expect(refused.stderr.trim().split('\n'), `one line: ${refused.stderr}`).to.have.length(1);
+        expect(errorOf(refused)).to.include({ exitCode: 2, code: 'USAGE_ERROR' });
+      }
+    });
+
+    it('platform, arch, status, file type and event types are checked before anything is sent (2)', async () => {
+      const file = path.join(admin.home, 'never-sent.bin');
+      fs.writeFileSync(file, randomBytes(100));
+      const cases = [
+        ['upload', 'no-such-app', '1.0.0', file, '--platform', 'plan9'],
+        ['upload', 'no-such-app', '1.0.0', file, '--arch', 'sparc'],
+        ['upload', 'no-such-app', '1.0.0', file, '--status', 'yanked'],
+        ['upload', 'no-such-app', '1.0.0', file, '--file-type', 'main'],
+        ['versions', 'update', 'no-such-app', '1.0.0', '--status', 'gone'],
+        ['download', 'no-such-app', '--platform', 'any'],
+        ['webhooks', 'create', '--url', 'https://hooks.example.com/x', '--event', 'everything'],
+      ];
+      for (const args of cases) {
+        const refused = await admin.run([...args, '--json']);
+        expect(refused.code, args.join(' ')).to.equal(2);
+        expect(errorOf(refused).message).to.match(/invalid|must be one of/);
+      }
+      // Nothing was sent: the service would have answered 404 for the unknown application.
+      const human = await admin.run(['upload', 'no-such-app', '1.0.0', file, '--platform', 'plan9']);
+      expect(human.stderr).to.match(/Allowed choices are windows, macos, linux, any/);
+    });
+
+    it('a validation error lists each problem once', async () => {
+      const invalid = await admin.run(['apps', 'create', 'Not Valid', '--name', 'x']);
+      expect(invalid.code).to.equal(1);
+      const problems = invalid.stderr.split('\n').filter((line) => line.includes('applicationId'));
+      expect(problems, invalid.stderr).to.have.length(1);
+    });
+
+    it('login takes a URL ending in /v1 as the service\'s, and refuses one that is not the service (2), saving nothing', async () => {
+      const user = new CliUser();
+      try {
+        const elsewhere = await user.run(['login', '--url', `${app.baseUrl}/not-the-service`, '--json'], { input: app.adminKey });
+        expect(elsewhere.code).to.equal(2);
+        expect(errorOf(elsewhere).message).to.match(/is not a binary distribution service/);
+        expect(fs.existsSync(path.join(user.home, 'config', 'bds', 'config.json'))).to.equal(false);
+
+        const login = await user.run(['login', '--url', `${app.baseUrl}/v1/`, '--json'], { input: app.adminKey });
+        expect(login.code, login.stderr).to.equal(0);
+        expect(jsonOf(login)).to.include({ url: app.baseUrl });
+        expect((await user.run(['apps', 'list', '--json'])).code).to.equal(0);
+      } finally {
+        user.remove();
+      }
+    });
+
+    it('Ctrl-C while waiting for an upload ends with 130 and says how to follow it', async () => {
+      const applicationId = uniqueId('cli-wait');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Wait']);
+      const opened = await app.http.post('/v1/management/uploads/multipart', { applicationId, version: '1.0.0', fileName: 'big.bin', fileSize: 20 * 1024 * 1024 });
+      expect(opened.status, opened.raw.toString()).to.equal(201);
+      const uploadId = opened.body.data.uploadId as string;
+      const waiting = admin.start(['uploads', 'wait', uploadId]);
+      try {
+        // Never completed: it stays issued, and the wait goes on until interrupted.
+        await pollUntil(() => (waiting.stderr.includes(`${uploadId}: issued`) ? true : undefined), 15_000, 'the wait under way');
+        waiting.signal('SIGINT');
+        expect((await waiting.exitWithin(10_000)).code).to.equal(130);
+        expect(waiting.stderr).to.include(`bds uploads wait ${uploadId}`);
+      } finally {
+        await waiting.kill();
+      }
+    });
+
+    it('an identical re-upload (same name and bytes) is reported as already published; other bytes are a conflict', async () => {
+      const applicationId = uniqueId('cli-again');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Again']);
+      const file = path.join(admin.home, 'again.zip');
+      fs.writeFileSync(file, randomBytes(5000));
+      expect((await admin.run(['upload', applicationId, '1.0.0', file, '--json'])).code).to.equal(0);
+      const again = await admin.run(['upload', applicationId, '1.0.0', file, '--json']);
+      expect(again.code, again.stderr).to.equal(0);
+      expect(eventsOf(again).pop()).to.deep.include({ event: 'done', status: 'completed', alreadyPublished: true });
+      expect((await admin.run(['upload', applicationId, '1.0.0', file])).stdout).to.match(/^Already published: again\.zip/);
+      fs.writeFileSync(file, randomBytes(5000));
+      const other = await admin.run(['upload', applicationId, '1.0.0', file, '--json']);
+      expect(other.code).to.equal(1);
+      expect(errorOf(other)).to.include({ status: 409 });
+    });
+  });
+
+  describe('covering the product', () => {
+    let applicationId: string;
+    let customer: { customerId: string; apiKey: string };
+    let downloader: CliUser;
+    const builds = { windows: randomBytes(3000), linux: randomBytes(3100), macos: randomBytes(3200), draft: randomBytes(3300) };
+    /** This machine's build among those uploaded (the CLI maps process.platform to the service's names). */
+    const hostBuild = () => ({ win32: 'windows', darwin: 'macos', linux: 'linux' } as Record<string, keyof typeof builds>)[process.platform];
+
+    before(async () => {
+      customer = await createCustomer(app);
+      downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
+      applicationId = uniqueId('cli-product');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Product']);
+      const targets = { windows: ['setup.exe', 'windows', 'x64'], linux: ['app.AppImage', 'linux', 'x64'], macos: ['app.zip', 'macos', 'universal'] } as const;
+      for (const [build, [name, platform, arch]] of Object.entries(targets)) {
+        const file = path.join(admin.home, name);
+        fs.writeFileSync(file, builds[build as keyof typeof builds]);
+        const uploaded = await admin.run(['upload', applicationId, '1.0.0', file, '--platform', platform, '--arch', arch]);
+        expect(uploaded.code, uploaded.stderr).to.equal(0);
+      }
+      const draft = path.join(admin.home, 'draft.bin');
+      fs.writeFileSync(draft, builds.draft);
+      expect((await admin.run(['upload', applicationId, '2.0.0', draft, '--status', 'draft'])).code).to.equal(0);
+    });
+    after(() => downloader?.remove());
+
+    it('customers grant and revoke one customer\'s access; until granted, the download says access must be granted', async () => {
+      const before = await downloader.run(['download', applicationId, '-o', 'before.bin']);
+      expect(before.code).to.equal(1);
+      expect(before.stderr).to.match(/not found: a customer sees only the applications it was granted/);
+
+      const other = await createCustomer(app);
+      expect((await admin.run(['customers', 'grant', other.customerId, applicationId])).code).to.equal(0);
+      const granted = jsonOf<{ customerIds: string[] }>(await admin.run(['customers', 'grant', customer.customerId, applicationId, '--json']));
+      expect(granted.customerIds).to.deep.equal([other.customerId, customer.customerId]);
+
+      const releases = jsonOf<{ releases: { version: string; files: { fileName: string }[] }[] }>(await downloader.run(['releases', applicationId, '--json']));
+      expect(releases.releases.map((release) => release.version), 'the draft is not offered').to.deep.equal(['1.0.0']);
+      expect(releases.releases[0].files.map((file) => file.fileName)).to.have.members(['setup.exe', 'app.AppImage', 'app.zip']);
+
+      const revoked = jsonOf<{ customerIds: string[] }>(await admin.run(['customers', 'revoke', other.customerId, applicationId, '--json']));
+      expect(revoked.customerIds).to.deep.equal([customer.customerId]);
+    });
+
+    it('download picks this machine\'s build by default, another with --platform and --arch', async () => {
+      const host = await downloader.run(['download', applicationId, '-o', 'host.bin', '--json']);
+      expect(host.code, host.stderr).to.equal(0);
+      expect(fs.readFileSync(path.join(downloader.home, 'host.bin')).equals(builds[hostBuild()])).to.equal(true);
+      const windows = await downloader.run(['download', applicationId, '--platform', 'windows', '--arch', 'x64', '-o', 'win.bin']);
+      expect(windows.code, windows.stderr).to.equal(0);
+      expect(fs.readFileSync(path.join(downloader.home, 'win.bin')).equals(builds.windows)).to.equal(true);
+    });
+
+    it('with an admin key, download fetches any file, a draft included, without counting a download', async () => {
+      const before = (await app.http.get(`/v1/activity?applicationId=${applicationId}&type=download&limit=100`)).body.data.activities.length;
+      const destination = path.join(admin.home, 'tested-draft.bin');
+      const draft = await admin.run(['download', applicationId, '--version', '2.0.0', '-o', destination, '--json']);
+      expect(draft.code, draft.stderr).to.equal(0);
+      expect(fs.readFileSync(destination).equals(builds.draft)).to.equal(true);
+      const latest = path.join(admin.home, 'tested-latest.bin');
+      expect((await admin.run(['download', applicationId, '-o', latest])).code).to.equal(0);
+      expect(fs.readFileSync(latest).equals(builds[hostBuild()])).to.equal(true);
+      const after = (await app.http.get(`/v1/activity?applicationId=${applicationId}&type=download&limit=100`)).body.data.activities.length;
+      expect(after).to.equal(before);
+    });
+
+    it('share create and revoke with a customer key', async () => {
+      const created = jsonOf<{ shareUrl: string; token: string; maxDownloads: number }>(
+        await downloader.run(['share', 'create', applicationId, '--version', '1.0.0', '--platform', 'linux', '--arch', 'x64', '--max-downloads', '3', '--json']));
+      expect(created.maxDownloads).to.equal(3);
+      expect(created.shareUrl).to.include(created.token);
+      const revoked = await downloader.run(['share', 'revoke', created.token, '--json']);
+      expect(revoked.code, revoked.stderr).to.equal(0);
+      expect(jsonOf(revoked)).to.include({ message: 'share link revoked' });
+      expect((await downloader.run(['share', 'revoke', created.token, '--json'])).code).to.equal(1);
+    });
+
+    it('stats show downloads by platform and take --channel', async () => {
+      const stats = await pollUntil(async () => {
+        const data = jsonOf<{ totalDownloads: number; downloadsByPlatform: Record<string, number> }>(await admin.run(['stats', applicationId, '--channel', 'stable', '--json']));
+        return data.totalDownloads >= 2 ? data : undefined;
+      }, 15_000, 'the customer\'s downloads counted');
+      expect(stats.downloadsByPlatform.windows).to.equal(1);
+      const beta = jsonOf<{ totalDownloads: number }>(await admin.run(['stats', applicationId, '--channel', 'beta', '--json']));
+      expect(beta.totalDownloads).to.equal(0);
+      const human = await admin.run(['stats', applicationId]);
+      expect(human.stdout).to.match(/platform/).and.match(/windows/);
+    });
+
+    it('applications take an update-signing key from a file, and --no-update-signing-key removes it', async () => {
+      const pub = path.join(admin.home, 'update.pub');
+      // A minisign public key file: "Ed", an 8-byte key id and a 32-byte Ed25519 key, in base64.
+      const keyLine = Buffer.concat([Buffer.from('Ed'), randomBytes(8), randomBytes(32)]).toString('base64');
+      fs.writeFileSync(pub, `untrusted comment: minisign public key\n${keyLine}\n`);
+      const set = await admin.run(['apps', 'update', applicationId, '--update-signing-key', `@${pub}`, '--json']);
+      expect(set.code, set.stderr).to.equal(0);
+      expect(jsonOf<{ updateSigningKey: string | null }>(set).updateSigningKey).to.be.a('string');
+      const removed = jsonOf<{ updateSigningKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--no-update-signing-key', '--json']));
+      expect(removed.updateSigningKey).to.equal(null);
+      expect((await admin.run(['apps', 'update', applicationId, '--json'])).code, 'nothing to change').to.equal(2);
+    });
+
+    it('webhooks: create (secret shown once), list, update, rotate the secret, deliveries, redeliver, delete', async () => {
+      const created = jsonOf<{ webhookId: string; secret: string; events: string[] }>(await admin.run([
+        'webhooks', 'create', '--url', 'https://hooks.example.com/bds', '--event', 'version.published', '--event', 'upload.failed', '--inactive', '--json',
+      ]));
+      expect(created.events).to.deep.equal(['version.published', 'upload.failed']);
+      expect(created.secret).to.be.a('string');
+      const listed = jsonOf<{ webhooks: { webhookId: string }[] }>(await admin.run(['webhooks', 'list', '--page-size', '100', '--json']));
+      expect(listed.webhooks.map((w) => w.webhookId)).to.include(created.webhookId);
+      expect(JSON.stringify(listed)).to.not.include(created.secret);
+      const updated = jsonOf(await admin.run(['webhooks', 'update', created.webhookId, '--event', 'upload.completed', '--description', 'CI', '--json']));
+      expect(updated).to.deep.include({ events: ['upload.completed'], description: 'CI', isActive: false });
+      const rotated = jsonOf<{ secret: string; previousSecretExpiresAt: string }>(await admin.run(['webhooks', 'rotate-secret', created.webhookId, '--json']));
+      expect(rotated.secret).to.be.a('string').and.not.equal(created.secret);
+      expect(jsonOf(await admin.run(['webhooks', 'deliveries', created.webhookId, '--json']))).to.deep.include({ deliveries: [] });
+      const redeliver = await admin.run(['webhooks', 'redeliver', created.webhookId, 'dlv_unknown', '--json']);
+      expect(redeliver.code).to.equal(1);
+      expect(errorOf(redeliver)).to.include({ status: 404 });
+      expect((await admin.run(['webhooks', 'delete', created.webhookId, '--json'])).code).to.equal(0);
+      expect((await admin.run(['webhooks', 'show', created.webhookId, '--json'])).code).to.equal(1);
     });
   });
 });

@@ -209,6 +209,43 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect((await store.getApplication('app_1'))?.updateSigningKey).to.equal(null);
       });
 
+      it('grants and revokes one customer, keeping the others and their order, and writes nothing when nothing changes', async () => {
+        const app = application('app_1', { customerIds: ['cust_1', 'cust_2'] });
+        await store.createApplication(app);
+        const granted = await store.grantApplicationAccess('app_1', 'cust_3', at(1));
+        expect(granted).to.deep.equal({ ...app, customerIds: ['cust_1', 'cust_2', 'cust_3'], updatedAt: at(1) });
+        expect(await store.grantApplicationAccess('app_1', 'cust_3', at(2))).to.deep.equal(granted);
+        const revoked = await store.revokeApplicationAccess('app_1', 'cust_2', at(3));
+        expect(revoked).to.deep.equal({ ...app, customerIds: ['cust_1', 'cust_3'], updatedAt: at(3) });
+        expect(await store.revokeApplicationAccess('app_1', 'cust_2', at(4))).to.deep.equal(revoked);
+        expect(await store.getApplication('app_1')).to.deep.equal(revoked);
+        const emptied = await store.revokeApplicationAccess('app_1', 'cust_1', at(5));
+        expect((await store.revokeApplicationAccess('app_1', 'cust_3', at(6)))?.customerIds).to.deep.equal([]);
+        expect(emptied?.customerIds).to.deep.equal(['cust_3']);
+        expect((await store.listApplications({ page: 1, pageSize: 10, customerId: 'cust_3' })).total).to.equal(0);
+      });
+
+      it('lets concurrent grants and revocations of different customers all land', async () => {
+        await store.createApplication(application('app_1', { customerIds: ['cust_0', 'cust_1'] }));
+        const granted = ['cust_2', 'cust_3', 'cust_4', 'cust_5', 'cust_6'];
+        await Promise.all([
+          ...granted.map((customerId, i) => store.grantApplicationAccess('app_1', customerId, at(i + 1))),
+          store.revokeApplicationAccess('app_1', 'cust_0', at(9)),
+        ]);
+        expect([...((await store.getApplication('app_1'))?.customerIds ?? [])].sort()).to.deep.equal(['cust_1', ...granted]);
+      });
+
+      it('grants and revokes nothing on an unknown or soft-deleted application (null)', async () => {
+        const app = application('app_1', { customerIds: ['cust_1'] });
+        await store.createApplication(app);
+        await store.softDeleteApplication('app_1', at(1));
+        expect(await store.grantApplicationAccess('app_1', 'cust_2', at(2))).to.equal(null);
+        expect(await store.revokeApplicationAccess('app_1', 'cust_1', at(2))).to.equal(null);
+        expect(await store.grantApplicationAccess('app_unknown', 'cust_2', at(2))).to.equal(null);
+        expect(await store.revokeApplicationAccess('app_unknown', 'cust_1', at(2))).to.equal(null);
+        expect((await store.getApplication('app_1', { includeDeleted: true }))?.customerIds).to.deep.equal(['cust_1']);
+      });
+
       it('lists in creation order (ties by id), paginated, with the total of all matches', async () => {
         for (const [id, minute] of [['app_c', 2], ['app_a', 0], ['app_d', 1], ['app_b', 1], ['app_e', 3]] as const) {
           await store.createApplication(application(id, { createdAt: at(minute), updatedAt: at(minute) }));

@@ -55,6 +55,7 @@ describe('scopes on every route of the route table', function () {
     'POST /v1/management/customers': () => ({ name: 'Scoped customer', tier: 'standard' }),
     'PATCH /v1/management/customers/:customerId': () => ({ notes: 'changed' }),
     'POST /v1/management/customers/:customerId/apikeys': () => ({}),
+    'PUT /v1/management/customers/:customerId/applications/:applicationId': () => ({}),
     'POST /v1/management/apikeys': () => ({ name: 'Issued by a scoped key', scopes: ['read'] }),
     'POST /v1/management/webhooks': () => ({ url: 'https://hooks.example.com/bds', events: ['upload.completed'] }),
     'PATCH /v1/management/webhooks/:webhookId': () => ({ description: 'changed' }),

@@ -10,6 +10,8 @@ import {
   presentApplicationWithVersions,
   presentDeletedApplication,
 } from '../../../shared/contract/applications';
+import { downloadResponse, presentDownload } from '../../../shared/contract/downloads';
+import { adminDownloadUrl } from '../../downloads/admin-download';
 import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../../shared/contract/versions';
 import {
   applicationParams,
@@ -17,6 +19,7 @@ import {
   includeDeletedQuery,
   listApplicationsQuery,
   updateApplicationSchema,
+  versionFileParams,
   versionParams,
 } from '../../schemas/application-schemas';
 import { listVersionsQuery, updateVersionSchema } from '../../schemas/version-schemas';
@@ -93,6 +96,14 @@ export const applicationRoutes: RouteModule = (deps) => {
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
       status: 200, failures: [409], response: versionResponse,
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
+    }),
+    route({
+      method: 'get', path: `${APPLICATION}/versions/:version/files/:fileId/download`, guard: 'admin', scope: 'read',
+      summary: 'A pre-signed download URL for any available file, drafts included, to test a release (not counted as a download)',
+      application: inParams('applicationId'),
+      params: versionFileParams,
+      status: 200, response: downloadResponse,
+      handle: async ({ params }) => presentDownload(await adminDownloadUrl(deps.store, deps.storage, params.applicationId, params.version, params.fileId)),
     }),
   ];
 };

@@ -1,4 +1,6 @@
 import { inParams, inResult } from '../../http/access';
+import { applicationResponse, presentApplication } from '../../../shared/contract/applications';
+import { ApplicationService } from '../../services/application-service';
 import { route, RouteModule } from '../../http/route';
 import {
   apiKeyListResponse,
@@ -17,7 +19,9 @@ import {
 import {
   apiKeyParams,
   createCustomerSchema,
+  customerAccessParams,
   customerParams,
+  grantAccessSchema,
   issueApiKeySchema,
   listCustomersQuery,
   updateCustomerSchema,
@@ -27,10 +31,12 @@ import { CustomerService } from '../../services/customer-service';
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
 const API_KEYS = `${CUSTOMER}/apikeys`;
+const ACCESS = `${CUSTOMER}/applications/:applicationId`;
 
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
 export const customerRoutes: RouteModule = (deps) => {
   const customers = new CustomerService(deps.store, deps.keyCache, deps.webhooks);
+  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
 
   return [
     route({
@@ -84,6 +90,21 @@ export const customerRoutes: RouteModule = (deps) => {
       params: apiKeyParams,
       status: 200, response: revokedApiKeyResponse,
       handle: async ({ params }) => presentRevokedApiKey(await customers.revokeApiKey(params.customerId, params.keyId)),
+    }),
+    // One customer's access to one application, without replacing the application's whole list.
+    route({
+      method: 'put', path: ACCESS, guard: 'admin', scope: 'manage', summary: 'Let a customer download an application (its other customers unchanged)',
+      application: inParams('applicationId'), audit: { action: 'customerAccess.grant', target: [inParams('customerId'), inParams('applicationId')] },
+      params: customerAccessParams, body: grantAccessSchema,
+      status: 200, response: applicationResponse,
+      handle: async ({ params }) => presentApplication(await applications.grant(params.applicationId, params.customerId)),
+    }),
+    route({
+      method: 'delete', path: ACCESS, guard: 'admin', scope: 'manage', summary: "Take a customer's access to an application away (its other customers unchanged)",
+      application: inParams('applicationId'), audit: { action: 'customerAccess.revoke', target: [inParams('customerId'), inParams('applicationId')] },
+      params: customerAccessParams,
+      status: 200, response: applicationResponse,
+      handle: async ({ params }) => presentApplication(await applications.revoke(params.applicationId, params.customerId)),
     }),
   ];
 };

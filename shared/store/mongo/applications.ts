@@ -11,7 +11,8 @@ import { guardDuplicates } from './unique-indexes';
 const LISTING_ORDER = { createdAt: 1, applicationId: 1 } as const;
 
 type ApplicationMethods = Pick<Store,
-  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'>;
+  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
+  | 'grantApplicationAccess' | 'revokeApplicationAccess'>;
 
 export class MongoApplications implements ApplicationMethods {
   constructor(private readonly models: MongoModels) {}
@@ -51,6 +52,23 @@ export class MongoApplications implements ApplicationMethods {
 
   async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
     return this.change({ applicationId, deletedAt: null }, { ...definedFields(patch), updatedAt: at });
+  }
+
+  /** $push and $pull change the one customer atomically, leaving the others to concurrent changes. */
+  async grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    await this.models.applications.updateOne(
+      { applicationId, deletedAt: null, customerIds: { $ne: customerId } },
+      { $push: { customerIds: customerId }, $set: { updatedAt: at } },
+    );
+    return this.getApplication(applicationId);
+  }
+
+  async revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    await this.models.applications.updateOne(
+      { applicationId, deletedAt: null, customerIds: customerId },
+      { $pull: { customerIds: customerId }, $set: { updatedAt: at } },
+    );
+    return this.getApplication(applicationId);
   }
 
   async softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {

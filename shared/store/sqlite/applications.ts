@@ -5,7 +5,8 @@ import type { Row, SqliteDatabase } from './database';
 import { applicationFromRow, toMillis } from './rows';
 
 type ApplicationMethods = Pick<Store,
-  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'>;
+  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
+  | 'grantApplicationAccess' | 'revokeApplicationAccess'>;
 
 export class SqliteApplications implements ApplicationMethods {
   constructor(private readonly database: SqliteDatabase) {}
@@ -58,6 +59,26 @@ export class SqliteApplications implements ApplicationMethods {
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
     return changed ? this.getApplication(applicationId) : null;
+  }
+
+  async grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    // One statement: the list is read and written under the same write lock, so no other change is lost.
+    this.database.write(() => this.database.prepare(
+      `UPDATE applications SET customer_ids = json_insert(customer_ids, '$[#]', ?), updated_at = ?
+       WHERE application_id = ? AND deleted_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,
+    ).run(customerId, at.getTime(), applicationId, customerId));
+    return this.getApplication(applicationId);
+  }
+
+  async revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    this.database.write(() => this.database.prepare(
+      `UPDATE applications SET updated_at = ?, customer_ids = (
+         SELECT json_group_array(value) FROM (SELECT value FROM json_each(applications.customer_ids) WHERE value != ? ORDER BY key))
+       WHERE application_id = ? AND deleted_at IS NULL
+         AND EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,
+    ).run(at.getTime(), customerId, applicationId, customerId));
+    return this.getApplication(applicationId);
   }
 
   async softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {

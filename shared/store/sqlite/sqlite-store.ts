@@ -112,6 +112,12 @@ export class SqliteStore implements Store {
   restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
     return this.guard(this.applications.restoreApplication(applicationId, at));
   }
+  grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    return this.guard(this.applications.grantApplicationAccess(applicationId, customerId, at));
+  }
+  revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
+    return this.guard(this.applications.revokeApplicationAccess(applicationId, customerId, at));
+  }
 
   // Versions and files
   upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {

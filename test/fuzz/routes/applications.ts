@@ -96,5 +96,15 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
         ...known.jsonBody, ...known.nulIn('releaseNotes'),
       ]),
     }),
+    fuzzer({
+      method: 'GET', path: `${APPLICATION}/versions/:version/files/:fileId/download`, changesData: false,
+      base: draft('GET', `${APPLICATION}/versions/:version/files/:fileId/download`, { applicationId: main, version: f.versions.open, fileId: f.files.main.fileId }, admin),
+      ...plus(keyed('admin', keys), [
+        applicationParam(f.apps.deleted),
+        versionParam,
+        // Another version's file is not this version's.
+        pathParameterDefects('fileId', fc.oneof(text.hostileSegment('file'), fc.constant(f.files.premium.fileId))),
+      ], [unreadBodyOddities]),
+    }),
   ];
 }

@@ -7,9 +7,10 @@ import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer } from './route
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
 const API_KEYS = `${CUSTOMER}/apikeys`;
+const ACCESS = `${CUSTOMER}/applications/:applicationId`;
 
 /** Customers and their API keys. */
-export function customerFuzzers({ f, keys, admin, customerIds, pageRules, customerParam, known }: RouteContext): RouteFuzzer[] {
+export function customerFuzzers({ f, keys, admin, customerIds, pageRules, customerParam, applicationParam, known }: RouteContext): RouteFuzzer[] {
   const customerFields = (creating: boolean): FieldRules => ({
     ...(creating ? { customerId: fields.newCustomerId(customerIds) } : { isActive: fields.boolean() }),
     name: fields.name(creating),
@@ -20,6 +21,7 @@ export function customerFuzzers({ f, keys, admin, customerIds, pageRules, custom
   const update = jsonBody(customerFields(false), { emptyIsRefused: true });
   const issueKey = jsonBody({}, { emptyIsRefused: false });
   const premium = f.customers.premium.customerId;
+  const grant = jsonBody({}, { emptyIsRefused: false });
 
   return [
     fuzzer({
@@ -69,6 +71,18 @@ export function customerFuzzers({ f, keys, admin, customerIds, pageRules, custom
         // Not another customer's own key: with that customer's id in the path too, the pair would be valid.
         pathParameterDefects('keyId', fc.oneof(text.hostileSegment('key'), fc.constant(f.keys.revoked.keyId))),
       ], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      // The spare application lists no customer: a grant wrongly accepted would change it.
+      method: 'PUT', path: ACCESS, changesData: true,
+      base: draft('PUT', ACCESS, { customerId: f.customers.free.customerId, applicationId: f.apps.spare }, admin, json({})),
+      ...plus(keyed('admin', keys), [customerParam, applicationParam(f.apps.deleted), ...grant.defects], grant.oddities, [...known.jsonBody]),
+    }),
+    fuzzer({
+      // The main application lists every customer: a revocation wrongly accepted would change it.
+      method: 'DELETE', path: ACCESS, changesData: true,
+      base: draft('DELETE', ACCESS, { customerId: premium, applicationId: f.apps.main }, admin),
+      ...plus(keyed('admin', keys), [customerParam, applicationParam(f.apps.deleted)], [unreadBodyOddities]),
     }),
   ];
 }

@@ -1,0 +1,36 @@
+import { Command, Option } from 'commander';
+import { action } from '../context';
+import { formatBytes } from '../output/format';
+import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
+import type { Pagination } from '../http/responses';
+import { pageFooter, PageOptions, withPageOptions } from './pages';
+
+interface ReleaseRecord {
+  version: string;
+  channel: string;
+  publishedAt: string | null;
+  releaseNotes: string | null;
+  files: { fileId: string; fileName: string; fileSize: number; platform: string; arch: string; fileType: string; checksum: string }[];
+}
+
+/** What a customer key may download of an application: the releases it is offered, newest first, with their files. */
+export function releasesCommand(): Command {
+  return withPageOptions(new Command('releases').argument('<applicationId>')
+    .description('With a customer key: the releases of an application this customer may download, newest first, with their files (bds download fetches one)')
+    .option('--channel <channel>', 'this channel and every more stable one (default: the most stable)')
+    .addOption(new Option('--platform <platform>', 'files for this platform (and those for any)').choices(SELECTABLE_PLATFORMS))
+    .addOption(new Option('--arch <arch>', 'files for this arch (and those for any)').choices(SELECTABLE_ARCHS)))
+    .action(action(async (context, applicationId: string, options: PageOptions & { channel?: string; platform?: string; arch?: string }) => {
+      const { data } = await context.client().get<{ releases: ReleaseRecord[]; pagination: Pagination }>('/v1/downloads/releases', {
+        applicationId, channel: options.channel, platform: options.platform, arch: options.arch, page: options.page, pageSize: options.pageSize,
+      });
+      context.output.result(data, () => {
+        context.output.table(['version', 'channel', 'published', 'file', 'type', 'platform', 'size', 'file id'], data.releases.flatMap((release) =>
+          release.files.map((file, index) => [
+            index === 0 ? release.version : '', index === 0 ? release.channel : '', index === 0 ? release.publishedAt : '',
+            file.fileName, file.fileType, `${file.platform}/${file.arch}`, formatBytes(file.fileSize), file.fileId,
+          ])));
+        pageFooter(context.output, data.pagination, 'releases');
+      });
+    }));
+}

@@ -1,0 +1,16 @@
+/** The events webhooks can subscribe to: a pure list, which the CLI checks its options against too (events.ts gives each its data). */
+export const WEBHOOK_EVENT_TYPES = [
+  'upload.completed',
+  'upload.failed',
+  'version.published',
+  'version.yanked',
+  'application.deleted',
+  'customer.created',
+  'customer.updated',
+  'apikey.created',
+  'apikey.revoked',
+  'share_link.created',
+  'download.recorded',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
