@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
@@ -22,6 +23,8 @@ export interface S3Config {
 
 export interface Config {
   port: number;
+  /** Address the gateway (and the worker's metrics listener) binds: loopback unless told otherwise. */
+  host: string;
   publicBaseUrl: string;
   /** Admin keys given through ADMIN_API_KEYS; empty means "generate one in DATA_DIR" (embedded default). */
   adminApiKeys: readonly string[];
@@ -70,6 +73,7 @@ export class ConfigError extends Error {
   }
 }
 
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_TIERS = ['free', 'standard', 'premium', 'enterprise'];
 export const MIN_ADMIN_KEY_LENGTH = 32;
 export const MIN_METRICS_TOKEN_LENGTH = 32;
@@ -88,6 +92,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   };
 
   const port = parseInteger(read('PORT'), 3000, 0, 65535, 'PORT', problems);
+  // Loopback by default: a reverse proxy or a container's HOST=0.0.0.0 opens it to the network on purpose.
+  const host = read('HOST') ?? DEFAULT_HOST;
+  if (isIP(host.replace(/^\[(.*)\]$/, '$1')) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(host)) {
+    problems.push('HOST must be an IP address (0.0.0.0 or :: for every interface) or a host name');
+  }
 
   let publicBaseUrl = read('PUBLIC_BASE_URL') ?? `http://localhost:${port}`;
   if (!isHttpUrl(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
@@ -175,6 +184,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   return Object.freeze({
     port,
+    host: host.replace(/^\[(.*)\]$/, '$1'),
     publicBaseUrl,
     adminApiKeys: Object.freeze(adminApiKeys),
     dataDir,
