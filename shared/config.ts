@@ -37,6 +37,8 @@ export interface Config {
   channels: readonly string[];
   trustProxy: boolean;
   logLevel: string;
+  /** LOG_FORMAT; unset, the logger picks pretty on a terminal and JSON otherwise (shared/logger.ts). */
+  logFormat: 'pretty' | 'json' | undefined;
   /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
   redisPrefix: string;
   shutdownTimeoutMs: number;
@@ -156,6 +158,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = read('LOG_FORMAT')?.toLowerCase();
+  if (logFormat !== undefined && logFormat !== 'pretty' && logFormat !== 'json') problems.push('LOG_FORMAT must be pretty or json');
 
   const redisPrefix = read('REDIS_PREFIX') ?? 'bds';
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1-40 characters of A-Z, a-z, 0-9, _ and -');
@@ -195,6 +199,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     channels: Object.freeze(channels),
     trustProxy,
     logLevel,
+    logFormat: logFormat as Config['logFormat'],
     redisPrefix,
     shutdownTimeoutMs,
     uploadUrlTtlSeconds,

@@ -1,6 +1,6 @@
 import v8 from 'node:v8';
 import { Config, ConfigError, loadConfig } from '../config';
-import { createLogger, Logger } from '../logger';
+import { createLogger, Logger, logFormatFor } from '../logger';
 import type { ShutDown } from './shutdown';
 
 /**
@@ -25,7 +25,7 @@ export function tuneGarbageCollection(): void {
 export function configOrExit(): { config: Readonly<Config>; logger: Logger } {
   try {
     const config = loadConfig();
-    return { config, logger: createLogger(config.logLevel, 'binary-distribution') };
+    return { config, logger: createLogger(config.logLevel, 'binary-distribution', logFormatFor(config.logFormat)) };
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -307,6 +307,12 @@ describe('loadConfig', () => {
       }
     });
 
+    it('takes LOG_FORMAT pretty or json, unset by default (the logger picks by terminal)', () => {
+      expect(loadConfig({}).logFormat).to.equal(undefined);
+      expect(loadConfig({ LOG_FORMAT: 'Pretty' }).logFormat).to.equal('pretty');
+      expect(() => loadConfig({ LOG_FORMAT: 'text' })).to.throw(ConfigError, /LOG_FORMAT must be pretty or json/);
+    });
+
     it('refuses a port that is not one', () => {
       expectRefused({ METRICS_PORT: '70000' }, 'METRICS_PORT');
       expectRefused({ METRICS_PORT: 'metrics' }, 'METRICS_PORT');
