@@ -10,6 +10,8 @@ import { hashSecret } from '../secrets';
 export const ADMIN_KEY_HASH_FILE = 'admin-api-key.sha256';
 const SIGNING_KEY_FILE = 'object-url-signing.key';
 const WEBHOOK_SECRET_KEY_FILE = 'webhook-secret.key';
+/** Every secret file of DATA_DIR: a backup keeps them (sealed webhook secrets open only with their key). */
+export const DATA_DIR_SECRET_FILES = [ADMIN_KEY_HASH_FILE, SIGNING_KEY_FILE, WEBHOOK_SECRET_KEY_FILE];
 
 export interface AdminKeyResolution {
   hashes: string[];
