@@ -1,18 +1,13 @@
 import { SHARE_LINKS_PATH } from '../downloads/download-routes';
 
-/** Paths whose next segment is a bearer secret (a share link's token): logged as `[redacted]`. */
-const SECRET_SEGMENT_AFTER = [`${SHARE_LINKS_PATH.toLowerCase()}/`];
+/** A share link's path, whatever its case (the router matches it so), up to its bearer token. */
+const SHARE_LINK_TOKEN = new RegExp(`^(${SHARE_LINKS_PATH.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/)[^/]+`, 'i');
 
 /**
  * A request path as it may be logged: the query string is never part of it (it may hold a URL
- * signature), and a share link's token is replaced, so a log reader cannot download with it.
+ * signature), and a share link's token is replaced, so a log reader cannot download with it. One
+ * regular-expression test per request; the path itself is returned when nothing is secret.
  */
 export function loggablePath(path: string): string {
-  const lower = path.toLowerCase();
-  for (const prefix of SECRET_SEGMENT_AFTER) {
-    if (!lower.startsWith(prefix) || path.length === prefix.length) continue;
-    const end = path.indexOf('/', prefix.length);
-    return `${path.slice(0, prefix.length)}[redacted]${end === -1 ? '' : path.slice(end)}`;
-  }
-  return path;
+  return SHARE_LINK_TOKEN.test(path) ? path.replace(SHARE_LINK_TOKEN, '$1[redacted]') : path;
 }
