@@ -3,10 +3,11 @@
 FROM node:20-bookworm AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm's prepare step builds nothing yet: the sources come next, so this layer is kept while only they change.
+COPY scripts scripts
+# npm's prepare step (scripts/build.sh) builds nothing yet: the sources come next, so this layer is
+# kept while only they change.
 RUN npm ci
 COPY tsconfig.json ./
-COPY scripts scripts
 COPY bin bin
 COPY cli cli
 COPY gateway gateway
