@@ -1,5 +1,4 @@
 import pino, { DestinationStream, Logger } from 'pino';
-import PinoPretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -26,6 +25,8 @@ export function createLogger(level: string, name: string, format: LogFormat = 'j
 
 /** Readable lines: time, level, message, then the fields; synchronous, as a terminal is. */
 function prettyStream(): DestinationStream {
+  // Loaded only for a terminal: JSON logging, the production case, does without it.
+  const PinoPretty = require('pino-pretty') as typeof import('pino-pretty');
   return PinoPretty({
     sync: true,
     colorize: Boolean(process.stdout.isTTY),
