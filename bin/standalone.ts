@@ -8,7 +8,7 @@ import { launchGateway } from '../gateway/gateway-process';
 import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
-import { ADMIN_KEY_HASH_FILE, resolveAdminKeys } from '../shared/runtime/local-secrets';
+import { ADMIN_KEY_HASH_FILE, resolveAdminKeys, showGeneratedAdminKey } from '../shared/runtime/local-secrets';
 import { startMetricsListener } from '../shared/metrics/metrics-listener';
 import { installProcessHandlers } from '../shared/runtime/process-handlers';
 import { handleShutdown, ShutdownStep } from '../shared/runtime/shutdown';
@@ -20,7 +20,8 @@ const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
 const started: ShutdownStep[] = [];
-installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse()));
+const shutDown = handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
+installProcessHandlers(logger, shutDown);
 let embeddedRedis: RedisServerProcess | undefined;
 
 async function main(): Promise<void> {
@@ -35,11 +36,13 @@ async function main(): Promise<void> {
   const workers = await launchWorkers(config, logger, core, redisUrl);
   started.push({ name: 'workers', run: workers.close });
   if (config.webConcurrency > 1) {
+    // The gateway processes read the key's hash from DATA_DIR: it is kept (so shown) before they start.
+    if (admin.generatedKey) showGeneratedAdminKey(admin.generatedKey, config.dataDir, print);
     const gateways = await startGatewayCluster(config.webConcurrency, { REDIS_URL: redisUrl }, logger);
     started.push({ name: 'gateway processes', run: gateways.stop });
     // The workers run here, without a gateway of their own: their metrics get the worker's listener.
     if (config.metricsToken !== undefined) {
-      const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, logger);
+      const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, config.host, logger);
       started.push({ name: 'metrics listener', run: listener.close });
     }
   } else {
@@ -47,16 +50,16 @@ async function main(): Promise<void> {
     started.push({ name: 'gateway', run: gateway.close });
   }
 
-  if (admin.generatedKey) {
-    process.stdout.write(`\nAdmin API key (shown this once; only its hash is kept in ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)}):\n  ${admin.generatedKey}\n\n`);
-  } else if (config.adminApiKeys.length === 0) {
-    process.stdout.write(`Admin API key: the one printed at first start (delete ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)} to issue a new one)\n`);
+  // Shown only once the gateway listens: a start that fails before keeps no key nobody saw.
+  if (admin.generatedKey && config.webConcurrency === 1) {
+    showGeneratedAdminKey(admin.generatedKey, config.dataDir, print);
+  } else if (config.adminApiKeys.length === 0 && !admin.generatedKey) {
+    print(`Admin API key: the one printed at first start (delete ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)} to issue a new one)\n`);
   }
-  process.stdout.write(`Listening on ${config.publicBaseUrl} (store: ${core.store.kind}, objects: ${core.storage.kind})\n`);
+  print(`Listening on ${config.publicBaseUrl} (store: ${core.store.kind}, objects: ${core.storage.kind})\n`);
 }
 
-main().catch(async (error: unknown) => {
-  // The redis-server child would outlive a failed start (a taken port, an unreadable DATA_DIR...).
-  await embeddedRedis?.stop().catch(() => undefined);
-  exitOnFailure(logger)(error);
-});
+const print = (text: string) => process.stdout.write(text);
+
+// A failed start (a taken port, an unreadable DATA_DIR...) closes what started, the redis-server child last.
+main().catch(exitOnFailure(logger, shutDown));

@@ -14,7 +14,8 @@ const { config, logger } = configOrExit();
 
 /** What has been started, in start order; a stop request, even during start-up, closes it in reverse. */
 const started: ShutdownStep[] = [];
-installProcessHandlers(logger, handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse()));
+const shutDown = handleShutdown(logger, config.shutdownTimeoutMs, () => [...started].reverse());
+installProcessHandlers(logger, shutDown);
 
 async function main(): Promise<void> {
   if (!config.redisUrl) throw new Error('REDIS_URL is required for the worker process (npm start runs everything with its own Redis)');
@@ -23,10 +24,10 @@ async function main(): Promise<void> {
   const workers = await launchWorkers(config, logger, core, config.redisUrl);
   started.push({ name: 'workers', run: workers.close });
   if (config.metricsToken !== undefined) {
-    const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, logger);
+    const listener = await startMetricsListener(core.metrics, config.metricsToken, config.metricsPort, config.host, logger);
     started.push({ name: 'metrics listener', run: listener.close });
     logger.info({ port: listener.port }, 'metrics listening');
   }
 }
 
-main().catch(exitOnFailure(logger));
+main().catch(exitOnFailure(logger, shutDown));

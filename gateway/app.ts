@@ -9,8 +9,10 @@ import { buildRoutes } from './http/route-builder';
 import { AuditService } from './services/audit-service';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
+import { accessLog } from './middleware/access-log';
 import { requestMetrics } from './middleware/request-metrics';
 import { downloadLane } from './downloads/download-lane';
+import { shareLinkPages } from './downloads/share-link-pages';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 
@@ -37,8 +39,10 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
     idempotency,
   });
   if (deps.metrics.served) app.use(requestMetrics(deps.metrics));
+  app.use(requestContext());
+  app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger, deps.redisOutage));
-  app.use(requestContext(deps.logger));
+  app.use(shareLinkPages());
   app.use(downloadLane(built.routes));
   mount(app, built.router);
   return app;

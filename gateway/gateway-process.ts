@@ -112,24 +112,36 @@ export async function launchGateway(
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;
   const stopCountingLookups = core.metrics.countCacheLookups(() => cacheLookups.byCache());
-  const gateway = await startGateway(
-    {
-      config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
-      metrics: core.metrics, cacheLookups,
-    },
-    port,
-  );
-  logger.info({ port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
+  const closeConnections = async () => {
+    stopCountingLookups();
+    redisOutage.close();
+    await whileRedisAnswers(queueConnection, jobs.close());
+    await bus.close();
+    redis.disconnect();
+    queueConnection.disconnect();
+  };
+  let gateway: RunningGateway;
+  try {
+    gateway = await startGateway(
+      {
+        config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
+        metrics: core.metrics, cacheLookups,
+      },
+      port,
+      config.host,
+    );
+  } catch (error) {
+    // A port in use: nothing else of this gateway may outlive it (its connections would report the
+    // embedded Redis stopping as an outage, over the real reason).
+    await closeConnections();
+    throw error;
+  }
+  logger.info({ host: config.host, port: gateway.port, store: core.store.kind, objectStorage: core.storage.kind }, 'gateway listening');
   return {
     gateway,
     close: async () => {
       await gateway.close();
-      stopCountingLookups();
-      redisOutage.close();
-      await whileRedisAnswers(queueConnection, jobs.close());
-      await bus.close();
-      redis.disconnect();
-      queueConnection.disconnect();
+      await closeConnections();
     },
   };
 }

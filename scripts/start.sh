@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${REDIS_URL:-}" ]; then bash scripts/ensure-redis.sh; fi
-npx tsc -p tsconfig.json
+bash scripts/build.sh
 exec node dist/bin/standalone.js

@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
 bash scripts/ensure-update-clients.sh
-npx tsc -p tsconfig.json
+bash scripts/build.sh
 if [ "$#" -eq 0 ]; then set -- 'dist/test/**/*.test.js'; fi
 exec npx mocha "$@"

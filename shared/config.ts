@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
@@ -22,6 +23,8 @@ export interface S3Config {
 
 export interface Config {
   port: number;
+  /** Address the gateway (and the worker's metrics listener) binds: loopback unless told otherwise. */
+  host: string;
   publicBaseUrl: string;
   /** Admin keys given through ADMIN_API_KEYS; empty means "generate one in DATA_DIR" (embedded default). */
   adminApiKeys: readonly string[];
@@ -34,6 +37,8 @@ export interface Config {
   channels: readonly string[];
   trustProxy: boolean;
   logLevel: string;
+  /** LOG_FORMAT; unset, the logger picks pretty on a terminal and JSON otherwise (shared/logger.ts). */
+  logFormat: 'pretty' | 'json' | undefined;
   /** Prefix of every Redis key and BullMQ queue, so several deployments can share one Redis. */
   redisPrefix: string;
   shutdownTimeoutMs: number;
@@ -70,6 +75,7 @@ export class ConfigError extends Error {
   }
 }
 
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_TIERS = ['free', 'standard', 'premium', 'enterprise'];
 export const MIN_ADMIN_KEY_LENGTH = 32;
 export const MIN_METRICS_TOKEN_LENGTH = 32;
@@ -88,6 +94,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   };
 
   const port = parseInteger(read('PORT'), 3000, 0, 65535, 'PORT', problems);
+  // Loopback by default: a reverse proxy or a container's HOST=0.0.0.0 opens it to the network on purpose.
+  const host = read('HOST') ?? DEFAULT_HOST;
+  if (isIP(host.replace(/^\[(.*)\]$/, '$1')) === 0 && !/^(?=.{1,253}$)[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(host)) {
+    problems.push('HOST must be an IP address (0.0.0.0 or :: for every interface) or a host name');
+  }
 
   let publicBaseUrl = read('PUBLIC_BASE_URL') ?? `http://localhost:${port}`;
   if (!isHttpUrl(publicBaseUrl)) problems.push('PUBLIC_BASE_URL must be an http(s) URL');
@@ -147,6 +158,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const logLevel = read('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = read('LOG_FORMAT')?.toLowerCase();
+  if (logFormat !== undefined && logFormat !== 'pretty' && logFormat !== 'json') problems.push('LOG_FORMAT must be pretty or json');
 
   const redisPrefix = read('REDIS_PREFIX') ?? 'bds';
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(redisPrefix)) problems.push('REDIS_PREFIX must be 1-40 characters of A-Z, a-z, 0-9, _ and -');
@@ -175,6 +188,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   return Object.freeze({
     port,
+    host: host.replace(/^\[(.*)\]$/, '$1'),
     publicBaseUrl,
     adminApiKeys: Object.freeze(adminApiKeys),
     dataDir,
@@ -185,6 +199,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     channels: Object.freeze(channels),
     trustProxy,
     logLevel,
+    logFormat: logFormat as Config['logFormat'],
     redisPrefix,
     shutdownTimeoutMs,
     uploadUrlTtlSeconds,

@@ -1,3 +1,4 @@
+import { ExpectedJobFailure } from '../shared/queues/expected-job-failure';
 import { Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JobName, JOBS, QUEUE_NAMES, QueueName, RECURRING_JOBS, RecurringJob, RETIRED_SCHEDULERS, START_UP_JOBS, StartUpJob } from '../shared/queues/jobs';
@@ -110,7 +111,9 @@ export async function startWorkers(
       { connection, prefix: deps.config.redisPrefix, concurrency: CONCURRENCY[queueName], ...JOB_LOCKS },
     );
     worker.on('failed', (job, error) => {
-      deps.logger.warn({ err: error, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade }, 'job failed');
+      const attempt = { job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, retried: job?.finishedOn === undefined };
+      if (error instanceof ExpectedJobFailure) deps.logger.warn({ ...attempt, ...error.details, reason: error.message }, 'job failed');
+      else deps.logger.warn({ err: error, ...attempt }, 'job failed');
       // finishedOn is set once the job has ended failed, not after an attempt that will be retried.
       if (job?.finishedOn !== undefined) handleFailure(job);
     });

@@ -1,6 +1,7 @@
 import type { Middleware, Next } from 'koa';
 import type { AppContext, AppState } from '../http/context';
 import type { BuiltRoute } from '../http/route-builder';
+import { routeTemplate } from '../http/route';
 
 /** A path segment the router would read exactly as written: no escapes to decode, no '/'. */
 const PLAIN_SEGMENT = /^[^/%]+$/;
@@ -80,7 +81,7 @@ function paramsOf(segments: readonly Segment[], parts: readonly string[]): Recor
 }
 
 function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
-  const template = route.path;
+  const template = routeTemplate(route.path);
   const params = [...route.path.matchAll(/:(\w+)/g)];
   if (params.length === 0) return { template, exact: route.path, answer };
   const [only] = params;

@@ -13,7 +13,7 @@ import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from 
 import { andThen, Eventually, isPending } from './eventually';
 import { admission, Credentials } from './guards';
 import { JSON_CONTENT_TYPE, Reply } from './reply';
-import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput } from './route';
+import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput, routeTemplate } from './route';
 import { parseInto } from './validate';
 import type { Handling, HeaderCheck, IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { RateLimiting } from '../rate-limits/rate-limiting';
@@ -61,8 +61,9 @@ export function buildRoutes(routes: readonly Route[], steps: RouteSteps): BuiltR
     // Bodies are read once a route has matched: an unknown path is a 404 and a wrong method a 405
     // whatever the body. JSON is parsed here; streamed bodies are left to their handler.
     const body = (isStreamedBody(route.body) ? streamedBody : jsonBody) as Middleware<AppState>;
+    const template = routeTemplate(route.path);
     const matched: Middleware<AppState> = (ctx, next) => {
-      ctx.state.route = route.path;
+      ctx.state.route = template;
       // Also on a refusal of the body, which comes before the answer.
       if (route.noStore) ctx.set('Cache-Control', NO_STORE);
       return next();

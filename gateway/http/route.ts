@@ -10,6 +10,14 @@ import type { Reply } from './reply';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
+ * A route's template as metrics and logs name it: its path without the router's patterns
+ * (`/v1/objects/:key(.+)` is `/v1/objects/:key`).
+ */
+export function routeTemplate(path: string): string {
+  return path.replace(/\([^)]*\)/g, '');
+}
+
+/**
  * A request body the handler reads as a stream, never parsed ahead: a multipart form (its text
  * fields described by `fields`) or raw bytes. Declared so that the table describes every body.
  */

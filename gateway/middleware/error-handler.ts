@@ -4,6 +4,7 @@ import { AppError, ErrorCode, isDependencyUnavailable, ServiceUnavailableError }
 import type { Logger } from '../../shared/logger';
 import type { RedisOutageLog } from '../../shared/redis/redis-outage-log';
 import type { ErrorBody } from '../http/reply';
+import { loggablePath } from '../http/loggable-path';
 
 const CODES_BY_STATUS: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -35,13 +36,13 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
     } catch (error) {
       const rendered = render(error);
       if (clientWentAway(ctx, error)) {
-        logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'client closed the connection mid-request');
+        logger.info({ requestId: ctx.state.requestId, method: ctx.method, path: loggablePath(ctx.path) }, 'client closed the connection mid-request');
       } else if (error instanceof ServiceUnavailableError && error.dependency === 'redis') {
         redisOutage.affected(error);
       } else if (rendered.status === 503) {
-        logger.warn({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'a dependency is unavailable');
+        logger.warn({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: loggablePath(ctx.path) }, 'a dependency is unavailable');
       } else if (rendered.status >= 500) {
-        logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'request failed');
+        logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: loggablePath(ctx.path) }, 'request failed');
       }
       ctx.status = rendered.status;
       ctx.body = { success: false, error: rendered.error };

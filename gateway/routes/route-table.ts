@@ -3,6 +3,7 @@ import type { Route, RouteModule } from '../http/route';
 import { downloadRoutes } from '../downloads/download-routes';
 import { apiDescriptionRoute } from './api-description-routes';
 import { healthRoutes } from './health-routes';
+import { landingRoutes } from './landing-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
@@ -18,6 +19,7 @@ const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
   healthRoutes,
+  landingRoutes,
   applicationRoutes,
   uploadRoutes,
   multipartUploadRoutes,

@@ -18,7 +18,7 @@ export interface MetricsListener {
  * gateway serves it on its port. Anything else is answered in the error envelope: no or a wrong
  * token 401, another path 404, another method 405.
  */
-export async function startMetricsListener(metrics: ProcessMetrics, token: string, port: number, logger: Logger): Promise<MetricsListener> {
+export async function startMetricsListener(metrics: ProcessMetrics, token: string, port: number, host: string, logger: Logger): Promise<MetricsListener> {
   const presentsToken = metricsTokenCheck(token);
   const server = http.createServer((request, response) => {
     answer(request, response, metrics, presentsToken).catch((error: unknown) => {
@@ -31,7 +31,7 @@ export async function startMetricsListener(metrics: ProcessMetrics, token: strin
   server.requestTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

@@ -1,3 +1,4 @@
+import { shuttingDown } from '../runtime/shutdown';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger';
 
@@ -63,6 +64,8 @@ export class RedisOutageLog {
     if (this.since !== undefined || this.closed) return;
     this.since = Date.now();
     this.count = 0;
+    // Stopping: Redis going away with the process (Ctrl-C reaches the embedded redis-server too) is expected.
+    if (shuttingDown()) return;
     this.logger.warn({ err: error instanceof Error ? error.message : undefined }, 'redis is unreachable');
     void this.awaitRecovery();
   }

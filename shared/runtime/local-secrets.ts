@@ -10,22 +10,36 @@ import { hashSecret } from '../secrets';
 export const ADMIN_KEY_HASH_FILE = 'admin-api-key.sha256';
 const SIGNING_KEY_FILE = 'object-url-signing.key';
 const WEBHOOK_SECRET_KEY_FILE = 'webhook-secret.key';
+/** Every secret file of DATA_DIR: a backup keeps them (sealed webhook secrets open only with their key). */
+export const DATA_DIR_SECRET_FILES = [ADMIN_KEY_HASH_FILE, SIGNING_KEY_FILE, WEBHOOK_SECRET_KEY_FILE];
 
 export interface AdminKeyResolution {
   hashes: string[];
-  /** Set only on the start that generated the key: the one time it can be shown. */
+  /**
+   * Set only when no key was kept yet: a new key, accepted by this process but not kept until
+   * `showGeneratedAdminKey` has printed it, so a start that fails before that (a port in use) loses
+   * nothing and the next start generates one again.
+   */
   generatedKey?: string;
 }
 
-/** Admin key hashes: from ADMIN_API_KEYS, else the generated key of DATA_DIR (generated on first start). */
+/** Admin key hashes: from ADMIN_API_KEYS, else the key kept in DATA_DIR, else a new one (first start). */
 export function resolveAdminKeys(configured: readonly string[], dataDir: string): AdminKeyResolution {
   if (configured.length > 0) return { hashes: configured.map(hashSecret) };
-  const file = path.join(dataDir, ADMIN_KEY_HASH_FILE);
-  const stored = readIfExists(file)?.trim();
+  const stored = readIfExists(path.join(dataDir, ADMIN_KEY_HASH_FILE))?.trim();
   if (stored && /^[0-9a-f]{64}$/.test(stored)) return { hashes: [stored] };
   const key = `adm_${randomBytes(32).toString('base64url')}`;
-  writeSecret(file, `${hashSecret(key)}\n`);
   return { hashes: [hashSecret(key)], generatedKey: key };
+}
+
+/**
+ * Prints a generated admin key (the one time it is shown), then keeps its hash in DATA_DIR: printed
+ * first, so a key is never kept without having been shown.
+ */
+export function showGeneratedAdminKey(key: string, dataDir: string, print: (text: string) => void): void {
+  const file = path.join(dataDir, ADMIN_KEY_HASH_FILE);
+  print(`\nAdmin API key (shown this once; only its hash is kept in ${file}):\n  ${key}\n\n`);
+  writeSecret(file, `${hashSecret(key)}\n`);
 }
 
 /** Key of the HMAC that signs the embedded object store's URLs; shared by every process on the machine. */

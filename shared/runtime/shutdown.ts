@@ -5,6 +5,16 @@ export interface ShutdownStep {
   run(): Promise<void>;
 }
 
+let stoppingSince: number | undefined;
+
+/**
+ * Whether this process is shutting down: what fails then (the embedded Redis, which a terminal's
+ * Ctrl-C stops together with the process) is no outage to report.
+ */
+export function shuttingDown(): boolean {
+  return stoppingSince !== undefined;
+}
+
 /** Starts the graceful shutdown for `reason`; the process then exits with `exitCode` (or 1 if a step fails). */
 export type ShutDown = (reason: string, exitCode: number) => void;
 
@@ -20,6 +30,7 @@ export function handleShutdown(logger: Logger, timeoutMs: number, steps: () => S
     exitCode = Math.max(exitCode, code);
     if (stopping) return;
     stopping = true;
+    stoppingSince = Date.now();
     logger.info({ reason }, 'shutting down');
     const force = setTimeout(() => {
       logger.error({ timeoutMs }, 'shutdown took too long, exiting');

@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import { Config, ConfigError, loadConfig } from '../config';
-import { createLogger, Logger } from '../logger';
+import { createLogger, Logger, logFormatFor } from '../logger';
+import type { ShutDown } from './shutdown';
 
 /**
  * How far V8 lets the old generation grow past what survived a full collection before it starts
@@ -24,7 +25,7 @@ export function tuneGarbageCollection(): void {
 export function configOrExit(): { config: Readonly<Config>; logger: Logger } {
   try {
     const config = loadConfig();
-    return { config, logger: createLogger(config.logLevel, 'binary-distribution') };
+    return { config, logger: createLogger(config.logLevel, 'binary-distribution', logFormatFor(config.logFormat)) };
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -34,10 +35,25 @@ export function configOrExit(): { config: Readonly<Config>; logger: Logger } {
   }
 }
 
-/** Logs a start-up failure and exits non-zero. */
-export function exitOnFailure(logger: Logger) {
-  return (error: unknown): never => {
-    logger.fatal({ err: error }, 'could not start');
-    process.exit(1);
+/**
+ * Logs a start-up failure, in words for the usual ones, and exits non-zero. Given the entry point's
+ * shutdown, it first closes what had started, in reverse order (connections before the Redis they
+ * talk to), so the failure is the last thing of note logged, not followed by outage warnings.
+ */
+export function exitOnFailure(logger: Logger, shutDown?: ShutDown) {
+  return (error: unknown): void => {
+    logger.fatal({ err: error }, `could not start: ${startFailureInWords(error)}`);
+    if (shutDown) shutDown('start-up failed', 1);
+    else process.exit(1);
   };
+}
+
+/** What a failed listen means to the person starting the service; other errors say it themselves. */
+export function startFailureInWords(error: unknown): string {
+  const { code, syscall, address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  const where = address !== undefined && port !== undefined ? `${address}:${port}` : `port ${port ?? '?'}`;
+  if (syscall === 'listen' && code === 'EADDRINUSE') return `${where} is already in use by another process (stop it, or choose another PORT)`;
+  if (syscall === 'listen' && code === 'EADDRNOTAVAIL') return `${where} cannot be bound: HOST is not an address of this machine`;
+  if (syscall === 'listen' && code === 'EACCES') return `${where} needs privileges this process does not have (choose a PORT above 1023)`;
+  return error instanceof Error ? error.message : String(error);
 }

@@ -47,7 +47,12 @@ const protocolDefect = (label: string, apply: (draft: Draft) => void, expects: n
   ({ ...defect(label, apply, expects), closesConnection: true });
 
 export const rawByteInTarget = (byte: string, at: number): Mutation =>
-  protocolDefect(`raw byte ${JSON.stringify(byte)} in the request target`, (draft) => insertInTarget(draft, byte, at), [400]);
+  protocolDefect(`raw byte ${JSON.stringify(byte)} in the request target`, (draft) => {
+    // A one-character target (`/`) has no inside: after it, a space would only end the target, so
+    // one more character keeps the byte within it.
+    if (draft.path === '/' && draft.query.length === 0) editTarget(draft, (target) => `${target}${byte}x`);
+    else insertInTarget(draft, byte, at);
+  }, [400]);
 export const oversizeHeader = (size: number): Mutation =>
   protocolDefect(`a ${size}-byte header`, (draft) => setHeader(draft, 'X-Trace', 'a'.repeat(size)), [431]);
 export const unmetExpectation = (expectation: string): Mutation =>

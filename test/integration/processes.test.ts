@@ -211,6 +211,8 @@ describe('process entry points', function () {
       standalone.signalGroup('SIGINT');
       await expectCleanExit(standalone);
       expect(isAlive(redisPid), 'embedded redis-server still running').to.equal(false);
+      // Ctrl-C stops the embedded redis-server at once too: expected, so no outage is reported.
+      expect(standalone.output()).not.to.match(/redis is unreachable|"level":(40|50|60)/);
     });
   });
 
@@ -234,6 +236,28 @@ describe('process entry points', function () {
       const left = redisServersIn(path.join(dataDir, 'redis'));
       left.forEach((pid) => orphans.add(pid));
       expect(left, 'redis-server processes still running in DATA_DIR').to.deep.equal([]);
+    });
+
+    it('says plainly that the port is taken, keeps no key it did not show, and shows a usable one at the next start', async () => {
+      const dataDir = freshDir();
+      const takenPort = (occupier.address() as net.AddressInfo).port;
+      const failed = run(STANDALONE, { PORT: String(takenPort), DATA_DIR: dataDir });
+      expect((await failed.exitWithin(30_000)).code, failed.output()).to.equal(1);
+      expect(failed.stdout).to.include(`could not start: 127.0.0.1:${takenPort} is already in use by another process`);
+      // The failure is the news: the embedded Redis stopping after it is no outage to report.
+      expect(failed.output()).not.to.include('redis is unreachable');
+      expect(failed.stdout).not.to.match(/Admin API key/);
+      expect(fs.existsSync(path.join(dataDir, ADMIN_KEY_HASH_FILE)), 'a kept hash of a key never shown').to.equal(false);
+
+      const port = await findFreePort();
+      const second = run(STANDALONE, { PORT: String(port), DATA_DIR: dataDir });
+      const [, adminKey] = await second.waitForOutput(GENERATED_KEY, 60_000);
+      embeddedRedisOf(second);
+      const client = new HttpClient(`http://127.0.0.1:${port}`, adminKey);
+      await waitReady(client);
+      expect((await client.get(ADMIN_ROUTE)).status).to.equal(200);
+      second.signal('SIGTERM');
+      await expectCleanExit(second);
     });
   });
 

@@ -42,7 +42,7 @@ describe('a response body that fails mid-way', function () {
 
   before(async () => {
     const app = new Koa();
-    app.use(requestContext(logger));
+    app.use(requestContext());
     app.on('error', responseErrorListener(logger));
     app.use((ctx) => {
       ctx.length = 1024 * 1024;

@@ -176,6 +176,10 @@ describe('webhooks', function () {
       const delivery = await settledDelivery(webhookId, 'customer.created');
       expect(delivery).to.include({ status: 'delivered', attempts: 3, responseStatus: 200, error: null });
       expect(receiver.ofType('customer.created')).to.have.length(3);
+      // An expected retry is one warn line with the receiver's status, never a stack trace.
+      const retries = app.logs.filter((line) => line.msg === 'job failed' && line.deliveryId === delivery.deliveryId);
+      expect(retries.map((line) => [line.level, line.responseStatus, line.retried])).to.deep.equal([[40, 500, true], [40, 503, true]]);
+      for (const line of retries) expect(line).not.to.have.property('err');
       expect(await countsSince(counts), 'webhook_deliveries_total').to.deep.equal({ delivered: 1, retried: 2, failed: 0, refused: 0 });
     });
 

@@ -40,6 +40,10 @@ describe('loadConfig', () => {
       expect(loadConfig({ PORT: '8081' }).publicBaseUrl).to.equal('http://localhost:8081');
     });
 
+    it('binds the loopback address only, as the README promises for the embedded default', () => {
+      expect(config.host).to.equal('127.0.0.1');
+    });
+
     it('keeps data in ./data, resolved to an absolute path', () => {
       expect(config.dataDir).to.equal(path.resolve('data'));
       expect(path.isAbsolute(loadConfig({ DATA_DIR: 'relative/dir' }).dataDir)).to.equal(true);
@@ -292,6 +296,21 @@ describe('loadConfig', () => {
       expectRefused({ METRICS_TOKEN: token.slice(1) }, 'METRICS_TOKEN');
       expectRefused({ METRICS_TOKEN: `${token} x` }, 'METRICS_TOKEN');
       expectRefused({ METRICS_TOKEN: 'm'.repeat(513) }, 'METRICS_TOKEN');
+    });
+
+    it('takes HOST as an IP address or a host name, and refuses anything else', () => {
+      expect(loadConfig({ HOST: '0.0.0.0' }).host).to.equal('0.0.0.0');
+      expect(loadConfig({ HOST: '[::]' }).host).to.equal('::');
+      expect(loadConfig({ HOST: 'app.internal' }).host).to.equal('app.internal');
+      for (const HOST of ['http://0.0.0.0', 'a b', '0.0.0.0:3000', '-host']) {
+        expect(() => loadConfig({ HOST }), HOST).to.throw(ConfigError, /HOST must be an IP address/);
+      }
+    });
+
+    it('takes LOG_FORMAT pretty or json, unset by default (the logger picks by terminal)', () => {
+      expect(loadConfig({}).logFormat).to.equal(undefined);
+      expect(loadConfig({ LOG_FORMAT: 'Pretty' }).logFormat).to.equal('pretty');
+      expect(() => loadConfig({ LOG_FORMAT: 'text' })).to.throw(ConfigError, /LOG_FORMAT must be pretty or json/);
     });
 
     it('refuses a port that is not one', () => {

@@ -1,3 +1,4 @@
+import { ExpectedJobFailure } from '../../shared/queues/expected-job-failure';
 import type { Job } from 'bullmq';
 import { DuplicateError } from '../../shared/errors';
 import {
@@ -72,7 +73,10 @@ export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, d
   const disabled = await disableWhenFailingTooLong(endpoint, delivery, outcome.error, at, deps);
   deps.metrics.recordWebhookDelivery(outcome.refused ? 'refused' : lastAttempt || disabled ? 'failed' : 'retried');
   if (disabled) return 'endpoint disabled';
-  throw new Error(`webhook delivery ${delivery.deliveryId} failed: ${outcome.error}`);
+  // A receiver that fails is expected now and then: retried, and logged with its status, not a stack.
+  throw new ExpectedJobFailure(`webhook delivery ${delivery.deliveryId} failed: ${outcome.error}`, {
+    deliveryId: delivery.deliveryId, webhookId: endpoint.webhookId, responseStatus: outcome.responseStatus,
+  });
 }
 
 /** Ends a delivery whose job ended failed without its last attempt being recorded (it stalled too often). */

@@ -6,7 +6,7 @@ import { draft, RouteFuzzer } from './route-fuzzer';
 
 const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 const UNMATCHED_PATHS = [
-  '/', '//', '/v1', '/v2/management/customers', '/v1/nope', '/v1/management', '/v1/management/applications/a/b/c',
+  '//', '/v1', '/v2/management/customers', '/v1/nope', '/v1/management', '/v1/management/applications/a/b/c',
   '/v1/downloads', '/v1/objects', '/v1/objects/', '/..%2f..%2fetc/passwd', '/v1/management/../../etc/passwd', '/%00',
   '/v1/management/customers/x/apikeys/y/z', '/v1/applications', '/v1/applications/x/stats/y', '/healthz/x', '/favicon.ico',
 ];

@@ -1,0 +1,15 @@
+import { expect } from 'chai';
+import { loggablePath } from '../../gateway/http/loggable-path';
+
+describe('loggablePath', () => {
+  it("replaces a share link's token, in any case the router accepts, and keeps what follows", () => {
+    expect(loggablePath('/v1/downloads/share/tok3n_-x')).to.equal('/v1/downloads/share/[redacted]');
+    expect(loggablePath('/V1/Downloads/SHARE/tok3n/extra')).to.equal('/V1/Downloads/SHARE/[redacted]/extra');
+  });
+
+  it('leaves every other path as it is', () => {
+    for (const path of ['/v1/downloads/share', '/v1/downloads/share/', '/v1/downloads/shares/abc', '/v1/downloads/url', '/v1/objects/a/b']) {
+      expect(loggablePath(path)).to.equal(path);
+    }
+  });
+});
