@@ -80,6 +80,17 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<string, RateLimit>> = Object.f
 export const RATE_LIMIT_MAX_WINDOW_SECONDS = DAY_SECONDS;
 export const RATE_LIMIT_MAX_REQUESTS = 1_000_000_000;
 
+// Requests
+
+/** The request line and headers of a request are at most 16 KiB (Node's default): beyond, 431. */
+export const REQUEST_HEAD_MAX_BYTES = 16 * 1024;
+/**
+ * Node's parser takes heads up to this size, so that the gateway refuses those above
+ * REQUEST_HEAD_MAX_BYTES itself, knowing their method (a HEAD gets no body); only larger ones are
+ * refused by the parser, before the method is known.
+ */
+export const REQUEST_HEAD_PARSER_MAX_BYTES = 32 * 1024;
+
 // Idempotency keys
 
 /** The first response to a request with an Idempotency-Key is replayed to its repeats for this long. */
