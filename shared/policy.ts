@@ -91,6 +91,11 @@ export const REQUEST_HEAD_MAX_BYTES = 16 * 1024;
  */
 export const REQUEST_HEAD_PARSER_MAX_BYTES = 32 * 1024;
 
+// Request bodies
+
+/** Largest JSON body any endpoint takes (1 MiB); uploads stream their bodies and are not bound by it. */
+export const JSON_BODY_MAX_BYTES = MIB;
+
 // Idempotency keys
 
 /** The first response to a request with an Idempotency-Key is replayed to its repeats for this long. */
