@@ -43,6 +43,13 @@ export const PRESIGNED_URL_MAX_SECONDS = 7 * DAY_SECONDS;
 
 /** Lifetime of a download URL answered by GET /v1/downloads/url. */
 export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * MINUTE_SECONDS;
+/**
+ * Downloads of one file by one customer (with its own key) count once in this window from the one
+ * counted: a client resuming or retrying a download asks for a URL again, and that is not a new download.
+ */
+export const DOWNLOAD_REPEAT_WINDOW_MS = 10 * MINUTE_SECONDS * 1000;
+/** The (customer, file) pairs each gateway process remembers for that rule; past this the oldest is forgotten (and counts again). */
+export const DOWNLOAD_REPEATS_TRACKED_MAX = 100_000;
 /** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
 export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
 export const SHARE_LINK_DEFAULT_MINUTES = 30;
