@@ -6,7 +6,7 @@ import { createGatewayConnection, createSubscriberConnection, waitForReady, whil
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { createApp } from './app';
-import { answerProtocolErrors } from './http/protocol-errors';
+import { answerProtocolErrors, PROTOCOL_SERVER_OPTIONS } from './http/protocol-errors';
 import { EventRecorder } from '../shared/events/event-recorder';
 import { AdminKeyCache } from './auth/admin-key-cache';
 import { ApiKeyCache } from './auth/api-key-cache';
@@ -39,8 +39,8 @@ export interface RunningGateway {
 export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
   const routes = routeTable(deps);
   const app = createApp(deps, routes);
-  // Node's own check of Host answers without the envelope: answerProtocolErrors makes it.
-  const server = http.createServer({ requireHostHeader: false });
+  // Node's own checks of Host and of the head's size answer without the envelope: answerProtocolErrors makes them.
+  const server = http.createServer(PROTOCOL_SERVER_OPTIONS);
   server.on('request', answerProtocolErrors(server, app.callback()));
   // Large uploads stream for minutes: no whole-request timeout, but idle sockets are dropped.
   server.requestTimeout = 0;

@@ -43,6 +43,13 @@ export const PRESIGNED_URL_MAX_SECONDS = 7 * DAY_SECONDS;
 
 /** Lifetime of a download URL answered by GET /v1/downloads/url. */
 export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * MINUTE_SECONDS;
+/**
+ * Downloads of one file by one customer (with its own key) count once in this window from the one
+ * counted: a client resuming or retrying a download asks for a URL again, and that is not a new download.
+ */
+export const DOWNLOAD_REPEAT_WINDOW_MS = 10 * MINUTE_SECONDS * 1000;
+/** The (customer, file) pairs each gateway process remembers for that rule; past this the oldest is forgotten (and counts again). */
+export const DOWNLOAD_REPEATS_TRACKED_MAX = 100_000;
 /** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
 export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
 export const SHARE_LINK_DEFAULT_MINUTES = 30;
@@ -79,6 +86,22 @@ export const RATE_LIMIT_DEFAULTS: Readonly<Record<string, RateLimit>> = Object.f
 /** The longest window and the most requests a policy may be configured with. */
 export const RATE_LIMIT_MAX_WINDOW_SECONDS = DAY_SECONDS;
 export const RATE_LIMIT_MAX_REQUESTS = 1_000_000_000;
+
+// Requests
+
+/** The request line and headers of a request are at most 16 KiB (Node's default): beyond, 431. */
+export const REQUEST_HEAD_MAX_BYTES = 16 * 1024;
+/**
+ * Node's parser takes heads up to this size, so that the gateway refuses those above
+ * REQUEST_HEAD_MAX_BYTES itself, knowing their method (a HEAD gets no body); only larger ones are
+ * refused by the parser, before the method is known.
+ */
+export const REQUEST_HEAD_PARSER_MAX_BYTES = 32 * 1024;
+
+// Request bodies
+
+/** Largest JSON body any endpoint takes (1 MiB); uploads stream their bodies and are not bound by it. */
+export const JSON_BODY_MAX_BYTES = MIB;
 
 // Idempotency keys
 

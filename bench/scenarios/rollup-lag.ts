@@ -9,7 +9,7 @@ const TIMEOUT_MS = 30_000;
 /** The worker folds once a second; staggering the samples spreads them over that period. */
 const STAGGER_MS = 200;
 
-/** Time from a GET /v1/downloads/url answer until that download shows in the statistics. */
+/** Time from a download's answer (a share link's use) until that download shows in the statistics. */
 export async function rollupLag(service: Service, seeded: Seeded): Promise<Figure[]> {
   const total = async () =>
     (await service.api.admin<{ totalDownloads: number }>(`/v1/applications/${seeded.applicationId}/stats`)).totalDownloads;
@@ -19,7 +19,8 @@ export async function rollupLag(service: Service, seeded: Seeded): Promise<Figur
   for (let i = 0; i < SAMPLES; i += 1) {
     await sleep(i * STAGGER_MS);
     const before = await total();
-    await service.api.call(`/v1/downloads/url?applicationId=${seeded.applicationId}&version=${seeded.version}`, { key: seeded.customerKey });
+    // A share link's use: each one is counted, where the seeded customer's repeated download URLs count once.
+    await service.api.call(`/v1/downloads/share/${seeded.shareToken}`, { key: seeded.customerKey, expect: [302] });
     const answered = performance.now();
     while ((await total()) <= before) {
       if (performance.now() - answered > TIMEOUT_MS) throw new Error(`a download was not counted within ${TIMEOUT_MS} ms`);

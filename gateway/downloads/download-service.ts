@@ -10,7 +10,7 @@ import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './
 
 /**
  * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
- * durable download event per answer.
+ * durable download event per answer (a customer's repeats of a download within a window count once).
  * During a burst every request for one file in one second gets the same answer from the answer
  * cache: signed and serialized once.
  */
@@ -47,8 +47,16 @@ export class DownloadService {
     return counted(this.answers.signed(file, lifetimeSeconds, present, second), this.lookups.answers) ?? this.sign(file, lifetimeSeconds, present, second);
   }
 
-  /** Stores one download event; the answer waits for it. */
+  /**
+   * A customer's download: one event, stored before the answer, except that the downloads of one file
+   * by one customer count once within the repeat window (a resumed download asks for a URL again).
+   */
   record(file: FileRecord, origin: EventOrigin): Promise<void> {
+    return this.events.recordDownload(file, origin);
+  }
+
+  /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */
+  recordShareLinkUse(file: FileRecord, origin: EventOrigin): Promise<void> {
     return this.events.record(buildEvent('download', file, origin));
   }
 

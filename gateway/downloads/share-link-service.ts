@@ -84,7 +84,7 @@ export class ShareLinkService {
     if (link.maxDownloads !== null) await this.countUse(tokenHash, record);
     if (!record) return answer;
     try {
-      await this.downloads.record(file, { ...origin, customerId: link.customerId });
+      await this.downloads.recordShareLinkUse(file, { ...origin, customerId: link.customerId });
     } catch (error) {
       // Not downloaded after all: the use is given back.
       if (link.maxDownloads !== null) await this.store.uncountShareLinkUse(tokenHash).catch(() => undefined);

@@ -13,7 +13,8 @@ export interface FieldSource {
 
 /**
  * Where a request names the application it acts on: a field of its params, query or body (for a
- * multipart body, a form field), or a field naming an upload, whose application it is.
+ * multipart body, a form field), or a field naming an upload, whose stored application it is (what
+ * else the request says of the upload's application decides nothing).
  */
 export interface ApplicationSource {
   from: InputPart;
@@ -50,6 +51,18 @@ export function checkReach(principal: AdminPrincipal, applicationId: string | un
     throw forbidden('this API key is limited to some applications: this request must name one of them');
   }
   if (!limit.includes(applicationId)) throw forbidden(`this API key is not allowed to act on application ${applicationId}`);
+}
+
+/**
+ * Refuses a key limited to applications (403) unless the record a request names (`record`, such as
+ * `upload upl_…`) belongs to one of them, its application read from the stored record, never from
+ * what the request says. A record of another application and one that does not exist get the same
+ * answer, which names only what the request sent: nothing of a record the key may not see leaks.
+ */
+export function checkRecordReach(principal: AdminPrincipal, recordApplicationId: string | undefined, record: string): void {
+  const limit = principal.applicationIds;
+  if (limit === null || (recordApplicationId !== undefined && limit.includes(recordApplicationId))) return;
+  throw forbidden(`this API key is limited to some applications, and may not act on ${record}`);
 }
 
 /** Refuses a key limited to applications on a route that acts on no single application. */

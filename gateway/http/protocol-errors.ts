@@ -2,6 +2,7 @@ import http, { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../shared/errors';
 import { newRequestId } from '../../shared/ids';
+import { REQUEST_HEAD_MAX_BYTES, REQUEST_HEAD_PARSER_MAX_BYTES } from '../../shared/policy';
 
 interface Refusal {
   status: number;
@@ -13,19 +14,28 @@ const NOT_HTTP: Refusal = { status: 400, code: 'BAD_REQUEST', message: 'the requ
 const NO_HOST: Refusal = { status: 400, code: 'BAD_REQUEST', message: 'an HTTP/1.1 request needs a Host header' };
 const UNMET_EXPECTATION: Refusal = { status: 417, code: 'EXPECTATION_FAILED', message: 'the only expectation this service meets is 100-continue' };
 
+const HEADERS_TOO_LARGE: Refusal = { status: 431, code: 'HEADERS_TOO_LARGE', message: 'the request headers are too large' };
+
 /** Node's parser error codes whose answer is not a plain 400. */
 const REFUSALS_BY_PARSER_CODE: Record<string, Refusal> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: 'HEADERS_TOO_LARGE', message: 'the request headers are too large' },
+  HPE_HEADER_OVERFLOW: HEADERS_TOO_LARGE,
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'the chunk extensions are too large' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: 'REQUEST_TIMEOUT', message: 'the request headers did not arrive in time' },
 };
 
 /**
+ * What the gateway's server is created with: Node leaves the check of Host to answerProtocolErrors,
+ * and its parser takes heads larger than the service does, so that the listener refuses those itself.
+ */
+export const PROTOCOL_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: false, maxHeaderSize: REQUEST_HEAD_PARSER_MAX_BYTES };
+
+/**
  * Requests refused before the app sees them: bytes that are not HTTP/1.1, headers too large, an
  * HTTP/1.1 request without Host, an Expect other than 100-continue. Node answers these with a bare
- * status line; here they get the error envelope and a request id like every other error.
- * Returns the request listener to serve with, which refuses a request without Host itself: the
- * server must be created with `requireHostHeader: false` so that Node leaves it that check.
+ * status line; here they get the error envelope and a request id like every other error. An answer
+ * to HEAD has the headers a GET's would have (its Content-Length included) and no body (RFC 9110).
+ * Returns the request listener to serve with, which refuses a request without Host, or whose head is
+ * over REQUEST_HEAD_MAX_BYTES, itself: the server must be created with PROTOCOL_SERVER_OPTIONS.
  */
 export function answerProtocolErrors(server: http.Server, listener: http.RequestListener): http.RequestListener {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -44,7 +54,8 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       `X-Request-Id: ${newRequestId()}`,
       'Connection: close',
     ];
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`, () => socket.destroy());
+    const answer = `${head.join('\r\n')}\r\n\r\n`;
+    socket.end(isHead(error) ? answer : `${answer}${body}`, () => socket.destroy());
   });
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => refuse(response, UNMET_EXPECTATION));
   return (request, response) => {
@@ -52,14 +63,48 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       refuse(response, NO_HOST);
       return;
     }
+    if (headBytes(request) > REQUEST_HEAD_MAX_BYTES) {
+      refuse(response, HEADERS_TOO_LARGE);
+      return;
+    }
     listener(request, response);
   };
+}
+
+/** The bytes of a request's target and headers, as Node's parser counts them against its limit (within a few per line). */
+function headBytes(request: IncomingMessage): number {
+  let bytes = (request.url as string).length;
+  const raw = request.rawHeaders;
+  for (let i = 0; i < raw.length; i += 1) bytes += raw[i].length;
+  return bytes;
+}
+
+const HEAD_METHOD = Buffer.from('HEAD ');
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+/**
+ * Whether the request the parser refused is a HEAD, as far as the bytes it failed on tell: among the
+ * requests in them, the first whose head is over the parser's limit or has not ended. A head may have
+ * begun in bytes received earlier, whose method is no longer known: such a request is answered as a GET.
+ */
+function isHead(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
+  const bytes = error.rawPacket;
+  if (!Buffer.isBuffer(bytes)) return false;
+  let start = 0;
+  for (;;) {
+    // Empty lines before a request line are allowed (RFC 9112, 2.2).
+    while (bytes[start] === 0x0d || bytes[start] === 0x0a) start += 1;
+    const end = bytes.indexOf(HEAD_END, start);
+    if (end < 0 || end - start > REQUEST_HEAD_PARSER_MAX_BYTES) return bytes.subarray(start, start + HEAD_METHOD.length).equals(HEAD_METHOD);
+    start = end + HEAD_END.length;
+  }
 }
 
 function envelope({ code, message }: Refusal): string {
   return JSON.stringify({ success: false, error: { code, message } });
 }
 
+/** Node's response sends no body for a HEAD, the Content-Length stated being that of the GET's. */
 function refuse(response: ServerResponse, refusal: Refusal): void {
   const body = envelope(refusal);
   response.writeHead(refusal.status, {

@@ -7,7 +7,7 @@ import { ErrorDetail, validationError } from '../../shared/errors';
 import { SCOPES } from '../../shared/scopes';
 import { answeredStatus } from '../middleware/error-handler';
 import { jsonBody, streamedBody } from '../middleware/json-body';
-import { ApplicationSource, checkReach, checkUnlimited, FieldSource, fieldValue } from './access';
+import { ApplicationSource, checkReach, checkRecordReach, checkUnlimited, FieldSource, fieldValue } from './access';
 import { AuditRecorder, auditStep, CloseAudit } from './audit-step';
 import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from './context';
 import { andThen, Eventually, isPending } from './eventually';
@@ -124,10 +124,7 @@ function adminAnswerer(route: Route, steps: RouteSteps): (ctx: AppContext) => Pr
     else {
       if (!source) checkUnlimited(principal);
       let applicationId: string | undefined;
-      if (locate && (principal.applicationIds !== null || openAudit)) {
-        applicationId = await locate(input);
-        checkReach(principal, applicationId);
-      }
+      if (locate && (principal.applicationIds !== null || openAudit)) applicationId = await locate(input, principal);
       await audit(applicationId);
     }
     let result: unknown;
@@ -162,12 +159,20 @@ interface AdmittedRequest {
   close: CloseAudit | undefined;
 }
 
-/** The application a request names where its route declares it; undefined when it names none. */
+/**
+ * The application a request acts on where its route declares it (undefined when it names none),
+ * checked against a key limited to applications: the one it names, or that of the upload it names.
+ */
 function applicationLocator(source: ApplicationSource, applicationOfUpload: RouteSteps['applicationOfUpload']) {
-  return async (input: AnyInput): Promise<string | undefined> => {
+  return async (input: AnyInput, principal: AdminPrincipal): Promise<string | undefined> => {
     const value = fieldValue(source, input);
-    if (value === undefined || source.via !== 'upload') return value;
-    return (await applicationOfUpload(value)) ?? undefined;
+    if (value === undefined || source.via !== 'upload') {
+      checkReach(principal, value);
+      return value;
+    }
+    const recordApplicationId = (await applicationOfUpload(value)) ?? undefined;
+    checkRecordReach(principal, recordApplicationId, `upload ${value}`);
+    return recordApplicationId;
   };
 }
 

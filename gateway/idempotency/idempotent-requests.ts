@@ -16,6 +16,8 @@ export type Handling = (input: RouteInput<unknown, unknown, unknown>, caller: Pr
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** As Node names it in request.headers. */
+const IDEMPOTENCY_HEADER_NAME = 'idempotency-key';
 
 /** A key as the IETF draft sends it (a quoted sf-string) or bare, as Stripe's clients do: visible ASCII but `"` and `\`. */
 const KEY_FORM = new RegExp(`^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
@@ -55,8 +57,8 @@ export class IdempotentRequests {
     if (!takesIdempotencyKey(route)) return undefined;
     const streamed = isStreamedBody(route.body);
     return (ctx, problems) => {
-      const raw = ctx.get(IDEMPOTENCY_KEY_HEADER);
-      if (raw === '') return;
+      const raw = sentKey(ctx);
+      if (raw === undefined) return;
       if (streamed) problems.push({ field: IDEMPOTENCY_KEY_HEADER, message: STREAMED_BODY_REFUSAL });
       else if (keyOf(raw) === undefined) problems.push({ field: IDEMPOTENCY_KEY_HEADER, message: MALFORMED_KEY });
     };
@@ -65,12 +67,12 @@ export class IdempotentRequests {
   /** The route's handling as it is, or run once per caller and Idempotency-Key. */
   handlingFor(route: Route, handling: Handling): Handling {
     if (!takesIdempotencyKey(route) || isStreamedBody(route.body)) return handling;
-    return (input, caller, ctx) => (ctx.get(IDEMPOTENCY_KEY_HEADER) === '' ? handling(input, caller, ctx) : this.once(route, handling, input, caller, ctx));
+    return (input, caller, ctx) => (sentKey(ctx) === undefined ? handling(input, caller, ctx) : this.once(route, handling, input, caller, ctx));
   }
 
   private async once(route: Route, handling: Handling, input: RouteInput<unknown, unknown, unknown>, caller: Principal | undefined, ctx: AppContext): Promise<void> {
     // Checked with the input (headerCheck).
-    const idempotencyKey = keyOf(ctx.get(IDEMPOTENCY_KEY_HEADER)) as string;
+    const idempotencyKey = keyOf(sentKey(ctx) as string) as string;
     // The route takes a key, so its guard has admitted the one presented.
     const apiKey = presentedKey(ctx) as string;
     const sealing = keyFromSecret(apiKey, idempotencyKey);
@@ -109,6 +111,15 @@ export class IdempotentRequests {
       );
     }
   }
+}
+
+/**
+ * The Idempotency-Key header as sent, undefined only when it was not sent: an empty or blank value
+ * (Node hands it over as '') is a malformed key, not a request without one, or a retry would run twice.
+ */
+function sentKey(ctx: AppContext): string | undefined {
+  // Node joins a repeated header into one string (', '), which the key's form refuses.
+  return ctx.req.headers[IDEMPOTENCY_HEADER_NAME] as string | undefined;
 }
 
 /** The key of an Idempotency-Key header, or undefined when it is not 1 to 255 visible ASCII characters. */

@@ -1,6 +1,7 @@
-import coBody from 'co-body';
 import type { Next } from 'koa';
-import { payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
+import { koaBody } from 'koa-body';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
+import { JSON_BODY_MAX_BYTES } from '../../shared/policy';
 import { requireIdentityCoding } from '../http/content-coding';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
@@ -12,36 +13,68 @@ declare module 'koa' {
   }
 }
 
-/** Largest JSON body any endpoint takes (1 MiB); uploads do not pass through here. */
-export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-
 /** Methods whose bodies the API reads; others pass straight through (downloads are GETs). */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** The types read as JSON: application/json and every application/*+json (merge-patch, vnd.api, ...). */
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+const TOO_LARGE = `JSON bodies are at most ${JSON_BODY_MAX_BYTES} bytes`;
+
+/**
+ * koa-body, for JSON only: objects and arrays (jsonStrict), up to the policy's limit, every JSON type;
+ * its failures become the error envelope's 400, 413 and 415.
+ */
+const parseJson = koaBody({
+  json: true,
+  jsonStrict: true,
+  jsonLimit: JSON_BODY_MAX_BYTES,
+  jsonTypes: JSON_TYPES,
+  urlencoded: false,
+  text: false,
+  multipart: false,
+  onError: (error) => {
+    throw bodyRefusal(error);
+  },
+  // Typed against koa-body's own copy of Koa's types: the middleware is the same function.
+}) as unknown as (ctx: AppContext, next: Next) => Promise<void>;
 
 /**
  * Parses the body of a route that takes JSON (or none): application/json and every +json type are
  * parsed, as objects or arrays only; a body in any other format, multipart included (only the routes
  * that stream their body take it, through streamedBody), or with a Content-Encoding, is refused
- * with 415 rather than ignored or half-decoded.
+ * with 415 rather than ignored or half-decoded (koa-body would inflate a gzip body: it never gets one).
  */
 export async function jsonBody(ctx: AppContext, next: Next): Promise<void> {
   if (!BODY_METHODS.has(ctx.method)) return next();
   const declared = declaredLength(ctx);
   if (declared || ctx.get('Transfer-Encoding')) {
     requireIdentityCoding(ctx);
-    if (!ctx.is('application/json', '+json')) {
+    if (!ctx.is(JSON_TYPES)) {
       throw unsupportedMediaType('request bodies must be application/json');
     }
   }
   // Checked here on the raw header: the parser's own check reads the length through a 32-bit
   // conversion, so from 2^31 bytes on it would wait for a body that never comes. The connection
   // stays open: a client already sending the body reads the answer instead of a reset.
-  if (declared !== undefined && declared > JSON_BODY_LIMIT_BYTES) {
-    throw payloadTooLarge(`JSON bodies are at most ${JSON_BODY_LIMIT_BYTES} bytes`);
-  }
-  // An empty body reads as {}: routes without a body schema take none, and schemas refuse what is missing.
-  ctx.request.body = await coBody.json(ctx, { limit: JSON_BODY_LIMIT_BYTES, strict: true });
-  await next();
+  if (declared !== undefined && declared > JSON_BODY_MAX_BYTES) throw payloadTooLarge(TOO_LARGE);
+  await parseJson(ctx, () => {
+    // No body (or an empty one) reads as {}: routes without a body schema take none, and schemas refuse what is missing.
+    ctx.request.body ??= {};
+    return next();
+  });
+}
+
+/**
+ * koa-body's failures in the envelope: malformed JSON (or a scalar) 400, a body past the limit 413, a
+ * charset it cannot decode 415. Anything else (a body cut short, the client gone) keeps its own
+ * status and code, so that a client going away is still told apart from a failure.
+ */
+function bodyRefusal(error: Error): Error {
+  const { status, type } = error as { status?: number; type?: string };
+  if (status === 413) return payloadTooLarge(TOO_LARGE);
+  if (status === 415) return unsupportedMediaType('unsupported request body encoding');
+  if (status === 400 && (error instanceof SyntaxError || type === 'entity.parse.failed')) return badRequest('the request body is not valid JSON');
+  return error;
 }
 
 /**

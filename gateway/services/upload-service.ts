@@ -176,13 +176,16 @@ export class UploadService {
 
   /**
    * Step 3: checks the session and the uploaded object, then queues verification (job id = upload id,
-   * so a repeated call queues nothing new). A repeated call answers with the session as it stands.
+   * so a repeated call queues nothing new). A repeated call answers with the session as it stands
+   * (completed or failed); an expired upload is 410 and an aborted one 409.
    */
   async completeLargeUpload(completion: LargeUploadCompletion): Promise<UploadSession> {
     const session = await this.store.getUploadSession(completion.uploadId);
     if (!session) throw notFound(`upload ${completion.uploadId} not found`);
     checkMatches(session, completion);
     if (session.status === 'expired') throw gone(`upload ${session.uploadId} has expired; request a new upload URL`);
+    // Its bytes are gone and its name freed: nothing is left to complete.
+    if (session.status === 'aborted') throw conflict(`upload ${session.uploadId} is aborted; request a new upload URL`);
     if (session.status === 'verifying') {
       await this.queueVerification(session.uploadId);
       return session;

@@ -2,6 +2,7 @@ import { newEventId } from '../ids';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import type { DistributionEvent, EventType, FileRecord } from '../store/models';
 import type { Store } from '../store/store';
+import { DownloadRepeats } from './download-repeats';
 
 export interface EventOrigin {
   customerId: string | null;
@@ -46,12 +47,24 @@ export class EventRecorder {
 
   /**
    * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
-   * download.recorded: WebhookEvents.storeEvents) by calling the `store` it is handed.
+   * download.recorded: WebhookEvents.storeEvents) by calling the `store` it is handed; `repeats`
+   * keeps the rule of customers' repeated downloads.
    */
   constructor(
     private readonly store: Store,
     private readonly storeBatch?: (events: DistributionEvent[], store: () => Promise<void>) => Promise<void>,
+    private readonly repeats = new DownloadRepeats(),
   ) {}
+
+  /**
+   * A customer's download of a file: stored, unless a download of it by the same customer was counted
+   * within the repeat window (a resumed or retried download), which the answer then waits for instead.
+   * Without a customer every download is stored.
+   */
+  recordDownload(file: FileRecord, origin: EventOrigin): Promise<void> {
+    const store = () => this.record(buildEvent('download', file, origin));
+    return origin.customerId === null ? store() : this.repeats.once(origin.customerId, file.fileId, store);
+  }
 
   record(event: DistributionEvent): Promise<void> {
     if (this.open) {

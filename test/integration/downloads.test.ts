@@ -58,10 +58,12 @@ describe('customer downloads', () => {
       expect(Math.abs(event.timestamp.getTime() - issuedAt)).to.be.lessThan(5_000);
     });
 
-    it('answers every request of a burst, each in the envelope and each recorded', async () => {
-      const before = (await app.core.store.listEvents({ applicationId, type: 'download', limit: 1000 })).length;
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`, {
-        key: alice.apiKey,
+    it('answers every request of a burst, each in the envelope, and counts the customer\'s download once', async () => {
+      const carol = await createCustomer(app);
+      const own = await createApplication(app, { customerIds: [carol.customerId] });
+      await uploadSmallFile(app, { applicationId: own.applicationId, version: '1.0.0', content, fileName: 'Setup Tool é.exe' });
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.http.get(`/v1/downloads/url?applicationId=${own.applicationId}&version=1.0.0`, {
+        key: carol.apiKey,
         headers: { 'user-agent': `burst/${i}` },
       })));
       for (const res of answers) {
@@ -71,9 +73,33 @@ describe('customer downloads', () => {
         expect(Object.keys(res.body.data)).to.deep.equal(['downloadUrl', 'expiresAt', 'fileName', 'fileSize', 'checksum', 'fileId', 'version']);
         expect(res.body.data).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
       }
-      const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1000 });
-      expect(events.length - before).to.equal(20);
-      expect(new Set(events.slice(0, 20).map((e) => e.userAgent))).to.have.length(20);
+      const events = await app.core.store.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 });
+      expect(events.map((event) => event.customerId)).to.deep.equal([carol.customerId]);
+    });
+
+    it('counts a customer\'s downloads of one file once within the repeat window, other customers\' and other files apart, and every share-link use', async () => {
+      const [dave, erin] = [await createCustomer(app), await createCustomer(app)];
+      const own = await createApplication(app, { customerIds: [dave.customerId, erin.customerId] });
+      const main = await uploadSmallFile(app, { applicationId: own.applicationId, version: '1.0.0' });
+      const extra = await uploadSmallFile(app, { applicationId: own.applicationId, version: '1.0.0', fileName: 'extra.dll', fileType: 'DEPENDENCY' });
+      const counted = async () => (await app.core.store.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 }))
+        .map((event) => `${event.customerId === dave.customerId ? 'dave' : 'erin'} ${event.fileId === main.fileId ? 'main' : 'extra'}`).sort();
+      const download = async (customer: Customer, fileId: string) => {
+        const res = await downloadUrl(customer, `applicationId=${own.applicationId}&version=1.0.0&fileId=${fileId}`);
+        expect(res.status, res.raw.toString()).to.equal(200);
+      };
+      // A client resuming: one after the other, each answered once the first is stored.
+      for (let i = 0; i < 3; i += 1) await download(dave, main.fileId);
+      expect(await counted()).to.deep.equal(['dave main']);
+      await download(dave, extra.fileId);
+      await download(erin, main.fileId);
+      await download(dave, main.fileId);
+      expect(await counted()).to.deep.equal(['dave extra', 'dave main', 'erin main']);
+
+      // Share links have their own counts: every use of Dave's link is a download by someone else.
+      const { token } = (await app.http.post('/v1/downloads/share', { applicationId: own.applicationId, version: '1.0.0', fileId: main.fileId }, { key: dave.apiKey })).body.data;
+      for (let i = 0; i < 2; i += 1) expect((await app.http.get(`/v1/downloads/share/${token}`, { key: null })).status).to.equal(302);
+      expect(await counted()).to.deep.equal(['dave extra', 'dave main', 'dave main', 'dave main', 'erin main']);
     });
 
     it('selects a file of the version by fileId', async () => {

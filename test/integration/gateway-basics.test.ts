@@ -9,6 +9,7 @@ import { LocalStorage } from '../../shared/storage/local/local-storage';
 import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis';
 import { createCustomer } from '../support/factories';
 import type { HttpResult } from '../support/http-client';
+import { RawOutcome, sendRaw } from '../support/raw-http';
 import { pollUntil, timed } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -119,8 +120,24 @@ describe('gateway basics', () => {
       expectFailure(await send('{"name":"x"}', 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     });
 
-    it('parses a JSON body with a charset or a +json type', async () => {
-      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'application/problem+json']) {
+    it('refuses a body over 1 MB sent without a length (chunked) with 413, once read that far', async () => {
+      const json = Buffer.from(JSON.stringify({ notes: 'x'.repeat(1024 * 1024 + 1) }));
+      const chunked = Buffer.concat([Buffer.from(`${json.length.toString(16)}\r\n`), json, Buffer.from('\r\n0\r\n\r\n')]);
+      const outcome = await sendRaw(Number(new URL(app.baseUrl).port), {
+        method: 'POST',
+        target: ADMIN_ROUTE,
+        headers: [['Host', 'localhost'], ['Authorization', `Bearer ${app.adminKey}`], ['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']],
+        body: chunked,
+      }, 10_000);
+      expect(outcome.kind).to.equal('answered');
+      const { response } = outcome as Extract<RawOutcome, { kind: 'answered' }>;
+      expect(response.status).to.equal(413);
+      expect(JSON.parse(response.body.toString()).error.code).to.equal('PAYLOAD_TOO_LARGE');
+    });
+
+    it('parses a JSON body with a charset or any application/*+json type, and no other +json type', async () => {
+      expectFailure(await send('{}', 'text/x-notes+json'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json', 'application/problem+json', 'application/vnd.api+json']) {
         // Parsed, then refused by the route's validation: the empty object lacks required fields.
         expectFailure(await send('{}', type), 400, 'VALIDATION_ERROR');
         // Parsed, not skipped: malformed JSON is refused as such, whichever JSON type it claims.

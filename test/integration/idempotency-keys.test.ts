@@ -6,6 +6,7 @@ import { DedicatedRedis, startDedicatedRedis } from '../support/dedicated-redis'
 import { createApplication, createCustomer, smallUploadForm, uploadSmallFile } from '../support/factories';
 import { testRedisUrl } from '../support/hooks';
 import type { HttpResult } from '../support/http-client';
+import { RawOutcome, sendRaw } from '../support/raw-http';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const withKey = (key: string, headers: Record<string, string> = {}) => ({ headers: { 'idempotency-key': key, ...headers } });
@@ -169,6 +170,33 @@ describe('idempotency keys', () => {
       message: "is not taken with a streamed body, which cannot be compared with a first request's; a repeated upload is refused on its own (409: its file name is taken)",
     });
     expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions).to.deep.equal([]);
+  });
+
+  it('refuses an empty or blank key as malformed, never as a request without one: a retry cannot run twice', async () => {
+    const before = await customerCount();
+    const port = Number(new URL(app.baseUrl).port);
+    const body = Buffer.from(JSON.stringify({ name: 'Blank Key Ltd', tier: 'standard' }));
+    // Sent byte for byte: `Idempotency-Key:` with nothing, spaces or a tab after the colon.
+    for (const blank of ['', '   ', '\t']) {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const outcome = await sendRaw(port, {
+          method: 'POST',
+          target: '/v1/management/customers',
+          headers: [['Host', 'localhost'], ['Authorization', `Bearer ${app.adminKey}`], ['Content-Type', 'application/json'], ['Content-Length', String(body.length)], ['Idempotency-Key', blank]],
+          body,
+        }, 5_000);
+        expect(outcome.kind, JSON.stringify(blank)).to.equal('answered');
+        const { response } = outcome as Extract<RawOutcome, { kind: 'answered' }>;
+        expect(response.status, JSON.stringify(blank)).to.equal(400);
+        const refused = JSON.parse(response.body.toString());
+        expect(refused.success).to.equal(false);
+        expect(refused.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['Idempotency-Key']);
+      }
+    }
+    // As fetch sends a blank value (trimmed to nothing).
+    const viaFetch = await app.http.post('/v1/management/customers', { name: 'Blank Key Ltd', tier: 'standard' }, withKey(' '));
+    expect(viaFetch.status, viaFetch.raw.toString()).to.equal(400);
+    expect(await customerCount()).to.equal(before);
   });
 
   it('ignores the header on routes that do not take it', async () => {

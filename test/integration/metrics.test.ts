@@ -200,10 +200,12 @@ describe('metrics of the web and worker processes', function () {
       const statistics = new Queue('statistics', { connection, prefix });
       try {
         await pollUntil(async () => (valueOf(await scrape(workerUrl), 'rollup_lag_seconds') === 0 ? true : undefined), 30_000, 'no lag');
+        // A file the customer has not downloaded yet (a repeated download of one file counts once).
+        expect((await api.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1.0.1' }) })).status).to.equal(201);
         // Rollups held back: a download waits to be counted.
         await statistics.pause();
         await pollUntil(async () => ((await statistics.getActiveCount()) === 0 ? true : undefined), 30_000, 'the running rollup to finish');
-        expect((await download(`applicationId=${applicationId}&version=1.0.0`)).status).to.equal(200);
+        expect((await download(`applicationId=${applicationId}&version=1.0.1`)).status).to.equal(200);
         await pollUntil(async () => (valueOf(await scrape(workerUrl), 'rollup_lag_seconds') > 0 ? true : undefined), 30_000, 'a lag');
         await statistics.resume();
         await pollUntil(async () => (valueOf(await scrape(workerUrl), 'rollup_lag_seconds') === 0 ? true : undefined), 30_000, 'the lag to go');

@@ -247,7 +247,9 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
         expect(late.status).to.equal(404);
       }
       expect((await app.http.delete(`/v1/management/uploads/${uploadId}`)).status, 'aborting again').to.equal(200);
-      expect((await app.http.post(`/v1/management/uploads/${uploadId}/complete`)).status).to.equal(409);
+      const completed = await app.http.post(`/v1/management/uploads/${uploadId}/complete`);
+      expect(completed.status).to.equal(409);
+      expect(completed.body.error).to.deep.equal({ code: 'CONFLICT', message: `upload ${uploadId} is aborted and takes no more changes` });
       expect((await app.http.post(`/v1/management/uploads/${uploadId}/parts`, { partNumbers: [1] })).status).to.equal(409);
       await open(app, { applicationId, version: '2.0.0', fileName: 'model.bin', fileSize: 10 });
     });
@@ -263,6 +265,11 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       expect(aborted.status).to.equal(200);
       expect(aborted.body.data).to.include({ status: 'aborted', multipart: null });
       expect((await app.core.store.getFile(fileId))?.status).to.equal('failed');
+      // Completing it answers its state, not the aborted record.
+      const completed = await app.http.post('/v1/management/upload/large-complete', { uploadId, applicationId, version: '1', fileName: 'one.bin', fileSize: 10 });
+      expect(completed.status, completed.raw.toString()).to.equal(409);
+      expect(completed.body.error).to.deep.equal({ code: 'CONFLICT', message: `upload ${uploadId} is aborted; request a new upload URL` });
+      expect((await app.http.get(`/v1/management/uploads/${uploadId}`)).body.data.status).to.equal('aborted');
       expect((await app.http.delete('/v1/management/uploads/upl_unknown')).status).to.equal(404);
     });
 

@@ -32,8 +32,10 @@ describe('statistics and activity', () => {
 
     it('counts concurrent downloads exactly, per version and per UTC day, newest day first', async function () {
       this.timeout(60_000);
-      const customer = await createCustomer(app);
-      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+      // One customer each: a customer's repeated downloads of a file count once.
+      const customers: Array<{ customerId: string; apiKey: string }> = [];
+      for (let i = 0; i < 40; i += 1) customers.push(await createCustomer(app));
+      const { applicationId } = await createApplication(app, { customerIds: customers.map((c) => c.customerId) });
       await uploadSmallFile(app, { applicationId, version: '1.0' });
       await uploadSmallFile(app, { applicationId, version: '2.0' });
       await app.core.store.insertEvents([
@@ -42,7 +44,7 @@ describe('statistics and activity', () => {
         pastEvent(applicationId, '1.0', atNoon(1), 'upload'),
       ]);
       const requests = Array.from({ length: 40 }, (_, i) =>
-        app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=${i % 4 === 0 ? '2.0' : '1.0'}`, { key: customer.apiKey }));
+        app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=${i % 4 === 0 ? '2.0' : '1.0'}`, { key: customers[i].apiKey }));
       const statuses = (await Promise.all(requests)).map((r) => r.status);
       expect(statuses.every((s) => s === 200)).to.equal(true);
 
@@ -79,13 +81,15 @@ describe('statistics and activity', () => {
     });
 
     it('counts downloads per platform, restricts to the versions now in a channel, and names platform and arch in the activity', async () => {
-      const customer = await createCustomer(app);
-      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+      // A customer's repeated downloads of a file count once: each time is another customer's.
+      const customers: Array<{ customerId: string; apiKey: string }> = [];
+      for (let i = 0; i < 4; i += 1) customers.push(await createCustomer(app));
+      const { applicationId } = await createApplication(app, { customerIds: customers.map((c) => c.customerId) });
       await storeRelease(app.core.store, applicationId, '1.0.0', { files: [{ platform: 'windows', arch: 'x64' }, { platform: 'macos', arch: 'universal' }] });
       await storeRelease(app.core.store, applicationId, '1.1.0-beta.1', { channel: 'beta', files: [{ platform: 'linux', arch: 'arm64' }] });
       const download = async (query: string, times: number) => {
         for (let i = 0; i < times; i += 1) {
-          const res = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&${query}`, { key: customer.apiKey });
+          const res = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&${query}`, { key: customers[i].apiKey });
           expect(res.status, query).to.equal(200);
         }
       };

@@ -85,8 +85,8 @@ export const uploadRoutes: RouteModule = (deps) => {
     }),
     route({
       method: 'post', path: '/v1/management/upload/large-complete', guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
-      // The service refuses an upload whose session names another application.
-      application: inBody('applicationId'), audit: { action: 'upload.complete', target: inBody('uploadId') },
+      // The upload's stored application is the one acted on; the service refuses a body that names another.
+      application: uploadNamedBy(inBody('uploadId')), audit: { action: 'upload.complete', target: inBody('uploadId') },
       body: largeUploadCompleteSchema,
       // 202 while the bytes are being verified; 200 once the upload has completed or failed.
       status: [202, 200], failures: [404, 409, 410], response: uploadSessionResponse,
