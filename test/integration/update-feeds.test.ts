@@ -316,6 +316,8 @@ for (const storage of ['embedded store', 'S3'] as const) {
 
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.0').check()).to.equal(null);
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.1').check()).to.equal(null);
+        // A number past 2^53 with a prerelease ranks by its value: no downgrade to 1.1.0.
+        expect(await tauriClient(applicationId, customer.apiKey, '99999999999999999999999.0.0-rc.1').check()).to.equal(null);
         const raw = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/1.1.0`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
         expect([raw.status, raw.headers.get('cache-control')]).to.deep.equal([204, 'no-store']);
         await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check(), /valid release JSON from the remote \(404\)/);

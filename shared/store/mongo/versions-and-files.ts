@@ -87,8 +87,9 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
     const docs = await this.models.versions.find(query).sort(NEWEST_FIRST).lean<StoredVersionDoc[]>();
     if (docs.length === 0) return [];
     const versions = docs.map((doc) => toVersion(doc, this.options));
-    // Versions stored before order keys sort last until `npm run migrate` gives them theirs.
-    if (docs.some((doc) => doc.orderKey === undefined)) versions.sort(newestFirst);
+    // A version stored without its key, or with one an earlier version order gave it, sorts out of
+    // place in the database until `npm run migrate` gives it this release's: sorted here meanwhile.
+    if (docs.some((doc) => doc.orderKey !== versionOrderKey(doc.version))) versions.sort(newestFirst);
     const files = await this.models.files.find({ applicationId }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>();
     return withFiles(versions, files.map(toFile));
   }

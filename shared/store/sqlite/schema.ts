@@ -324,6 +324,20 @@ const UPDATE_SIGNING_KEYS = `
 ALTER TABLE applications ADD COLUMN update_signing_key TEXT;
 `;
 
+/**
+ * 9: SemVer versions with a number past 2^53 and a prerelease or build metadata were keyed as
+ * free-form (below every version); every stored key is recomputed by the version order of this
+ * release, and the ones that differ rewritten.
+ */
+function rekeyVersions(db: Database.Database): void {
+  const versions = db.prepare('SELECT application_id, version, order_key FROM versions').all() as { application_id: string; version: string; order_key: string }[];
+  const setOrderKey = db.prepare('UPDATE versions SET order_key = ? WHERE application_id = ? AND version = ?');
+  for (const row of versions) {
+    const key = versionOrderKey(row.version);
+    if (key !== row.order_key) setOrderKey.run(key, row.application_id, row.version);
+  }
+}
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -339,6 +353,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SHARE_LINK_CAPS),
   (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
   (db) => db.exec(UPDATE_SIGNING_KEYS),
+  rekeyVersions,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
