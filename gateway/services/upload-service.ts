@@ -1,6 +1,6 @@
 import { conflict, gone, notFound, validationError } from '../../shared/errors';
 import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
-import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
+import { formatChecksum, type Hashing, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
@@ -29,6 +29,8 @@ export class UploadService {
   constructor(
     private readonly store: Store,
     private readonly storage: ObjectStorage,
+    /** Where an update signature's prehash of its MAIN file is computed: the hashing threads. */
+    private readonly hashing: Hashing,
     private readonly jobs: JobQueues,
     private readonly events: EventRecorder,
     private readonly webhooks: WebhookEvents,
@@ -83,7 +85,7 @@ export class UploadService {
         createdAt: received,
         updatedAt: received,
       };
-      const signatureProblem = await updateSignatureProblem(this.store, this.storage, file, staged.stagingKey);
+      const signatureProblem = await updateSignatureProblem(this.store, this.storage, this.hashing, file, staged.stagingKey);
       if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
       await this.storage.move(staged.stagingKey, storageKey);
       published = await this.applications.change(fields.applicationId, async () => {

@@ -5,22 +5,30 @@ import os from 'node:os';
 import path from 'node:path';
 import { createApplication, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
+import { createBucket } from '../support/s3-bucket';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { generateTauriKey, tauriSign, TauriSigningKey } from '../support/tauri-signer';
 import { startTestApp, TestApp } from '../support/test-app';
 
-describe('update-signing keys and signature uploads', function () {
+// Signatures are checked against the MAIN file's bytes as each object store reads them.
+for (const storage of ['embedded store', 'S3'] as const) describe(`update-signing keys and signature uploads (${storage})`, function () {
   this.timeout(60_000);
   let app: TestApp;
+  let s3: S3rverProcess | undefined;
   let directory: string;
   let key: TauriSigningKey;
   let otherKey: TauriSigningKey;
 
   before(async () => {
     directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-signatures-'));
-    [app, key, otherKey] = await Promise.all([startTestApp(), generateTauriKey(directory, 'vendor'), generateTauriKey(directory, 'other')]);
+    if (storage === 'S3') s3 = await startS3rver();
+    const env = s3 ? s3Environment(s3, 'update-signatures') : {};
+    [app, key, otherKey] = await Promise.all([startTestApp({ env }), generateTauriKey(directory, 'vendor'), generateTauriKey(directory, 'other')]);
+    if (app.config.s3) await createBucket(app.config.s3);
   });
   after(async () => {
-    await app.close();
+    await app?.close();
+    await s3?.stop();
     await fsp.rm(directory, { recursive: true, force: true });
   });
 

@@ -29,7 +29,7 @@ export function multipartUploadService(deps: GatewayDeps): MultipartUploadServic
 /** Resumable multipart uploads of files up to 5 TiB: open, pre-sign parts, complete, abort (the status is read with GET /v1/management/uploads/{uploadId}). */
 export const multipartUploadRoutes: RouteModule = (deps) => {
   const multipart = multipartUploadService(deps);
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
 
   return [
     route({
