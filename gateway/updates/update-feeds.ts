@@ -206,7 +206,8 @@ function tauriOffer(release: OfferedRelease, platform: Platform, arch: Arch): Ta
   const selection = selectMainFile(mains, { platform, arch });
   if (selection.kind !== 'match') return null;
   const main = selection.file;
-  const signatures = release.files.filter((file) => file.fileType === 'SIGNATURE' && file.platform === main.platform && file.arch === main.arch);
+  // A signature that no longer verifies under the application's key (signatureProblem) is no signature.
+  const signatures = release.files.filter((file) => file.fileType === 'SIGNATURE' && !file.signatureProblem && file.platform === main.platform && file.arch === main.arch);
   const signature = signatures.find((file) => file.fileName === `${main.fileName}.sig`) ?? signatures[signatures.length - 1];
   return signature ? { release, main, signature } : null;
 }

@@ -28,7 +28,14 @@ export async function updateSignatureProblem(store: Store, storage: ObjectStorag
   if (file.fileType !== 'SIGNATURE') return null;
   const application = await store.getApplication(file.applicationId, { includeDeleted: true });
   if (!application?.updateSigningKey) return null;
-  const publicKey = parsePublicKey(application.updateSigningKey);
+  return signatureProblemUnder(application.updateSigningKey, store, storage, hashing, file, bytesKey);
+}
+
+/** Why a SIGNATURE file does not verify under `signingKey` (an application's updateSigningKey), or null when it does. */
+export async function signatureProblemUnder(
+  signingKey: string, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string,
+): Promise<string | null> {
+  const publicKey = parsePublicKey(signingKey);
 
   if (file.fileSize > MAX_UPDATE_SIGNATURE_BYTES) return notMinisign(`it has ${file.fileSize} bytes`);
   let signature;

@@ -15,7 +15,7 @@ import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version } f
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
-import { FIRST_SCHEMA, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
+import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, AuditQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
@@ -636,6 +636,21 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           const results = await Promise.all([1, 2].map((n) => store.publishFile('f_1', { ...digests, release: { releaseNotes: `racer ${n}` } }, at(n))));
           expect(results.map((result) => result.outcome)).to.deep.equal(['published', 'published']);
           expect(await store.getFile('f_1')).to.include({ status: 'available', sha512: digests.sha512 });
+        });
+      });
+
+      describe('signature problems', () => {
+        it("records why a signature no longer verifies, and clears it, without touching anything else; lists it with its version's files", async () => {
+          await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+          const stored = await store.insertFile(file('f_sig', { fileType: 'SIGNATURE', updatedAt: at(3) }));
+          expect(stored.signatureProblem).to.equal(null);
+          const problem = 'the update signature does not verify against app.tar.gz: made with key 0123456789ABCDEF';
+          expect(await store.setSignatureProblem('f_sig', problem)).to.deep.equal({ ...stored, signatureProblem: problem });
+          expect(await store.getFile('f_sig')).to.deep.equal({ ...stored, signatureProblem: problem });
+          expect((await store.listVersions('app_1'))[0].files).to.deep.equal([{ ...stored, signatureProblem: problem }]);
+          expect(await store.setSignatureProblem('f_sig', null)).to.deep.equal(stored);
+          expect(await store.getFile('f_sig')).to.deep.equal(stored);
+          expect(await store.setSignatureProblem('f_unknown', problem)).to.equal(null);
         });
       });
 
@@ -1607,17 +1622,17 @@ describe('SQLite store opening a database keyed by an earlier version order', ()
   let dir: string;
   let databaseFile: string;
 
-  beforeEach(async () => {
+  beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-rekey-'));
     databaseFile = path.join(dir, 'store.sqlite');
-    const store = new SqliteStore(databaseFile);
-    for (const [i, version] of ['1.1.0', 'nightly', ...KEYED_AS_FREE_FORM].entries()) await store.upsertVersion('app_1', version, {}, at(i));
-    await store.close();
     // As the release before migration 9 left it.
     const db = new Database(databaseFile);
-    const setKey = db.prepare('UPDATE versions SET order_key = ? WHERE version = ?');
-    for (const version of KEYED_AS_FREE_FORM) setKey.run(EARLIER_FREE_FORM_KEY, version);
-    db.pragma('user_version = 8');
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, 8);
+    const insert = db.prepare('INSERT INTO versions (application_id, version, order_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    for (const [i, version] of ['1.1.0', 'nightly', ...KEYED_AS_FREE_FORM].entries()) {
+      const key = KEYED_AS_FREE_FORM.includes(version) ? EARLIER_FREE_FORM_KEY : versionOrderKey(version);
+      insert.run('app_1', version, key, at(i).getTime(), at(i).getTime());
+    }
     db.close();
   });
 

@@ -28,7 +28,7 @@ const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (spec 4.1, 4.2 and the listing, reading, update and restore endpoints) and their versions. */
 export const applicationRoutes: RouteModule = (deps) => {
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
+  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
   const versions = new VersionService(deps.store, applications, deps.webhooks);
 
   return [

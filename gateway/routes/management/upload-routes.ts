@@ -27,7 +27,7 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 
 /** Uploads: small multipart (spec 4.3), the large three-step flow (4.4-4.6) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), deps.config.uploadUrlTtlSeconds, deps.logger);
   const multipart = multipartUploadService(deps);
   const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
   const formFields = smallUploadFields(fieldChoices);

@@ -20,7 +20,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -142,6 +142,11 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512 } }, { new: true }).lean<FileDoc>();
+    return doc ? toFile(doc) : null;
+  }
+
+  async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
+    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { signatureProblem: problem } }, { new: true }).lean<FileDoc>();
     return doc ? toFile(doc) : null;
   }
 

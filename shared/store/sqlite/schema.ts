@@ -338,6 +338,11 @@ function rekeyVersions(db: Database.Database): void {
   }
 }
 
+/** 10: a SIGNATURE file's reason for no longer verifying under its application's key; none before. */
+const SIGNATURE_PROBLEMS = `
+ALTER TABLE files ADD COLUMN signature_problem TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -354,6 +359,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
   (db) => db.exec(UPDATE_SIGNING_KEYS),
   rekeyVersions,
+  (db) => db.exec(SIGNATURE_PROBLEMS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -362,16 +368,17 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Brings the database to SCHEMA_VERSION: the migrations it lacks, in one IMMEDIATE transaction, so
  * that of two processes opening the file together one migrates and the other then finds nothing to
  * do, and a failed migration leaves the database as it was. A database of a later release is refused:
- * this release would not know what its columns mean.
+ * this release would not know what its columns mean. `target`: an earlier schema version, to build
+ * a database as an earlier release left it (tests of the migrations after it).
  */
-export function migrateSchema(db: Database.Database, options: StoreOptions): void {
+export function migrateSchema(db: Database.Database, options: StoreOptions, target = SCHEMA_VERSION): void {
   const migrate = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
       throw new Error(`the SQLite store is at schema version ${current}, newer than this release's ${SCHEMA_VERSION}`);
     }
-    for (let version = current + 1; version <= SCHEMA_VERSION; version += 1) MIGRATIONS[version - 1](db, options);
-    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    for (let version = current + 1; version <= target; version += 1) MIGRATIONS[version - 1](db, options);
+    if (current < target) db.pragma(`user_version = ${target}`);
   });
   migrate.immediate();
 }
