@@ -1,4 +1,4 @@
-import { BinaryToTextEncoding, createHash } from 'node:crypto';
+import { BinaryToTextEncoding, createHash, Hash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 
@@ -17,14 +17,24 @@ export interface FileDigests {
   sha512: string;
 }
 
-/** How each of a file's digests is computed and written down; hashing threads compute the same. */
-export const FILE_DIGESTS: readonly { name: keyof FileDigests; encoding: BinaryToTextEncoding }[] = [
-  { name: 'sha256', encoding: 'hex' },
-  { name: 'sha512', encoding: 'base64' },
+/** One digest of a file: its name in the result, the node:crypto algorithm, and how it is written down. */
+export interface DigestKind<N extends string = string> {
+  name: N;
+  algorithm: string;
+  encoding: BinaryToTextEncoding;
+}
+
+/** Digests by name, as a digester of those kinds answers them. */
+export type Digests<N extends string> = { [K in N]: string };
+
+/** How each of a file's kept digests is computed and written down; hashing threads compute the same. */
+export const FILE_DIGESTS: readonly DigestKind<keyof FileDigests>[] = [
+  { name: 'sha256', algorithm: 'sha256', encoding: 'hex' },
+  { name: 'sha512', algorithm: 'sha512', encoding: 'base64' },
 ];
 
-/** Computes both of a file's digests from one pass over its bytes. */
-export interface Digester extends ChunkSink {
+/** Computes a file's digests of some kinds from one pass over its bytes. */
+export interface DigesterOf<N extends string> extends ChunkSink {
   /**
    * Where the digester has memory of its own the bytes go through (a hashing thread's ring): reads
    * the rest of the file straight into it, reads of at most `chunkBytes`. Instead of update, not
@@ -32,33 +42,43 @@ export interface Digester extends ChunkSink {
    */
   readFile?(handle: FileHandle, chunkBytes: number): Promise<void>;
   /** Once only, after the last chunk. */
-  digest(): Promise<FileDigests>;
+  digest(): Promise<Digests<N>>;
   /** Drops what was hashed so far, for bytes that will not be finished (a refused upload). Harmless after digest(). */
   abort(): void;
 }
 
+/** Computes both of a file's kept digests (FILE_DIGESTS) from one pass over its bytes. */
+export type Digester = DigesterOf<keyof FileDigests>;
+
 /** Where digests are computed: on the calling thread (hashInProcess) or on hashing threads (HashingThreads). */
 export interface Hashing {
+  /** The kept digests, FILE_DIGESTS. */
   digester(): Digester;
+  /** Digests of other kinds (an update signature's BLAKE2b-512 prehash), computed in the same place. */
+  digesterOf<N extends string>(kinds: readonly DigestKind<N>[]): DigesterOf<N>;
 }
 
-/** Both digests on the calling thread, each chunk hashed before update returns. */
-export class FileDigester implements Digester {
-  private readonly hashes = FILE_DIGESTS.map(({ name, encoding }) => ({ name, encoding, hash: createHash(name) }));
+/** Digests on the calling thread, each chunk hashed before update returns. */
+export class FileDigester<N extends string = keyof FileDigests> implements DigesterOf<N> {
+  private readonly hashes: { name: N; encoding: BinaryToTextEncoding; hash: Hash }[];
+
+  constructor(kinds: readonly DigestKind<N>[] = FILE_DIGESTS as unknown as readonly DigestKind<N>[]) {
+    this.hashes = kinds.map(({ name, algorithm, encoding }) => ({ name, encoding, hash: createHash(algorithm) }));
+  }
 
   update(chunk: Buffer): void {
     for (const { hash } of this.hashes) hash.update(chunk);
   }
 
   /** node:crypto refuses a second digest. */
-  async digest(): Promise<FileDigests> {
-    return Object.fromEntries(this.hashes.map(({ name, encoding, hash }) => [name, hash.digest(encoding)])) as unknown as FileDigests;
+  async digest(): Promise<Digests<N>> {
+    return Object.fromEntries(this.hashes.map(({ name, encoding, hash }) => [name, hash.digest(encoding)])) as Digests<N>;
   }
 
   abort(): void {}
 }
 
-export const hashInProcess: Hashing = { digester: () => new FileDigester() };
+export const hashInProcess: Hashing = { digester: () => new FileDigester(), digesterOf: (kinds) => new FileDigester(kinds) };
 
 /** Feeds a stream to `sink` chunk by chunk: memory stays flat whatever the size. */
 export async function feedStream(stream: Readable, sink: ChunkSink): Promise<void> {
@@ -86,20 +106,20 @@ export async function feedFileThroughReusedBuffers(handle: FileHandle, chunkByte
   }
 }
 
-/** Both digests of a stream, in one pass; the digester is aborted when the stream fails. */
-export async function digestsOfStream(stream: Readable, digester: Digester): Promise<FileDigests> {
+/** The digester's digests of a stream, in one pass; the digester is aborted when the stream fails. */
+export async function digestsOfStream<N extends string>(stream: Readable, digester: DigesterOf<N>): Promise<Digests<N>> {
   return digestAfter(digester, feedStream(stream, digester));
 }
 
 /**
- * Both digests of an open file, in one pass: read straight into the digester's memory where it has
- * any, else through reused buffers. The digester is aborted when a read fails.
+ * The digester's digests of an open file, in one pass: read straight into the digester's memory
+ * where it has any, else through reused buffers. The digester is aborted when a read fails.
  */
-export async function digestsOfFile(handle: FileHandle, chunkBytes: number, digester: Digester): Promise<FileDigests> {
+export async function digestsOfFile<N extends string>(handle: FileHandle, chunkBytes: number, digester: DigesterOf<N>): Promise<Digests<N>> {
   return digestAfter(digester, digester.readFile ? digester.readFile(handle, chunkBytes) : feedFileThroughReusedBuffers(handle, chunkBytes, digester));
 }
 
-async function digestAfter(digester: Digester, fed: Promise<void>): Promise<FileDigests> {
+async function digestAfter<N extends string>(digester: DigesterOf<N>, fed: Promise<void>): Promise<Digests<N>> {
   try {
     await fed;
   } catch (error) {

@@ -1,5 +1,6 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
+import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
@@ -8,7 +9,7 @@ import type { CreateApplicationRequest, ListApplicationsQuery, UpdateApplication
 
 /** Applications: creation, listing, updates and soft deletion. */
 export class ApplicationService {
-  constructor(private readonly store: Store, private readonly catalog: CatalogCache, private readonly webhooks: WebhookEvents) {}
+  constructor(private readonly store: Store, private readonly catalog: CatalogCache, private readonly webhooks: WebhookEvents, private readonly jobs: JobQueues) {}
 
   async create(input: CreateApplicationRequest): Promise<Application> {
     const customerIds = unique(input.customerIds ?? []);
@@ -52,6 +53,9 @@ export class ApplicationService {
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
     const updated = await this.change(applicationId, () => this.store.updateApplication(applicationId, patch, new Date()));
     if (!updated) throw notFound(`application ${applicationId} not found`);
+    // Published signatures are checked again under the key now set. Queued whenever a request names
+    // the key, changed or not, so repeating a request whose check Redis refused queues it.
+    if (patch.updateSigningKey !== undefined) await this.jobs.enqueue('recheck-update-signatures', { applicationId });
     return updated;
   }
 

@@ -1,6 +1,6 @@
 import { conflict, gone, notFound, validationError } from '../../shared/errors';
 import { EventRecorder, buildEvent, EventOrigin } from '../../shared/events/event-recorder';
-import { formatChecksum, normaliseChecksum } from '../../shared/hashing';
+import { formatChecksum, type Hashing, normaliseChecksum } from '../../shared/hashing';
 import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
@@ -30,6 +30,8 @@ export class UploadService {
   constructor(
     private readonly store: Store,
     private readonly storage: ObjectStorage,
+    /** Where an update signature's prehash of its MAIN file is computed: the hashing threads. */
+    private readonly hashing: Hashing,
     private readonly jobs: JobQueues,
     private readonly events: EventRecorder,
     private readonly webhooks: WebhookEvents,
@@ -84,7 +86,7 @@ export class UploadService {
         createdAt: received,
         updatedAt: received,
       };
-      const signatureProblem = await updateSignatureProblem(this.store, this.storage, file, staged.stagingKey);
+      const signatureProblem = await updateSignatureProblem(this.store, this.storage, this.hashing, file, staged.stagingKey);
       if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
       await this.storage.move(staged.stagingKey, storageKey);
       const now = new Date();

@@ -1,6 +1,5 @@
 import { valid as validSemVer } from 'semver';
 import { notFound } from '../../shared/errors';
-import { defaultChannel } from '../../shared/releases/channels';
 import { ARCHS, Arch, Platform, selectMainFile } from '../../shared/releases/platforms';
 import { compareOrderKeys, versionOrderKey } from '../../shared/releases/version-order';
 import type { Version } from '../../shared/store/models';
@@ -54,7 +53,6 @@ export class UpdateFeeds {
   constructor(
     private readonly releases: ReleaseCatalog,
     private readonly signatures: SignatureTexts,
-    private readonly channels: readonly string[],
     /** Absolute base of the file links in Tauri answers. */
     private readonly publicBaseUrl: string,
   ) {}
@@ -71,15 +69,16 @@ export class UpdateFeeds {
     }, undefined);
   }
 
-  /** Tauri's dynamic-server check: the newest signed SemVer release for the target, if newer than the caller's. */
+  /**
+   * Tauri's dynamic-server check: the newest signed SemVer release for the target, if newer than the
+   * caller's. A caller who may use the application but is offered no signed build for its target is
+   * up to date (Tauri's updater takes any answer but 204 and a valid 200 as a failure).
+   */
   tauriCheck(caller: ReleaseCaller, applicationId: string, target: { platform: OperatingSystem; arch: Arch; channel?: string }, running: RunningVersion): Eventually<UpdateCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
-      if (!offer) {
-        throw notFound(`no signed version of ${applicationId} for ${describe(target.platform, target.arch)} in channel ${target.channel ?? defaultChannel(this.channels)}`);
-      }
-      if (!this.isNewer(offer.release.version, running)) return UP_TO_DATE;
+      if (!offer || !this.isNewer(offer.release.version, running)) return UP_TO_DATE;
       return andThen(this.tauriDocument(applicationId, offer), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
     }, undefined);
   }
@@ -87,11 +86,12 @@ export class UpdateFeeds {
   /**
    * Squirrel.Mac's check: the newest release offered for macOS and the arch, with its MAIN file,
    * when newer than the caller's (Squirrel installs whatever it is given, so an equal version is no
-   * update); 404 when there is no macOS build at all.
+   * update); up to date too when no macOS build is offered to the caller.
    */
   squirrelMacCheck(caller: ReleaseCaller, applicationId: string, target: SquirrelMacTarget, running: RunningVersion): Eventually<SquirrelMacCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: 'macos', arch: target.arch };
     return andThen(this.releases.latest(caller, selector), (latest): SquirrelMacCheck => {
+      if (latest.kind === 'none') return UP_TO_DATE;
       if (latest.kind !== 'found') throw notFound(`no macOS build of ${applicationId} for arch ${target.arch}`);
       if (!this.isNewer(latest.release.version, running)) return UP_TO_DATE;
       return { kind: 'update', release: latest.release, file: latest.file };
@@ -206,7 +206,8 @@ function tauriOffer(release: OfferedRelease, platform: Platform, arch: Arch): Ta
   const selection = selectMainFile(mains, { platform, arch });
   if (selection.kind !== 'match') return null;
   const main = selection.file;
-  const signatures = release.files.filter((file) => file.fileType === 'SIGNATURE' && file.platform === main.platform && file.arch === main.arch);
+  // A signature that no longer verifies under the application's key (signatureProblem) is no signature.
+  const signatures = release.files.filter((file) => file.fileType === 'SIGNATURE' && !file.signatureProblem && file.platform === main.platform && file.arch === main.arch);
   const signature = signatures.find((file) => file.fileName === `${main.fileName}.sig`) ?? signatures[signatures.length - 1];
   return signature ? { release, main, signature } : null;
 }

@@ -40,7 +40,7 @@ const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's upd
  */
 export const updateRoutes: RouteModule = (deps) => {
   const { channels, publicBaseUrl } = deps.config;
-  const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), channels, publicBaseUrl);
+  const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), publicBaseUrl);
   const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */

@@ -19,6 +19,8 @@ export const fileResponse = z.object({
   platform: z.enum(PLATFORMS),
   arch: z.enum(ARCHS),
   status: z.enum(['pending', 'available', 'failed']),
+  /** A SIGNATURE file's: why it no longer verifies under the application's update-signing key (not offered to Tauri clients); null otherwise. */
+  signatureProblem: z.string().nullable(),
   createdAt: timestamp,
 });
 
@@ -36,6 +38,7 @@ export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
     platform: file.platform ?? DEFAULT_PLATFORM,
     arch: file.arch ?? DEFAULT_ARCH,
     status: file.status,
+    signatureProblem: file.signatureProblem ?? null,
     createdAt: iso(file.createdAt),
   };
 }

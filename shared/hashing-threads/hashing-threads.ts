@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { Digester, FILE_DIGESTS, FileDigester, Hashing } from '../hashing';
+import { Digester, DigesterOf, DigestKind, FILE_DIGESTS, FileDigester, Hashing } from '../hashing';
 import type { FromHashThread, HashThreadData, ToHashThread } from './messages';
 import { LaneThread, newRing, RingSize, ThreadedDigester } from './threaded-digester';
 
@@ -31,9 +31,10 @@ export class HashingThreadError extends Error {
 }
 
 /**
- * Hashing threads shared by every file a process hashes: each file's SHA-256 and SHA-512 are
- * computed on two threads, in parallel with each other and with the event loop, which only copies
- * the bytes into the file's ring (ThreadedDigester). Threads start with the first file and keep the
+ * Hashing threads shared by every file a process hashes: each file's SHA-256 and SHA-512 (or the
+ * kinds a caller asks for, such as an update signature's BLAKE2b-512 prehash) are computed one
+ * thread per digest, in parallel with each other and with the event loop, which only copies the
+ * bytes into the file's ring (ThreadedDigester). Threads start with the first file and keep the
  * process alive only while they hash. A thread that stops fails the digests it was computing (their
  * bytes are gone) and is replaced for the next file; a thread that cannot start at all leaves the
  * digests to the calling thread from then on. With no threads (HASHING_THREADS=0, or one core) every
@@ -63,15 +64,19 @@ export class HashingThreads implements Hashing {
   }
 
   digester(): Digester {
-    if (this.threads.length === 0 || this.unavailable || this.closed) return new FileDigester();
+    return this.digesterOf(FILE_DIGESTS);
+  }
+
+  digesterOf<N extends string>(kinds: readonly DigestKind<N>[]): DigesterOf<N> {
+    if (this.threads.length === 0 || this.unavailable || this.closed) return new FileDigester(kinds);
     // Files alternate which thread takes which digest, so files hashed at once share the threads' work.
     const first = this.nextFile++;
-    const threads = FILE_DIGESTS.map((_, i) => this.thread((first + i) % this.threads.length));
+    const threads = kinds.map((_, i) => this.thread((first + i) % this.threads.length));
     const ring = this.idleRings.pop() ?? newRing(this.ring);
-    const digester = new ThreadedDigester(ring, this.ring, threads, this.nextLane, (done) => {
+    const digester = new ThreadedDigester(ring, this.ring, kinds, threads, this.nextLane, (done) => {
       if (this.idleRings.length < IDLE_RINGS && !this.closed) this.idleRings.push(done);
     });
-    this.nextLane += FILE_DIGESTS.length;
+    this.nextLane += kinds.length;
     return digester;
   }
 

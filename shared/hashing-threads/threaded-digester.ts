@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { Digester, FILE_DIGESTS, FileDigests } from '../hashing';
+import type { DigesterOf, DigestKind, Digests } from '../hashing';
 import { HASHED_CELLS, RING_HEADER_BYTES, ToHashThread, WRITTEN_CELL } from './messages';
 
 /** A hashing thread as a digester uses it. */
@@ -42,13 +42,14 @@ interface Lane {
 }
 
 /**
- * Both digests of one file, each computed by a hashing thread: update copies the chunk into the ring
+ * Digests of one file (its kept SHA-256 and SHA-512, or another set of kinds), each computed by a
+ * hashing thread: update copies the chunk into the ring
  * and returns, unless the ring is full, when it returns a promise that resolves once the chunk is
  * in. The threads hash while the caller goes on (writing the file, reading the next chunk). Once
  * every lane has answered (digest or abort), `release` gets the ring back for another file; a ring
  * whose thread stopped is never used again.
  */
-export class ThreadedDigester implements Digester {
+export class ThreadedDigester<N extends string> implements DigesterOf<N> {
   /** A Buffer over the ring's bytes (see copy for how they are written). */
   private readonly bytes: Buffer;
   private readonly cells: Int32Array;
@@ -65,11 +66,12 @@ export class ThreadedDigester implements Digester {
   constructor(
     ring: SharedArrayBuffer,
     private readonly size: RingSize,
+    private readonly kinds: readonly DigestKind<N>[],
     threads: readonly LaneThread[],
     firstLaneId: number,
     release: (ring: SharedArrayBuffer) => void,
   ) {
-    if (threads.length !== FILE_DIGESTS.length) throw new Error(`one thread per digest: ${FILE_DIGESTS.length} expected`);
+    if (threads.length !== kinds.length) throw new Error(`one thread per digest: ${kinds.length} expected`);
     this.bytes = Buffer.from(ring, RING_HEADER_BYTES, size.capacity);
     this.cells = new Int32Array(ring, 0, RING_HEADER_BYTES / 4);
     this.cells.fill(0);
@@ -81,7 +83,7 @@ export class ThreadedDigester implements Digester {
       };
     });
     this.failed.catch(() => undefined);
-    this.lanes = FILE_DIGESTS.map(({ name, encoding }, cell) => {
+    this.lanes = kinds.map(({ algorithm, encoding }, cell) => {
       const id = firstLaneId + cell;
       const thread = threads[cell];
       const answer = new Promise<string>((resolve, reject) => {
@@ -94,7 +96,7 @@ export class ThreadedDigester implements Digester {
         });
       });
       answer.catch(() => undefined);
-      thread.send({ kind: 'start', lane: id, ring, cell, algorithm: name, encoding });
+      thread.send({ kind: 'start', lane: id, ring, cell, algorithm, encoding });
       return { id, cell: HASHED_CELLS + cell, thread, answer };
     });
     Promise.all(this.lanes.map((lane) => lane.answer)).then(() => release(ring), () => undefined);
@@ -125,13 +127,13 @@ export class ThreadedDigester implements Digester {
     }
   }
 
-  async digest(): Promise<FileDigests> {
+  async digest(): Promise<Digests<N>> {
     if (this.failure) throw this.failure;
     if (this.ended) throw new Error('the digester has ended');
     this.ended = true;
     for (const lane of this.lanes) lane.thread.send({ kind: 'end', lane: lane.id });
     const digests = await Promise.all(this.lanes.map((lane) => lane.answer));
-    return Object.fromEntries(FILE_DIGESTS.map(({ name }, i) => [name, digests[i]])) as unknown as FileDigests;
+    return Object.fromEntries(this.kinds.map(({ name }, i) => [name, digests[i]])) as Digests<N>;
   }
 
   abort(): void {

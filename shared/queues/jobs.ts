@@ -44,6 +44,11 @@ export interface JobPayloads {
    * that was interrupted had got to (files are taken in fileId order).
    */
   'backfill-file-digests': { afterFileId?: string };
+  /**
+   * Check every SIGNATURE file of an application again under its update-signing key, queued when a
+   * request names the key: one that no longer verifies records why and stops being offered.
+   */
+  'recheck-update-signatures': { applicationId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -102,6 +107,8 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
     options: () => ({ jobId: 'backfill-file-digests', removeOnComplete: true, removeOnFail: true }),
     atWorkerStart: {},
   },
+  // Hashes the MAIN files the signatures sign, so it runs beside the digest backfill, apart from uploads.
+  'recheck-update-signatures': { queue: 'maintenance' },
 };
 
 export interface RecurringJob {

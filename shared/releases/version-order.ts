@@ -1,10 +1,10 @@
-import { parse as parseSemVer } from 'semver';
-
 /**
  * The one order of an application's versions, lowest first.
  *
  * 1. `semver`: strict SemVer 2.0 after one leading `v` or `V` (`1.2.3`, `v1.0.0-rc.1+build.7`), by
- *    SemVer precedence: build metadata is ignored, a prerelease sits below its release.
+ *    SemVer precedence: build metadata is ignored, a prerelease sits below its release. Numbers of
+ *    any size compare exactly (the `semver` package refuses a major, minor or patch past 2^53 and
+ *    compares numeric prerelease identifiers past it as floats; its order is the same otherwise).
  * 2. `numeric`: 1 to 4 dot-separated numbers that are not SemVer, leading zeros and one leading
  *    `v`/`V` allowed (`10`, `1.2`, `2024.01.15`, `1.2.3.4`). They sit among SemVer versions as
  *    if padded with zeros: `1.2` ranks with `1.2.0`, `2024.01.15` with `2024.1.15`, `1.2.3.4`
@@ -36,6 +36,14 @@ export const MAX_NUMERIC_COMPONENTS = 4;
 /** The semver package's own limit; it also keeps each number's digit count within the key's 3-digit prefix. */
 const MAX_ORDERED_LENGTH = 256;
 
+/** SemVer 2.0's grammar (semver.org), numbers of any length: major, minor, patch, prerelease, build. */
+const NUMBER = '0|[1-9]\\d*';
+const PRERELEASE_IDENTIFIER = `(?:${NUMBER}|\\d*[A-Za-z-][0-9A-Za-z-]*)`;
+const SEMVER = new RegExp(
+  `^(${NUMBER})\\.(${NUMBER})\\.(${NUMBER})`
+  + `(?:-(${PRERELEASE_IDENTIFIER}(?:\\.${PRERELEASE_IDENTIFIER})*))?`
+  + '(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$',
+);
 const NUMERIC_VERSION = new RegExp(`^\\d+(?:\\.\\d+){0,${MAX_NUMERIC_COMPONENTS - 1}}$`);
 const DIGITS = /^\d+$/;
 
@@ -93,17 +101,12 @@ function classify(version: string): Classified {
   const body = /^[vV]\d/.test(version) ? version.slice(1) : version;
   // semver trims whitespace; a version with any is not one of ours.
   if (!/^\d/.test(body) || body.trim() !== body || body.length > MAX_ORDERED_LENGTH) return { kind: 'free-form' };
-  const semver = parseSemVer(body);
+  // Parsed here, not by the semver package: its numbers stop at 2^53, the key's digits do not.
+  const semver = SEMVER.exec(body);
   if (semver) {
-    return {
-      kind: 'semver',
-      main: [String(semver.major), String(semver.minor), String(semver.patch)],
-      // semver turns numeric identifiers past 2^53 into strings and compares them as floats; the
-      // key compares their digits exactly.
-      prerelease: semver.prerelease.map(String),
-    };
+    const [, major, minor, patch, prerelease] = semver;
+    return { kind: 'semver', main: [major, minor, patch], prerelease: prerelease === undefined ? [] : prerelease.split('.') };
   }
-  // Also SemVer too large for the semver package (numbers past 2^53) without a prerelease.
   if (NUMERIC_VERSION.test(body)) {
     const components = body.split('.');
     while (components.length < MAX_NUMERIC_COMPONENTS) components.push('0');

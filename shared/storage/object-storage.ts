@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ChunkSink, FileDigests, Hashing } from '../hashing';
+import type { ChunkSink, DigestKind, Digests, FileDigests, Hashing } from '../hashing';
 import { MAX_PUT_BYTES } from '../policy';
 
 export interface ObjectInfo {
@@ -113,10 +113,11 @@ export interface ObjectStorage {
   /** Throws ObjectNotFoundError when the object does not exist. */
   getStream(key: string, range?: ByteRange): Promise<Readable>;
   /**
-   * The object's SHA-256 (hex) and SHA-512 (base64), from one pass over its bytes computed where
-   * `hashing` computes them; throws ObjectNotFoundError when missing.
+   * The object's SHA-256 (hex) and SHA-512 (base64), or its digests of `kinds`, from one pass over
+   * its bytes computed where `hashing` computes them; throws ObjectNotFoundError when missing.
    */
   digests(key: string, hashing: Hashing): Promise<FileDigests>;
+  digests<N extends string>(key: string, hashing: Hashing, kinds: readonly DigestKind<N>[]): Promise<Digests<N>>;
   /** Succeeds whether or not the object exists. */
   delete(key: string): Promise<void>;
   /** Keys of up to `limit` objects directly under `directory/` (not in directories below it), in no set order. */

@@ -67,6 +67,12 @@ export interface FileRecord {
   arch?: Arch;
   /** SHA-512 of the bytes, base64; null until computed (files stored before digests were kept). */
   sha512?: string | null;
+  /**
+   * A SIGNATURE file's: why it no longer verifies under its application's update-signing key, found
+   * when the key changed (null when it verifies or is not checked). Such a signature is not offered
+   * to update clients. Set on every file a store returns.
+   */
+  signatureProblem?: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -11,9 +11,11 @@ import type { NewUploadSession, VersionUpsert } from './store';
  * migration or read path).
  */
 
-/** A file as stored: platform and arch `any` and no SHA-512 unless given. */
+/** A file as stored: platform and arch `any`, no SHA-512 and no signature problem unless given. */
 export function fileWithDefaults(file: FileRecord): FileRecord {
-  return { ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null };
+  return {
+    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, signatureProblem: file.signatureProblem ?? null,
+  };
 }
 
 export function sessionWithDefaults(session: NewUploadSession): UploadSession {

@@ -237,6 +237,8 @@ export interface Store {
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
   /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */
   setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null>;
+  /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
+  setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;
   /**
    * Up to `limit` available files without a SHA-512, by fileId, after `afterFileId` when given: a
    * backfill pages with the last fileId it was given, and resumes from it after a restart.

@@ -1,7 +1,7 @@
-import { feedStream } from '../hashing';
+import type { DigestKind, Hashing } from '../hashing';
 import {
-  createPrehash,
   MinisignFormatError,
+  PREHASH_ALGORITHM,
   parsePublicKey,
   parseSignature,
   verificationProblem,
@@ -9,6 +9,9 @@ import {
 import type { ObjectStorage } from '../storage/object-storage';
 import type { FileRecord } from '../store/models';
 import type { Store } from '../store/store';
+
+/** What a prehashed minisign signature signs: the BLAKE2b-512 of the file, computed where file digests are. */
+const PREHASH: readonly DigestKind<'prehash'>[] = [{ name: 'prehash', algorithm: PREHASH_ALGORITHM, encoding: 'base64' }];
 
 /** Far above a minisign signature (about 400 bytes, 550 in base64): a larger SIGNATURE file is not one. */
 export const MAX_UPDATE_SIGNATURE_BYTES = 16 * 1024;
@@ -21,11 +24,18 @@ export const MAX_UPDATE_SIGNATURE_BYTES = 16 * 1024;
  * never ships a signature that every Tauri client would reject. `bytesKey` is where the signature's
  * bytes are now (a staging key, or the file's own).
  */
-export async function updateSignatureProblem(store: Store, storage: ObjectStorage, file: FileRecord, bytesKey: string): Promise<string | null> {
+export async function updateSignatureProblem(store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string): Promise<string | null> {
   if (file.fileType !== 'SIGNATURE') return null;
   const application = await store.getApplication(file.applicationId, { includeDeleted: true });
   if (!application?.updateSigningKey) return null;
-  const publicKey = parsePublicKey(application.updateSigningKey);
+  return signatureProblemUnder(application.updateSigningKey, store, storage, hashing, file, bytesKey);
+}
+
+/** Why a SIGNATURE file does not verify under `signingKey` (an application's updateSigningKey), or null when it does. */
+export async function signatureProblemUnder(
+  signingKey: string, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string,
+): Promise<string | null> {
+  const publicKey = parsePublicKey(signingKey);
 
   if (file.fileSize > MAX_UPDATE_SIGNATURE_BYTES) return notMinisign(`it has ${file.fileSize} bytes`);
   let signature;
@@ -41,9 +51,9 @@ export async function updateSignatureProblem(store: Store, storage: ObjectStorag
     return `the signature has no file to verify: version ${file.version} has no available MAIN file for platform ${platformOf(file)} `
       + `and arch ${archOf(file)}; publish that first`;
   }
-  const prehash = createPrehash();
-  await feedStream(await storage.getStream(main.storageKey), { update: (chunk) => { prehash.update(chunk); } });
-  const problem = verificationProblem(publicKey, signature, prehash.digest());
+  // On the hashing threads: the MAIN file may be gigabytes, and the gateway checks small uploads.
+  const { prehash } = await storage.digests(main.storageKey, hashing, PREHASH);
+  const problem = verificationProblem(publicKey, signature, Buffer.from(prehash, 'base64'));
   return problem && `the update signature does not verify against ${main.fileName}: ${problem}`;
 }
 

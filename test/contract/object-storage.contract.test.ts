@@ -177,6 +177,15 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
       expect(error).to.be.instanceOf(ObjectNotFoundError);
     });
 
+    it("computes other kinds of digest (an update signature's BLAKE2b-512 prehash) in the same pass, and refuses a missing object", async () => {
+      const prehash = [{ name: 'prehash', algorithm: 'blake2b512', encoding: 'base64' }] as const;
+      await storage.put('prehashed.bin', generatedBody(LARGE_BODY_BYTES, 'prehashed'), { contentLength: LARGE_BODY_BYTES });
+      const blake2b512 = createHash('blake2b512');
+      for await (const chunk of generatedBody(LARGE_BODY_BYTES, 'prehashed')) blake2b512.update(chunk as Buffer);
+      expect(await storage.digests('prehashed.bin', hashing, prehash)).to.deep.equal({ prehash: blake2b512.digest('base64') });
+      expect(await rejectionOf(storage.digests('missing/prehashed.bin', hashing, prehash))).to.be.instanceOf(ObjectNotFoundError);
+    });
+
     it('lists the keys directly under a directory, up to a limit', async () => {
       for (const key of ['listed/a.bin', 'listed/b.bin', 'listed/nested/c.bin', 'listed-not/d.bin']) {
         await storage.put(key, Readable.from([Buffer.from(key)]));

@@ -15,7 +15,7 @@ import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version, We
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
-import { FIRST_SCHEMA, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
+import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, AuditQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
@@ -468,6 +468,9 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           '1.0.0', 'v1.0.0', '1.0.0+build.5', 'V2.0.0-rc.1', '2.0.0', '1.9.0', '1.10.0', '10.0.0',
           '1.0', '1.2', '1.2.3', '1.2.3.4', '1.2.4-alpha', '10', '2024.01.15', '2024.1.15', '2024.1.2',
           'build-812', 'nightly', '1.2-beta', 'latest-dev', '1.2.3.4.5', 'Build-9',
+          // Numbers past 2^53, with and without a prerelease or build metadata.
+          '99999999999999999999999.0.0-rc.1', '99999999999999999999999.0.0', '99999999999999999999999.0.0+b.7',
+          '1.0.0-rc.99999999999999999999', '1.0.0-rc.100000000000000000000', '1.99999999999999999999.0-beta',
         ];
 
         it('lists versions of every kind inserted in any order in the order of the version comparator', async () => {
@@ -670,6 +673,21 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           const results = await Promise.all([1, 2].map((n) => store.publishFile('f_1', { ...digests, release: { releaseNotes: `racer ${n}` } }, at(n))));
           expect(results.map((result) => result.outcome)).to.deep.equal(['published', 'published']);
           expect(await store.getFile('f_1')).to.include({ status: 'available', sha512: digests.sha512 });
+        });
+      });
+
+      describe('signature problems', () => {
+        it("records why a signature no longer verifies, and clears it, without touching anything else; lists it with its version's files", async () => {
+          await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+          const stored = await store.insertFile(file('f_sig', { fileType: 'SIGNATURE', updatedAt: at(3) }));
+          expect(stored.signatureProblem).to.equal(null);
+          const problem = 'the update signature does not verify against app.tar.gz: made with key 0123456789ABCDEF';
+          expect(await store.setSignatureProblem('f_sig', problem)).to.deep.equal({ ...stored, signatureProblem: problem });
+          expect(await store.getFile('f_sig')).to.deep.equal({ ...stored, signatureProblem: problem });
+          expect((await store.listVersions('app_1'))[0].files).to.deep.equal([{ ...stored, signatureProblem: problem }]);
+          expect(await store.setSignatureProblem('f_sig', null)).to.deep.equal(stored);
+          expect(await store.getFile('f_sig')).to.deep.equal(stored);
+          expect(await store.setSignatureProblem('f_unknown', problem)).to.equal(null);
         });
       });
 
@@ -1650,6 +1668,53 @@ describe('SQLite store opening a database of the release before the release mode
   });
 });
 
+/** Versions an earlier version order keyed as free-form: SemVer with a number past 2^53 and a prerelease or build metadata. */
+const KEYED_AS_FREE_FORM = ['99999999999999999999999.0.0-rc.1', '1.2.99999999999999999999+build.7'];
+/** What listings show once every key is this release's. */
+const REKEYED_ORDER = ['99999999999999999999999.0.0-rc.1', '1.2.99999999999999999999+build.7', '1.1.0', 'nightly'];
+/** The key an earlier version order gave a free-form version. */
+const EARLIER_FREE_FORM_KEY = '0';
+
+describe('SQLite store opening a database keyed by an earlier version order', () => {
+  let dir: string;
+  let databaseFile: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-rekey-'));
+    databaseFile = path.join(dir, 'store.sqlite');
+    // As the release before migration 9 left it.
+    const db = new Database(databaseFile);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, 8);
+    const insert = db.prepare('INSERT INTO versions (application_id, version, order_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?)');
+    for (const [i, version] of ['1.1.0', 'nightly', ...KEYED_AS_FREE_FORM].entries()) {
+      const key = KEYED_AS_FREE_FORM.includes(version) ? EARLIER_FREE_FORM_KEY : versionOrderKey(version);
+      insert.run('app_1', version, key, at(i).getTime(), at(i).getTime());
+    }
+    db.close();
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives every version the key of this release when it opens, so listings sort them in the version order', async () => {
+    const store = new SqliteStore(databaseFile);
+    try {
+      expect(versionNames(await store.listVersions('app_1'))).to.deep.equal(REKEYED_ORDER);
+    } finally {
+      await store.close();
+    }
+    const db = new Database(databaseFile, { readonly: true });
+    try {
+      const keys = db.prepare('SELECT version, order_key FROM versions').all() as { version: string; order_key: string }[];
+      for (const { version, order_key: key } of keys) expect(key, version).to.equal(versionOrderKey(version));
+      expect(db.pragma('user_version', { simple: true })).to.equal(SCHEMA_VERSION);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('SQLite store opening a database of the release before the webhook outbox', () => {
   let dir: string;
 
@@ -1663,14 +1728,10 @@ describe('SQLite store opening a database of the release before the webhook outb
 
   it('moves the events kept while Redis refused them into the outbox, ready to be relayed', async () => {
     const databaseFile = path.join(dir, 'store.sqlite');
-    await new SqliteStore(databaseFile).close();
-    // Back to that release's schema (8), with one event kept.
+    // As that release left it (schema 8), with one event kept.
     const db = new Database(databaseFile);
-    db.exec(`DROP TABLE webhook_outbox;
-      CREATE TABLE unqueued_webhook_events (event_id TEXT PRIMARY KEY, type TEXT NOT NULL, occurred_at INTEGER NOT NULL, data TEXT NOT NULL, kept_at INTEGER NOT NULL);
-      CREATE INDEX unqueued_webhook_events_kept ON unqueued_webhook_events(kept_at, event_id);`);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, 8);
     db.prepare('INSERT INTO unqueued_webhook_events VALUES (?, ?, ?, ?, ?)').run('evt_kept', 'customer.created', at(1).getTime(), '{"customerId":"cus_1"}', at(2).getTime());
-    db.pragma('user_version = 8');
     db.close();
 
     const store = new SqliteStore(databaseFile);
@@ -1856,7 +1917,7 @@ if (mongodbUri) {
         expect(await listings()).to.deep.equal(expected);
 
         const report = await migrateDatabase(database.uri, options);
-        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1 });
+        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1, orderKeys: 0 });
         expect(report.dropped.versions).to.deep.equal(['applicationId_1_createdAt_-1_version_-1']);
         expect(await db.collection('versions').findOne({ version: '1.10.0' }, { projection: { _id: 0 } })).to.deep.equal({
           applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, channel: 'main', status: 'published',
@@ -1864,7 +1925,7 @@ if (mongodbUri) {
         });
         expect(await listings()).to.deep.equal(expected);
         expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
-        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0 });
+        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0 });
       });
 
       it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {
@@ -1907,6 +1968,36 @@ if (mongodbUri) {
     });
 
     /** What the contract cannot reach: a rollup interrupted between its steps, rebuilt here in the stored documents. */
+    /** Versions keyed by an earlier version order, as a deploy finds them: read in order at once, rekeyed by `npm run migrate`. */
+    describe('MongoStore reading versions keyed by an earlier version order', () => {
+      let database: { name: string; uri: string };
+      let db: Connection;
+      let store: MongoStore;
+
+      beforeEach(async () => {
+        tests += 1;
+        database = freshDatabase(mongodbUri, `contract_${run}_${tests}`);
+        db = (admin as Connection).useDb(database.name, { useCache: false });
+        store = await MongoStore.connect(database.uri);
+        for (const [i, version] of ['1.1.0', 'nightly', ...KEYED_AS_FREE_FORM].entries()) await store.upsertVersion('app_1', version, {}, at(i));
+        await db.collection('versions').updateMany({ version: { $in: KEYED_AS_FREE_FORM } }, { $set: { orderKey: EARLIER_FREE_FORM_KEY } });
+      });
+
+      afterEach(async () => {
+        await store.close();
+        await db.dropDatabase();
+      });
+
+      it('lists them in the version order before and after migrating, which gives each the key of this release', async () => {
+        expect(versionNames(await store.listVersions('app_1'))).to.deep.equal(REKEYED_ORDER);
+        expect((await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 2 });
+        const stored = await db.collection('versions').find({}, { projection: { _id: 0, version: 1, orderKey: 1 } }).toArray();
+        for (const { version, orderKey } of stored) expect(orderKey, version).to.equal(versionOrderKey(version));
+        expect(versionNames(await store.listVersions('app_1'))).to.deep.equal(REKEYED_ORDER);
+        expect((await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0 });
+      });
+    });
+
     describe('MongoStore rollup resumed after a crash', () => {
       let store: MongoStore;
       let db: Connection;

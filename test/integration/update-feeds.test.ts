@@ -316,9 +316,12 @@ for (const storage of ['embedded store', 'S3'] as const) {
 
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.0').check()).to.equal(null);
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.1').check()).to.equal(null);
+        // A number past 2^53 with a prerelease ranks by its value: no downgrade to 1.1.0.
+        expect(await tauriClient(applicationId, customer.apiKey, '99999999999999999999999.0.0-rc.1').check()).to.equal(null);
         const raw = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/1.1.0`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
         expect([raw.status, raw.headers.get('cache-control')]).to.deep.equal([204, 'no-store']);
-        await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check(), /valid release JSON from the remote \(404\)/);
+        // No build for that target: nothing newer is offered, which is no failure for the client.
+        expect(await tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check()).to.equal(null);
         await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'freebsd').check(), /\(404\)/);
       });
 
@@ -364,6 +367,31 @@ for (const storage of ['embedded store', 'S3'] as const) {
         const update = await client.check();
         expect(update?.version).to.equal('2.0.0');
         await expectRejection(client.download(update!), /signature verification failed/);
+      });
+
+      it('answers its checks and Squirrel.Mac\'s with 204 until a build for the platform is published (for Tauri, signed), and 404 to whoever may not use the application', async () => {
+        const { applicationId } = await createApplication(app);
+        const customer = await customerOf(applicationId);
+        const other = await createCustomer(app);
+        const check = async (path: string, apiKey = customer.apiKey) => {
+          const res = await fetch(`${app.baseUrl}/v1/updates/${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
+          return [res.status, res.headers.get('cache-control')];
+        };
+        const checks = (id: string) => [`${id}/tauri/darwin/aarch64/1.0.0`, `${id}/squirrel-mac/1.0.0?arch=arm64`];
+        for (const path of checks(applicationId)) expect(await check(path), path).to.deep.equal([204, 'no-store']);
+        for (const path of checks(applicationId)) expect(await check(path, other.apiKey), `another customer: ${path}`).to.deep.equal([404, 'no-store']);
+        for (const path of checks('no-such-app')) expect(await check(path), path).to.deep.equal([404, 'no-store']);
+
+        // A build for the platform, not yet signed: Squirrel.Mac takes it, Tauri is still offered nothing.
+        const build = await signedBuild('App-1.1.0-arm64-mac.zip');
+        // Through the API, as a vendor does: the feeds' caches learn of each upload.
+        await uploadSmallFile(app, { applicationId, version: '1.1.0', fileName: 'App-1.1.0-arm64-mac.zip', platform: 'macos', arch: 'arm64', content: build.bytes });
+        const [tauri, squirrel] = checks(applicationId);
+        expect(await check(tauri)).to.deep.equal([204, 'no-store']);
+        expect(await tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check()).to.equal(null);
+        expect((await check(squirrel))[0]).to.equal(200);
+        await uploadSmallFile(app, { applicationId, version: '1.1.0', fileName: 'App-1.1.0-arm64-mac.zip.sig', platform: 'macos', arch: 'arm64', content: build.signature, fileType: 'SIGNATURE' });
+        expect(await tauriClient(applicationId, customer.apiKey, '1.0.0', 'darwin', 'aarch64').check()).to.include({ version: '1.1.0' });
       });
     });
 

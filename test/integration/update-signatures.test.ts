@@ -3,24 +3,32 @@ import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createApplication, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, smallUploadForm, SmallUpload, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
+import { createBucket } from '../support/s3-bucket';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { generateTauriKey, tauriSign, TauriSigningKey } from '../support/tauri-signer';
 import { startTestApp, TestApp } from '../support/test-app';
 
-describe('update-signing keys and signature uploads', function () {
+// Signatures are checked against the MAIN file's bytes as each object store reads them.
+for (const storage of ['embedded store', 'S3'] as const) describe(`update-signing keys and signature uploads (${storage})`, function () {
   this.timeout(60_000);
   let app: TestApp;
+  let s3: S3rverProcess | undefined;
   let directory: string;
   let key: TauriSigningKey;
   let otherKey: TauriSigningKey;
 
   before(async () => {
     directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-signatures-'));
-    [app, key, otherKey] = await Promise.all([startTestApp(), generateTauriKey(directory, 'vendor'), generateTauriKey(directory, 'other')]);
+    if (storage === 'S3') s3 = await startS3rver();
+    const env = s3 ? s3Environment(s3, 'update-signatures') : {};
+    [app, key, otherKey] = await Promise.all([startTestApp({ env }), generateTauriKey(directory, 'vendor'), generateTauriKey(directory, 'other')]);
+    if (app.config.s3) await createBucket(app.config.s3);
   });
   after(async () => {
-    await app.close();
+    await app?.close();
+    await s3?.stop();
     await fsp.rm(directory, { recursive: true, force: true });
   });
 
@@ -108,6 +116,58 @@ describe('update-signing keys and signature uploads', function () {
 
       const unsigned = await createApplication(app);
       await uploadSmallFile(app, { applicationId: unsigned.applicationId, version: '2.0.0', content: Buffer.from('anything'), fileName: 'a.sig', fileType: 'SIGNATURE' });
+    });
+  });
+
+  describe('a change of the application key', () => {
+    interface PresentedFile { fileId: string; fileName: string; version: string; fileType: string; signatureProblem: string | null }
+    const signatureFiles = async (applicationId: string) => {
+      const res = await app.http.get(`/v1/management/applications/${applicationId}`);
+      return (res.body.data.versions as { files: PresentedFile[] }[]).flatMap((v) => v.files).filter((f) => f.fileType === 'SIGNATURE');
+    };
+    /** The signature files' problems by version, once every one of them is as `settled` says (the worker's job ran). */
+    const problemsWhen = (applicationId: string, settled: (problems: Record<string, string | null>) => boolean) =>
+      pollUntil(async () => {
+        const problems = Object.fromEntries((await signatureFiles(applicationId)).map((f) => [f.version, f.signatureProblem]));
+        return settled(problems) ? problems : undefined;
+      }, 20_000, 'the signatures checked again');
+    const tauriCheck = async (applicationId: string, apiKey: string, current: string) => {
+      const res = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/${current}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      return res.status === 200 ? ((await res.json()) as { version: string }).version : res.status;
+    };
+    const publishSigned = async (applicationId: string, version: string, signingKey: TauriSigningKey) => {
+      const build = await signedBuild(signingKey);
+      await uploadSmallFile(app, { applicationId, version, content: build.bytes, fileName: 'app.tar.gz', platform: 'linux', arch: 'x64' });
+      await uploadSmallFile(app, { applicationId, version, content: Buffer.from(build.signature), fileName: 'app.tar.gz.sig', fileType: 'SIGNATURE', platform: 'linux', arch: 'x64' });
+    };
+
+    it('stops offering the signatures that no longer verify, with the reason on the file, and offers them again when the key changes back', async () => {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { updateSigningKey: key.publicKey, customerIds: [customer.customerId] });
+      await publishSigned(applicationId, '1.0.0', key);
+      await publishSigned(applicationId, '1.1.0', key);
+      expect(await tauriCheck(applicationId, customer.apiKey, '1.0.0')).to.equal('1.1.0');
+      expect((await signatureFiles(applicationId)).map((f) => f.signatureProblem)).to.deep.equal([null, null]);
+
+      // Clients now hold the other key: nothing signed with the first is offered to them.
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: otherKey.publicKey })).status).to.equal(200);
+      const failing = await problemsWhen(applicationId, (problems) => problems['1.0.0'] !== null && problems['1.1.0'] !== null);
+      for (const problem of Object.values(failing)) expect(problem).to.match(/^the update signature does not verify against app\.tar\.gz: /);
+      expect(await tauriCheck(applicationId, customer.apiKey, '1.0.0')).to.equal(204);
+
+      await publishSigned(applicationId, '1.2.0', otherKey);
+      expect(await tauriCheck(applicationId, customer.apiKey, '1.0.0')).to.equal('1.2.0');
+
+      // Back to the first key: its signatures verify again, the other's no longer does.
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: key.publicKey })).status).to.equal(200);
+      const back = await problemsWhen(applicationId, (problems) => problems['1.0.0'] === null && problems['1.1.0'] === null && problems['1.2.0'] !== null);
+      expect(back['1.2.0']).to.match(/does not verify/);
+      expect(await tauriCheck(applicationId, customer.apiKey, '1.0.0')).to.equal('1.1.0');
+
+      // No key: nothing is checked, every signature is offered.
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: null })).status).to.equal(200);
+      await problemsWhen(applicationId, (problems) => Object.values(problems).every((problem) => problem === null));
+      expect(await tauriCheck(applicationId, customer.apiKey, '1.0.0')).to.equal('1.2.0');
     });
   });
 

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Digester, digestsOfFile, digestsOfStream, FileDigester, Hashing, hashInProcess } from '../../shared/hashing';
+import { Digester, digestsOfFile, digestsOfStream, FILE_DIGESTS, FileDigester, Hashing, hashInProcess } from '../../shared/hashing';
 import { HashingThreadError, HashingThreads } from '../../shared/hashing-threads/hashing-threads';
 import { pollUntil } from '../support/poll';
 import { rejectionOf } from '../support/rejection';
@@ -98,6 +98,26 @@ describe('file digests', () => {
         const handle = await fsp.open(file, 'r');
         try {
           expect(await digestsOfFile(handle, 1024 * 1024, hashing.digester())).to.deep.equal(expected(data));
+        } finally {
+          await handle.close();
+        }
+      });
+
+      it("of other kinds: an update signature's BLAKE2b-512 prehash, of a stream and of a file, alone or beside the kept digests", async () => {
+        const prehash = [{ name: 'prehash', algorithm: 'blake2b512', encoding: 'base64' }] as const;
+        const blake2b512 = (data: Buffer) => createHash('blake2b512').update(data).digest('base64');
+        const data = randomBytes(300_007);
+        for (const size of [1, 999, 65_536]) {
+          expect(await digestsOfStream(Readable.from(chunksOf(data, size)), hashing.digesterOf(prehash)), `chunks of ${size}`)
+            .to.deep.equal({ prehash: blake2b512(data) });
+        }
+        expect(await digestsOfStream(Readable.from([]), hashing.digesterOf(prehash))).to.deep.equal({ prehash: blake2b512(Buffer.alloc(0)) });
+        const file = path.join(directory, 'prehashed.bin');
+        await fsp.writeFile(file, data);
+        const handle = await fsp.open(file, 'r');
+        try {
+          const all = [...FILE_DIGESTS, ...prehash];
+          expect(await digestsOfFile(handle, 64 * 1024, hashing.digesterOf(all))).to.deep.equal({ ...expected(data), prehash: blake2b512(data) });
         } finally {
           await handle.close();
         }

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { compare as semverCompare } from 'semver';
+import { compare as semverCompare, valid as semverValid } from 'semver';
 import {
   compareVersionPrecedence,
   compareVersions,
@@ -68,6 +68,12 @@ const ORDERED_PAIRS: Array<[OrderedVersion, OrderedVersion]> = [
   [v('1.2.3', 1), v('01.2.3', 2)],
   [v('v1.2', 1), v('1.2.0', 2)],
   [v('99999999999999999999.0.0'), v('100000000000000000000.0.0')],
+  // Numbers past 2^53 with a prerelease or build metadata are SemVer all the same.
+  [v('1.1.0'), v('99999999999999999999999.0.0-rc.1')],
+  [v('99999999999999999999999.0.0-rc.1'), v('99999999999999999999999.0.0')],
+  [v('99999999999999999999998.0.0+b.1'), v('99999999999999999999999.0.0-0')],
+  [v('1.0.0-rc.99999999999999999999'), v('1.0.0-rc.100000000000000000000')],
+  [v('1.99999999999999999999.0-beta'), v('2.0.0')],
   // Free-form strings: below every version, among themselves by creation time, then the string.
   [v('build-812'), v('0.0.1')],
   [v('nightly', 5), v('1', 0)],
@@ -94,7 +100,8 @@ describe('version order', () => {
     const kinds: Array<[string, VersionKind]> = [
       ['1.2.3', 'semver'], ['v1.2.3-beta.1+build.5', 'semver'], ['V1.0.0', 'semver'], ['0.0.0', 'semver'],
       ['1', 'numeric'], ['1.2', 'numeric'], ['2024.01.15', 'numeric'], ['1.2.3.4', 'numeric'], ['01.2.3', 'numeric'],
-      ['v2024.01.15', 'numeric'], ['99999999999999999999.0.0', 'numeric'],
+      ['v2024.01.15', 'numeric'], ['99999999999999999999.0.0', 'semver'], ['99999999999999999999999.0.0-rc.1', 'semver'],
+      ['1.2.99999999999999999999+build', 'semver'],
       ['build-812', 'free-form'], ['nightly', 'free-form'], ['1.2-beta', 'free-form'], ['1.2.3.4.5', 'free-form'],
       ['vv1.2.3', 'free-form'], ['v', 'free-form'], ['=1.2.3', 'free-form'], ['1.0~rc1', 'free-form'],
       ['1.2.3.', 'free-form'], ['.1.2', 'free-form'], ['1..2', 'free-form'], ['1.0.0-01', 'free-form'],
@@ -195,6 +202,108 @@ describe('version order', () => {
         fc.pre(versionKind(free) === 'free-form');
         expect(compareVersionPrecedence(free, versioned)).to.be.below(0);
       }), { numRuns: 1000 });
+    });
+
+    describe('SemVer versions of any size, against the semver package', () => {
+      /** A SemVer version's parts: numbers as bigint, so they can be past 2^53. */
+      interface SemVerParts {
+        prefix: string;
+        main: [bigint, bigint, bigint];
+        prerelease: Array<bigint | string>;
+        build: string[];
+      }
+      const huge = fc.constantFrom(2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 10n ** 22n - 1n, 10n ** 22n, 99999999999999999999999n, 2n ** 64n);
+      const number = fc.oneof(
+        fc.bigInt({ min: 0n, max: 3n }),
+        huge,
+        fc.bigInt({ min: 0n, max: 10n ** 25n }),
+      );
+      const alphanumeric = fc.oneof(
+        fc.constantFrom('alpha', 'beta', 'rc', 'a', 'A', 'x-y', '0a', 'alpha0', '-', 'Beta'),
+        // At least one letter or hyphen: an identifier of digits only is a number.
+        fc.tuple(fc.stringMatching(/^[0-9]{0,3}$/), fc.stringMatching(/^[A-Za-z-]$/), fc.stringMatching(/^[0-9A-Za-z-]{0,30}$/))
+          .map((pieces) => pieces.join('')),
+      );
+      const semverParts: fc.Arbitrary<SemVerParts> = fc.record({
+        prefix: fc.constantFrom('', '', 'v', 'V'),
+        main: fc.tuple(number, number, number),
+        prerelease: fc.array(fc.oneof(number, alphanumeric), { maxLength: 4 }),
+        build: fc.array(fc.stringMatching(/^[0-9A-Za-z-]{1,10}$/), { maxLength: 2 }),
+      });
+      const render = (parts: SemVerParts, numeral: (n: bigint) => string): string =>
+        parts.main.map(numeral).join('.')
+        + (parts.prerelease.length ? `-${parts.prerelease.map((id) => (typeof id === 'bigint' ? numeral(id) : id)).join('.')}` : '')
+        + (parts.build.length ? `+${parts.build.join('.')}` : '');
+      const written = (parts: SemVerParts) => parts.prefix + render(parts, String);
+      /**
+       * Both versions with every number replaced by its rank among the numbers of the two: the
+       * same order between any two of their numbers, small enough for the semver package.
+       */
+      const scaledDown = (a: SemVerParts, b: SemVerParts): [string, string] => {
+        const numbers = [a, b].flatMap((parts) => [...parts.main, ...parts.prerelease.filter((id): id is bigint => typeof id === 'bigint')]);
+        const ranks = [...new Set(numbers)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+        const rank = (n: bigint) => String(ranks.indexOf(n));
+        return [render(a, rank), render(b, rank)];
+      };
+
+      it('writes the generated versions within the ordered length', () => {
+        fc.assert(fc.property(semverParts, (parts) => {
+          expect(written(parts).length).to.be.at.most(256);
+          expect(versionKind(written(parts))).to.equal('semver');
+        }), { numRuns: 500 });
+      });
+
+      it('compares as semver compares the versions scaled down, and the order keys agree', () => {
+        fc.assert(fc.property(semverParts, semverParts, fc.nat(3), fc.nat(3), (a, b, createdA, createdB) => {
+          const [x, y] = [written(a), written(b)];
+          const expected = semverCompare(...scaledDown(a, b));
+          expect(Math.sign(compareVersionPrecedence(x, y)), `${x} vs ${y}`).to.equal(expected);
+          const [keyX, keyY] = [versionOrderKey(x), versionOrderKey(y)];
+          expect(keyX < keyY ? -1 : keyX > keyY ? 1 : 0, `keys of ${x} vs ${y}`).to.equal(expected);
+          // The total order refines precedence: only a tie is decided by creation time and the string.
+          const total = Math.sign(compareVersions(v(x, createdA), v(y, createdB)));
+          if (expected !== 0) expect(total).to.equal(expected);
+        }), { numRuns: 5000 });
+      });
+
+      it('compares a version with itself spelled with another prefix or build as equal', () => {
+        fc.assert(fc.property(semverParts, fc.constantFrom('', 'v', 'V'), fc.stringMatching(/^[0-9A-Za-z-]{1,10}$/), (parts, prefix, build) => {
+          const other = { ...parts, prefix, build: [build] };
+          expect(compareVersionPrecedence(written(parts), written(other))).to.equal(0);
+          expect(versionOrderKey(written(parts))).to.equal(versionOrderKey(written(other)));
+        }), { numRuns: 500 });
+      });
+
+      it('takes as SemVer exactly what the semver package takes, for numbers it can read', () => {
+        const small = semverParts.filter((parts) => [...parts.main, ...parts.prerelease].every((id) => typeof id !== 'bigint' || id <= 2n ** 53n - 1n));
+        const edit = fc.tuple(fc.nat(), fc.constantFrom('', '.', '-', '+', '0', '01', 'a', '..', '+.', '-.'), fc.nat(2));
+        fc.assert(fc.property(small, edit, (parts, [at, inserted, removed]) => {
+          const body = render(parts, String);
+          const cut = at % (body.length + 1);
+          const edited = body.slice(0, cut) + inserted + body.slice(cut + removed);
+          fc.pre(/^\d/.test(edited) && (edited.match(/\d+/g) ?? []).every((digits) => BigInt(digits) < 2n ** 53n));
+          expect(versionKind(edited) === 'semver', edited).to.equal(semverValid(edited) !== null);
+        }), { numRuns: 3000 });
+      });
+
+      it('gives keys that SQLite orders as semver orders the versions', () => {
+        const db = new Database(':memory:');
+        try {
+          db.exec('CREATE TABLE versions (version TEXT PRIMARY KEY, orderKey TEXT NOT NULL)');
+          const insert = db.prepare('INSERT OR IGNORE INTO versions (version, orderKey) VALUES (?, ?)');
+          fc.assert(fc.property(fc.array(semverParts, { minLength: 2, maxLength: 12 }), (all) => {
+            db.exec('DELETE FROM versions');
+            for (const parts of all) insert.run(written(parts), versionOrderKey(written(parts)));
+            const fromSqlite = db.prepare('SELECT version FROM versions ORDER BY orderKey').pluck().all() as string[];
+            for (let i = 1; i < fromSqlite.length; i++) {
+              const [lower, higher] = [all.find((p) => written(p) === fromSqlite[i - 1])!, all.find((p) => written(p) === fromSqlite[i])!];
+              expect(semverCompare(...scaledDown(lower, higher)), `${fromSqlite[i - 1]} then ${fromSqlite[i]}`).to.be.at.most(0);
+            }
+          }), { numRuns: 300 });
+        } finally {
+          db.close();
+        }
+      });
     });
 
     it('gives ASCII keys that SQLite orders as the precedence does', () => {

@@ -1,6 +1,7 @@
 import type { FailureHandlerRegistry, ProcessorRegistry } from '../processor';
 import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
+import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { rollupEvents } from './rollup-events';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
@@ -17,6 +18,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'purge-webhook-deliveries': purgeWebhookDeliveries,
   'relay-webhook-outbox': relayWebhookOutbox,
   'backfill-file-digests': backfillFileDigests,
+  'recheck-update-signatures': recheckUpdateSignatures,
 };
 
 /**

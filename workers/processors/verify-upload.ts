@@ -98,7 +98,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }
-  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, file, file.storageKey);
+  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, file.storageKey);
   if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
   const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512 }, deps);
   if (result.outcome === 'version-differs') {

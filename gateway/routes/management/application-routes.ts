@@ -31,7 +31,7 @@ const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
 export const applicationRoutes: RouteModule = (deps) => {
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
+  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
   const versions = new VersionService(deps.store, applications, deps.webhooks);
 
   return [

@@ -36,7 +36,7 @@ const ACCESS = `${CUSTOMER}/applications/:applicationId`;
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
 export const customerRoutes: RouteModule = (deps) => {
   const customers = new CustomerService(deps.store, deps.keyCache, deps.webhooks);
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
+  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
 
   return [
     route({

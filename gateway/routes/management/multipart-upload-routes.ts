@@ -20,7 +20,7 @@ const UPLOAD = '/v1/management/uploads/:uploadId';
 
 /** The multipart upload service of a gateway; part URLs live as long as a large upload's URL, and never past the session. */
 export function multipartUploadService(deps: GatewayDeps): MultipartUploadService {
-  return new MultipartUploadService(deps.store, deps.storage, deps.jobs, new ApplicationService(deps.store, deps.catalog, deps.webhooks), {
+  return new MultipartUploadService(deps.store, deps.storage, deps.jobs, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), {
     sessionSeconds: deps.config.multipartUploadTtlSeconds,
     partUrlSeconds: deps.config.uploadUrlTtlSeconds,
   }, deps.logger);
@@ -29,7 +29,7 @@ export function multipartUploadService(deps: GatewayDeps): MultipartUploadServic
 /** Resumable multipart uploads of files up to 5 TiB: open, pre-sign parts, complete, abort (the status is read with GET /v1/management/uploads/{uploadId}). */
 export const multipartUploadRoutes: RouteModule = (deps) => {
   const multipart = multipartUploadService(deps);
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), deps.config.uploadUrlTtlSeconds, deps.logger);
 
   return [
     route({

@@ -27,7 +27,7 @@ const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} 
 
 /** Uploads: the small multipart form, the large three-step flow (upload URL, PUT, complete) and upload status. */
 export const uploadRoutes: RouteModule = (deps) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks), deps.config.uploadUrlTtlSeconds, deps.logger);
+  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), deps.config.uploadUrlTtlSeconds, deps.logger);
   const multipart = multipartUploadService(deps);
   const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
   const formFields = smallUploadFields(fieldChoices);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { DependencyUnavailableError, ObjectNotFoundError } from '../../errors';
-import { ChunkSink, digestsOfFile, FileDigests, Hashing } from '../../hashing';
+import { ChunkSink, DigestKind, Digests, digestsOfFile, FILE_DIGESTS, FileDigests, Hashing } from '../../hashing';
 import { randomToken } from '../../ids';
 import { BodyLengthCheck } from '../body-length-check';
 import {
@@ -87,10 +87,12 @@ export class LocalStorage implements ObjectStorage {
   }
 
   /** Reads through two reused buffers (see feedFileThroughReusedBuffers for why). */
-  async digests(key: string, hashing: Hashing): Promise<FileDigests> {
+  digests(key: string, hashing: Hashing): Promise<FileDigests>;
+  digests<N extends string>(key: string, hashing: Hashing, kinds: readonly DigestKind<N>[]): Promise<Digests<N>>;
+  async digests(key: string, hashing: Hashing, kinds: readonly DigestKind[] = FILE_DIGESTS): Promise<FileDigests | Digests<string>> {
     const handle = await this.openObject(key);
     try {
-      return await digestsOfFile(handle, READ_CHUNK_BYTES, hashing.digester());
+      return await digestsOfFile(handle, READ_CHUNK_BYTES, hashing.digesterOf(kinds));
     } catch (error) {
       throw await this.failure(error, key);
     } finally {

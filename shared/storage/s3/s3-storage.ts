@@ -20,7 +20,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../../config';
 import { ObjectNotFoundError } from '../../errors';
-import { digestsOfStream, FileDigests, Hashing } from '../../hashing';
+import { DigestKind, Digests, digestsOfStream, FILE_DIGESTS, FileDigests, Hashing } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';
 import {
   attachmentDisposition,
@@ -111,8 +111,10 @@ export class S3Storage implements ObjectStorage {
     return body;
   }
 
-  async digests(key: string, hashing: Hashing): Promise<FileDigests> {
-    return digestsOfStream(await this.getStream(key), hashing.digester());
+  digests(key: string, hashing: Hashing): Promise<FileDigests>;
+  digests<N extends string>(key: string, hashing: Hashing, kinds: readonly DigestKind<N>[]): Promise<Digests<N>>;
+  async digests(key: string, hashing: Hashing, kinds: readonly DigestKind[] = FILE_DIGESTS): Promise<FileDigests | Digests<string>> {
+    return digestsOfStream(await this.getStream(key), hashing.digesterOf(kinds));
   }
 
   async listKeys(directory: string, limit: number): Promise<string[]> {

@@ -159,6 +159,10 @@ export class MongoStore implements Store {
   setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileDigests(fileId, digests));
   }
+
+  setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
+    return this.guard(this.versionsAndFiles.setSignatureProblem(fileId, problem));
+  }
   listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
     return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
   }

@@ -14,6 +14,8 @@ export interface ReleaseBackfill {
   versions: number;
   /** Files given a platform and an arch. */
   files: number;
+  /** Versions whose stored order key an earlier version order computed otherwise, given this release's. */
+  orderKeys: number;
 }
 
 /**
@@ -23,6 +25,8 @@ export interface ReleaseBackfill {
  * one-MAIN-per-version index it replaces is dropped (a file without them is indexed as null, not as
  * `any`). Idempotent: only documents still lacking the fields are touched, so a repeated or
  * interrupted run finishes the job. Events, sessions and counters keep reading with defaults.
+ * Then every stored order key is compared with this release's version order and rewritten where it
+ * differs (SemVer versions with numbers past 2^53 were once keyed as free-form).
  */
 export async function backfillReleaseFields(models: MongoModels, options: StoreOptions): Promise<ReleaseBackfill> {
   let versions = 0;
@@ -44,5 +48,24 @@ export async function backfillReleaseFields(models: MongoModels, options: StoreO
   await flush();
   // Every release writes both or neither.
   const files = await models.files.updateMany({ platform: { $exists: false } }, { $set: { platform: DEFAULT_PLATFORM, arch: DEFAULT_ARCH } });
-  return { versions, files: files.modifiedCount };
+  return { versions, files: files.modifiedCount, orderKeys: await rekeyVersions(models) };
+}
+
+async function rekeyVersions(models: MongoModels): Promise<number> {
+  let rekeyed = 0;
+  let batch: AnyBulkWriteOperation<VersionDoc>[] = [];
+  const flush = async () => {
+    if (batch.length > 0) rekeyed += (await models.versions.bulkWrite(batch, { ordered: false })).modifiedCount;
+    batch = [];
+  };
+  const stored = models.versions.find({ orderKey: { $exists: true } }, { version: 1, orderKey: 1 })
+    .lean<{ _id: unknown; version: string; orderKey: string }>().cursor();
+  for await (const doc of stored) {
+    const orderKey = versionOrderKey(doc.version);
+    if (orderKey === doc.orderKey) continue;
+    batch.push({ updateOne: { filter: { _id: doc._id, orderKey: doc.orderKey }, update: { $set: { orderKey } } } });
+    if (batch.length === BACKFILL_BATCH) await flush();
+  }
+  await flush();
+  return rekeyed;
 }

@@ -20,7 +20,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -87,8 +87,9 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
     const docs = await this.models.versions.find(query).sort(NEWEST_FIRST).lean<StoredVersionDoc[]>();
     if (docs.length === 0) return [];
     const versions = docs.map((doc) => toVersion(doc, this.options));
-    // Versions stored before order keys sort last until `npm run migrate` gives them theirs.
-    if (docs.some((doc) => doc.orderKey === undefined)) versions.sort(newestFirst);
+    // A version stored without its key, or with one an earlier version order gave it, sorts out of
+    // place in the database until `npm run migrate` gives it this release's: sorted here meanwhile.
+    if (docs.some((doc) => doc.orderKey !== versionOrderKey(doc.version))) versions.sort(newestFirst);
     const files = await this.models.files.find({ applicationId }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>();
     return withFiles(versions, files.map(toFile));
   }
@@ -141,6 +142,11 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512 } }, { new: true }).lean<FileDoc>();
+    return doc ? toFile(doc) : null;
+  }
+
+  async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
+    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { signatureProblem: problem } }, { new: true }).lean<FileDoc>();
     return doc ? toFile(doc) : null;
   }
 

@@ -345,6 +345,25 @@ INSERT INTO webhook_outbox (event_id, type, occurred_at, state, data, subject, w
 DROP TABLE unqueued_webhook_events;
 `;
 
+/**
+ * 10: SemVer versions with a number past 2^53 and a prerelease or build metadata were keyed as
+ * free-form (below every version); every stored key is recomputed by the version order of this
+ * release, and the ones that differ rewritten.
+ */
+function rekeyVersions(db: Database.Database): void {
+  const versions = db.prepare('SELECT application_id, version, order_key FROM versions').all() as { application_id: string; version: string; order_key: string }[];
+  const setOrderKey = db.prepare('UPDATE versions SET order_key = ? WHERE application_id = ? AND version = ?');
+  for (const row of versions) {
+    const key = versionOrderKey(row.version);
+    if (key !== row.order_key) setOrderKey.run(key, row.application_id, row.version);
+  }
+}
+
+/** 11: a SIGNATURE file's reason for no longer verifying under its application's key; none before. */
+const SIGNATURE_PROBLEMS = `
+ALTER TABLE files ADD COLUMN signature_problem TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -361,6 +380,8 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
   (db) => db.exec(UPDATE_SIGNING_KEYS),
   (db) => db.exec(WEBHOOK_OUTBOX),
+  rekeyVersions,
+  (db) => db.exec(SIGNATURE_PROBLEMS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -369,16 +390,17 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Brings the database to SCHEMA_VERSION: the migrations it lacks, in one IMMEDIATE transaction, so
  * that of two processes opening the file together one migrates and the other then finds nothing to
  * do, and a failed migration leaves the database as it was. A database of a later release is refused:
- * this release would not know what its columns mean.
+ * this release would not know what its columns mean. `target`: an earlier schema version, to build
+ * a database as an earlier release left it (tests of the migrations after it).
  */
-export function migrateSchema(db: Database.Database, options: StoreOptions): void {
+export function migrateSchema(db: Database.Database, options: StoreOptions, target = SCHEMA_VERSION): void {
   const migrate = db.transaction(() => {
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > SCHEMA_VERSION) {
       throw new Error(`the SQLite store is at schema version ${current}, newer than this release's ${SCHEMA_VERSION}`);
     }
-    for (let version = current + 1; version <= SCHEMA_VERSION; version += 1) MIGRATIONS[version - 1](db, options);
-    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    for (let version = current + 1; version <= target; version += 1) MIGRATIONS[version - 1](db, options);
+    if (current < target) db.pragma(`user_version = ${target}`);
   });
   migrate.immediate();
 }

@@ -14,7 +14,7 @@ import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512'>;
 
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
@@ -91,12 +91,12 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type,
-             status, live, storage_key, platform, arch, sha512, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             status, live, storage_key, platform, arch, sha512, signature_problem, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(file.fileId, file.applicationId, file.version, file.fileName, file.fileSize, file.contentType, file.checksum,
           file.fileType, file.status, isLive(file.status), file.storageKey, file.platform, file.arch, file.sha512,
-          toMillis(file.createdAt), toMillis(file.updatedAt)),
+          file.signatureProblem, toMillis(file.createdAt), toMillis(file.updatedAt)),
     );
     return file;
   }
@@ -139,6 +139,11 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     const result = this.database.prepare('UPDATE files SET sha512 = ? WHERE file_id = ?').run(digests.sha512, fileId);
+    return result.changes ? this.getFile(fileId) : null;
+  }
+
+  async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
+    const result = this.database.write(() => this.database.prepare('UPDATE files SET signature_problem = ? WHERE file_id = ?').run(problem, fileId));
     return result.changes ? this.getFile(fileId) : null;
   }
 

@@ -77,6 +77,7 @@ export const fileSchema = new Schema<FileDoc>(
     platform: String,
     arch: String,
     sha512: String,
+    signatureProblem: String,
     createdAt: Date,
     updatedAt: Date,
   },
