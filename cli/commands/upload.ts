@@ -8,6 +8,7 @@ import { UsageError, VerificationError } from '../errors';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { multipartUpload } from '../upload/multipart-upload';
+import { releaseDestination } from '../upload/release-destination';
 import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
@@ -85,7 +86,7 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
     output.event('start', { method: 'small', fileSize: stat.size });
     const file = await smallUpload(client, filePath, { applicationId, version, fileName }, fields);
     output.event('done', { status: 'completed', uploadId: null, file });
-    output.line(`Published ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}`);
+    output.line(`Uploaded ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}: ${releaseDestination(file)}`);
     return;
   }
 
@@ -110,7 +111,8 @@ async function uploadFile(context: CommandContext, applicationId: string, versio
   output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
   const failure = unpublishedUpload(upload);
   if (failure) throw failure;
-  output.line(`Published ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}`);
+  const where = upload.file ? `: ${releaseDestination(upload.file)}` : '';
+  output.line(`Uploaded ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}${where}`);
 }
 
 export function uploadCommand(): Command {
@@ -122,7 +124,7 @@ export function uploadCommand(): Command {
     .option('--platform <platform>', 'windows, macos, linux or any (default)')
     .option('--arch <arch>', 'x64, arm64, ia32, armv7l, universal (macOS) or any (default)')
     .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')
-    .option('--status <status>', 'draft or published (default): a draft is invisible to customers until published')
+    .option('--status <status>', "draft or published (default: the application's defaultVersionStatus): a draft is invisible to customers until published")
     .option('--content-type <type>', 'the Content-Type of downloads (default application/octet-stream)')
     .option('--notes <text>', "the version's release notes")
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')

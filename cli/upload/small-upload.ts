@@ -5,7 +5,10 @@ import { FileRecord } from '../commands/versions';
 import { ReleaseFields } from './release-fields';
 
 /** What the small upload answers: the published file with its version's notes and tier. */
-export type UploadedFile = FileRecord & { applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null };
+export type UploadedFile = FileRecord & {
+  applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null;
+  channel: string; versionStatus: 'draft' | 'published' | 'yanked';
+};
 
 /** The form fields the small upload takes besides the file (its content type travels with the file part). */
 const SMALL_UPLOAD_FIELDS = ['fileType', 'platform', 'arch', 'channel', 'status', 'releaseNotes', 'requiredTier'] as const;

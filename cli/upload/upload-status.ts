@@ -21,7 +21,7 @@ export interface UploadRecord {
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
-  file: (FileRecord & { releaseNotes: string | null; requiredTier: string | null }) | null;
+  file: (FileRecord & { applicationId: string; version: string; releaseNotes: string | null; requiredTier: string | null; channel: string; versionStatus: 'draft' | 'published' | 'yanked' }) | null;
   /** How a multipart upload is cut; `parts`, those the store holds, only while it takes parts (status issued). */
   multipart: { partSize: number; partCount: number; parts: { partNumber: number; size: number }[] | null } | null;
 }

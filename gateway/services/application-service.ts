@@ -1,4 +1,5 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
+import { NEW_APPLICATIONS_VERSION_STATUS } from '../../shared/releases/lifecycle';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
 import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
@@ -22,6 +23,7 @@ export class ApplicationService {
         tags: unique(input.tags ?? []),
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
+        defaultVersionStatus: input.defaultVersionStatus ?? NEW_APPLICATIONS_VERSION_STATUS,
         isActive: true,
         createdAt: now,
         updatedAt: now,

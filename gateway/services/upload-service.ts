@@ -59,12 +59,13 @@ export class UploadService {
   async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(fields.applicationId, fileId);
-    const release = releaseOf(fields);
+    let release = releaseOf(fields);
     let reserved: FileRecord | undefined;
     let published: { file: FileRecord; version: Version; at: Date };
     try {
       const target = targetOf(fields);
-      await this.applications.require(fields.applicationId);
+      const application = await this.applications.require(fields.applicationId);
+      release = { ...release, createdStatus: application.defaultVersionStatus };
       await this.checkVersionTakes(fields.applicationId, fields.version, release);
       const received = new Date();
       const file: FileRecord = {

@@ -15,6 +15,11 @@ export interface Application {
    * form `tauri signer generate` prints; null when the application has none.
    */
   updateSigningKey: string | null;
+  /**
+   * The status of a version an upload creates without naming one: `draft` (kept from customers until
+   * published) or `published` (offered at once). Applications stored before the field read `published`.
+   */
+  defaultVersionStatus: InitialReleaseStatus;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;

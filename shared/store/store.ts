@@ -36,7 +36,7 @@ export interface ApplicationQuery {
   includeDeleted?: boolean;
 }
 
-export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey'>>;
+export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
 export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
@@ -57,6 +57,11 @@ export interface VersionUpsert extends VersionPatch {
 export interface UploadRelease extends Pick<VersionPatch, 'releaseNotes' | 'requiredTier'> {
   channel?: string;
   status?: InitialReleaseStatus;
+  /**
+   * The status of a version the upload creates when it names none (its application's
+   * defaultVersionStatus); it never describes an existing version, so it is not checked against one.
+   */
+  createdStatus?: InitialReleaseStatus;
 }
 
 /** Publishing an uploaded file: the digests computed from its bytes and what its upload asks of the version. */

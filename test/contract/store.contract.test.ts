@@ -209,6 +209,15 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect((await store.getApplication('app_1'))?.updateSigningKey).to.equal(null);
       });
 
+      it('keeps the default version status given at creation, and changes it by patch', async () => {
+        const app = application('app_1', { defaultVersionStatus: 'draft' });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect((await store.updateApplication('app_1', { name: 'Renamed' }, at(1)))?.defaultVersionStatus).to.equal('draft');
+        expect((await store.updateApplication('app_1', { defaultVersionStatus: 'published' }, at(2)))?.defaultVersionStatus).to.equal('published');
+        expect((await store.listApplications({ page: 1, pageSize: 10 })).items[0].defaultVersionStatus).to.equal('published');
+      });
+
       it('lists in creation order (ties by id), paginated, with the total of all matches', async () => {
         for (const [id, minute] of [['app_c', 2], ['app_a', 0], ['app_d', 1], ['app_b', 1], ['app_e', 3]] as const) {
           await store.createApplication(application(id, { createdAt: at(minute), updatedAt: at(minute) }));
@@ -579,6 +588,18 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           const result = await store.publishFile('f_1', { ...digests, release: {} }, at(2));
           expect(result.outcome === 'published' && result.version).to.deep.equal(
             versionRecord('app_1', '1.0.0', { publishedAt: at(2), createdAt: at(2), updatedAt: at(2) }));
+        });
+
+        it("creates a version the upload names no status of with the application's default (createdStatus), and never checks an existing version against it", async () => {
+          await store.insertFile(pendingFile('f_1'));
+          const drafted = await store.publishFile('f_1', { ...digests, release: { createdStatus: 'draft' } }, at(2));
+          expect(drafted.outcome === 'published' && drafted.version).to.deep.include({ status: 'draft', publishedAt: null });
+          await store.insertFile(pendingFile('f_2', { version: '2.0.0' }));
+          const named = await store.publishFile('f_2', { ...digests, release: { status: 'published', createdStatus: 'draft' } }, at(3));
+          expect(named.outcome === 'published' && named.version).to.deep.include({ status: 'published', publishedAt: at(3) });
+          await store.insertFile(pendingFile('f_3', { version: '2.0.0', fileType: 'OTHER' }));
+          const added = await store.publishFile('f_3', { ...digests, release: { createdStatus: 'draft' } }, at(4));
+          expect(added.outcome === 'published' && added.version).to.deep.include({ status: 'published' });
         });
 
         it('writes the notes and tier to an existing version, never its channel or status', async () => {
@@ -1483,6 +1504,8 @@ describe('SQLite store opening a database of the release before the release mode
     db.exec(FIRST_SCHEMA);
     const ms = (minutes: number) => at(minutes).getTime();
     const version = db.prepare('INSERT INTO versions (application_id, version, release_notes, required_tier, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    db.prepare(`INSERT INTO applications (application_id, name, description, tags, customer_ids, created_at, updated_at, deleted_at)
+       VALUES ('app_1', 'Old app', NULL, '[]', '[]', ?, ?, NULL)`).run(ms(0), ms(0));
     version.run('app_1', '1.10.0', 'Old', null, ms(1), ms(1));
     version.run('app_1', '1.9.0', null, 'gold', ms(2), ms(2));
     version.run('app_1', 'nightly', null, null, ms(3), ms(3));
@@ -1535,6 +1558,12 @@ describe('SQLite store opening a database of the release before the release mode
       db.close();
     }
   };
+
+  it('reads applications as publishing the versions their uploads create, as they did', async () => {
+    await withStore(async (store) => {
+      expect(await store.getApplication('app_1')).to.deep.equal(application('app_1', { name: 'Old app', createdAt: at(0), updatedAt: at(0), defaultVersionStatus: 'published' }));
+    });
+  });
 
   it('reads versions as published since their creation, in the default channel, to everyone, in the version order', async () => {
     await withStore(async (store) => {
@@ -1708,6 +1737,8 @@ if (mongodbUri) {
         await db.collection('files').createIndex({ applicationId: 1, version: 1, fileName: 1 },
           { name: 'unique_fileName', unique: true, partialFilterExpression: { live: true } });
         await db.collection('versions').createIndex({ applicationId: 1, createdAt: -1, version: -1 });
+        const { isActive: _isActive, defaultVersionStatus: _status, ...oldApplication } = application('app_1');
+        await db.collection('applications').insertOne(oldApplication);
         await db.collection('versions').insertMany([
           { applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, createdAt: at(1), updatedAt: at(1) },
           { applicationId: 'app_1', version: '1.9.0', releaseNotes: null, requiredTier: 'gold', createdAt: at(2), updatedAt: at(2) },
@@ -1733,6 +1764,13 @@ if (mongodbUri) {
         await db.dropDatabase();
       });
 
+      it('reads applications as publishing the versions their uploads create, before and after migrating', async () => {
+        expect(await store.getApplication('app_1')).to.deep.equal(application('app_1'));
+        await migrateDatabase(database.uri, options);
+        expect(await db.collection('applications').findOne({ applicationId: 'app_1' })).to.include({ defaultVersionStatus: 'published' });
+        expect(await store.getApplication('app_1')).to.deep.equal(application('app_1'));
+      });
+
       it('reads versions as published since their creation, in the default channel, in the version order, before and after migrating', async () => {
         const old = versionRecord('app_1', '1.10.0', { releaseNotes: 'Old', channel: 'main', publishedAt: at(1), createdAt: at(1), updatedAt: at(1) });
         expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
@@ -1749,7 +1787,7 @@ if (mongodbUri) {
         expect(await listings()).to.deep.equal(expected);
 
         const report = await migrateDatabase(database.uri, options);
-        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1 });
+        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1, applications: 1 });
         expect(report.dropped.versions).to.deep.equal(['applicationId_1_createdAt_-1_version_-1']);
         expect(await db.collection('versions').findOne({ version: '1.10.0' }, { projection: { _id: 0 } })).to.deep.equal({
           applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, channel: 'main', status: 'published',
@@ -1757,7 +1795,7 @@ if (mongodbUri) {
         });
         expect(await listings()).to.deep.equal(expected);
         expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
-        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0 });
+        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0, applications: 0 });
       });
 
       it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {

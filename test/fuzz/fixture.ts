@@ -87,7 +87,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
 
   const application = async (name: string, customerIds: string[]) => {
     const applicationId = `${name}-${tag}`;
-    expectStatus(await http.post('/v1/management/applications', { applicationId, name: `${name} ${tag}`, tags: ['fuzz'], customerIds }), 201);
+    expectStatus(await http.post('/v1/management/applications', { applicationId, name: `${name} ${tag}`, tags: ['fuzz'], customerIds, defaultVersionStatus: 'published' }), 201);
     return applicationId;
   };
   const main = await application('main', [free.customerId, premium.customerId, inactive.customerId]);

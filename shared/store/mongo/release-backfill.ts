@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { STORED_APPLICATIONS_VERSION_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../../releases/platforms';
 import { versionOrderKey } from '../../releases/version-order';
 import type { StoreOptions } from '../options';
@@ -14,6 +15,8 @@ export interface ReleaseBackfill {
   versions: number;
   /** Files given a platform and an arch. */
   files: number;
+  /** Applications given the default version status they read with (published). */
+  applications: number;
 }
 
 /**
@@ -44,5 +47,7 @@ export async function backfillReleaseFields(models: MongoModels, options: StoreO
   await flush();
   // Every release writes both or neither.
   const files = await models.files.updateMany({ platform: { $exists: false } }, { $set: { platform: DEFAULT_PLATFORM, arch: DEFAULT_ARCH } });
-  return { versions, files: files.modifiedCount };
+  const applications = await models.applications.updateMany({ defaultVersionStatus: { $exists: false } },
+    { $set: { defaultVersionStatus: STORED_APPLICATIONS_VERSION_STATUS } });
+  return { versions, files: files.modifiedCount, applications: applications.modifiedCount };
 }

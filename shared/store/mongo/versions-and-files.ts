@@ -126,8 +126,9 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
       .lean<FileDoc>()
       .then((doc) => (doc ? toFile(doc) : this.getFile(fileId)));
     if (published?.status !== 'available') return { outcome: 'not-pending', file: published };
-    const { releaseNotes, requiredTier, channel, status } = release;
-    const version = await this.upsertVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+    const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
+    const version = await this.upsertVersion(file.applicationId, file.version,
+      { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status ?? createdStatus }, at);
     return { outcome: 'published', file: published, version };
   }
 

@@ -324,6 +324,14 @@ const UPDATE_SIGNING_KEYS = `
 ALTER TABLE applications ADD COLUMN update_signing_key TEXT;
 `;
 
+/**
+ * 9: applications gain the status of the versions their uploads create without naming one.
+ * Applications stored before keep publishing such versions at once, as they did.
+ */
+const DEFAULT_VERSION_STATUS = `
+ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -339,6 +347,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SHARE_LINK_CAPS),
   (db) => db.exec(UNQUEUED_WEBHOOK_EVENTS),
   (db) => db.exec(UPDATE_SIGNING_KEYS),
+  (db) => db.exec(DEFAULT_VERSION_STATUS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

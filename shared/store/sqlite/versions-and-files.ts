@@ -123,8 +123,9 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
         this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
           .run(checksum, sha512, at.getTime(), fileId);
       }
-      const { releaseNotes, requiredTier, channel, status } = release;
-      const version = this.writeVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+      const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
+      const version = this.writeVersion(file.applicationId, file.version,
+        { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status ?? createdStatus }, at);
       return { outcome: 'published', file: this.readFile(fileId) as FileRecord, version };
     });
     return publish.immediate();
