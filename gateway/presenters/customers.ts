@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiKey, Customer } from '../../shared/store/models';
+import type { CustomerDeletion } from '../../shared/store/store';
 import type { IssuedApiKey } from '../services/customer-service';
-import { iso, isoOrNull, pagination, paginationResponse, timestamp } from './common';
+import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 
 export const customerResponse = z.object({
   customerId: z.string(),
@@ -68,4 +69,24 @@ export const revokedApiKeyResponse = z.object({ customerId: z.string(), keyId: z
 
 export function presentRevokedApiKey(key: ApiKey): z.input<typeof revokedApiKeyResponse> {
   return { customerId: key.customerId, keyId: key.keyId, revokedAt: isoOrNull(key.revokedAt) };
+}
+
+export const deletedCustomerResponse = z.object({
+  message: messageField,
+  customerId: z.string(),
+  /** Keys and share links revoked with the customer. */
+  revokedKeys: z.number().int(),
+  revokedShareLinks: z.number().int(),
+  /** Download events whose customer, address and user agent were erased; they still count in statistics. */
+  anonymisedEvents: z.number().int(),
+});
+
+export function presentDeletedCustomer(deletion: CustomerDeletion): z.input<typeof deletedCustomerResponse> {
+  return {
+    message: `customer ${deletion.customer.customerId} deleted`,
+    customerId: deletion.customer.customerId,
+    revokedKeys: deletion.revokedKeys,
+    revokedShareLinks: deletion.revokedShareLinks,
+    anonymisedEvents: deletion.anonymisedEvents,
+  };
 }

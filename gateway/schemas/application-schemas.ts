@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, customerIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
@@ -42,6 +42,7 @@ export const includeDeletedQuery = z.object({ includeDeleted: queryBoolean().opt
 
 export const applicationParams = z.object({ applicationId: applicationIdField });
 export const versionParams = z.object({ applicationId: applicationIdField, version: versionField });
+export const versionFileParams = versionParams.extend({ fileId: generatedIdField });
 
 export type CreateApplicationRequest = z.output<typeof createApplicationSchema>;
 export type UpdateApplicationRequest = z.output<typeof updateApplicationSchema>;

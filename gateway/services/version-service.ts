@@ -1,11 +1,19 @@
-import { conflict, notFound } from '../../shared/errors';
+import { AppError, conflict, notFound } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
-import type { Version, VersionWithFiles } from '../../shared/store/models';
+import type { FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ListVersionsQuery, UpdateVersionRequest } from '../schemas/version-schemas';
 import type { ApplicationService } from './application-service';
+
+/** What a deletion removed: the version's or the file's records, whose bytes are deleted too. */
+export interface VersionRemoval {
+  version: Version;
+  files: FileRecord[];
+}
 
 /** What a change wrote: the version as it is now, and the status it had before. */
 interface Written {
@@ -20,7 +28,13 @@ interface Written {
  * announced to webhooks (version.published, version.yanked) once written.
  */
 export class VersionService {
-  constructor(private readonly store: Store, private readonly applications: ApplicationService, private readonly webhooks: WebhookEvents) {}
+  constructor(
+    private readonly store: Store,
+    private readonly applications: ApplicationService,
+    private readonly webhooks: WebhookEvents,
+    private readonly storage: ObjectStorage,
+    private readonly logger: Logger,
+  ) {}
 
   async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<VersionWithFiles[]> {
     await this.applications.require(applicationId);
@@ -38,6 +52,56 @@ export class VersionService {
     if (written.from !== written.version.status) await this.announce(written.version);
     const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
     return withFiles ?? { ...written.version, files: [] };
+  }
+
+  /**
+   * Deletes a draft version, its files and their bytes, and announces `version.deleted`. A published
+   * or yanked version is refused (409 VERSION_PUBLISHED / VERSION_YANKED): shipped versions are yanked.
+   */
+  async delete(applicationId: string, version: string): Promise<VersionRemoval> {
+    await this.applications.require(applicationId);
+    const deletion = await this.applications.change(applicationId, () => this.store.deleteVersion(applicationId, version));
+    if (deletion.outcome === 'not-found') throw notFound(`version ${version} of ${applicationId} not found`);
+    if (deletion.outcome === 'not-draft') {
+      throw shipped(deletion.version.status, `version ${version} is ${deletion.version.status}: only a draft can be deleted; yank a shipped version instead`);
+    }
+    await this.deleteBytes(deletion.files);
+    await this.webhooks.announce('version.deleted', webhookData.version(deletion.version), { at: new Date() });
+    return { version: deletion.version, files: deletion.files };
+  }
+
+  /**
+   * Deletes one file of a version and its bytes: a failed upload's file in any version, any file of a
+   * draft. A file being uploaded is refused (409), and so is a file of a published or yanked version
+   * (409 VERSION_PUBLISHED / VERSION_YANKED: shipped files are immutable; yank the version).
+   */
+  async deleteFile(applicationId: string, version: string, fileId: string): Promise<FileRecord> {
+    await this.applications.require(applicationId);
+    const named = await this.store.getFile(fileId);
+    if (!named || named.applicationId !== applicationId || named.version !== version) {
+      throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
+    }
+    const deletion = await this.applications.change(applicationId, () => this.store.deleteFile(fileId));
+    if (deletion.outcome === 'not-found') throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
+    if (deletion.outcome === 'refused') {
+      if (deletion.reason === 'pending') {
+        throw conflict(`file ${fileId} is being uploaded: abort its upload, or wait until its verification ends`);
+      }
+      throw shipped(deletion.reason, `version ${version} is ${deletion.reason}: its files cannot be deleted; yank the version instead`);
+    }
+    await this.deleteBytes([deletion.file]);
+    return deletion.file;
+  }
+
+  /** Bytes whose records are gone: a store that fails leaves them behind, logged, and the deletion stands. */
+  private async deleteBytes(files: readonly FileRecord[]): Promise<void> {
+    await Promise.all(files.map(async (file) => {
+      try {
+        await this.storage.delete(file.storageKey);
+      } catch (error) {
+        this.logger.warn({ err: error, fileId: file.fileId, applicationId: file.applicationId }, 'could not delete the bytes of a deleted file; they are left in the object store');
+      }
+    }));
   }
 
   /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
@@ -60,4 +124,9 @@ export class VersionService {
     const type = version.status === 'yanked' ? 'version.yanked' : 'version.published';
     if (version.status !== 'draft') await this.webhooks.announce(type, webhookData.version(version), { at: version.updatedAt });
   }
+}
+
+/** 409 naming the state of a shipped version that refuses a deletion. */
+function shipped(status: ReleaseStatus, message: string): AppError {
+  return new AppError(409, status === 'yanked' ? 'VERSION_YANKED' : 'VERSION_PUBLISHED', message);
 }

@@ -10,9 +10,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'upload.failed',
   'version.published',
   'version.yanked',
+  'version.deleted',
   'application.deleted',
   'customer.created',
   'customer.updated',
+  'customer.deleted',
   'apikey.created',
   'apikey.revoked',
   'share_link.created',
@@ -107,9 +109,13 @@ export interface WebhookEventData {
   'upload.failed': UploadFailedData;
   'version.published': VersionData;
   'version.yanked': VersionData;
+  /** A draft deleted with its files. */
+  'version.deleted': VersionData;
   'application.deleted': ApplicationDeletedData;
   'customer.created': CustomerData;
   'customer.updated': CustomerData;
+  /** The customer as it was; its keys and share links are revoked and its activity anonymised. */
+  'customer.deleted': CustomerData;
   'apikey.created': ApiKeyData;
   'apikey.revoked': ApiKeyData;
   'share_link.created': ShareLinkCreatedData;

@@ -698,6 +698,50 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
     });
 
+    describe('deleting versions and files', () => {
+      it('deletes a draft version with every file record it has, and refuses a published or yanked one', async () => {
+        await store.upsertVersion('app_1', '1.0.0', { initialStatus: 'draft' }, at(1));
+        const main = await store.insertFile(file('f_1', { fileType: 'MAIN', createdAt: at(1) }));
+        const failed = await store.insertFile(file('f_2', { status: 'failed', createdAt: at(2) }));
+        const pending = await store.insertFile(file('f_3', { status: 'pending', checksum: null, createdAt: at(3) }));
+        await store.insertFile(file('f_other', { version: '2.0.0' }));
+        const draft = await store.getVersion('app_1', '1.0.0');
+        expect(await store.deleteVersion('app_1', '1.0.0')).to.deep.equal({ outcome: 'deleted', version: draft, files: [main, failed, pending] });
+        expect(await store.getVersion('app_1', '1.0.0')).to.equal(null);
+        expect(await Promise.all(['f_1', 'f_2', 'f_3'].map((id) => store.getFile(id)))).to.deep.equal([null, null, null]);
+        expect(await store.getFile('f_other')).to.not.equal(null);
+        expect(await store.deleteVersion('app_1', '1.0.0')).to.deep.equal({ outcome: 'not-found' });
+        // Its name and MAIN slot are free again.
+        await store.insertFile(file('f_4', { fileType: 'MAIN', fileName: 'f_1.bin' }));
+
+        const published = await store.upsertVersion('app_1', '3.0.0', {}, at(4));
+        await store.insertFile(file('f_5', { version: '3.0.0' }));
+        expect(await store.deleteVersion('app_1', '3.0.0')).to.deep.equal({ outcome: 'not-draft', version: published });
+        const yanked = await store.transitionVersion('app_1', '3.0.0', 'yanked', at(5));
+        expect(await store.deleteVersion('app_1', '3.0.0')).to.deep.equal({ outcome: 'not-draft', version: yanked.outcome === 'applied' && yanked.version });
+        expect(await store.getFile('f_5')).to.not.equal(null);
+      });
+
+      it('deletes a failed file anywhere and an available one of a draft; refuses a pending one and a shipped one', async () => {
+        await store.upsertVersion('app_1', '1.0.0', { initialStatus: 'draft' }, at(1));
+        await store.upsertVersion('app_1', '2.0.0', {}, at(1));
+        const draftFile = await store.insertFile(file('f_draft'));
+        const shipped = await store.insertFile(file('f_shipped', { version: '2.0.0' }));
+        const failed = await store.insertFile(file('f_failed', { version: '2.0.0', status: 'failed' }));
+        const pending = await store.insertFile(file('f_pending', { status: 'pending', checksum: null }));
+        expect(await store.deleteFile('f_draft')).to.deep.equal({ outcome: 'deleted', file: draftFile });
+        expect(await store.deleteFile('f_failed')).to.deep.equal({ outcome: 'deleted', file: failed });
+        expect(await store.deleteFile('f_pending')).to.deep.equal({ outcome: 'refused', file: pending, reason: 'pending' });
+        expect(await store.deleteFile('f_shipped')).to.deep.equal({ outcome: 'refused', file: shipped, reason: 'published' });
+        await store.transitionVersion('app_1', '2.0.0', 'yanked', at(2));
+        expect(await store.deleteFile('f_shipped')).to.deep.equal({ outcome: 'refused', file: shipped, reason: 'yanked' });
+        expect(await store.deleteFile('f_draft')).to.deep.equal({ outcome: 'not-found' });
+        expect((await store.listVersions('app_1')).map((v) => [v.version, v.files.map((f) => f.fileId)])).to.deep.equal([
+          ['2.0.0', ['f_shipped']], ['1.0.0', ['f_pending']],
+        ]);
+      });
+    });
+
     describe('customers', () => {
       it('stores a customer and refuses a duplicate id', async () => {
         const c = customer('cust_1', { notes: 'Key account', tier: 'gold' });
@@ -736,6 +780,44 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.findMissingCustomers(['cust_1', 'cust_x', 'cust_2', 'cust_x', 'cust_y'])).to.deep.equal(['cust_x', 'cust_y']);
         expect(await store.findMissingCustomers(['cust_2'])).to.deep.equal([]);
         expect(await store.findMissingCustomers([])).to.deep.equal([]);
+      });
+    });
+
+    describe('deleting a customer', () => {
+      it('deletes the record, revokes its keys and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+        await store.createCustomer(customer('cust_1'));
+        await store.createCustomer(customer('cust_2'));
+        await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
+        await store.createApiKey(apiKey('key_2', { customerId: 'cust_1', keyHash: 'h2', revokedAt: at(1) }));
+        await store.createApiKey(apiKey('key_3', { customerId: 'cust_2', keyHash: 'h3' }));
+        await store.createShareLink(shareLink('token_1', { customerId: 'cust_1' }));
+        await store.createShareLink(shareLink('token_2', { customerId: 'cust_2' }));
+        await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
+        await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
+        await store.insertEvents([
+          event('d_1', { customerId: 'cust_1', timestamp: at(2) }),
+          event('d_2', { customerId: 'cust_2', timestamp: at(3) }),
+          event('d_3', { customerId: 'cust_1', timestamp: at(4) }),
+        ]);
+        await store.rollupEvents(10);
+
+        const deleted = await store.deleteCustomer('cust_1', at(10));
+        expect(deleted).to.deep.equal({ customer: customer('cust_1'), revokedKeys: 1, revokedShareLinks: 1, anonymisedEvents: 2 });
+        expect(await store.getCustomer('cust_1')).to.equal(null);
+        expect(await store.listApiKeys('cust_1')).to.deep.equal([]);
+        expect(await store.findApiKeyByHash('h1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.findApiKeyByHash('h2')).to.deep.include({ revokedAt: at(1) });
+        expect(await store.findApiKeyByHash('h3')).to.deep.include({ revokedAt: null });
+        expect(await store.getShareLink('token_1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.getShareLink('token_2')).to.deep.include({ revokedAt: null });
+        expect(await store.getApplication('app_1')).to.deep.include({ customerIds: ['cust_2', 'cust_3'], updatedAt: at(10) });
+        expect(await store.getApplication('app_2')).to.deep.include({ customerIds: ['cust_2'], updatedAt: at(0) });
+        const events = await store.listEvents({ limit: 10 });
+        expect(events.map((e) => [e.eventId, e.customerId, e.clientIp, e.userAgent])).to.deep.equal([
+          ['d_3', null, null, null], ['d_2', 'cust_2', '203.0.113.7', event('d_2').userAgent], ['d_1', null, null, null],
+        ]);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', at(0).toISOString().slice(0, 10), 3)]);
+        expect(await store.deleteCustomer('cust_1', at(11))).to.equal(null);
       });
     });
 

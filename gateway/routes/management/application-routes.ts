@@ -10,13 +10,23 @@ import {
   presentApplicationWithVersions,
   presentDeletedApplication,
 } from '../../presenters/applications';
-import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../presenters/versions';
+import {
+  deletedFileResponse,
+  deletedVersionResponse,
+  presentDeletedFile,
+  presentDeletedVersion,
+  presentVersion,
+  presentVersionList,
+  versionListResponse,
+  versionResponse,
+} from '../../presenters/versions';
 import {
   applicationParams,
   createApplicationSchema,
   includeDeletedQuery,
   listApplicationsQuery,
   updateApplicationSchema,
+  versionFileParams,
   versionParams,
 } from '../../schemas/application-schemas';
 import { listVersionsQuery, updateVersionSchema } from '../../schemas/version-schemas';
@@ -29,7 +39,7 @@ const APPLICATION = `${APPLICATIONS}/:applicationId`;
 /** Applications (spec 4.1, 4.2 and the listing, reading, update and restore endpoints) and their versions. */
 export const applicationRoutes: RouteModule = (deps) => {
   const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks);
-  const versions = new VersionService(deps.store, applications, deps.webhooks);
+  const versions = new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger);
 
   return [
     route({
@@ -93,6 +103,23 @@ export const applicationRoutes: RouteModule = (deps) => {
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
       status: 200, failures: [409], response: versionResponse,
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: 'Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)',
+      application: inParams('applicationId'),
+      audit: { action: 'version.delete', target: [inParams('applicationId'), inParams('version')] },
+      params: versionParams,
+      status: 200, failures: [409], response: deletedVersionResponse,
+      handle: async ({ params }) => presentDeletedVersion(await versions.delete(params.applicationId, params.version)),
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/versions/:version/files/:fileId`, guard: 'admin', scope: 'publish',
+      summary: "Delete a file and its bytes: a failed upload's file in any version, any file of a draft (a shipped version's files are refused: yank it)",
+      application: inParams('applicationId'),
+      audit: { action: 'file.delete', target: [inParams('applicationId'), inParams('version'), inParams('fileId')] },
+      params: versionFileParams,
+      status: 200, failures: [409], response: deletedFileResponse,
+      handle: async ({ params }) => presentDeletedFile(await versions.deleteFile(params.applicationId, params.version, params.fileId)),
     }),
   ];
 };
