@@ -120,7 +120,7 @@ export function uploadCommand(): Command {
     .argument('<applicationId>').argument('<version>').argument('<file>')
     .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)}) in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
-    .option('--file-type <type>', 'MAIN (default), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
+    .option('--file-type <type>', 'MAIN (default), UPDATE (the macOS .zip beside a .dmg), DEPENDENCY, SIGNATURE, DOCUMENTATION or OTHER')
     .option('--platform <platform>', 'windows, macos, linux or any (default)')
     .option('--arch <arch>', 'x64, arm64, ia32, armv7l, universal (macOS) or any (default)')
     .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')

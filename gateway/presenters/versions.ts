@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
+import { macUpdateFeedProblems } from '../../shared/releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../shared/releases/platforms';
 import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import { iso, isoOrNull, messageField, timestamp } from './common';
@@ -72,6 +73,11 @@ export const versionResponse = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
+  /**
+   * Why update feeds leave the version out, one sentence each: a macOS build without a `.zip`
+   * (electron-updater and Squirrel.Mac install only a zip). Empty when nothing does.
+   */
+  updateFeedProblems: z.array(z.string()),
 });
 
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
@@ -86,6 +92,9 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),
+    updateFeedProblems: macUpdateFeedProblems(version.files
+      .filter((file) => file.status !== 'failed')
+      .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH }))),
   };
 }
 

@@ -17,7 +17,7 @@ import type { StagedFile } from '../uploads/receive-multipart';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
-import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
+import { checkUpdateFile, checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 /** What both uploads say about their file and its version. */
 type UploadFields = SmallUploadFields;
@@ -64,6 +64,7 @@ export class UploadService {
     let published: { file: FileRecord; version: Version; at: Date };
     try {
       const target = targetOf(fields);
+      checkUpdateFile(fields.fileType, staged.fileName, target);
       const application = await this.applications.require(fields.applicationId);
       release = { ...release, createdStatus: application.defaultVersionStatus };
       await this.checkVersionTakes(fields.applicationId, fields.version, release);
@@ -114,6 +115,7 @@ export class UploadService {
    */
   async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
     const target = targetOf(request);
+    checkUpdateFile(request.fileType, request.fileName, target);
     await this.applications.require(request.applicationId);
     await this.checkVersionTakes(request.applicationId, request.version, releaseOf(request));
     const now = new Date();
