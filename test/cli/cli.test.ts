@@ -140,7 +140,7 @@ describe('bds CLI', function () {
       await admin.run(['apps', 'create', applicationId, '--name', 'Versions']);
       const file = path.join(admin.home, 'notes-app.bin');
       fs.writeFileSync(file, randomBytes(2048));
-      const upload = await admin.run(['upload', applicationId, '1.0.0', file, '--json']);
+      const upload = await admin.run(['upload', applicationId, '1.0.0', file, '--status', 'published', '--json']);
       expect(upload.code, upload.stderr).to.equal(0);
 
       const listed = jsonOf<{ versions: { version: string; files: { fileName: string }[] }[] }>(await admin.run(['versions', 'list', applicationId, '--json']));
