@@ -16,7 +16,7 @@ export async function seedThroughApi(api: ApiClient): Promise<Seeded> {
   });
   const applicationId = 'bench-app';
   await api.admin('/v1/management/applications', {
-    json: { applicationId, name: 'Bench application', customerIds: [customer.customerId] },
+    json: { applicationId, name: 'Bench application', customerIds: [customer.customerId], defaultVersionStatus: 'published' },
   });
   const version = '1.0.0';
   await api.admin('/v1/management/upload', { form: smallUploadForm(applicationId, version, randomBytes(64 * 1024)) });

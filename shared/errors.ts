@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
+  /** A request a published version refuses (deleting it or its files: yank it instead). */
+  VERSION_PUBLISHED: 409,
+  /** A request a yanked version refuses (deleting it or its files: it has shipped). */
+  VERSION_YANKED: 409,
   GONE: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

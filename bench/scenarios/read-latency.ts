@@ -60,7 +60,7 @@ async function measureAt(events: number, redisUrl: string, notes: string[]): Pro
     const service = await startService({ dataDir: dir.path, redisUrl });
     try {
       const { api } = service;
-      await api.admin('/v1/management/applications', { json: { applicationId: APPLICATION_ID, name: 'Bench statistics' } });
+      await api.admin('/v1/management/applications', { json: { applicationId: APPLICATION_ID, name: 'Bench statistics', defaultVersionStatus: 'published' } });
       await waitForTotal(api, events);
       const deepCursor = await cursorAt(api, Math.floor(events * DEEP_FRACTION));
       const paths: Record<Read, string> = {

@@ -11,6 +11,7 @@ import type { UploadRecord, VersionFile, VersionRecord } from '../http/responses
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { multipartUpload } from '../upload/multipart-upload';
+import { releaseDestination } from '../upload/release-destination';
 import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
@@ -112,7 +113,7 @@ async function sendFile(context: CommandContext, applicationId: string, version:
     output.event('start', { method: 'small', fileSize: stat.size });
     const file = await smallUpload(client, filePath, { applicationId, version, fileName }, fields);
     output.event('done', { status: 'completed', uploadId: null, file });
-    output.line(`Published ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}`);
+    output.line(`Uploaded ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}: ${releaseDestination(file)}`);
     return;
   }
 
@@ -138,7 +139,8 @@ async function sendFile(context: CommandContext, applicationId: string, version:
   output.event('done', { ...counts, uploadId: upload.uploadId, status: upload.status, failureReason: upload.failureReason, file: upload.file });
   const failure = unpublishedUpload(upload);
   if (failure) throw failure;
-  output.line(`Published ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}`);
+  const where = upload.file ? `: ${releaseDestination(upload.file)}` : '';
+  output.line(`Uploaded ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}${where}`);
 }
 
 export function uploadCommand(): Command {
@@ -146,11 +148,11 @@ export function uploadCommand(): Command {
     .argument('<applicationId>').argument('<version>').argument('<file>')
     .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)}) in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
-    .addOption(new Option('--file-type <type>', 'the kind of file (default MAIN)').choices(FILE_TYPE_NAMES))
+    .addOption(new Option('--file-type <type>', 'the kind of file (default MAIN; UPDATE is the macOS .zip beside a .dmg)').choices(FILE_TYPE_NAMES))
     .addOption(new Option('--platform <platform>', 'what it runs on (default any)').choices(FILE_PLATFORMS))
     .addOption(new Option('--arch <arch>', 'universal is a macOS build (default any)').choices(FILE_ARCHS))
     .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')
-    .addOption(new Option('--status <status>', 'the status of a version this upload creates: a draft is invisible to customers until published (bds versions update --status published)').choices(UPLOAD_STATUSES))
+    .addOption(new Option('--status <status>', "the status of a version this upload creates (default: the application's defaultVersionStatus): a draft is invisible to customers until published (bds versions update --status published)").choices(UPLOAD_STATUSES))
     .option('--content-type <type>', 'the Content-Type of downloads (default application/octet-stream)')
     .option('--notes <text>', "the version's release notes")
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')

@@ -117,6 +117,25 @@ export class ApiKeyCache {
     return this.change(this.keyEntry(keyHash), ['key', keyHash], write);
   }
 
+  /**
+   * Writes a customer's deletion: the customer's entry and every key's are marked, and held together
+   * with `alsoHeld` (the catalogue entries of the applications it could download) in one change, so
+   * none of its keys is accepted on any gateway once the answer is sent; 503 and nothing written when
+   * that cannot be made safely.
+   */
+  async changeCustomerAndKeys<T>(customerId: string, keyHashes: readonly string[], alsoHeld: readonly CacheTag[], write: () => Promise<T>): Promise<T> {
+    const entries = [this.customerEntry(customerId), ...keyHashes.map((hash) => this.keyEntry(hash))];
+    await this.guard(async () => {
+      const marking = this.redis.multi();
+      for (const entry of entries) marking.set(entry, INVALIDATED, 'EX', this.ttlSeconds);
+      const results = await marking.exec();
+      const failed = results?.find(([error]) => error);
+      if (!results || failed) throw failed?.[0] ?? new Error('the marking transaction was discarded');
+    });
+    const tags: CacheTag[] = [['customer', customerId], ...keyHashes.map((hash): CacheTag => ['key', hash]), ...alsoHeld];
+    return this.bus.change(tags, write);
+  }
+
   private async change<T>(entry: string, tag: CacheTag, write: () => Promise<T>): Promise<T> {
     await this.guard(() => this.redis.set(entry, INVALIDATED, 'EX', this.ttlSeconds));
     return this.bus.change([tag], write);

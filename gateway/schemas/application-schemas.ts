@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, customerIdField, generatedIdField, descriptionField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
@@ -8,6 +8,8 @@ const tags = z.array(tagField).max(50, 'at most 50 tags');
 const customerIds = z.array(customerIdField).max(10_000);
 const description = descriptionField.nullable();
 const updateSigningKey = updateSigningKeyField.nullable();
+/** The status of a version an upload creates without naming one. */
+const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) });
 
 export const createApplicationSchema = z
   .object({
@@ -17,14 +19,15 @@ export const createApplicationSchema = z
     tags: tags.optional(),
     customerIds: customerIds.optional(),
     updateSigningKey: updateSigningKey.optional(),
+    defaultVersionStatus: defaultVersionStatus.optional(),
   })
   .strict();
 
 export const updateApplicationSchema = z
-  .object({ name: nameField, description, tags, customerIds, updateSigningKey })
+  .object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus })
   .partial()
   .strict()
-  .refine(notEmpty, { message: 'give at least one of name, description, tags, customerIds, updateSigningKey' });
+  .refine(notEmpty, { message: 'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus' });
 
 export const listApplicationsQuery = z
   .object({

@@ -1,4 +1,5 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
+import { NEW_APPLICATIONS_VERSION_STATUS } from '../../shared/releases/lifecycle';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
@@ -23,6 +24,7 @@ export class ApplicationService {
         tags: unique(input.tags ?? []),
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
+        defaultVersionStatus: input.defaultVersionStatus ?? NEW_APPLICATIONS_VERSION_STATUS,
         isActive: true,
         createdAt: now,
         updatedAt: now,

@@ -2,8 +2,10 @@ import { issueCustomerKey } from '../../shared/api-keys';
 import type { IssuedApiKey } from '../../shared/contract/customers';
 import { conflict, DuplicateError, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
+import { PAGE_SIZE_MAX } from '../../shared/policy';
 import type { ApiKey, Customer } from '../../shared/store/models';
-import type { Page, Store } from '../../shared/store/store';
+import type { CacheTag } from '../../shared/cache/invalidation-bus';
+import type { CustomerDeletion, Page, Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
@@ -66,6 +68,38 @@ export class CustomerService {
     );
     if (!updated) throw customerNotFound(customerId);
     return updated;
+  }
+
+  /**
+   * Deletes a customer (Store.deleteCustomer: keys and share links revoked, activity anonymised,
+   * statistics kept). Its keys' and its own cache entries, and the catalogue entries of the
+   * applications it could download, are held on every gateway before the store is written, so its
+   * keys are refused everywhere once this answers; 503 and nothing written when they cannot be.
+   */
+  async delete(customerId: string): Promise<CustomerDeletion> {
+    const keys = await this.store.listApiKeys(customerId);
+    const applications = (await this.applicationsOf(customerId)).map((id): CacheTag => ['application', id]);
+    const at = new Date();
+    // The customer as it was is the event's data: known before the change, since the change removes it.
+    const current = await this.store.getCustomer(customerId);
+    const asItWas = current && webhookData.customer(current);
+    const deleted = await this.webhooks.announceChange(
+      asItWas ? [{ type: 'customer.deleted', subject: [customerId], at, data: asItWas }] : [],
+      () => this.keyCache.changeCustomerAndKeys(customerId, keys.map((key) => key.keyHash), applications, () => this.store.deleteCustomer(customerId, at)),
+      (removed) => [removed ? asItWas : null],
+    );
+    if (!deleted) throw customerNotFound(customerId);
+    return deleted;
+  }
+
+  /** The ids of every application (soft-deleted ones included) that lists the customer. */
+  private async applicationsOf(customerId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let page = 1; ; page += 1) {
+      const { items } = await this.store.listApplications({ page, pageSize: PAGE_SIZE_MAX, customerId, includeDeleted: true });
+      ids.push(...items.map((app) => app.applicationId));
+      if (items.length < PAGE_SIZE_MAX) return ids;
+    }
   }
 
   async createApiKey(customerId: string): Promise<IssuedApiKey> {

@@ -13,7 +13,7 @@ import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import type { PartUrl } from '../../shared/contract/uploads';
 import type { MultipartUploadRequest } from '../schemas/upload-schemas';
 import type { ApplicationService } from './application-service';
-import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
+import { checkUpdateFile, checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
@@ -41,6 +41,7 @@ export class MultipartUploadService {
 
   async open(request: MultipartUploadRequest): Promise<UploadSession> {
     const target = targetOf(request);
+    checkUpdateFile(request.fileType, request.fileName, target);
     await this.applications.require(request.applicationId);
     await checkVersionTakes(this.store, request.applicationId, request.version, releaseOf(request));
     const now = new Date();

@@ -2,7 +2,8 @@ import { conflict, DuplicateError, redisUnavailable, validationError } from '../
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '../../shared/releases/platforms';
-import type { FileRecord } from '../../shared/store/models';
+import { updateFileProblem } from '../../shared/releases/mac-updates';
+import type { FileRecord, FileType } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { versionMismatch } from '../../shared/uploads/publish-file';
 import type { SmallUploadFields } from '../schemas/upload-schemas';
@@ -25,6 +26,12 @@ export function targetOf(fields: Partial<Pick<UploadFields, 'platform' | 'arch'>
   const problem = fileTargetProblem(target);
   if (problem) throw validationError([{ field: 'arch', message: problem }]);
   return target;
+}
+
+/** Refuses (400) an UPDATE file that is not a macOS `.zip` (shared/releases/mac-updates.ts): no feed could offer it. */
+export function checkUpdateFile(fileType: FileType | undefined, fileName: string, target: FileTarget): void {
+  const problem = updateFileProblem({ fileType: fileType ?? 'MAIN', fileName, platform: target.platform });
+  if (problem) throw validationError([{ field: 'fileType', message: problem }]);
 }
 
 /**

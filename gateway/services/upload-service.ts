@@ -18,7 +18,7 @@ import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { Announcement, WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
-import { checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
+import { checkUpdateFile, checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 /** What both uploads say about their file and its version. */
 type UploadFields = SmallUploadFields;
@@ -62,12 +62,14 @@ export class UploadService {
   async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(fields.applicationId, fileId);
-    const release = releaseOf(fields);
+    let release = releaseOf(fields);
     let reserved: FileRecord | undefined;
     let published: { file: FileRecord; version: Version; at: Date };
     try {
       const target = targetOf(fields);
-      await this.applications.require(fields.applicationId);
+      checkUpdateFile(fields.fileType, staged.fileName, target);
+      const application = await this.applications.require(fields.applicationId);
+      release = { ...release, createdStatus: application.defaultVersionStatus };
       await this.checkVersionTakes(fields.applicationId, fields.version, release);
       const received = new Date();
       const file: FileRecord = {
@@ -120,6 +122,7 @@ export class UploadService {
    */
   async issueLargeUpload(request: LargeUploadRequest): Promise<{ session: UploadSession; uploadUrl: string }> {
     const target = targetOf(request);
+    checkUpdateFile(request.fileType, request.fileName, target);
     await this.applications.require(request.applicationId);
     await this.checkVersionTakes(request.applicationId, request.version, releaseOf(request));
     const now = new Date();

@@ -1,6 +1,8 @@
-import { conflict, notFound } from '../../shared/errors';
+import { AppError, conflict, notFound } from '../../shared/errors';
+import type { Logger } from '../../shared/logger';
+import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
-import type { Version, VersionWithFiles } from '../../shared/store/models';
+import type { FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
@@ -13,6 +15,12 @@ const ANNOUNCED_STATUSES: Partial<Record<ReleaseStatus, 'version.published' | 'v
   published: 'version.published',
   yanked: 'version.yanked',
 };
+
+/** What a deletion removed: the version's or the file's records, whose bytes are deleted too. */
+export interface VersionRemoval {
+  version: Version;
+  files: FileRecord[];
+}
 
 /** What a change wrote: the version as it is now, and the status it had before. */
 interface Written {
@@ -27,7 +35,13 @@ interface Written {
  * announced to webhooks (version.published, version.yanked) once written.
  */
 export class VersionService {
-  constructor(private readonly store: Store, private readonly applications: ApplicationService, private readonly webhooks: WebhookEvents) {}
+  constructor(
+    private readonly store: Store,
+    private readonly applications: ApplicationService,
+    private readonly webhooks: WebhookEvents,
+    private readonly storage: ObjectStorage,
+    private readonly logger: Logger,
+  ) {}
 
   async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<VersionWithFiles[]> {
     await this.applications.require(applicationId);
@@ -53,6 +67,62 @@ export class VersionService {
     return withFiles ?? { ...written.version, files: [] };
   }
 
+  /**
+   * Deletes a draft version, its files and their bytes, and announces `version.deleted`. A published
+   * or yanked version is refused (409 VERSION_PUBLISHED / VERSION_YANKED): shipped versions are yanked.
+   */
+  async delete(applicationId: string, version: string): Promise<VersionRemoval> {
+    await this.applications.require(applicationId);
+    // The version as it was is the event's data: known before the change, since the change removes it.
+    const current = await this.store.getVersion(applicationId, version);
+    const asItWas = current && webhookData.version(await versionWithFiles(this.store, current, []));
+    const deletion = await this.webhooks.announceChange(
+      asItWas ? [{ type: 'version.deleted', subject: [applicationId, version], at: new Date(), data: asItWas }] : [],
+      () => this.applications.change(applicationId, () => this.store.deleteVersion(applicationId, version)),
+      (removed) => [removed.outcome === 'deleted' ? asItWas : null],
+    );
+    if (deletion.outcome === 'not-found') throw notFound(`version ${version} of ${applicationId} not found`);
+    if (deletion.outcome === 'not-draft') {
+      throw shipped(deletion.version.status, `version ${version} is ${deletion.version.status}: only a draft can be deleted; yank a shipped version instead`);
+    }
+    await this.deleteBytes(deletion.files);
+    return { version: deletion.version, files: deletion.files };
+  }
+
+  /**
+   * Deletes one file of a version and its bytes: a failed upload's file in any version, any file of a
+   * draft. A file being uploaded is refused (409), and so is a file of a published or yanked version
+   * (409 VERSION_PUBLISHED / VERSION_YANKED: shipped files are immutable; yank the version).
+   */
+  async deleteFile(applicationId: string, version: string, fileId: string): Promise<FileRecord> {
+    await this.applications.require(applicationId);
+    const named = await this.store.getFile(fileId);
+    if (!named || named.applicationId !== applicationId || named.version !== version) {
+      throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
+    }
+    const deletion = await this.applications.change(applicationId, () => this.store.deleteFile(fileId));
+    if (deletion.outcome === 'not-found') throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
+    if (deletion.outcome === 'refused') {
+      if (deletion.reason === 'pending') {
+        throw conflict(`file ${fileId} is being uploaded: abort its upload, or wait until its verification ends`);
+      }
+      throw shipped(deletion.reason, `version ${version} is ${deletion.reason}: its files cannot be deleted; yank the version instead`);
+    }
+    await this.deleteBytes([deletion.file]);
+    return deletion.file;
+  }
+
+  /** Bytes whose records are gone: a store that fails leaves them behind, logged, and the deletion stands. */
+  private async deleteBytes(files: readonly FileRecord[]): Promise<void> {
+    await Promise.all(files.map(async (file) => {
+      try {
+        await this.storage.delete(file.storageKey);
+      } catch (error) {
+        this.logger.warn({ err: error, fileId: file.fileId, applicationId: file.applicationId }, 'could not delete the bytes of a deleted file; they are left in the object store');
+      }
+    }));
+  }
+
   /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
   private async write(
     applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>, now: Date,
@@ -68,4 +138,9 @@ export class VersionService {
     }
     return transition.outcome === 'applied' ? { version: transition.version, from: transition.from } : null;
   }
+}
+
+/** 409 naming the state of a shipped version that refuses a deletion. */
+function shipped(status: ReleaseStatus, message: string): AppError {
+  return new AppError(409, status === 'yanked' ? 'VERSION_YANKED' : 'VERSION_PUBLISHED', message);
 }

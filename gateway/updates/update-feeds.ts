@@ -1,5 +1,6 @@
 import { valid as validSemVer } from 'semver';
 import { notFound } from '../../shared/errors';
+import { macUpdateFiles } from '../../shared/releases/mac-updates';
 import { ARCHS, Arch, Platform, selectMainFile } from '../../shared/releases/platforms';
 import { compareOrderKeys, versionOrderKey } from '../../shared/releases/version-order';
 import type { Version } from '../../shared/store/models';
@@ -45,6 +46,7 @@ export class UpdateFeeds {
   private readonly electronPicks = new WeakMap<readonly OfferedRelease[], ByTarget<OfferedRelease | null>>();
   private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<Buffer>>();
   private readonly tauriPicks = new WeakMap<readonly OfferedRelease[], ByTarget<TauriOffer | null>>();
+  private readonly squirrelPicks = new WeakMap<readonly OfferedRelease[], ByTarget<SquirrelMacUpdate | null>>();
   /** Per release, by the signature file's id. */
   private readonly tauriDocuments = new WeakMap<OfferedRelease, Map<string, Buffer>>();
   /** Versions are frozen records of the catalogue, replaced on every change. */
@@ -90,12 +92,31 @@ export class UpdateFeeds {
    */
   squirrelMacCheck(caller: ReleaseCaller, applicationId: string, target: SquirrelMacTarget, running: RunningVersion): Eventually<SquirrelMacCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: 'macos', arch: target.arch };
-    return andThen(this.releases.latest(caller, selector), (latest): SquirrelMacCheck => {
-      if (latest.kind === 'none') return UP_TO_DATE;
-      if (latest.kind !== 'found') throw notFound(`no macOS build of ${applicationId} for arch ${target.arch}`);
+    return andThen(this.releases.releases(caller, selector), (offered): SquirrelMacCheck => {
+      // Nothing the client can install (no newer release with a .zip for its arch): up to date.
+      const latest = this.squirrelPick(offered, target.arch);
+      if (!latest) return UP_TO_DATE;
       if (!this.isNewer(latest.release.version, running)) return UP_TO_DATE;
-      return { kind: 'update', release: latest.release, file: latest.file };
+      return latest;
     }, undefined);
+  }
+
+  /** The newest offered release with a `.zip` Squirrel.Mac can install for the arch, with that file. */
+  private squirrelPick(offered: readonly OfferedRelease[], arch: Arch): SquirrelMacUpdate | null {
+    const picks = targetMap(this.squirrelPicks, offered, 'macos');
+    let pick = picks.get(arch);
+    if (pick === undefined) {
+      pick = null;
+      for (const release of offered) {
+        const selection = selectMainFile(macUpdateFiles(release.files), { platform: 'macos', arch });
+        if (selection.kind === 'match') {
+          pick = { kind: 'update', release, file: selection.file };
+          break;
+        }
+      }
+      picks.set(arch, pick);
+    }
+    return pick;
   }
 
   /** Whether an offered version ranks above the one the client runs, by the version order. */
@@ -186,11 +207,12 @@ export const electronFeedPath = (applicationId: string): string => `/v1/updates/
 /**
  * The MAIN files a channel file lists: Linux clients ask per arch, so one; Windows and macOS clients
  * ask one file for every arch and pick by name, so every closest fit (x64 and arm64 builds alike),
- * x64 first, the pick of a client whose arch no file name holds. Files without a SHA-512 yet are left
- * out: the client verifies it.
+ * x64 first, the pick of a client whose arch no file name holds. For macOS only `.zip` files, MAIN or
+ * UPDATE, which is what MacUpdater installs (shared/releases/mac-updates.ts). Files without a SHA-512
+ * yet are left out: the client verifies it.
  */
 function electronFiles(release: OfferedRelease, asked: ElectronChannelFile): DigestedFile[] {
-  const mains = release.files.filter((file) => file.fileType === 'MAIN');
+  const mains = asked.platform === 'macos' ? macUpdateFiles(release.files) : release.files.filter((file) => file.fileType === 'MAIN');
   const selection = selectMainFile(mains, { platform: asked.platform, arch: asked.arch ?? undefined });
   const files = selection.kind === 'match' ? [selection.file] : selection.kind === 'ambiguous' ? [...selection.choices] : [];
   return files.filter(hasSha512).sort((a, b) => ARCHS.indexOf(a.arch) - ARCHS.indexOf(b.arch));

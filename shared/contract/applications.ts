@@ -11,6 +11,8 @@ export const applicationResponse = z.object({
   customerIds: z.array(z.string()),
   /** The minisign public key in the form `tauri signer generate` prints, or null. */
   updateSigningKey: z.string().nullable(),
+  /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
+  defaultVersionStatus: z.enum(['draft', 'published']),
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -25,6 +27,7 @@ export function presentApplication(app: Application): z.input<typeof application
     tags: app.tags,
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
+    defaultVersionStatus: app.defaultVersionStatus,
     isActive: app.isActive,
     createdAt: iso(app.createdAt),
     updatedAt: iso(app.updatedAt),

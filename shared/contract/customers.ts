@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiKey, Customer } from '../store/models';
-import { iso, isoOrNull, pagination, paginationResponse, timestamp } from './common';
+import type { CustomerDeletion } from '../store/store';
+import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 
 export const customerResponse = z.object({
   customerId: z.string(),
@@ -82,4 +83,24 @@ export const revokedApiKeyResponse = z.object({ customerId: z.string(), keyId: z
 
 export function presentRevokedApiKey(key: ApiKey): z.input<typeof revokedApiKeyResponse> {
   return { customerId: key.customerId, keyId: key.keyId, revokedAt: isoOrNull(key.revokedAt) };
+}
+
+export const deletedCustomerResponse = z.object({
+  message: messageField,
+  customerId: z.string(),
+  /** Keys and share links revoked with the customer. */
+  revokedKeys: z.number().int(),
+  revokedShareLinks: z.number().int(),
+  /** Download events whose customer, address and user agent were erased; they still count in statistics. */
+  anonymisedEvents: z.number().int(),
+});
+
+export function presentDeletedCustomer(deletion: CustomerDeletion): z.input<typeof deletedCustomerResponse> {
+  return {
+    message: `customer ${deletion.customer.customerId} deleted`,
+    customerId: deletion.customer.customerId,
+    revokedKeys: deletion.revokedKeys,
+    revokedShareLinks: deletion.revokedShareLinks,
+    anonymisedEvents: deletion.anonymisedEvents,
+  };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
+import { macUpdateFeedProblems } from '../releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
 import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../store/models';
-import { iso, isoOrNull, timestamp } from './common';
+import { iso, isoOrNull, messageField, timestamp } from './common';
 
 export const fileResponse = z.object({
   applicationId: z.string(),
@@ -76,6 +77,11 @@ export const versionResponse = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
+  /**
+   * Why update feeds leave the version out, one sentence each: a macOS build without a `.zip`
+   * (electron-updater and Squirrel.Mac install only a zip). Empty when nothing does.
+   */
+  updateFeedProblems: z.array(z.string()),
 });
 
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
@@ -91,6 +97,9 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),
+    updateFeedProblems: macUpdateFeedProblems(version.files
+      .filter((file) => file.status !== 'failed')
+      .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH }))),
   };
 }
 
@@ -98,4 +107,43 @@ export const versionListResponse = z.object({ versions: z.array(versionResponse)
 
 export function presentVersionList(versions: VersionWithFiles[]): z.input<typeof versionListResponse> {
   return { versions: versions.map(presentVersion) };
+}
+
+export const deletedVersionResponse = z.object({
+  message: messageField,
+  applicationId: z.string(),
+  version: z.string(),
+  /** The files deleted with the draft, their bytes included. */
+  deletedFileIds: z.array(z.string()),
+});
+
+export function presentDeletedVersion(removal: { version: Version; files: FileRecord[] }): z.input<typeof deletedVersionResponse> {
+  const { applicationId, version } = removal.version;
+  return {
+    message: `draft version ${version} of ${applicationId} deleted with ${removal.files.length} file(s)`,
+    applicationId,
+    version,
+    deletedFileIds: removal.files.map((file) => file.fileId),
+  };
+}
+
+export const deletedFileResponse = z.object({
+  message: messageField,
+  applicationId: z.string(),
+  version: z.string(),
+  fileId: z.string(),
+  fileName: z.string(),
+  /** What the file was when deleted: `failed` (a failed upload) or `available` (a file of a draft). */
+  status: z.enum(['available', 'failed']),
+});
+
+export function presentDeletedFile(file: FileRecord): z.input<typeof deletedFileResponse> {
+  return {
+    message: `file ${file.fileName} of ${file.applicationId} ${file.version} deleted`,
+    applicationId: file.applicationId,
+    version: file.version,
+    fileId: file.fileId,
+    fileName: file.fileName,
+    status: file.status === 'failed' ? 'failed' : 'available',
+  };
 }

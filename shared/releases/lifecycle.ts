@@ -9,6 +9,14 @@ export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 /** Uploads that name no status publish at once, as they did before versions had one. */
 export const DEFAULT_UPLOAD_STATUS: ReleaseStatus = 'published';
 
+/**
+ * What an application's uploads create a version as when they name no status (its
+ * `defaultVersionStatus`): a new application keeps them as drafts, so a test upload is never every
+ * customer's update; applications stored before the setting existed keep publishing at once.
+ */
+export const NEW_APPLICATIONS_VERSION_STATUS = 'draft' as const;
+export const STORED_APPLICATIONS_VERSION_STATUS = 'published' as const;
+
 export const isReleaseStatus = (value: string): value is ReleaseStatus => (RELEASE_STATUSES as readonly string[]).includes(value);
 
 /** Publishing, yanking and un-yanking. Nothing returns to draft: a shipped build cannot become unshipped. */

@@ -15,6 +15,11 @@ export interface Application {
    * form `tauri signer generate` prints; null when the application has none.
    */
   updateSigningKey: string | null;
+  /**
+   * The status of a version an upload creates without naming one: `draft` (kept from customers until
+   * published) or `published` (offered at once). Applications stored before the field read `published`.
+   */
+  defaultVersionStatus: InitialReleaseStatus;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;
@@ -42,7 +47,11 @@ export interface Version {
 /** What a version can be created as: an upload ships it at once or keeps it as a draft. */
 export type InitialReleaseStatus = Extract<ReleaseStatus, 'draft' | 'published'>;
 
-export const FILE_TYPES = ['MAIN', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
+/**
+ * `UPDATE`: the archive update clients install beside a MAIN installer they cannot (the macOS `.zip`
+ * beside a `.dmg`; shared/releases/mac-updates.ts), offered by the update feeds, never as a download's MAIN file.
+ */
+export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 export type FileStatus = 'pending' | 'available' | 'failed';
 

@@ -37,7 +37,7 @@ export interface ApplicationQuery {
   includeDeleted?: boolean;
 }
 
-export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey'>>;
+export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
 export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
@@ -58,6 +58,11 @@ export interface VersionUpsert extends VersionPatch {
 export interface UploadRelease extends Pick<VersionPatch, 'releaseNotes' | 'requiredTier'> {
   channel?: string;
   status?: InitialReleaseStatus;
+  /**
+   * The status of a version the upload creates when it names none (its application's
+   * defaultVersionStatus); it never describes an existing version, so it is not checked against one.
+   */
+  createdStatus?: InitialReleaseStatus;
 }
 
 /** Publishing an uploaded file: the digests computed from its bytes and what its upload asks of the version. */
@@ -95,6 +100,35 @@ export type VersionTransition =
   | { outcome: 'applied'; from: ReleaseStatus; version: Version }
   | { outcome: 'invalid-transition'; from: ReleaseStatus; to: ReleaseStatus }
   | { outcome: 'not-found' };
+
+/**
+ * What deleteVersion did. `deleted`: the draft and every file record it had (their bytes are the
+ * caller's to delete) are gone. `not-draft`: the version is published or yanked (the API's 409);
+ * nothing was written. `not-found`: no such version.
+ */
+export type VersionDeletion =
+  | { outcome: 'deleted'; version: Version; files: FileRecord[] }
+  | { outcome: 'not-draft'; version: Version }
+  | { outcome: 'not-found' };
+
+/**
+ * What deleteFile did. `deleted`: the file record is gone (its bytes are the caller's to delete).
+ * `refused`: the file is pending (its upload is under way), or available in a version that is
+ * published or yanked (shipped files are immutable), as `reason` says; nothing was written.
+ * `not-found`: no such file.
+ */
+export type FileDeletion =
+  | { outcome: 'deleted'; file: FileRecord }
+  | { outcome: 'refused'; file: FileRecord; reason: 'pending' | 'published' | 'yanked' }
+  | { outcome: 'not-found' };
+
+/** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
+export interface CustomerDeletion {
+  customer: Customer;
+  revokedKeys: number;
+  revokedShareLinks: number;
+  anonymisedEvents: number;
+}
 
 /**
  * An upload session as createUploadSession takes it: the release fields default to platform and arch
@@ -233,6 +267,19 @@ export interface Store {
    * version: a failure between them leaves the version's fields to a repeat of the publication.
    */
   publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult>;
+  /**
+   * Deletes a draft version and all its file records (pending, available and failed), checked and
+   * written together (SQLite: one IMMEDIATE transaction; MongoDB: the version's delete conditional on
+   * its status, then its files). Published and yanked versions stay (see VersionDeletion).
+   */
+  deleteVersion(applicationId: string, version: string): Promise<VersionDeletion>;
+  /**
+   * Deletes a file record: a failed one always (a failed upload stops being listed); an available one
+   * only while its version is a draft; never a pending one (see FileDeletion). The file's status is
+   * checked by the write (SQLite: one IMMEDIATE transaction with the version's status; MongoDB: a delete
+   * conditional on the file's status, after reading the version's).
+   */
+  deleteFile(fileId: string): Promise<FileDeletion>;
   /** Moves a file between statuses; only from `from`. Failed files stop reserving their name and MAIN slot. */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
   /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */
@@ -250,6 +297,14 @@ export interface Store {
   getCustomer(customerId: string): Promise<Customer | null>;
   listCustomers(page: number, pageSize: number): Promise<Page<Customer>>;
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
+  /**
+   * Deletes a customer: its record goes, its keys and share links are revoked at `at`, its id leaves
+   * every application's customerIds, and its activity is anonymised (customerId, clientIp and
+   * userAgent of its events set to null); events stay, so statistics keep counting them. null when
+   * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record
+   * last, so a deletion cut short is finished by a repeat.
+   */
+  deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null>;
   /** The ids among `customerIds` that do not exist. */
   findMissingCustomers(customerIds: string[]): Promise<string[]>;
   createApiKey(key: ApiKey): Promise<ApiKey>;

@@ -30,9 +30,13 @@ export const WEBHOOK_EVENT_DATA = {
   'upload.failed': uploadSessionResponse,
   'version.published': versionResponse,
   'version.yanked': versionResponse,
+  /** A draft deleted with its files: the version as it was. */
+  'version.deleted': versionResponse,
   'application.deleted': applicationResponse,
   'customer.created': customerResponse,
   'customer.updated': customerResponse,
+  /** The customer as it was; its keys and share links are revoked and its activity anonymised. */
+  'customer.deleted': customerResponse,
   'apikey.created': apiKeyResponse,
   'apikey.revoked': apiKeyResponse,
   'share_link.created': shareLinkResponse,

@@ -3,8 +3,11 @@ import type { Store } from '../store/store';
 import { webhookData, type WebhookEventType } from './events';
 import { versionWithFiles } from './version-with-files';
 
-/** The data of a pending entry's event when its change is in the store; null when it is not (yet). */
-type Recovery = (store: Store, subject: readonly string[], at: Date) => Promise<unknown>;
+/**
+ * The data of a pending entry's event when its change is in the store; null when it is not (yet).
+ * `known`: the data the entry was written with, for a deletion, whose record is gone once it happened.
+ */
+type Recovery = (store: Store, subject: readonly string[], at: Date, known: unknown) => Promise<unknown>;
 
 const atOrAfter = (date: Date | null, at: Date): boolean => date !== null && date.getTime() >= at.getTime();
 
@@ -43,6 +46,9 @@ const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
     const changed = first === 'first' ? found.publishedAt?.getTime() === at.getTime() : atOrAfter(found.updatedAt, at);
     return changed ? webhookData.version(await versionWithFiles(store, found, [])) : null;
   },
+  // A deletion's entry holds the record as it was: the change happened when the record is gone.
+  'version.deleted': async (store, [applicationId, version], _at, known) => ((await store.getVersion(applicationId, version)) ? null : known),
+  'customer.deleted': async (store, [customerId], _at, known) => ((await store.getCustomer(customerId)) ? null : known),
   'version.yanked': async (store, [applicationId, version], at) => {
     const found = await store.getVersion(applicationId, version);
     return found?.status === 'yanked' && atOrAfter(found.updatedAt, at) ? webhookData.version(await versionWithFiles(store, found, [])) : null;
@@ -70,5 +76,5 @@ const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
 export async function recoverAnnouncedData(store: Store, entry: WebhookOutboxEntry): Promise<unknown> {
   const recovery = RECOVERIES[entry.type as WebhookEventType] as Recovery | undefined;
   if (!recovery) return null;
-  return recovery(store, entry.subject, entry.occurredAt);
+  return recovery(store, entry.subject, entry.occurredAt, entry.data);
 }

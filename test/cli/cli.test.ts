@@ -140,7 +140,7 @@ describe('bds CLI', function () {
       await admin.run(['apps', 'create', applicationId, '--name', 'Versions']);
       const file = path.join(admin.home, 'notes-app.bin');
       fs.writeFileSync(file, randomBytes(2048));
-      const upload = await admin.run(['upload', applicationId, '1.0.0', file, '--json']);
+      const upload = await admin.run(['upload', applicationId, '1.0.0', file, '--status', 'published', '--json']);
       expect(upload.code, upload.stderr).to.equal(0);
 
       const listed = jsonOf<{ versions: { version: string; files: { fileName: string }[] }[] }>(await admin.run(['versions', 'list', applicationId, '--json']));
@@ -283,7 +283,7 @@ describe('bds CLI', function () {
     it('a small file is published in one request: --json prints a start and a done event with the checksum', async () => {
       const file = path.join(admin.home, 'tool.zip');
       fs.writeFileSync(file, content);
-      const result = await admin.run(['upload', applicationId, '1.0.0', file, '--notes', 'First', '--file-type', 'MAIN', '--json']);
+      const result = await admin.run(['upload', applicationId, '1.0.0', file, '--notes', 'First', '--file-type', 'MAIN', '--status', 'published', '--json']);
       expect(result.code, result.stderr).to.equal(0);
       const events = eventsOf(result);
       expect(events.map((e) => e.event)).to.deep.equal(['start', 'done']);
@@ -308,6 +308,19 @@ describe('bds CLI', function () {
       const clash = await admin.run(['upload', applicationId, '0.9.0-beta.1', mac, '--name', 'other.zip', '--platform', 'macos', '--arch', 'universal', '--json']);
       expect(clash.code).to.equal(1);
       expect(errorOf(clash)).to.include({ status: 409 });
+    });
+
+    it("says where an upload went: a new application's upload is saved as a draft (and how to publish it), a published one reaches customers now", async () => {
+      const draftApp = uniqueId('cli-draft');
+      await admin.run(['apps', 'create', draftApp, '--name', 'Drafts']);
+      const file = path.join(admin.home, 'draft.zip');
+      fs.writeFileSync(file, randomBytes(500));
+      const drafted = await admin.run(['upload', draftApp, '1.0.0', file]);
+      expect(drafted.code, drafted.stderr).to.equal(0);
+      expect(drafted.stdout).to.include(`saved as draft in stable: publish with bds versions update ${draftApp} 1.0.0 --status published`);
+      const published = await admin.run(['upload', draftApp, '1.1.0', file, '--status', 'published']);
+      expect(published.code, published.stderr).to.equal(0);
+      expect(published.stdout).to.include('published to stable: customers see it now');
     });
 
     it('a small file that does not match --checksum is refused before a byte is sent (4)', async () => {
@@ -401,7 +414,7 @@ describe('bds CLI', function () {
       content = randomBytes(6 * MIB);
       const file = path.join(admin.home, 'big.iso');
       fs.writeFileSync(file, content);
-      const upload = await admin.run(['upload', applicationId, '2.0.0', file]);
+      const upload = await admin.run(['upload', applicationId, '2.0.0', file, '--status', 'published']);
       expect(upload.code, upload.stderr).to.equal(0);
       downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
     });

@@ -246,6 +246,15 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect((await store.getApplication('app_1', { includeDeleted: true }))?.customerIds).to.deep.equal(['cust_1']);
       });
 
+      it('keeps the default version status given at creation, and changes it by patch', async () => {
+        const app = application('app_1', { defaultVersionStatus: 'draft' });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect((await store.updateApplication('app_1', { name: 'Renamed' }, at(1)))?.defaultVersionStatus).to.equal('draft');
+        expect((await store.updateApplication('app_1', { defaultVersionStatus: 'published' }, at(2)))?.defaultVersionStatus).to.equal('published');
+        expect((await store.listApplications({ page: 1, pageSize: 10 })).items[0].defaultVersionStatus).to.equal('published');
+      });
+
       it('lists in creation order (ties by id), paginated, with the total of all matches', async () => {
         for (const [id, minute] of [['app_c', 2], ['app_a', 0], ['app_d', 1], ['app_b', 1], ['app_e', 3]] as const) {
           await store.createApplication(application(id, { createdAt: at(minute), updatedAt: at(minute) }));
@@ -621,6 +630,18 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
             versionRecord('app_1', '1.0.0', { publishedAt: at(2), createdAt: at(2), updatedAt: at(2) }));
         });
 
+        it("creates a version the upload names no status of with the application's default (createdStatus), and never checks an existing version against it", async () => {
+          await store.insertFile(pendingFile('f_1'));
+          const drafted = await store.publishFile('f_1', { ...digests, release: { createdStatus: 'draft' } }, at(2));
+          expect(drafted.outcome === 'published' && drafted.version).to.deep.include({ status: 'draft', publishedAt: null });
+          await store.insertFile(pendingFile('f_2', { version: '2.0.0' }));
+          const named = await store.publishFile('f_2', { ...digests, release: { status: 'published', createdStatus: 'draft' } }, at(3));
+          expect(named.outcome === 'published' && named.version).to.deep.include({ status: 'published', publishedAt: at(3) });
+          await store.insertFile(pendingFile('f_3', { version: '2.0.0', fileType: 'OTHER' }));
+          const added = await store.publishFile('f_3', { ...digests, release: { createdStatus: 'draft' } }, at(4));
+          expect(added.outcome === 'published' && added.version).to.deep.include({ status: 'published' });
+        });
+
         it('writes the notes and tier to an existing version, never its channel or status', async () => {
           await store.upsertVersion('app_1', '1.0.0', { releaseNotes: 'Old', channel: 'rc', initialStatus: 'draft' }, at(1));
           await store.insertFile(pendingFile('f_1'));
@@ -732,6 +753,50 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
     });
 
+    describe('deleting versions and files', () => {
+      it('deletes a draft version with every file record it has, and refuses a published or yanked one', async () => {
+        await store.upsertVersion('app_1', '1.0.0', { initialStatus: 'draft' }, at(1));
+        const main = await store.insertFile(file('f_1', { fileType: 'MAIN', createdAt: at(1) }));
+        const failed = await store.insertFile(file('f_2', { status: 'failed', createdAt: at(2) }));
+        const pending = await store.insertFile(file('f_3', { status: 'pending', checksum: null, createdAt: at(3) }));
+        await store.insertFile(file('f_other', { version: '2.0.0' }));
+        const draft = await store.getVersion('app_1', '1.0.0');
+        expect(await store.deleteVersion('app_1', '1.0.0')).to.deep.equal({ outcome: 'deleted', version: draft, files: [main, failed, pending] });
+        expect(await store.getVersion('app_1', '1.0.0')).to.equal(null);
+        expect(await Promise.all(['f_1', 'f_2', 'f_3'].map((id) => store.getFile(id)))).to.deep.equal([null, null, null]);
+        expect(await store.getFile('f_other')).to.not.equal(null);
+        expect(await store.deleteVersion('app_1', '1.0.0')).to.deep.equal({ outcome: 'not-found' });
+        // Its name and MAIN slot are free again.
+        await store.insertFile(file('f_4', { fileType: 'MAIN', fileName: 'f_1.bin' }));
+
+        const published = await store.upsertVersion('app_1', '3.0.0', {}, at(4));
+        await store.insertFile(file('f_5', { version: '3.0.0' }));
+        expect(await store.deleteVersion('app_1', '3.0.0')).to.deep.equal({ outcome: 'not-draft', version: published });
+        const yanked = await store.transitionVersion('app_1', '3.0.0', 'yanked', at(5));
+        expect(await store.deleteVersion('app_1', '3.0.0')).to.deep.equal({ outcome: 'not-draft', version: yanked.outcome === 'applied' && yanked.version });
+        expect(await store.getFile('f_5')).to.not.equal(null);
+      });
+
+      it('deletes a failed file anywhere and an available one of a draft; refuses a pending one and a shipped one', async () => {
+        await store.upsertVersion('app_1', '1.0.0', { initialStatus: 'draft' }, at(1));
+        await store.upsertVersion('app_1', '2.0.0', {}, at(1));
+        const draftFile = await store.insertFile(file('f_draft'));
+        const shipped = await store.insertFile(file('f_shipped', { version: '2.0.0' }));
+        const failed = await store.insertFile(file('f_failed', { version: '2.0.0', status: 'failed' }));
+        const pending = await store.insertFile(file('f_pending', { status: 'pending', checksum: null }));
+        expect(await store.deleteFile('f_draft')).to.deep.equal({ outcome: 'deleted', file: draftFile });
+        expect(await store.deleteFile('f_failed')).to.deep.equal({ outcome: 'deleted', file: failed });
+        expect(await store.deleteFile('f_pending')).to.deep.equal({ outcome: 'refused', file: pending, reason: 'pending' });
+        expect(await store.deleteFile('f_shipped')).to.deep.equal({ outcome: 'refused', file: shipped, reason: 'published' });
+        await store.transitionVersion('app_1', '2.0.0', 'yanked', at(2));
+        expect(await store.deleteFile('f_shipped')).to.deep.equal({ outcome: 'refused', file: shipped, reason: 'yanked' });
+        expect(await store.deleteFile('f_draft')).to.deep.equal({ outcome: 'not-found' });
+        expect((await store.listVersions('app_1')).map((v) => [v.version, v.files.map((f) => f.fileId)])).to.deep.equal([
+          ['2.0.0', ['f_shipped']], ['1.0.0', ['f_pending']],
+        ]);
+      });
+    });
+
     describe('customers', () => {
       it('stores a customer and refuses a duplicate id', async () => {
         const c = customer('cust_1', { notes: 'Key account', tier: 'gold' });
@@ -770,6 +835,44 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.findMissingCustomers(['cust_1', 'cust_x', 'cust_2', 'cust_x', 'cust_y'])).to.deep.equal(['cust_x', 'cust_y']);
         expect(await store.findMissingCustomers(['cust_2'])).to.deep.equal([]);
         expect(await store.findMissingCustomers([])).to.deep.equal([]);
+      });
+    });
+
+    describe('deleting a customer', () => {
+      it('deletes the record, revokes its keys and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+        await store.createCustomer(customer('cust_1'));
+        await store.createCustomer(customer('cust_2'));
+        await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
+        await store.createApiKey(apiKey('key_2', { customerId: 'cust_1', keyHash: 'h2', revokedAt: at(1) }));
+        await store.createApiKey(apiKey('key_3', { customerId: 'cust_2', keyHash: 'h3' }));
+        await store.createShareLink(shareLink('token_1', { customerId: 'cust_1' }));
+        await store.createShareLink(shareLink('token_2', { customerId: 'cust_2' }));
+        await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
+        await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
+        await store.insertEvents([
+          event('d_1', { customerId: 'cust_1', timestamp: at(2) }),
+          event('d_2', { customerId: 'cust_2', timestamp: at(3) }),
+          event('d_3', { customerId: 'cust_1', timestamp: at(4) }),
+        ]);
+        await store.rollupEvents(10);
+
+        const deleted = await store.deleteCustomer('cust_1', at(10));
+        expect(deleted).to.deep.equal({ customer: customer('cust_1'), revokedKeys: 1, revokedShareLinks: 1, anonymisedEvents: 2 });
+        expect(await store.getCustomer('cust_1')).to.equal(null);
+        expect(await store.listApiKeys('cust_1')).to.deep.equal([]);
+        expect(await store.findApiKeyByHash('h1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.findApiKeyByHash('h2')).to.deep.include({ revokedAt: at(1) });
+        expect(await store.findApiKeyByHash('h3')).to.deep.include({ revokedAt: null });
+        expect(await store.getShareLink('token_1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.getShareLink('token_2')).to.deep.include({ revokedAt: null });
+        expect(await store.getApplication('app_1')).to.deep.include({ customerIds: ['cust_2', 'cust_3'], updatedAt: at(10) });
+        expect(await store.getApplication('app_2')).to.deep.include({ customerIds: ['cust_2'], updatedAt: at(0) });
+        const events = await store.listEvents({ limit: 10 });
+        expect(events.map((e) => [e.eventId, e.customerId, e.clientIp, e.userAgent])).to.deep.equal([
+          ['d_3', null, null, null], ['d_2', 'cust_2', '203.0.113.7', event('d_2').userAgent], ['d_1', null, null, null],
+        ]);
+        expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', at(0).toISOString().slice(0, 10), 3)]);
+        expect(await store.deleteCustomer('cust_1', at(11))).to.equal(null);
       });
     });
 
@@ -1558,6 +1661,8 @@ describe('SQLite store opening a database of the release before the release mode
     db.exec(FIRST_SCHEMA);
     const ms = (minutes: number) => at(minutes).getTime();
     const version = db.prepare('INSERT INTO versions (application_id, version, release_notes, required_tier, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    db.prepare(`INSERT INTO applications (application_id, name, description, tags, customer_ids, created_at, updated_at, deleted_at)
+       VALUES ('app_1', 'Old app', NULL, '[]', '[]', ?, ?, NULL)`).run(ms(0), ms(0));
     version.run('app_1', '1.10.0', 'Old', null, ms(1), ms(1));
     version.run('app_1', '1.9.0', null, 'gold', ms(2), ms(2));
     version.run('app_1', 'nightly', null, null, ms(3), ms(3));
@@ -1610,6 +1715,12 @@ describe('SQLite store opening a database of the release before the release mode
       db.close();
     }
   };
+
+  it('reads applications as publishing the versions their uploads create, as they did', async () => {
+    await withStore(async (store) => {
+      expect(await store.getApplication('app_1')).to.deep.equal(application('app_1', { name: 'Old app', createdAt: at(0), updatedAt: at(0), defaultVersionStatus: 'published' }));
+    });
+  });
 
   it('reads versions as published since their creation, in the default channel, to everyone, in the version order', async () => {
     await withStore(async (store) => {
@@ -1876,6 +1987,8 @@ if (mongodbUri) {
         await db.collection('files').createIndex({ applicationId: 1, version: 1, fileName: 1 },
           { name: 'unique_fileName', unique: true, partialFilterExpression: { live: true } });
         await db.collection('versions').createIndex({ applicationId: 1, createdAt: -1, version: -1 });
+        const { isActive: _isActive, defaultVersionStatus: _status, ...oldApplication } = application('app_1');
+        await db.collection('applications').insertOne(oldApplication);
         await db.collection('versions').insertMany([
           { applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, createdAt: at(1), updatedAt: at(1) },
           { applicationId: 'app_1', version: '1.9.0', releaseNotes: null, requiredTier: 'gold', createdAt: at(2), updatedAt: at(2) },
@@ -1901,6 +2014,13 @@ if (mongodbUri) {
         await db.dropDatabase();
       });
 
+      it('reads applications as publishing the versions their uploads create, before and after migrating', async () => {
+        expect(await store.getApplication('app_1')).to.deep.equal(application('app_1'));
+        await migrateDatabase(database.uri, options);
+        expect(await db.collection('applications').findOne({ applicationId: 'app_1' })).to.include({ defaultVersionStatus: 'published' });
+        expect(await store.getApplication('app_1')).to.deep.equal(application('app_1'));
+      });
+
       it('reads versions as published since their creation, in the default channel, in the version order, before and after migrating', async () => {
         const old = versionRecord('app_1', '1.10.0', { releaseNotes: 'Old', channel: 'main', publishedAt: at(1), createdAt: at(1), updatedAt: at(1) });
         expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
@@ -1917,7 +2037,7 @@ if (mongodbUri) {
         expect(await listings()).to.deep.equal(expected);
 
         const report = await migrateDatabase(database.uri, options);
-        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1, orderKeys: 0 });
+        expect(report.backfilled).to.deep.equal({ versions: 3, files: 1, orderKeys: 0, applications: 1 });
         expect(report.dropped.versions).to.deep.equal(['applicationId_1_createdAt_-1_version_-1']);
         expect(await db.collection('versions').findOne({ version: '1.10.0' }, { projection: { _id: 0 } })).to.deep.equal({
           applicationId: 'app_1', version: '1.10.0', releaseNotes: 'Old', requiredTier: null, channel: 'main', status: 'published',
@@ -1925,7 +2045,7 @@ if (mongodbUri) {
         });
         expect(await listings()).to.deep.equal(expected);
         expect(await store.getVersion('app_1', '1.10.0')).to.deep.equal(old);
-        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0 });
+        expect((await migrateDatabase(database.uri, options)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0, applications: 0 });
       });
 
       it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {

@@ -38,7 +38,10 @@ export interface Fixture {
   versions: { open: string; premium: string; pending: string };
   /** OPEN's MAIN file (any platform) and its update signature, a DEPENDENCY, and PREMIUM's MAIN file. */
   files: { main: SeededFile; signature: SeededFile; dependency: SeededFile; premium: SeededFile };
-  customers: { free: SeededCustomer; premium: SeededCustomer; inactive: SeededCustomer };
+  /** `spare` is on no application: the one a DELETE aims at. */
+  customers: { free: SeededCustomer; premium: SeededCustomer; inactive: SeededCustomer; spare: SeededCustomer };
+  /** A draft version of main with one file: the version and file DELETEs aim at them. */
+  draft: { version: string; file: SeededFile };
   /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
   /**
@@ -62,6 +65,7 @@ export interface Fixture {
 }
 
 export const FIXTURE_VERSIONS = { open: '1.0.0', premium: '2.0.0', pending: '3.0.0' } as const;
+export const FIXTURE_DRAFT_VERSION = '4.0.0-draft';
 export const FIXTURE_RELEASE_NOTES = { open: 'first release', premium: 'for premium customers' } as const;
 export const PENDING_FILE_SIZE = 1000;
 /** Three parts of the smallest part size (8 MiB), the last one short. */
@@ -76,6 +80,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const free = await customer('free', 'free');
   const premium = await customer('premium', 'premium');
   const inactive = await customer('inactive', 'standard');
+  const spareCustomer = await customer('spare', 'standard');
   expectStatus(await http.patch(`/v1/management/customers/${inactive.customerId}`, { isActive: false }), 200);
   const extraKey = async (): Promise<SeededCustomer> => {
     const issued = expectStatus(await http.post(`/v1/management/customers/${premium.customerId}/apikeys`, {}), 201);
@@ -87,7 +92,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
 
   const application = async (name: string, customerIds: string[]) => {
     const applicationId = `${name}-${tag}`;
-    expectStatus(await http.post('/v1/management/applications', { applicationId, name: `${name} ${tag}`, tags: ['fuzz'], customerIds }), 201);
+    expectStatus(await http.post('/v1/management/applications', { applicationId, name: `${name} ${tag}`, tags: ['fuzz'], customerIds, defaultVersionStatus: 'published' }), 201);
     return applicationId;
   };
   const main = await application('main', [free.customerId, premium.customerId, inactive.customerId]);
@@ -117,6 +122,8 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     releaseNotes: FIXTURE_RELEASE_NOTES.premium,
     requiredTier: 'premium',
   });
+
+  const draftFile = await upload({ version: FIXTURE_DRAFT_VERSION, fileName: `draft-${tag}.exe`, status: 'draft' });
 
   const pendingName = `big-${tag}.bin`;
   const issued = expectStatus(await http.post('/v1/management/upload/large-url', {
@@ -153,7 +160,8 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     apps: { main, deleted, spare, limited },
     versions: { ...FIXTURE_VERSIONS },
     files: { main: mainFile, signature, dependency, premium: premiumFile },
-    customers: { free, premium, inactive },
+    customers: { free, premium, inactive, spare: spareCustomer },
+    draft: { version: FIXTURE_DRAFT_VERSION, file: draftFile },
     keys: { spare: spareKey, revoked: revokedKey },
     adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },

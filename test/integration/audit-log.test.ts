@@ -24,7 +24,7 @@ describe('the audit log', () => {
   it('records each management write: who, what, on what, for which application, when, under which request id, and how it ended', async () => {
     const publisher = await createAdminKey(app, { scopes: ['publish', 'manage'] });
     const started = Date.now();
-    const created = await app.http.post('/v1/management/applications', { applicationId: 'audited-app', name: 'Audited' });
+    const created = await app.http.post('/v1/management/applications', { applicationId: 'audited-app', name: 'Audited', defaultVersionStatus: 'published' });
     const uploaded = await app.http.request('POST', '/v1/management/upload', {
       key: publisher.apiKey, body: smallUploadForm({ applicationId: 'audited-app', version: '1.0.0' }),
     });

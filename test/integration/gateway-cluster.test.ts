@@ -39,7 +39,7 @@ describe('standalone with WEB_CONCURRENCY=2', function () {
     const created = await http.post('/v1/management/customers', { name: 'Cluster customer', tier: 'standard' });
     expect(created.status).to.equal(201);
     const { customerId, apiKey } = created.body.data;
-    await http.post('/v1/management/applications', { applicationId: 'cluster-app', name: 'x', customerIds: [customerId] });
+    await http.post('/v1/management/applications', { applicationId: 'cluster-app', name: 'x', customerIds: [customerId], defaultVersionStatus: 'published' });
     const form = new FormData();
     form.set('applicationId', 'cluster-app');
     form.set('version', '1');

@@ -57,7 +57,7 @@ describe('malformed multipart bodies against a running process', function () {
     client = new HttpClient(`http://127.0.0.1:${port}`, adminKey);
     await pollUntil(async () => ((await client.get('/readyz')).status === 200 ? true : undefined), 30_000, 'readiness');
     applicationId = `malformed-${randomBytes(4).toString('hex')}`;
-    expect((await client.post('/v1/management/applications', { applicationId, name: 'Malformed' })).status).to.equal(201);
+    expect((await client.post('/v1/management/applications', { applicationId, name: 'Malformed', defaultVersionStatus: 'published' })).status).to.equal(201);
   });
 
   after(async () => {

@@ -65,7 +65,7 @@ describe('metrics of the web and worker processes', function () {
     const customer = await api.post('/v1/management/customers', { name: 'Metrics', tier: 'standard' });
     ({ customerId, apiKey: customerKey } = customer.body.data);
     applicationId = `metrics-${randomBytes(4).toString('hex')}`;
-    expect((await api.post('/v1/management/applications', { applicationId, name: 'Metrics', customerIds: [customerId] })).status).to.equal(201);
+    expect((await api.post('/v1/management/applications', { applicationId, name: 'Metrics', customerIds: [customerId], defaultVersionStatus: 'published' })).status).to.equal(201);
     expect((await api.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1.0.0' }) })).status).to.equal(201);
   });
 

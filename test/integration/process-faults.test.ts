@@ -79,7 +79,7 @@ describe('web and worker processes under faults', function () {
 
   it('resumes a verification whose worker was killed, once, and completes it', async () => {
     const applicationId = `faults-${randomBytes(4).toString('hex')}`;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Faults' })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Faults', defaultVersionStatus: 'published' })).status).to.equal(201);
     // A sparse staging object, as a PUT would leave it: hashing it takes long enough to be killed
     // mid-way, and it takes no disk.
     const fileSize = 256 * 1024 ** 2;
@@ -114,7 +114,7 @@ describe('web and worker processes under faults', function () {
   it('fails a verification that keeps killing its worker, deletes its bytes and releases its file name', async function () {
     this.timeout(90_000);
     const applicationId = `stalls-${randomBytes(4).toString('hex')}`;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stalls' })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stalls', defaultVersionStatus: 'published' })).status).to.equal(201);
     // Sparse, so it takes no disk; hashing it takes far longer than it takes to kill the worker.
     const fileSize = 1024 ** 3;
     const target = { applicationId, version: '1', fileName: 'stalls.bin', fileSize };
@@ -162,7 +162,7 @@ describe('web and worker processes under faults', function () {
   it('a verification that resumes after its upload was failed for stalling publishes nothing: the version keeps what it had', async function () {
     this.timeout(120_000);
     const applicationId = `stale-${randomBytes(4).toString('hex')}`;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stale' })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Stale', defaultVersionStatus: 'published' })).status).to.equal(201);
     const original = await admin.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1', releaseNotes: 'Original' }) });
     expect(original.status).to.equal(201);
     const listing = async () => (await admin.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions;
@@ -228,7 +228,7 @@ describe('web and worker processes under faults', function () {
     const created = await admin.post('/v1/management/customers', { name: 'Outage', tier: 'standard' });
     const { customerId, apiKey } = created.body.data;
     const applicationId = `outage-${randomBytes(4).toString('hex')}`;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Outage', customerIds: [customerId] })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Outage', customerIds: [customerId], defaultVersionStatus: 'published' })).status).to.equal(201);
     expect((await admin.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1' }) })).status).to.equal(201);
     const download = () => admin.get(`/v1/downloads/url?applicationId=${applicationId}&version=1`, { key: apiKey });
     expect((await download()).status).to.equal(200);

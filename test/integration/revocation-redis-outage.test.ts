@@ -46,7 +46,7 @@ describe('revocations across a Redis outage (web and worker processes, Redis wit
     admin = new HttpClient(`http://127.0.0.1:${port}`, adminKey);
     await waitReady();
     applicationId = `outage-${randomBytes(4).toString('hex')}`;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Outage' })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Outage', defaultVersionStatus: 'published' })).status).to.equal(201);
     const upload = await admin.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1' }) });
     expect(upload.status, upload.raw.toString()).to.equal(201);
   });

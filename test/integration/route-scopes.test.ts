@@ -94,7 +94,7 @@ describe('scopes on every route of the route table', function () {
 
   async function send(route: Route, key: KeyCase, applicationId: string): Promise<HttpResult> {
     const values: Record<string, string> = {
-      applicationId, uploadId: uploads[applicationId], version: '1.0.0', customerId, keyId: 'unknown_key', webhookId: 'unknown_webhook', deliveryId: 'unknown_delivery',
+      applicationId, uploadId: uploads[applicationId], version: '1.0.0', fileId: 'unknown_file', customerId, keyId: 'unknown_key', webhookId: 'unknown_webhook', deliveryId: 'unknown_delivery',
     };
     const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]));
     const query = route.application?.from === 'query' ? `?${route.application.field}=${applicationId}` : '';

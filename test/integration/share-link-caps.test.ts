@@ -50,7 +50,7 @@ describe('share-link caps across two gateway processes', function () {
     expect(created.status, created.raw.toString()).to.equal(201);
     const { customerId } = created.body.data;
     customerKey = created.body.data.apiKey;
-    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Caps', customerIds: [customerId] })).status).to.equal(201);
+    expect((await admin.post('/v1/management/applications', { applicationId, name: 'Caps', customerIds: [customerId], defaultVersionStatus: 'published' })).status).to.equal(201);
     const upload = await admin.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '1.0.0' }) });
     expect(upload.status, upload.raw.toString()).to.equal(201);
   });

@@ -11,7 +11,7 @@ import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { FileType, InitialReleaseStatus } from '../../shared/store/models';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import { electronUpdateClient, ElectronPlatform } from '../support/electron-updater-client';
-import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
 import { createBucket } from '../support/s3-bucket';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { SquirrelMacClient } from '../support/squirrel-mac-client';
@@ -168,6 +168,55 @@ for (const storage of ['embedded store', 'S3'] as const) {
         const [zip] = await mac.download();
         expect(await fsp.readFile(zip)).to.deep.equal(contents.get('3.0.0/App-3.0.0-mac.zip'));
         await mac.close();
+      });
+
+      it('offers macOS only as a .zip: a version with only a .dmg is left out, its reason on the version, until its .zip is uploaded as UPDATE', async () => {
+        const { applicationId } = await createApplication(app);
+        await publish(applicationId, [
+          { version: '4.0.0', fileName: 'App-4.0.0-mac.zip', platform: 'macos', arch: 'x64' },
+          { version: '5.0.0', fileName: 'App-5.0.0.dmg', platform: 'macos', arch: 'x64' },
+        ]);
+        const customer = await customerOf(applicationId);
+        const problemsOf = async (version: string) => ((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions
+          .find((v: { version: string }) => v.version === version) as { updateFeedProblems: string[] }).updateFeedProblems;
+        const squirrel = () => new SquirrelMacClient(`${app.baseUrl}/v1/updates/${applicationId}/squirrel-mac/3.0.0`, { Authorization: `Bearer ${customer.apiKey}` });
+
+        const before = await electron(applicationId, customer.apiKey, '3.0.0', 'darwin');
+        const offered = await before.check();
+        expect(offered?.updateInfo.version).to.equal('4.0.0');
+        expect(offered?.updateInfo.files.map((file) => file.url)).to.deep.equal(['4.0.0/App-4.0.0-mac.zip']);
+        await before.close();
+        expect(await squirrel().check()).to.include({ name: '4.0.0' });
+        expect(await problemsOf('5.0.0')).to.deep.equal([
+          'no .zip for macos/x64: electron-updater and Squirrel.Mac cannot update to this version from App-5.0.0.dmg; upload the app as a .zip with fileType UPDATE beside it',
+        ]);
+        expect(await problemsOf('4.0.0')).to.deep.equal([]);
+
+        // An UPDATE file is the macOS zip, nothing else.
+        for (const refused of [{ fileName: 'App-5.0.0-update.dmg', platform: 'macos' }, { fileName: 'App-5.0.0.zip', platform: 'windows' }]) {
+          const response = await app.http.request('POST', '/v1/management/upload', {
+            body: smallUploadForm({ applicationId, version: '5.0.0', fileType: 'UPDATE', arch: 'x64', ...refused }),
+          });
+          expect(response.status, refused.fileName).to.equal(400);
+          expect(response.body.error.details[0].field).to.equal('fileType');
+        }
+        const zip = randomBytes(30_000);
+        await uploadSmallFile(app, { applicationId, version: '5.0.0', fileName: 'App-5.0.0-mac.zip', fileType: 'UPDATE', platform: 'macos', arch: 'x64', content: zip });
+        expect(await problemsOf('5.0.0')).to.deep.equal([]);
+
+        const after = await electron(applicationId, customer.apiKey, '4.0.0', 'darwin');
+        const updated = await after.check();
+        expect(updated?.updateInfo.version).to.equal('5.0.0');
+        expect(updated?.updateInfo.files.map((file) => file.url)).to.deep.equal(['5.0.0/App-5.0.0-mac.zip']);
+        const [downloaded] = await after.download();
+        expect(await fsp.readFile(downloaded)).to.deep.equal(zip);
+        await after.close();
+        const squirrelUpdate = await squirrel().check();
+        expect(squirrelUpdate).to.include({ name: '5.0.0' });
+        expect(await squirrel().download(squirrelUpdate!)).to.deep.equal(zip);
+        // A person's download of the latest macOS build is still the .dmg.
+        const latest = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=latest&platform=macos&arch=x64`, { key: customer.apiKey });
+        expect(latest.body.data.fileName).to.equal('App-5.0.0.dmg');
       });
 
       it('leaves out files without a SHA-512 (the client verifies it): an older version with one is offered, else none', async () => {

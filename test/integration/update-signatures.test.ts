@@ -44,7 +44,7 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`update-signin
 
   describe('the application key', () => {
     it('is taken at creation as `tauri signer generate` prints it, and shown in that form', async () => {
-      const created = await app.http.post('/v1/management/applications', { applicationId: 'signed-app', name: 'Signed', updateSigningKey: key.publicKey });
+      const created = await app.http.post('/v1/management/applications', { applicationId: 'signed-app', name: 'Signed', updateSigningKey: key.publicKey, defaultVersionStatus: 'published' });
       expect(created.status).to.equal(201);
       expect(created.body.data.updateSigningKey).to.equal(key.publicKey);
       expect((await app.http.get('/v1/management/applications/signed-app')).body.data.updateSigningKey).to.equal(key.publicKey);

@@ -36,6 +36,45 @@ describe('uploads with platforms, architectures, channels and draft versions', f
     }, 30_000, 'the verification');
   }
 
+  describe("the application's defaultVersionStatus", () => {
+    it('is draft for a new application unless it names one, is validated, and can be changed', async () => {
+      const created = await app.http.post('/v1/management/applications', { applicationId: `drafts-${randomBytes(3).toString('hex')}`, name: 'Drafts' });
+      expect(created.status, created.raw.toString()).to.equal(201);
+      expect(created.body.data).to.include({ defaultVersionStatus: 'draft' });
+      const { applicationId } = created.body.data;
+      for (const value of ['yanked', 'Published', '', null, 1]) {
+        const refused = await app.http.patch(`/v1/management/applications/${applicationId}`, { defaultVersionStatus: value });
+        expect(refused.status, String(value)).to.equal(400);
+        expect(refused.body.error.details.map((d: { field: string }) => d.field)).to.deep.equal(['defaultVersionStatus']);
+      }
+      const refusedAtCreation = await app.http.post('/v1/management/applications', { applicationId: 'never-made', name: 'x', defaultVersionStatus: 'yanked' });
+      expect(refusedAtCreation.status).to.equal(400);
+      const changed = await app.http.patch(`/v1/management/applications/${applicationId}`, { defaultVersionStatus: 'published' });
+      expect(changed.status).to.equal(200);
+      expect(changed.body.data).to.include({ defaultVersionStatus: 'published' });
+      expect((await app.http.get(`/v1/management/applications/${applicationId}`)).body.data).to.include({ defaultVersionStatus: 'published' });
+    });
+
+    it('is the status of the version a small or large upload naming none creates; a named status wins, and an existing version takes either', async () => {
+      const { applicationId } = await createApplication(app, { defaultVersionStatus: 'draft' });
+      const small = await smallUpload({ applicationId, version: '1.0.0' });
+      expect(small.status, small.raw.toString()).to.equal(201);
+      expect(small.body.data).to.include({ versionStatus: 'draft' });
+      expect(await version(applicationId, '1.0.0')).to.include({ status: 'draft', publishedAt: null });
+
+      const large = await largeUpload({ applicationId, version: '2.0.0' });
+      expect(large).to.include({ status: 'completed', versionStatus: null });
+      expect(large.file).to.include({ versionStatus: 'draft' });
+
+      const named = await smallUpload({ applicationId, version: '3.0.0', status: 'published' });
+      expect(named.body.data).to.include({ versionStatus: 'published' });
+      // Adding a file to the published version without naming a status is not a mismatch with the draft default.
+      const added = await smallUpload({ applicationId, version: '3.0.0', fileName: 'notes.txt', fileType: 'DOCUMENTATION' });
+      expect(added.status, added.raw.toString()).to.equal(201);
+      expect(added.body.data).to.include({ versionStatus: 'published' });
+    });
+  });
+
   it('a small upload naming nothing is published in the first channel, for any platform and arch, with both digests', async () => {
     const { applicationId } = await createApplication(app);
     const content = randomBytes(70_000);

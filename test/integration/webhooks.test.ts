@@ -117,7 +117,7 @@ describe('webhooks', function () {
 
     it('refuses what could never be delivered, or delivered only where it must not go, and stores nothing', async () => {
       const refused: Array<[unknown, string]> = [
-        [{ url: receiver.url(), events: ['customer.deleted'] }, 'events.0'],
+        [{ url: receiver.url(), events: ['customer.archived'] }, 'events.0'],
         [{ url: receiver.url(), events: [] }, 'events'],
         [{ url: receiver.url(), events: ['customer.created', 'customer.created'] }, 'events'],
         [{ url: `http://localhost:${receiver.port}/hook`, events: ['customer.created'] }, 'url'],
@@ -492,6 +492,22 @@ describe('webhooks', function () {
         expect(described).to.include({ customerId: customer.customerId, applicationId, version: '1.0.0', maxDownloads: 3, downloadCount: 0 });
         expect(request.body).to.not.contain(token).and.not.contain(shareUrl);
       });
+    });
+
+    it('announces a draft version deleted and a customer deleted, with the records as they were', async () => {
+      const { secret } = await register(['version.deleted', 'customer.deleted']);
+      const { applicationId } = await createApplication(app);
+      await storeRelease(app.core.store, applicationId, '1.0.0', { status: 'draft', channel: 'beta' });
+      expect((await app.http.request('DELETE', `/v1/management/applications/${applicationId}/versions/1.0.0`)).status).to.equal(200);
+      const customer = await app.http.post('/v1/management/customers', { name: 'Leaving', tier: 'standard' });
+      const { customerId } = customer.body.data;
+      expect((await app.http.request('DELETE', `/v1/management/customers/${customerId}`)).status).to.equal(200);
+
+      await received('version.deleted');
+      await received('customer.deleted');
+      const data = (type: string) => receiver.ofType(type).map((request) => verified(secret, request).data);
+      expect(data('version.deleted').map((d) => [d.applicationId, d.version, d.status, d.channel])).to.deep.equal([[applicationId, '1.0.0', 'draft', 'beta']]);
+      expect(data('customer.deleted').map((d) => [d.customerId, d.name])).to.deep.equal([[customerId, 'Leaving']]);
     });
 
     it('sends download.recorded only to endpoints that subscribe to it by name', async () => {

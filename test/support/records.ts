@@ -30,6 +30,7 @@ export function application(applicationId: string, overrides: Partial<Applicatio
     tags: [],
     customerIds: [],
     updateSigningKey: null,
+    defaultVersionStatus: 'published',
     isActive: true,
     createdAt: at(0),
     updatedAt: at(0),

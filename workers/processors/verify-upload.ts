@@ -121,9 +121,11 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
  * publication of an available file completes what an interrupted one left undone.
  */
 async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
+  // A version the upload creates without naming a status takes its application's default at publication.
+  const application = await deps.store.getApplication(file.applicationId, { includeDeleted: true });
+  const release = { ...releaseOfSession(session), createdStatus: application?.defaultVersionStatus };
   const now = new Date();
-  const result = await deps.catalogChange(file.applicationId, () =>
-    deps.store.publishFile(file.fileId, { ...digests, release: releaseOfSession(session) }, now));
+  const result = await deps.catalogChange(file.applicationId, () => deps.store.publishFile(file.fileId, { ...digests, release }, now));
   if (result.outcome !== 'published') return result;
   await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
   // Before the session completes: when Redis refuses them, or the worker dies before they are queued,

@@ -12,7 +12,16 @@ import {
 } from '../../../shared/contract/applications';
 import { downloadResponse, presentDownload } from '../../../shared/contract/downloads';
 import { adminDownloadUrl } from '../../downloads/admin-download';
-import { presentVersion, presentVersionList, versionListResponse, versionResponse } from '../../../shared/contract/versions';
+import {
+  deletedFileResponse,
+  deletedVersionResponse,
+  presentDeletedFile,
+  presentDeletedVersion,
+  presentVersion,
+  presentVersionList,
+  versionListResponse,
+  versionResponse,
+} from '../../../shared/contract/versions';
 import {
   applicationParams,
   createApplicationSchema,
@@ -32,7 +41,7 @@ const APPLICATION = `${APPLICATIONS}/:applicationId`;
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
 export const applicationRoutes: RouteModule = (deps) => {
   const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
-  const versions = new VersionService(deps.store, applications, deps.webhooks);
+  const versions = new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger);
 
   return [
     route({
@@ -104,6 +113,23 @@ export const applicationRoutes: RouteModule = (deps) => {
       params: versionFileParams,
       status: 200, response: downloadResponse,
       handle: async ({ params }) => presentDownload(await adminDownloadUrl(deps.store, deps.storage, params.applicationId, params.version, params.fileId)),
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: 'Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)',
+      application: inParams('applicationId'),
+      audit: { action: 'version.delete', target: [inParams('applicationId'), inParams('version')] },
+      params: versionParams,
+      status: 200, failures: [409], response: deletedVersionResponse,
+      handle: async ({ params }) => presentDeletedVersion(await versions.delete(params.applicationId, params.version)),
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/versions/:version/files/:fileId`, guard: 'admin', scope: 'publish',
+      summary: "Delete a file and its bytes: a failed upload's file in any version, any file of a draft (a shipped version's files are refused: yank it)",
+      application: inParams('applicationId'),
+      audit: { action: 'file.delete', target: [inParams('applicationId'), inParams('version'), inParams('fileId')] },
+      params: versionFileParams,
+      status: 200, failures: [409], response: deletedFileResponse,
+      handle: async ({ params }) => presentDeletedFile(await versions.deleteFile(params.applicationId, params.version, params.fileId)),
     }),
   ];
 };

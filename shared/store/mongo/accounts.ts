@@ -1,6 +1,6 @@
 import { requirePage } from '../bounds';
 import type { AdminKey, ApiKey, Customer } from '../models';
-import type { CustomerPatch, Page, Store } from '../store';
+import type { CustomerDeletion, CustomerPatch, Page, Store } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toAdminKey, toApiKey, toCustomer } from './records';
@@ -10,7 +10,7 @@ import { guardDuplicates } from './unique-indexes';
 const LISTING_ORDER = { createdAt: 1, customerId: 1 } as const;
 
 type AccountMethods = Pick<Store,
-  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
+  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'deleteCustomer' | 'findMissingCustomers'
   | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
   | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
 
@@ -47,6 +47,21 @@ export class MongoAccounts implements AccountMethods {
       .findOneAndUpdate({ customerId }, { $set: { ...definedFields(patch), updatedAt: at } }, { new: true })
       .lean<CustomerDoc>();
     return doc ? toCustomer(doc) : null;
+  }
+
+  async deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null> {
+    const doc = await this.models.customers.findOne({ customerId }).lean<CustomerDoc>();
+    if (!doc) return null;
+    // The record goes last: a deletion cut short leaves the customer to delete again, which finishes it.
+    const [keys, links] = await Promise.all([
+      this.models.apiKeys.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
+      this.models.shareLinks.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
+      this.models.applications.updateMany({ customerIds: customerId }, { $pull: { customerIds: customerId }, $set: { updatedAt: at } }),
+    ]);
+    // Events stay (statistics count them); what names the person goes.
+    const events = await this.models.events.updateMany({ customerId }, { $set: { customerId: null, clientIp: null, userAgent: null } });
+    await this.models.customers.deleteOne({ customerId });
+    return { customer: toCustomer(doc), revokedKeys: keys.modifiedCount, revokedShareLinks: links.modifiedCount, anonymisedEvents: events.modifiedCount };
   }
 
   async findMissingCustomers(customerIds: string[]): Promise<string[]> {

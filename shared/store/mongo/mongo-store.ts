@@ -27,8 +27,10 @@ import type {
   ApplicationQuery,
   AuditQuery,
   AuditSettlement,
+  CustomerDeletion,
   CustomerPatch,
   DailyCountQuery,
+  FileDeletion,
   FileDigestUpdate,
   FilePublication,
   FilePublicationResult,
@@ -36,6 +38,7 @@ import type {
   Page,
   Store,
   UploadSessionPatch,
+  VersionDeletion,
   VersionFilter,
   VersionPatch,
   VersionTransition,
@@ -153,6 +156,12 @@ export class MongoStore implements Store {
   publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
     return this.guard(this.versionsAndFiles.publishFile(fileId, publication, at));
   }
+  deleteVersion(applicationId: string, version: string): Promise<VersionDeletion> {
+    return this.guard(this.versionsAndFiles.deleteVersion(applicationId, version));
+  }
+  deleteFile(fileId: string): Promise<FileDeletion> {
+    return this.guard(this.versionsAndFiles.deleteFile(fileId));
+  }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));
   }
@@ -179,6 +188,9 @@ export class MongoStore implements Store {
   }
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
     return this.guard(this.accounts.updateCustomer(customerId, patch, at));
+  }
+  deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null> {
+    return this.guard(this.accounts.deleteCustomer(customerId, at));
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));

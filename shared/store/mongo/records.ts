@@ -1,4 +1,4 @@
-import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
+import { DEFAULT_UPLOAD_STATUS, STORED_APPLICATIONS_VERSION_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
 import type {
@@ -29,6 +29,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     tags: [...doc.tags],
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
+    defaultVersionStatus: doc.defaultVersionStatus ?? STORED_APPLICATIONS_VERSION_STATUS,
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

@@ -1,4 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
+import { STORED_APPLICATIONS_VERSION_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../../releases/platforms';
 import { versionOrderKey } from '../../releases/version-order';
 import type { StoreOptions } from '../options';
@@ -16,6 +17,8 @@ export interface ReleaseBackfill {
   files: number;
   /** Versions whose stored order key an earlier version order computed otherwise, given this release's. */
   orderKeys: number;
+  /** Applications given the default version status they read with (published). */
+  applications: number;
 }
 
 /**
@@ -48,7 +51,9 @@ export async function backfillReleaseFields(models: MongoModels, options: StoreO
   await flush();
   // Every release writes both or neither.
   const files = await models.files.updateMany({ platform: { $exists: false } }, { $set: { platform: DEFAULT_PLATFORM, arch: DEFAULT_ARCH } });
-  return { versions, files: files.modifiedCount, orderKeys: await rekeyVersions(models) };
+  const applications = await models.applications.updateMany({ defaultVersionStatus: { $exists: false } },
+    { $set: { defaultVersionStatus: STORED_APPLICATIONS_VERSION_STATUS } });
+  return { versions, files: files.modifiedCount, orderKeys: await rekeyVersions(models), applications: applications.modifiedCount };
 }
 
 async function rekeyVersions(models: MongoModels): Promise<number> {

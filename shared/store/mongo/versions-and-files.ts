@@ -8,7 +8,8 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
-  FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert,
+  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionDeletion, VersionFilter, VersionPatch, VersionTransition,
+  VersionUpsert,
 } from '../store';
 import { withFiles } from '../versions-with-files';
 import type { MongoModels } from './models';
@@ -20,7 +21,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512' | 'deleteVersion' | 'deleteFile'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -127,9 +128,38 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
       .lean<FileDoc>()
       .then((doc) => (doc ? toFile(doc) : this.getFile(fileId)));
     if (published?.status !== 'available') return { outcome: 'not-pending', file: published };
-    const { releaseNotes, requiredTier, channel, status } = release;
-    const version = await this.upsertVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+    const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
+    const version = await this.upsertVersion(file.applicationId, file.version,
+      { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status ?? createdStatus }, at);
     return { outcome: 'published', file: published, version };
+  }
+
+  async deleteVersion(applicationId: string, version: string): Promise<VersionDeletion> {
+    const current = await this.getVersion(applicationId, version);
+    if (!current) return { outcome: 'not-found' };
+    if (current.status !== 'draft') return { outcome: 'not-draft', version: current };
+    // Conditional on the status: a publication that won the race keeps the version (and its files).
+    const deleted = await this.models.versions.deleteOne({ applicationId, version, status: 'draft' });
+    if (deleted.deletedCount === 0) {
+      const now = await this.getVersion(applicationId, version);
+      return now ? { outcome: 'not-draft', version: now } : { outcome: 'not-found' };
+    }
+    const docs = await this.models.files.find({ applicationId, version }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>();
+    await this.models.files.deleteMany({ fileId: { $in: docs.map((doc) => doc.fileId) } });
+    return { outcome: 'deleted', version: current, files: docs.map(toFile) };
+  }
+
+  async deleteFile(fileId: string): Promise<FileDeletion> {
+    const file = await this.getFile(fileId);
+    if (!file) return { outcome: 'not-found' };
+    if (file.status === 'pending') return { outcome: 'refused', file, reason: 'pending' };
+    if (file.status === 'available') {
+      const status = (await this.getVersion(file.applicationId, file.version))?.status;
+      if (status === 'published' || status === 'yanked') return { outcome: 'refused', file, reason: status };
+    }
+    // Conditional on the status read: a file that changed meanwhile is judged again as it now is.
+    const deleted = await this.models.files.deleteOne({ fileId, status: file.status });
+    return deleted.deletedCount === 1 ? { outcome: 'deleted', file } : this.deleteFile(fileId);
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {

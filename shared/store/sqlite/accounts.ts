@@ -1,11 +1,11 @@
 import { requirePage } from '../bounds';
 import type { AdminKey, ApiKey, Customer } from '../models';
-import type { CustomerPatch, Page, Store } from '../store';
+import type { CustomerDeletion, CustomerPatch, Page, Store } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { adminKeyFromRow, apiKeyFromRow, customerFromRow, toMillis } from './rows';
 
 type AccountMethods = Pick<Store,
-  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'findMissingCustomers'
+  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'deleteCustomer' | 'findMissingCustomers'
   | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
   | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
 
@@ -42,6 +42,28 @@ export class SqliteAccounts implements AccountMethods {
       notes: patch.notes,
     };
     return this.database.update('customers', 'customer_id = ?', [customerId], values, at) ? this.getCustomer(customerId) : null;
+  }
+
+  async deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null> {
+    const ms = at.getTime();
+    // One IMMEDIATE transaction: no key, link or event of the customer is seen half-deleted.
+    const remove = this.database.db.transaction((): CustomerDeletion | null => {
+      const row = this.database.prepare('SELECT * FROM customers WHERE customer_id = ?').get(customerId) as Row | undefined;
+      if (!row) return null;
+      const revokedKeys = this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL').run(ms, customerId).changes;
+      const revokedShareLinks = this.database.prepare('UPDATE share_links SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL')
+        .run(ms, customerId).changes;
+      this.database.prepare(
+        `UPDATE applications SET customer_ids = (SELECT json_group_array(value) FROM json_each(applications.customer_ids) WHERE value != ?), updated_at = ?
+         WHERE EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,
+      ).run(customerId, ms, customerId);
+      // Events stay (statistics count them); what names the person goes.
+      const anonymisedEvents = this.database.prepare('UPDATE events SET customer_id = NULL, client_ip = NULL, user_agent = NULL WHERE customer_id = ?')
+        .run(customerId).changes;
+      this.database.prepare('DELETE FROM customers WHERE customer_id = ?').run(customerId);
+      return { customer: customerFromRow(row), revokedKeys, revokedShareLinks, anonymisedEvents };
+    });
+    return remove.immediate();
   }
 
   async findMissingCustomers(customerIds: string[]): Promise<string[]> {

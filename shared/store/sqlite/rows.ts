@@ -43,6 +43,7 @@ export function applicationFromRow(row: Row): Application {
     tags: JSON.parse(text(row.tags)),
     customerIds: JSON.parse(text(row.customer_ids)),
     updateSigningKey: optionalText(row.update_signing_key),
+    defaultVersionStatus: text(row.default_version_status) as InitialReleaseStatus,
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

@@ -364,6 +364,14 @@ const SIGNATURE_PROBLEMS = `
 ALTER TABLE files ADD COLUMN signature_problem TEXT;
 `;
 
+/**
+ * 12: applications gain the status of the versions their uploads create without naming one.
+ * Applications stored before keep publishing such versions at once, as they did.
+ */
+const DEFAULT_VERSION_STATUS = `
+ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -382,6 +390,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(WEBHOOK_OUTBOX),
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
+  (db) => db.exec(DEFAULT_VERSION_STATUS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

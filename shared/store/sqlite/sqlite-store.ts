@@ -29,8 +29,10 @@ import type {
   ApplicationQuery,
   AuditQuery,
   AuditSettlement,
+  CustomerDeletion,
   CustomerPatch,
   DailyCountQuery,
+  FileDeletion,
   FileDigestUpdate,
   FilePublication,
   FilePublicationResult,
@@ -38,6 +40,7 @@ import type {
   Page,
   Store,
   UploadSessionPatch,
+  VersionDeletion,
   VersionFilter,
   VersionPatch,
   VersionTransition,
@@ -144,6 +147,12 @@ export class SqliteStore implements Store {
   publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
     return this.guard(this.versionsAndFiles.publishFile(fileId, publication, at));
   }
+  deleteVersion(applicationId: string, version: string): Promise<VersionDeletion> {
+    return this.guard(this.versionsAndFiles.deleteVersion(applicationId, version));
+  }
+  deleteFile(fileId: string): Promise<FileDeletion> {
+    return this.guard(this.versionsAndFiles.deleteFile(fileId));
+  }
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));
   }
@@ -170,6 +179,9 @@ export class SqliteStore implements Store {
   }
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
     return this.guard(this.accounts.updateCustomer(customerId, patch, at));
+  }
+  deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null> {
+    return this.guard(this.accounts.deleteCustomer(customerId, at));
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));

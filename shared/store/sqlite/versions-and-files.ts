@@ -6,7 +6,8 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
-  FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionFilter, VersionPatch, VersionTransition, VersionUpsert,
+  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionDeletion, VersionFilter, VersionPatch, VersionTransition,
+  VersionUpsert,
 } from '../store';
 import { withFiles } from '../versions-with-files';
 import type { Row, SqliteDatabase } from './database';
@@ -14,7 +15,7 @@ import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512' | 'deleteVersion' | 'deleteFile'>;
 
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
@@ -123,11 +124,42 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
         this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
           .run(checksum, sha512, at.getTime(), fileId);
       }
-      const { releaseNotes, requiredTier, channel, status } = release;
-      const version = this.writeVersion(file.applicationId, file.version, { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status }, at);
+      const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
+      const version = this.writeVersion(file.applicationId, file.version,
+        { releaseNotes, requiredTier, initialChannel: channel, initialStatus: status ?? createdStatus }, at);
       return { outcome: 'published', file: this.readFile(fileId) as FileRecord, version };
     });
     return publish.immediate();
+  }
+
+  async deleteVersion(applicationId: string, version: string): Promise<VersionDeletion> {
+    // The status check and both deletes in one IMMEDIATE transaction: a concurrent publication waits.
+    const remove = this.database.db.transaction((): VersionDeletion => {
+      const current = this.readVersion(applicationId, version);
+      if (!current) return { outcome: 'not-found' };
+      if (current.status !== 'draft') return { outcome: 'not-draft', version: current };
+      const files = (this.database.prepare('SELECT * FROM files WHERE application_id = ? AND version = ? ORDER BY created_at, file_id')
+        .all(applicationId, version) as Row[]).map(fileFromRow);
+      this.database.prepare('DELETE FROM files WHERE application_id = ? AND version = ?').run(applicationId, version);
+      this.database.prepare(`DELETE FROM versions WHERE application_id = ? AND version = ? AND status = 'draft'`).run(applicationId, version);
+      return { outcome: 'deleted', version: current, files };
+    });
+    return remove.immediate();
+  }
+
+  async deleteFile(fileId: string): Promise<FileDeletion> {
+    const remove = this.database.db.transaction((): FileDeletion => {
+      const file = this.readFile(fileId);
+      if (!file) return { outcome: 'not-found' };
+      if (file.status === 'pending') return { outcome: 'refused', file, reason: 'pending' };
+      if (file.status === 'available') {
+        const status = this.readVersion(file.applicationId, file.version)?.status;
+        if (status === 'published' || status === 'yanked') return { outcome: 'refused', file, reason: status };
+      }
+      this.database.prepare('DELETE FROM files WHERE file_id = ?').run(fileId);
+      return { outcome: 'deleted', file };
+    });
+    return remove.immediate();
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {

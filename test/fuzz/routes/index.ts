@@ -3,6 +3,7 @@ import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
+import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
 import type { RouteFuzzer } from './route-fuzzer';
@@ -25,6 +26,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
+    ...deletionFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
     ...adminKeyFuzzers(context),

@@ -5,9 +5,11 @@ import { collectionOptions } from './schema-options';
 
 /**
  * isActive is derived from deletedAt, as in the SQLite adapter. Applications stored before update
- * signing keys lack the field, which reads as null.
+ * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
+ * until `npm run migrate` writes it, and read `published`.
  */
-export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey'> & { updateSigningKey?: string | null };
+export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'defaultVersionStatus'>
+  & { updateSigningKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus'] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
@@ -28,6 +30,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     tags: [String],
     customerIds: [String],
     updateSigningKey: String,
+    defaultVersionStatus: String,
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
