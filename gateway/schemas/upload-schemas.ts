@@ -6,6 +6,7 @@ import {
   archField,
   channelField,
   contentTypeField,
+  distinctItems,
   fileNameField,
   generatedIdField,
   newVersionField,
@@ -97,12 +98,11 @@ export const multipartUploadSchema = (choices: UploadFieldChoices) =>
 /** Part numbers to pre-sign PUT URLs for, each once; whether they are within the upload's part count is the upload's to say. */
 export const partUrlsSchema = z
   .object({
-    partNumbers: z
+    partNumbers: distinctItems(z
       .array(z.number({ invalid_type_error: 'must be part numbers' }).int('must be whole numbers').min(1, 'part numbers start at 1')
         .max(MULTIPART_MAX_PARTS, `part numbers end at ${MULTIPART_MAX_PARTS} at most`), { invalid_type_error: 'must be an array of part numbers' })
       .min(1, 'must name at least one part')
-      .max(MULTIPART_PART_URLS_PER_REQUEST, `must name at most ${MULTIPART_PART_URLS_PER_REQUEST} parts per request`)
-      .refine((numbers) => new Set(numbers).size === numbers.length, 'must name each part once'),
+      .max(MULTIPART_PART_URLS_PER_REQUEST, `must name at most ${MULTIPART_PART_URLS_PER_REQUEST} parts per request`), 'must name each part once'),
   })
   .strict();
 
