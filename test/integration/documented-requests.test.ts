@@ -48,11 +48,17 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? 64;
   let strings: fc.Arbitrary<string>;
-  if (schema.format === 'date') {
+  if (schema.format === 'date-time') {
+    // The description's words for expiresAt: in the future, within the longest lifetime.
+    strings = fc.integer({ min: 60, max: 365 * 24 * 60 }).map((minutes) => new Date(Date.now() + minutes * 60_000).toISOString());
+  } else if (schema.format === 'date') {
     strings = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   } else if (schema.pattern) {
     const pattern = new RegExp(schema.pattern, 'u');
-    strings = fc.stringMatching(new RegExp(withoutLookarounds(schema.pattern), 'u'), { size: 'small' }).filter((text) => pattern.test(text));
+    const source = new RegExp(withoutLookarounds(schema.pattern), 'u');
+    // Short strings and strings at the length limit alike: the longest are cut to it, and kept when they still match.
+    strings = fc.oneof(fc.stringMatching(source, { size: 'small' }), fc.stringMatching(source, { size: 'medium' }).map((text) => [...text].slice(0, max).join('')))
+      .filter((text) => pattern.test(text));
   } else {
     strings = fc.string({ unit: 'grapheme', minLength: min, maxLength: Math.min(max, 32) });
   }
@@ -63,7 +69,14 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
 function objectOf(schema: Schema): fc.Arbitrary<Values> {
   const properties = Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property)]));
   return fc.record(properties, { requiredKeys: schema.required ?? [] })
-    .filter((value) => Object.keys(value).length >= (schema.minProperties ?? 0)) as fc.Arbitrary<Values>;
+    .filter((value) => Object.keys(value).length >= (schema.minProperties ?? 0))
+    .filter((value) => !schema.if || !satisfies(value, schema.if) || satisfies(value, schema.then)) as fc.Arbitrary<Values>;
+}
+
+/** Whether `value` satisfies a condition of `required` fields and `const` properties (what the description's if/then use). */
+function satisfies(value: Values, condition: Schema): boolean {
+  if (!(condition.required ?? []).every((name: string) => value[name] !== undefined)) return false;
+  return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined || !('const' in property) || value[name] === property.const);
 }
 
 interface Operation {
@@ -134,6 +147,16 @@ describe('requests the API description allows are not refused as invalid', funct
       method: 'get', path: '/v1/downloads/url', key: () => customer.apiKey,
       // The description's words: channel with version=latest only, fileId with an exact version and without platform or arch.
       holds: (q) => (q.version === 'latest' ? q.fileId === undefined : q.channel === undefined) && (q.fileId === undefined || (q.platform === undefined && q.arch === undefined)),
+    },
+    {
+      method: 'post', path: '/v1/downloads/share', key: () => customer.apiKey,
+      holds: (b) => (b.version === 'latest' ? b.fileId === undefined : b.channel === undefined) && (b.fileId === undefined || (b.platform === undefined && b.arch === undefined)),
+    },
+    { method: 'post', path: '/v1/management/upload/large-url' },
+    { method: 'post', path: '/v1/management/uploads/multipart' },
+    {
+      method: 'post', path: '/v1/management/apikeys', fixed: () => ({ applicationIds: fc.constant([applicationId]) }),
+      holds: (b) => !(Array.isArray(b.applicationIds) && Array.isArray(b.scopes) && b.scopes.includes('admin')),
     },
   ];
 
