@@ -34,7 +34,7 @@ const GIVEN_ONCE = 'must be given once';
 /** A value given more than once (`?a=1&a=2`, an array) is refused before the field's own rule. */
 function singleValue(value: unknown, context: z.RefinementCtx): unknown {
   if (!Array.isArray(value)) return value;
-  context.addIssue({ code: z.ZodIssueCode.custom, message: GIVEN_ONCE });
+  context.addIssue({ code: z.ZodIssueCode.custom, message: GIVEN_ONCE, fatal: true });
   return z.NEVER;
 }
 
