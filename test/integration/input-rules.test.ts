@@ -117,6 +117,10 @@ describe('input rules: refused inputs answer 400 VALIDATION_ERROR and change not
       expectValidationError(await app.http.patch(`/v1/management/applications/${applicationId}`, { description: '\u{1F600}'.repeat(2_001) }), 'description');
       const customer = await app.http.post('/v1/management/customers', { name: emoji, tier: app.config.tiers[0] });
       expect(customer.status, shown(customer.body)).to.equal(201);
+      // A form field too: the small upload's release notes at their most characters, 4 bytes each in UTF-8.
+      const releaseNotes = '\u{1F600}'.repeat(20_000);
+      await uploadSmallFile(app, { applicationId, version: '7.0.0-characters', releaseNotes });
+      expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions.find((v: { version: string }) => v.version === '7.0.0-characters').releaseNotes).to.equal(releaseNotes);
     });
   });
 
