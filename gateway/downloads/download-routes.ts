@@ -34,13 +34,13 @@ export const downloadRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: DOWNLOAD_URL_PATH, guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
+      method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
       query: downloadUrlQuery(deps.config.channels), hot: true,
       status: 200, failures: [404, 410], response: downloadResponse,
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
     }),
     route({
-      method: 'post', path: SHARE_LINKS_PATH, guard: 'customer', summary: 'Create a share link that downloads without a key',
+      method: 'post', path: SHARE_LINKS_PATH, operationId: 'createShareLink', guard: 'customer', summary: 'Create a share link that downloads without a key',
       body: createShareSchema(deps.config.channels),
       status: 201, failures: [404, 410], response: createdShareLinkResponse,
       handle: async ({ body }, _ctx, customer) => {
@@ -49,7 +49,7 @@ export const downloadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: RELEASES_PATH, guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
+      method: 'get', path: RELEASES_PATH, operationId: 'listReleases', guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
       query: releasesQuery(deps.config.channels),
       status: 200, failures: [404], response: releaseListResponse,
       handle: async ({ query }, _ctx, customer) => {
@@ -59,7 +59,7 @@ export const downloadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: SHARE_LINK_PATH, guard: 'none', summary: 'Use a share link: 302 to a short-lived download URL (HEAD records nothing)',
+      method: 'get', path: SHARE_LINK_PATH, operationId: 'useShareLink', guard: 'none', summary: 'Use a share link: 302 to a short-lived download URL (HEAD records nothing)',
       params: shareTokenParams, hot: true, limitedPer: 'token',
       status: 302, failures: [403, 410], response: redirectResponse,
       handle: async ({ params }, ctx) => {
@@ -73,7 +73,7 @@ export const downloadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'delete', path: SHARE_LINK_PATH, guard: 'customer', summary: 'Revoke a share link (its creator only)',
+      method: 'delete', path: SHARE_LINK_PATH, operationId: 'revokeShareLink', guard: 'customer', summary: 'Revoke a share link (its creator only)',
       params: shareTokenParams,
       status: 200, response: revokedShareLinkResponse,
       handle: async ({ params }, _ctx, customer) => presentRevokedShareLink(await shares.revoke(customer.customerId, tokenOf(params.token))),

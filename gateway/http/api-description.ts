@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31, ResponseConfig, RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, ResponseConfig, RouteConfig, ZodRequestBody } from '@asteasolutions/zod-to-openapi';
 import { AnyZodObject, z, ZodTypeAny } from 'zod';
 import { ADMIN_KEY_PREFIX } from '../../shared/api-keys';
 import { ERROR_CODES, ErrorCode } from '../../shared/errors';
@@ -7,11 +7,11 @@ import { SCOPES } from '../../shared/scopes';
 import type { Guard } from './guards';
 import { isRateLimited } from '../rate-limits/rate-limiting';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/policy';
-import { isStreamedBody, takesIdempotencyKey, type Route, type StreamedBody } from './route';
-import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../idempotency/idempotent-requests';
+import { isStreamedBody, OPERATION_ID_PATTERN, takesIdempotencyKey, type Route, type StreamedBody } from './route';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../idempotency/idempotent-requests';
 
 // Adds `.openapi()` to zod's prototypes: the generator calls it on the fields of params and queries.
-extendZodWithOpenApi(z);
+import '../schemas/openapi-extension';
 
 export type ApiDescription = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -20,6 +20,12 @@ export interface ApiDescriptionOptions {
   serverUrl: string;
   version: string;
 }
+
+/**
+ * The service is not open source (package.json: UNLICENSED). OpenAPI 3.1 names a licence and gives
+ * its SPDX identifier or URL: SPDX has no identifier for "all rights reserved", so a LicenseRef.
+ */
+const LICENSE = { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' };
 
 /** How each guard's caller proves who it is (components.securitySchemes). */
 const SECURITY_SCHEMES = {
@@ -105,6 +111,7 @@ export function describeApi(routes: readonly Route[], options: ApiDescriptionOpt
   const registry = new OpenAPIRegistry();
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) registry.registerComponent('securitySchemes', name, { ...scheme });
   const errors = errorResponses(registry);
+  checkOperationIds(routes);
   for (const route of routes) registry.registerPath(describeRoute(route, errors));
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -112,12 +119,26 @@ export function describeApi(routes: readonly Route[], options: ApiDescriptionOpt
       title: 'Binary Distribution Service',
       version: options.version,
       description: 'Vendors publish files per application version; customers download them through pre-signed URLs and share links. '
-        + 'Every JSON answer is in the envelope; every GET also answers HEAD (same status and headers, no body).',
+        + 'Every JSON answer is in the envelope; every GET also answers HEAD (same status and headers, no body). '
+        + 'Lengths are counted in characters (Unicode code points), as JSON Schema counts them.',
+      license: LICENSE,
     },
     servers: [{ url: options.serverUrl }],
   });
   allowNullInNullableEnums(document);
   return document;
+}
+
+/** Every operation has its own well-formed operationId (a table that repeats one does not start). */
+function checkOperationIds(routes: readonly Route[]): void {
+  const seen = new Map<string, Route>();
+  for (const route of routes) {
+    const where = `${route.method.toUpperCase()} ${route.path}`;
+    if (!OPERATION_ID_PATTERN.test(route.operationId)) throw new Error(`${where}: operationId "${route.operationId}" is not lower camel case (${OPERATION_ID_PATTERN})`);
+    const other = seen.get(route.operationId);
+    if (other) throw new Error(`${where}: operationId "${route.operationId}" is already ${other.method.toUpperCase()} ${other.path}'s`);
+    seen.set(route.operationId, route);
+  }
 }
 
 /**
@@ -144,6 +165,7 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
   return {
     method: route.method,
     path: openApiPath(route.path),
+    operationId: route.operationId,
     summary: route.summary,
     security: SECURITY[route.guard](route),
     request: {
@@ -178,7 +200,7 @@ function withHeaders(response: ResponseConfig, headers: HeadersObject): Response
 const takesKeyHeader = (route: Route): boolean => takesIdempotencyKey(route) && !isStreamedBody(route.body);
 
 const IDEMPOTENCY_HEADER = z.object({
-  [IDEMPOTENCY_KEY_HEADER]: z.string().max(IDEMPOTENCY_KEY_MAX_LENGTH).optional().openapi({
+  [IDEMPOTENCY_KEY_HEADER]: z.string().regex(IDEMPOTENCY_KEY_PATTERN).max(IDEMPOTENCY_KEY_MAX_LENGTH + 2).optional().openapi({
     description: 'Sent again with the same request, the first answer is replayed (Idempotent-Replayed: true) for 24 h; with another request 422, while the first runs 409',
   }),
 });
@@ -239,8 +261,8 @@ interface ErrorResponses {
 }
 
 /**
- * The failure envelope, as components: one schema per status with that status's codes, one with every
- * code (what a request no operation takes may be answered with), and one with the codes of ANY_ROUTE_FAILURES.
+ * The failure envelope, as components: one schema per status with that status's codes, and one with
+ * the codes of ANY_ROUTE_FAILURES. Only what an operation refers to is a component.
  */
 function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
   const detail = registry.register('ErrorDetail', z.object({ field: z.string(), message: z.string() }).strict());
@@ -254,7 +276,6 @@ function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
     if (codes.length === 0) throw new Error(`no error code is sent with status ${statuses.join(', ')} (shared/errors.ts ERROR_CODES)`);
     return codes;
   };
-  registry.register('Error', envelope(allCodes));
   const anyRouteCodes = codesOf(ANY_ROUTE_FAILURES);
   const anyRoute = registry.register('ErrorOfAnyRoute', envelope(anyRouteCodes));
   const byStatus = new Map<number, ResponseConfig>();

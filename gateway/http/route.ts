@@ -77,6 +77,9 @@ type Answer<R> = R extends ZodTypeAny ? z.input<R> | Reply<z.input<R>> : void;
 
 type BodyInput<B> = B extends ZodTypeAny ? z.output<B> : B extends StreamedBody ? FieldAdmission : undefined;
 
+/** An operationId: a verb and what it acts on, in lower camel case (`getElectronChannelFile`). */
+export const OPERATION_ID_PATTERN = /^[a-z][a-zA-Z0-9]{2,63}$/;
+
 /** `<resource>.<verb>`, in lower camel case: `application.update`, `adminKey.revoke`. */
 export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/;
 
@@ -116,6 +119,11 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   application?: ApplicationSource;
   /** Admin routes that write: their audit-log entry; required, see `route()`. */
   audit?: AuditDeclaration;
+  /**
+   * The operation's name in the API description, unique in the table and stable (generated clients
+   * name their methods after it): `listApplications`, `createCustomer`, lower camel case.
+   */
+  operationId: string;
   /** One line for people reading the API description. */
   summary: string;
   params?: P;

@@ -19,8 +19,10 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** As Node names it in request.headers. */
 const IDEMPOTENCY_HEADER_NAME = 'idempotency-key';
 
-/** A key as the IETF draft sends it (a quoted sf-string) or bare, as Stripe's clients do: visible ASCII but `"` and `\`. */
-const KEY_FORM = new RegExp(`^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+/** A key: visible ASCII but `"` and `\`. */
+const KEY = `[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}`;
+/** The header as the IETF draft sends it (a quoted sf-string) or bare, as Stripe's clients do; the API description's pattern. */
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^(?:${KEY}|"${KEY}")$`);
 
 const MALFORMED_KEY = `must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters other than " and \\ (optionally in double quotes), in one header`;
 const STREAMED_BODY_REFUSAL = 'is not taken with a streamed body, which cannot be compared with a first request\'s; a repeated upload is refused on its own (409: its file name is taken)';
@@ -124,8 +126,8 @@ function sentKey(ctx: AppContext): string | undefined {
 
 /** The key of an Idempotency-Key header, or undefined when it is not 1 to 255 visible ASCII characters. */
 function keyOf(raw: string): string | undefined {
-  const key = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
-  return KEY_FORM.test(key) ? key : undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(raw)) return undefined;
+  return raw.startsWith('"') ? raw.slice(1, -1) : raw;
 }
 
 /** A repeat: the first answer again, or 422 for another request, or 409 while the first runs. */

@@ -13,7 +13,7 @@ export const API_DESCRIPTION_PATH = '/v1/openapi.json';
 export function apiDescriptionRoute(deps: GatewayDeps, routes: readonly Route[]): Route {
   let document = '';
   const self = route({
-    method: 'get', path: API_DESCRIPTION_PATH, guard: 'none', summary: 'This API, described in OpenAPI 3.1 (generated from the route table)',
+    method: 'get', path: API_DESCRIPTION_PATH, operationId: 'getApiDescription', guard: 'none', summary: 'This API, described in OpenAPI 3.1 (generated from the route table)',
     status: 200, response: documentResponse('application/json', 'An OpenAPI 3.1 document'),
     handle: (_input, ctx) => {
       ctx.status = 200;

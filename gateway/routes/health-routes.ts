@@ -7,12 +7,12 @@ const CHECK_TIMEOUT_MS = 2_000;
 /** /healthz: the process answers. /readyz: store, Redis and object storage all answer. */
 export const healthRoutes: RouteModule = (deps) => [
   route({
-    method: 'get', path: '/healthz', guard: 'none', summary: 'The process answers',
+    method: 'get', path: '/healthz', operationId: 'getHealth', guard: 'none', summary: 'The process answers',
     status: 200, response: healthResponse,
     handle: presentHealth,
   }),
   route({
-    method: 'get', path: '/readyz', guard: 'none', summary: 'Store, Redis and object storage all answer (503 naming those that do not)',
+    method: 'get', path: '/readyz', operationId: 'getReadiness', guard: 'none', summary: 'Store, Redis and object storage all answer (503 naming those that do not)',
     // 503 in the failure envelope, naming in its details what did not answer.
     status: [200, 503], response: readinessResponse,
     handle: async () => {

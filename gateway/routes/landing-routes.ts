@@ -20,7 +20,7 @@ export const landingRoutes: RouteModule = (deps) => {
   ].join('\n'));
   return [
     route({
-      method: 'get', path: '/', guard: 'none', summary: 'A small HTML page naming the service and where to go next, for a person with a browser',
+      method: 'get', path: '/', operationId: 'getLandingPage', guard: 'none', summary: 'A small HTML page naming the service and where to go next, for a person with a browser',
       status: 200, response: documentResponse('text/html', 'A page without scripts, under a strict Content-Security-Policy'),
       handle: (_input, ctx) => answerPage(ctx, 200, page),
     }),

@@ -7,7 +7,7 @@ import { documentResponse, route, RouteModule } from '../http/route';
  */
 export const metricsRoutes: RouteModule = (deps) => (deps.config.metricsToken !== undefined ? [
   route({
-    method: 'get', path: METRICS_PATH, guard: 'metrics', summary: "This process's metrics, in the Prometheus text format",
+    method: 'get', path: METRICS_PATH, operationId: 'getMetrics', guard: 'metrics', summary: "This process's metrics, in the Prometheus text format",
     status: 200, response: documentResponse('text/plain', 'Prometheus text exposition format, version 0.0.4'),
     handle: async (_input, ctx) => {
       const { contentType, body } = await deps.metrics.exposition();

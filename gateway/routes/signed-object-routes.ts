@@ -37,7 +37,7 @@ function routesFor(storage: SignedObjectAccess) {
 
   return [
     route({
-      method: 'get', path: objectPath, guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
+      method: 'get', path: objectPath, operationId: 'readSignedObject', guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
       params: objectParams, query: signedUrlQuery,
       status: [200, 206], failures: [403, 416], response: 'bytes',
       handle: async (_input, ctx) => {
@@ -68,7 +68,7 @@ function routesFor(storage: SignedObjectAccess) {
       },
     }),
     route({
-      method: 'put', path: objectPath, guard: 'none', summary: 'Store the bytes of a large upload, or one part of a multipart upload, through a signed URL',
+      method: 'put', path: objectPath, operationId: 'writeSignedObject', guard: 'none', summary: 'Store the bytes of a large upload, or one part of a multipart upload, through a signed URL',
       params: objectParams, query: signedUrlQuery, body: rawBytes,
       status: 200, failures: [403], response: storedObjectResponse,
       handle: async (_input, ctx) => {

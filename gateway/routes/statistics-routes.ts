@@ -10,14 +10,14 @@ export const statisticsRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: '/v1/applications/:applicationId/stats', guard: 'admin', scope: 'read', summary: "An application's downloads by version, platform and UTC day",
+      method: 'get', path: '/v1/applications/:applicationId/stats', operationId: 'getApplicationStatistics', guard: 'admin', scope: 'read', summary: "An application's downloads by version, platform and UTC day",
       application: inParams('applicationId'),
       params: statisticsParams, query: statisticsQuery(deps.config.channels),
       status: 200, response: statisticsResponse,
       handle: async ({ params, query }) => presentStatistics(await statistics.statistics(params.applicationId, query)),
     }),
     route({
-      method: 'get', path: '/v1/activity', guard: 'admin', scope: 'read', summary: 'Uploads and downloads, newest first, paged by cursor',
+      method: 'get', path: '/v1/activity', operationId: 'listActivity', guard: 'admin', scope: 'read', summary: 'Uploads and downloads, newest first, paged by cursor',
       application: inQuery('applicationId'),
       query: activityQuery,
       status: 200, response: activityPageResponse,

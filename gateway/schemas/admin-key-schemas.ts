@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { ADMIN_KEY_MAX_LIFETIME_DAYS } from '../../shared/policy';
 import { SCOPES } from '../../shared/scopes';
-import { applicationIdField, generatedIdField, nameField } from './common';
+import { applicationIdField, distinctItems, generatedIdField, nameField } from './common';
 
 /** The most applications one key can be limited to. */
 export const ADMIN_KEY_MAX_APPLICATIONS = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const scope = z.enum(SCOPES, { errorMap: () => ({ message: `must be one of ${SCOPES.join(', ')}` }) });
-const distinct = (values: readonly string[]) => new Set(values).size === values.length;
 
 /** An instant with its offset (`2027-01-01T00:00:00Z`), in the future and within the longest lifetime. */
 const expiresAtField = z
@@ -27,12 +26,11 @@ const expiresAtField = z
 export const createAdminKeySchema = z
   .object({
     name: nameField,
-    scopes: z.array(scope).min(1, 'must name at least one scope').refine(distinct, 'must not repeat a scope'),
-    applicationIds: z
+    scopes: distinctItems(z.array(scope).min(1, 'must name at least one scope'), 'must not repeat a scope'),
+    applicationIds: distinctItems(z
       .array(applicationIdField)
       .min(1, 'must name at least one application; leave it out for every application')
-      .max(ADMIN_KEY_MAX_APPLICATIONS, `at most ${ADMIN_KEY_MAX_APPLICATIONS} applications`)
-      .refine(distinct, 'must not repeat an application')
+      .max(ADMIN_KEY_MAX_APPLICATIONS, `at most ${ADMIN_KEY_MAX_APPLICATIONS} applications`), 'must not repeat an application')
       .optional(),
     expiresAt: expiresAtField.optional(),
   }, { invalid_type_error: 'must be a JSON object' })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, notEmpty, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
@@ -23,11 +23,10 @@ export const createApplicationSchema = z
   })
   .strict();
 
-export const updateApplicationSchema = z
-  .object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus })
-  .partial()
-  .strict()
-  .refine(notEmpty, { message: 'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus' });
+export const updateApplicationSchema = atLeastOneField(
+  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus }).partial().strict(),
+  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus',
+);
 
 export const listApplicationsQuery = z
   .object({

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import './openapi-extension';
+import { characterCount } from '../../shared/text-length';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
 import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
@@ -15,26 +17,38 @@ import { MinisignFormatError, parsePublicKey } from '../../shared/signing/minisi
 
 // ---------------------------------------------------------------------------------------------
 // Text
+//
+// Each rule is one regular expression, run by the service (with the `u` flag: a class then matches
+// whole code points) and written into the API description as the field's `pattern`, and lengths are
+// counted in characters (code points), as JSON Schema counts them.
 
 /**
- * Never stored in any text: C0 and C1 controls and DEL (\p{Cc}), the Unicode line and paragraph
- * separators (line breaks to JavaScript and to many log and terminal readers), and unpaired
- * surrogates (not text; each store would silently replace them).
+ * Never stored in any text: C0 and C1 controls and DEL (Unicode's Cc), the line and paragraph
+ * separators U+2028 and U+2029 (line breaks to JavaScript and to many log and terminal readers), and
+ * unpaired surrogates (not text; each store would silently replace them). Spelled as ranges rather
+ * than \p{...} classes, which not every reader of the API description's patterns knows.
  */
-const CONTROL = String.raw`\p{Cc}\p{Zl}\p{Zp}\p{Cs}`;
+const CONTROL = String.raw`\u0000-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF`;
 /**
  * Bidirectional embeddings, overrides and isolates. Shown inline next to other values (a listing,
  * a file name with its extension, a log line), one of them reorders what follows it and can make
  * `invoice\u202Eexe.pdf` read as a PDF.
  */
 const BIDI_CONTROL = String.raw`\u202A-\u202E\u2066-\u2069`;
+/** What one line may hold. */
+const LINE_CHARACTER = `[^${CONTROL}${BIDI_CONTROL}]`;
+/** What a paragraph may hold besides CRLF: tab and LF are kept, a lone CR is refused. */
+const PARAGRAPH_CHARACTER = String.raw`[^\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029\uD800-\uDFFF]`;
 
-const SINGLE_LINE_REFUSED = new RegExp(`[${CONTROL}${BIDI_CONTROL}]`, 'u');
-/** Multi-line text keeps tab, LF and CRLF (what a browser's textarea sends); a lone CR is refused. */
-const MULTI_LINE_REFUSED = new RegExp(String.raw`\r(?!\n)|(?![\t\n\r])[${CONTROL}]`, 'u');
+/** One line without control characters or bidirectional overrides. */
+export const SINGLE_LINE_PATTERN = new RegExp(`^${LINE_CHARACTER}*$`, 'u');
+/** One line with something besides white space: what a trimmed, non-empty line is before trimming. */
+const NON_BLANK_LINE_PATTERN = new RegExp(String.raw`^${LINE_CHARACTER}*[^${CONTROL}${BIDI_CONTROL}\s]${LINE_CHARACTER}*$`, 'u');
+/** Multi-line text: tab, LF and CRLF (what a browser's textarea sends), no other control character. */
+export const MULTI_LINE_PATTERN = new RegExp(String.raw`^${PARAGRAPH_CHARACTER}*(?:\r\n${PARAGRAPH_CHARACTER}*)*$`, 'u');
 
-export const isSingleLineText = (value: string): boolean => !SINGLE_LINE_REFUSED.test(value);
-export const isMultiLineText = (value: string): boolean => !MULTI_LINE_REFUSED.test(value);
+export const isSingleLineText = (value: string): boolean => SINGLE_LINE_PATTERN.test(value);
+export const isMultiLineText = (value: string): boolean => MULTI_LINE_PATTERN.test(value);
 
 const SINGLE_LINE_MESSAGE = 'must be one line without control characters or bidirectional overrides';
 const MULTI_LINE_MESSAGE = 'must not contain control characters other than tab and line breaks';
@@ -42,10 +56,21 @@ const MULTI_LINE_MESSAGE = 'must not contain control characters other than tab a
 const string = () => z.string({ invalid_type_error: 'must be a string' });
 const atMost = (max: number) => `must be at most ${max} characters`;
 
-/** A name, a tag, a file name: shown inline, so one line and no reordering. */
-const singleLine = (text: z.ZodString) => text.refine(isSingleLineText, SINGLE_LINE_MESSAGE);
+/**
+ * At most `max` characters, counted in code points: the API description's maxLength, which JSON
+ * Schema counts so, and what people call characters (an emoji is one, not two UTF-16 units).
+ */
+export const atMostCharacters = <T extends z.ZodType<string, z.ZodTypeDef, unknown>>(text: T, max: number) =>
+  text.refine((value) => characterCount(value) <= max, atMost(max)).openapi({ maxLength: max });
+
+/** A name, a tag: shown inline, so one line and no reordering; surrounding whitespace is dropped. */
+const trimmedLine = (max: number) => atMostCharacters(
+  string().trim().min(1, 'must not be empty').regex(SINGLE_LINE_PATTERN, SINGLE_LINE_MESSAGE),
+  max,
+  // Described as sent, before trimming: a line with something besides white space.
+).openapi({ minLength: 1, pattern: NON_BLANK_LINE_PATTERN.source });
 /** Descriptions and notes: paragraphs of their own, so line breaks and tabs are kept. */
-const multiLine = (text: z.ZodString) => text.refine(isMultiLineText, MULTI_LINE_MESSAGE);
+const paragraphs = (max: number) => atMostCharacters(string().regex(MULTI_LINE_PATTERN, MULTI_LINE_MESSAGE), max);
 
 export const NAME_MAX_LENGTH = 200;
 export const TAG_MAX_LENGTH = 64;
@@ -55,17 +80,21 @@ export const NOTES_MAX_LENGTH = 2_000;
 export const RELEASE_NOTES_MAX_LENGTH = 20_000;
 
 /** Names of applications and customers; surrounding whitespace is dropped. */
-export const nameField = singleLine(string().trim().min(1, 'must not be empty').max(NAME_MAX_LENGTH, atMost(NAME_MAX_LENGTH)));
+export const nameField = trimmedLine(NAME_MAX_LENGTH);
 
-export const tagField = singleLine(string().trim().min(1, 'must not be empty').max(TAG_MAX_LENGTH, atMost(TAG_MAX_LENGTH)));
+export const tagField = trimmedLine(TAG_MAX_LENGTH);
 
-/** A file name, not a path. */
-export const fileNameField = singleLine(string().min(1, 'must not be empty').max(FILE_NAME_MAX_LENGTH, atMost(FILE_NAME_MAX_LENGTH)))
-  .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'must be a file name, without path separators');
+/** A file name, not a path: one line without `/` or `\`, and not `.` or `..`. */
+const FILE_NAME_PATTERN = new RegExp(String.raw`^(?!\.\.?$)[^${CONTROL}${BIDI_CONTROL}/\\]+$`, 'u');
+export const fileNameField = atMostCharacters(
+  string().min(1, 'must not be empty').regex(SINGLE_LINE_PATTERN, SINGLE_LINE_MESSAGE)
+    .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'must be a file name, without path separators'),
+  FILE_NAME_MAX_LENGTH,
+).openapi({ minLength: 1, pattern: FILE_NAME_PATTERN.source });
 
-export const descriptionField = multiLine(string().max(DESCRIPTION_MAX_LENGTH, atMost(DESCRIPTION_MAX_LENGTH)));
-export const notesField = multiLine(string().max(NOTES_MAX_LENGTH, atMost(NOTES_MAX_LENGTH)));
-export const releaseNotesField = multiLine(string().max(RELEASE_NOTES_MAX_LENGTH, atMost(RELEASE_NOTES_MAX_LENGTH)));
+export const descriptionField = paragraphs(DESCRIPTION_MAX_LENGTH);
+export const notesField = paragraphs(NOTES_MAX_LENGTH);
+export const releaseNotesField = paragraphs(RELEASE_NOTES_MAX_LENGTH);
 
 /**
  * Becomes the Content-Type of downloads, so it must be a valid header value: `type/subtype` and
@@ -90,8 +119,12 @@ export const RESERVED_WORDS: readonly string[] = [
 ];
 const RESERVED = new Set(RESERVED_WORDS.map((word) => word.toLowerCase()));
 export const isReservedWord = (value: string): boolean => RESERVED.has(value.toLowerCase());
+/** `words` in any case, as one pattern (`[Cc][Oo]...`): what the API description says a new id must not be. */
+const anyCaseOf = (words: readonly string[]) =>
+  `^(?:${words.map((word) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')).join('|')})$`;
 const notReserved = <T extends z.ZodType<string>>(id: T) =>
-  id.refine((value) => !isReservedWord(value), 'is a reserved word (a property name of JavaScript objects)');
+  id.refine((value) => !isReservedWord(value), 'is a reserved word (a property name of JavaScript objects)')
+    .openapi({ not: { pattern: anyCaseOf(RESERVED_WORDS) } });
 
 export const APPLICATION_ID_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const ID_MAX_LENGTH = 64;
@@ -132,7 +165,7 @@ export const newVersionField = notReserved(
     .regex(VERSION_PATTERN, 'must be letters, digits and . _ ~ + - only (no spaces, /, \\, %, ?, #)')
     .refine((version) => version !== '.' && version !== '..', 'must not be . or ..')
     .refine((version) => version !== LATEST_VERSION, `must not be ${LATEST_VERSION}: downloads ask for the newest version by that name`),
-);
+).openapi({ not: { pattern: `${anyCaseOf(RESERVED_WORDS)}|^(?:\\.|\\.\\.|${LATEST_VERSION})$` } });
 
 /**
  * Refers to a version: anything earlier releases stored, which is printable ASCII without spaces
@@ -144,21 +177,27 @@ export const versionField = string()
   .regex(/^[\x21-\x2e\x30-\x7e]+$/, "must be printable characters without spaces or '/'");
 
 // ---------------------------------------------------------------------------------------------
-// Others
+// Choices
 
-export const tierField = (tiers: readonly string[]) =>
-  string().refine((t) => tiers.includes(t), `must be one of: ${tiers.join(', ')}`);
+const oneOf = (choices: readonly string[]) => ({ errorMap: () => ({ message: `must be one of: ${choices.join(', ')}` }) });
+
+/** A configured list of choices as zod's enum takes it (the configuration refuses an empty list). */
+function asChoices(choices: readonly string[]): [string, ...string[]] {
+  if (choices.length === 0) throw new Error('a list of choices must name at least one');
+  return [...choices] as [string, ...string[]];
+}
+
+/** One of the configured TIERS. */
+export const tierField = (tiers: readonly string[]) => z.enum(asChoices(tiers), oneOf(tiers));
 
 // ---------------------------------------------------------------------------------------------
 // Releases (shared/releases/)
 
-const oneOf = (choices: readonly string[]) => ({ errorMap: () => ({ message: `must be one of: ${choices.join(', ')}` }) });
 
 export const platformField = z.enum(PLATFORMS, oneOf(PLATFORMS));
 export const archField = z.enum(ARCHS, oneOf(ARCHS));
 /** One of the configured CHANNELS. */
-export const channelField = (channels: readonly string[]) =>
-  string().refine((c) => channels.includes(c), `must be one of: ${channels.join(', ')}`);
+export const channelField = (channels: readonly string[]) => z.enum(asChoices(channels), oneOf(channels));
 
 /** What a request may select a file by: a platform or arch a build is made for (`any` is what a file says when it fits every one, not a value to ask for). */
 const SELECTABLE_PLATFORMS = ['windows', 'macos', 'linux'] as const;
@@ -169,12 +208,20 @@ export const archSelectorField = z.enum(SELECTABLE_ARCHS, oneOf(SELECTABLE_ARCHS
 /** Longer than any form of a minisign public key (the printed one is about 150 characters). */
 const SIGNING_KEY_MAX_LENGTH = 1_000;
 
+/** A minisign Ed25519 public key line: base64 of `Ed`, the key id and the key (42 bytes). */
+const KEY_LINE = '(?:RW[Q-T][A-Za-z0-9+/]{53})';
+/**
+ * The forms `parsePublicKey` reads: the key line; the `.pub` file (its comment line, then the key
+ * line); base64 of the `.pub` file, as `tauri signer generate` prints it (base64 of
+ * "untrusted comment:", then whatever decodes to the rest of the file).
+ */
+const SIGNING_KEY_PATTERN = String.raw`^\s*(?:${KEY_LINE}|untrusted comment:[^\r\n]*\r?\n\s*${KEY_LINE}(?:\s[\s\S]*)?|dW50cnVzdGVkIGNvbW1lbnQ6[A-Za-z0-9+/]*={0,2})\s*$`;
+
 /**
  * A minisign public key: as `tauri signer generate` prints it, as the `.pub` file, or its key line.
  * Kept in the printed form, which is what Tauri's `pubkey` setting takes.
  */
-export const updateSigningKeyField = string()
-  .max(SIGNING_KEY_MAX_LENGTH, atMost(SIGNING_KEY_MAX_LENGTH))
+export const updateSigningKeyField = atMostCharacters(string(), SIGNING_KEY_MAX_LENGTH)
   .transform((value, ctx) => {
     try {
       return parsePublicKey(value).tauriForm;
@@ -183,7 +230,21 @@ export const updateSigningKeyField = string()
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a minisign public key, as `tauri signer generate` prints it' });
       return z.NEVER;
     }
+  })
+  .openapi({
+    pattern: SIGNING_KEY_PATTERN,
+    description: 'A minisign public key: its key line (RW...), the .pub file, or base64 of the .pub file as `tauri signer generate` prints it, '
+      + 'which must decode to a .pub file',
   });
 
-/** Refuses a PATCH body that changes nothing. */
-export const notEmpty = (body: object) => Object.keys(body).length > 0;
+/**
+ * A PATCH body that changes something: at least one field (minProperties: 1 in the API description),
+ * `message` naming them.
+ */
+export const atLeastOneField = <T extends z.ZodTypeAny>(body: T, message: string): z.ZodEffects<T, z.output<T>, z.input<T>> =>
+  body.refine((value: object) => Object.values(value).some((field) => field !== undefined), { message })
+    .openapi({ minProperties: 1 }) as z.ZodEffects<T, z.output<T>, z.input<T>>;
+
+/** An array that names each item once (uniqueItems in the API description); `message` says what is repeated. */
+export const distinctItems = <T extends z.ZodArray<z.ZodTypeAny>>(array: T, message: string): z.ZodEffects<T, z.output<T>, z.input<T>> =>
+  array.refine((items) => new Set(items).size === items.length, message).openapi({ uniqueItems: true }) as z.ZodEffects<T, z.output<T>, z.input<T>>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationIdField, customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
 import { pageFields } from './pagination';
 
 export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './common';
@@ -20,17 +20,13 @@ export function createCustomerSchema(tiers: readonly string[]) {
 export type CreateCustomerInput = z.output<ReturnType<typeof createCustomerSchema>>;
 
 export function updateCustomerSchema(tiers: readonly string[]) {
-  return body({
+  // An empty patch is a client mistake; applied, it would only move updatedAt.
+  return atLeastOneField(body({
     name: nameField.optional(),
     isActive: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
     notes: notesField.nullable().optional(),
     tier: tierField(tiers).optional(),
-  }).superRefine((patch, ctx) => {
-    // An empty patch is a client mistake; applied, it would only move updatedAt.
-    if (Object.values(patch).every((value) => value === undefined)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must contain at least one of: name, isActive, notes, tier' });
-    }
-  });
+  }), 'must contain at least one of: name, isActive, notes, tier');
 }
 
 export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSchema>>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
-import { queryString } from '../http/validate';
+import { queryParameter } from '../http/validate';
 import { pageFields } from './pagination';
 import { applicationIdField, archSelectorField, channelField, generatedIdField, platformSelectorField, versionField } from './common';
 
@@ -9,9 +9,9 @@ const fileIdField = generatedIdField;
 
 /** What every request for releases may select by: a channel (and every more stable one), a platform, an arch. */
 const selectorFields = (channels: readonly string[]) => ({
-  channel: queryString().pipe(channelField(channels)).optional(),
-  platform: queryString().pipe(platformSelectorField).optional(),
-  arch: queryString().pipe(archSelectorField).optional(),
+  channel: queryParameter(channelField(channels)).openapi({ description: 'This channel and every more stable one; with version=latest only' }).optional(),
+  platform: queryParameter(platformSelectorField).optional(),
+  arch: queryParameter(archSelectorField).optional(),
 });
 
 interface FileRequestFields {
@@ -43,9 +43,9 @@ function checkFileRequest(request: FileRequestFields, context: z.RefinementCtx):
 /** `version` is an exact version or `latest`: the newest version offered to the caller. */
 export const downloadUrlQuery = (channels: readonly string[]) => z
   .object({
-    applicationId: queryString().pipe(applicationIdField),
-    version: queryString().pipe(versionField),
-    fileId: queryString().pipe(fileIdField).optional(),
+    applicationId: queryParameter(applicationIdField),
+    version: queryParameter(versionField),
+    fileId: queryParameter(fileIdField).openapi({ description: 'A file of an exact version (not latest); not with platform or arch' }).optional(),
     ...selectorFields(channels),
   })
   .strict()
@@ -78,7 +78,7 @@ export const createShareSchema = (channels: readonly string[]) => z
 /** The releases a customer may download, newest first: no URLs (each issue of one is a download). */
 export const releasesQuery = (channels: readonly string[]) => z
   .object({
-    applicationId: queryString().pipe(applicationIdField),
+    applicationId: queryParameter(applicationIdField),
     ...selectorFields(channels),
     ...pageFields,
   })

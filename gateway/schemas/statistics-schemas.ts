@@ -1,20 +1,17 @@
 import { z } from 'zod';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/policy';
-import { queryInteger, queryString } from '../http/validate';
+import { queryInteger, queryParameter, queryString } from '../http/validate';
 import { applicationIdField, channelField, versionField } from './common';
 
-/** A real calendar date, YYYY-MM-DD. */
-const dateField = z
-  .string({ invalid_type_error: 'must be given once' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'is not a calendar date');
+/** A real calendar date, YYYY-MM-DD (`format: date`): 2024-02-29 is one, 2023-02-29 and 2024-02-30 are not. */
+const dateField = queryParameter(z.string().date('must be a calendar date YYYY-MM-DD'));
 
 /** `channel`: only the versions now in that channel (exactly; no cascade). */
 export const statisticsQuery = (channels: readonly string[]) => z
   .object({
-    version: queryString().pipe(versionField).optional(),
-    channel: queryString().pipe(channelField(channels)).optional(),
-    from: dateField.optional(),
+    version: queryParameter(versionField).optional(),
+    channel: queryParameter(channelField(channels)).optional(),
+    from: dateField.openapi({ description: 'The first day counted; not after `to`' }).optional(),
     to: dateField.optional(),
   })
   .strict()
@@ -23,7 +20,7 @@ export const statisticsQuery = (channels: readonly string[]) => z
 export const activityQuery = z
   .object({
     type: z.enum(['upload', 'download'], { errorMap: () => ({ message: 'must be upload or download' }) }).optional(),
-    applicationId: queryString().pipe(applicationIdField).optional(),
+    applicationId: queryParameter(applicationIdField).optional(),
     limit: queryInteger(1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
     cursor: queryString().max(512).optional(),
   })

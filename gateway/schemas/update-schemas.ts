@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ElectronChannelFile, parseElectronChannelFile } from '../../shared/releases/update-client-names';
 import { versionOrderKey } from '../../shared/releases/version-order';
-import { queryString } from '../http/validate';
-import { applicationIdField, FILE_NAME_MAX_LENGTH, versionField } from './common';
+import { queryParameter } from '../http/validate';
+import { applicationIdField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from './common';
 
 /*
  * The update feeds' paths and queries. Names the clients fill in (channel files, Tauri's target and
@@ -10,7 +10,7 @@ import { applicationIdField, FILE_NAME_MAX_LENGTH, versionField } from './common
  * expect for a build that does not exist.
  */
 
-const clientName = z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters');
+const clientName = atMostCharacters(z.string().min(1, 'must not be empty'), 64);
 
 /** The version a client runs, with its order key: the checks are hot routes, whose parsed inputs are remembered by URL, so a repeated check computes it once. */
 export interface RunningVersion {
@@ -20,8 +20,7 @@ export interface RunningVersion {
 
 const runningVersion = versionField.transform((version): RunningVersion => ({ version, orderKey: versionOrderKey(version) }));
 
-const channelQuery = (channels: readonly string[]) =>
-  queryString().refine((channel) => channels.includes(channel), `must be one of: ${channels.join(', ')}`);
+const channelQuery = (channels: readonly string[]) => queryParameter(channelField(channels));
 
 /** A channel file's name, read as electron-updater means it (null for a name it never asks for); parsed once per URL, the route being hot. */
 export interface ChannelFileRequest {
@@ -40,7 +39,7 @@ export const electronChannelFileQuery = z.object({ noCache: z.string({ invalid_t
 export const electronFileParams = z.object({
   applicationId: applicationIdField,
   version: versionField,
-  fileName: z.string().min(1, 'must not be empty').max(FILE_NAME_MAX_LENGTH, `must be at most ${FILE_NAME_MAX_LENGTH} characters`),
+  fileName: atMostCharacters(z.string().min(1, 'must not be empty'), FILE_NAME_MAX_LENGTH),
 });
 
 export const tauriCheckParams = z.object({ applicationId: applicationIdField, target: clientName, arch: clientName, currentVersion: runningVersion });

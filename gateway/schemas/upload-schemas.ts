@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
 import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
   applicationIdField,
   archField,
   channelField,
   contentTypeField,
+  distinctItems,
   fileNameField,
   generatedIdField,
   newVersionField,
@@ -54,18 +56,27 @@ const uploadFields = ({ tiers, channels }: UploadFieldChoices) => ({
   status: versionStatus.optional(),
 });
 
+/**
+ * What the service checks of the platform and arch together (shared/releases/platforms.ts), as the
+ * API description states it: arch universal needs platform macos (a left-out platform is `any`).
+ */
+const platformGoesWithArch = <T extends z.ZodTypeAny>(fields: T) => fields.openapi({
+  if: { properties: { arch: { const: UNIVERSAL_BUILD.arch } }, required: ['arch'] },
+  then: { properties: { platform: { const: UNIVERSAL_BUILD.platform } }, required: ['platform'] },
+} as never);
+
 /** Form fields of the small upload (the file part is handled separately). */
-export const smallUploadFields = (choices: UploadFieldChoices) => z.object(uploadFields(choices)).strict();
+export const smallUploadFields = (choices: UploadFieldChoices) => platformGoesWithArch(z.object(uploadFields(choices)).strict());
 
 export const largeUploadUrlSchema = (choices: UploadFieldChoices) =>
-  z
+  platformGoesWithArch(z
     .object({
       ...uploadFields(choices),
       fileName: fileNameField,
       fileSize,
       contentType: contentTypeField.optional(),
     })
-    .strict();
+    .strict());
 
 /** Names an upload session already issued: its fields are compared with the session's. */
 export const largeUploadCompleteSchema = z
@@ -84,7 +95,7 @@ export const uploadParams = z.object({ uploadId: generatedIdField });
 
 /** A multipart upload: the large upload's fields, files up to 5 TiB in parts whose size the service chooses, the checksum up front. */
 export const multipartUploadSchema = (choices: UploadFieldChoices) =>
-  z
+  platformGoesWithArch(z
     .object({
       ...uploadFields(choices),
       fileName: fileNameField,
@@ -92,17 +103,16 @@ export const multipartUploadSchema = (choices: UploadFieldChoices) =>
       contentType: contentTypeField.optional(),
       checksum: checksumField.optional(),
     })
-    .strict();
+    .strict());
 
 /** Part numbers to pre-sign PUT URLs for, each once; whether they are within the upload's part count is the upload's to say. */
 export const partUrlsSchema = z
   .object({
-    partNumbers: z
+    partNumbers: distinctItems(z
       .array(z.number({ invalid_type_error: 'must be part numbers' }).int('must be whole numbers').min(1, 'part numbers start at 1')
         .max(MULTIPART_MAX_PARTS, `part numbers end at ${MULTIPART_MAX_PARTS} at most`), { invalid_type_error: 'must be an array of part numbers' })
       .min(1, 'must name at least one part')
-      .max(MULTIPART_PART_URLS_PER_REQUEST, `must name at most ${MULTIPART_PART_URLS_PER_REQUEST} parts per request`)
-      .refine((numbers) => new Set(numbers).size === numbers.length, 'must name each part once'),
+      .max(MULTIPART_PART_URLS_PER_REQUEST, `must name at most ${MULTIPART_PART_URLS_PER_REQUEST} parts per request`), 'must name each part once'),
   })
   .strict();
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
-import { queryString } from '../http/validate';
-import { channelField, notEmpty, releaseNotesField, tierField } from './common';
+import { queryParameter } from '../http/validate';
+import { atLeastOneField, channelField, releaseNotesField, tierField } from './common';
 
 const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
 
@@ -14,7 +14,7 @@ const rolloutPercentageField = z
   .max(MAX_ROLLOUT_PERCENTAGE, rolloutMessage);
 
 export const updateVersionSchema = (tiers: readonly string[], channels: readonly string[]) =>
-  z
+  atLeastOneField(z
     .object({
       requiredTier: tierField(tiers).nullable(),
       releaseNotes: releaseNotesField.nullable(),
@@ -23,15 +23,14 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       rolloutPercentage: rolloutPercentageField,
     })
     .partial()
-    .strict()
-    .refine(notEmpty, { message: 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage' });
+    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage');
 
 /** The admin listing's filters: one channel exactly (no cascade), one status. */
 export const listVersionsQuery = (channels: readonly string[]) =>
   z
     .object({
-      channel: queryString().pipe(channelField(channels)).optional(),
-      status: queryString().pipe(statusField).optional(),
+      channel: queryParameter(channelField(channels)).optional(),
+      status: queryParameter(statusField).optional(),
     })
     .strict();
 

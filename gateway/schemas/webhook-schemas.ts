@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/events';
-import { destinationUrlProblem } from '../../shared/webhooks/destination';
-import { descriptionField, isSingleLineText, notEmpty } from './common';
+import { destinationUrlPattern, destinationUrlProblem } from '../../shared/webhooks/destination';
+import { WEBHOOK_URL_MAX_LENGTH } from '../../shared/policy';
+import { atLeastOneField, descriptionField, distinctItems, isSingleLineText } from './common';
 import { pageFields } from './pagination';
 
 /** A JSON object body; unknown fields are refused rather than silently dropped. */
@@ -13,16 +14,21 @@ export const webhookUrlField = (allowedHosts: readonly string[]) =>
   z.string({ invalid_type_error: 'must be a string' }).superRefine((url, ctx) => {
     const problem = isSingleLineText(url) ? destinationUrlProblem(url, allowedHosts) : 'must not contain control characters';
     if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  }).openapi({
+    format: 'uri',
+    maxLength: WEBHOOK_URL_MAX_LENGTH,
+    pattern: destinationUrlPattern(allowedHosts),
+    description: 'An https URL without credentials or fragment (http only to a host in WEBHOOK_ALLOWED_HOSTS); its host must resolve to public '
+      + 'unicast addresses only (checked again at every delivery), except a host in WEBHOOK_ALLOWED_HOSTS',
   });
 
 /** Event types by name, each at most once: download.recorded only when listed. */
-const eventsField = z
+const eventsField = distinctItems(z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { errorMap: () => ({ message: `must be one of: ${WEBHOOK_EVENT_TYPES.join(', ')}` }) }), {
     invalid_type_error: 'must be an array of event types',
   })
   .min(1, 'must name at least one event type')
-  .max(WEBHOOK_EVENT_TYPES.length)
-  .refine((events) => new Set(events).size === events.length, 'must not repeat an event type');
+  .max(WEBHOOK_EVENT_TYPES.length), 'must not repeat an event type');
 
 const isActiveField = z.boolean({ invalid_type_error: 'must be true or false' });
 
@@ -38,12 +44,12 @@ export function createWebhookSchema(allowedHosts: readonly string[]) {
 export type CreateWebhookRequest = z.output<ReturnType<typeof createWebhookSchema>>;
 
 export function updateWebhookSchema(allowedHosts: readonly string[]) {
-  return body({
+  return atLeastOneField(body({
     url: webhookUrlField(allowedHosts).optional(),
     events: eventsField.optional(),
     description: descriptionField.nullable().optional(),
     isActive: isActiveField.optional(),
-  }).refine(notEmpty, { message: 'give at least one of url, events, description, isActive' });
+  }), 'give at least one of url, events, description, isActive');
 }
 
 export type UpdateWebhookRequest = z.output<ReturnType<typeof updateWebhookSchema>>;

@@ -55,7 +55,7 @@ export const updateRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, guard: 'customer', noStore: true,
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:channelFile`, operationId: 'getElectronChannelFile', guard: 'customer', noStore: true,
       summary: "electron-updater's channel file (latest.yml, latest-mac.yml, beta-linux-arm64.yml, ...) for the generic provider",
       params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
       status: 200, response: CHANNEL_FILE,
@@ -63,7 +63,7 @@ export const updateRoutes: RouteModule = (deps) => {
         andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, guard: 'customer', noStore: true,
+      method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, operationId: 'getElectronUpdateFile', guard: 'customer', noStore: true,
       summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
       params: electronFileParams,
       status: 302, failures: [410], response: redirectResponse,
@@ -81,7 +81,7 @@ export const updateRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, guard: 'customer', noStore: true,
+      method: 'get', path: `${APPLICATION_UPDATES}/tauri/:target/:arch/:currentVersion`, operationId: 'checkTauriUpdate', guard: 'customer', noStore: true,
       summary: "Tauri updater's dynamic-server check: 204 when up to date, else the newest signed release",
       params: tauriCheckParams, query: tauriCheckQuery(channels), hot: true,
       status: [200, 204], response: TAURI_UPDATE,
@@ -94,7 +94,7 @@ export const updateRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, guard: 'customer', noStore: true,
+      method: 'get', path: `${APPLICATION_UPDATES}/squirrel-mac/:currentVersion`, operationId: 'checkSquirrelMacUpdate', guard: 'customer', noStore: true,
       summary: "Squirrel.Mac's check (Electron's autoUpdater on macOS): 204 when up to date, else the zip's pre-signed URL",
       params: squirrelMacParams, query: squirrelMacQuery(channels), hot: true,
       status: [200, 204], response: SQUIRREL_UPDATE,

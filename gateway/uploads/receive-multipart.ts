@@ -5,8 +5,15 @@ import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/
 import type { Digester, Hashing } from '../../shared/hashing';
 import { randomToken } from '../../shared/ids';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
+import { RELEASE_NOTES_MAX_LENGTH } from '../schemas/common';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { stagingStorageKey } from '../../shared/uploads/storage-keys';
+
+/**
+ * busboy's field limit: above the longest form field (release notes of the most characters, each up
+ * to 4 bytes in UTF-8), since busboy counts a field that reaches its limit as cut short.
+ */
+const FIELD_LIMIT_BYTES = RELEASE_NOTES_MAX_LENGTH * 4 + 1;
 
 /** The form field that carries the file. */
 export const FILE_FIELD = 'file';
@@ -50,7 +57,7 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
   const { maxFileBytes, tooLargeMessage } = options;
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxFileBytes + 1, files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
+    parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: maxFileBytes + 1, files: 1, fields: 32, fieldSize: FIELD_LIMIT_BYTES, parts: 40 } });
   } catch {
     throw unsupportedMediaType('expected multipart/form-data with a boundary');
   }

@@ -28,9 +28,13 @@ export interface TargetRequest {
 export const isPlatform = (value: string): value is Platform => (PLATFORMS as readonly string[]).includes(value);
 export const isArch = (value: string): value is Arch => (ARCHS as readonly string[]).includes(value);
 
+/** The one arch that goes with one platform only: a universal build is a macOS build. */
+export const UNIVERSAL_BUILD = { arch: 'universal', platform: 'macos' } as const satisfies FileTarget;
+
 /** Why a file cannot carry this platform and arch, or null when it can. */
 export function fileTargetProblem(target: FileTarget): string | null {
-  return target.arch === 'universal' && target.platform !== 'macos' ? 'arch universal is a macOS build: platform must be macos' : null;
+  return target.arch === UNIVERSAL_BUILD.arch && target.platform !== UNIVERSAL_BUILD.platform
+    ? `arch ${UNIVERSAL_BUILD.arch} is a macOS build: platform must be ${UNIVERSAL_BUILD.platform}` : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
+import { characterCount } from '../text-length';
 
 /**
  * Where webhooks may go. Only https, except http to a host named in WEBHOOK_ALLOWED_HOSTS; and only
@@ -31,9 +32,29 @@ const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, 
 /** The URL's host as the allow-list names it: lowercase, IPv6 without brackets. */
 const hostOf = (url: URL): string => url.hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
+/** A DNS name of ASCII labels whose last label starts with a letter (so no URL parser reads it as an IPv4 address), no label an IDNA one. */
+const HOST_NAME = '(?:(?![Xx][Nn]--)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)*(?![Xx][Nn]--)[A-Za-z](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+/** A port, a path and a query of RFC 3986 characters, and no fragment. */
+const PORT_PATH_QUERY = "(?::[1-9][0-9]{0,3})?(?:/[A-Za-z0-9._~!$&'()*+,;=:@/-]*)?(?:\\?[A-Za-z0-9._~!$&'()*+,;=:@/?-]*)?";
+const escapedHost = (host: string) => {
+  const escaped = host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return host.includes(':') ? `\\[${escaped}\\]` : escaped;
+};
+
+/**
+ * The URLs destinationUrlProblem allows, as a regular expression for the API description: https to a
+ * host name, or http and https to a host of `allowedHosts`. Narrower than the rule (a public address
+ * written as such is allowed too): every URL it matches is allowed.
+ */
+export function destinationUrlPattern(allowedHosts: readonly string[]): string {
+  const allowed = allowedHosts.map(escapedHost).join('|');
+  const hosts = allowed === '' ? `https://${HOST_NAME}` : `(?:https://(?:${HOST_NAME}|${allowed})|http://(?:${allowed}))`;
+  return `^${hosts}${PORT_PATH_QUERY}$`;
+}
+
 /** Why a URL can never be delivered to, or null: checked when an endpoint is registered or changed. */
 export function destinationUrlProblem(value: string, allowedHosts: readonly string[]): string | null {
-  if (value.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
+  if (characterCount(value) > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(value);

@@ -99,6 +99,29 @@ describe('input rules: refused inputs answer 400 VALIDATION_ERROR and change not
       expect(created.body.data).to.include({ name: 'Trimmed', description });
       expect((await app.http.get(`/v1/management/applications/${created.body.data.applicationId}`)).body.data.description).to.equal(description);
     });
+
+    it('counts lengths in characters (code points), as the API description does: an emoji is one', async () => {
+      const create = (name: string) => app.http.post('/v1/management/applications', { applicationId: `chars-${randomBytes(4).toString('hex')}`, name });
+      // 150 emoji are 300 UTF-16 units, and 150 characters of the 200 a name may have.
+      const emoji = '\u{1F680}'.repeat(150);
+      const created = await create(emoji);
+      expect(created.status, shown(created.body)).to.equal(201);
+      expect(created.body.data.name).to.equal(emoji);
+      const astral = '\u{1D49C}'.repeat(200);
+      expect((await create(astral)).status).to.equal(201);
+      const refused = await create(`${astral}\u{1D49C}`);
+      expectValidationError(refused, 'name');
+      expect(refused.body.error.details).to.deep.include({ field: 'name', message: 'must be at most 200 characters' });
+      // The same count in a PATCH and in a customer's name.
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { description: '\u{1F600}'.repeat(2_000) })).status).to.equal(200);
+      expectValidationError(await app.http.patch(`/v1/management/applications/${applicationId}`, { description: '\u{1F600}'.repeat(2_001) }), 'description');
+      const customer = await app.http.post('/v1/management/customers', { name: emoji, tier: app.config.tiers[0] });
+      expect(customer.status, shown(customer.body)).to.equal(201);
+      // A form field too: the small upload's release notes at their most characters, 4 bytes each in UTF-8.
+      const releaseNotes = '\u{1F600}'.repeat(20_000);
+      await uploadSmallFile(app, { applicationId, version: '7.0.0-characters', releaseNotes });
+      expect((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions.find((v: { version: string }) => v.version === '7.0.0-characters').releaseNotes).to.equal(releaseNotes);
+    });
   });
 
   describe('customers', () => {

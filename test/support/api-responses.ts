@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020, { ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { ERROR_CODES } from '../../shared/errors';
 
 /** A response as the test client received it. */
 export interface ReceivedResponse {
@@ -57,7 +58,7 @@ export class ApiResponseCheck {
     }));
     // Literal segments before parameters: /upload/large-url is not /uploads/{uploadId}.
     templates.sort((a, b) => parameterCount(a.template) - parameterCount(b.template));
-    return new ApiResponseCheck(templates, api.components.schemas.Error);
+    return new ApiResponseCheck(templates, anyCodeEnvelope(api.components.schemas.ErrorOfAnyRoute));
   }
 
   /** What is wrong with `response`; empty when it matches the description. */
@@ -103,6 +104,16 @@ export class ApiResponseCheck {
     if (validate(response.body)) return [];
     return (validate.errors ?? []).map((error) => `${what}: ${error.instancePath || '(body)'} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
   }
+}
+
+/**
+ * The envelope a request no operation takes is answered in (404, 405, ...), which no operation can
+ * describe: the envelope of any route's failures, with every error code.
+ */
+function anyCodeEnvelope(anyRoute: JsonSchema): JsonSchema {
+  const envelope = structuredClone(anyRoute) as { properties: { error: { properties: { code: { enum: string[] } } } } };
+  envelope.properties.error.properties.code.enum = Object.keys(ERROR_CODES);
+  return envelope as unknown as JsonSchema;
 }
 
 function pathPattern(template: string, parameter: string): RegExp {

@@ -8,7 +8,7 @@ describe('API description', () => {
   const thing = z.object({ thingId: z.string(), size: z.number().int(), state: z.enum(['new', 'old']).nullable() });
   const document = describeApi([
     route({
-      method: 'post', path: '/v1/things/:thingId', guard: 'admin', scope: 'manage', summary: 'Make a thing',
+      method: 'post', path: '/v1/things/:thingId', operationId: 'makeThing', guard: 'admin', scope: 'manage', summary: 'Make a thing',
       audit: { action: 'thing.created', target: { from: 'params', field: 'thingId' } },
       params: z.object({ thingId: z.string().regex(/^[a-z]+$/) }),
       query: z.object({ dryRun: z.enum(['true', 'false']).optional() }).strict(),

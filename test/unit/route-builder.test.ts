@@ -13,7 +13,7 @@ const steps: RouteSteps = {
 };
 const ok = z.object({ ok: z.boolean() });
 const declare = (overrides: Record<string, unknown>) =>
-  route({ method: 'get', path: '/v1/things', guard: 'admin', scope: 'read', summary: 'things', status: 200, response: ok, handle: () => ({ ok: true }), ...overrides });
+  route({ method: 'get', path: '/v1/things', operationId: 'listThings', guard: 'admin', scope: 'read', summary: 'things', status: 200, response: ok, handle: () => ({ ok: true }), ...overrides });
 const build = (overrides: Record<string, unknown>) => () => buildRoutes([declare(overrides)], steps);
 const writing = { method: 'post', body: z.object({ applicationId: z.string() }).strict(), audit: { action: 'thing.create', target: inResult('ok') } };
 
@@ -69,13 +69,15 @@ describe('route builder', () => {
       const handle = () => ({ ok: true });
       const declarations = [
         // @ts-expect-error an admin route states the scope it needs
-        () => route({ method: 'get', path: '/v1/things', guard: 'admin', summary: 'things', status: 200, response: ok, handle }),
+        () => route({ method: 'get', path: '/v1/things', operationId: 'listThings', guard: 'admin', summary: 'things', status: 200, response: ok, handle }),
         // @ts-expect-error an admin write states its audit entry
-        () => route({ method: 'delete', path: '/v1/things', guard: 'admin', scope: 'manage', summary: 'things', status: 200, response: ok, handle }),
+        () => route({ method: 'delete', path: '/v1/things', operationId: 'deleteThings', guard: 'admin', scope: 'manage', summary: 'things', status: 200, response: ok, handle }),
         // @ts-expect-error a customer route has no scope
-        () => route({ method: 'get', path: '/v1/things', guard: 'customer', scope: 'read', summary: 'things', status: 200, response: ok, handle }),
+        () => route({ method: 'get', path: '/v1/things', operationId: 'listThings', guard: 'customer', scope: 'read', summary: 'things', status: 200, response: ok, handle }),
+        // @ts-expect-error every route names its operation (the API description's operationId)
+        () => route({ method: 'get', path: '/v1/things', guard: 'none', summary: 'things', status: 200, response: ok, handle }),
       ];
-      expect(declarations).to.have.length(3);
+      expect(declarations).to.have.length(4);
     });
   });
 });

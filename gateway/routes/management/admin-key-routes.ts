@@ -23,26 +23,26 @@ export const adminKeyRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: ADMIN_KEYS, guard: 'admin', scope: 'admin', summary: 'Issue a scoped admin key',
+      method: 'post', path: ADMIN_KEYS, operationId: 'createAdminKey', guard: 'admin', scope: 'admin', summary: 'Issue a scoped admin key',
       audit: { action: 'adminKey.create', target: inResult('keyId') },
       body: createAdminKeySchema,
       status: 201, response: issuedAdminKeyResponse,
       handle: async ({ body }) => presentIssuedAdminKey(await keys.issue(body)),
     }),
     route({
-      method: 'get', path: ADMIN_KEYS, guard: 'admin', scope: 'admin', summary: 'List the scoped admin keys not revoked, oldest first',
+      method: 'get', path: ADMIN_KEYS, operationId: 'listAdminKeys', guard: 'admin', scope: 'admin', summary: 'List the scoped admin keys not revoked, oldest first',
       status: 200, response: adminKeyListResponse,
       handle: async () => presentAdminKeyList(await keys.list()),
     }),
     route({
-      method: 'delete', path: `${ADMIN_KEYS}/:keyId`, guard: 'admin', scope: 'admin', summary: 'Revoke a scoped admin key',
+      method: 'delete', path: `${ADMIN_KEYS}/:keyId`, operationId: 'revokeAdminKey', guard: 'admin', scope: 'admin', summary: 'Revoke a scoped admin key',
       audit: { action: 'adminKey.revoke', target: inParams('keyId') },
       params: adminKeyParams,
       status: 200, response: revokedAdminKeyResponse,
       handle: async ({ params }) => presentRevokedAdminKey(await keys.revoke(params.keyId)),
     }),
     route({
-      method: 'get', path: '/v1/management/audit', guard: 'admin', scope: 'admin', summary: 'Management writes, newest first, paged by cursor',
+      method: 'get', path: '/v1/management/audit', operationId: 'listAuditEntries', guard: 'admin', scope: 'admin', summary: 'Management writes, newest first, paged by cursor',
       query: auditQuery,
       status: 200, response: auditPageResponse,
       handle: async ({ query }) => presentAuditPage(await audit.list(query)),

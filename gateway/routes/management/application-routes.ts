@@ -45,14 +45,14 @@ export const applicationRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: APPLICATIONS, guard: 'admin', scope: 'manage', summary: 'Create an application',
+      method: 'post', path: APPLICATIONS, operationId: 'createApplication', guard: 'admin', scope: 'manage', summary: 'Create an application',
       audit: { action: 'application.create', target: inResult('applicationId'), application: inResult('applicationId') },
       body: createApplicationSchema,
       status: 201, response: applicationResponse,
       handle: async ({ body }) => presentApplication(await applications.create(body)),
     }),
     route({
-      method: 'get', path: APPLICATIONS, guard: 'admin', scope: 'read', summary: 'List applications, oldest first',
+      method: 'get', path: APPLICATIONS, operationId: 'listApplications', guard: 'admin', scope: 'read', summary: 'List applications, oldest first',
       query: listApplicationsQuery,
       status: 200, response: applicationListResponse,
       handle: async ({ query }) => {
@@ -61,7 +61,7 @@ export const applicationRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: APPLICATION, guard: 'admin', scope: 'read', summary: 'Read an application with its versions and files',
+      method: 'get', path: APPLICATION, operationId: 'getApplication', guard: 'admin', scope: 'read', summary: 'Read an application with its versions and files',
       application: inParams('applicationId'),
       params: applicationParams, query: includeDeletedQuery,
       status: 200, response: applicationWithVersionsResponse,
@@ -71,35 +71,35 @@ export const applicationRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'patch', path: APPLICATION, guard: 'admin', scope: 'manage', summary: 'Change an application',
+      method: 'patch', path: APPLICATION, operationId: 'updateApplication', guard: 'admin', scope: 'manage', summary: 'Change an application',
       application: inParams('applicationId'), audit: { action: 'application.update', target: inParams('applicationId') },
       params: applicationParams, body: updateApplicationSchema,
       status: 200, response: applicationResponse,
       handle: async ({ params, body }) => presentApplication(await applications.update(params.applicationId, body)),
     }),
     route({
-      method: 'delete', path: APPLICATION, guard: 'admin', scope: 'manage', summary: 'Soft-delete an application',
+      method: 'delete', path: APPLICATION, operationId: 'deleteApplication', guard: 'admin', scope: 'manage', summary: 'Soft-delete an application',
       application: inParams('applicationId'), audit: { action: 'application.delete', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: deletedApplicationResponse,
       handle: async ({ params }) => presentDeletedApplication(await applications.softDelete(params.applicationId)),
     }),
     route({
-      method: 'post', path: `${APPLICATION}/restore`, guard: 'admin', scope: 'manage', summary: 'Restore a soft-deleted application',
+      method: 'post', path: `${APPLICATION}/restore`, operationId: 'restoreApplication', guard: 'admin', scope: 'manage', summary: 'Restore a soft-deleted application',
       application: inParams('applicationId'), audit: { action: 'application.restore', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: applicationResponse,
       handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
     }),
     route({
-      method: 'get', path: `${APPLICATION}/versions`, guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first by the version order",
+      method: 'get', path: `${APPLICATION}/versions`, operationId: 'listVersions', guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first by the version order",
       application: inParams('applicationId'),
       params: applicationParams, query: listVersionsQuery(deps.config.channels),
       status: 200, response: versionListResponse,
       handle: async ({ params, query }) => presentVersionList(await versions.list(params.applicationId, query)),
     }),
     route({
-      method: 'patch', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: "Change a version's channel, status (publish, yank, un-yank), rollout, required tier or release notes",
+      method: 'patch', path: `${APPLICATION}/versions/:version`, operationId: 'updateVersion', guard: 'admin', scope: 'publish', summary: "Change a version's channel, status (publish, yank, un-yank), rollout, required tier or release notes",
       application: inParams('applicationId'),
       audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
@@ -107,7 +107,7 @@ export const applicationRoutes: RouteModule = (deps) => {
       handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
     }),
     route({
-      method: 'get', path: `${APPLICATION}/versions/:version/files/:fileId/download`, guard: 'admin', scope: 'read',
+      method: 'get', path: `${APPLICATION}/versions/:version/files/:fileId/download`, operationId: 'getAdminFileDownloadUrl', guard: 'admin', scope: 'read',
       summary: 'A pre-signed download URL for any available file, drafts included, to test a release (not counted as a download)',
       application: inParams('applicationId'),
       params: versionFileParams,
@@ -115,7 +115,7 @@ export const applicationRoutes: RouteModule = (deps) => {
       handle: async ({ params }) => presentDownload(await adminDownloadUrl(deps.store, deps.storage, params.applicationId, params.version, params.fileId)),
     }),
     route({
-      method: 'delete', path: `${APPLICATION}/versions/:version`, guard: 'admin', scope: 'publish', summary: 'Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)',
+      method: 'delete', path: `${APPLICATION}/versions/:version`, operationId: 'deleteDraftVersion', guard: 'admin', scope: 'publish', summary: 'Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)',
       application: inParams('applicationId'),
       audit: { action: 'version.delete', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams,
@@ -123,7 +123,7 @@ export const applicationRoutes: RouteModule = (deps) => {
       handle: async ({ params }) => presentDeletedVersion(await versions.delete(params.applicationId, params.version)),
     }),
     route({
-      method: 'delete', path: `${APPLICATION}/versions/:version/files/:fileId`, guard: 'admin', scope: 'publish',
+      method: 'delete', path: `${APPLICATION}/versions/:version/files/:fileId`, operationId: 'deleteVersionFile', guard: 'admin', scope: 'publish',
       summary: "Delete a file and its bytes: a failed upload's file in any version, any file of a draft (a shipped version's files are refused: yank it)",
       application: inParams('applicationId'),
       audit: { action: 'file.delete', target: [inParams('applicationId'), inParams('version'), inParams('fileId')] },

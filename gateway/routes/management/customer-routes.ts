@@ -42,7 +42,7 @@ export const customerRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: CUSTOMERS, guard: 'admin', scope: 'manage', summary: 'Create a customer and its first API key',
+      method: 'post', path: CUSTOMERS, operationId: 'createCustomer', guard: 'admin', scope: 'manage', summary: 'Create a customer and its first API key',
       audit: { action: 'customer.create', target: inResult('customerId') },
       body: createCustomerSchema(deps.config.tiers),
       status: 201, response: provisionedCustomerResponse,
@@ -52,7 +52,7 @@ export const customerRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: CUSTOMERS, guard: 'admin', scope: 'read', summary: 'List customers',
+      method: 'get', path: CUSTOMERS, operationId: 'listCustomers', guard: 'admin', scope: 'read', summary: 'List customers',
       query: listCustomersQuery,
       status: 200, response: customerListResponse,
       handle: async ({ query: { page, pageSize } }) => {
@@ -61,20 +61,20 @@ export const customerRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: CUSTOMER, guard: 'admin', scope: 'read', summary: 'Read a customer',
+      method: 'get', path: CUSTOMER, operationId: 'getCustomer', guard: 'admin', scope: 'read', summary: 'Read a customer',
       params: customerParams,
       status: 200, response: customerResponse,
       handle: async ({ params }) => presentCustomer(await customers.get(params.customerId)),
     }),
     route({
-      method: 'patch', path: CUSTOMER, guard: 'admin', scope: 'manage', summary: "Change a customer's name, tier, notes or status",
+      method: 'patch', path: CUSTOMER, operationId: 'updateCustomer', guard: 'admin', scope: 'manage', summary: "Change a customer's name, tier, notes or status",
       audit: { action: 'customer.update', target: inParams('customerId') },
       params: customerParams, body: updateCustomerSchema(deps.config.tiers),
       status: 200, response: customerResponse,
       handle: async ({ params, body }) => presentCustomer(await customers.update(params.customerId, body)),
     }),
     route({
-      method: 'delete', path: CUSTOMER, guard: 'admin', scope: 'manage',
+      method: 'delete', path: CUSTOMER, operationId: 'deleteCustomer', guard: 'admin', scope: 'manage',
       summary: 'Delete a customer: its keys and share links revoked, its access removed, its activity anonymised (statistics keep counting it)',
       audit: { action: 'customer.delete', target: inParams('customerId') },
       params: customerParams,
@@ -82,20 +82,20 @@ export const customerRoutes: RouteModule = (deps) => {
       handle: async ({ params }) => presentDeletedCustomer(await customers.delete(params.customerId)),
     }),
     route({
-      method: 'post', path: API_KEYS, guard: 'admin', scope: 'manage', summary: 'Issue another API key',
+            method: 'post', path: API_KEYS, operationId: 'issueCustomerApiKey', guard: 'admin', scope: 'manage', summary: 'Issue another API key',
       audit: { action: 'customerKey.create', target: [inParams('customerId'), inResult('keyId')] },
       params: customerParams, body: issueApiKeySchema,
       status: 201, response: issuedApiKeyResponse,
       handle: async ({ params }) => presentIssuedApiKey(await customers.createApiKey(params.customerId)),
     }),
     route({
-      method: 'get', path: API_KEYS, guard: 'admin', scope: 'read', summary: "List a customer's active API keys",
+      method: 'get', path: API_KEYS, operationId: 'listCustomerApiKeys', guard: 'admin', scope: 'read', summary: "List a customer's active API keys",
       params: customerParams,
       status: 200, response: apiKeyListResponse,
       handle: async ({ params }) => presentApiKeyList(await customers.listApiKeys(params.customerId)),
     }),
     route({
-      method: 'delete', path: `${API_KEYS}/:keyId`, guard: 'admin', scope: 'manage', summary: 'Revoke an API key',
+      method: 'delete', path: `${API_KEYS}/:keyId`, operationId: 'revokeCustomerApiKey', guard: 'admin', scope: 'manage', summary: 'Revoke an API key',
       audit: { action: 'customerKey.revoke', target: [inParams('customerId'), inParams('keyId')] },
       params: apiKeyParams,
       status: 200, response: revokedApiKeyResponse,
@@ -103,14 +103,14 @@ export const customerRoutes: RouteModule = (deps) => {
     }),
     // One customer's access to one application, without replacing the application's whole list.
     route({
-      method: 'put', path: ACCESS, guard: 'admin', scope: 'manage', summary: 'Let a customer download an application (its other customers unchanged)',
+      method: 'put', path: ACCESS, operationId: 'grantCustomerApplicationAccess', guard: 'admin', scope: 'manage', summary: 'Let a customer download an application (its other customers unchanged)',
       application: inParams('applicationId'), audit: { action: 'customerAccess.grant', target: [inParams('customerId'), inParams('applicationId')] },
       params: customerAccessParams, body: grantAccessSchema,
       status: 200, response: applicationResponse,
       handle: async ({ params }) => presentApplication(await applications.grant(params.applicationId, params.customerId)),
     }),
     route({
-      method: 'delete', path: ACCESS, guard: 'admin', scope: 'manage', summary: "Take a customer's access to an application away (its other customers unchanged)",
+      method: 'delete', path: ACCESS, operationId: 'revokeCustomerApplicationAccess', guard: 'admin', scope: 'manage', summary: "Take a customer's access to an application away (its other customers unchanged)",
       application: inParams('applicationId'), audit: { action: 'customerAccess.revoke', target: [inParams('customerId'), inParams('applicationId')] },
       params: customerAccessParams,
       status: 200, response: applicationResponse,

@@ -33,14 +33,14 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: MULTIPART_UPLOADS, guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 1: reserve the file and learn the part size and count',
+      method: 'post', path: MULTIPART_UPLOADS, operationId: 'createMultipartUpload', guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 1: reserve the file and learn the part size and count',
       application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
       body: multipartUploadSchema({ tiers: deps.config.tiers, channels: deps.config.channels }),
       status: 201, failures: [404, 409], response: multipartUploadResponse,
       handle: async ({ body }) => presentMultipartUpload(await multipart.open(body)),
     }),
     route({
-      method: 'post', path: `${UPLOAD}/parts`, guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 2: pre-signed PUT URLs for up to 100 parts',
+      method: 'post', path: `${UPLOAD}/parts`, operationId: 'createMultipartPartUrls', guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 2: pre-signed PUT URLs for up to 100 parts',
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.parts', target: inParams('uploadId') },
       params: uploadParams, body: partUrlsSchema,
       status: 200, failures: [409, 410], response: partUrlsResponse,
@@ -50,7 +50,7 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: `${UPLOAD}/complete`, guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 3: assemble the parts and verify the file',
+      method: 'post', path: `${UPLOAD}/complete`, operationId: 'completeMultipartUpload', guard: 'admin', scope: 'publish', summary: 'Multipart upload, step 3: assemble the parts and verify the file',
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.complete', target: inParams('uploadId') },
       params: uploadParams,
       // 202 while the file is being assembled and verified; 200 once the upload has completed or failed.
@@ -62,7 +62,7 @@ export const multipartUploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'delete', path: UPLOAD, guard: 'admin', scope: 'publish', summary: 'Abort an upload not yet completed: discard its bytes and free its file name',
+      method: 'delete', path: UPLOAD, operationId: 'abortUpload', guard: 'admin', scope: 'publish', summary: 'Abort an upload not yet completed: discard its bytes and free its file name',
       application: uploadNamedBy(inParams('uploadId')), audit: { action: 'upload.abort', target: inParams('uploadId') },
       params: uploadParams,
       status: 200, failures: [409, 410], response: uploadSessionResponse,

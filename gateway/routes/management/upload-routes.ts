@@ -35,7 +35,7 @@ export const uploadRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: '/v1/management/upload', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
+      method: 'post', path: '/v1/management/upload', operationId: 'uploadSmallFile', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
       application: inBody('applicationId'), audit: { action: 'upload.small', target: inResult('fileId') },
       body: multipartForm(formFields, FILE_FIELD),
       status: 201, failures: [404, 409], response: uploadedFileResponse,
@@ -74,7 +74,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: '/v1/management/upload/large-url', guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
+      method: 'post', path: '/v1/management/upload/large-url', operationId: 'createLargeUpload', guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
       application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
       body: largeUploadUrlSchema(fieldChoices),
       status: 201, failures: [404, 409], response: largeUploadResponse,
@@ -84,7 +84,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: '/v1/management/upload/large-complete', guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
+      method: 'post', path: '/v1/management/upload/large-complete', operationId: 'completeLargeUpload', guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
       // The upload's stored application is the one acted on; the service refuses a body that names another.
       application: uploadNamedBy(inBody('uploadId')), audit: { action: 'upload.complete', target: inBody('uploadId') },
       body: largeUploadCompleteSchema,
@@ -97,7 +97,7 @@ export const uploadRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: '/v1/management/uploads/:uploadId', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload, and the parts a multipart upload holds',
+      method: 'get', path: '/v1/management/uploads/:uploadId', operationId: 'getUpload', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload, and the parts a multipart upload holds',
       application: uploadNamedBy(inParams('uploadId')),
       params: uploadParams,
       status: 200, response: uploadSessionResponse,

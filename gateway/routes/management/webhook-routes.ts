@@ -39,7 +39,7 @@ export const webhookRoutes: RouteModule = (deps) => {
 
   return [
     route({
-      method: 'post', path: WEBHOOKS, guard: 'admin', scope: 'admin', summary: 'Register a webhook endpoint (its signing secret is shown once)',
+      method: 'post', path: WEBHOOKS, operationId: 'createWebhook', guard: 'admin', scope: 'admin', summary: 'Register a webhook endpoint (its signing secret is shown once)',
       audit: { action: 'webhook.create', target: inResult('webhookId') },
       body: createWebhookSchema(allowedHosts),
       status: 201, response: createdWebhookResponse,
@@ -49,7 +49,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: WEBHOOKS, guard: 'admin', scope: 'read', summary: 'List webhook endpoints',
+      method: 'get', path: WEBHOOKS, operationId: 'listWebhooks', guard: 'admin', scope: 'read', summary: 'List webhook endpoints',
       query: listWebhooksQuery,
       status: 200, response: webhookListResponse,
       handle: async ({ query: { page, pageSize } }) => {
@@ -58,20 +58,20 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: WEBHOOK, guard: 'admin', scope: 'read', summary: 'Read a webhook endpoint',
+      method: 'get', path: WEBHOOK, operationId: 'getWebhook', guard: 'admin', scope: 'read', summary: 'Read a webhook endpoint',
       params: webhookParams,
       status: 200, response: webhookResponse,
       handle: async ({ params }) => presentWebhook(await webhooks.get(params.webhookId)),
     }),
     route({
-      method: 'patch', path: WEBHOOK, guard: 'admin', scope: 'admin', summary: "Change a webhook endpoint's URL, events, description or status",
+      method: 'patch', path: WEBHOOK, operationId: 'updateWebhook', guard: 'admin', scope: 'admin', summary: "Change a webhook endpoint's URL, events, description or status",
       audit: { action: 'webhook.update', target: inParams('webhookId') },
       params: webhookParams, body: updateWebhookSchema(allowedHosts),
       status: 200, response: webhookResponse,
       handle: async ({ params, body }) => presentWebhook(await webhooks.update(params.webhookId, body)),
     }),
     route({
-      method: 'delete', path: WEBHOOK, guard: 'admin', scope: 'admin', summary: 'Delete a webhook endpoint and its delivery log',
+      method: 'delete', path: WEBHOOK, operationId: 'deleteWebhook', guard: 'admin', scope: 'admin', summary: 'Delete a webhook endpoint and its delivery log',
       audit: { action: 'webhook.delete', target: inParams('webhookId') },
       params: webhookParams,
       status: 200, response: deletedWebhookResponse,
@@ -81,7 +81,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: `${WEBHOOK}/rotate-secret`, guard: 'admin', scope: 'admin', summary: 'Issue a new signing secret (the previous one signs too for 24 h)',
+      method: 'post', path: `${WEBHOOK}/rotate-secret`, operationId: 'rotateWebhookSecret', guard: 'admin', scope: 'admin', summary: 'Issue a new signing secret (the previous one signs too for 24 h)',
       audit: { action: 'webhook.rotateSecret', target: inParams('webhookId') },
       params: webhookParams, body: noParametersSchema,
       status: 201, response: rotatedSecretResponse,
@@ -91,7 +91,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'get', path: DELIVERIES, guard: 'admin', scope: 'read', summary: "List a webhook endpoint's deliveries, newest first",
+      method: 'get', path: DELIVERIES, operationId: 'listWebhookDeliveries', guard: 'admin', scope: 'read', summary: "List a webhook endpoint's deliveries, newest first",
       params: webhookParams, query: listDeliveriesQuery,
       status: 200, response: deliveryListResponse,
       handle: async ({ params, query: { page, pageSize } }) => {
@@ -100,7 +100,7 @@ export const webhookRoutes: RouteModule = (deps) => {
       },
     }),
     route({
-      method: 'post', path: `${DELIVERIES}/:deliveryId/redeliver`, guard: 'admin', scope: 'admin', summary: 'Send a delivered or failed message again',
+      method: 'post', path: `${DELIVERIES}/:deliveryId/redeliver`, operationId: 'redeliverWebhookDelivery', guard: 'admin', scope: 'admin', summary: 'Send a delivered or failed message again',
       audit: { action: 'webhookDelivery.redeliver', target: [inParams('webhookId'), inParams('deliveryId')] },
       params: deliveryParams, body: noParametersSchema,
       status: 202, response: deliveryResponse,
