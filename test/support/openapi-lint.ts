@@ -1,10 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { BaseResolver, createConfig, lintFromString } from '@redocly/openapi-core';
 
 /*
- * Lints an OpenAPI 3.1 document: a standard validator (the OpenAPI 3.1 schema) and the rules of a
- * linter's recommended set, written out (Redocly's `recommended`, whose names they carry). With a
- * linter installed (@redocly/openapi-core), `lint` below becomes its call: `lintDocument` with the
- * recommended config, mapping each problem to a finding.
+ * Lints an OpenAPI 3.1 document with Redocly's linter (@redocly/openapi-core) and its `recommended`
+ * rule set, and with the rules of that set written out below (`recommendedRules`, which also runs
+ * the OpenAPI 3.1 schema through swagger-parser): both must find nothing.
  */
 
 export interface LintFinding {
@@ -17,12 +17,22 @@ export interface LintFinding {
 type Json = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-/** What the linter finds in `document`: nothing for a document that passes. */
+/** What the linters find in `document`: nothing for a document that passes. */
 export async function lintApiDescription(document: unknown): Promise<LintFinding[]> {
-  return lint(document);
+  return [...(await redoclyRecommended(document)), ...(await recommendedRules(document))];
 }
 
-const lint = recommendedRules;
+/** Redocly's recommended rules; every problem, error or warning, is a finding. */
+async function redoclyRecommended(document: unknown): Promise<LintFinding[]> {
+  const config = await createConfig({ extends: ['recommended'] });
+  const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config, externalRefResolver: new BaseResolver() });
+  return problems.map((problem) => ({
+    rule: `redocly/${problem.ruleId}`,
+    severity: problem.severity === 'error' ? 'error' : 'warning',
+    where: problem.location[0]?.pointer ?? '#',
+    message: problem.message,
+  }));
+}
 
 async function recommendedRules(document: unknown): Promise<LintFinding[]> {
   const findings: LintFinding[] = [];
