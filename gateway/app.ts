@@ -6,7 +6,7 @@ import type { AppRouter, AppState } from './http/context';
 import { identifier } from './http/guards';
 import type { Route } from './http/route';
 import { buildRoutes } from './http/route-builder';
-import { AuditService } from './services/audit-service';
+import type { AuditService } from './services/audit-service';
 import { errorHandler, responseErrorListener } from './middleware/error-handler';
 import { requestContext } from './middleware/request-context';
 import { accessLog } from './middleware/access-log';
@@ -21,7 +21,7 @@ import { IdempotentRequests } from './idempotency/idempotent-requests';
  * download lane, then the router of every route; both answer each route through its guard, rate
  * limit and idempotency key.
  */
-export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppState> {
+export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: AuditService): Koa<AppState> {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   // Errors are rendered and logged by errorHandler; what Koa reports after it (a response cut short)
@@ -34,7 +34,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[]): Koa<AppS
     identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys, deps.cacheLookups.keys),
     presentsMetricsToken: metricsToken === undefined ? undefined : metricsTokenCheck(metricsToken),
     applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
-    audit: new AuditService(deps.store, deps.logger),
+    audit,
     rateLimits: deps.rateLimits,
     idempotency,
   });

@@ -19,6 +19,7 @@ import { RateLimiting } from './rate-limits/rate-limiting';
 import type { AppState } from './http/context';
 import type { Route } from './http/route';
 import { routeTable } from './routes/route-table';
+import { buildGatewayServices } from './gateway-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
@@ -37,8 +38,9 @@ export interface RunningGateway {
 
 /** Serves the app on `port` (0: any free port). */
 export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
-  const routes = routeTable(deps);
-  const app = createApp(deps, routes);
+  const services = buildGatewayServices(deps);
+  const routes = routeTable(deps, services);
+  const app = createApp(deps, routes, services.audit);
   // Node's own checks of Host and of the head's size answer without the envelope: answerProtocolErrors makes them.
   const server = http.createServer(PROTOCOL_SERVER_OPTIONS);
   server.on('request', answerProtocolErrors(server, app.callback()));

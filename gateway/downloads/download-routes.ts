@@ -14,8 +14,6 @@ import {
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
-import { DownloadService } from './download-service';
-import { ShareLinkService } from './share-link-service';
 
 /** The download paths; hot routes among them are answered by the download lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
@@ -28,9 +26,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps) => {
-  const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
-  const shares = new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups);
+export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares }) => {
 
   return [
     route({

@@ -1,6 +1,7 @@
 import { type AnyZodObject, z, type ZodTypeAny } from 'zod';
 import type { Scope } from '../../shared/scopes';
 import type { GatewayDeps } from '../gateway-deps';
+import type { GatewayServices } from '../gateway-services';
 import type { ApplicationSource, FieldSource } from './access';
 import type { AppContext } from './context';
 import type { Eventually } from './eventually';
@@ -190,4 +191,5 @@ export function takesIdempotencyKey(route: Route): boolean {
 }
 
 /** Every route module has this shape: it builds its services from the gateway's dependencies and declares its routes. */
-export type RouteModule = (deps: GatewayDeps) => readonly Route[];
+/** A module of the route table: its routes, declared over the process's deps and services (it builds none). */
+export type RouteModule = (deps: GatewayDeps, services: GatewayServices) => readonly Route[];

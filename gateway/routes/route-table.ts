@@ -1,4 +1,5 @@
 import type { GatewayDeps } from '../gateway-deps';
+import { buildGatewayServices, type GatewayServices } from '../gateway-services';
 import type { Route, RouteModule } from '../http/route';
 import { downloadRoutes } from '../downloads/download-routes';
 import { apiDescriptionRoute } from './api-description-routes';
@@ -35,7 +36,7 @@ const MODULES: readonly RouteModule[] = [
  * Every route the gateway serves, as data: the router, the download lane and the API description
  * (GET /v1/openapi.json, which describes every route of the table, itself included) are built from it.
  */
-export function routeTable(deps: GatewayDeps): readonly Route[] {
-  const routes = MODULES.flatMap((module) => module(deps));
+export function routeTable(deps: GatewayDeps, services: GatewayServices = buildGatewayServices(deps)): readonly Route[] {
+  const routes = MODULES.flatMap((module) => module(deps, services));
   return [...routes, apiDescriptionRoute(deps, routes)];
 }

@@ -2,11 +2,9 @@ import { inParams, inQuery } from '../http/access';
 import { route, RouteModule } from '../http/route';
 import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../../shared/contract/statistics';
 import { activityQuery, statisticsParams, statisticsQuery } from '../schemas/statistics-schemas';
-import { StatisticsService } from '../services/statistics-service';
 
 /** Download statistics and the activity feed, both admin-only. */
-export const statisticsRoutes: RouteModule = (deps) => {
-  const statistics = new StatisticsService(deps.store);
+export const statisticsRoutes: RouteModule = (deps, { statistics }) => {
 
   return [
     route({

@@ -2,7 +2,6 @@ import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
-import { DownloadService } from '../downloads/download-service';
 import { presentRedirect, redirectResponse } from '../../shared/contract/downloads';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
@@ -18,8 +17,7 @@ import {
   tauriCheckQuery,
 } from '../schemas/update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
-import { SignatureTexts } from './signature-texts';
-import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
+import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
 
 const UPDATES_PATH = '/v1/updates';
 const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
@@ -38,10 +36,8 @@ const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's upd
  * their file links come back here (one download event, 302 to a pre-signed URL); Squirrel.Mac sends
  * none, so its answer carries the pre-signed URL and the event is recorded when it is answered.
  */
-export const updateRoutes: RouteModule = (deps) => {
-  const { channels, publicBaseUrl } = deps.config;
-  const feeds = new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), publicBaseUrl);
-  const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
+export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads }) => {
+  const { channels } = deps.config;
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
   const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {

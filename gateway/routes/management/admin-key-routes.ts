@@ -11,15 +11,11 @@ import {
 import { auditPageResponse, presentAuditPage } from '../../../shared/contract/audit';
 import { adminKeyParams, createAdminKeySchema } from '../../schemas/admin-key-schemas';
 import { auditQuery } from '../../schemas/audit-schemas';
-import { AdminKeyService } from '../../services/admin-key-service';
-import { AuditService } from '../../services/audit-service';
 
 const ADMIN_KEYS = '/v1/management/apikeys';
 
 /** Scoped admin keys and the audit log: the `admin` scope's own routes. The full key appears only in the response that issues it. */
-export const adminKeyRoutes: RouteModule = (deps) => {
-  const keys = new AdminKeyService(deps.store, deps.adminKeys);
-  const audit = new AuditService(deps.store, deps.logger);
+export const adminKeyRoutes: RouteModule = (_deps, { adminKeys: keys, audit }) => {
 
   return [
     route({

@@ -32,16 +32,12 @@ import {
   versionParams,
 } from '../../schemas/application-schemas';
 import { listVersionsQuery, updateVersionSchema } from '../../schemas/version-schemas';
-import { ApplicationService } from '../../services/application-service';
-import { VersionService } from '../../services/version-service';
 
 const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
-export const applicationRoutes: RouteModule = (deps) => {
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
-  const versions = new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger);
+export const applicationRoutes: RouteModule = (deps, { applications, versions }) => {
 
   return [
     route({

@@ -1,6 +1,5 @@
 import { inParams, inResult } from '../../http/access';
 import { applicationResponse, presentApplication } from '../../../shared/contract/applications';
-import { ApplicationService } from '../../services/application-service';
 import { route, RouteModule } from '../../http/route';
 import {
   apiKeyListResponse,
@@ -28,7 +27,6 @@ import {
   listCustomersQuery,
   updateCustomerSchema,
 } from '../../schemas/customer-schemas';
-import { CustomerService } from '../../services/customer-service';
 
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
@@ -36,9 +34,7 @@ const API_KEYS = `${CUSTOMER}/apikeys`;
 const ACCESS = `${CUSTOMER}/applications/:applicationId`;
 
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
-export const customerRoutes: RouteModule = (deps) => {
-  const customers = new CustomerService(deps.store, deps.keyCache, deps.webhooks);
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
+export const customerRoutes: RouteModule = (deps, { customers, applications }) => {
 
   return [
     route({

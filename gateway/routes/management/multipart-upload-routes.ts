@@ -1,4 +1,3 @@
-import type { GatewayDeps } from '../../gateway-deps';
 import { inBody, inParams, inResult, uploadNamedBy } from '../../http/access';
 import { Reply } from '../../http/reply';
 import { route, RouteModule } from '../../http/route';
@@ -11,25 +10,12 @@ import {
   uploadSessionResponse,
 } from '../../../shared/contract/uploads';
 import { multipartUploadSchema, partUrlsSchema, uploadParams } from '../../schemas/upload-schemas';
-import { ApplicationService } from '../../services/application-service';
-import { MultipartUploadService } from '../../services/multipart-upload-service';
-import { UploadService } from '../../services/upload-service';
 
 export const MULTIPART_UPLOADS = '/v1/management/uploads/multipart';
 const UPLOAD = '/v1/management/uploads/:uploadId';
 
-/** The multipart upload service of a gateway; part URLs live as long as a large upload's URL, and never past the session. */
-export function multipartUploadService(deps: GatewayDeps): MultipartUploadService {
-  return new MultipartUploadService(deps.store, deps.storage, deps.jobs, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), {
-    sessionSeconds: deps.config.multipartUploadTtlSeconds,
-    partUrlSeconds: deps.config.uploadUrlTtlSeconds,
-  }, deps.logger);
-}
-
 /** Resumable multipart uploads of files up to 5 TiB: open, pre-sign parts, complete, abort (the status is read with GET /v1/management/uploads/{uploadId}). */
-export const multipartUploadRoutes: RouteModule = (deps) => {
-  const multipart = multipartUploadService(deps);
-  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), deps.config.uploadUrlTtlSeconds, deps.logger);
+export const multipartUploadRoutes: RouteModule = (deps, { multipartUploads: multipart, uploads }) => {
 
   return [
     route({

@@ -16,19 +16,14 @@ import {
   smallUploadFields,
   uploadParams,
 } from '../../schemas/upload-schemas';
-import { ApplicationService } from '../../services/application-service';
-import { UploadService } from '../../services/upload-service';
 import { FILE_FIELD, receiveMultipart } from '../../uploads/receive-multipart';
-import { multipartUploadService } from './multipart-upload-routes';
 
 const fileNameOfForm = z.object({ file: fileNameField });
 
 const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (${SMALL_UPLOAD_MAX_BYTES / 1024 ** 2} MB); use POST /v1/management/upload/large-url for larger files`;
 
 /** Uploads: the small multipart form, the large three-step flow (upload URL, PUT, complete) and upload status. */
-export const uploadRoutes: RouteModule = (deps) => {
-  const uploads = new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs), deps.config.uploadUrlTtlSeconds, deps.logger);
-  const multipart = multipartUploadService(deps);
+export const uploadRoutes: RouteModule = (deps, { uploads, multipartUploads: multipart }) => {
   const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
   const formFields = smallUploadFields(fieldChoices);
   const fieldsBeforeFile = formFields.partial();

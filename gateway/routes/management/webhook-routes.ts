@@ -26,15 +26,13 @@ import {
   updateWebhookSchema,
   webhookParams,
 } from '../../schemas/webhook-schemas';
-import { WebhookService } from '../../services/webhook-service';
 
 const WEBHOOKS = '/v1/management/webhooks';
 const WEBHOOK = `${WEBHOOKS}/:webhookId`;
 const DELIVERIES = `${WEBHOOK}/deliveries`;
 
 /** Webhook endpoints and their delivery logs (admin only). A signing secret appears only in the response that makes it. */
-export const webhookRoutes: RouteModule = (deps) => {
-  const webhooks = new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, deps.config.webhooks.retryBaseMs);
+export const webhookRoutes: RouteModule = (deps, { webhookEndpoints: webhooks }) => {
   const { allowedHosts } = deps.config.webhooks;
 
   return [
