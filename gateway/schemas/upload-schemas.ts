@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { MAC_UPDATE_FILE } from '../../shared/releases/mac-updates';
 import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
 import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
@@ -57,26 +58,39 @@ const uploadFields = ({ tiers, channels }: UploadFieldChoices) => ({
 });
 
 /**
- * What the service checks of the platform and arch together (shared/releases/platforms.ts), as the
- * API description states it: arch universal needs platform macos (a left-out platform is `any`).
+ * What the service checks of an upload's target together, as the API description states it: arch
+ * universal needs platform macos (shared/releases/platforms.ts; a left-out platform is `any`), and
+ * fileType UPDATE, the .zip Mac update clients install, needs platform macos and, where the body
+ * names the file, a name ending in .zip (shared/releases/mac-updates.ts).
  */
-const platformGoesWithArch = <T extends z.ZodTypeAny>(fields: T) => fields.openapi({
-  if: { properties: { arch: { const: UNIVERSAL_BUILD.arch } }, required: ['arch'] },
-  then: { properties: { platform: { const: UNIVERSAL_BUILD.platform } }, required: ['platform'] },
+const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean) => fields.openapi({
+  allOf: [
+    {
+      if: { properties: { arch: { const: UNIVERSAL_BUILD.arch } }, required: ['arch'] },
+      then: { properties: { platform: { const: UNIVERSAL_BUILD.platform } }, required: ['platform'] },
+    },
+    {
+      if: { properties: { fileType: { const: MAC_UPDATE_FILE.fileType } }, required: ['fileType'] },
+      then: {
+        properties: { platform: { const: MAC_UPDATE_FILE.platform }, ...(namesFile ? { fileName: { pattern: MAC_UPDATE_FILE.namePattern } } : {}) },
+        required: ['platform'],
+      },
+    },
+  ],
 } as never);
 
 /** Form fields of the small upload (the file part is handled separately). */
-export const smallUploadFields = (choices: UploadFieldChoices) => platformGoesWithArch(z.object(uploadFields(choices)).strict());
+export const smallUploadFields = (choices: UploadFieldChoices) => uploadTargetRules(z.object(uploadFields(choices)).strict(), false);
 
 export const largeUploadUrlSchema = (choices: UploadFieldChoices) =>
-  platformGoesWithArch(z
+  uploadTargetRules(z
     .object({
       ...uploadFields(choices),
       fileName: fileNameField,
       fileSize,
       contentType: contentTypeField.optional(),
     })
-    .strict());
+    .strict(), true);
 
 /** Names an upload session already issued: its fields are compared with the session's. */
 export const largeUploadCompleteSchema = z
@@ -95,7 +109,7 @@ export const uploadParams = z.object({ uploadId: generatedIdField });
 
 /** A multipart upload: the large upload's fields, files up to 5 TiB in parts whose size the service chooses, the checksum up front. */
 export const multipartUploadSchema = (choices: UploadFieldChoices) =>
-  platformGoesWithArch(z
+  uploadTargetRules(z
     .object({
       ...uploadFields(choices),
       fileName: fileNameField,
@@ -103,7 +117,7 @@ export const multipartUploadSchema = (choices: UploadFieldChoices) =>
       contentType: contentTypeField.optional(),
       checksum: checksumField.optional(),
     })
-    .strict());
+    .strict(), true);
 
 /** Part numbers to pre-sign PUT URLs for, each once; whether they are within the upload's part count is the upload's to say. */
 export const partUrlsSchema = z

@@ -15,7 +15,12 @@ export interface MacUpdateCandidate extends FileTarget {
   fileName: string;
 }
 
-export const isZipArchive = (fileName: string): boolean => /\.zip$/i.test(fileName);
+/** What an UPDATE file must be: a .zip (any case) for platform macos; the pattern as the API description states it. */
+export const MAC_UPDATE_FILE = { fileType: 'UPDATE', platform: 'macos', namePattern: '\\.[Zz][Ii][Pp]$' } as const;
+
+const ZIP_NAME = new RegExp(MAC_UPDATE_FILE.namePattern);
+
+export const isZipArchive = (fileName: string): boolean => ZIP_NAME.test(fileName);
 
 /**
  * The files a Mac update client may be given among a version's files: its `.zip` MAIN and UPDATE
@@ -29,8 +34,8 @@ export function macUpdateFiles<F extends MacUpdateCandidate>(files: readonly F[]
 
 /** Why an upload cannot carry fileType UPDATE with this name and platform; null when it can (or is another type). */
 export function updateFileProblem(file: { fileType: FileType; fileName: string; platform: string }): string | null {
-  if (file.fileType !== 'UPDATE') return null;
-  return isZipArchive(file.fileName) && file.platform === 'macos'
+  if (file.fileType !== MAC_UPDATE_FILE.fileType) return null;
+  return isZipArchive(file.fileName) && file.platform === MAC_UPDATE_FILE.platform
     ? null
     : 'fileType UPDATE is the .zip Mac update clients install beside a .dmg or .pkg MAIN file: its name must end in .zip and its platform be macos';
 }

@@ -780,7 +780,7 @@ describe('bds CLI', function () {
       for (const [build, [name, platform, arch]] of Object.entries(targets)) {
         const file = path.join(admin.home, name);
         fs.writeFileSync(file, builds[build as keyof typeof builds]);
-        const uploaded = await admin.run(['upload', applicationId, '1.0.0', file, '--platform', platform, '--arch', arch]);
+        const uploaded = await admin.run(['upload', applicationId, '1.0.0', file, '--platform', platform, '--arch', arch, '--status', 'published']);
         expect(uploaded.code, uploaded.stderr).to.equal(0);
       }
       const draft = path.join(admin.home, 'draft.bin');

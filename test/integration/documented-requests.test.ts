@@ -70,13 +70,14 @@ function objectOf(schema: Schema): fc.Arbitrary<Values> {
   const properties = Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property)]));
   return fc.record(properties, { requiredKeys: schema.required ?? [] })
     .filter((value) => Object.keys(value).length >= (schema.minProperties ?? 0))
-    .filter((value) => !schema.if || !satisfies(value, schema.if) || satisfies(value, schema.then)) as fc.Arbitrary<Values>;
+    .filter((value) => [schema, ...(schema.allOf ?? [])].every((rule: Schema) => !rule.if || !satisfies(value, rule.if) || satisfies(value, rule.then))) as fc.Arbitrary<Values>;
 }
 
-/** Whether `value` satisfies a condition of `required` fields and `const` properties (what the description's if/then use). */
+/** Whether `value` satisfies a condition of `required` fields and `const` or `pattern` properties (what the description's if/then use). */
 function satisfies(value: Values, condition: Schema): boolean {
   if (!(condition.required ?? []).every((name: string) => value[name] !== undefined)) return false;
-  return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined || !('const' in property) || value[name] === property.const);
+  return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined
+    || (('const' in property) ? value[name] === property.const : true) && (property.pattern ? new RegExp(property.pattern, 'u').test(String(value[name])) : true));
 }
 
 interface Operation {
