@@ -11,14 +11,14 @@ import { errorHandler, responseErrorListener } from './middleware/error-handler'
 import { requestContext } from './middleware/request-context';
 import { accessLog } from './middleware/access-log';
 import { requestMetrics } from './middleware/request-metrics';
-import { downloadLane } from './downloads/download-lane';
+import { hotLane } from './http/hot-lane';
 import { shareLinkPages } from './downloads/share-link-pages';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 
 /**
  * The Koa application: request metrics (when served) first, then envelope and request id, then the
- * download lane, then the router of every route; both answer each route through its guard, rate
+ * hot lane, then the router of every route; both answer each route through its guard, rate
  * limit and idempotency key.
  */
 export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: AuditService): Koa<AppState> {
@@ -43,7 +43,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(shareLinkPages());
-  app.use(downloadLane(built.routes));
+  app.use(hotLane(built.routes));
   mount(app, built.router);
   return app;
 }

@@ -38,14 +38,14 @@ export interface GatewayDeps {
   /** Scoped admin keys, cached in process. */
   adminKeys: AdminKeyCache;
   /** Application, version and file records of the download checks, cached in process. */
-  catalog: CatalogCache;
+  catalogCache: CatalogCache;
   /** Which versions and files each customer may have, on the catalog cache: downloads, the releases listing and update feeds ask it. */
-  releases: ReleaseCatalog;
+  releaseCatalog: ReleaseCatalog;
   /** Broadcasts every change that in-process caches must drop. */
   bus: InvalidationBus;
   /** One per process, so concurrent requests' events are written together. */
-  events: EventRecorder;
-  /** Announces webhook events; download.recorded through `events`. */
+  distributionEvents: EventRecorder;
+  /** Announces webhook events; download.recorded through `distributionEvents`. */
   webhooks: WebhookEvents;
   /** Seals endpoints' signing secrets before they are stored. */
   signingSecrets: SigningSecrets;

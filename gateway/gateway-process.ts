@@ -106,11 +106,11 @@ export async function launchGateway(
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const adminKeys = new AdminKeyCache(core.store, bus, logger);
-  const catalog = new CatalogCache(core.store, bus);
+  const catalogCache = new CatalogCache(core.store, bus);
   const cacheLookups = new DownloadCacheLookups();
-  const releases = new ReleaseCatalog(catalog, config, cacheLookups.catalog);
+  const releaseCatalog = new ReleaseCatalog(catalogCache, config, cacheLookups.catalog);
   const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
-  const events = new EventRecorder(core.store, (batch, store) => webhooks.storeEvents(batch, store));
+  const distributionEvents = new EventRecorder(core.store, (batch, store) => webhooks.storeEvents(batch, store));
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
   const rateLimits = config.rateLimits ? new RateLimiting(config.rateLimits, redis, config.redisPrefix, redisOutage) : undefined;
   const stopCountingLookups = core.metrics.countCacheLookups(() => cacheLookups.byCache());
@@ -126,7 +126,7 @@ export async function launchGateway(
   try {
     gateway = await startGateway(
       {
-        config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalog, releases, bus, events, webhooks, signingSecrets, adminKeyHashes, rateLimits,
+        config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalogCache, releaseCatalog, bus, distributionEvents, webhooks, signingSecrets, adminKeyHashes, rateLimits,
         metrics: core.metrics, cacheLookups,
       },
       port,

@@ -37,12 +37,12 @@ export interface GatewayServices {
 /** The one place the gateway's services are built. */
 export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const { config } = deps;
-  const applications = new ApplicationService(deps.store, deps.catalog, deps.webhooks, deps.jobs);
-  const downloads = new DownloadService(deps.releases, deps.storage, deps.events, deps.cacheLookups);
+  const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
-    uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.events, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
+    uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.
     multipartUploads: new MultipartUploadService(deps.store, deps.storage, deps.jobs, applications, {
       sessionSeconds: config.multipartUploadTtlSeconds,
@@ -55,6 +55,6 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     statistics: new StatisticsService(deps.store),
     downloads,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
-    updateFeeds: new UpdateFeeds(deps.releases, new SignatureTexts(deps.storage), config.publicBaseUrl),
+    updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
   };
 }

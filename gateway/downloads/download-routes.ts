@@ -15,7 +15,7 @@ import { presentReleaseList, releaseListResponse } from '../../shared/contract/r
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
 
-/** The download paths; hot routes among them are answered by the download lane as well as the router. */
+/** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
 export const RELEASES_PATH = '/v1/downloads/releases';
 export const SHARE_LINKS_PATH = '/v1/downloads/share';
@@ -50,7 +50,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       status: 200, failures: [404], response: releaseListResponse,
       handle: async ({ query }, _ctx, customer) => {
         const { page, pageSize, ...selector } = query;
-        const offered = deps.releases.releases(customer, selector);
+        const offered = deps.releaseCatalog.releases(customer, selector);
         return presentReleaseList(isPending(offered) ? await offered : offered, page, pageSize);
       },
     }),

@@ -19,7 +19,7 @@ export type Principal = AdminPrincipal | CustomerPrincipal;
 export interface AppState {
   requestId: string;
   principal?: Principal;
-  /** The template of the route that matched (`/v1/things/:thingId`), set by the router or the download lane. */
+  /** The template of the route that matched (`/v1/things/:thingId`), set by the router or the hot lane. */
   route?: string;
 }
 

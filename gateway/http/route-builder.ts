@@ -18,7 +18,7 @@ import { parseInto } from './validate';
 import type { Handling, HeaderCheck, IdempotentRequests } from '../idempotency/idempotent-requests';
 import type { RateLimiting } from '../rate-limits/rate-limiting';
 
-/** A route with the one function that answers it, shared by the router and the download lane. */
+/** A route with the one function that answers it, shared by the router and the hot lane. */
 export interface BuiltRoute {
   route: Route;
   /** Guard, validation, handler and response; returns a promise only when one of them has to wait. */

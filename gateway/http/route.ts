@@ -142,7 +142,7 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   /** The schema of `data` in the success envelope, or what the handler writes itself. */
   response: R;
   /**
-   * Answered by the download lane ahead of the router (exact spellings only) as well as by the
+   * Answered by the hot lane ahead of the router (exact spellings only) as well as by the
    * router; its validated inputs are remembered by URL, so a repeated request parses nothing.
    */
   hot?: boolean;

@@ -4,7 +4,7 @@ import type { AppContext } from '../http/context';
 
 /**
  * Mounted first, and only when metrics are served: counts and times every request by the template of
- * the route that matched (the router and the download lane name it in ctx.state.route) and the status
+ * the route that matched (the router and the hot lane name it in ctx.state.route) and the status
  * it ended with, after the error envelope has set it. One clock read before and after, and a few
  * increments of plain numbers (shared/metrics/request-series.ts).
  */

@@ -33,7 +33,7 @@ const MODULES: readonly RouteModule[] = [
 ];
 
 /**
- * Every route the gateway serves, as data: the router, the download lane and the API description
+ * Every route the gateway serves, as data: the router, the hot lane and the API description
  * (GET /v1/openapi.json, which describes every route of the table, itself included) are built from it.
  */
 export function routeTable(deps: GatewayDeps, services: GatewayServices = buildGatewayServices(deps)): readonly Route[] {

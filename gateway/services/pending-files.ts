@@ -5,7 +5,7 @@ import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '.
 import { updateFileProblem } from '../../shared/releases/mac-updates';
 import type { FileRecord, FileType } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
-import { versionMismatch } from '../../shared/uploads/publish-file';
+import { versionMismatch } from '../../shared/releases/upload-release';
 import type { SmallUploadFields } from '../schemas/upload-schemas';
 
 /*

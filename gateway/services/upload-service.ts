@@ -8,7 +8,7 @@ import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
-import { versionMismatch } from '../../shared/uploads/publish-file';
+import { versionMismatch } from '../../shared/releases/upload-release';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { contentTypeField } from '../schemas/common';

@@ -374,7 +374,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         await expectRejection(tauriClient(applicationId, customer.apiKey, '1.0.0', 'freebsd').check(), /\(404\)/);
       });
 
-      it('answers a check spelled as declared (the download lane) as the router answers other spellings', async () => {
+      it('answers a check spelled as declared (the hot lane) as the router answers other spellings', async () => {
         const { applicationId } = await createApplication(app);
         const build = await signedBuild('app.AppImage.tar.gz');
         await publish(applicationId, [

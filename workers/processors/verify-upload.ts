@@ -5,7 +5,7 @@ import { FileDigests, formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord, UploadSession } from '../../shared/store/models';
 import type { FilePublicationResult } from '../../shared/store/store';
-import { releaseOfSession, versionMismatch } from '../../shared/uploads/publish-file';
+import { releaseOfSession, versionMismatch } from '../../shared/releases/upload-release';
 import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';

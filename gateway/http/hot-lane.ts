@@ -1,7 +1,7 @@
 import type { Middleware, Next } from 'koa';
-import type { AppContext, AppState } from '../http/context';
-import type { BuiltRoute } from '../http/route-builder';
-import { routeTemplate } from '../http/route';
+import type { AppContext, AppState } from './context';
+import type { BuiltRoute } from './route-builder';
+import { routeTemplate } from './route';
 
 /** A path segment the router would read exactly as written: no escapes to decode, no '/'. */
 const PLAIN_SEGMENT = /^[^/%]+$/;
@@ -28,7 +28,7 @@ type Segment = { literal: string } | { param: string };
  * declared are taken; every variant the router also accepts (trailing slash, other case, escaped
  * characters) and every other method goes on to the router, so 404, 405 and Allow stay the router's.
  */
-export function downloadLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
+export function hotLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
   const entries = routes.filter(({ route }) => route.hot).map(laneEntry);
   const lane = (ctx: AppContext, next: Next) => {
     const { method, path } = ctx;
@@ -91,7 +91,7 @@ function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
   const segments = route.path.split('/').map((part): Segment => {
     const param = /^:(\w+)$/.exec(part);
     if (param) return { param: param[1] };
-    if (part.includes(':')) throw new Error(`${route.path}: the download lane answers params that are whole path segments`);
+    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params that are whole path segments`);
     return { literal: part };
   });
   return { template, prefix: route.path.slice(0, only.index), segments, answer };
