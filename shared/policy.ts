@@ -12,6 +12,11 @@ const DAY_SECONDS = 24 * HOUR_SECONDS;
 
 /** Largest file the small (multipart) upload takes: 10 MB. Larger files use the large-upload flow. */
 export const SMALL_UPLOAD_MAX_BYTES = 10 * MIB;
+/**
+ * A small upload's staged file is swept once this old: its request has ended by then (cleaning up on
+ * failure itself), so only a process that died mid-upload leaves one behind.
+ */
+export const SMALL_UPLOAD_STAGING_RETENTION_MS = DAY_SECONDS * 1000;
 /** Room for the form fields and multipart framing around a small upload of the largest size. */
 export const MULTIPART_FORM_OVERHEAD_BYTES = MIB;
 /**

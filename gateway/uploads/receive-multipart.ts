@@ -3,11 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
 import type { Digester, Hashing } from '../../shared/hashing';
-import { randomToken } from '../../shared/ids';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
 import { RELEASE_NOTES_MAX_LENGTH } from '../schemas/common';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
-import { stagingStorageKey } from '../../shared/uploads/storage-keys';
+import { formStagingKey } from '../../shared/uploads/storage-keys';
 
 /**
  * busboy's field limit: above the longest form field (release notes of the most characters, each up
@@ -112,7 +111,7 @@ export async function receiveMultipart(req: IncomingMessage, storage: ObjectStor
       .then((before) => options.admitFile?.(before, fileName))
       .then(async () => {
         if (problem) throw problem;
-        const key = stagingStorageKey(`form-${randomToken(12)}`);
+        const key = formStagingKey(Date.now());
         stagingKey = key;
         digester = hashing.digester();
         stream.pipe(hashingThrough);

@@ -1,3 +1,5 @@
+import { randomToken } from '../ids';
+
 /**
  * Where bytes live in object storage. Published files have their own key; large uploads land on a
  * staging key first and are moved to the file's key before they are hashed, so a second PUT to a
@@ -6,3 +8,15 @@
 export const fileStorageKey = (applicationId: string, fileId: string): string => `files/${applicationId}/${fileId}`;
 export const STAGING_DIRECTORY = 'staging';
 export const stagingStorageKey = (uploadId: string): string => `${STAGING_DIRECTORY}/${uploadId}`;
+
+/** Small uploads (the form) stage their file under a name of their own, which carries when it was made. */
+const FORM_STAGING = /^form-([0-9a-z]+)-[A-Za-z0-9_-]+$/;
+
+/** A staging key for a small upload's file, made at `at` (ms): no session names it, so its name dates it. */
+export const formStagingKey = (at: number): string => stagingStorageKey(`form-${at.toString(36)}-${randomToken(12)}`);
+
+/** When the small upload staged at `name` (a staging key's last segment) started; null for another name. */
+export function formStagingTime(name: string): number | null {
+  const match = FORM_STAGING.exec(name);
+  return match ? parseInt(match[1], 36) : null;
+}

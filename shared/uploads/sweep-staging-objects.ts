@@ -1,7 +1,8 @@
 import type { ObjectStorage } from '../storage/object-storage';
 import type { UploadStatus } from '../store/models';
 import type { Store } from '../store/store';
-import { STAGING_DIRECTORY } from './storage-keys';
+import { SMALL_UPLOAD_STAGING_RETENTION_MS } from '../policy';
+import { formStagingTime, STAGING_DIRECTORY } from './storage-keys';
 
 /** Upload sessions whose upload URL may no longer write to the staging key once it has expired. */
 const FINISHED = new Set<UploadStatus>(['completed', 'failed', 'expired', 'aborted']);
@@ -14,9 +15,13 @@ const FINISHED = new Set<UploadStatus>(['completed', 'failed', 'expired', 'abort
 export async function sweepStagingObjects(store: Store, storage: ObjectStorage, limit: number, now = new Date()): Promise<number> {
   let deleted = 0;
   for (const key of await storage.listKeys(STAGING_DIRECTORY, limit)) {
-    const uploadId = key.slice(STAGING_DIRECTORY.length + 1);
-    const session = await store.getUploadSession(uploadId);
-    const abandoned = !session || (FINISHED.has(session.status) && session.expiresAt.getTime() <= now.getTime());
+    const name = key.slice(STAGING_DIRECTORY.length + 1);
+    // A small upload's file, staged while its request runs: left alone until no request can still be writing it.
+    const formStagedAt = formStagingTime(name);
+    const session = formStagedAt === null ? await store.getUploadSession(name) : null;
+    const abandoned = formStagedAt !== null
+      ? now.getTime() - formStagedAt > SMALL_UPLOAD_STAGING_RETENTION_MS
+      : !session || (FINISHED.has(session.status) && session.expiresAt.getTime() <= now.getTime());
     if (!abandoned) continue;
     await storage.delete(key);
     deleted += 1;

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Readable } from 'node:stream';
 import type { UploadStatus } from '../../shared/store/models';
 import type { NewUploadSession } from '../../shared/store/store';
-import { stagingStorageKey } from '../../shared/uploads/storage-keys';
+import { SMALL_UPLOAD_STAGING_RETENTION_MS } from '../../shared/policy';
+import { formStagingKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { sweepStagingObjects } from '../../shared/uploads/sweep-staging-objects';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -57,5 +58,17 @@ describe('staging object sweep', () => {
     for (const key of [...gone, orphan]) expect(await app.core.storage.head(key), key).to.equal(null);
     for (const key of kept) expect(await app.core.storage.head(key), key).to.deep.include({ size: 3 });
     expect(await sweepStagingObjects(app.core.store, app.core.storage, 100)).to.equal(0);
+  });
+
+  it("keeps a small upload's staged file while its request may still run, and sweeps one left behind past the retention", async () => {
+    const now = Date.now();
+    const running = formStagingKey(now);
+    const leftBehind = formStagingKey(now - SMALL_UPLOAD_STAGING_RETENTION_MS - 1_000);
+    for (const key of [running, leftBehind]) await app.core.storage.put(key, Readable.from([Buffer.from('abc')]));
+
+    expect(await sweepStagingObjects(app.core.store, app.core.storage, 100, new Date(now))).to.equal(1);
+    expect(await app.core.storage.head(running), 'a small upload in progress').to.deep.include({ size: 3 });
+    expect(await app.core.storage.head(leftBehind)).to.equal(null);
+    await app.core.storage.delete(running);
   });
 });
