@@ -2114,7 +2114,7 @@ if (mongodbUri) {
         const stored = await db.collection('versions').find({}, { projection: { _id: 0, version: 1, orderKey: 1 } }).toArray();
         for (const { version, orderKey } of stored) expect(orderKey, version).to.equal(versionOrderKey(version));
         expect(versionNames(await store.listVersions('app_1'))).to.deep.equal(REKEYED_ORDER);
-        expect((await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0 });
+        expect((await migrateDatabase(database.uri, DEFAULT_STORE_OPTIONS)).backfilled).to.deep.equal({ versions: 0, files: 0, orderKeys: 0, applications: 0 });
       });
     });
 
