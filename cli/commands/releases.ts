@@ -2,16 +2,8 @@ import { Command, Option } from 'commander';
 import { action } from '../context';
 import { formatBytes } from '../output/format';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
-import type { Pagination } from '../http/responses';
+import type { ReleaseList } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
-
-interface ReleaseRecord {
-  version: string;
-  channel: string;
-  publishedAt: string | null;
-  releaseNotes: string | null;
-  files: { fileId: string; fileName: string; fileSize: number; platform: string; arch: string; fileType: string; checksum: string }[];
-}
 
 /** What a customer key may download of an application: the releases it is offered, newest first, with their files. */
 export function releasesCommand(): Command {
@@ -21,7 +13,7 @@ export function releasesCommand(): Command {
     .addOption(new Option('--platform <platform>', 'files for this platform (and those for any)').choices(SELECTABLE_PLATFORMS))
     .addOption(new Option('--arch <arch>', 'files for this arch (and those for any)').choices(SELECTABLE_ARCHS)))
     .action(action(async (context, applicationId: string, options: PageOptions & { channel?: string; platform?: string; arch?: string }) => {
-      const { data } = await context.client().get<{ releases: ReleaseRecord[]; pagination: Pagination }>('/v1/downloads/releases', {
+      const { data } = await context.client().get<ReleaseList>('/v1/downloads/releases', {
         applicationId, channel: options.channel, platform: options.platform, arch: options.arch, page: options.page, pageSize: options.pageSize,
       });
       context.output.result(data, () => {

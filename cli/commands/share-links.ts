@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { action, integerOption } from '../context';
 import { apiPath } from '../http/api-client';
+import type { CreatedShareLink, RevokedShareLink } from '../http/responses';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface CreateOptions {
@@ -27,7 +28,7 @@ export function shareLinksCommand(): Command {
     .option('--expires-in <minutes>', `minutes the link works (1-${SHARE_LINK_MAX_MINUTES})`, integerOption('--expires-in', 1, SHARE_LINK_MAX_MINUTES))
     .option('--max-downloads <n>', `downloads the link allows (1-${SHARE_LINK_MAX_DOWNLOADS})`, integerOption('--max-downloads', 1, SHARE_LINK_MAX_DOWNLOADS))
     .action(action(async (context, applicationId: string, options: CreateOptions) => {
-      const { data } = await context.client().post<{ shareUrl: string; token: string; expiresAt: string; version: string; fileId: string }>('/v1/downloads/share', {
+      const { data } = await context.client().post<CreatedShareLink>('/v1/downloads/share', {
         applicationId,
         version: options.version,
         ...(options.channel !== undefined ? { channel: options.channel } : {}),
@@ -45,7 +46,7 @@ export function shareLinksCommand(): Command {
 
   command.command('revoke <token>').description('Revoke a share link this customer created: its next use is refused')
     .action(action(async (context, token: string) => {
-      const { data } = await context.client().delete<{ message: string; revokedAt: string }>(apiPath`/v1/downloads/share/${token}`);
+      const { data } = await context.client().delete<RevokedShareLink>(apiPath`/v1/downloads/share/${token}`);
       context.output.result(data, () => context.output.line(`${data.message} at ${data.revokedAt}`));
     }));
 

@@ -3,30 +3,8 @@ import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { action, CommandContext } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import type { Pagination } from '../http/responses';
+import type { CreatedWebhook, DeletedWebhook, DeliveryList, DeliveryRecord, RotatedWebhookSecret, WebhookList, WebhookRecord } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
-
-interface WebhookRecord {
-  webhookId: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  isActive: boolean;
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-}
-
-interface DeliveryRecord {
-  deliveryId: string;
-  eventType: string;
-  status: string;
-  attempts: number;
-  responseStatus: number | null;
-  error: string | null;
-  lastAttemptAt: string | null;
-  createdAt: string;
-}
 
 const WEBHOOKS = '/v1/management/webhooks';
 const webhook = (id: string) => apiPath`/v1/management/webhooks/${id}`;
@@ -38,10 +16,10 @@ const eventOption = (description: string) =>
     return [...(previous ?? []), value];
   });
 
-function showWebhook(context: CommandContext, data: WebhookRecord & { secret?: string }): void {
+function showWebhook(context: CommandContext, data: WebhookRecord | CreatedWebhook | RotatedWebhookSecret): void {
   context.output.result(data, () => {
     context.output.record({ ...data });
-    if (data.secret) context.output.note(SECRET_SHOWN_ONCE);
+    if ('secret' in data) context.output.note(SECRET_SHOWN_ONCE);
   });
 }
 
@@ -51,7 +29,7 @@ export function webhooksCommand(): Command {
 
   withPageOptions(command.command('list').description('List webhook endpoints'))
     .action(action(async (context, options: PageOptions) => {
-      const { data } = await context.client().get<{ webhooks: WebhookRecord[]; pagination: Pagination }>(WEBHOOKS, { page: options.page, pageSize: options.pageSize });
+      const { data } = await context.client().get<WebhookList>(WEBHOOKS, { page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['webhook', 'url', 'events', 'active', 'failing since'], data.webhooks.map((w) => [
           w.webhookId, w.url, w.events.join('\n'), w.isActive ? 'yes' : `no${w.disabledReason ? ` (${w.disabledReason})` : ''}`, w.failingSince,
@@ -66,7 +44,7 @@ export function webhooksCommand(): Command {
     .option('--description <text>', 'description')
     .option('--inactive', 'register it without delivering yet')
     .action(action(async (context, options: { url: string; event: string[]; description?: string; inactive?: boolean }) => {
-      const { data } = await context.client().post<WebhookRecord & { secret: string }>(WEBHOOKS, {
+      const { data } = await context.client().post<CreatedWebhook>(WEBHOOKS, {
         url: options.url, events: options.event,
         ...(options.description !== undefined ? { description: options.description } : {}),
         ...(options.inactive ? { isActive: false } : {}),
@@ -97,19 +75,19 @@ export function webhooksCommand(): Command {
 
   command.command('delete <webhookId>').description('Delete an endpoint and its delivery log')
     .action(action(async (context, webhookId: string) => {
-      const { data } = await context.client().delete<{ message: string; webhookId: string }>(webhook(webhookId));
+      const { data } = await context.client().delete<DeletedWebhook>(webhook(webhookId));
       context.output.result(data, () => context.output.line(data.message));
     }));
 
   command.command('rotate-secret <webhookId>').description('Issue a new signing secret (shown once); the previous one signs too until previousSecretExpiresAt')
     .action(action(async (context, webhookId: string) => {
-      const { data } = await context.client().post<{ webhookId: string; secret: string; previousSecretExpiresAt: string }>(`${webhook(webhookId)}/rotate-secret`, {});
-      showWebhook(context, data as unknown as WebhookRecord & { secret: string });
+      const { data } = await context.client().post<RotatedWebhookSecret>(`${webhook(webhookId)}/rotate-secret`, {});
+      showWebhook(context, data);
     }));
 
   withPageOptions(command.command('deliveries <webhookId>').description("List an endpoint's deliveries, newest first"))
     .action(action(async (context, webhookId: string, options: PageOptions) => {
-      const { data } = await context.client().get<{ deliveries: DeliveryRecord[]; pagination: Pagination }>(`${webhook(webhookId)}/deliveries`, { page: options.page, pageSize: options.pageSize });
+      const { data } = await context.client().get<DeliveryList>(`${webhook(webhookId)}/deliveries`, { page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['delivery', 'event', 'status', 'attempts', 'response', 'last attempt'], data.deliveries.map((d) => [
           d.deliveryId, d.eventType, d.status, d.attempts, d.responseStatus ?? d.error, d.lastAttemptAt,

@@ -17,10 +17,20 @@ import type {
   provisionedCustomerResponse,
   revokedApiKeyResponse,
 } from '../../shared/contract/customers';
-import type { downloadResponse } from '../../shared/contract/downloads';
+import type { createdShareLinkResponse, downloadResponse, revokedShareLinkResponse } from '../../shared/contract/downloads';
+import type { releaseListResponse } from '../../shared/contract/releases';
 import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
 import type { fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
+import type {
+  createdWebhookResponse,
+  deletedWebhookResponse,
+  deliveryListResponse,
+  deliveryResponse,
+  rotatedSecretResponse,
+  webhookListResponse,
+  webhookResponse,
+} from '../../shared/contract/webhooks';
 
 /*
  * What the service answers, as the CLI reads it: the types of the service's own response schemas
@@ -69,3 +79,16 @@ export type ApplicationStatistics = z.infer<typeof statisticsResponse>;
 
 /** A download URL as GET /v1/downloads/url answers it. */
 export type DownloadUrl = z.infer<typeof downloadResponse>;
+
+export type WebhookRecord = z.infer<typeof webhookResponse>;
+export type CreatedWebhook = z.infer<typeof createdWebhookResponse>;
+export type WebhookList = z.infer<typeof webhookListResponse>;
+export type DeletedWebhook = z.infer<typeof deletedWebhookResponse>;
+export type RotatedWebhookSecret = z.infer<typeof rotatedSecretResponse>;
+export type DeliveryRecord = z.infer<typeof deliveryResponse>;
+export type DeliveryList = z.infer<typeof deliveryListResponse>;
+
+/** The releases a customer may download, as GET /v1/downloads/releases answers them. */
+export type ReleaseList = z.infer<typeof releaseListResponse>;
+export type CreatedShareLink = z.infer<typeof createdShareLinkResponse>;
+export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;
