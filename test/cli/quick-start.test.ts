@@ -4,6 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findFreePort } from '../../shared/net';
+import { CliResult, ranToEnd } from '../support/cli-process';
 import { DIST_DIR } from '../support/node-process';
 import { pollUntil } from '../support/poll';
 
@@ -22,23 +23,9 @@ function quickStartCommands(readme: string): string[] {
   return block[1].split('\n').filter((line) => line.trim() !== '');
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** One line of the block, as a shell runs it, in `cwd`. */
-function shell(line: string, cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function shell(line: string, cwd: string, env: Record<string, string>): Promise<CliResult> {
+  return ranToEnd(spawn('bash', ['-c', line], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');

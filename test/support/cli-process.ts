@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,18 @@ import { DIST_DIR, NodeProcess } from './node-process';
 
 /** The built `bds` binary, as package.json's `bin` names it. */
 export const CLI_ENTRY = path.join('cli', 'main.js');
+
+/** What a child process printed and its exit code, once it has closed its output. */
+export function ranToEnd(child: ChildProcessByStdio<Writable | null, Readable, Readable>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 export interface CliResult {
   code: number | null;
@@ -59,18 +72,11 @@ export class CliUser {
 
   /** Runs `bds args...` to its end; `input` is piped to stdin (stdin is not a terminal either way). */
   run(args: string[], options: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<CliResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(DIST_DIR, CLI_ENTRY), ...args], {
-        env: this.env(options.env), cwd: options.cwd ?? this.home, stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(options.input ?? '');
+    const child = spawn(process.execPath, [path.join(DIST_DIR, CLI_ENTRY), ...args], {
+      env: this.env(options.env), cwd: options.cwd ?? this.home, stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(options.input ?? '');
+    return ranToEnd(child);
   }
 
   /** `bds args...` left running (in its own process group), for commands a test interrupts. */
