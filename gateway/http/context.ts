@@ -21,6 +21,11 @@ export interface AppState {
   principal?: Principal;
   /** The template of the route that matched (`/v1/things/:thingId`), set by the router or the hot lane. */
   route?: string;
+  /**
+   * The customer's access token when the caller put it in the path (`/t/{token}/v1/...`) because its
+   * client sends no header: a feed's absolute links keep it (callerBaseUrl). Never logged.
+   */
+  pathToken?: string;
 }
 
 export type AppContext = ParameterizedContext<AppState, Router.RouterParamContext<AppState>>;
