@@ -43,6 +43,7 @@ const SECURITY_SCHEMES = {
 const SECURITY: Record<Guard, (route: Route) => Array<Record<string, string[]>>> = {
   admin: (route) => [{ adminKey: route.scope ? [route.scope] : [] }],
   customer: () => [{ customerKey: [] }],
+  key: () => [{ adminKey: [] as string[] }, { customerKey: [] as string[] }] as Array<Record<string, string[]>>,
   none: () => [],
   metrics: () => [{ metricsToken: [] }],
 };
@@ -51,6 +52,7 @@ const SECURITY: Record<Guard, (route: Route) => Array<Record<string, string[]>>>
 const GUARD_FAILURES: Record<Guard, readonly number[]> = {
   admin: [401, 403],
   customer: [401, 403],
+  key: [401, 403],
   metrics: [401],
   none: [],
 };

@@ -9,14 +9,14 @@ import type { AdminPrincipal, AppContext, CustomerPrincipal, Principal } from '.
 import { andThen, Eventually } from './eventually';
 
 /**
- * Who may call a route: an admin key, a customer key, the metrics token (the Prometheus scrape), or
- * anyone (share-link uses, health, signed object URLs, the API description). An admin route also
- * declares the scope it needs (route.ts).
+ * Who may call a route: an admin key, a customer key, either kind of key (`key`: what a caller asks
+ * about itself), the metrics token (the Prometheus scrape), or anyone (share-link uses, health, signed
+ * object URLs, the API description). An admin route also declares the scope it needs (route.ts).
  */
-export type Guard = 'admin' | 'customer' | 'metrics' | 'none';
+export type Guard = 'admin' | 'customer' | 'key' | 'metrics' | 'none';
 
 /** The caller a route's handler is given, by its guard. */
-export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G extends 'customer' ? CustomerPrincipal : undefined;
+export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G extends 'customer' ? CustomerPrincipal : G extends 'key' ? Principal : undefined;
 
 /** A key of ADMIN_API_KEYS: every scope, every application. */
 export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root', scopes: Object.freeze(['admin'] as Scope[]), applicationIds: null });
@@ -76,6 +76,12 @@ function scopedPrincipal(grant: AdminGrant | null, adminKeys: AdminKeyCache): Ad
   return { kind: 'admin', actor: grant.keyId, scopes: grant.scopes, applicationIds: grant.applicationIds };
 }
 
+/** Admits the holder of any valid key, admin or customer. */
+function admitAnyKey(principal: Principal, ctx: AppContext): Principal {
+  ctx.state.principal = principal;
+  return principal;
+}
+
 /** Admits a caller of one kind to a request: returns it (and sets ctx.state.principal), or refuses the other kind with 403. */
 function admitting(kind: Principal['kind']) {
   const refusal = `this endpoint requires ${kind === 'admin' ? 'an admin' : 'a customer'} API key`;
@@ -110,6 +116,7 @@ export function admission(guard: Guard, scope: Scope | undefined, credentials: C
     };
   }
   const { identify } = credentials;
+  if (guard === 'key') return (ctx) => andThen(identify(ctx), admitAnyKey, ctx);
   const admit = admitting(guard);
   if (guard === 'customer') return (ctx) => andThen(identify(ctx), admit, ctx);
   if (scope === undefined) throw new Error('an admin route declares the scope it needs');

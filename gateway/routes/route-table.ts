@@ -3,6 +3,7 @@ import { buildGatewayServices, type GatewayServices } from '../gateway-services'
 import type { Route, RouteModule } from '../http/route';
 import { downloadRoutes } from '../downloads/download-routes';
 import { apiDescriptionRoute } from './api-description-routes';
+import { callerRoutes } from './caller-routes';
 import { healthRoutes } from './health-routes';
 import { landingRoutes } from './landing-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
@@ -20,6 +21,7 @@ const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
   healthRoutes,
+  callerRoutes,
   landingRoutes,
   applicationRoutes,
   uploadRoutes,

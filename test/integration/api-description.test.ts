@@ -110,7 +110,7 @@ describe('the API description', () => {
     expect(document.components.securitySchemes.customerKey).to.include({ type: 'http', scheme: 'bearer', bearerFormat: '<customerId>.<secret>' });
     for (const route of app.gateway.gateway.routes) {
       const operation = document.paths[openApiPath(route.path)][route.method];
-      const expected = { admin: [{ adminKey: [route.scope] }], customer: [{ customerKey: [] }], metrics: [{ metricsToken: [] }], none: [] }[route.guard];
+      const expected = { admin: [{ adminKey: [route.scope] }], customer: [{ customerKey: [] }], key: [{ adminKey: [] }, { customerKey: [] }], metrics: [{ metricsToken: [] }], none: [] }[route.guard];
       expect(operation.security, `${route.method} ${route.path}`).to.deep.equal(expected);
     }
   });

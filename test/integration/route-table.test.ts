@@ -24,14 +24,14 @@ describe('the route table', () => {
   });
   after(() => app?.close());
 
-  const keyFor = (route: Route) => ({ admin: app.adminKey, customer: customerKey, metrics: app.config.metricsToken ?? null, none: null })[route.guard];
+  const keyFor = (route: Route) => ({ admin: app.adminKey, customer: customerKey, key: customerKey, metrics: app.config.metricsToken ?? null, none: null })[route.guard];
   const pathOf = (route: Route) => route.path.replace(/:(\w+)(\([^)]*\))?/g, (_, name: string) => encodeURIComponent(values[name]));
 
   it('holds every route the gateway serves, each with a guard, a summary and a response', () => {
     expect(routes.length).to.be.at.least(25);
     for (const route of routes) {
       expect(route.summary, route.path).to.be.a('string').that.is.not.empty;
-      expect(['admin', 'customer', 'none'], route.path).to.include(route.guard);
+      expect(['admin', 'customer', 'key', 'none'], route.path).to.include(route.guard);
       expect(route.response, route.path).to.exist;
     }
   });

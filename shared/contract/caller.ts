@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { SCOPES } from '../scopes';
+
+/**
+ * Who the presented key belongs to and what it may do, so a console or portal can show only the
+ * actions the key is allowed (and say why the others are not).
+ */
+export const callerResponse = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('admin'),
+    /** `root` for a key of ADMIN_API_KEYS, otherwise the scoped key's keyId. */
+    actor: z.string(),
+    scopes: z.array(z.enum(SCOPES)),
+    /** null: every application. */
+    applicationIds: z.array(z.string()).nullable(),
+  }),
+  z.object({
+    kind: z.literal('customer'),
+    customerId: z.string(),
+    tier: z.string(),
+  }),
+]);
+
+export type Caller = z.output<typeof callerResponse>;
+
+/** The caller as the guard admitted it: never the key itself. */
+export function presentCaller(principal: { kind: 'admin'; actor: string; scopes: readonly (typeof SCOPES)[number][]; applicationIds: readonly string[] | null }
+  | { kind: 'customer'; customerId: string; tier: string }): z.input<typeof callerResponse> {
+  if (principal.kind === 'admin') {
+    return { kind: 'admin', actor: principal.actor, scopes: [...principal.scopes], applicationIds: principal.applicationIds === null ? null : [...principal.applicationIds] };
+  }
+  return { kind: 'customer', customerId: principal.customerId, tier: principal.tier };
+}
