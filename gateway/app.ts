@@ -13,6 +13,7 @@ import { accessLog } from './middleware/access-log';
 import { requestMetrics } from './middleware/request-metrics';
 import { hotLane } from './http/hot-lane';
 import { shareLinkPages } from './downloads/share-link-pages';
+import { webApps } from './web/web-apps';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 
@@ -43,6 +44,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(shareLinkPages());
+  app.use(webApps(deps.config));
   app.use(hotLane(built.routes));
   mount(app, built.router);
   return app;

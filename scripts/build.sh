@@ -27,6 +27,7 @@ if [ -f "$stamp" ]; then
   changed=$(find tsconfig.json "${existing[@]}" -newer "$stamp" \( -name '*.ts' -o -name '*.json' \) -print -quit)
   if [ -z "$changed" ]; then
     echo "build: dist/ is up to date"
+    bash scripts/build-web.sh
     exit 0
   fi
 fi
@@ -48,3 +49,4 @@ mkdir -p dist
 touch "$stamp.next"
 "$tsc" -p tsconfig.json
 mv "$stamp.next" "$stamp"
+bash scripts/build-web.sh

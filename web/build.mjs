@@ -1,0 +1,61 @@
+// Bundles the browser apps (the vendor's console, the customers' portal) with esbuild into
+// dist/public/<app>/: one script and one stylesheet per app, named by their content's hash so the
+// gateway can let browsers keep them for a year, and an index.html that loads them. Type checking is
+// tsc's job (web/tsconfig.json); esbuild only strips the types. Prints what a first visit loads, gzipped.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outRoot = path.join(root, 'dist', 'public');
+const APPS = [
+  { name: 'console', title: 'Console' },
+  { name: 'portal', title: 'Downloads' },
+];
+
+for (const app of APPS) {
+  const entry = path.join(root, 'web', app.name, 'main.tsx');
+  if (!fs.existsSync(entry)) continue;
+  const outdir = path.join(outRoot, app.name);
+  fs.rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { app: entry },
+    bundle: true,
+    format: 'esm',
+    target: ['chrome109', 'firefox115', 'safari16'],
+    minify: true,
+    sourcemap: 'linked',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    entryNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    outdir,
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  const outputs = Object.keys(result.metafile.outputs).map((file) => path.relative(outdir, path.join(root, file)));
+  const script = outputs.find((file) => file.endsWith('.js'));
+  const style = outputs.find((file) => file.endsWith('.css'));
+  const base = `/${app.name}/assets/`;
+  const html = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${app.title}</title>`,
+    style ? `<link rel="stylesheet" href="${base}${style}">` : '',
+    `<script type="module" src="${base}${script}"></script>`,
+    '</head><body><div id="root"></div>',
+    `<noscript>This page needs JavaScript.</noscript>`,
+    '</body></html>',
+    '',
+  ].filter(Boolean).join('\n');
+  fs.writeFileSync(path.join(outdir, 'index.html'), html);
+  const firstVisit = [script, style].filter(Boolean).map((file) => fs.readFileSync(path.join(outdir, file)));
+  firstVisit.push(Buffer.from(html));
+  const gzipped = firstVisit.reduce((sum, bytes) => sum + zlib.gzipSync(bytes, { level: 9 }).length, 0);
+  console.log(`build: web/${app.name}: first visit loads ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  fs.writeFileSync(path.join(outdir, 'first-visit.json'), JSON.stringify({ gzippedBytes: gzipped }) + '\n');
+}

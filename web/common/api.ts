@@ -1,0 +1,102 @@
+// The one way the browser apps talk to the service: the public /v1 API, with the key held for this tab
+// as the bearer header. Answers are typed from the service's own contract (shared/contract/), so a
+// field renamed there fails the front end's type check.
+import type { z } from 'zod';
+
+/** The response shape a contract schema describes, as it arrives on the wire. */
+export type Wire<S extends z.ZodTypeAny> = z.output<S>;
+
+/** An answer the service refused: its status, the envelope's code and message, and field details. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Array<{ field: string; message: string }> = [],
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const KEY_STORE = 'bds.key';
+
+/** The key of this tab: kept in sessionStorage (gone when the tab closes), never in localStorage or a cookie. */
+export const session = {
+  key(): string | null {
+    return sessionStorage.getItem(KEY_STORE);
+  },
+  signIn(key: string): void {
+    sessionStorage.setItem(KEY_STORE, key);
+  },
+  signOut(): void {
+    sessionStorage.removeItem(KEY_STORE);
+  },
+};
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** Another key than the session's (sign-in checks a key before keeping it). */
+  key?: string;
+  signal?: AbortSignal;
+  /** An Idempotency-Key, so a retried create does not create twice. */
+  idempotencyKey?: string;
+}
+
+/** The path with its query, leaving out the parameters without a value. */
+export function withQuery(path: string, query: RequestOptions['query']): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** Calls the API and answers the envelope's `data`, or throws ApiError (status 0: the network failed). */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const key = options.key ?? session.key();
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'NETWORK', 'the service could not be reached');
+  }
+  const text = await response.text();
+  let envelope: { data?: unknown; error?: { code: string; message: string; details?: Array<{ field: string; message: string }> } } = {};
+  try {
+    envelope = text ? JSON.parse(text) : {};
+  } catch {
+    // Not JSON (a proxy's error page): described by the status alone below.
+  }
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new ApiError(
+      response.status,
+      envelope.error?.code ?? `HTTP_${response.status}`,
+      envelope.error?.message ?? response.statusText,
+      envelope.error?.details ?? [],
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
+  }
+  return envelope.data as T;
+}
+
+/** A fresh Idempotency-Key for one create. */
+export function newIdempotencyKey(): string {
+  return crypto.randomUUID();
+}
