@@ -1,0 +1,47 @@
+// The customer's credential for this tab: its API key (typed at sign-in) or an access token (from a
+// portal link, `/portal#token=<token>`: the fragment never reaches a server or its logs). Kept in
+// sessionStorage only, cleared at sign-out.
+import { api, type RequestOptions } from '../common/api';
+
+export type Credential = { kind: 'key'; key: string } | { kind: 'token'; token: string };
+
+const STORE = 'bds.portal.credential';
+
+export function storedCredential(): Credential | null {
+  const text = sessionStorage.getItem(STORE);
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as Credential;
+  } catch {
+    return null;
+  }
+}
+
+export function keepCredential(credential: Credential): void {
+  sessionStorage.setItem(STORE, JSON.stringify(credential));
+}
+
+export function forgetCredential(): void {
+  sessionStorage.removeItem(STORE);
+}
+
+/** A portal link's token, taken out of the address bar at once so it is not bookmarked or shared by accident. */
+export function tokenFromLink(): string | null {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const token = params.get('token');
+  if (token) history.replaceState(null, '', location.pathname + location.search);
+  return token;
+}
+
+/**
+ * Where a customer route is reached with this credential: a token goes in the path
+ * (`/t/{token}/v1/...`), the form every download and update route takes; a key goes in the header.
+ */
+export function customerPath(credential: Credential, path: string): string {
+  return credential.kind === 'token' ? `/t/${encodeURIComponent(credential.token)}${path}` : path;
+}
+
+/** Calls a customer route of the API with the credential. */
+export function customerApi<T>(credential: Credential, path: string, options: RequestOptions = {}): Promise<T> {
+  return api<T>(customerPath(credential, path), { ...options, key: credential.kind === 'key' ? credential.key : '' });
+}

@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { releaseListResponse } from '../../../shared/contract/releases';
+import type { VisitorPlatform } from '../../../shared/releases/visitor-platform';
+import { ApiError, type Wire } from '../../common/api';
+import { ErrorNotice, Loading } from '../../common/components';
+import { useLoad } from '../../common/hooks';
+import { customerApi, type Credential } from '../credential';
+import { LicenceGate } from '../licence-gate';
+import { ReleaseView, type Release } from '../release-view';
+import { detectVisitor } from '../visitor';
+import { portalApplicationsPath, type PortalApplication, type PortalApplicationList } from '../portal-applications';
+
+type ReleaseList = Wire<typeof releaseListResponse>;
+
+/** Every application the customer may download, each with the newest release of each channel it sees. */
+export function ApplicationsPage({ credential }: { credential: Credential }) {
+  const [visitor, setVisitor] = useState<VisitorPlatform | null>(null);
+  useEffect(() => { void detectVisitor().then(setVisitor); }, []);
+  const applications = useLoad((signal) => customerApi<PortalApplicationList>(credential, portalApplicationsPath, { signal }), [credential]);
+  document.title = 'Downloads';
+  return (
+    <>
+      <h1 tabIndex={-1}>Your downloads</h1>
+      <ErrorNotice error={applications.error} onRetry={applications.reload} />
+      {applications.loading && !applications.data && <Loading />}
+      {applications.data && applications.data.applications.length === 0 && <p>No application is available to you yet. Your vendor can grant you access.</p>}
+      {visitor && applications.data?.applications.map((application) => (
+        <ApplicationCard key={application.applicationId} application={application} credential={credential} visitor={visitor} />
+      ))}
+    </>
+  );
+}
+
+function ApplicationCard({ application, credential, visitor }: { application: PortalApplication; credential: Credential; visitor: VisitorPlatform }) {
+  const [gate, setGate] = useState<{ retry: () => void } | null>(null);
+  const releases = useLoad(
+    (signal) => customerApi<ReleaseList>(credential, '/v1/downloads/releases', { query: { applicationId: application.applicationId, pageSize: 100 }, signal }),
+    [application.applicationId, credential],
+  );
+  const name = application.branding?.displayName ?? application.name;
+  const style = application.branding?.accentColour ? { '--accent': application.branding.accentColour } : undefined;
+  const newestByChannel = newestPerChannel(releases.data?.releases ?? []);
+  const newest = new Set(newestByChannel);
+  const older = (releases.data?.releases ?? []).filter((release) => !newest.has(release));
+  const onRefused = (error: unknown, retry: () => void) => {
+    if (error instanceof ApiError && error.code === 'LICENCE_ACCEPTANCE_REQUIRED') {
+      setGate({ retry });
+      return true;
+    }
+    return false;
+  };
+  return (
+    <section class="card app-card" style={style} aria-labelledby={`app-${application.applicationId}`}>
+      <header>
+        {application.branding?.logoUrl && <img src={application.branding.logoUrl} alt="" />}
+        <h2 id={`app-${application.applicationId}`}>{name}</h2>
+      </header>
+      {application.branding?.supportUrl && <p><a href={application.branding.supportUrl} rel="noopener noreferrer">Support</a></p>}
+      {gate && (
+        <LicenceGate credential={credential} applicationId={application.applicationId} applicationName={name}
+          onAccepted={() => { const { retry } = gate; setGate(null); retry(); }} onCancel={() => setGate(null)} />
+      )}
+      <ErrorNotice error={releases.error} onRetry={releases.reload} />
+      {releases.loading && !releases.data && <Loading label="Loading releases" />}
+      {releases.data && releases.data.releases.length === 0 && <p>No release is available to you yet.</p>}
+      {newestByChannel.map((release) => (
+        <ReleaseView key={release.version} release={release} application={application} credential={credential} visitor={visitor} primary onRefused={onRefused} />
+      ))}
+      {older.length > 0 && (
+        <details>
+          <summary>Older releases ({older.length})</summary>
+          {older.map((release) => (
+            <ReleaseView key={release.version} release={release} application={application} credential={credential} visitor={visitor} primary={false} onRefused={onRefused} />
+          ))}
+        </details>
+      )}
+    </section>
+  );
+}
+
+/** The newest release of each channel, in the order the listing gives them (newest first). */
+function newestPerChannel(releases: readonly Release[]): Release[] {
+  const seen = new Set<string>();
+  return releases.filter((release) => {
+    if (seen.has(release.channel)) return false;
+    seen.add(release.channel);
+    return true;
+  });
+}

@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import type { downloadResponse } from '../../shared/contract/downloads';
+import type { releaseListResponse } from '../../shared/contract/releases';
+import { primaryBuilds, type VisitorPlatform } from '../../shared/releases/visitor-platform';
+import type { Wire } from '../common/api';
+import { CopyButton, ErrorNotice } from '../common/components';
+import { formatBytes, formatDate } from '../common/format';
+import { customerApi, customerPath, type Credential } from './credential';
+import type { PortalApplication } from './portal-applications';
+import { targetName } from './visitor';
+
+export type Release = Wire<typeof releaseListResponse>['releases'][number];
+type ReleaseFile = Release['files'][number];
+type Download = Wire<typeof downloadResponse>;
+
+/** The files a person installs: MAIN builds (updates, signatures and blockmaps are for update clients). */
+const installable = (files: readonly ReleaseFile[]) => files.filter((file) => file.fileType === 'MAIN');
+
+/**
+ * One release: its primary download(s) for the visitor's system, every other build, notes, date, sizes,
+ * SHA-256 with a copy button, and a command line for servers. Every download is a normal one: the
+ * service signs a URL for this customer (rules, limits, events), then the browser follows it.
+ */
+export function ReleaseView({ release, application, credential, visitor, primary, onRefused }: {
+  release: Release;
+  application: PortalApplication;
+  credential: Credential;
+  visitor: VisitorPlatform;
+  primary: boolean;
+  onRefused: (error: unknown, retry: () => void) => boolean;
+}) {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState<string | null>(null);
+  const files = installable(release.files);
+  const preferred = primary ? primaryBuilds(files, visitor) : [];
+  const others = files.filter((file) => !preferred.includes(file));
+
+  const download = async (file: ReleaseFile) => {
+    setError(undefined);
+    setBusy(file.fileId);
+    try {
+      const signed = await customerApi<Download>(credential, '/v1/downloads/url', {
+        query: { applicationId: application.applicationId, version: release.version, fileId: file.fileId },
+      });
+      location.assign(signed.downloadUrl);
+    } catch (failure) {
+      if (!onRefused(failure, () => void download(file))) setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const button = (file: ReleaseFile, main: boolean) => (
+    <button key={file.fileId} type="button" class={main ? 'button' : 'button secondary'} disabled={busy === file.fileId}
+      onClick={() => void download(file)}>
+      {main ? `Download for ${targetName(file.platform, file.arch)}` : `${targetName(file.platform, file.arch)}: ${file.fileName}`}
+    </button>
+  );
+
+  return (
+    <article class="release" aria-label={`Version ${release.version}`}>
+      <h3>Version {release.version} <span class="badge">{release.channel}</span></h3>
+      <p class="release-meta">Released {formatDate(release.publishedAt)}</p>
+      <ErrorNotice error={error} />
+      {preferred.length > 0 && <div class="downloads">{preferred.map((file) => button(file, true))}</div>}
+      {primary && preferred.length === 0 && files.length > 0 && (
+        <p>No build for your system was detected{visitor.platform ? '' : ' (a phone or an unknown system)'}: choose one below.</p>
+      )}
+      {others.length > 0 && <div class="downloads">{others.map((file) => button(file, false))}</div>}
+      {release.releaseNotesHtml && (
+        <details open={primary}>
+          <summary>Release notes</summary>
+          {/* Rendered and sanitized by the service (shared/markdown.ts): no script, style or event handler survives. */}
+          <div class="markdown" dangerouslySetInnerHTML={{ __html: release.releaseNotesHtml }} />
+        </details>
+      )}
+      <details>
+        <summary>Files, checksums and command line</summary>
+        <div class="table-wrap">
+          <table>
+            <thead><tr><th scope="col">File</th><th scope="col">System</th><th scope="col">Size</th><th scope="col">SHA-256</th></tr></thead>
+            <tbody>
+              {files.map((file) => (
+                <tr key={file.fileId}>
+                  <td>{file.fileName}</td>
+                  <td>{targetName(file.platform, file.arch)}</td>
+                  <td>{formatBytes(file.fileSize)}</td>
+                  <td class="checksum"><code>{file.checksum.replace(/^sha256:/, '')}</code><CopyButton value={file.checksum.replace(/^sha256:/, '')} label="Copy SHA-256" /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {files.length > 0 && <CommandLine credential={credential} application={application} release={release} file={preferred[0] ?? files[0]} />}
+      </details>
+    </article>
+  );
+}
+
+/** `curl` for servers: the latest link of the file's system (this release while it is the newest of its channel). */
+function CommandLine({ credential, application, release, file }: { credential: Credential; application: PortalApplication; release: Release; file: ReleaseFile }) {
+  const target = file.arch === 'any' ? file.platform : `${file.platform}/${file.arch}`;
+  const url = `${location.origin}${customerPath(credential, `/v1/downloads/latest/${encodeURIComponent(application.applicationId)}/${target}`)}?channel=${encodeURIComponent(release.channel)}`;
+  const header = credential.kind === 'key' ? ' -H "Authorization: Bearer $BDS_KEY"' : '';
+  const command = `curl -fL -o '${file.fileName.replace(/'/g, "'\\''")}'${header} '${url}'`;
+  return (
+    <div>
+      <p>On a server{credential.kind === 'key' ? ' (with your key in BDS_KEY)' : ''}, the newest build for {targetName(file.platform, file.arch)} on the {release.channel} channel:</p>
+      <pre class="command"><code>{command}</code></pre>
+      <CopyButton value={command} label="Copy command" />
+    </div>
+  );
+}
