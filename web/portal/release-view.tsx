@@ -67,11 +67,11 @@ export function ReleaseView({ release, application, credential, visitor, primary
         <p>No build for your system was detected{visitor.platform ? '' : ' (a phone or an unknown system)'}: choose one below.</p>
       )}
       {others.length > 0 && <div class="downloads">{others.map((file) => button(file, false))}</div>}
-      {release.notesHtml && (
+      {release.releaseNotesHtml && (
         <details open={primary}>
           <summary>Release notes</summary>
           {/* Rendered and sanitized by the service (shared/markdown.ts): no script, style or event handler survives. */}
-          <div class="markdown" dangerouslySetInnerHTML={{ __html: release.notesHtml }} />
+          <div class="markdown" dangerouslySetInnerHTML={{ __html: release.releaseNotesHtml }} />
         </details>
       )}
       <details>
