@@ -70,6 +70,14 @@ export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
  * of a few hundred MB fit in 16 KiB.
  */
 export const MAX_BYTE_RANGES = 1_000;
+/**
+ * A GET of an update feed's file link with one byte range of at most this many bytes is answered
+ * with those bytes by the gateway instead of a redirect: electron-updater's single-range
+ * differential download sends every later range to the URL the first was redirected to, with the
+ * app's Authorization header, which S3 refuses beside a pre-signed URL's signature. Larger ranges
+ * (a resumed whole download) are redirected, so the gateway never relays a whole large file.
+ */
+export const FEED_RANGE_RELAY_MAX_BYTES = 64 * MIB;
 /** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
 export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
 
