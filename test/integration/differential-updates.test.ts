@@ -10,7 +10,7 @@ import { newId } from '../../shared/ids';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import { writeBlockmap } from '../support/blockmaps';
 import { electronUpdateClient } from '../support/electron-updater-client';
-import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
 import { createBucket } from '../support/s3-bucket';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -168,6 +168,20 @@ for (const storage of ['embedded store', 'S3'] as const) {
       expect(missing.status).to.equal(404);
       const stranger = await createCustomer(app);
       expect((await app.http.get(oldBlockmap, { key: stranger.apiKey })).status).to.equal(404);
+    });
+
+    it('takes a .blockmap upload as a BLOCKMAP file, which takes no MAIN slot, and refuses a BLOCKMAP named otherwise, storing nothing', async () => {
+      const { applicationId } = await releasedApplication();
+      const versions = await app.http.get(`/v1/management/applications/${applicationId}/versions`);
+      const files = (versions.body.data.versions as { files: { fileName: string; fileType: string }[] }[]).flatMap((version) => version.files);
+      expect(files.filter((file) => file.fileName.endsWith('.blockmap')).map((file) => file.fileType)).to.deep.equal(['BLOCKMAP', 'BLOCKMAP']);
+      const refused = await app.http.request('POST', '/v1/management/upload', {
+        body: smallUploadForm({ applicationId, version: '1.1.0', fileName: 'Bds-Setup-1.1.0.map', fileType: 'BLOCKMAP', platform: 'windows', arch: 'x64' }),
+      });
+      expect(refused.status).to.equal(400);
+      expect(refused.body.error.details[0].field).to.equal('fileType');
+      const after = await app.http.get(`/v1/management/applications/${applicationId}/versions`);
+      expect((after.body.data.versions as { files: unknown[] }[]).flatMap((version) => version.files)).to.have.length(files.length);
     });
 
     it('answers 404 for the blockmap of a version published without one, which electron-updater takes to download the whole file', async () => {
