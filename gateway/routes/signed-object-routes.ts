@@ -1,9 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
-import { BodyLengthError, maxBodyBytes, MultipartUploadNotFoundError } from '../../shared/storage/object-storage';
+import { BodyLengthError, ByteRange, maxBodyBytes, MultipartUploadNotFoundError } from '../../shared/storage/object-storage';
 import type { SignedObjectAccess } from '../../shared/storage/signed-object-access';
-import { randomBytes } from 'node:crypto';
-import type { ByteRange } from '../../shared/storage/object-storage';
 import { multipartRanges, parseByteRanges } from '../http/byte-range';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
