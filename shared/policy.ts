@@ -61,6 +61,23 @@ export const SHARE_LINK_DEFAULT_MINUTES = 30;
 export const SHARE_LINK_MAX_MINUTES = 24 * 60;
 /** Expired share links are kept this long (answering 410) before they are purged (then 404). */
 export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
+/**
+ * The most byte ranges one download request may ask for (a `multipart/byteranges` answer). electron-updater's
+ * differential download asks for up to 1,000 per request; a request for more (or for ranges that
+ * overlap or are out of order, which no downloader needs) is answered with the whole file, as RFC 9110
+ * lets a server ignore Range, so no set of tiny or repeated ranges costs more than the file itself.
+ * The request's head limit (REQUEST_HEAD_MAX_BYTES) also bounds the field: about 800 ranges of a file
+ * of a few hundred MB fit in 16 KiB.
+ */
+export const MAX_BYTE_RANGES = 1_000;
+/**
+ * A GET of an update feed's file link with one byte range of at most this many bytes is answered
+ * with those bytes by the gateway instead of a redirect: electron-updater's single-range
+ * differential download sends every later range to the URL the first was redirected to, with the
+ * app's Authorization header, which S3 refuses beside a pre-signed URL's signature. Larger ranges
+ * (a resumed whole download) are redirected, so the gateway never relays a whole large file.
+ */
+export const FEED_RANGE_RELAY_MAX_BYTES = 64 * MIB;
 /** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
 export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
 

@@ -28,6 +28,11 @@ export class DownloadService {
     return this.releases.grant(customer, target);
   }
 
+  /** A blockmap of a version the caller runs or is offered (ReleaseCatalog.grantBlockmap): read by a differential update, never a download. */
+  checkBlockmap(customer: ReleaseCaller, target: { applicationId: string; version: string; fileName: string }): Eventually<GrantedFile> {
+    return this.releases.grantBlockmap(customer, target);
+  }
+
   async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const checked = this.check(customer, target);
     const { file } = isPending(checked) ? await checked : checked;

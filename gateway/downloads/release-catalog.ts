@@ -1,5 +1,6 @@
 import type { OfferedRelease, ReleaseFile } from '../../shared/contract/releases';
 import { AppError, ErrorDetail, forbidden, gone, notFound } from '../../shared/errors';
+import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
 import { channelOffers, defaultChannel } from '../../shared/releases/channels';
 import { customerAnswerFor, isOfferedToCustomers } from '../../shared/releases/lifecycle';
 import {
@@ -132,6 +133,26 @@ export class ReleaseCatalog {
     return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.grantFrom(caller, request, listed, index));
   }
 
+  /**
+   * A blockmap electron-updater asks for at its file link plus `.blockmap`: of the version it is
+   * offered, and (the same link with the versions swapped) of the version it runs, which may since
+   * have been superseded, left its channel, been yanked or been raised above the customer's tier.
+   * So a blockmap is granted to whoever may use the application, for any version customers have had
+   * (published or yanked), whatever its channel, rollout or tier: it holds the sizes and checksums of
+   * a build's blocks, none of its bytes, and the bytes the client then fetches are the new file's,
+   * granted by the download rules. A draft does not exist (404); a name that is no BLOCKMAP file, 404.
+   */
+  grantBlockmap(caller: ReleaseCaller, request: { applicationId: string; version: string; fileName: string }): Eventually<GrantedFile> {
+    const application = this.catalog.cachedApplication(request.applicationId);
+    const versions = application && this.catalog.cachedReleases(request.applicationId);
+    if (application && versions) {
+      this.lookups.hits += 1;
+      return blockmapOf(this.listed(application, caller, request.applicationId), this.indexOf(versions), request.version, request.fileName);
+    }
+    this.lookups.misses += 1;
+    return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => blockmapOf(listed, index, request.version, request.fileName));
+  }
+
   private grantFrom(caller: ReleaseCaller, request: FileRequest, application: Application, index: ReleaseIndex): GrantedFile {
     if (request.version === LATEST_VERSION) {
       const latest = index.latest(caller, request, this.rules);
@@ -188,6 +209,14 @@ export class ReleaseCatalog {
     }
     return index;
   }
+}
+
+function blockmapOf(application: Application, index: ReleaseIndex, version: string, fileName: string): GrantedFile {
+  const entry = index.entry(version);
+  if (!entry || customerAnswerFor(entry.version.status) === 'not-found') throw notFound('version not found');
+  const file = entry.fileNamed(fileName);
+  if (!file || file.fileType !== BLOCKMAP_FILE.fileType) throw notFound(`version ${version} has no blockmap ${fileName}`);
+  return { application, version: entry.version, file };
 }
 
 /** One offered release, with what `latest` answers when it is the caller's newest. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { MAC_UPDATE_FILE } from '../../shared/releases/mac-updates';
+import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
 import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
 import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
@@ -61,7 +62,9 @@ const uploadFields = ({ tiers, channels }: UploadFieldChoices) => ({
  * What the service checks of an upload's target together, as the API description states it: arch
  * universal needs platform macos (shared/releases/platforms.ts; a left-out platform is `any`), and
  * fileType UPDATE, the .zip Mac update clients install, needs platform macos and, where the body
- * names the file, a name ending in .zip (shared/releases/mac-updates.ts).
+ * names the file, a name ending in .zip (shared/releases/mac-updates.ts); fileType BLOCKMAP a name
+ * ending in .blockmap (shared/releases/blockmaps.ts), which is also the type of a `.blockmap` file
+ * uploaded without one.
  */
 const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean) => fields.openapi({
   allOf: [
@@ -76,6 +79,10 @@ const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean
         required: ['platform'],
       },
     },
+    ...(namesFile ? [{
+      if: { properties: { fileType: { const: BLOCKMAP_FILE.fileType } }, required: ['fileType'] },
+      then: { properties: { fileName: { pattern: BLOCKMAP_FILE.namePattern } } },
+    }] : []),
   ],
 } as never);
 

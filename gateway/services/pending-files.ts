@@ -3,6 +3,7 @@ import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '../../shared/releases/platforms';
 import { updateFileProblem } from '../../shared/releases/mac-updates';
+import { blockmapFileProblem, defaultFileType } from '../../shared/releases/blockmaps';
 import type { FileRecord, FileType } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { versionMismatch } from '../../shared/releases/upload-release';
@@ -28,9 +29,16 @@ export function targetOf(fields: Partial<Pick<UploadFields, 'platform' | 'arch'>
   return target;
 }
 
-/** Refuses (400) an UPDATE file that is not a macOS `.zip` (shared/releases/mac-updates.ts): no feed could offer it. */
-export function checkUpdateFile(fileType: FileType | undefined, fileName: string, target: FileTarget): void {
-  const problem = updateFileProblem({ fileType: fileType ?? 'MAIN', fileName, platform: target.platform });
+/** The upload's file type: the one it declares, else BLOCKMAP for a `.blockmap` name and MAIN for any other. */
+export const fileTypeOf = (declared: FileType | undefined, fileName: string): FileType => declared ?? defaultFileType(fileName);
+
+/**
+ * Refuses (400) an UPDATE file that is not a macOS `.zip` (shared/releases/mac-updates.ts), or a
+ * BLOCKMAP not named `{file}.blockmap` (shared/releases/blockmaps.ts): no feed could offer them.
+ */
+export function checkUpdateFile(declared: FileType | undefined, fileName: string, target: FileTarget): void {
+  const fileType = fileTypeOf(declared, fileName);
+  const problem = updateFileProblem({ fileType, fileName, platform: target.platform }) ?? blockmapFileProblem({ fileType, fileName });
   if (problem) throw validationError([{ field: 'fileType', message: problem }]);
 }
 

@@ -1,6 +1,7 @@
 import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
+import { isBlockmapName } from '../../shared/releases/blockmaps';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { presentRedirect, redirectResponse } from '../../shared/contract/downloads';
 import { clientOrigin } from '../http/client-origin';
@@ -17,6 +18,7 @@ import {
   tauriCheckQuery,
 } from '../schemas/update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
+import { relayedRange, sendRelayedRange } from './feed-ranges';
 import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
 
 const UPDATES_PATH = '/v1/updates';
@@ -46,6 +48,15 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
     if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));
     sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
   };
+  /** A differential update's blockmap: its pre-signed URL, and no download event (it is not the file). */
+  const sendBlockmap = async (target: { applicationId: string; version: string; fileName: string }, customer: CustomerPrincipal, ctx: AppContext) => {
+    const granted = downloads.checkBlockmap(customer, target);
+    const { file } = isPending(granted) ? await granted : granted;
+    const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+    const answer = isPending(answered) ? await answered : answered;
+    ctx.set('Location', answer.data.downloadUrl);
+    return answer;
+  };
   const answerSquirrel = (check: SquirrelMacCheck, customer: CustomerPrincipal, ctx: AppContext): Eventually<void> =>
     (check.kind === 'up-to-date' ? sendCheck(check, ctx) : sendSquirrelUpdate(check, customer, ctx));
 
@@ -60,14 +71,21 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, operationId: 'getElectronUpdateFile', guard: 'customer', noStore: true,
-      summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
+      summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL; '
+        + 'one byte range of a differential update answered 206 here, several redirected; '
+        + 'its `{fileName}.blockmap` (of the version offered or of any version customers have had) is no download',
       params: electronFileParams,
-      status: 302, failures: [410], response: redirectResponse,
+      status: [302, 206], failures: [410], response: redirectResponse,
       handle: async ({ params }, ctx, customer) => {
         // A file link names the exact version its channel file listed; `latest` would name no file.
         if (params.version === LATEST_VERSION) throw notFound('version not found');
-        const granted = downloads.check(customer, { applicationId: params.applicationId, version: params.version, fileName: params.fileName });
+        const target = { applicationId: params.applicationId, version: params.version, fileName: params.fileName };
+        if (isBlockmapName(params.fileName)) return sendBlockmap(target, customer, ctx);
+        const granted = downloads.check(customer, target);
         const { file } = isPending(granted) ? await granted : granted;
+        // A differential update's block run: its bytes, here (FEED_RANGE_RELAY_MAX_BYTES says why).
+        const relayed = ctx.method === 'GET' ? relayedRange(ctx.get('Range') || undefined, file.fileSize) : undefined;
+        if (relayed) return sendRelayedRange(deps.storage, file, relayed, ctx);
         const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
         const answer = isPending(answered) ? await answered : answered;
         // A HEAD downloads nothing, and a Range request is a piece of a download (a differential update).

@@ -50,8 +50,10 @@ export type InitialReleaseStatus = Extract<ReleaseStatus, 'draft' | 'published'>
 /**
  * `UPDATE`: the archive update clients install beside a MAIN installer they cannot (the macOS `.zip`
  * beside a `.dmg`; shared/releases/mac-updates.ts), offered by the update feeds, never as a download's MAIN file.
+ * `BLOCKMAP`: electron-builder's `{file}.blockmap` beside the file it describes, read by electron-updater's
+ * differential download (shared/releases/blockmaps.ts).
  */
-export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
+export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER', 'BLOCKMAP'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 export type FileStatus = 'pending' | 'available' | 'failed';
 
