@@ -245,7 +245,7 @@ export const sparklePublicKeyField = string()
       return sparkleText(parseSparklePublicKey(value));
     } catch (error) {
       if (!(error instanceof SparkleFormatError)) throw error;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be an EdDSA public key (base64 of 32 bytes, the SUPublicEDKey \`generate_keys\` prints): it ${error.message.replace(/^is /, 'is ')}` });
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an EdDSA public key: base64 of 32 bytes, the SUPublicEDKey `generate_keys` prints' });
       return z.NEVER;
     }
   })
