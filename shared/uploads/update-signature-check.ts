@@ -69,7 +69,8 @@ async function minisignProblem(signingKey: string, text: string, store: Store, s
     if (error instanceof MinisignFormatError) return notMinisign(error.message);
     throw error;
   }
-  const signed = await signedFile(store, file);
+  // The MAIN file only: Tauri's answer serves a signature with the MAIN file it offers.
+  const signed = await signedFile(store, file, 'main');
   if (!signed) return nothingSigned(file);
   // On the hashing threads: the MAIN file may be gigabytes, and the gateway checks small uploads.
   const { prehash } = await storage.digests(signed.storageKey, hashing, PREHASH);
@@ -84,7 +85,7 @@ async function minisignProblem(signingKey: string, text: string, store: Store, s
  */
 async function sparkleProblem(publicKeyText: string, signature: Buffer, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord): Promise<string | null> {
   const publicKey = parseSparklePublicKey(publicKeyText);
-  const signed = await signedFile(store, file);
+  const signed = await signedFile(store, file, 'named');
   if (!signed) return nothingSigned(file);
   const kinds: readonly DigestKind<'challenge'>[] = [{ name: 'challenge', algorithm: 'sha512', encoding: 'base64', seed: challengeSeed(signature, publicKey) }];
   const { challenge } = await storage.digests(signed.storageKey, hashing, kinds);
@@ -107,16 +108,16 @@ const archOf = (file: FileRecord) => file.arch ?? 'any';
 
 /**
  * The available file of the version a signature signs, of the signature's own platform and arch:
- * the one its name names (`{file}.sig`, any last extension: a delta's signature beside it), else
- * the MAIN file.
+ * the MAIN file, or with `named` the one its name names (`{file}.sig`, any last extension: a Sparkle
+ * delta's signature beside it) and else the MAIN file.
  */
-export async function signedFile(store: Store, signature: FileRecord): Promise<FileRecord | undefined> {
+async function signedFile(store: Store, signature: FileRecord, rule: 'main' | 'named'): Promise<FileRecord | undefined> {
   const versions = await store.listVersions(signature.applicationId);
   const version = versions.find((candidate) => candidate.version === signature.version);
   const candidates = version?.files.filter((file) => file.status === 'available' && file.fileType !== 'SIGNATURE'
     && platformOf(file) === platformOf(signature) && archOf(file) === archOf(signature)) ?? [];
   const named = signedFileName(signature.fileName);
-  return candidates.find((file) => file.fileName === named) ?? candidates.find((file) => file.fileType === 'MAIN');
+  return (rule === 'named' ? candidates.find((file) => file.fileName === named) : undefined) ?? candidates.find((file) => file.fileType === 'MAIN');
 }
 
 /** The name of the file a signature's name says it signs: its own without the last extension. */
