@@ -11,6 +11,7 @@ import { UploadService } from './services/upload-service';
 import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
+import { SparkleFeed } from './updates/sparkle-feed';
 import { UpdateFeeds } from './updates/update-feeds';
 
 /**
@@ -32,12 +33,15 @@ export interface GatewayServices {
   downloads: DownloadService;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
+  sparkleFeed: SparkleFeed;
 }
 
 /** The one place the gateway's services are built. */
 export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const { config } = deps;
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
+  // One read of each signature file per process, for every feed that serves signatures.
+  const signatures = new SignatureTexts(deps.storage);
   const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
   return {
     applications,
@@ -55,6 +59,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     statistics: new StatisticsService(deps.store),
     downloads,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
-    updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
+    updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
+    sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),
   };
 }

@@ -22,6 +22,8 @@ export interface DigestKind<N extends string = string> {
   name: N;
   algorithm: string;
   encoding: BinaryToTextEncoding;
+  /** Bytes hashed before the file's (an Ed25519 challenge hashes R || A || M); none when left out. */
+  seed?: Uint8Array;
 }
 
 /** Digests by name, as a digester of those kinds answers them. */
@@ -63,7 +65,11 @@ export class FileDigester<N extends string = keyof FileDigests> implements Diges
   private readonly hashes: { name: N; encoding: BinaryToTextEncoding; hash: Hash }[];
 
   constructor(kinds: readonly DigestKind<N>[] = FILE_DIGESTS as unknown as readonly DigestKind<N>[]) {
-    this.hashes = kinds.map(({ name, algorithm, encoding }) => ({ name, encoding, hash: createHash(algorithm) }));
+    this.hashes = kinds.map(({ name, algorithm, encoding, seed }) => {
+      const hash = createHash(algorithm);
+      if (seed) hash.update(seed);
+      return { name, encoding, hash };
+    });
   }
 
   update(chunk: Buffer): void {

@@ -212,3 +212,8 @@ export const UPLOAD_SESSION_SWEEP_INTERVAL_MS = 60_000;
 export const SHARE_LINK_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
 /** Download events are folded into daily statistics this often (the lag of statistics behind downloads). */
 export const ROLLUP_INTERVAL_MS = 1_000;
+
+// Update feeds
+
+/** Items of a Sparkle appcast, newest first: the client installs the newest it can run, and older ones only serve a minimumSystemVersion. */
+export const SPARKLE_APPCAST_MAX_ITEMS = 10;

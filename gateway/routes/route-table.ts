@@ -15,11 +15,13 @@ import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
 import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
+import { sparkleRoutes } from '../updates/sparkle-routes';
 import { updateRoutes } from '../updates/update-routes';
 
 const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
+  sparkleRoutes,
   healthRoutes,
   callerRoutes,
   landingRoutes,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
@@ -8,6 +8,7 @@ const tags = z.array(tagField).max(50, 'at most 50 tags');
 const customerIds = z.array(customerIdField).max(10_000);
 const description = descriptionField.nullable();
 const updateSigningKey = updateSigningKeyField.nullable();
+const sparklePublicKey = sparklePublicKeyField.nullable();
 /** The status of a version an upload creates without naming one. */
 const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) });
 
@@ -19,13 +20,14 @@ export const createApplicationSchema = z
     tags: tags.optional(),
     customerIds: customerIds.optional(),
     updateSigningKey: updateSigningKey.optional(),
+    sparklePublicKey: sparklePublicKey.optional(),
     defaultVersionStatus: defaultVersionStatus.optional(),
   })
   .strict();
 
 export const updateApplicationSchema = atLeastOneField(
-  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus }).partial().strict(),
-  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus',
+  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, sparklePublicKey, defaultVersionStatus }).partial().strict(),
+  'give at least one of name, description, tags, customerIds, updateSigningKey, sparklePublicKey, defaultVersionStatus',
 );
 
 export const listApplicationsQuery = z

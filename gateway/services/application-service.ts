@@ -24,6 +24,7 @@ export class ApplicationService {
         tags: unique(input.tags ?? []),
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
+        sparklePublicKey: input.sparklePublicKey ?? null,
         defaultVersionStatus: input.defaultVersionStatus ?? NEW_APPLICATIONS_VERSION_STATUS,
         isActive: true,
         createdAt: now,
@@ -55,9 +56,9 @@ export class ApplicationService {
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
     const updated = await this.change(applicationId, () => this.store.updateApplication(applicationId, patch, new Date()));
     if (!updated) throw notFound(`application ${applicationId} not found`);
-    // Published signatures are checked again under the key now set. Queued whenever a request names
-    // the key, changed or not, so repeating a request whose check Redis refused queues it.
-    if (patch.updateSigningKey !== undefined) await this.jobs.enqueue('recheck-update-signatures', { applicationId });
+    // Published signatures are checked again under the keys now set. Queued whenever a request names
+    // a key, changed or not, so repeating a request whose check Redis refused queues it.
+    if (patch.updateSigningKey !== undefined || patch.sparklePublicKey !== undefined) await this.jobs.enqueue('recheck-update-signatures', { applicationId });
     return updated;
   }
 

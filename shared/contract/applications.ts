@@ -11,6 +11,8 @@ export const applicationResponse = z.object({
   customerIds: z.array(z.string()),
   /** The minisign public key in the form `tauri signer generate` prints, or null. */
   updateSigningKey: z.string().nullable(),
+  /** Sparkle's EdDSA public key (the app's SUPublicEDKey, base64 of 32 bytes), or null. */
+  sparklePublicKey: z.string().nullable(),
   /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
   defaultVersionStatus: z.enum(['draft', 'published']),
   isActive: z.boolean(),
@@ -27,6 +29,7 @@ export function presentApplication(app: Application): z.input<typeof application
     tags: app.tags,
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
+    sparklePublicKey: app.sparklePublicKey,
     defaultVersionStatus: app.defaultVersionStatus,
     isActive: app.isActive,
     createdAt: iso(app.createdAt),

@@ -72,6 +72,12 @@ export const versionResponse = z.object({
   channel: z.string(),
   status: z.enum(RELEASE_STATUSES),
   rolloutPercentage: z.number().int(),
+  /** The bundle version Sparkle compares (CFBundleVersion); null: the version string. */
+  bundleVersion: z.string().nullable(),
+  /** The oldest operating system version the release runs on; null: any. */
+  minimumSystemVersion: z.string().nullable(),
+  /** Whether update clients that know it (Sparkle) install it without letting the user skip it. */
+  critical: z.boolean(),
   /** When the version was first published; null for a draft never published. */
   publishedAt: timestamp.nullable(),
   createdAt: timestamp,
@@ -93,6 +99,9 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     channel: version.channel,
     status: version.status,
     rolloutPercentage: version.rolloutPercentage,
+    bundleVersion: version.bundleVersion,
+    minimumSystemVersion: version.minimumSystemVersion,
+    critical: version.critical,
     publishedAt: isoOrNull(version.publishedAt),
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),

@@ -16,6 +16,11 @@ export interface Application {
    */
   updateSigningKey: string | null;
   /**
+   * The Ed25519 public key Sparkle signatures must verify under (shared/signing/sparkle.ts): base64 of
+   * its 32 bytes, the app's `SUPublicEDKey`; null when the application has none.
+   */
+  sparklePublicKey: string | null;
+  /**
    * The status of a version an upload creates without naming one: `draft` (kept from customers until
    * published) or `published` (offered at once). Applications stored before the field read `published`.
    */
@@ -40,6 +45,12 @@ export interface Version {
   rolloutPercentage: number;
   /** When the version first became published; kept through yanks. */
   publishedAt: Date | null;
+  /** The app's bundle version (CFBundleVersion), which Sparkle compares; null: the version string is. */
+  bundleVersion: string | null;
+  /** The oldest operating system version the release runs on (Sparkle's minimumSystemVersion); null: any. */
+  minimumSystemVersion: string | null;
+  /** A critical update, which Sparkle installs without letting the user skip it. */
+  critical: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

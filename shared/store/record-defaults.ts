@@ -41,6 +41,9 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     status,
     rolloutPercentage: upsert.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     publishedAt: status === 'published' ? at : null,
+    bundleVersion: upsert.bundleVersion ?? null,
+    minimumSystemVersion: upsert.minimumSystemVersion ?? null,
+    critical: upsert.critical ?? false,
     createdAt: at,
     updatedAt: at,
   };

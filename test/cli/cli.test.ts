@@ -157,6 +157,11 @@ describe('bds CLI', function () {
       const nothing = await admin.run(['versions', 'update', applicationId, '1.0.0', '--json']);
       expect(nothing.code).to.equal(2);
 
+      const sparkle = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--bundle-version', '100', '--minimum-system-version', '11.0', '--critical', '--json']));
+      expect(sparkle).to.include({ bundleVersion: '100', minimumSystemVersion: '11.0', critical: true });
+      const ordinary = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--no-bundle-version', '--no-minimum-system-version', '--not-critical', '--json']));
+      expect(ordinary).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: false });
+
       const yanked = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'yanked', '--channel', 'beta', '--rollout', '25', '--json']));
       expect(yanked).to.include({ status: 'yanked', channel: 'beta', rolloutPercentage: 25 });
       const yankedOnly = jsonOf<{ versions: { version: string }[] }>(await admin.run(['versions', 'list', applicationId, '--status', 'yanked', '--json']));
@@ -863,6 +868,10 @@ describe('bds CLI', function () {
       const removed = jsonOf<{ updateSigningKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--no-update-signing-key', '--json']));
       expect(removed.updateSigningKey).to.equal(null);
       expect((await admin.run(['apps', 'update', applicationId, '--json'])).code, 'nothing to change').to.equal(2);
+
+      const sparkleKey = randomBytes(32).toString('base64');
+      expect(jsonOf<{ sparklePublicKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--sparkle-public-key', sparkleKey, '--json'])).sparklePublicKey).to.equal(sparkleKey);
+      expect(jsonOf<{ sparklePublicKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--no-sparkle-public-key', '--json'])).sparklePublicKey).to.equal(null);
     });
 
     it('webhooks: create (secret shown once), list, update, rotate the secret, deliveries, redeliver, delete', async () => {

@@ -209,6 +209,17 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect((await store.getApplication('app_1'))?.updateSigningKey).to.equal(null);
       });
 
+      it("keeps a Sparkle public key given at creation, and sets, keeps and clears it by patch, beside the update-signing key", async () => {
+        const app = application('app_1', { sparklePublicKey: 'sparkle-one', updateSigningKey: 'key-one' });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.updateApplication('app_1', { name: 'Renamed' }, at(1))).to.include({ sparklePublicKey: 'sparkle-one', updateSigningKey: 'key-one' });
+        expect(await store.updateApplication('app_1', { sparklePublicKey: 'sparkle-two' }, at(2))).to.include({ sparklePublicKey: 'sparkle-two', updateSigningKey: 'key-one' });
+        expect(await store.updateApplication('app_1', { sparklePublicKey: null }, at(3))).to.include({ sparklePublicKey: null, updateSigningKey: 'key-one' });
+        expect((await store.getApplication('app_1'))?.sparklePublicKey).to.equal(null);
+        expect((await store.listApplications({ page: 1, pageSize: 10 })).items[0].sparklePublicKey).to.equal(null);
+      });
+
       it('grants and revokes one customer, keeping the others and their order, and writes nothing when nothing changes', async () => {
         const app = application('app_1', { customerIds: ['cust_1', 'cust_2'] });
         await store.createApplication(app);
@@ -344,6 +355,22 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         } finally {
           await other.dispose();
         }
+      });
+
+      it("stores a version's bundle version, minimum system version and critical flag: none by default, set on creation or by patch, kept by other changes", async () => {
+        const plain = await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+        expect(plain).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: false });
+        const created = await store.upsertVersion('app_1', '2.0.0', { bundleVersion: '200', minimumSystemVersion: '11.0', critical: true }, at(1));
+        expect(created).to.include({ bundleVersion: '200', minimumSystemVersion: '11.0', critical: true });
+        expect(await store.upsertVersion('app_1', '2.0.0', { releaseNotes: 'Notes' }, at(2))).to.include({ bundleVersion: '200', critical: true });
+        expect(await store.updateVersion('app_1', '1.0.0', { bundleVersion: '100', critical: true }, at(3))).to.include({ bundleVersion: '100', minimumSystemVersion: null, critical: true });
+        const moved = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(4), { critical: false, minimumSystemVersion: '10.15' });
+        expect((moved as Extract<VersionTransition, { outcome: 'applied' }>).version).to.include({ bundleVersion: '100', minimumSystemVersion: '10.15', critical: false, status: 'yanked' });
+        expect(await store.updateVersion('app_1', '2.0.0', { bundleVersion: null, minimumSystemVersion: null }, at(5))).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: true });
+        const listed = await store.listVersions('app_1');
+        expect(listed.map((v) => [v.version, v.bundleVersion, v.minimumSystemVersion, v.critical])).to.deep.equal([['2.0.0', null, null, true], ['1.0.0', '100', '10.15', false]]);
+        const { files: _files, ...first } = listed[1];
+        expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(first);
       });
 
       it('refuses a rollout percentage that is not a whole number from 1 to 100, and changes nothing', async () => {

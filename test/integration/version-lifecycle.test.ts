@@ -48,7 +48,8 @@ describe('version lifecycle (management API)', () => {
     const publishedAt = published.body.data.publishedAt;
     expect(Date.parse(publishedAt)).to.be.within(before - 1_000, Date.now() + 1_000);
     expect(Object.keys(published.body.data)).to.deep.equal([
-      'applicationId', 'version', 'releaseNotes', 'requiredTier', 'channel', 'status', 'rolloutPercentage', 'publishedAt', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
+      'applicationId', 'version', 'releaseNotes', 'requiredTier', 'channel', 'status', 'rolloutPercentage',
+      'bundleVersion', 'minimumSystemVersion', 'critical', 'publishedAt', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
     ]);
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
 

@@ -29,6 +29,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     tags: [...doc.tags],
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
+    sparklePublicKey: orNull(doc.sparklePublicKey),
     defaultVersionStatus: doc.defaultVersionStatus ?? STORED_APPLICATIONS_VERSION_STATUS,
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
@@ -48,6 +49,10 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     rolloutPercentage: doc.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     // Absent (not null) only on versions stored before lifecycles, all published when created.
     publishedAt: doc.publishedAt === undefined ? doc.createdAt : doc.publishedAt,
+    // Absent on versions stored before Sparkle's fields.
+    bundleVersion: orNull(doc.bundleVersion),
+    minimumSystemVersion: orNull(doc.minimumSystemVersion),
+    critical: doc.critical ?? false,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

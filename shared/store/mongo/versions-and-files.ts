@@ -39,8 +39,13 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
   async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
     requireRolloutPercentage(patch.rolloutPercentage);
     const set = { ...patchFields(patch), updatedAt: at };
-    const { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt } = newVersion(applicationId, version, patch, at, this.options);
-    const created = { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt, orderKey: versionOrderKey(version) };
+    const {
+      releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, bundleVersion, minimumSystemVersion, critical, createdAt,
+    } = newVersion(applicationId, version, patch, at, this.options);
+    const created = {
+      releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, bundleVersion, minimumSystemVersion, critical, createdAt,
+      orderKey: versionOrderKey(version),
+    };
     // A field may not be in both $set and $setOnInsert: a new version takes the patch's from $set.
     const onInsert = Object.fromEntries(Object.entries(created).filter(([field]) => !(field in set)));
     // An upsert whose filter is exactly the unique key is retried by the server when two of them race.
@@ -192,8 +197,8 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
 /** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
 function patchFields(patch: VersionPatch): VersionPatch {
-  const { releaseNotes, requiredTier, channel, rolloutPercentage } = patch;
-  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage });
+  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical });
 }
 
 /** The live MAIN file of the file's version, platform and arch. */

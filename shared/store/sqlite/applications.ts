@@ -14,12 +14,12 @@ export class SqliteApplications implements ApplicationMethods {
   async createApplication(app: Application): Promise<Application> {
     this.database.write(() =>
       this.database.prepare(
-          `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, default_version_status,
-             created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, sparkle_public_key,
+             default_version_status, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
-          app.defaultVersionStatus,
+          app.sparklePublicKey, app.defaultVersionStatus,
           toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
@@ -58,6 +58,7 @@ export class SqliteApplications implements ApplicationMethods {
       tags: patch.tags && JSON.stringify(patch.tags),
       customer_ids: patch.customerIds && JSON.stringify(patch.customerIds),
       update_signing_key: patch.updateSigningKey,
+      sparkle_public_key: patch.sparklePublicKey,
       default_version_status: patch.defaultVersionStatus,
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);

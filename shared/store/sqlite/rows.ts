@@ -43,6 +43,7 @@ export function applicationFromRow(row: Row): Application {
     tags: JSON.parse(text(row.tags)),
     customerIds: JSON.parse(text(row.customer_ids)),
     updateSigningKey: optionalText(row.update_signing_key),
+    sparklePublicKey: optionalText(row.sparkle_public_key),
     defaultVersionStatus: text(row.default_version_status) as InitialReleaseStatus,
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
@@ -61,6 +62,9 @@ export function versionFromRow(row: Row): Version {
     status: text(row.status) as ReleaseStatus,
     rolloutPercentage: row.rollout_percentage as number,
     publishedAt: optionalDate(row.published_at),
+    bundleVersion: optionalText(row.bundle_version),
+    minimumSystemVersion: optionalText(row.minimum_system_version),
+    critical: row.critical === 1,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

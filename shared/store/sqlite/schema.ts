@@ -372,6 +372,17 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+/**
+ * Sparkle's appcast: applications gain the Ed25519 key Sparkle signatures verify under, and versions
+ * their bundle version, the oldest system they run on, and whether they are critical.
+ */
+const SPARKLE_FIELDS = `
+ALTER TABLE applications ADD COLUMN sparkle_public_key TEXT;
+ALTER TABLE versions ADD COLUMN bundle_version TEXT;
+ALTER TABLE versions ADD COLUMN minimum_system_version TEXT;
+ALTER TABLE versions ADD COLUMN critical INTEGER NOT NULL DEFAULT 0;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +402,7 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(SPARKLE_FIELDS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -33,10 +33,11 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
     const created = newVersion(applicationId, version, patch, at, this.options);
     this.database.prepare(
       `INSERT INTO versions (application_id, version, release_notes, required_tier, channel, status, rollout_percentage,
-         published_at, order_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
+         published_at, bundle_version, minimum_system_version, critical, order_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
     ).run(applicationId, version, created.releaseNotes, created.requiredTier, created.channel, created.status,
-      created.rolloutPercentage, toMillis(created.publishedAt), versionOrderKey(version), at.getTime(), at.getTime());
+      created.rolloutPercentage, toMillis(created.publishedAt), created.bundleVersion, created.minimumSystemVersion, created.critical ? 1 : 0,
+      versionOrderKey(version), at.getTime(), at.getTime());
     this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
     return this.readVersion(applicationId, version) as Version;
   }
@@ -195,6 +196,9 @@ function versionColumns(patch: VersionPatch): Record<string, unknown> {
     required_tier: patch.requiredTier,
     channel: patch.channel,
     rollout_percentage: patch.rolloutPercentage,
+    bundle_version: patch.bundleVersion,
+    minimum_system_version: patch.minimumSystemVersion,
+    critical: patch.critical === undefined ? undefined : patch.critical ? 1 : 0,
   };
 }
 

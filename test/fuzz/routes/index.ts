@@ -7,6 +7,7 @@ import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
 import type { RouteFuzzer } from './route-fuzzer';
+import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
 import { updateFeedFuzzers } from './updates';
@@ -22,6 +23,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
   return [
     ...downloadFuzzers(context),
     ...updateFeedFuzzers(context),
+    ...sparkleFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),

@@ -8,14 +8,17 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'defaultVersionStatus'>
-  & { updateSigningKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus'] };
+export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus'>
+  & { updateSigningKey?: string | null; sparklePublicKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus'] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
 export type VersionReleaseField = 'channel' | 'status' | 'rolloutPercentage' | 'publishedAt' | 'orderKey';
+/** The fields versions gained with Sparkle's appcast: absent on versions stored before, read as null and false. */
+export type VersionSparkleField = 'bundleVersion' | 'minimumSystemVersion' | 'critical';
 /** A version as read: one stored before the release model lacks its fields until `npm run migrate` fills them in. */
-export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField> & Partial<Pick<VersionDoc, VersionReleaseField>>;
+export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField | VersionSparkleField>
+  & Partial<Pick<VersionDoc, VersionReleaseField | VersionSparkleField>>;
 /**
  * `live` marks files that reserve their name and MAIN slot (pending or available); failed files
  * release them. Files stored before platforms lack platform and arch until `npm run migrate`.
@@ -30,6 +33,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     tags: [String],
     customerIds: [String],
     updateSigningKey: String,
+    sparklePublicKey: String,
     defaultVersionStatus: String,
     createdAt: Date,
     updatedAt: Date,
@@ -54,6 +58,9 @@ export const versionSchema = new Schema<VersionDoc>(
     status: String,
     rolloutPercentage: Number,
     publishedAt: Date,
+    bundleVersion: String,
+    minimumSystemVersion: String,
+    critical: Boolean,
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,
