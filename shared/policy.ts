@@ -63,6 +63,8 @@ export const SHARE_LINK_MAX_MINUTES = 24 * 60;
 export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
 /** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
 export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
+/** The most share links one listing of a customer's links returns (newest first; expired ones go at the purge). */
+export const SHARE_LINK_LIST_MAX = 100;
 
 // Rate limits
 
@@ -140,6 +142,8 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 /** Keeps the row offset well inside what both store adapters accept. */
 export const PAGE_MAX = 1_000_000;
+/** The longest customer search (a prefix of an id or a name, both far shorter). */
+export const CUSTOMER_SEARCH_MAX_LENGTH = 100;
 
 // Webhooks
 

@@ -372,6 +372,13 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+// A NOCASE index serves a case-insensitive LIKE 'prefix%' on the name (and the id); a customer's share links are listed newest first.
+const CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING = `
+CREATE INDEX IF NOT EXISTS customers_name_nocase ON customers(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS customers_id_nocase ON customers(customer_id COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS share_links_customer ON share_links(customer_id, created_at);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +398,7 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
