@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { activityPageResponse } from '../../../shared/contract/statistics';
 import { api, type Wire } from '../../common/api';
+import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, PageHeader, SelectField, TextField } from '../../common/components';
 import { LoadMore, useFeed } from '../../common/feed';
 import { formatDateTime } from '../../common/format';
@@ -30,7 +31,7 @@ export function ActivityPage() {
       </div>
       <ErrorNotice error={feed.error} onRetry={feed.reload} />
       {feed.items.length > 0 && (
-        <div class="table-wrap">
+        <ScrollTable label="Activity">
           <table>
             <caption class="visually-hidden">Activity, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Release</th><th scope="col">Platform</th><th scope="col">Who</th></tr></thead>
@@ -46,7 +47,7 @@ export function ActivityPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <LoadMore feed={feed} noun="events" />
     </>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { auditPageResponse } from '../../../shared/contract/audit';
 import { api, type Wire } from '../../common/api';
+import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, GuardedButton, PageHeader, TextField } from '../../common/components';
 import { LoadMore, useFeed } from '../../common/feed';
 import { formatDateTime } from '../../common/format';
@@ -40,7 +41,7 @@ function AuditLog() {
       </div>
       <ErrorNotice error={feed.error} onRetry={feed.reload} />
       {feed.items.length > 0 && (
-        <div class="table-wrap">
+        <ScrollTable label="Audit log entries">
           <table>
             <caption class="visually-hidden">Audit log, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Actor key</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Outcome</th></tr></thead>
@@ -57,7 +58,7 @@ function AuditLog() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollTable>
       )}
       <LoadMore feed={feed} noun="entries" />
     </>

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { applicationListResponse } from '../../../shared/contract/applications';
 import type { statisticsResponse } from '../../../shared/contract/statistics';
 import { api, type Wire } from '../../common/api';
+import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, Loading, PageHeader, SelectField, TextField } from '../../common/components';
 import { useLoad } from '../../common/hooks';
 import { navigate, useLocation } from '../../common/router';
@@ -115,12 +116,12 @@ const sorted = (counts: Record<string, number>) => Object.entries(counts).sort((
 function CountTable({ caption, heading, rows }: { caption: string; heading: string; rows: ReadonlyArray<readonly [string, number]> }) {
   if (rows.length === 0) return <p>No download in this period.</p>;
   return (
-    <div class="table-wrap">
+    <ScrollTable label={caption}>
       <table>
         <caption class="visually-hidden">{caption}</caption>
         <thead><tr><th scope="col">{heading}</th><th scope="col">Downloads</th></tr></thead>
         <tbody>{rows.map(([name, count]) => <tr key={name}><td>{name}</td><td>{count.toLocaleString()}</td></tr>)}</tbody>
       </table>
-    </div>
+    </ScrollTable>
   );
 }
