@@ -174,6 +174,13 @@ export interface AuditPosition {
 export interface AuditQuery {
   action?: string;
   applicationId?: string;
+  /** The admin key's id, or `root`. */
+  actor?: string;
+  /** The target exactly as recorded (`acme`, `acme/key_1`, `desktop-app/1.2.0`). */
+  target?: string;
+  /** Entries at or after `from` and before `before`. */
+  from?: Date;
+  before?: Date;
   after?: AuditPosition;
   limit: number;
 }

@@ -123,7 +123,7 @@ describe('console: statistics, activity, webhooks, admin keys and the audit log 
     watched.assertProblemFree();
   });
 
-  it('issues a scoped admin key shown once, revokes it, and finds both in the audit log by action', async () => {
+  it('issues a scoped admin key shown once, revokes it, and finds it in the audit log by actor, action, target and period', async () => {
     const { applicationId } = await createApplication(app, { name: 'Limited App' });
     const { page } = watched;
     await page.getByRole('link', { name: 'Admin keys' }).click();
@@ -144,13 +144,29 @@ describe('console: statistics, activity, webhooks, admin keys and the audit log 
 
     await page.getByRole('link', { name: 'Audit log' }).click();
     await page.locator('tr[data-action]').first().waitFor();
-    await page.getByLabel('Action').fill('adminKey.revoke');
+    await page.getByLabel('Action', { exact: true }).fill('adminKey.revoke');
     await pollUntil(async () => {
       const actions = await page.locator('tr[data-action]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
       return actions.length > 0 && actions.every((action) => action === 'adminKey.revoke') ? actions : undefined;
     }, 10_000, 'only revocations listed');
     expect(await page.locator('tr[data-action]').first().innerText()).to.include(me.actor).and.include('succeeded');
-    await page.getByLabel('Action').fill('application.create');
+    // By who acted and on what: the key's own creation and revocation name it as their target.
+    await page.getByLabel('Action', { exact: true }).fill('');
+    await page.getByLabel('Actor key').fill('root');
+    await page.getByLabel('Target', { exact: true }).fill(me.actor);
+    await pollUntil(async () => {
+      const actions = await page.locator('tr[data-action]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-action')));
+      return actions.join() === 'adminKey.revoke,adminKey.create' ? true : undefined;
+    }, 10_000, 'the key created and revoked, newest first');
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('To', { exact: true }).fill('2020-01-01');
+    await page.getByText('No entries match.').waitFor();
+    await page.getByLabel('To', { exact: true }).fill(today);
+    await page.getByLabel('From', { exact: true }).fill(today);
+    await page.locator('tr[data-action]').nth(1).waitFor();
+    await page.getByLabel('Actor key').fill('');
+    await page.getByLabel('Target', { exact: true }).fill('');
+    await page.getByLabel('Action', { exact: true }).fill('application.create');
     await page.getByLabel('Application id').fill(applicationId);
     await pollUntil(async () => ((await page.locator('tr[data-action]').count()) === 1
       && (await page.locator('tr[data-action]').getAttribute('data-action')) === 'application.create' ? true : undefined), 10_000, 'the one creation');

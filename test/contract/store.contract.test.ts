@@ -1054,6 +1054,26 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(entryIds(await log({ applicationId: 'app_3' }))).to.deep.equal([]);
         expect(entryIds(await log({ action: 'customer.create' }))).to.deep.equal(['aud_6']);
       });
+
+      it('filters by actor, by exact target and by period, alone, with other filters and while paging', async () => {
+        const entries = [
+          auditEntry('aud_1', { timestamp: at(1), actor: 'root', target: 'acme' }),
+          auditEntry('aud_2', { timestamp: at(2), actor: 'adm_1', target: 'acme/key_1', action: 'customerKey.create' }),
+          auditEntry('aud_3', { timestamp: at(3), actor: 'adm_1', target: 'acme' }),
+          auditEntry('aud_4', { timestamp: at(4), actor: 'root', target: null }),
+          auditEntry('aud_5', { timestamp: at(5), actor: 'adm_1', target: 'acme', action: 'customer.update' }),
+        ];
+        for (const entry of entries) await store.insertAuditEntry(entry);
+        expect(entryIds(await log({ actor: 'adm_1' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_2']);
+        expect(entryIds(await log({ target: 'acme' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_1']);
+        expect(entryIds(await log({ target: 'acme', actor: 'adm_1', action: 'customer.update' }))).to.deep.equal(['aud_5']);
+        expect(entryIds(await log({ target: 'acme', after: { timestamp: at(5), entryId: 'aud_5' } }))).to.deep.equal(['aud_3', 'aud_1']);
+        // The period: from included, before excluded.
+        expect(entryIds(await log({ from: at(2), before: at(4) }))).to.deep.equal(['aud_3', 'aud_2']);
+        expect(entryIds(await log({ actor: 'root', from: at(2) }))).to.deep.equal(['aud_4']);
+        expect(entryIds(await log({ target: 'acme', before: at(3), after: { timestamp: at(3), entryId: 'aud_3' } }))).to.deep.equal(['aud_1']);
+        expect(entryIds(await log({ target: 'acm' }))).to.deep.equal([]);
+      });
     });
 
     describe('upload sessions', () => {

@@ -23,21 +23,28 @@ export function AuditPage() {
 }
 
 function AuditLog() {
-  const [filters, setFilters] = useState({ action: '', applicationId: '' });
+  const [filters, setFilters] = useState({ actor: '', action: '', target: '', applicationId: '', from: '', to: '' });
   const settled = useDebounced(filters);
   const feed = useFeed<AuditEntry>(async (cursor, signal) => {
     const page = await api<AuditPage>('/v1/management/audit', {
-      query: { action: settled.action.trim(), applicationId: settled.applicationId.trim(), cursor, limit: 50 },
+      query: {
+        actor: settled.actor.trim(), action: settled.action.trim(), target: settled.target.trim(), applicationId: settled.applicationId.trim(),
+        from: settled.from, to: settled.to, cursor, limit: 50,
+      },
       signal,
     });
     return { items: page.entries, nextCursor: page.pagination.nextCursor, hasMore: page.pagination.hasMore };
-  }, [settled.action, settled.applicationId]);
+  }, [settled.actor, settled.action, settled.target, settled.applicationId, settled.from, settled.to]);
   const set = (name: keyof typeof filters) => (event: Event) => setFilters((f) => ({ ...f, [name]: (event.target as HTMLInputElement).value }));
   return (
     <>
       <div class="toolbar" role="search">
+        <TextField label="Actor key" hint="A key id, or root" value={filters.actor} onInput={set('actor')} />
         <TextField label="Action" hint="e.g. customer.create, shareLink.revoke" value={filters.action} onInput={set('action')} />
+        <TextField label="Target" hint="Exactly as listed, e.g. acme or acme/key_…" value={filters.target} onInput={set('target')} />
         <TextField label="Application id" value={filters.applicationId} onInput={set('applicationId')} />
+        <TextField label="From" type="date" hint="UTC day" value={filters.from} onInput={set('from')} />
+        <TextField label="To" type="date" hint="UTC day, included" value={filters.to} onInput={set('to')} />
       </div>
       <ErrorNotice error={feed.error} onRetry={feed.reload} />
       {feed.items.length > 0 && (

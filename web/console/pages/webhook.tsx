@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { deliveryListResponse, rotatedSecretResponse, webhookResponse } from '../../../shared/contract/webhooks';
 import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
 import { api, type Wire } from '../../common/api';
@@ -75,6 +75,13 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   const deliveries = useLoad((signal) => api<DeliveryList>(`${webhookApi(webhookId)}/deliveries`, { query: { page, pageSize: 20 }, signal }), [webhookId, page]);
   const [sent, setSent] = useState('');
   const action = useAction();
+  // A delivery on its way is followed until it settles, so a redelivery's outcome shows without a reload.
+  const pending = deliveries.data?.deliveries.some((delivery) => delivery.status === 'pending') ?? false;
+  useEffect(() => {
+    if (!pending || deliveries.loading) return;
+    const timer = setTimeout(deliveries.reload, 2000);
+    return () => clearTimeout(timer);
+  }, [pending, deliveries.loading, deliveries.data]);
   const redeliver = async (deliveryId: string) => {
     setSent('');
     if (await action.run(() => api(`${webhookApi(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST', body: {} })) !== undefined) {
