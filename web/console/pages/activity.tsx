@@ -34,14 +34,14 @@ export function ActivityPage() {
         <ScrollTable label="Activity">
           <table>
             <caption class="visually-hidden">Activity, newest first</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Release</th><th scope="col">Platform</th><th scope="col">Who</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Release</th><th scope="col" class="hide-narrow">Platform</th><th scope="col">Who</th></tr></thead>
             <tbody>
               {feed.items.map((event) => (
                 <tr key={event.eventId} data-event={event.type}>
                   <td>{formatDateTime(event.timestamp)}</td>
                   <td><span class={`badge ${event.type === 'download' ? 'ok' : ''}`}>{event.type}</span></td>
-                  <td>{event.applicationId} {event.version}</td>
-                  <td>{event.platform} {event.arch}</td>
+                  <td>{event.applicationId} {event.version}<p class="hint show-narrow">{event.platform} {event.arch}</p></td>
+                  <td class="hide-narrow">{event.platform} {event.arch}</td>
                   <td>{event.customerId ? <code>{event.customerId}</code> : <span class="hint">—</span>}{event.clientIp && <span class="hint"> from {event.clientIp}</span>}</td>
                 </tr>
               ))}

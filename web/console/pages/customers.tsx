@@ -48,12 +48,12 @@ export function CustomersPage() {
           <div class="table-wrap">
             <table>
               <caption class="visually-hidden">Customers</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Tier</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
+              <thead><tr><th scope="col">Name</th><th scope="col" class="hide-narrow">Id</th><th scope="col">Tier</th><th scope="col">Status</th><th scope="col">Since</th></tr></thead>
               <tbody>
                 {list.data.customers.map((customer) => (
                   <tr key={customer.customerId}>
-                    <td><a href={customerPath(customer.customerId)}>{customer.name}</a></td>
-                    <td><code>{customer.customerId}</code></td>
+                    <td><a href={customerPath(customer.customerId)}>{customer.name}</a><p class="hint show-narrow">{customer.customerId}</p></td>
+                    <td class="hide-narrow"><code>{customer.customerId}</code></td>
                     <td>{customer.tier}</td>
                     <td>{customer.isActive ? <span class="badge ok">active</span> : <span class="badge bad">inactive</span>}</td>
                     <td>{formatDate(customer.createdAt)}</td>
