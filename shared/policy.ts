@@ -80,6 +80,8 @@ export const MAX_BYTE_RANGES = 1_000;
 export const FEED_RANGE_RELAY_MAX_BYTES = 64 * MIB;
 /** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
 export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
+/** The most share links one listing of a customer's links returns (newest first; expired ones go at the purge). */
+export const SHARE_LINK_LIST_MAX = 100;
 
 // Rate limits
 
@@ -157,6 +159,8 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 /** Keeps the row offset well inside what both store adapters accept. */
 export const PAGE_MAX = 1_000_000;
+/** The longest customer search (a prefix of an id or a name, both far shorter). */
+export const CUSTOMER_SEARCH_MAX_LENGTH = 100;
 
 // Webhooks
 

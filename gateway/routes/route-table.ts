@@ -9,6 +9,7 @@ import { landingRoutes } from './landing-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
+import { customerShareLinkRoutes } from './management/customer-share-link-routes';
 import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
@@ -29,6 +30,7 @@ const MODULES: readonly RouteModule[] = [
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,
+  customerShareLinkRoutes,
   webhookRoutes,
   statisticsRoutes,
   adminKeyRoutes,

@@ -174,6 +174,13 @@ export interface AuditPosition {
 export interface AuditQuery {
   action?: string;
   applicationId?: string;
+  /** The admin key's id, or `root`. */
+  actor?: string;
+  /** The target exactly as recorded (`acme`, `acme/key_1`, `desktop-app/1.2.0`). */
+  target?: string;
+  /** Entries at or after `from` and before `before`. */
+  from?: Date;
+  before?: Date;
   after?: AuditPosition;
   limit: number;
 }
@@ -295,7 +302,11 @@ export interface Store {
   // Customers and keys
   createCustomer(customer: Customer): Promise<Customer>;
   getCustomer(customerId: string): Promise<Customer | null>;
-  listCustomers(page: number, pageSize: number): Promise<Page<Customer>>;
+  /**
+   * Customers in creation order; with `search`, only those whose id or name starts with it, letters
+   * compared without case (a prefix, so both adapters answer from an index rather than a scan).
+   */
+  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>>;
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
    * Deletes a customer: its record goes, its keys and share links are revoked at `at`, its id leaves
@@ -343,6 +354,8 @@ export interface Store {
 
   // Share links
   createShareLink(link: ShareLink): Promise<ShareLink>;
+  /** A customer's links, newest first, at most `limit` (revoked and expired ones included until purged). */
+  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]>;
   getShareLink(tokenHash: string): Promise<ShareLink | null>;
   /** Revokes a link created by that customer; null when unknown, someone else's or already revoked. */
   revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null>;

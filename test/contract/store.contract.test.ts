@@ -132,6 +132,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           await expectRangeError(store.listAuditEntries({ limit: bad }));
           await expectRangeError(store.listExpiredUploadSessions(at(10), bad));
           await expectRangeError(store.purgeShareLinks(at(10), bad));
+          await expectRangeError(store.listShareLinks('cust_1', bad));
           await expectRangeError(store.listEvents({ limit: bad }));
           await expectRangeError(store.rollupEvents(bad));
         }
@@ -845,6 +846,28 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(first.items[0]).to.deep.equal(customer('cust_a', { createdAt: at(1) }));
       });
 
+      it('finds customers by a prefix of their id or name, letters compared without case, wildcards taken literally', async () => {
+        await store.createCustomer(customer('cust_acme', { name: 'Acme Corp', createdAt: at(1) }));
+        await store.createCustomer(customer('cust_beta', { name: 'acme labs', createdAt: at(2) }));
+        await store.createCustomer(customer('cust_gamma', { name: 'Gamma 100%_ done', createdAt: at(3) }));
+        await store.createCustomer(customer('CUST_delta', { name: 'Delta (test)', createdAt: at(4) }));
+        const found = async (search: string, page = 1, pageSize = 10) => {
+          const result = await store.listCustomers(page, pageSize, search);
+          return { ids: result.items.map((c) => c.customerId), total: result.total };
+        };
+        expect(await found('ACME')).to.deep.equal({ ids: ['cust_acme', 'cust_beta'], total: 2 });
+        expect(await found('acme', 2, 1)).to.deep.equal({ ids: ['cust_beta'], total: 2 });
+        expect(await found('cust_g')).to.deep.equal({ ids: ['cust_gamma'], total: 1 });
+        expect(await found('cust_')).to.deep.equal({ ids: ['cust_acme', 'cust_beta', 'cust_gamma', 'CUST_delta'], total: 4 });
+        // Not a substring, and SQL and pattern wildcards match only themselves.
+        expect(await found('Corp')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('Gamma 100%_')).to.deep.equal({ ids: ['cust_gamma'], total: 1 });
+        expect(await found('%')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('cust.')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('Delta (')).to.deep.equal({ ids: ['CUST_delta'], total: 1 });
+        expect(await found('.*')).to.deep.equal({ ids: [], total: 0 });
+      });
+
       it('updates only the fields a patch sets, and always updatedAt', async () => {
         const c = customer('cust_1', { notes: 'Note' });
         await store.createCustomer(c);
@@ -1058,6 +1081,26 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(entryIds(await log({ applicationId: 'app_3' }))).to.deep.equal([]);
         expect(entryIds(await log({ action: 'customer.create' }))).to.deep.equal(['aud_6']);
       });
+
+      it('filters by actor, by exact target and by period, alone, with other filters and while paging', async () => {
+        const entries = [
+          auditEntry('aud_1', { timestamp: at(1), actor: 'root', target: 'acme' }),
+          auditEntry('aud_2', { timestamp: at(2), actor: 'adm_1', target: 'acme/key_1', action: 'customerKey.create' }),
+          auditEntry('aud_3', { timestamp: at(3), actor: 'adm_1', target: 'acme' }),
+          auditEntry('aud_4', { timestamp: at(4), actor: 'root', target: null }),
+          auditEntry('aud_5', { timestamp: at(5), actor: 'adm_1', target: 'acme', action: 'customer.update' }),
+        ];
+        for (const entry of entries) await store.insertAuditEntry(entry);
+        expect(entryIds(await log({ actor: 'adm_1' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_2']);
+        expect(entryIds(await log({ target: 'acme' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_1']);
+        expect(entryIds(await log({ target: 'acme', actor: 'adm_1', action: 'customer.update' }))).to.deep.equal(['aud_5']);
+        expect(entryIds(await log({ target: 'acme', after: { timestamp: at(5), entryId: 'aud_5' } }))).to.deep.equal(['aud_3', 'aud_1']);
+        // The period: from included, before excluded.
+        expect(entryIds(await log({ from: at(2), before: at(4) }))).to.deep.equal(['aud_3', 'aud_2']);
+        expect(entryIds(await log({ actor: 'root', from: at(2) }))).to.deep.equal(['aud_4']);
+        expect(entryIds(await log({ target: 'acme', before: at(3), after: { timestamp: at(3), entryId: 'aud_3' } }))).to.deep.equal(['aud_1']);
+        expect(entryIds(await log({ target: 'acm' }))).to.deep.equal([]);
+      });
     });
 
     describe('upload sessions', () => {
@@ -1137,6 +1180,19 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.getShareLink('token_1')).to.deep.equal(link);
         expect(await store.getShareLink('token_unknown')).to.equal(null);
         await expectDuplicate(store.createShareLink(shareLink('token_1', { customerId: 'cust_2' })), 'tokenHash');
+      });
+
+      it("lists a customer's links newest first, at most the limit, revoked ones included", async () => {
+        await store.createShareLink(shareLink('token_old', { createdAt: at(1) }));
+        await store.createShareLink(shareLink('token_new', { createdAt: at(3) }));
+        await store.createShareLink(shareLink('token_mid', { createdAt: at(2), maxDownloads: 5 }));
+        await store.createShareLink(shareLink('token_other', { customerId: 'cust_2', createdAt: at(4) }));
+        await store.revokeShareLink('token_mid', 'cust_1', at(5));
+        const listed = await store.listShareLinks('cust_1', 10);
+        expect(listed.map((link) => link.tokenHash)).to.deep.equal(['token_new', 'token_mid', 'token_old']);
+        expect(listed[1]).to.deep.equal(shareLink('token_mid', { createdAt: at(2), maxDownloads: 5, revokedAt: at(5) }));
+        expect((await store.listShareLinks('cust_1', 2)).map((link) => link.tokenHash)).to.deep.equal(['token_new', 'token_mid']);
+        expect(await store.listShareLinks('cust_unknown', 10)).to.deep.equal([]);
       });
 
       it('revokes a link only for the customer who created it, and only once', async () => {
@@ -1636,6 +1692,25 @@ describeStoreContract('SQLite', async (options) => {
  * What the SQLite store's migration does to a database of the release before the release model:
  * the rows that release wrote, in its schema, read back with the defaults, in the version order.
  */
+describe('SQLite store: customer search and share link listing', () => {
+  it('reach their rows through indexes, never a scan of the whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      const { db } = (store as unknown as { database: { db: Database.Database } }).database;
+      const plans = [
+        ["SELECT COUNT(*) AS n FROM customers WHERE customer_id LIKE 'ac%' ESCAPE '\\' OR name LIKE 'ac%' ESCAPE '\\'", []],
+        ['SELECT * FROM share_links WHERE customer_id = ? ORDER BY created_at DESC, token_hash DESC LIMIT ?', ['cust_1', 10]],
+      ] as const;
+      for (const [sql, parameters] of plans) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        expect(plan.filter((detail) => /^SCAN /.test(detail)), `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SQLite store: webhook statements', () => {
   it('reads and writes webhook tables only through their keys and indexes, never a scan of a whole table', async () => {
     const store = new SqliteStore(':memory:');

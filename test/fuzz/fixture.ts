@@ -54,7 +54,8 @@ export interface Fixture {
   /** A multipart upload opened for main/PENDING and never sent (an OTHER file): its id, fields and part count. */
   multipart: { uploadId: string; fileName: string; fileSize: number; partCount: number; version: string };
   /** Share links of the premium customer for main/OPEN. */
-  shares: { active: string; spare: string; revoked: string };
+  /** Tokens of the premium customer's links; `managed`: one the vendor's revocation by id aims at. */
+  shares: { active: string; spare: string; revoked: string; managed: string };
   /** A signed download URL of the main file (path and query). */
   downloadTarget: string;
   /**
@@ -146,7 +147,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     const created = expectStatus(await http.post('/v1/downloads/share', { applicationId: main, version: FIXTURE_VERSIONS.open }, { key: premium.apiKey }), 201);
     return created.token as string;
   };
-  const shares = { active: await share(), spare: await share(), revoked: await share() };
+  const shares = { active: await share(), spare: await share(), revoked: await share(), managed: await share() };
   expectStatus(await http.delete(`/v1/downloads/share/${shares.revoked}`, { key: premium.apiKey }), 200);
 
   const webhook = async (name: string) =>

@@ -142,7 +142,7 @@ describe('requests the API description allows are not refused as invalid', funct
     { method: 'get', path: '/v1/management/webhooks' },
     { method: 'get', path: '/v1/applications/{applicationId}/stats', params: () => ({ applicationId }), holds: (q) => !q.from || !q.to || String(q.from) <= String(q.to) },
     { method: 'get', path: '/v1/activity' },
-    { method: 'get', path: '/v1/management/audit' },
+    { method: 'get', path: '/v1/management/audit', holds: (q) => !q.from || !q.to || String(q.from) <= String(q.to) },
     { method: 'get', path: '/v1/downloads/releases', key: () => customer.apiKey },
     {
       method: 'get', path: '/v1/downloads/url', key: () => customer.apiKey,

@@ -383,6 +383,19 @@ ALTER TABLE versions ADD COLUMN minimum_system_version TEXT;
 ALTER TABLE versions ADD COLUMN critical INTEGER NOT NULL DEFAULT 0;
 `;
 
+// A NOCASE index serves a case-insensitive LIKE 'prefix%' on the name (and the id); a customer's share links are listed newest first.
+const CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING = `
+CREATE INDEX IF NOT EXISTS customers_name_nocase ON customers(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS customers_id_nocase ON customers(customer_id COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS share_links_customer ON share_links(customer_id, created_at);
+`;
+
+// The audit log filtered by who acted or what was acted on, each in log order.
+const AUDIT_ACTOR_AND_TARGET_FEEDS = `
+CREATE INDEX IF NOT EXISTS audit_feed_actor ON audit_log(actor, ts DESC, entry_id DESC);
+CREATE INDEX IF NOT EXISTS audit_feed_target ON audit_log(target, ts DESC, entry_id DESC);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -403,6 +416,8 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
   (db) => db.exec(SPARKLE_FIELDS),
+  (db) => db.exec(CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING),
+  (db) => db.exec(AUDIT_ACTOR_AND_TARGET_FEEDS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

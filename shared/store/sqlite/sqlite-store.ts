@@ -174,8 +174,8 @@ export class SqliteStore implements Store {
   getCustomer(customerId: string): Promise<Customer | null> {
     return this.guard(this.accounts.getCustomer(customerId));
   }
-  listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
-    return this.guard(this.accounts.listCustomers(page, pageSize));
+  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
+    return this.guard(this.accounts.listCustomers(page, pageSize, search));
   }
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
     return this.guard(this.accounts.updateCustomer(customerId, patch, at));
@@ -247,6 +247,9 @@ export class SqliteStore implements Store {
   // Share links
   createShareLink(link: ShareLink): Promise<ShareLink> {
     return this.guard(this.uploadsAndLinks.createShareLink(link));
+  }
+  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
+    return this.guard(this.uploadsAndLinks.listShareLinks(customerId, limit));
   }
   getShareLink(tokenHash: string): Promise<ShareLink | null> {
     return this.guard(this.uploadsAndLinks.getShareLink(tokenHash));

@@ -3,6 +3,7 @@ import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
+import { customerShareLinkFuzzers } from './customer-share-links';
 import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
@@ -28,6 +29,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
+    ...customerShareLinkFuzzers(context),
     ...deletionFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),

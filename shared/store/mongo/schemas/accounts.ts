@@ -21,6 +21,8 @@ export const customerSchema = new Schema<CustomerDoc>(
 );
 customerSchema.index({ customerId: 1 }, uniqueIndex('unique_customerId'));
 customerSchema.index({ createdAt: 1, customerId: 1 });
+// The search's prefix match on the name (an anchored pattern reads index keys, not documents).
+customerSchema.index({ name: 1 });
 
 export const apiKeySchema = new Schema<ApiKeyDoc>(
   {
