@@ -1,6 +1,7 @@
 import type { Fixture } from '../fixture';
 import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
+import { callerFuzzers } from './caller';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
 import { customerShareLinkFuzzers } from './customer-share-links';
@@ -35,5 +36,6 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...statisticsFuzzers(context),
     ...adminKeyFuzzers(context),
     ...metricsFuzzers(context),
+    ...callerFuzzers(context),
   ];
 }
