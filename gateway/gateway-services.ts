@@ -1,6 +1,7 @@
 import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
 import { ShareLinkService } from './downloads/share-link-service';
+import { TokenMeter } from './downloads/token-meter';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
 import { AuditService } from './services/audit-service';
@@ -38,7 +39,7 @@ export interface GatewayServices {
 export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const { config } = deps;
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
-  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock));
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),

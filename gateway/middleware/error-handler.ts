@@ -59,7 +59,7 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
  */
 export function responseErrorListener(logger: Logger) {
   return (error: Error, ctx?: Context): void => {
-    const request = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx?.path };
+    const request = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx && loggablePath(ctx.path) };
     const body = ctx?.body;
     if (!(body instanceof Readable) || body.errored !== error) {
       logger.debug({ ...request, reason: error.message }, 'connection failed mid-request');
@@ -84,6 +84,7 @@ export function answeredStatus(error: unknown): number {
 export function appErrorBody(error: AppError): ErrorBody {
   const body: ErrorBody = { code: error.code, message: error.message };
   if (error.details) body.details = error.details;
+  if (error.resetsAt) body.resetsAt = error.resetsAt.toISOString();
   return body;
 }
 
