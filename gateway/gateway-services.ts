@@ -2,6 +2,7 @@ import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
 import { ShareLinkService } from './downloads/share-link-service';
 import { TokenMeter } from './downloads/token-meter';
+import { AccessTokenService } from './services/access-token-service';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
 import { AuditService } from './services/audit-service';
@@ -28,6 +29,7 @@ export interface GatewayServices {
   /** Webhook endpoints and their deliveries (deps.webhooks announces events). */
   webhookEndpoints: WebhookService;
   adminKeys: AdminKeyService;
+  accessTokens: AccessTokenService;
   audit: AuditService;
   statistics: StatisticsService;
   downloads: DownloadService;
@@ -52,6 +54,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     customers: new CustomerService(deps.store, deps.keyCache, deps.webhooks),
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
+    accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock),
     audit: new AuditService(deps.store, deps.logger),
     statistics: new StatisticsService(deps.store),
     downloads,

@@ -8,6 +8,7 @@ import { landingRoutes } from './landing-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
+import { accessTokenRoutes } from './management/access-token-routes';
 import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
@@ -25,6 +26,7 @@ const MODULES: readonly RouteModule[] = [
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,
+  accessTokenRoutes,
   webhookRoutes,
   statisticsRoutes,
   adminKeyRoutes,
