@@ -54,7 +54,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     customers: new CustomerService(deps.store, deps.keyCache, deps.webhooks),
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
-    accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock),
+    accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock, deps.webhooks),
     audit: new AuditService(deps.store, deps.logger),
     statistics: new StatisticsService(deps.store),
     downloads,

@@ -5,6 +5,8 @@ import { newId } from '../../shared/ids';
 import { ACCESS_TOKENS_PER_CUSTOMER_MAX } from '../../shared/policy';
 import type { AccessToken, AccessTokenUsage } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
+import { webhookData } from '../../shared/webhooks/events';
+import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import { type TokenPeriod, tokenPeriod } from '../../shared/token-periods';
 import type { AccessTokenCache } from '../auth/access-token-cache';
 import type { CreateAccessTokenRequest, UpdateAccessTokenRequest } from '../schemas/access-token-schemas';
@@ -17,8 +19,8 @@ export interface AccessTokenWithUsage {
 }
 
 /**
- * Customers' access tokens. A token's applications must be among its customer's; every change of a
- * token is written through the token cache, so it is in force on every gateway's next request, or
+ * Customers' access tokens, announced (created, revoked) as customer keys are. A token's applications
+ * must be among its customer's; every change of a token is written through the token cache, so it is in force on every gateway's next request, or
  * refused with 503 and nothing written.
  */
 export class AccessTokenService {
@@ -26,6 +28,7 @@ export class AccessTokenService {
     private readonly store: Store,
     private readonly tokens: AccessTokenCache,
     private readonly clock: Clock,
+    private readonly webhooks: WebhookEvents,
   ) {}
 
   async create(customerId: string, request: CreateAccessTokenRequest): Promise<{ record: AccessToken; token: string }> {
@@ -36,10 +39,11 @@ export class AccessTokenService {
     if (request.applications) await this.checkApplications(customerId, request.applications);
     const issued = issueAccessToken();
     const now = new Date(this.clock.now());
-    const record = await this.store.createAccessToken({
+    const tokenHash = issued.keyHash;
+    const record = await this.webhooks.announceChange([{ type: 'access_token.created', subject: [tokenHash], at: now }], () => this.store.createAccessToken({
       tokenId: newId('tok'),
       customerId,
-      tokenHash: issued.keyHash,
+      tokenHash,
       prefix: issued.prefix,
       name: request.name ?? null,
       maxDownloads: request.maxDownloads ?? null,
@@ -55,7 +59,7 @@ export class AccessTokenService {
       updatedAt: now,
       lastUsedAt: null,
       revokedAt: null,
-    });
+    }), (created) => [webhookData.accessToken(created)]);
     return { record, token: issued.apiKey };
   }
 
@@ -87,8 +91,13 @@ export class AccessTokenService {
 
   async revoke(customerId: string, tokenId: string): Promise<AccessToken> {
     const current = await this.store.getAccessToken(customerId, tokenId);
+    const at = new Date(this.clock.now());
     const revoked = current && !current.revokedAt
-      ? await this.tokens.change(current.tokenHash, () => this.store.revokeAccessToken(customerId, tokenId, new Date(this.clock.now())))
+      ? await this.webhooks.announceChange(
+        [{ type: 'access_token.revoked', subject: [current.tokenHash], at }],
+        () => this.tokens.change(current.tokenHash, () => this.store.revokeAccessToken(customerId, tokenId, at)),
+        (token) => [token && webhookData.accessToken(token)],
+      )
       : null;
     if (!revoked) throw tokenNotFound(customerId, tokenId);
     return revoked;

@@ -305,7 +305,7 @@ export interface Store {
   listCustomers(page: number, pageSize: number): Promise<Page<Customer>>;
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
-   * Deletes a customer: its record goes, its keys and share links are revoked at `at`, its id leaves
+   * Deletes a customer: its record goes, its keys, access tokens and share links are revoked at `at`, its id leaves
    * every application's customerIds, and its activity is anonymised (customerId, clientIp and
    * userAgent of its events set to null); events stay, so statistics keep counting them. null when
    * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record

@@ -839,7 +839,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
     });
 
     describe('deleting a customer', () => {
-      it('deletes the record, revokes its keys and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+      it('deletes the record, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
         await store.createCustomer(customer('cust_1'));
         await store.createCustomer(customer('cust_2'));
         await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
@@ -847,6 +847,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.createApiKey(apiKey('key_3', { customerId: 'cust_2', keyHash: 'h3' }));
         await store.createShareLink(shareLink('token_1', { customerId: 'cust_1' }));
         await store.createShareLink(shareLink('token_2', { customerId: 'cust_2' }));
+        await store.createAccessToken(accessToken('tok_1', { customerId: 'cust_1' }));
+        await store.createAccessToken(accessToken('tok_2', { customerId: 'cust_2' }));
         await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
         await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
         await store.insertEvents([
@@ -865,6 +867,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.findApiKeyByHash('h3')).to.deep.include({ revokedAt: null });
         expect(await store.getShareLink('token_1')).to.deep.include({ revokedAt: at(10) });
         expect(await store.getShareLink('token_2')).to.deep.include({ revokedAt: null });
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.findAccessTokenByHash('hash-tok_2')).to.deep.include({ revokedAt: null });
         expect(await store.getApplication('app_1')).to.deep.include({ customerIds: ['cust_2', 'cust_3'], updatedAt: at(10) });
         expect(await store.getApplication('app_2')).to.deep.include({ customerIds: ['cust_2'], updatedAt: at(0) });
         const events = await store.listEvents({ limit: 10 });

@@ -81,7 +81,7 @@ describe('Access tokens', function () {
     expect((await send(app.baseUrl, latestPath(token))).body.data.downloadUrl).to.be.a('string');
     const share = await app.http.post('/v1/downloads/share', { applicationId, version: '1.0.0', platform: 'linux', arch: 'x64' }, { key: customer.apiKey });
     expect(share.status).to.equal(201);
-    const shareToken = String(share.body.data.url).split('/').pop();
+    const shareToken = share.body.data.token as string;
     expect((await send(app.baseUrl, `/t/${token}/v1/downloads/share/${shareToken}`)).status).to.equal(302);
     expect((await send(app.baseUrl, `/t/${token}/v1/updates/${applicationId}/electron/1.0.0/app-1.0.0.AppImage`)).status).to.equal(302);
     expect((await send(app.baseUrl, `/v1/updates/${applicationId}/electron/1.0.0/app-1.0.0.AppImage`, { Authorization: `Bearer ${token}` })).status).to.equal(302);
