@@ -147,8 +147,6 @@ export const ACCESS_TOKEN_MAX_CLIENTS = 10_000;
 export const ACCESS_TOKEN_MAX_BYTES = 1024 ** 5;
 /** How often a token's counts may start again (UTC calendar periods; a week starts on Monday). */
 export const ACCESS_TOKEN_RESET_PERIODS = ['day', 'week', 'month'] as const;
-/** The longest name a token takes. */
-export const ACCESS_TOKEN_NAME_MAX_LENGTH = 100;
 /** Active tokens one customer may hold. */
 export const ACCESS_TOKENS_PER_CUSTOMER_MAX = 100;
 

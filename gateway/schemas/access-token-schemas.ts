@@ -3,10 +3,9 @@ import {
   ACCESS_TOKEN_MAX_BYTES,
   ACCESS_TOKEN_MAX_CLIENTS,
   ACCESS_TOKEN_MAX_DOWNLOADS,
-  ACCESS_TOKEN_NAME_MAX_LENGTH,
   ACCESS_TOKEN_RESET_PERIODS,
 } from '../../shared/policy';
-import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, platformField } from './common';
+import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, nameField, platformField } from './common';
 
 const count = (max: number) => z
   .number({ invalid_type_error: 'must be a whole number' })
@@ -25,7 +24,7 @@ const list = <T extends z.ZodTypeAny>(item: T, what: string) =>
 /** Every limit of a token; each may be null (no limit). */
 function limitFields(channels: readonly string[]) {
   return {
-    name: z.string({ invalid_type_error: 'must be a string' }).trim().min(1, 'must not be empty').max(ACCESS_TOKEN_NAME_MAX_LENGTH, `at most ${ACCESS_TOKEN_NAME_MAX_LENGTH} characters`).nullable(),
+    name: nameField.nullable(),
     maxDownloads: count(ACCESS_TOKEN_MAX_DOWNLOADS).nullable(),
     maxClients: count(ACCESS_TOKEN_MAX_CLIENTS).nullable(),
     maxBytes: count(ACCESS_TOKEN_MAX_BYTES).nullable(),

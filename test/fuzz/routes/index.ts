@@ -1,4 +1,5 @@
 import type { Fixture } from '../fixture';
+import { accessTokenFuzzers } from './access-tokens';
 import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
 import { routeContext } from './context';
@@ -26,6 +27,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
+    ...accessTokenFuzzers(context),
     ...deletionFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
