@@ -4,28 +4,32 @@ import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
 import type { AccessTokenList, AccessTokenRecord, AccessTokenWithUsage, IssuedAccessToken } from '../http/responses';
 
-/** A whole number of at least 1, or `none` (null: the limit removed). */
-const limit = (name: string) => (value: string): number | null => {
-  if (value === 'none') return null;
+/**
+ * `none` stands for null (the limit removed) until the body is built: commander turns an option
+ * parser's null into an empty string.
+ */
+const NONE = 'none';
+type Given<T> = T | typeof NONE;
+
+/** A whole number of at least 1, or `none`. */
+const limit = (name: string) => (value: string): Given<number> => {
+  if (value === NONE) return NONE;
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed) || parsed < 1) throw new UsageError(`--${name} must be a whole number, at least 1 (or none)`);
   return parsed;
 };
 
-/** `none` for null, else the value as given. */
-const orNone = (value: string): string | null => (value === 'none' ? null : value);
-
 interface LimitOptions {
   name?: string;
-  maxDownloads?: number | null;
-  maxClients?: number | null;
-  maxBytes?: number | null;
-  validFrom?: string | null;
-  validUntil?: string | null;
+  maxDownloads?: Given<number>;
+  maxClients?: Given<number>;
+  maxBytes?: Given<number>;
+  validFrom?: string;
+  validUntil?: string;
   app?: string[];
   channel?: string[];
   platform?: string[];
-  resetEvery?: string | null;
+  resetEvery?: string;
 }
 
 function withLimitOptions(command: Command): Command {
@@ -34,12 +38,12 @@ function withLimitOptions(command: Command): Command {
     .option('--max-downloads <n>', 'downloads per period (none: no limit)', limit('max-downloads'))
     .option('--max-clients <n>', 'distinct client addresses per period (none: no limit)', limit('max-clients'))
     .option('--max-bytes <n>', 'bytes per period (none: no limit)', limit('max-bytes'))
-    .option('--valid-from <date-time>', 'ISO 8601 date-time with an offset (none: at once)', orNone)
-    .option('--valid-until <date-time>', 'ISO 8601 date-time with an offset (none: no end)', orNone)
+    .option('--valid-from <date-time>', 'ISO 8601 date-time with an offset (none: at once)')
+    .option('--valid-until <date-time>', 'ISO 8601 date-time with an offset (none: no end)')
     .option('--app <applicationId>', "limit the token to this application of the customer's (repeatable)", collect)
     .option('--channel <channel>', 'limit the token to this channel (repeatable)', collect)
     .option('--platform <platform>', 'limit the token to this platform (repeatable)', collect)
-    .option('--reset-every <period>', 'day, week or month: the counts start again each period (none: never)', orNone);
+    .option('--reset-every <period>', 'day, week or month: the counts start again each period (none: never)');
 }
 
 /** The request body of the limits given; what is not given is left out. */
@@ -56,7 +60,7 @@ function limitsOf(options: LimitOptions): Record<string, unknown> {
     platforms: options.platform,
     resetEvery: options.resetEvery,
   };
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined).map(([field, value]) => [field, value === NONE ? null : value]));
 }
 
 const tokensPath = (customerId: string) => apiPath`/v1/management/customers/${customerId}/tokens`;
