@@ -22,13 +22,10 @@ export class AccessTokenCache {
   private readonly clientKeys = new BoundedMap<string, Buffer>(MAX_CLIENT_KEYS);
   private readonly uses: KeyUseRecorder;
 
-  constructor(store: Store, private readonly bus: InvalidationBus, logger: Logger) {
+  constructor(private readonly store: Store, private readonly bus: InvalidationBus, logger: Logger) {
     this.tokens = new LocalCache(bus);
     this.uses = new KeyUseRecorder((tokenId, at) => store.touchAccessToken(tokenId, at), logger);
-    this.load = (tokenHash) => store.findAccessTokenByHash(tokenHash);
   }
-
-  private readonly load: (tokenHash: string) => Promise<AccessToken | null>;
 
   /** The token from the in-process cache, without waiting; undefined when not there. */
   cached(tokenHash: string): AccessToken | undefined {
@@ -37,7 +34,7 @@ export class AccessTokenCache {
 
   /** The stored token (revoked ones included: the caller refuses them), or null when unknown. */
   resolve(tokenHash: string): Promise<AccessToken | null> {
-    return this.tokens.getOrLoad(tokenHash, () => this.load(tokenHash), [tokenTag(tokenHash)]);
+    return this.tokens.getOrLoad(tokenHash, () => this.store.findAccessTokenByHash(tokenHash), [tokenTag(tokenHash)]);
   }
 
   /**

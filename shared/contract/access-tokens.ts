@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCESS_TOKEN_RESET_PERIODS } from '../policy';
 import type { AccessToken, AccessTokenUsage } from '../store/models';
 import type { TokenPeriod } from '../token-periods';
 import { iso, isoOrNull, timestamp } from './common';
@@ -14,7 +15,7 @@ const limitsShape = {
   applications: z.array(z.string()).nullable(),
   channels: z.array(z.string()).nullable(),
   platforms: z.array(z.string()).nullable(),
-  resetEvery: z.enum(['day', 'week', 'month']).nullable(),
+  resetEvery: z.enum(ACCESS_TOKEN_RESET_PERIODS).nullable(),
 };
 
 /** A token as listed: never its hash, only the prefix a person recognises. */

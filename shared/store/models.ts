@@ -1,3 +1,4 @@
+import type { ACCESS_TOKEN_RESET_PERIODS } from '../policy';
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
 import type { Scope } from '../scopes';
@@ -113,7 +114,7 @@ export interface ApiKey {
 }
 
 /** How often an access token's counts start again (UTC calendar periods); null: never. */
-export type TokenResetPeriod = 'day' | 'week' | 'month';
+export type TokenResetPeriod = (typeof ACCESS_TOKEN_RESET_PERIODS)[number];
 
 /** What an access token allows besides its customer's own rights; every null is "no limit". */
 export interface AccessTokenLimits {
