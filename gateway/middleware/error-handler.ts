@@ -31,7 +31,7 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError(404, 'NOT_FOUND', `no route for ${ctx.path}`);
+        throw new AppError(404, 'NOT_FOUND', `no route for ${loggablePath(ctx.path)}`);
       }
     } catch (error) {
       const rendered = render(error);
