@@ -24,7 +24,8 @@ export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root'
 
 /**
  * Who presents `Authorization: Bearer <key>`: a root admin key (compared in constant time against
- * every configured hash), a scoped admin key `adm_<secret>` or a customer key `<customerId>.<secret>`.
+ * every configured hash), a scoped admin key `adm_<secret>`, a customer key `<customerId>.<secret>`,
+ * or a customer's access token `bdt_<secret>` (also in the path: `/t/{token}/...`, token-admission.ts).
  * Answers now when the key is in the in-process cache, which is what the busiest requests find.
  */
 export type Identify = (ctx: AppContext) => Eventually<Principal>;
