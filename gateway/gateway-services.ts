@@ -1,6 +1,8 @@
 import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
 import { ShareLinkService } from './downloads/share-link-service';
+import { TokenMeter } from './downloads/token-meter';
+import { AccessTokenService } from './services/access-token-service';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
 import { AuditService } from './services/audit-service';
@@ -28,6 +30,7 @@ export interface GatewayServices {
   /** Webhook endpoints and their deliveries (deps.webhooks announces events). */
   webhookEndpoints: WebhookService;
   adminKeys: AdminKeyService;
+  accessTokens: AccessTokenService;
   audit: AuditService;
   statistics: StatisticsService;
   downloads: DownloadService;
@@ -42,7 +45,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
   // One read of each signature file per process, for every feed that serves signatures.
   const signatures = new SignatureTexts(deps.storage);
-  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock));
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
@@ -55,6 +58,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     customers: new CustomerService(deps.store, deps.keyCache, deps.webhooks),
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
+    accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock, deps.webhooks),
     audit: new AuditService(deps.store, deps.logger),
     statistics: new StatisticsService(deps.store),
     downloads,

@@ -8,6 +8,12 @@ export const ERROR_CODES = {
   INVALID_CURSOR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** An access token's limits: the error says when its counts start again (`resetsAt`), or when it is valid. */
+  TOKEN_DOWNLOAD_LIMIT_REACHED: 403,
+  TOKEN_CLIENT_LIMIT_REACHED: 403,
+  TOKEN_BYTE_LIMIT_REACHED: 403,
+  TOKEN_NOT_YET_VALID: 403,
+  TOKEN_EXPIRED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
@@ -42,6 +48,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** When what refused the request stops refusing it (an access token's next period), sent as `resetsAt`. */
+    readonly resetsAt?: Date,
   ) {
     super(message);
     this.name = 'AppError';

@@ -153,6 +153,22 @@ export const KEY_USE_RESOLUTION_MS = 60_000;
 /** The longest a scoped admin key may be issued for (expiresAt at most this far ahead). */
 export const ADMIN_KEY_MAX_LIFETIME_DAYS = 366 * 5;
 
+// Access tokens
+
+/** The largest maxDownloads a token takes (per period). */
+export const ACCESS_TOKEN_MAX_DOWNLOADS = 1_000_000_000;
+/**
+ * The largest maxClients a token takes (distinct client addresses per period): each is kept as a keyed
+ * hash for the period, in one MongoDB document per token and period.
+ */
+export const ACCESS_TOKEN_MAX_CLIENTS = 10_000;
+/** The largest maxBytes a token takes (per period): 1 PiB. */
+export const ACCESS_TOKEN_MAX_BYTES = 1024 ** 5;
+/** How often a token's counts may start again (UTC calendar periods; a week starts on Monday). */
+export const ACCESS_TOKEN_RESET_PERIODS = ['day', 'week', 'month'] as const;
+/** Active tokens one customer may hold. */
+export const ACCESS_TOKENS_PER_CUSTOMER_MAX = 100;
+
 // Listings
 
 export const PAGE_SIZE_DEFAULT = 20;

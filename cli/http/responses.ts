@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import type {
+  accessTokenListResponse,
+  accessTokenResponse,
+  accessTokenWithUsageResponse,
+  issuedAccessTokenResponse,
+} from '../../shared/contract/access-tokens';
 import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
 import type {
   applicationListResponse,
@@ -91,4 +97,8 @@ export type DeliveryList = z.infer<typeof deliveryListResponse>;
 /** The releases a customer may download, as GET /v1/downloads/releases answers them. */
 export type ReleaseList = z.infer<typeof releaseListResponse>;
 export type CreatedShareLink = z.infer<typeof createdShareLinkResponse>;
+export type AccessTokenRecord = z.infer<typeof accessTokenResponse>;
+export type IssuedAccessToken = z.infer<typeof issuedAccessTokenResponse>;
+export type AccessTokenList = z.infer<typeof accessTokenListResponse>;
+export type AccessTokenWithUsage = z.infer<typeof accessTokenWithUsageResponse>;
 export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;

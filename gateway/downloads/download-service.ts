@@ -7,6 +7,9 @@ import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from './cache-lookups';
 import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
+import type { TokenGrant } from '../auth/token-admission';
+import type { DownloadOrigin } from '../http/client-origin';
+import type { TokenMeter } from './token-meter';
 
 /**
  * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
@@ -22,6 +25,7 @@ export class DownloadService {
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
     private readonly lookups: DownloadCacheLookups,
+    private readonly meter: TokenMeter,
   ) {}
 
   check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
@@ -33,7 +37,7 @@ export class DownloadService {
     return this.releases.grantBlockmap(customer, target);
   }
 
-  async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+  async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const checked = this.check(customer, target);
     const { file } = isPending(checked) ? await checked : checked;
     const answered = this.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, present);
@@ -56,8 +60,19 @@ export class DownloadService {
    * A customer's download: one event, stored before the answer, except that the downloads of one file
    * by one customer count once within the repeat window (a resumed download asks for a URL again).
    */
-  record(file: FileRecord, origin: EventOrigin): Promise<void> {
-    return this.events.recordDownload(file, origin);
+  record(file: FileRecord, origin: DownloadOrigin): Promise<void> {
+    return origin.token ? this.recordTokenDownload(file, origin, origin.token) : this.events.recordDownload(file, origin);
+  }
+
+  /** A download with an access token: counted against its limits first (403 when one is reached), given back when it cannot be recorded. */
+  private async recordTokenDownload(file: FileRecord, origin: DownloadOrigin, token: TokenGrant): Promise<void> {
+    const giveBack = await this.meter.count(token, file.fileSize, origin.clientIp);
+    try {
+      await this.events.recordDownload(file, origin);
+    } catch (error) {
+      await giveBack().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */

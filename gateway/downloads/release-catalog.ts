@@ -15,7 +15,7 @@ import {
 } from '../../shared/releases/platforms';
 import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
-import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import type { AccessTokenLimits, Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { Eventually } from '../http/eventually';
@@ -25,6 +25,8 @@ import type { CacheLookups } from '../../shared/metrics/process-metrics';
 export interface ReleaseCaller {
   customerId: string;
   tier: string;
+  /** An access token's restrictions, when the caller came with one: never more than the customer, often less. */
+  token?: { record: Pick<AccessTokenLimits, 'applications' | 'channels' | 'platforms'> };
 }
 
 /** Which releases: one application, a channel and what it cascades to, and optional platform and arch selectors. */
@@ -169,6 +171,7 @@ export class ReleaseCatalog {
         : entry.mainFile(request);
     if (!file) throw notFound(request.platform || request.arch ? `version ${request.version} has no MAIN file for ${describeTarget(request)}` : 'version not found');
     if (!tierAllows(this.rules.tiers, caller.tier, entry.version.requiredTier)) throw forbidden('tier access required');
+    if (caller.token) refuseOutsideToken(caller.token.record, entry.version, file);
     return { application, version: entry.version, file };
   }
 
@@ -187,7 +190,7 @@ export class ReleaseCatalog {
   }
 
   private listed(application: Application | null, caller: ReleaseCaller, applicationId: string): Application {
-    if (!application || !this.lists(application, caller.customerId)) throw notFound(`application ${applicationId} not found`);
+    if (!application || !this.lists(application, caller.customerId) || !tokenReaches(caller, applicationId)) throw notFound(`application ${applicationId} not found`);
     return application;
   }
 
@@ -251,15 +254,17 @@ class ReleaseIndex {
 
   latest(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): LatestRelease {
     for (const offer of this.offerList(caller.tier, selector, rules).offers) {
-      if (inRollout(caller, selector.applicationId, offer)) return offer.latest;
+      if (inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest))) return offer.latest;
     }
     return NO_RELEASE;
   }
 
   releases(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): readonly OfferedRelease[] {
     const list = this.offerList(caller.tier, selector, rules);
-    if (!list.staged) return list.releases;
-    return list.offers.filter((offer) => inRollout(caller, selector.applicationId, offer)).map((offer) => offer.release);
+    if (!list.staged && !caller.token) return list.releases;
+    return list.offers
+      .filter((offer) => inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest)))
+      .map((offer) => offer.release);
   }
 
   private offerList(tier: string, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
@@ -298,6 +303,27 @@ class ReleaseIndex {
 function inRollout(caller: ReleaseCaller, applicationId: string, offer: Offer): boolean {
   return offer.rolloutPercentage >= MAX_ROLLOUT_PERCENTAGE
     || isInRollout(caller.customerId, applicationId, offer.release.version.version, offer.rolloutPercentage);
+}
+
+type TokenRestrictions = Pick<AccessTokenLimits, 'applications' | 'channels' | 'platforms'>;
+
+/** Whether the caller's token (if any) names the application among those it may download. */
+function tokenReaches(caller: ReleaseCaller, applicationId: string): boolean {
+  const applications = caller.token?.record.applications;
+  return !applications || applications.includes(applicationId);
+}
+
+/** Whether a token's channels and platforms take an offered release (its MAIN file, when it has one for the request). */
+function tokenOffers(token: TokenRestrictions, latest: LatestRelease): boolean {
+  if (latest.kind === 'none') return false;
+  if (token.channels && !token.channels.includes(latest.release.version.channel)) return false;
+  return latest.kind !== 'found' || !token.platforms || token.platforms.includes(latest.file.platform);
+}
+
+/** 403 for a file of a channel or a platform the token does not take. */
+function refuseOutsideToken(token: TokenRestrictions, version: Version, file: ReleaseFile): void {
+  if (token.channels && !token.channels.includes(version.channel)) throw forbidden(`this access token does not download from channel ${version.channel}`);
+  if (token.platforms && !token.platforms.includes(file.platform)) throw forbidden(`this access token does not download files for ${file.platform}`);
 }
 
 /** One version and its available files, with its MAIN-file selections kept per selectors. */

@@ -271,7 +271,7 @@ function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
   const detail = registry.register('ErrorDetail', z.object({ field: z.string(), message: z.string() }).strict());
   const envelope = (codes: readonly ErrorCode[]) => z.object({
     success: z.literal(false),
-    error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional() }).strict(),
+    error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional(), resetsAt: z.string().datetime().optional() }).strict(),
   }).strict();
   const allCodes = Object.keys(ERROR_CODES) as ErrorCode[];
   const codesOf = (statuses: readonly number[]) => {

@@ -8,6 +8,8 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  /** ISO 8601: when the limit that refused the request starts again. */
+  resetsAt?: string;
 }
 
 /**

@@ -10,6 +10,7 @@ import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
 import { customerShareLinkRoutes } from './management/customer-share-link-routes';
+import { accessTokenRoutes } from './management/access-token-routes';
 import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
@@ -31,6 +32,7 @@ const MODULES: readonly RouteModule[] = [
   multipartUploadRoutes,
   customerRoutes,
   customerShareLinkRoutes,
+  accessTokenRoutes,
   webhookRoutes,
   statisticsRoutes,
   adminKeyRoutes,

@@ -76,12 +76,19 @@ export class UpdateFeeds {
    * caller's. A caller who may use the application but is offered no signed build for its target is
    * up to date (Tauri's updater takes any answer but 204 and a valid 200 as a failure).
    */
-  tauriCheck(caller: ReleaseCaller, applicationId: string, target: { platform: OperatingSystem; arch: Arch; channel?: string }, running: RunningVersion): Eventually<UpdateCheck> {
+  tauriCheck(
+    caller: ReleaseCaller,
+    applicationId: string,
+    target: { platform: OperatingSystem; arch: Arch; channel?: string },
+    running: RunningVersion,
+    /** The base of the answer's link: the caller's (callerBaseUrl), which keeps an access token given in the path. */
+    baseUrl = this.publicBaseUrl,
+  ): Eventually<UpdateCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (!offer || !this.isNewer(offer.release.version, running)) return UP_TO_DATE;
-      return andThen(this.tauriDocument(applicationId, offer), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
+      return andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
     }, undefined);
   }
 
@@ -165,13 +172,16 @@ export class UpdateFeeds {
     return pick;
   }
 
-  private tauriDocument(applicationId: string, offer: TauriOffer): Eventually<Buffer> {
+  private tauriDocument(applicationId: string, offer: TauriOffer, baseUrl: string): Eventually<Buffer> {
     const key = offer.signature.fileId;
-    const cached = this.tauriDocuments.get(offer.release)?.get(key);
+    // Documents are kept only for the public base: one whose link carries a caller's token is the caller's.
+    const shared = baseUrl === this.publicBaseUrl;
+    const cached = shared ? this.tauriDocuments.get(offer.release)?.get(key) : undefined;
     if (cached !== undefined) return cached;
     return andThen(this.signatures.text(offer.signature), (signature) => {
-      const url = `${this.publicBaseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(offer.main)}`;
+      const url = `${baseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(offer.main)}`;
       const body = Buffer.from(JSON.stringify(tauriUpdateAnswer(offer.release.version, url, signature)));
+      if (!shared) return body;
       let documents = this.tauriDocuments.get(offer.release);
       if (!documents) {
         documents = new Map();

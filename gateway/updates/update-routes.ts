@@ -4,6 +4,7 @@ import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/up
 import { isBlockmapName } from '../../shared/releases/blockmaps';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { presentRedirect, redirectResponse } from '../../shared/contract/downloads';
+import { callerBaseUrl } from '../http/caller-base-url';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';
@@ -103,7 +104,8 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
         const platform = platformOfTauriTarget(params.target);
         const arch = archOfTauriArch(params.arch);
         if (!platform || !arch) throw notFound(`no build for Tauri target ${params.target} and arch ${params.arch}`);
-        const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion);
+        const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion,
+          callerBaseUrl(deps.config.publicBaseUrl, ctx.state));
         return andThen(checked, sendCheck, ctx);
       },
     }),

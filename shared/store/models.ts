@@ -1,3 +1,4 @@
+import type { ACCESS_TOKEN_RESET_PERIODS } from '../policy';
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
 import type { Scope } from '../scopes';
@@ -124,6 +125,68 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
+
+/** How often an access token's counts start again (UTC calendar periods); null: never. */
+export type TokenResetPeriod = (typeof ACCESS_TOKEN_RESET_PERIODS)[number];
+
+/** What an access token allows besides its customer's own rights; every null is "no limit". */
+export interface AccessTokenLimits {
+  /** Downloads in a period. */
+  maxDownloads: number | null;
+  /** Distinct client addresses in a period. */
+  maxClients: number | null;
+  /** Bytes (the sizes of the files downloaded) in a period. */
+  maxBytes: number | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  /** A subset of the customer's applications; null: every application the customer may download. */
+  applications: string[] | null;
+  channels: string[] | null;
+  platforms: string[] | null;
+  resetEvery: TokenResetPeriod | null;
+}
+
+/** A customer's access token (entitlement): a credential for downloads and update feeds only, with limits. */
+export interface AccessToken extends AccessTokenLimits {
+  tokenId: string;
+  customerId: string;
+  /** SHA-256 hex of the whole token; the token itself is never stored. */
+  tokenHash: string;
+  /** First characters of the token, enough for a person to recognise it. */
+  prefix: string;
+  name: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A token's counts in one period (from periodStart). */
+export interface AccessTokenUsage {
+  downloads: number;
+  /** Distinct client addresses. */
+  clients: number;
+  bytes: number;
+}
+
+/** Which count a refused use would have taken past its limit. */
+export type TokenLimitReached = 'downloads' | 'clients' | 'bytes';
+
+/** One download to count against a token, with the limits it is held to. */
+export interface TokenUse {
+  tokenId: string;
+  periodStart: Date;
+  /** Keyed hash of the client's address (the address itself is never stored). */
+  clientHash: string;
+  bytes: number;
+  maxDownloads: number | null;
+  maxClients: number | null;
+  maxBytes: number | null;
+}
+
+export type TokenUseOutcome =
+  | { outcome: 'counted'; usage: AccessTokenUsage }
+  | { outcome: 'refused'; limit: TokenLimitReached; usage: AccessTokenUsage };
 
 /** A scoped admin key (shared/scopes.ts); the keys of ADMIN_API_KEYS are configuration, not records. */
 export interface AdminKey {

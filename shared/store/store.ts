@@ -1,6 +1,8 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type {
   AdminKey,
+  AccessToken,
+  AccessTokenUsage,
   ApiKey,
   Application,
   AuditEntry,
@@ -13,6 +15,8 @@ import type {
   FileStatus,
   InitialReleaseStatus,
   ShareLink,
+  TokenUse,
+  TokenUseOutcome,
   UploadSession,
   UploadStatus,
   Version,
@@ -121,6 +125,9 @@ export type FileDeletion =
   | { outcome: 'deleted'; file: FileRecord }
   | { outcome: 'refused'; file: FileRecord; reason: 'pending' | 'published' | 'yanked' }
   | { outcome: 'not-found' };
+
+/** What PATCH may change of an access token. */
+export type AccessTokenPatch = Partial<Omit<AccessToken, 'tokenId' | 'customerId' | 'tokenHash' | 'prefix' | 'createdAt' | 'updatedAt' | 'lastUsedAt' | 'revokedAt'>>;
 
 /** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
 export interface CustomerDeletion {
@@ -309,7 +316,7 @@ export interface Store {
   listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>>;
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
-   * Deletes a customer: its record goes, its keys and share links are revoked at `at`, its id leaves
+   * Deletes a customer: its record goes, its keys, access tokens and share links are revoked at `at`, its id leaves
    * every application's customerIds, and its activity is anonymised (customerId, clientIp and
    * userAgent of its events set to null); events stay, so statistics keep counting them. null when
    * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record
@@ -325,6 +332,30 @@ export interface Store {
   /** Revokes a key of that customer; null when unknown or already revoked. */
   revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
+
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken>;
+  /** A customer's tokens that are not revoked, oldest first. */
+  listAccessTokens(customerId: string): Promise<AccessToken[]>;
+  /** One of the customer's tokens, revoked ones included; null when unknown. */
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null>;
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null>;
+  /** Changes a token's limits (a field left undefined stays); null when unknown or revoked. */
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null>;
+  /** null when unknown or already revoked. */
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null>;
+  /** Moves lastUsedAt forward to `at`, never back. */
+  touchAccessToken(tokenId: string, at: Date): Promise<void>;
+  /** The token's counts in the period starting at `periodStart` (zeros when nothing was counted). */
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage>;
+  /**
+   * Counts one download against a token in one atomic conditional write: counted, or refused naming
+   * the limit it would pass, with nothing changed. However many processes count at once, no count
+   * passes its limit. Counts of earlier periods are dropped when a new period starts.
+   */
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome>;
+  /** Takes back one counted download and its bytes (a download that could not be recorded); never below 0. */
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void>;
 
   // Admin keys
   createAdminKey(key: AdminKey): Promise<AdminKey>;

@@ -273,6 +273,38 @@ describe('bds CLI', function () {
     });
   });
 
+  describe('access tokens', () => {
+    it('tokens: create with limits, list, show the usage, update, revoke', async () => {
+      const customer = await createCustomer(app);
+      const applicationId = uniqueId('cli-tokens');
+      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Tokens', '--customer', customer.customerId])).code).to.equal(0);
+      const created = await admin.run(['tokens', 'create', customer.customerId, '--name', 'fleet', '--max-downloads', '10', '--reset-every', 'day', '--app', applicationId, '--json']);
+      expect(created.code, created.stderr).to.equal(0);
+      const token = jsonOf<{ tokenId: string; token: string; maxDownloads: number; applications: string[]; resetEvery: string }>(created);
+      expect(token).to.include({ maxDownloads: 10, resetEvery: 'day' });
+      expect(token.applications).to.deep.equal([applicationId]);
+      expect(token.token).to.match(/^bdt_/);
+
+      const listed = await admin.run(['tokens', 'list', customer.customerId, '--json']);
+      expect(jsonOf<{ tokens: { tokenId: string }[] }>(listed).tokens.map((t) => t.tokenId)).to.deep.equal([token.tokenId]);
+      expect(listed.stdout).to.not.include(token.token);
+      const shown = jsonOf<{ usage: { downloads: number; periodEnd: string } }>(await admin.run(['tokens', 'show', customer.customerId, token.tokenId, '--json']));
+      expect(shown.usage.downloads).to.equal(0);
+      expect(shown.usage.periodEnd).to.be.a('string');
+
+      const updated = await admin.run(['tokens', 'update', customer.customerId, token.tokenId, '--max-downloads', 'none', '--max-clients', '3', '--json']);
+      expect(updated.code, updated.stderr).to.equal(0);
+      expect(jsonOf<{ maxDownloads: number | null; maxClients: number }>(updated)).to.include({ maxDownloads: null, maxClients: 3 });
+      const refused = await admin.run(['tokens', 'update', customer.customerId, token.tokenId, '--max-clients', '0']);
+      expect(refused.code).to.not.equal(0);
+
+      const revoked = jsonOf<{ tokenId: string; revokedAt: string }>(await admin.run(['tokens', 'revoke', customer.customerId, token.tokenId, '--json']));
+      expect(revoked.tokenId).to.equal(token.tokenId);
+      expect(revoked.revokedAt).to.be.a('string');
+      expect(jsonOf<{ tokens: unknown[] }>(await admin.run(['tokens', 'list', customer.customerId, '--json'])).tokens).to.deep.equal([]);
+    });
+  });
+
   describe('small uploads, uploads, statistics and activity', () => {
     let applicationId: string;
     let customer: { customerId: string; apiKey: string };

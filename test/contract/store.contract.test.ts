@@ -11,7 +11,7 @@ import { DependencyUnavailableError, DuplicateError } from '../../shared/errors'
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Platform } from '../../shared/releases/platforms';
 import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
-import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version, WebhookOutboxEntry } from '../../shared/store/models';
+import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, TokenUse, Version, WebhookOutboxEntry } from '../../shared/store/models';
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
@@ -19,7 +19,7 @@ import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, AuditQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
-  adminKey, apiKey, application, at, auditEntry, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
+  accessToken, adminKey, apiKey, application, at, auditEntry, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
   webhookDelivery, webhookEndpoint,
 } from '../support/records';
 import { rejectionOf } from '../support/rejection';
@@ -889,7 +889,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
     });
 
     describe('deleting a customer', () => {
-      it('deletes the record, revokes its keys and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+      it('deletes the record, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
         await store.createCustomer(customer('cust_1'));
         await store.createCustomer(customer('cust_2'));
         await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
@@ -897,6 +897,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.createApiKey(apiKey('key_3', { customerId: 'cust_2', keyHash: 'h3' }));
         await store.createShareLink(shareLink('token_1', { customerId: 'cust_1' }));
         await store.createShareLink(shareLink('token_2', { customerId: 'cust_2' }));
+        await store.createAccessToken(accessToken('tok_1', { customerId: 'cust_1' }));
+        await store.createAccessToken(accessToken('tok_2', { customerId: 'cust_2' }));
         await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
         await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
         await store.insertEvents([
@@ -915,6 +917,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.findApiKeyByHash('h3')).to.deep.include({ revokedAt: null });
         expect(await store.getShareLink('token_1')).to.deep.include({ revokedAt: at(10) });
         expect(await store.getShareLink('token_2')).to.deep.include({ revokedAt: null });
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.findAccessTokenByHash('hash-tok_2')).to.deep.include({ revokedAt: null });
         expect(await store.getApplication('app_1')).to.deep.include({ customerIds: ['cust_2', 'cust_3'], updatedAt: at(10) });
         expect(await store.getApplication('app_2')).to.deep.include({ customerIds: ['cust_2'], updatedAt: at(0) });
         const events = await store.listEvents({ limit: 10 });
@@ -968,6 +972,83 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.touchApiKey('key_1', at(6));
         expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(apiKey('key_1', { lastUsedAt: at(6) }));
         await store.touchApiKey('key_unknown', at(7));
+      });
+    });
+
+    describe('access tokens', () => {
+      const use = (overrides: Partial<TokenUse> = {}): TokenUse => ({
+        tokenId: 'tok_1', periodStart: at(0), clientHash: 'client-a', bytes: 10, maxDownloads: null, maxClients: null, maxBytes: null, ...overrides,
+      });
+
+      it('stores a token with its limits, finds it by hash, and refuses a duplicate hash or id', async () => {
+        const token = accessToken('tok_1', {
+          name: 'CI', maxDownloads: 10, maxClients: 3, maxBytes: 5_000_000_000, validFrom: at(1), validUntil: at(100),
+          applications: ['app_1'], channels: ['stable', 'beta'], platforms: ['linux'], resetEvery: 'week',
+        });
+        expect(await store.createAccessToken(token)).to.deep.equal(token);
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.equal(token);
+        expect(await store.findAccessTokenByHash('hash-unknown')).to.equal(null);
+        expect(await store.getAccessToken('cust_1', 'tok_1')).to.deep.equal(token);
+        expect(await store.getAccessToken('cust_2', 'tok_1')).to.equal(null);
+        await expectDuplicate(store.createAccessToken(accessToken('tok_2', { tokenHash: 'hash-tok_1' })), 'tokenHash');
+        await expectDuplicate(store.createAccessToken(accessToken('tok_1', { tokenHash: 'hash-other' })), 'tokenId');
+      });
+
+      it("lists a customer's unrevoked tokens, oldest first, and changes or revokes one only for its own customer", async () => {
+        await store.createAccessToken(accessToken('tok_2', { createdAt: at(2) }));
+        await store.createAccessToken(accessToken('tok_1', { createdAt: at(1) }));
+        await store.createAccessToken(accessToken('tok_3', { customerId: 'cust_2' }));
+        expect((await store.listAccessTokens('cust_1')).map((t) => t.tokenId)).to.deep.equal(['tok_1', 'tok_2']);
+
+        expect(await store.updateAccessToken('cust_2', 'tok_1', { maxDownloads: 5 }, at(3))).to.equal(null);
+        const changed = await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: 5, channels: ['beta'], validUntil: at(9) }, at(3));
+        expect(changed).to.deep.equal(accessToken('tok_1', { createdAt: at(1), updatedAt: at(3), maxDownloads: 5, channels: ['beta'], validUntil: at(9) }));
+        const cleared = await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: null, channels: null }, at(4));
+        expect(cleared).to.deep.equal(accessToken('tok_1', { createdAt: at(1), updatedAt: at(4), validUntil: at(9) }));
+
+        expect(await store.revokeAccessToken('cust_2', 'tok_1', at(5))).to.equal(null);
+        const revoked = await store.revokeAccessToken('cust_1', 'tok_1', at(5));
+        expect(revoked?.revokedAt).to.deep.equal(at(5));
+        expect(await store.revokeAccessToken('cust_1', 'tok_1', at(6))).to.equal(null);
+        expect(await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: 1 }, at(6))).to.equal(null);
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.equal(revoked);
+        expect((await store.listAccessTokens('cust_1')).map((t) => t.tokenId)).to.deep.equal(['tok_2']);
+      });
+
+      it('records when a token was last used, never moving it back', async () => {
+        await store.createAccessToken(accessToken('tok_1'));
+        await store.touchAccessToken('tok_1', at(6));
+        await store.touchAccessToken('tok_1', at(4));
+        expect((await store.findAccessTokenByHash('hash-tok_1'))?.lastUsedAt).to.deep.equal(at(6));
+        await store.touchAccessToken('tok_unknown', at(7));
+      });
+
+      it('counts downloads, distinct clients and bytes per period, and names the limit a refused use would pass', async () => {
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+        const limits = { maxDownloads: 3, maxClients: 2, maxBytes: 100 };
+        expect(await store.countAccessTokenUse(use({ ...limits }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 10 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, clientHash: 'client-b' }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        // A third client is refused; a known one is not a new client.
+        expect(await store.countAccessTokenUse(use({ ...limits, clientHash: 'client-c' }))).to.deep.equal({ outcome: 'refused', limit: 'clients', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 81 }))).to.deep.equal({ outcome: 'refused', limit: 'bytes', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 80 }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 3, clients: 2, bytes: 100 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 0 }))).to.deep.equal({ outcome: 'refused', limit: 'downloads', usage: { downloads: 3, clients: 2, bytes: 100 } });
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 3, clients: 2, bytes: 100 });
+        await store.uncountAccessTokenUse('tok_1', at(0), 80);
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 2, clients: 2, bytes: 20 });
+
+        // A new period starts from nothing; the earlier one is no longer kept.
+        expect(await store.countAccessTokenUse(use({ ...limits, periodStart: at(60), clientHash: 'client-c' }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 10 } });
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+        expect(await store.getAccessTokenUsage('tok_2', at(60))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+      });
+
+      it('never counts past a limit however many uses are counted at once', async () => {
+        const downloads = await Promise.all(Array.from({ length: 20 }, (_, i) => store.countAccessTokenUse(use({ maxDownloads: 7, clientHash: `c${i % 3}` }))));
+        expect(downloads.filter((outcome) => outcome.outcome === 'counted')).to.have.length(7);
+        const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => store.countAccessTokenUse(use({ tokenId: 'tok_2', maxClients: 4, clientHash: `c${i}` }))));
+        expect(clients.filter((outcome) => outcome.outcome === 'counted')).to.have.length(4);
+        expect(await store.getAccessTokenUsage('tok_2', at(0))).to.deep.equal({ downloads: 4, clients: 4, bytes: 40 });
       });
     });
 

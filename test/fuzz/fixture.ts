@@ -44,6 +44,8 @@ export interface Fixture {
   draft: { version: string; file: SeededFile };
   /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
+  /** Access tokens of the premium customer: one to aim changes and a revocation at, one revoked already. */
+  tokens: { spare: string; revoked: string };
   /**
    * Scoped admin keys: one to aim a revocation at, one revoked already, and one with every scope but
    * admin, limited to an application no request names (refused everywhere with 403).
@@ -90,6 +92,11 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const spareKey = await extraKey();
   const revokedKey = await extraKey();
   expectStatus(await http.delete(`/v1/management/customers/${premium.customerId}/apikeys/${revokedKey.keyId}`), 200);
+
+  const token = async (): Promise<string> =>
+    expectStatus(await http.post(`/v1/management/customers/${premium.customerId}/tokens`, { maxDownloads: 1000 }), 201).tokenId as string;
+  const tokens = { spare: await token(), revoked: await token() };
+  expectStatus(await http.delete(`/v1/management/customers/${premium.customerId}/tokens/${tokens.revoked}`), 200);
 
   const application = async (name: string, customerIds: string[]) => {
     const applicationId = `${name}-${tag}`;
@@ -164,6 +171,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     customers: { free, premium, inactive, spare: spareCustomer },
     draft: { version: FIXTURE_DRAFT_VERSION, file: draftFile },
     keys: { spare: spareKey, revoked: revokedKey },
+    tokens,
     adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
     multipart: { uploadId: opened.uploadId, fileName: multipartName, fileSize: MULTIPART_FILE_SIZE, partCount: opened.partCount, version: FIXTURE_VERSIONS.pending },

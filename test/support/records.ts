@@ -1,4 +1,5 @@
 import type {
+  AccessToken,
   AdminKey,
   ApiKey,
   Application,
@@ -102,6 +103,30 @@ export function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
     keyHash: `hash-${keyId}`,
     prefix: `bds_${keyId}`,
     createdAt: at(0),
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function accessToken(tokenId: string, overrides: Partial<AccessToken> = {}): AccessToken {
+  return {
+    tokenId,
+    customerId: 'cust_1',
+    tokenHash: `hash-${tokenId}`,
+    prefix: `bdt_${tokenId}`,
+    name: null,
+    maxDownloads: null,
+    maxClients: null,
+    maxBytes: null,
+    validFrom: null,
+    validUntil: null,
+    applications: null,
+    channels: null,
+    platforms: null,
+    resetEvery: null,
+    createdAt: at(0),
+    updatedAt: at(0),
     lastUsedAt: null,
     revokedAt: null,
     ...overrides,

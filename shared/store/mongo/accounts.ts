@@ -68,6 +68,7 @@ export class MongoAccounts implements AccountMethods {
     const [keys, links] = await Promise.all([
       this.models.apiKeys.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.shareLinks.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
+      this.models.accessTokens.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.applications.updateMany({ customerIds: customerId }, { $pull: { customerIds: customerId }, $set: { updatedAt: at } }),
     ]);
     // Events stay (statistics count them); what names the person goes.

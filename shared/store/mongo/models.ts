@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
-import { adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
+import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
 import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
@@ -15,6 +15,8 @@ export function bindModels(connection: Connection) {
     customers: connection.model('Customer', customerSchema),
     apiKeys: connection.model('ApiKey', apiKeySchema),
     adminKeys: connection.model('AdminKey', adminKeySchema),
+    accessTokens: connection.model('AccessToken', accessTokenSchema),
+    accessTokenUsage: connection.model('AccessTokenUsage', accessTokenUsageSchema),
     auditLog: connection.model('AuditEntry', auditEntrySchema),
     uploadSessions: connection.model('UploadSession', uploadSessionSchema),
     shareLinks: connection.model('ShareLink', shareLinkSchema),

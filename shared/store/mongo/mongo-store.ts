@@ -20,6 +20,10 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  AccessToken,
+  AccessTokenUsage,
+  TokenUse,
+  TokenUseOutcome,
 } from '../models';
 import type {
   ActivityQuery,
@@ -45,10 +49,12 @@ import type {
   VersionUpsert,
   WebhookAttemptResult,
   WebhookEndpointPatch,
+  AccessTokenPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
+import { MongoAccessTokens } from './access-tokens';
 import { MongoActivity } from './activity';
 import { MongoApplications } from './applications';
 import { MongoAudit } from './audit';
@@ -69,6 +75,7 @@ export class MongoStore implements Store {
   private readonly applications: MongoApplications;
   private readonly versionsAndFiles: MongoVersionsAndFiles;
   private readonly accounts: MongoAccounts;
+  private readonly accessTokens: MongoAccessTokens;
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
   private readonly webhooks: MongoWebhooks;
@@ -79,6 +86,7 @@ export class MongoStore implements Store {
     this.applications = new MongoApplications(models);
     this.versionsAndFiles = new MongoVersionsAndFiles(models, options);
     this.accounts = new MongoAccounts(models);
+    this.accessTokens = new MongoAccessTokens(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models, options);
     this.webhooks = new MongoWebhooks(models);
@@ -194,6 +202,37 @@ export class MongoStore implements Store {
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));
+  }
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken> {
+    return this.guard(this.accessTokens.createAccessToken(token));
+  }
+  listAccessTokens(customerId: string): Promise<AccessToken[]> {
+    return this.guard(this.accessTokens.listAccessTokens(customerId));
+  }
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.getAccessToken(customerId, tokenId));
+  }
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.findAccessTokenByHash(tokenHash));
+  }
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
+  }
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.revokeAccessToken(customerId, tokenId, at));
+  }
+  touchAccessToken(tokenId: string, at: Date): Promise<void> {
+    return this.guard(this.accessTokens.touchAccessToken(tokenId, at));
+  }
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage> {
+    return this.guard(this.accessTokens.getAccessTokenUsage(tokenId, periodStart));
+  }
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome> {
+    return this.guard(this.accessTokens.countAccessTokenUse(use));
+  }
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
+    return this.guard(this.accessTokens.uncountAccessTokenUse(tokenId, periodStart, bytes));
   }
   createApiKey(key: ApiKey): Promise<ApiKey> {
     return this.guard(this.accounts.createApiKey(key));

@@ -23,6 +23,9 @@ const DUPLICATE_TARGETS = {
   unique_adminKeyId: 'keyId',
   unique_adminKeyHash: 'keyHash',
   unique_entryId: 'entryId',
+  unique_accessTokenId: 'tokenId',
+  unique_accessTokenHash: 'tokenHash',
+  unique_tokenUsage: 'tokenUsage',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

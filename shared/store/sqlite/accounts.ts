@@ -56,6 +56,7 @@ export class SqliteAccounts implements AccountMethods {
       const revokedKeys = this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL').run(ms, customerId).changes;
       const revokedShareLinks = this.database.prepare('UPDATE share_links SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL')
         .run(ms, customerId).changes;
+      this.database.prepare('UPDATE access_tokens SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL').run(ms, customerId);
       this.database.prepare(
         `UPDATE applications SET customer_ids = (SELECT json_group_array(value) FROM json_each(applications.customer_ids) WHERE value != ?), updated_at = ?
          WHERE EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,

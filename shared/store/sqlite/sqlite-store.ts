@@ -22,6 +22,10 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  AccessToken,
+  AccessTokenUsage,
+  TokenUse,
+  TokenUseOutcome,
 } from '../models';
 import type {
   ActivityQuery,
@@ -47,9 +51,11 @@ import type {
   VersionUpsert,
   WebhookAttemptResult,
   WebhookEndpointPatch,
+  AccessTokenPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
+import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
 import { SqliteApplications } from './applications';
 import { SqliteAudit } from './audit';
@@ -77,6 +83,7 @@ export class SqliteStore implements Store {
   private readonly applications: SqliteApplications;
   private readonly versionsAndFiles: SqliteVersionsAndFiles;
   private readonly accounts: SqliteAccounts;
+  private readonly accessTokens: SqliteAccessTokens;
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
   private readonly webhooks: SqliteWebhooks;
@@ -90,6 +97,7 @@ export class SqliteStore implements Store {
     this.applications = new SqliteApplications(this.database);
     this.versionsAndFiles = new SqliteVersionsAndFiles(this.database, options);
     this.accounts = new SqliteAccounts(this.database);
+    this.accessTokens = new SqliteAccessTokens(this.database);
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
     this.webhooks = new SqliteWebhooks(this.database);
@@ -185,6 +193,37 @@ export class SqliteStore implements Store {
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));
+  }
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken> {
+    return this.guard(this.accessTokens.createAccessToken(token));
+  }
+  listAccessTokens(customerId: string): Promise<AccessToken[]> {
+    return this.guard(this.accessTokens.listAccessTokens(customerId));
+  }
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.getAccessToken(customerId, tokenId));
+  }
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.findAccessTokenByHash(tokenHash));
+  }
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
+  }
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.revokeAccessToken(customerId, tokenId, at));
+  }
+  touchAccessToken(tokenId: string, at: Date): Promise<void> {
+    return this.guard(this.accessTokens.touchAccessToken(tokenId, at));
+  }
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage> {
+    return this.guard(this.accessTokens.getAccessTokenUsage(tokenId, periodStart));
+  }
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome> {
+    return this.guard(this.accessTokens.countAccessTokenUse(use));
+  }
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
+    return this.guard(this.accessTokens.uncountAccessTokenUse(tokenId, periodStart, bytes));
   }
   createApiKey(key: ApiKey): Promise<ApiKey> {
     return this.guard(this.accounts.createApiKey(key));

@@ -1,4 +1,5 @@
 import type { Fixture } from '../fixture';
+import { accessTokenFuzzers } from './access-tokens';
 import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
 import { callerFuzzers } from './caller';
@@ -31,6 +32,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
     ...customerShareLinkFuzzers(context),
+    ...accessTokenFuzzers(context),
     ...deletionFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
