@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** A latest link for a target (platform, arch, file type) no release offered to the caller has a build for. */
+  NO_MATCHING_BUILD: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

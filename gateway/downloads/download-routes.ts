@@ -1,4 +1,9 @@
-import { notFound } from '../../shared/errors';
+import { notFound, validationError } from '../../shared/errors';
+import type { Arch, Platform } from '../../shared/releases/platforms';
+import type { AppContext } from '../http/context';
+import type { Reply } from '../http/reply';
+import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../schemas/latest-link-schemas';
+import type { LatestBuildRequest } from './release-catalog';
 import { clientOrigin } from '../http/client-origin';
 import { route, RouteModule } from '../http/route';
 import {
@@ -20,6 +25,9 @@ export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
 export const RELEASES_PATH = '/v1/downloads/releases';
 export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
+/** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
+export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
+export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
 
 /**
  * Customer downloads: pre-signed URLs of an exact version or the latest (valid for the policy's
@@ -34,6 +42,22 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       query: downloadUrlQuery(deps.config.channels), hot: true,
       status: 200, failures: [404, 410], response: downloadResponse,
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
+    }),
+    route({
+      method: 'get', path: LATEST_LINK_PATH, operationId: 'getLatestDownload', guard: 'customer', hot: true, noStore: true,
+      summary: 'Redirect to the newest build offered to the customer for a platform (any arch), optionally of a file type',
+      params: latestPlatformParams, query: latestLinkQuery(deps.config.channels),
+      status: 302, response: redirectResponse,
+      handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
+        latestRequest(params.applicationId, params.platform, undefined, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+    }),
+    route({
+      method: 'get', path: LATEST_ARCH_LINK_PATH, operationId: 'getLatestDownloadForArch', guard: 'customer', hot: true, noStore: true,
+      summary: 'Redirect to the newest build offered to the customer for a platform and arch, optionally of a file type',
+      params: latestArchParams, query: latestLinkQuery(deps.config.channels),
+      status: 302, response: redirectResponse,
+      handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
+        latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
     }),
     route({
       method: 'post', path: SHARE_LINKS_PATH, operationId: 'createShareLink', guard: 'customer', summary: 'Create a share link that downloads without a key',
@@ -76,6 +100,25 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
     }),
   ];
 };
+
+/**
+ * A latest link's request: its target, and the file type the query or the last segment's extension
+ * names (both may, when they agree).
+ */
+function latestRequest(applicationId: string, platform: TargetSegment<Platform>, arch: TargetSegment<Arch> | undefined, query: LatestLinkQuery): LatestBuildRequest {
+  const inPath = arch ? arch.fileType : platform.fileType;
+  if (inPath !== undefined && query.fileType !== undefined && inPath.toLowerCase() !== query.fileType.toLowerCase()) {
+    throw validationError([{ field: 'fileType', message: `names another file type than the path's extension (${inPath})` }]);
+  }
+  return { applicationId, platform: platform.value, arch: arch?.value, channel: query.channel, fileType: query.fileType ?? inPath };
+}
+
+/** Sets the answer's Location: directly, as the share links do (the URL comes from our own signers, absolute and encoded). */
+async function redirected(ctx: AppContext, answered: Promise<Reply<{ downloadUrl: string; expiresAt: string }>>): Promise<Reply<{ downloadUrl: string; expiresAt: string }>> {
+  const answer = await answered;
+  ctx.set('Location', answer.data.downloadUrl);
+  return answer;
+}
 
 /** A token that cannot exist is answered like an unknown one. */
 function tokenOf(token: string): string {

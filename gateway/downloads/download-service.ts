@@ -3,10 +3,10 @@ import { servedContentType, type ObjectStorage } from '../../shared/storage/obje
 import type { FileRecord } from '../../shared/store/models';
 import { Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
-import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
+import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from './cache-lookups';
-import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
+import type { FileRequest, GrantedFile, LatestBuildRequest, ReleaseCaller, ReleaseCatalog } from './release-catalog';
 
 /**
  * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
@@ -28,10 +28,18 @@ export class DownloadService {
     return this.releases.grant(customer, target);
   }
 
-  async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
-    const checked = this.check(customer, target);
+  issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+    return this.issue(this.check(customer, target), DOWNLOAD_URL_LIFETIME_SECONDS, origin, present);
+  }
+
+  /** A latest link's answer: the newest build offered for the target, its short-lived URL and one download event. */
+  issueLatest<T>(customer: ReleaseCaller, request: LatestBuildRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+    return this.issue(this.releases.latestBuild(customer, request), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present);
+  }
+
+  private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const { file } = isPending(checked) ? await checked : checked;
-    const answered = this.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, present);
+    const answered = this.answer(file, lifetimeSeconds, present);
     const answer = isPending(answered) ? await answered : answered;
     await this.record(file, origin);
     return answer;
