@@ -1,5 +1,6 @@
 import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
+import { LicenceGate } from './downloads/licence-gate';
 import { ShareLinkService } from './downloads/share-link-service';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
@@ -30,6 +31,8 @@ export interface GatewayServices {
   audit: AuditService;
   statistics: StatisticsService;
   downloads: DownloadService;
+  /** The licence gate every customer download passes, and licence acceptances. */
+  licences: LicenceGate;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
 }
@@ -38,7 +41,9 @@ export interface GatewayServices {
 export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const { config } = deps;
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
-  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
+  const audit = new AuditService(deps.store, deps.logger);
+  const licences = new LicenceGate(deps.store, deps.bus, audit);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, licences);
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
@@ -51,9 +56,10 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     customers: new CustomerService(deps.store, deps.keyCache, deps.webhooks),
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
-    audit: new AuditService(deps.store, deps.logger),
+    audit,
     statistics: new StatisticsService(deps.store),
     downloads,
+    licences,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
   };

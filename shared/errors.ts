@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   INVALID_CURSOR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** A download of an application whose licence's current revision the customer has not accepted. */
+  LICENCE_ACCEPTANCE_REQUIRED: 403,
   NOT_FOUND: 404,
   /** A latest link for a target (platform, arch, file type) no release offered to the caller has a build for. */
   NO_MATCHING_BUILD: 404,

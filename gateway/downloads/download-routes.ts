@@ -4,7 +4,10 @@ import type { AppContext } from '../http/context';
 import type { Reply } from '../http/reply';
 import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../schemas/latest-link-schemas';
 import type { LatestBuildRequest } from './release-catalog';
-import { clientOrigin } from '../http/client-origin';
+import { clientAddress, clientOrigin } from '../http/client-origin';
+import type { CustomerPrincipal } from '../http/context';
+import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
+import { acceptLicenceSchema, licenceParams } from '../schemas/licence-schemas';
 import { route, RouteModule } from '../http/route';
 import {
   createdShareLinkResponse,
@@ -28,13 +31,19 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 /** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
 export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
+export const LICENCE_PATH = '/v1/downloads/licence/:applicationId';
+export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 
 /**
  * Customer downloads: pre-signed URLs of an exact version or the latest (valid for the policy's
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares }) => {
+export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences }) => {
+  const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
+    const application = deps.releaseCatalog.application(customer, applicationId);
+    return isPending(application) ? await application : application;
+  };
 
   return [
     route({
@@ -58,6 +67,26 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       status: 302, response: redirectResponse,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
         latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+    }),
+    route({
+      method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,
+      summary: "An application's licence: its text, rendered HTML and revision, and whether the customer has accepted it",
+      params: licenceParams,
+      status: 200, response: licenceResponse,
+      handle: async ({ params }, _ctx, customer) => {
+        const application = await applicationFor(customer, params.applicationId);
+        return presentLicence(application, await licences.acceptanceOf(customer, application));
+      },
+    }),
+    route({
+      method: 'post', path: LICENCE_ACCEPT_PATH, operationId: 'acceptLicence', guard: 'customer',
+      summary: "Accept the current revision of an application's licence (recorded with the time and client address, and audited)",
+      params: licenceParams, body: acceptLicenceSchema,
+      status: 200, failures: [409], response: licenceAcceptanceResponse,
+      handle: async ({ params, body }, ctx, customer) => {
+        const application = await applicationFor(customer, params.applicationId);
+        return presentLicenceAcceptance(await licences.accept(customer, application, body.revision, clientAddress(ctx), ctx.state.requestId));
+      },
     }),
     route({
       method: 'post', path: SHARE_LINKS_PATH, operationId: 'createShareLink', guard: 'customer', summary: 'Create a share link that downloads without a key',

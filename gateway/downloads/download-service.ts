@@ -1,7 +1,8 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
 import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
-import { Eventually, isPending } from '../http/eventually';
+import { andThen, Eventually, isPending } from '../http/eventually';
+import type { LicenceGate } from './licence-gate';
 import type { Reply } from '../http/reply';
 import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
@@ -22,11 +23,19 @@ export class DownloadService {
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
     private readonly lookups: DownloadCacheLookups,
+    private readonly licences: LicenceGate,
   ) {}
 
+  /** The file a request names, granted by the release catalogue and let through the licence gate. */
   check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
-    return this.releases.grant(customer, target);
+    return andThen(this.releases.grant(customer, target), this.licensed, customer);
   }
+
+  /** A granted file, once the caller has accepted its application's licence (403 LICENCE_ACCEPTANCE_REQUIRED otherwise). */
+  private readonly licensed = (granted: GrantedFile, customer: ReleaseCaller): Eventually<GrantedFile> => {
+    const admitted = this.licences.admit(customer, granted.application);
+    return isPending(admitted) ? admitted.then(() => granted) : granted;
+  };
 
   issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     return this.issue(this.check(customer, target), DOWNLOAD_URL_LIFETIME_SECONDS, origin, present);
@@ -34,7 +43,7 @@ export class DownloadService {
 
   /** A latest link's answer: the newest build offered for the target, its short-lived URL and one download event. */
   issueLatest<T>(customer: ReleaseCaller, request: LatestBuildRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
-    return this.issue(this.releases.latestBuild(customer, request), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present);
+    return this.issue(andThen(this.releases.latestBuild(customer, request), this.licensed, customer), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present);
   }
 
   private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {

@@ -174,6 +174,13 @@ export class ReleaseCatalog {
     return latest;
   }
 
+  /** The application, when it is live and lists the caller; throws 404 otherwise, as every customer route does. */
+  application(caller: ReleaseCaller, applicationId: string): Eventually<Application> {
+    const cached = this.catalog.cachedApplication(applicationId);
+    if (cached) return this.listed(cached, caller, applicationId);
+    return this.catalog.application(applicationId).then((application) => this.listed(application, caller, applicationId));
+  }
+
   /** Every release offered to the caller, newest first by the version order; throws 404 when the caller has no access. */
   releases(caller: ReleaseCaller, selector: ReleaseSelector): Eventually<readonly OfferedRelease[]> {
     const index = this.cachedIndex(caller, selector.applicationId);

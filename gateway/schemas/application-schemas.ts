@@ -1,13 +1,25 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, paragraphs, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
+import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH } from '../../shared/policy';
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
 /** Refers to customers that exist (unknown ones are refused by the service). */
 const customerIds = z.array(customerIdField).max(10_000);
 const description = descriptionField.nullable();
 const updateSigningKey = updateSigningKeyField.nullable();
+/** A licence customers accept before downloading (Markdown); null removes it. */
+const licenceText = paragraphs(LICENCE_TEXT_MAX_LENGTH)
+  .refine((text) => text.length > 0, 'must not be empty: null removes the licence')
+  .openapi({ minLength: 1 })
+  .nullable();
+/** Counts up from 1; a higher revision asks every customer again. */
+const licenceRevision = z
+  .number({ invalid_type_error: 'must be a whole number from 1' })
+  .int('must be a whole number from 1')
+  .min(1, 'must be a whole number from 1')
+  .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`);
 /** The status of a version an upload creates without naming one. */
 const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) });
 
@@ -20,12 +32,19 @@ export const createApplicationSchema = z
     customerIds: customerIds.optional(),
     updateSigningKey: updateSigningKey.optional(),
     defaultVersionStatus: defaultVersionStatus.optional(),
+    licenceText: licenceText.optional(),
+    licenceRevision: licenceRevision.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((request, context) => {
+    if (request.licenceRevision !== undefined && !request.licenceText) {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['licenceRevision'], message: 'is the revision of licenceText: give it with one' });
+    }
+  });
 
 export const updateApplicationSchema = atLeastOneField(
-  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus }).partial().strict(),
-  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus',
+  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision }).partial().strict(),
+  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision',
 );
 
 export const listApplicationsQuery = z

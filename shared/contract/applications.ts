@@ -13,6 +13,9 @@ export const applicationResponse = z.object({
   updateSigningKey: z.string().nullable(),
   /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
   defaultVersionStatus: z.enum(['draft', 'published']),
+  /** The licence (Markdown) customers accept before downloading, and its revision; both null without one. */
+  licenceText: z.string().nullable(),
+  licenceRevision: z.number().int().nullable(),
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -28,6 +31,8 @@ export function presentApplication(app: Application): z.input<typeof application
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
     defaultVersionStatus: app.defaultVersionStatus,
+    licenceText: app.licenceText,
+    licenceRevision: app.licenceRevision,
     isActive: app.isActive,
     createdAt: iso(app.createdAt),
     updatedAt: iso(app.updatedAt),

@@ -5,7 +5,7 @@ import type { FuzzCase } from './draft';
 const CODES_BY_STATUS: Record<number, string[]> = {
   400: ['VALIDATION_ERROR', 'BAD_REQUEST', 'INVALID_CURSOR'],
   401: ['UNAUTHORIZED'],
-  403: ['FORBIDDEN'],
+  403: ['FORBIDDEN', 'LICENCE_ACCEPTANCE_REQUIRED'],
   404: ['NOT_FOUND', 'NO_MATCHING_BUILD'],
   405: ['METHOD_NOT_ALLOWED'],
   408: ['REQUEST_TIMEOUT'],

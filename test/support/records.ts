@@ -31,6 +31,8 @@ export function application(applicationId: string, overrides: Partial<Applicatio
     customerIds: [],
     updateSigningKey: null,
     defaultVersionStatus: 'published',
+    licenceText: null,
+    licenceRevision: null,
     isActive: true,
     createdAt: at(0),
     updatedAt: at(0),

@@ -30,6 +30,8 @@ export function toApplication(doc: ApplicationDoc): Application {
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
     defaultVersionStatus: doc.defaultVersionStatus ?? STORED_APPLICATIONS_VERSION_STATUS,
+    licenceText: orNull(doc.licenceText),
+    licenceRevision: orNull(doc.licenceRevision),
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

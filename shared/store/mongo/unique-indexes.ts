@@ -23,6 +23,7 @@ const DUPLICATE_TARGETS = {
   unique_adminKeyId: 'keyId',
   unique_adminKeyHash: 'keyHash',
   unique_entryId: 'entryId',
+  unique_licenceAcceptance: 'licenceAcceptance',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

@@ -372,6 +372,23 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+/**
+ * Applications gain a licence customers accept before downloading, and acceptances are kept per
+ * revision (one row each: the first acceptance of a revision is the one kept).
+ */
+const LICENCE_ACCEPTANCES = `
+ALTER TABLE applications ADD COLUMN licence_text TEXT;
+ALTER TABLE applications ADD COLUMN licence_revision INTEGER;
+CREATE TABLE licence_acceptances (
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  accepted_at INTEGER NOT NULL,
+  client_ip TEXT,
+  PRIMARY KEY (application_id, customer_id, revision)
+) WITHOUT ROWID;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +408,7 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(LICENCE_ACCEPTANCES),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
