@@ -9,6 +9,8 @@ import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, unkey
 const SHARE_USE = '/v1/downloads/share/:token';
 const LATEST_LINK = '/v1/downloads/latest/:applicationId/:platform';
 const LATEST_ARCH_LINK = `${LATEST_LINK}/:arch`;
+const LICENCE = '/v1/downloads/licence/:applicationId';
+const LICENCE_ACCEPT = `${LICENCE}/accept`;
 
 /** Customers' download URLs, share links and releases listing. */
 export function downloadFuzzers({ f, keys, admin, customer, known, pageRules, applicationParam }: RouteContext): RouteFuzzer[] {
@@ -84,7 +86,20 @@ export function downloadFuzzers({ f, keys, admin, customer, known, pageRules, ap
     ]),
   });
 
+  const accept = jsonBody({ revision: { ...fields.licenceRevision(), required: true } }, { emptyIsRefused: true });
+
   return [
+    fuzzer({
+      method: 'GET', path: LICENCE, changesData: false,
+      base: draft('GET', LICENCE, { applicationId: main }, customer),
+      ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare)], [unreadBodyOddities]),
+    }),
+    // The main application has no licence: a valid acceptance is refused with 409, and each case carries a defect besides.
+    fuzzer({
+      method: 'POST', path: LICENCE_ACCEPT, changesData: true,
+      base: draft('POST', LICENCE_ACCEPT, { applicationId: main }, customer, json({ revision: '1' })),
+      ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare), ...accept.defects], accept.oddities, known.jsonBody),
+    }),
     latestLink(LATEST_LINK, { applicationId: main, platform: 'linux' }, [targetName('platform', unknownPlatforms)]),
     latestLink(LATEST_ARCH_LINK, { applicationId: main, platform: 'windows', arch: 'x64' }, [
       targetName('platform', [...unknownPlatforms, 'linux.bin']),
