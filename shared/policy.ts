@@ -59,6 +59,8 @@ export const DOWNLOAD_REPEATS_TRACKED_MAX = 100_000;
 export const LICENCE_TEXT_MAX_LENGTH = 100_000;
 /** The highest licence revision: revisions count up from 1. */
 export const LICENCE_REVISION_MAX = 1_000_000;
+/** The longest support link an application's branding takes. */
+export const SUPPORT_URL_MAX_LENGTH = 2_000;
 /** A latest link (`/v1/downloads/latest/...`) redirects to a URL this short-lived: it is followed at once. */
 export const LATEST_LINK_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
 /** The longest file type a latest link names (an extension: `dmg`, `AppImage`, `tar.gz`). */

@@ -7,7 +7,9 @@ import type { LatestBuildRequest } from './release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
 import type { CustomerPrincipal } from '../http/context';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, licenceParams } from '../schemas/licence-schemas';
+import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from '../schemas/licence-schemas';
+import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
+import { pagination } from '../../shared/contract/common';
 import { route, RouteModule } from '../http/route';
 import {
   createdShareLinkResponse,
@@ -31,6 +33,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 /** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
 export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
+export const CUSTOMER_APPLICATIONS_PATH = '/v1/downloads/applications';
 export const LICENCE_PATH = '/v1/downloads/licence/:applicationId';
 export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 
@@ -67,6 +70,20 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       status: 302, response: redirectResponse,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
         latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+    }),
+    route({
+      method: 'get', path: CUSTOMER_APPLICATIONS_PATH, operationId: 'listCustomerApplications', guard: 'customer', noStore: true,
+      summary: 'The applications the customer may download, oldest first, with how to present them and their licence state',
+      query: customerApplicationsQuery,
+      status: 200, response: customerApplicationListResponse,
+      handle: async ({ query }, _ctx, customer) => {
+        const { items, total } = await deps.store.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
+        const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
+        return {
+          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null)),
+          pagination: pagination(query.page, query.pageSize, total),
+        };
+      },
     }),
     route({
       method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,

@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
 import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, paragraphs, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
-import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH } from '../../shared/policy';
+import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../../shared/policy';
+
+/** https, a host, no credentials, no white space or control characters. */
+const SUPPORT_URL_PATTERN = /^https:\/\/[^\s\x00-\x1f\x7f-\x9f/?#@]+(?:[/?#][^\s\x00-\x1f\x7f-\x9f]*)?$/;
+
+function isSupportUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.username === '' && url.password === '' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
 
 const tags = z.array(tagField).max(50, 'at most 50 tags');
 /** Refers to customers that exist (unknown ones are refused by the service). */
@@ -20,6 +32,17 @@ const licenceRevision = z
   .int('must be a whole number from 1')
   .min(1, 'must be a whole number from 1')
   .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`);
+/** The portal's name for people: one line, as names are. */
+const displayName = nameField.nullable();
+const ACCENT_COLOUR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+/** A colour as CSS writes it, `#rrggbb`; kept as given. */
+const accentColour = z.string({ invalid_type_error: 'must be a colour #rrggbb' }).regex(ACCENT_COLOUR_PATTERN, 'must be a colour #rrggbb').nullable();
+/** Where customers get help: an https URL a portal can link to (no credentials, at most SUPPORT_URL_MAX_LENGTH). */
+const supportUrl = z.string({ invalid_type_error: 'must be an https URL' })
+  .max(SUPPORT_URL_MAX_LENGTH, `must be at most ${SUPPORT_URL_MAX_LENGTH} characters`)
+  .regex(SUPPORT_URL_PATTERN, 'must be an https URL')
+  .refine(isSupportUrl, 'must be an https URL without credentials')
+  .nullable();
 /** The status of a version an upload creates without naming one. */
 const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) });
 
@@ -34,6 +57,9 @@ export const createApplicationSchema = z
     defaultVersionStatus: defaultVersionStatus.optional(),
     licenceText: licenceText.optional(),
     licenceRevision: licenceRevision.optional(),
+    displayName: displayName.optional(),
+    accentColour: accentColour.optional(),
+    supportUrl: supportUrl.optional(),
   })
   .strict()
   .superRefine((request, context) => {
@@ -43,8 +69,10 @@ export const createApplicationSchema = z
   });
 
 export const updateApplicationSchema = atLeastOneField(
-  z.object({ name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision }).partial().strict(),
-  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision',
+  z.object({
+    name: nameField, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision, displayName, accentColour, supportUrl,
+  }).partial().strict(),
+  'give at least one of name, description, tags, customerIds, updateSigningKey, defaultVersionStatus, licenceText, licenceRevision, displayName, accentColour, supportUrl',
 );
 
 export const listApplicationsQuery = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LICENCE_REVISION_MAX } from '../../shared/policy';
 import { applicationIdField } from './common';
+import { pageFields } from './pagination';
 
 export const licenceParams = z.object({ applicationId: applicationIdField });
 
@@ -14,5 +15,8 @@ export const acceptLicenceSchema = z
       .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`),
   })
   .strict();
+
+/** The customer's applications, a page at a time. */
+export const customerApplicationsQuery = z.object({ ...pageFields }).strict();
 
 export type AcceptLicenceRequest = z.output<typeof acceptLicenceSchema>;

@@ -28,6 +28,9 @@ export class ApplicationService {
         // A licence starts at revision 1 unless the request names another.
         licenceText: input.licenceText ?? null,
         licenceRevision: input.licenceText ? input.licenceRevision ?? 1 : null,
+        displayName: input.displayName ?? null,
+        accentColour: input.accentColour ?? null,
+        supportUrl: input.supportUrl ?? null,
         isActive: true,
         createdAt: now,
         updatedAt: now,

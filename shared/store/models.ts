@@ -27,6 +27,13 @@ export interface Application {
    */
   licenceText: string | null;
   licenceRevision: number | null;
+  /**
+   * How the customer portal presents the application: a name for people (else `name`), an accent
+   * colour (`#rrggbb`), a support link (https). Null when unset (applications stored before read so).
+   */
+  displayName: string | null;
+  accentColour: string | null;
+  supportUrl: string | null;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;

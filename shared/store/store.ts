@@ -38,7 +38,8 @@ export interface ApplicationQuery {
   includeDeleted?: boolean;
 }
 
-export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'>>;
+export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'
+  | 'displayName' | 'accentColour' | 'supportUrl'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
 export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;

@@ -164,6 +164,16 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.getApplication('app_1')).to.deep.include({ licenceText: null, licenceRevision: null });
       });
 
+      it('keeps the branding of an application: display name, accent colour and support link, set and cleared by patch', async () => {
+        const app = application('app_1', { displayName: 'Studio', accentColour: '#ff8800', supportUrl: 'https://support.example.com' });
+        await store.createApplication(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.updateApplication('app_1', { accentColour: '#000000' }, at(1)))
+          .to.deep.equal({ ...app, accentColour: '#000000', updatedAt: at(1) });
+        expect(await store.updateApplication('app_1', { displayName: null, accentColour: null, supportUrl: null }, at(2)))
+          .to.deep.include({ displayName: null, accentColour: null, supportUrl: null });
+      });
+
       it('records licence acceptances per customer and revision, keeping the first acceptance of a revision', async () => {
         const first = { applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(1), clientIp: '203.0.113.7' };
         expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);

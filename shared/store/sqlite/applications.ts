@@ -15,11 +15,11 @@ export class SqliteApplications implements ApplicationMethods {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, default_version_status,
-             licence_text, licence_revision, created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             licence_text, licence_revision, display_name, accent_colour, support_url, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
-          app.defaultVersionStatus, app.licenceText, app.licenceRevision,
+          app.defaultVersionStatus, app.licenceText, app.licenceRevision, app.displayName, app.accentColour, app.supportUrl,
           toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
@@ -61,6 +61,9 @@ export class SqliteApplications implements ApplicationMethods {
       default_version_status: patch.defaultVersionStatus,
       licence_text: patch.licenceText,
       licence_revision: patch.licenceRevision,
+      display_name: patch.displayName,
+      accent_colour: patch.accentColour,
+      support_url: patch.supportUrl,
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
     return changed ? this.getApplication(applicationId) : null;

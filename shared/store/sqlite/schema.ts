@@ -389,6 +389,13 @@ CREATE TABLE licence_acceptances (
 ) WITHOUT ROWID;
 `;
 
+/** Applications gain how the customer portal presents them; none before. */
+const APPLICATION_BRANDING = `
+ALTER TABLE applications ADD COLUMN display_name TEXT;
+ALTER TABLE applications ADD COLUMN accent_colour TEXT;
+ALTER TABLE applications ADD COLUMN support_url TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -409,6 +416,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
   (db) => db.exec(LICENCE_ACCEPTANCES),
+  (db) => db.exec(APPLICATION_BRANDING),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

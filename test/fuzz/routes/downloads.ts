@@ -90,6 +90,11 @@ export function downloadFuzzers({ f, keys, admin, customer, known, pageRules, ap
 
   return [
     fuzzer({
+      method: 'GET', path: '/v1/downloads/applications', changesData: false,
+      base: draft('GET', '/v1/downloads/applications', {}, customer),
+      ...plus(keyed('customer', keys, pageRules), [], [unreadBodyOddities]),
+    }),
+    fuzzer({
       method: 'GET', path: LICENCE, changesData: false,
       base: draft('GET', LICENCE, { applicationId: main }, customer),
       ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare)], [unreadBodyOddities]),

@@ -8,8 +8,9 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'>
-  & { updateSigningKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus']; licenceText?: string | null; licenceRevision?: number | null };
+type FieldsAddedLater = 'updateSigningKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl';
+export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
+  & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
@@ -33,6 +34,9 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     defaultVersionStatus: String,
     licenceText: String,
     licenceRevision: Number,
+    displayName: String,
+    accentColour: String,
+    supportUrl: String,
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
