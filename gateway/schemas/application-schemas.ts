@@ -4,8 +4,8 @@ import { applicationIdField, atLeastOneField, customerIdField, descriptionField,
 import { pageFields } from './pagination';
 import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../../shared/policy';
 
-/** https, a host, no credentials, no white space or control characters. */
-const SUPPORT_URL_PATTERN = /^https:\/\/[^\s\x00-\x1f\x7f-\x9f/?#@]+(?:[/?#][^\s\x00-\x1f\x7f-\x9f]*)?$/;
+/** https, an ASCII host name (its last label starting with a letter), no port or credentials, then the characters a URL spells unescaped. */
+const SUPPORT_URL_PATTERN = /^https:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?:[/?#][A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]*)?$/;
 
 function isSupportUrl(value: string): boolean {
   try {
@@ -31,7 +31,11 @@ const licenceRevision = z
   .number({ invalid_type_error: 'must be a whole number from 1' })
   .int('must be a whole number from 1')
   .min(1, 'must be a whole number from 1')
-  .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`);
+  .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`)
+  .openapi({
+    description: 'The revision of licenceText, given with a licence only (not with licenceText null; on a PATCH, alone only when the application has a licence), '
+      + 'never below the current revision; a new licenceText without one moves to the next revision',
+  });
 /** The portal's name for people: one line, as names are. */
 const displayName = nameField.nullable();
 const ACCENT_COLOUR_PATTERN = /^#[0-9a-fA-F]{6}$/;
