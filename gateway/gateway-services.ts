@@ -1,5 +1,6 @@
 import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
+import { LicenceGate } from './downloads/licence-gate';
 import { ShareLinkService } from './downloads/share-link-service';
 import { TokenMeter } from './downloads/token-meter';
 import { AccessTokenService } from './services/access-token-service';
@@ -34,6 +35,8 @@ export interface GatewayServices {
   audit: AuditService;
   statistics: StatisticsService;
   downloads: DownloadService;
+  /** The licence gate every customer download passes, and licence acceptances. */
+  licences: LicenceGate;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
   sparkleFeed: SparkleFeed;
@@ -45,7 +48,9 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
   // One read of each signature file per process, for every feed that serves signatures.
   const signatures = new SignatureTexts(deps.storage);
-  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock));
+  const audit = new AuditService(deps.store, deps.logger);
+  const licences = new LicenceGate(deps.store, deps.bus, audit);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
@@ -59,9 +64,10 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
     accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock, deps.webhooks),
-    audit: new AuditService(deps.store, deps.logger),
+    audit,
     statistics: new StatisticsService(deps.store),
     downloads,
+    licences,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
     sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),

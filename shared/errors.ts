@@ -14,7 +14,11 @@ export const ERROR_CODES = {
   TOKEN_BYTE_LIMIT_REACHED: 403,
   TOKEN_NOT_YET_VALID: 403,
   TOKEN_EXPIRED: 403,
+  /** A download of an application whose licence's current revision the customer has not accepted. */
+  LICENCE_ACCEPTANCE_REQUIRED: 403,
   NOT_FOUND: 404,
+  /** A latest link for a target (platform, arch, file type) no release offered to the caller has a build for. */
+  NO_MATCHING_BUILD: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

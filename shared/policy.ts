@@ -55,6 +55,16 @@ export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * MINUTE_SECONDS;
 export const DOWNLOAD_REPEAT_WINDOW_MS = 10 * MINUTE_SECONDS * 1000;
 /** The (customer, file) pairs each gateway process remembers for that rule; past this the oldest is forgotten (and counts again). */
 export const DOWNLOAD_REPEATS_TRACKED_MAX = 100_000;
+/** The longest licence text an application takes, in characters (Markdown; a long EULA is some 60,000). */
+export const LICENCE_TEXT_MAX_LENGTH = 100_000;
+/** The highest licence revision: revisions count up from 1. */
+export const LICENCE_REVISION_MAX = 1_000_000;
+/** The longest support link an application's branding takes. */
+export const SUPPORT_URL_MAX_LENGTH = 2_000;
+/** A latest link (`/v1/downloads/latest/...`) redirects to a URL this short-lived: it is followed at once. */
+export const LATEST_LINK_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
+/** The longest file type a latest link names (an extension: `dmg`, `AppImage`, `tar.gz`). */
+export const FILE_TYPE_MAX_LENGTH = 16;
 /** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
 export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
 export const SHARE_LINK_DEFAULT_MINUTES = 30;

@@ -24,6 +24,7 @@ import type {
   revokedApiKeyResponse,
 } from '../../shared/contract/customers';
 import type { createdShareLinkResponse, downloadResponse, revokedShareLinkResponse } from '../../shared/contract/downloads';
+import type { licenceAcceptanceResponse, licenceResponse } from '../../shared/contract/licences';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
@@ -85,6 +86,8 @@ export type ApplicationStatistics = z.infer<typeof statisticsResponse>;
 
 /** A download URL as GET /v1/downloads/url answers it. */
 export type DownloadUrl = z.infer<typeof downloadResponse>;
+export type LicenceRecord = z.infer<typeof licenceResponse>;
+export type LicenceAcceptanceRecord = z.infer<typeof licenceAcceptanceResponse>;
 
 export type WebhookRecord = z.infer<typeof webhookResponse>;
 export type CreatedWebhook = z.infer<typeof createdWebhookResponse>;

@@ -10,6 +10,7 @@ import {
   fileMatchesRequest,
   MainFileSelection,
   Platform,
+  selectFileOfType,
   selectMainFile,
   TargetRequest,
 } from '../../shared/releases/platforms';
@@ -19,6 +20,7 @@ import type { AccessTokenLimits, Application, FileRecord, Version, VersionWithFi
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { Eventually } from '../http/eventually';
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
@@ -61,6 +63,11 @@ export interface FileRequest extends ReleaseSelector {
   fileName?: string;
 }
 
+/** A latest link's request: the selectors, and the type of file (an extension, `dmg`) when it names one. */
+export interface LatestBuildRequest extends ReleaseSelector {
+  fileType?: string;
+}
+
 export interface GrantedFile {
   application: Application;
   version: Version;
@@ -76,6 +83,9 @@ export interface ReleaseRules {
 }
 
 const NO_RELEASE: LatestRelease = Object.freeze({ kind: 'none' });
+
+/** Extensions a release remembers its file for: more than any application ships (dmg, zip, exe, msi, AppImage, deb, rpm, ...). */
+const FILE_TYPES_REMEMBERED_PER_RELEASE = 32;
 
 /**
  * The one answer to "which versions and files may this customer have" for an application: the
@@ -96,6 +106,8 @@ const NO_RELEASE: LatestRelease = Object.freeze({ kind: 'none' });
 export class ReleaseCatalog {
   private readonly indexes = new WeakMap<readonly VersionWithFiles[], ReleaseIndex>();
   private readonly customers = new WeakMap<Application, ReadonlySet<string>>();
+  /** Per offered release, its file of each type asked for by latest links (extensions come from requests, so bounded). */
+  private readonly typedFiles = new WeakMap<OfferedRelease, BoundedMap<string, LatestRelease>>();
 
   constructor(
     private readonly catalog: CatalogCache,
@@ -109,6 +121,67 @@ export class ReleaseCatalog {
     const index = this.cachedIndex(caller, selector.applicationId);
     if (index) return index.latest(caller, selector, this.rules);
     return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.latest(caller, selector, this.rules));
+  }
+
+  /**
+   * What a latest link answers (`/v1/downloads/latest/...`): the newest release offered to the
+   * caller for the selectors and its MAIN file, as `latest` answers; with a file type (an extension,
+   * `dmg`), the newest offered release holding a MAIN or UPDATE file of that type for the selectors,
+   * and that file. No access to the application 404 NOT_FOUND; nothing offered 404 NO_MATCHING_BUILD;
+   * several files and no selector that decides 400.
+   */
+  latestBuild(caller: ReleaseCaller, request: LatestBuildRequest): Eventually<GrantedFile> {
+    const application = this.catalog.cachedApplication(request.applicationId);
+    const versions = application && this.catalog.cachedReleases(request.applicationId);
+    if (application && versions) {
+      this.lookups.hits += 1;
+      return this.latestBuildFrom(caller, request, this.listed(application, caller, request.applicationId), this.indexOf(versions));
+    }
+    this.lookups.misses += 1;
+    return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.latestBuildFrom(caller, request, listed, index));
+  }
+
+  private latestBuildFrom(caller: ReleaseCaller, request: LatestBuildRequest, application: Application, index: ReleaseIndex): GrantedFile {
+    const latest = request.fileType === undefined
+      ? index.latest(caller, request, this.rules)
+      : this.firstOfType(index.releases(caller, request, this.rules), request, request.fileType.toLowerCase());
+    if (latest.kind === 'found') return { application, version: latest.release.version, file: latest.file };
+    if (latest.kind === 'ambiguous') throw ambiguity(latest.release.version, latest.choices);
+    const fileType = request.fileType === undefined ? '' : `, file type ${request.fileType}`;
+    throw new AppError(404, 'NO_MATCHING_BUILD', `no build of ${request.applicationId} is available for ${describeSelector(request, this.rules)}${fileType}`);
+  }
+
+  private firstOfType(offered: readonly OfferedRelease[], target: TargetRequest, extension: string): LatestRelease {
+    for (const release of offered) {
+      const latest = this.ofType(release, target, extension);
+      if (latest.kind !== 'none') return latest;
+    }
+    return NO_RELEASE;
+  }
+
+  /** One release's file of a type for the selectors, kept with the release object (dropped with the catalogue's records). */
+  private ofType(release: OfferedRelease, target: TargetRequest, extension: string): LatestRelease {
+    let byExtension = this.typedFiles.get(release);
+    if (!byExtension) {
+      byExtension = new BoundedMap(FILE_TYPES_REMEMBERED_PER_RELEASE);
+      this.typedFiles.set(release, byExtension);
+    }
+    let latest = byExtension.get(extension);
+    if (!latest) {
+      // The release's files are those matching the selectors it was offered for.
+      const selection = selectFileOfType(release.files, target, extension);
+      latest = selection.kind === 'match' ? { kind: 'found', release, file: selection.file }
+        : selection.kind === 'ambiguous' ? { kind: 'ambiguous', release, choices: selection.choices } : NO_RELEASE;
+      byExtension.set(extension, Object.freeze(latest));
+    }
+    return latest;
+  }
+
+  /** The application, when it is live and lists the caller; throws 404 otherwise, as every customer route does. */
+  application(caller: ReleaseCaller, applicationId: string): Eventually<Application> {
+    const cached = this.catalog.cachedApplication(applicationId);
+    if (cached) return this.listed(cached, caller, applicationId);
+    return this.catalog.application(applicationId).then((application) => this.listed(application, caller, applicationId));
   }
 
   /** Every release offered to the caller, newest first by the version order; throws 404 when the caller has no access. */

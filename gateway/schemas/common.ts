@@ -70,8 +70,8 @@ const trimmedLine = (max: number) => atMostCharacters(
   max,
   // Described as sent, before trimming: a line with something besides white space.
 ).openapi({ minLength: 1, pattern: NON_BLANK_LINE_PATTERN.source });
-/** Descriptions and notes: paragraphs of their own, so line breaks and tabs are kept. */
-const paragraphs = (max: number) => atMostCharacters(string().regex(MULTI_LINE_PATTERN, MULTI_LINE_MESSAGE), max);
+/** Multi-line text of at most `max` characters, line breaks and tabs kept: descriptions, notes, licences. */
+export const paragraphs = (max: number) => atMostCharacters(string().regex(MULTI_LINE_PATTERN, MULTI_LINE_MESSAGE), max);
 
 export const NAME_MAX_LENGTH = 200;
 export const TAG_MAX_LENGTH = 64;

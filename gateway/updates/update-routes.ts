@@ -44,6 +44,9 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
   const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {
+    // Its answer is the download: the licence gate is asked here (the check answered with the version is not).
+    const admitted = downloads.check(customer, { applicationId: file.applicationId, version: file.version, fileId: file.fileId });
+    if (isPending(admitted)) await admitted;
     const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));

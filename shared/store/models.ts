@@ -26,11 +26,35 @@ export interface Application {
    * published) or `published` (offered at once). Applications stored before the field read `published`.
    */
   defaultVersionStatus: InitialReleaseStatus;
+  /**
+   * The licence (Markdown) a customer must accept before any download of the application, and its
+   * revision (1 and up): an acceptance holds for one revision, so a new revision asks again. Both null
+   * when the application has none (applications stored before licences read so).
+   */
+  licenceText: string | null;
+  licenceRevision: number | null;
+  /**
+   * How the customer portal presents the application: a name for people (else `name`), an accent
+   * colour (`#rrggbb`), a support link (https). Null when unset (applications stored before read so).
+   */
+  displayName: string | null;
+  accentColour: string | null;
+  supportUrl: string | null;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+}
+
+/** A customer's acceptance of one revision of an application's licence; the first acceptance of a revision is kept. */
+export interface LicenceAcceptance {
+  applicationId: string;
+  customerId: string;
+  revision: number;
+  acceptedAt: Date;
+  /** The address the acceptance came from, as the download events record it. */
+  clientIp: string | null;
 }
 
 export interface Version {

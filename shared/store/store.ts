@@ -26,6 +26,7 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  LicenceAcceptance,
 } from './models';
 
 export interface Page<T> {
@@ -41,7 +42,8 @@ export interface ApplicationQuery {
   includeDeleted?: boolean;
 }
 
-export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus'>>;
+export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'
+  | 'displayName' | 'accentColour' | 'supportUrl'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
 export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical'>>;
@@ -239,6 +241,13 @@ export interface Store {
    */
   grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
   revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
+  /**
+   * Records a customer's acceptance of a licence revision. Accepting a revision again keeps the first
+   * acceptance (its time and address) and returns it, concurrent acceptances included.
+   */
+  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance>;
+  /** The customer's acceptance of that revision of the application's licence, or null. */
+  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
 
   // Versions and files
   /**

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCustomer } from '../support/factories';
+import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -435,6 +435,33 @@ describe('bds CLI', function () {
       const shown = await admin.run(['uploads', 'show', 'upl_unknown', '--json']);
       expect(shown.code).to.equal(1);
       expect(errorOf(shown)).to.include({ status: 404 });
+    });
+  });
+
+  describe('a licence to accept', () => {
+    it('download without --accept-licence shows the licence and how to accept it; with it, accepts the current revision and downloads', async () => {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId], licenceText: 'LICENCE TERMS: use it kindly.' });
+      const content = randomBytes(3000);
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', fileName: 'tool.bin', content });
+      const downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
+      try {
+        const refused = await downloader.run(['download', applicationId]);
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.include('LICENCE TERMS: use it kindly.');
+        expect(refused.stderr, refused.stderr).to.include('run the command again with --accept-licence');
+        expect(fs.existsSync(path.join(downloader.home, 'tool.bin'))).to.equal(false);
+        const refusedJson = await downloader.run(['download', applicationId, '--json']);
+        expect(errorOf(refusedJson)).to.include({ code: 'LICENCE_ACCEPTANCE_REQUIRED', status: 403 });
+
+        const accepted = await downloader.run(['download', applicationId, '--accept-licence']);
+        expect(accepted.code, accepted.stderr).to.equal(0);
+        expect(accepted.stderr).to.include(`Accepted the licence of ${applicationId} (revision 1)`);
+        expect(fs.readFileSync(path.join(downloader.home, 'tool.bin')).equals(content)).to.equal(true);
+        expect(await app.core.store.getLicenceAcceptance(applicationId, customer.customerId, 1)).to.not.equal(null);
+      } finally {
+        downloader.remove();
+      }
     });
   });
 

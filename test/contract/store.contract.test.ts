@@ -154,6 +154,51 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.getApplication('app_unknown')).to.equal(null);
       });
 
+      it('keeps an application\'s licence and revision, changes them by patch, and removes them with null', async () => {
+        const app = application('app_1', { licenceText: '# Terms\n\nUse it well.', licenceRevision: 1 });
+        await store.createApplication(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        const revised = await store.updateApplication('app_1', { licenceText: 'New terms', licenceRevision: 2 }, at(1));
+        expect(revised).to.deep.equal({ ...app, licenceText: 'New terms', licenceRevision: 2, updatedAt: at(1) });
+        expect(await store.updateApplication('app_1', { name: 'Renamed' }, at(2))).to.deep.include({ licenceText: 'New terms', licenceRevision: 2 });
+        expect(await store.updateApplication('app_1', { licenceText: null, licenceRevision: null }, at(3))).to.deep.include({ licenceText: null, licenceRevision: null });
+        expect(await store.getApplication('app_1')).to.deep.include({ licenceText: null, licenceRevision: null });
+      });
+
+      it('keeps the branding of an application: display name, accent colour and support link, set and cleared by patch', async () => {
+        const app = application('app_1', { displayName: 'Studio', accentColour: '#ff8800', supportUrl: 'https://support.example.com' });
+        await store.createApplication(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.updateApplication('app_1', { accentColour: '#000000' }, at(1)))
+          .to.deep.equal({ ...app, accentColour: '#000000', updatedAt: at(1) });
+        expect(await store.updateApplication('app_1', { displayName: null, accentColour: null, supportUrl: null }, at(2)))
+          .to.deep.include({ displayName: null, accentColour: null, supportUrl: null });
+      });
+
+      it('records licence acceptances per customer and revision, keeping the first acceptance of a revision', async () => {
+        const first = { applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(1), clientIp: '203.0.113.7' };
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);
+        expect(await store.recordLicenceAcceptance(first)).to.deep.equal(first);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.deep.equal(first);
+        // Again, at another time and from another address: the first is kept and answered.
+        expect(await store.recordLicenceAcceptance({ ...first, acceptedAt: at(2), clientIp: null })).to.deep.equal(first);
+        // Another revision, customer or application is another acceptance.
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 2)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_2', 1)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_2', 'cust_1', 1)).to.equal(null);
+        const second = { ...first, revision: 2, acceptedAt: at(3), clientIp: null };
+        expect(await store.recordLicenceAcceptance(second)).to.deep.equal(second);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 2)).to.deep.equal(second);
+      });
+
+      it('keeps one acceptance of a revision when a customer accepts it many times at once', async () => {
+        const acceptances = Array.from({ length: 8 }, (_, i) => ({ applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(i), clientIp: `10.0.0.${i}` }));
+        const recorded = await Promise.all(acceptances.map((acceptance) => store.recordLicenceAcceptance(acceptance)));
+        const kept = await store.getLicenceAcceptance('app_1', 'cust_1', 1);
+        expect(acceptances).to.deep.include(kept);
+        for (const answer of recorded) expect(answer).to.deep.equal(kept);
+      });
+
       it('refuses a second application with the same id, even while the first is soft-deleted', async () => {
         await store.createApplication(application('app_1'));
         await expectDuplicate(store.createApplication(application('app_1', { name: 'Other' })), 'applicationId');

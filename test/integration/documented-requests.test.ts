@@ -120,10 +120,14 @@ describe('requests the API description allows are not refused as invalid', funct
     {
       method: 'post', path: '/v1/management/applications',
       fixed: () => ({ customerIds: fc.constantFrom([], [customer.customerId]), updateSigningKey: fc.oneof(fc.constant(null), signingKeys) }),
+      // The description's words: licenceRevision with a licenceText only.
+      holds: (b) => b.licenceRevision === undefined || typeof b.licenceText === 'string',
     },
     {
       method: 'patch', path: '/v1/management/applications/{applicationId}', params: () => ({ applicationId }),
       fixed: () => ({ customerIds: fc.constant([]), updateSigningKey: fc.oneof(fc.constant(null), signingKeys) }),
+      // A revision depends on the stored one (never below it): the requests here leave it to the text.
+      holds: (b) => b.licenceRevision === undefined,
     },
     { method: 'get', path: '/v1/management/applications' },
     { method: 'get', path: '/v1/management/applications/{applicationId}/versions', params: () => ({ applicationId }) },

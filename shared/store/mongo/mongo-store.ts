@@ -10,6 +10,7 @@ import type {
   DistributionEvent,
   FileRecord,
   FileStatus,
+  LicenceAcceptance,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -119,6 +120,12 @@ export class MongoStore implements Store {
   }
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
     return this.guard(this.applications.getApplication(applicationId, options));
+  }
+  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
+    return this.guard(this.applications.recordLicenceAcceptance(acceptance));
+  }
+  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
+    return this.guard(this.applications.getLicenceAcceptance(applicationId, customerId, revision));
   }
   listApplications(query: ApplicationQuery): Promise<Page<Application>> {
     return this.guard(this.applications.listApplications(query));

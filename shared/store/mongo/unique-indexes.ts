@@ -26,6 +26,7 @@ const DUPLICATE_TARGETS = {
   unique_accessTokenId: 'tokenId',
   unique_accessTokenHash: 'tokenHash',
   unique_tokenUsage: 'tokenUsage',
+  unique_licenceAcceptance: 'licenceAcceptance',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

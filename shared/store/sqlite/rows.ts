@@ -14,6 +14,7 @@ import type {
   FileStatus,
   FileType,
   InitialReleaseStatus,
+  LicenceAcceptance,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -45,10 +46,25 @@ export function applicationFromRow(row: Row): Application {
     updateSigningKey: optionalText(row.update_signing_key),
     sparklePublicKey: optionalText(row.sparkle_public_key),
     defaultVersionStatus: text(row.default_version_status) as InitialReleaseStatus,
+    licenceText: optionalText(row.licence_text),
+    licenceRevision: row.licence_revision === null ? null : Number(row.licence_revision),
+    displayName: optionalText(row.display_name),
+    accentColour: optionalText(row.accent_colour),
+    supportUrl: optionalText(row.support_url),
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     deletedAt: optionalDate(row.deleted_at),
+  };
+}
+
+export function licenceAcceptanceFromRow(row: Row): LicenceAcceptance {
+  return {
+    applicationId: text(row.application_id),
+    customerId: text(row.customer_id),
+    revision: Number(row.revision),
+    acceptedAt: date(row.accepted_at),
+    clientIp: optionalText(row.client_ip),
   };
 }
 

@@ -438,6 +438,30 @@ CREATE TABLE IF NOT EXISTS access_token_clients (
 );
 `;
 
+/**
+ * Applications gain a licence customers accept before downloading, and acceptances are kept per
+ * revision (one row each: the first acceptance of a revision is the one kept).
+ */
+const LICENCE_ACCEPTANCES = `
+ALTER TABLE applications ADD COLUMN licence_text TEXT;
+ALTER TABLE applications ADD COLUMN licence_revision INTEGER;
+CREATE TABLE licence_acceptances (
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  accepted_at INTEGER NOT NULL,
+  client_ip TEXT,
+  PRIMARY KEY (application_id, customer_id, revision)
+) WITHOUT ROWID;
+`;
+
+/** Applications gain how the customer portal presents them; none before. */
+const APPLICATION_BRANDING = `
+ALTER TABLE applications ADD COLUMN display_name TEXT;
+ALTER TABLE applications ADD COLUMN accent_colour TEXT;
+ALTER TABLE applications ADD COLUMN support_url TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -461,6 +485,8 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING),
   (db) => db.exec(AUDIT_ACTOR_AND_TARGET_FEEDS),
   (db) => db.exec(ACCESS_TOKENS),
+  (db) => db.exec(LICENCE_ACCEPTANCES),
+  (db) => db.exec(APPLICATION_BRANDING),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

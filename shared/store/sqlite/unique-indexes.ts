@@ -30,6 +30,7 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_access_tokens_2: 'tokenHash',
   sqlite_autoindex_access_token_usage_1: 'tokenUsage',
   sqlite_autoindex_access_token_clients_1: 'tokenClient',
+  sqlite_autoindex_licence_acceptances_1: 'licenceAcceptance',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

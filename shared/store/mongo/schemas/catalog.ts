@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { Application, FileRecord, Version } from '../../models';
+import type { Application, FileRecord, LicenceAcceptance, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -8,8 +8,9 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus'>
-  & { updateSigningKey?: string | null; sparklePublicKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus'] };
+type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl';
+export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
+  & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
@@ -35,6 +36,11 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     updateSigningKey: String,
     sparklePublicKey: String,
     defaultVersionStatus: String,
+    licenceText: String,
+    licenceRevision: Number,
+    displayName: String,
+    accentColour: String,
+    supportUrl: String,
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
@@ -47,6 +53,19 @@ applicationSchema.index({ deletedAt: 1, createdAt: 1, applicationId: 1 });
 applicationSchema.index({ createdAt: 1, applicationId: 1 });
 applicationSchema.index({ tags: 1, createdAt: 1, applicationId: 1 });
 applicationSchema.index({ customerIds: 1, createdAt: 1, applicationId: 1 });
+
+/** One customer's acceptance of one licence revision; the unique index keeps the first. */
+export const licenceAcceptanceSchema = new Schema<LicenceAcceptance>(
+  {
+    applicationId: String,
+    customerId: String,
+    revision: Number,
+    acceptedAt: Date,
+    clientIp: String,
+  },
+  collectionOptions('licenceAcceptances'),
+);
+licenceAcceptanceSchema.index({ applicationId: 1, customerId: 1, revision: 1 }, uniqueIndex('unique_licenceAcceptance'));
 
 export const versionSchema = new Schema<VersionDoc>(
   {
