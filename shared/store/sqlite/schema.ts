@@ -372,6 +372,17 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+/**
+ * Files gain their SHA-1 (Squirrel.Windows' RELEASES and Velopack's feed list it). Files stored
+ * before have none until the digest backfill reaches them, which now visits a file missing either
+ * digest.
+ */
+const FILE_SHA1 = `
+ALTER TABLE files ADD COLUMN sha1 TEXT;
+DROP INDEX files_missing_sha512;
+CREATE INDEX files_missing_digests ON files(file_id) WHERE status = 'available' AND (sha512 IS NULL OR sha1 IS NULL);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +402,7 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(FILE_SHA1),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
