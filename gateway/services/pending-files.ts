@@ -2,6 +2,7 @@ import { conflict, DuplicateError, redisUnavailable, validationError } from '../
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '../../shared/releases/platforms';
+import { fileTypeOfName } from '../../shared/releases/file-names';
 import { updateFileProblem } from '../../shared/releases/mac-updates';
 import type { FileRecord, FileType } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
@@ -28,9 +29,12 @@ export function targetOf(fields: Partial<Pick<UploadFields, 'platform' | 'arch'>
   return target;
 }
 
-/** Refuses (400) an UPDATE file that is not a macOS `.zip` (shared/releases/mac-updates.ts): no feed could offer it. */
+/** The upload's file type: the one it declares, else what the file's name says (a NuGet update package is UPDATE, anything else MAIN). */
+export const fileTypeOf = (fileType: FileType | undefined, fileName: string): FileType => fileType ?? fileTypeOfName(fileName);
+
+/** Refuses (400) an UPDATE file that is neither a macOS `.zip` nor a NuGet update package (shared/releases/mac-updates.ts): no feed could offer it. */
 export function checkUpdateFile(fileType: FileType | undefined, fileName: string, target: FileTarget): void {
-  const problem = updateFileProblem({ fileType: fileType ?? 'MAIN', fileName, platform: target.platform });
+  const problem = updateFileProblem({ fileType: fileTypeOf(fileType, fileName), fileName, platform: target.platform });
   if (problem) throw validationError([{ field: 'fileType', message: problem }]);
 }
 
