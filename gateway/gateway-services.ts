@@ -12,6 +12,7 @@ import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
 import { UpdateFeeds } from './updates/update-feeds';
+import { PackageFeeds } from './updates/package-feeds';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -32,6 +33,8 @@ export interface GatewayServices {
   downloads: DownloadService;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
+  /** Squirrel.Windows and Velopack. */
+  packageFeeds: PackageFeeds;
 }
 
 /** The one place the gateway's services are built. */
@@ -56,5 +59,6 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     downloads,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
+    packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
   };
 }

@@ -15,10 +15,12 @@ import { signedObjectRoutes } from './signed-object-routes';
 import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
 import { updateRoutes } from '../updates/update-routes';
+import { packageFeedRoutes } from '../updates/package-feed-routes';
 
 const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
+  packageFeedRoutes,
   healthRoutes,
   landingRoutes,
   applicationRoutes,
