@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import type { VelopackAsset as VelopackClientAsset } from 'velopack/lib/bindings/VelopackAsset';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { createBucket } from '../support/s3-bucket';
@@ -28,16 +29,27 @@ function parseReleases(text: string): ReleasesLine[] {
 
 const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
 
-interface VelopackAsset {
-  PackageId: string;
-  Version: string;
-  Type: string;
-  FileName: string;
-  SHA1: string;
-  SHA256: string;
-  Size: number;
-  NotesMarkdown: string;
-  NotesHtml: string;
+type VelopackAsset = Omit<VelopackClientAsset, 'Size'> & { Size: number };
+
+/**
+ * Velopack's own model of an asset (its Node binding's VelopackAsset, generated from manager.rs):
+ * every field, and how serde reads each from JSON (strings; Size a u64, a whole JSON number).
+ * Velopack's native client needs glibc 2.39, so on older hosts the feed is held to its model here.
+ */
+const VELOPACK_ASSET_FIELDS: Record<keyof VelopackClientAsset, 'string' | 'u64'> = {
+  PackageId: 'string', Version: 'string', Type: 'string', FileName: 'string', SHA1: 'string', SHA256: 'string',
+  Size: 'u64', NotesMarkdown: 'string', NotesHtml: 'string',
+};
+
+function expectVelopackAsset(asset: Record<string, unknown>): void {
+  expect(Object.keys(asset).sort()).to.deep.equal(Object.keys(VELOPACK_ASSET_FIELDS).sort());
+  for (const [field, kind] of Object.entries(VELOPACK_ASSET_FIELDS)) {
+    if (kind === 'string') expect(asset[field], field).to.be.a('string');
+    else expect(Number.isSafeInteger(asset[field]) && (asset[field] as number) >= 0, field).to.equal(true);
+  }
+  expect(asset.Type).to.be.oneOf(['Full', 'Delta']);
+  // Velopack compares versions as SemVer (Rust's semver crate): no leading v.
+  expect(asset.Version).to.match(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/);
 }
 
 for (const storage of ['embedded store', 'S3'] as const) {
@@ -175,6 +187,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
           ['Full', 'MyApp-1.1.0-full.nupkg', '1.1.0', 'MyApp'],
         ]);
         for (const asset of feed.Assets) {
+          expectVelopackAsset(asset as unknown as Record<string, unknown>);
           const content = bytes.get(asset.FileName) as Buffer;
           expect(asset).to.deep.include({ SHA1: sha1(content).toUpperCase(), SHA256: createHash('sha256').update(content).digest('hex'), Size: content.length, NotesMarkdown: notes });
           // What Velopack's HttpSource downloads: the feed URL joined with the file name.

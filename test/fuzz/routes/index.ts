@@ -6,6 +6,7 @@ import { customerFuzzers } from './customers';
 import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
+import { packageFeedFuzzers } from './package-feeds';
 import type { RouteFuzzer } from './route-fuzzer';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
@@ -22,6 +23,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
   return [
     ...downloadFuzzers(context),
     ...updateFeedFuzzers(context),
+    ...packageFeedFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
