@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { archOfSquirrelWindowsArch, parseVelopackChannel, VelopackChannel } from '../../shared/releases/update-client-names';
 import type { Arch } from '../../shared/releases/platforms';
+import { versionOrderKey } from '../../shared/releases/version-order';
 import { queryParameter } from '../http/validate';
+import type { RunningVersion } from './update-schemas';
 import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionField } from './common';
 
 /*
@@ -13,6 +15,9 @@ import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionFiel
 const clientName = atMostCharacters(z.string().min(1, 'must not be empty'), 64);
 const fileName = atMostCharacters(z.string().min(1, 'must not be empty'), FILE_NAME_MAX_LENGTH);
 const once = <T extends z.ZodTypeAny>(field: T) => queryParameter(field);
+
+/** The version a client runs, with its order key (a leading `v` aside, as the clients compare): computed once per URL on the hot routes. */
+const localVersion = versionField.transform((version): RunningVersion => ({ version, orderKey: versionOrderKey(version.replace(/^[vV]/, '')) }));
 
 /** A package id as the clients send it (NuGet ids: letters, digits, `.`, `_`, `-`). */
 const packageId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
@@ -28,7 +33,7 @@ export const squirrelWindowsPackageParams = z.object({ applicationId: applicatio
  */
 export const squirrelWindowsQuery = z.object({
   id: once(packageId).optional(),
-  localVersion: once(versionField).optional(),
+  localVersion: once(localVersion).optional(),
   arch: once(z.enum(['amd64', 'x86'], { errorMap: () => ({ message: 'must be amd64 or x86' }) }))
     .transform((arch): Arch => archOfSquirrelWindowsArch(arch) as Arch).optional(),
 }).strict();
@@ -49,7 +54,7 @@ export const velopackPackageParams = z.object({ applicationId: applicationIdFiel
 
 /** What Velopack's HttpSource adds to `releases.{channel}.json`: its version, its package id, and its own staging id (not used: the service decides the rollout). */
 export const velopackFeedQuery = z.object({
-  localVersion: once(versionField).optional(),
+  localVersion: once(localVersion).optional(),
   id: once(packageId).optional(),
   stagingId: once(clientName).optional(),
 }).strict();

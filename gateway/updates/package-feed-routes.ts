@@ -21,6 +21,7 @@ import type { VelopackChannel } from '../../shared/releases/update-client-names'
 import { packageUrl, releasesEntry, releasesText, updateEntries, velopackFeed } from './package-feed-documents';
 import type { PackageFeeds, PackageTarget, PackageUpdate } from './package-feeds';
 import type { GatewayServices } from '../gateway-services';
+import type { RunningVersion } from '../schemas/update-schemas';
 
 const APPLICATION_UPDATES = '/v1/updates/:applicationId';
 
@@ -47,21 +48,50 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
   const { channels, publicBaseUrl } = deps.config;
 
   /** The links of an answer keep the caller's path token (callerBaseUrl). */
-  const linkTo = (ctx: AppContext, feedPath: string) => (fileName: string): string => packageUrl(`${callerBaseUrl(publicBaseUrl, ctx.state)}${feedPath}`, fileName);
+  const feedBase = (ctx: AppContext, feedPath: string): string => `${callerBaseUrl(publicBaseUrl, ctx.state)}${feedPath}`;
+
+  // Documents kept with the update they were made from (the catalogue's objects, dropped on every change): a burst of checks serializes each once.
+  const releasesDocuments = new WeakMap<PackageUpdate, Map<string, Buffer>>();
+  const velopackDocuments = new WeakMap<PackageUpdate, Buffer>();
+  const EMPTY_VELOPACK_FEED = Buffer.from(JSON.stringify(velopackFeed([], feeds.notesHtml)));
+
+  /** RELEASES of an update, under a feed base (the token and channel it names). */
+  const releasesDocument = (update: PackageUpdate, base: string): Buffer => {
+    let byBase = releasesDocuments.get(update);
+    if (!byBase) {
+      byBase = new Map();
+      releasesDocuments.set(update, byBase);
+    }
+    let document = byBase.get(base);
+    if (!document) {
+      document = Buffer.from(releasesText(updateEntries(update).map((item) => item.file), (fileName) => packageUrl(base, fileName)));
+      byBase.set(base, document);
+    }
+    return document;
+  };
+  const velopackDocument = (update: PackageUpdate | null): Buffer => {
+    if (!update) return EMPTY_VELOPACK_FEED;
+    let document = velopackDocuments.get(update);
+    if (!document) {
+      document = Buffer.from(JSON.stringify(velopackFeed(updateEntries(update), feeds.notesHtml)));
+      velopackDocuments.set(update, document);
+    }
+    return document;
+  };
 
   /** RELEASES for Squirrel.Windows and the legacy file of Velopack: the update, or the client's own version, or 404 (an empty RELEASES is a failure to Squirrel). */
   const answerReleases = (
     ctx: AppContext, customer: CustomerPrincipal, client: PackageFeedClient, applicationId: string, target: PackageTarget,
-    query: { id?: string; localVersion?: string }, feedPath: string,
+    query: { id?: string; localVersion?: RunningVersion }, feedPath: string,
   ): Eventually<void> => {
-    const urlOf = linkTo(ctx, feedPath);
+    const base = feedBase(ctx, feedPath);
     return andThen(feeds.update(customer, applicationId, target, query.localVersion), (update): Eventually<void> => {
-      if (update) return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, releasesText(updateEntries(update).map((item) => item.file), urlOf), update);
+      if (update) return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, releasesDocument(update, base), update);
       if (query.id === undefined || query.localVersion === undefined) throw notFound(noBuild(applicationId, target));
-      return andThen(feeds.installedPackage(customer, applicationId, query.id, query.localVersion), (installed) => {
+      return andThen(feeds.installedPackage(customer, applicationId, query.id, query.localVersion.version), (installed) => {
         const entry = installed && releasesEntry(installed.file);
         if (!entry) throw notFound(noBuild(applicationId, target));
-        return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, releasesText([entry], urlOf), null);
+        return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, Buffer.from(releasesText([entry], (fileName) => packageUrl(base, fileName))), null);
       }, undefined);
     }, undefined);
   };
@@ -116,10 +146,8 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
       handle: ({ params, query }, ctx, customer) => {
         const { channel, platform } = velopackChannel(params.channel);
         const target: PackageTarget = { channel, platform: platform ?? undefined, packageId: query.id };
-        return andThen(feeds.update(customer, params.applicationId, target, query.localVersion), (update) => {
-          const feed = velopackFeed(update ? updateEntries(update) : [], feeds.notesHtml);
-          return answerCheck(ctx, 'velopack', JSON_CONTENT_TYPE, JSON.stringify(feed), update);
-        }, undefined);
+        return andThen(feeds.update(customer, params.applicationId, target, query.localVersion), (update) =>
+          answerCheck(ctx, 'velopack', JSON_CONTENT_TYPE, velopackDocument(update), update), undefined);
       },
     }),
     route({
@@ -156,7 +184,7 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
  * `offered` is the update listed, null when only the client's own version was. Refusals (401, 403,
  * 404) throw before it.
  */
-function answerCheck(ctx: AppContext, _client: PackageFeedClient, contentType: string, body: string, _offered: PackageUpdate | null): void {
+function answerCheck(ctx: AppContext, _client: PackageFeedClient, contentType: string, body: Buffer, _offered: PackageUpdate | null): void {
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;

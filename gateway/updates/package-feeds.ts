@@ -6,6 +6,7 @@ import type { FileRecord, Version, VersionWithFiles } from '../../shared/store/m
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { FileRequest, GrantedFile, OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile } from '../downloads/release-catalog';
 import { andThen, Eventually, isPending } from '../http/eventually';
+import type { RunningVersion } from '../schemas/update-schemas';
 import { notesHtmlOf } from './package-feed-documents';
 
 /** A NuGet update package a feed lists: its file (with its SHA-1) and what its name says. */
@@ -53,6 +54,8 @@ export interface PackageTarget {
 export class PackageFeeds {
   /** Per offered list, by arch (`` for none) then package id (`` for any). */
   private readonly packaged = new WeakMap<readonly OfferedRelease[], Map<string, Map<string, readonly PackagedRelease[]>>>();
+  /** Per packaged list, by the position of the client's release in it (-1: none known): one answer object per kind of client, so documents made from it can be kept with it. */
+  private readonly updates = new WeakMap<readonly PackagedRelease[], Map<number, PackageUpdate>>();
 
   /** Versions are frozen records of the catalogue, replaced on every change: their notes are rendered once. */
   private readonly notes = new WeakMap<Version, string>();
@@ -77,12 +80,24 @@ export class PackageFeeds {
    * The update for a client running `localVersion` (none at the first install): null when the caller
    * is offered no release with a full package. Throws 404 when the caller has no access.
    */
-  update(caller: ReleaseCaller, applicationId: string, target: PackageTarget, localVersion?: string): Eventually<PackageUpdate | null> {
+  update(caller: ReleaseCaller, applicationId: string, target: PackageTarget, local?: RunningVersion): Eventually<PackageUpdate | null> {
     const selector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const packaged = this.packagedReleases(offered, target);
       if (packaged.length === 0) return null;
-      return { full: packaged[0].full, deltas: deltaChain(packaged, localVersion, this.catalog.cachedReleases(applicationId)) };
+      // Bounded by the releases, whatever versions clients send: an unknown one is the full package alone.
+      const installed = local === undefined ? -1 : packaged.findIndex((item) => item.orderKey === local.orderKey);
+      let byInstalled = this.updates.get(packaged);
+      if (!byInstalled) {
+        byInstalled = new Map();
+        this.updates.set(packaged, byInstalled);
+      }
+      let update = byInstalled.get(installed);
+      if (!update) {
+        update = Object.freeze({ full: packaged[0].full, deltas: deltaChain(packaged, installed, this.catalog.cachedReleases(applicationId)) });
+        byInstalled.set(installed, update);
+      }
+      return update;
     }, undefined);
   }
 
@@ -175,11 +190,9 @@ function packagedRelease(release: OfferedRelease, target: PackageTarget): Packag
  * the caller's rollout or tier, without a package; drafts aside) lies between them. Empty otherwise:
  * the client takes the full package.
  */
-function deltaChain(packaged: readonly PackagedRelease[], localVersion: string | undefined, versions: readonly VersionWithFiles[] | undefined): PackageFile[] {
-  if (localVersion === undefined || !versions) return [];
-  const local = versionOrderKey(localVersion.replace(/^[vV]/, ''));
-  const installed = packaged.findIndex((item) => item.orderKey === local);
-  if (installed <= 0) return [];
+function deltaChain(packaged: readonly PackagedRelease[], installed: number, versions: readonly VersionWithFiles[] | undefined): PackageFile[] {
+  if (installed <= 0 || !versions) return [];
+  const local = packaged[installed].orderKey;
   const newer = packaged.slice(0, installed);
   if (!newer.every((item) => item.delta !== null)) return [];
   const newest = newer[0].orderKey;
