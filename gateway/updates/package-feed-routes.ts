@@ -141,7 +141,7 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/velopack/releases.:channel.json`, operationId: 'getVelopackReleaseFeed', guard: 'customer', noStore: true,
       summary: "Velopack's release feed for a channel (win, osx, linux, a channel, or <channel>-<os>): the newest full package and the delta chain from localVersion",
-      params: velopackChannelParams(channels), query: velopackFeedQuery,
+      params: velopackChannelParams(channels), query: velopackFeedQuery, hot: true,
       status: 200, response: VELOPACK_FEED,
       handle: ({ params, query }, ctx, customer) => {
         const { channel, platform } = velopackChannel(params.channel);
@@ -161,7 +161,7 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/velopack/RELEASES-:channel`, operationId: 'getVelopackChannelReleases', guard: 'customer', noStore: true,
       summary: "The legacy RELEASES-{channel} of a Velopack channel (osx, linux, a channel, or <channel>-<os>)",
-      params: velopackChannelParams(channels), query: squirrelWindowsQuery,
+      params: velopackChannelParams(channels), query: squirrelWindowsQuery, hot: true,
       status: 200, response: RELEASES,
       handle: ({ params, query }, ctx, customer) => {
         const { channel, platform } = velopackChannel(params.channel);

@@ -239,6 +239,24 @@ for (const storage of ['embedded store', 'S3'] as const) {
         expect(await statusOf(`${feedUrl(applicationId, 'squirrel-windows')}/RELEASES?arch=arm64`, headers)).to.deep.equal([400, 'no-store']);
       });
 
+      it('answers a feed spelled as declared (the hot lane, a param inside its segment included) as the router answers other spellings', async () => {
+        const { applicationId, headers } = await windowsReleases(['1.0.0', '1.1.0']);
+        const velopack = feedUrl(applicationId, 'velopack');
+        const pairs = [
+          [`${velopack}/releases.win.json?localVersion=1.0.0`, `${velopack}/releases.%77in.json?localVersion=1.0.0`],
+          [`${velopack}/RELEASES-win?localVersion=1.0.0&id=MyApp`, `${velopack}/RELEASES-%77in?localVersion=1.0.0&id=MyApp`],
+          [`${feedUrl(applicationId, 'squirrel-windows')}/stable/RELEASES`, `${feedUrl(applicationId, 'squirrel-windows')}/%73table/RELEASES`],
+        ];
+        for (const [hot, routed] of pairs) {
+          const [a, b] = await Promise.all([hot, routed].map(async (url) => {
+            const res = await fetch(url, { headers });
+            return [res.status, res.headers.get('content-type'), await res.text()];
+          }));
+          expect(a[0], hot).to.equal(200);
+          expect(a, hot).to.deep.equal(b);
+        }
+      });
+
       it('answers as the API description says (the test client checks every answer against it)', async () => {
         const { applicationId, customer } = await windowsReleases(['1.0.0', '1.1.0']);
         const feed = `/v1/updates/${applicationId}`;
