@@ -81,7 +81,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         for (const fileName of names) {
           const content = randomBytes(fileName.includes('delta') ? 3_000 : 20_000);
           const uploaded = await uploadSmallFile(app, { applicationId, version, fileName, platform: 'windows', content });
-          expect(uploaded).to.include({ fileName });
+          expect(uploaded).to.include({ fileName, fileType: 'UPDATE' });
           bytes.set(fileName, content);
         }
       }
@@ -255,6 +255,19 @@ for (const storage of ['embedded store', 'S3'] as const) {
           expect(a[0], hot).to.equal(200);
           expect(a, hot).to.deep.equal(b);
         }
+      });
+
+      it('takes NuGet packages declared UPDATE on any platform, and refuses any other UPDATE file that is not a macOS .zip', async () => {
+        const { applicationId } = await createApplication(app);
+        const large = (fields: Record<string, unknown>) => app.http.post('/v1/management/upload/large-url', { applicationId, version: '2.0.0', fileSize: 10, ...fields });
+        expect((await large({ fileName: 'MyApp-2.0.0-full.nupkg', fileType: 'UPDATE', platform: 'windows' })).status).to.equal(201);
+        expect((await large({ fileName: 'MyApp-2.0.0-linux-delta.nupkg', fileType: 'UPDATE', platform: 'linux', arch: 'x64' })).status).to.equal(201);
+        const refused = await large({ fileName: 'Setup.exe', fileType: 'UPDATE', platform: 'windows' });
+        expect(refused.status).to.equal(400);
+        expect(refused.body.error.details[0]).to.include({ field: 'fileType' });
+        const opened = await app.http.post('/v1/management/uploads/multipart', { applicationId, version: '2.0.0', fileName: 'MyApp-2.0.0-delta.nupkg', fileSize: 10, platform: 'windows' });
+        expect(opened.status).to.equal(201);
+        expect(await app.core.store.getFile(opened.body.data.fileId)).to.include({ fileType: 'UPDATE', status: 'pending' });
       });
 
       it('answers as the API description says (the test client checks every answer against it)', async () => {
