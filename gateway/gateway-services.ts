@@ -16,6 +16,7 @@ import { WebhookService } from './services/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
 import { SparkleFeed } from './updates/sparkle-feed';
 import { UpdateFeeds } from './updates/update-feeds';
+import { PackageFeeds } from './updates/package-feeds';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -40,6 +41,8 @@ export interface GatewayServices {
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
   sparkleFeed: SparkleFeed;
+  /** Squirrel.Windows and Velopack. */
+  packageFeeds: PackageFeeds;
 }
 
 /** The one place the gateway's services are built. */
@@ -71,5 +74,6 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
     sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),
+    packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
   };
 }

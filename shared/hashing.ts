@@ -11,10 +11,14 @@ export interface ChunkSink {
   update(chunk: Buffer): void | Promise<void>;
 }
 
-/** The digests kept for a file: SHA-256 as hex (our checksum), SHA-512 as base64 (what electron-updater and Squirrel check). */
+/**
+ * The digests kept for a file: SHA-256 as hex (our checksum), SHA-512 as base64 (what electron-updater
+ * and Squirrel.Mac check), SHA-1 as hex (what Squirrel.Windows' RELEASES and Velopack's feed list).
+ */
 export interface FileDigests {
   sha256: string;
   sha512: string;
+  sha1: string;
 }
 
 /** One digest of a file: its name in the result, the node:crypto algorithm, and how it is written down. */
@@ -33,6 +37,7 @@ export type Digests<N extends string> = { [K in N]: string };
 export const FILE_DIGESTS: readonly DigestKind<keyof FileDigests>[] = [
   { name: 'sha256', algorithm: 'sha256', encoding: 'hex' },
   { name: 'sha512', algorithm: 'sha512', encoding: 'base64' },
+  { name: 'sha1', algorithm: 'sha1', encoding: 'hex' },
 ];
 
 /** Computes a file's digests of some kinds from one pass over its bytes. */

@@ -19,11 +19,13 @@ import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
 import { sparkleRoutes } from '../updates/sparkle-routes';
 import { updateRoutes } from '../updates/update-routes';
+import { packageFeedRoutes } from '../updates/package-feed-routes';
 
 const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
   sparkleRoutes,
+  packageFeedRoutes,
   healthRoutes,
   callerRoutes,
   landingRoutes,

@@ -99,7 +99,7 @@ export class UploadService {
       ];
       published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
-        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, release }, now);
+        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
         await this.events.record(buildEvent('upload', result.file, origin, now));

@@ -25,6 +25,8 @@ export const releaseFileResponse = z.object({
   checksum: z.string(),
   /** SHA-512 of the bytes, base64; null for a file stored before digests were kept, until it is computed. */
   sha512: z.string().nullable(),
+  /** SHA-1 of the bytes, hex; null as sha512 is. */
+  sha1: z.string().nullable(),
 });
 
 function presentReleaseFile(file: ReleaseFile): z.input<typeof releaseFileResponse> {
@@ -37,6 +39,7 @@ function presentReleaseFile(file: ReleaseFile): z.input<typeof releaseFileRespon
     fileType: file.fileType,
     checksum: file.checksum as string,
     sha512: file.sha512 ?? null,
+    sha1: file.sha1 ?? null,
   };
 }
 

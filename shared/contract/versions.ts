@@ -16,6 +16,8 @@ export const fileResponse = z.object({
   checksum: z.string().nullable(),
   /** SHA-512 of the bytes, base64; null while a large upload is being verified, and for files stored before it was kept until the backfill reaches them. */
   sha512: z.string().nullable(),
+  /** SHA-1 of the bytes, hex (what Squirrel.Windows and Velopack check); null as sha512 is. */
+  sha1: z.string().nullable(),
   fileType: z.enum(FILE_TYPES),
   platform: z.enum(PLATFORMS),
   arch: z.enum(ARCHS),
@@ -35,6 +37,7 @@ export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
     contentType: file.contentType,
     checksum: file.checksum,
     sha512: file.sha512 ?? null,
+    sha1: file.sha1 ?? null,
     fileType: file.fileType,
     platform: file.platform ?? DEFAULT_PLATFORM,
     arch: file.arch ?? DEFAULT_ARCH,

@@ -18,9 +18,6 @@ export const isBlockmapName = (fileName: string): boolean =>
 /** The name of the file a blockmap describes: `app-1.2.0.exe` for `app-1.2.0.exe.blockmap`. */
 export const describedFileName = (blockmapName: string): string => blockmapName.slice(0, -BLOCKMAP_FILE.suffix.length);
 
-/** An upload that names no type is a BLOCKMAP when its name says so, else a MAIN file, as before blockmaps were kept. */
-export const defaultFileType = (fileName: string): FileType => (isBlockmapName(fileName) ? 'BLOCKMAP' : 'MAIN');
-
 /** Why an upload cannot carry fileType BLOCKMAP with this name; null when it can (or is another type). */
 export function blockmapFileProblem(file: { fileType: FileType; fileName: string }): string | null {
   if (file.fileType !== BLOCKMAP_FILE.fileType || isBlockmapName(file.fileName)) return null;

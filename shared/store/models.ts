@@ -107,13 +107,15 @@ export interface FileRecord {
   /** Object storage key; never leaves the process. */
   storageKey: string;
   /*
-   * The three fields below are set on every file a store returns. They are optional here only for
-   * the files callers give insertFile, which default to platform and arch `any` and no SHA-512.
+   * The four fields below are set on every file a store returns. They are optional here only for
+   * the files callers give insertFile, which default to platform and arch `any` and no SHA-512 or SHA-1.
    */
   platform?: Platform;
   arch?: Arch;
   /** SHA-512 of the bytes, base64; null until computed (files stored before digests were kept). */
   sha512?: string | null;
+  /** SHA-1 of the bytes, hex (Squirrel.Windows and Velopack list it); null until computed, as SHA-512. */
+  sha1?: string | null;
   /**
    * A SIGNATURE file's: why it no longer verifies under its application's update-signing key, found
    * when the key changed (null when it verifies or is not checked). Such a signature is not offered

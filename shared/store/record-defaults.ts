@@ -11,10 +11,10 @@ import type { NewUploadSession, VersionUpsert } from './store';
  * migration or read path).
  */
 
-/** A file as stored: platform and arch `any`, no SHA-512 and no signature problem unless given. */
+/** A file as stored: platform and arch `any`, no SHA-512 or SHA-1 and no signature problem unless given. */
 export function fileWithDefaults(file: FileRecord): FileRecord {
   return {
-    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, signatureProblem: file.signatureProblem ?? null,
+    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, sha1: file.sha1 ?? null, signatureProblem: file.signatureProblem ?? null,
   };
 }
 

@@ -77,6 +77,8 @@ export interface FilePublication {
   checksum: string;
   /** SHA-512 of the bytes, base64. */
   sha512: string;
+  /** SHA-1 of the bytes, hex. */
+  sha1: string;
   release: UploadRelease;
 }
 
@@ -150,6 +152,8 @@ export type NewUploadSession = Omit<UploadSession, 'platform' | 'arch' | 'channe
 export interface FileDigestUpdate {
   /** SHA-512 of the bytes, base64. */
   sha512: string;
+  /** SHA-1 of the bytes, hex. */
+  sha1: string;
 }
 
 export type UploadSessionPatch = Partial<Pick<UploadSession, 'status' | 'expectedChecksum' | 'failureReason' | 'releaseNotes'>>;
@@ -310,10 +314,10 @@ export interface Store {
   /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;
   /**
-   * Up to `limit` available files without a SHA-512, by fileId, after `afterFileId` when given: a
+   * Up to `limit` available files without a SHA-512 or a SHA-1, by fileId, after `afterFileId` when given: a
    * backfill pages with the last fileId it was given, and resumes from it after a restart.
    */
-  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]>;
+  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]>;
 
   // Customers and keys
   createCustomer(customer: Customer): Promise<Customer>;

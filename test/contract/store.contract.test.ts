@@ -602,10 +602,10 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       it('stores a file given without platform, arch or SHA-512 for any platform and arch, without a SHA-512', async () => {
-        const { platform: _platform, arch: _arch, sha512: _sha512, ...given } = file('f_1', { fileType: 'MAIN' });
+        const { platform: _platform, arch: _arch, sha512: _sha512, sha1: _sha1, ...given } = file('f_1', { fileType: 'MAIN' });
         const stored = await store.insertFile(given);
         expect(stored).to.deep.equal(file('f_1', { fileType: 'MAIN' }));
-        expect(stored).to.include({ platform: 'any', arch: 'any', sha512: null });
+        expect(stored).to.include({ platform: 'any', arch: 'any', sha512: null, sha1: null });
         expect(await store.getFile('f_1')).to.deep.equal(stored);
       });
 
@@ -678,7 +678,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       describe('publishing an uploaded file', () => {
-        const digests = { checksum: `sha256:${'cd'.repeat(32)}`, sha512: 'c2hhNTEyIG9mIHRoZSBieXRlcw==' };
+        const digests = { checksum: `sha256:${'cd'.repeat(32)}`, sha512: 'c2hhNTEyIG9mIHRoZSBieXRlcw==', sha1: 'ab'.repeat(20) };
         const pendingFile = (fileId: string, overrides: Partial<FileRecord> = {}) =>
           file(fileId, { status: 'pending', checksum: null, fileType: 'MAIN', ...overrides });
 
@@ -757,7 +757,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           await store.insertFile(pendingFile('f_1'));
           const first = await store.publishFile('f_1', { ...digests, release: { releaseNotes: 'Notes' } }, at(2));
           await store.updateVersion('app_1', '1.0.0', { releaseNotes: 'Changed' }, at(3));
-          const again = await store.publishFile('f_1', { checksum: `sha256:${'ef'.repeat(32)}`, sha512: 'b3RoZXI=', release: { releaseNotes: 'Notes' } }, at(4));
+          const again = await store.publishFile('f_1', { checksum: `sha256:${'ef'.repeat(32)}`, sha512: 'b3RoZXI=', sha1: 'ef'.repeat(20), release: { releaseNotes: 'Notes' } }, at(4));
           expect(again.outcome === 'published' && again.file).to.deep.equal(first.outcome === 'published' && first.file);
           expect(await store.getVersion('app_1', '1.0.0')).to.deep.include({ releaseNotes: 'Notes', updatedAt: at(4) });
         });
@@ -786,42 +786,46 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       describe('digests', () => {
-        it('records a SHA-512 beside the checksum without touching anything else', async () => {
+        it('records a SHA-512 and a SHA-1 beside the checksum without touching anything else', async () => {
           const stored = await store.insertFile(file('f_1', { updatedAt: at(3) }));
-          expect(await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' })).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
-          expect(await store.getFile('f_1')).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
-          expect(await store.setFileDigests('f_unknown', { sha512: 'ZGlnZXN0' })).to.equal(null);
+          const digests = { sha512: 'ZGlnZXN0', sha1: '0a'.repeat(20) };
+          expect(await store.setFileDigests('f_1', digests)).to.deep.equal({ ...stored, ...digests });
+          expect(await store.getFile('f_1')).to.deep.equal({ ...stored, ...digests });
+          expect(await store.setFileDigests('f_unknown', digests)).to.equal(null);
         });
 
-        it('pages through the available files without a SHA-512 by fileId, resuming after the last one given', async () => {
+        it('pages through the available files without a SHA-512 or a SHA-1 by fileId, resuming after the last one given', async () => {
           await store.insertFile(file('f_06'));
           await store.insertFile(file('f_01'));
-          await store.insertFile(file('f_02', { sha512: 'ZG9uZQ==' }));
+          await store.insertFile(file('f_02', { sha512: 'ZG9uZQ==', sha1: '02'.repeat(20) }));
+          // A file stored when only SHA-512 was kept still lacks its SHA-1.
+          await store.insertFile(file('f_09', { sha512: 'ZG9uZQ==' }));
           await store.insertFile(file('f_03', { applicationId: 'app_2' }));
           await store.insertFile(file('f_04', { version: '2.0.0' }));
           await store.insertFile(file('f_05', { status: 'pending', checksum: null }));
           await store.insertFile(file('f_07', { status: 'failed' }));
           await store.insertFile(file('f_08'));
-          const page = async (limit: number, after?: string) => (await store.listFilesMissingSha512(limit, after)).map((f) => f.fileId);
+          const page = async (limit: number, after?: string) => (await store.listFilesMissingDigests(limit, after)).map((f) => f.fileId);
           expect(await page(2)).to.deep.equal(['f_01', 'f_03']);
-          await store.setFileDigests('f_01', { sha512: 'MDE=' });
-          await store.setFileDigests('f_03', { sha512: 'MDM=' });
+          await store.setFileDigests('f_01', { sha512: 'MDE=', sha1: '01'.repeat(20) });
+          await store.setFileDigests('f_03', { sha512: 'MDM=', sha1: '03'.repeat(20) });
           expect(await page(2, 'f_03')).to.deep.equal(['f_04', 'f_06']);
           // A backfill restarted after f_04 picks up where it stopped.
           expect(await page(2, 'f_04')).to.deep.equal(['f_06', 'f_08']);
-          expect(await page(2, 'f_08')).to.deep.equal([]);
-          expect(await page(10)).to.deep.equal(['f_04', 'f_06', 'f_08']);
-          expect(await store.listFilesMissingSha512(1)).to.deep.equal([file('f_04', { version: '2.0.0' })]);
-          for (const bad of [0, -1, 1.5]) expect(await rejectionOf(store.listFilesMissingSha512(bad))).to.be.instanceOf(RangeError);
+          expect(await page(2, 'f_08')).to.deep.equal(['f_09']);
+          expect(await page(2, 'f_09')).to.deep.equal([]);
+          expect(await page(10)).to.deep.equal(['f_04', 'f_06', 'f_08', 'f_09']);
+          expect(await store.listFilesMissingDigests(1)).to.deep.equal([file('f_04', { version: '2.0.0' })]);
+          for (const bad of [0, -1, 1.5]) expect(await rejectionOf(store.listFilesMissingDigests(bad))).to.be.instanceOf(RangeError);
         });
 
         it('lists a file once it is available, and no more once it has its digest', async () => {
           await store.insertFile(file('f_1', { status: 'pending', checksum: null }));
-          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+          expect(await store.listFilesMissingDigests(10)).to.deep.equal([]);
           await store.setFileStatus('f_1', 'pending', 'available', 'sha256:abc', at(1));
-          expect((await store.listFilesMissingSha512(10)).map((f) => f.fileId)).to.deep.equal(['f_1']);
-          await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' });
-          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+          expect((await store.listFilesMissingDigests(10)).map((f) => f.fileId)).to.deep.equal(['f_1']);
+          await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0', sha1: '0a'.repeat(20) });
+          expect(await store.listFilesMissingDigests(10)).to.deep.equal([]);
         });
       });
     });
@@ -1969,7 +1973,7 @@ describe('SQLite store opening a database of the release before the release mode
     await withStore(async (store) => {
       const old = await store.getFile('f_old');
       expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0', createdAt: at(0), updatedAt: at(0) }));
-      expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+      expect(await store.listFilesMissingDigests(10)).to.deep.equal([old]);
       await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileType: 'MAIN' })), 'mainFile');
       await expectDuplicate(store.insertFile(file('f_3', { version: '1.9.0', fileType: 'MAIN' })), 'mainFile');
       await store.insertFile(file('f_4', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
@@ -2222,7 +2226,7 @@ if (mongodbUri) {
           { applicationId: 'app_1', version: '1.9.0', releaseNotes: null, requiredTier: 'gold', createdAt: at(2), updatedAt: at(2) },
           { applicationId: 'app_1', version: 'nightly', releaseNotes: null, requiredTier: null, createdAt: at(3), updatedAt: at(3) },
         ]);
-        const { platform: _platform, arch: _arch, sha512: _sha512, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
+        const { platform: _platform, arch: _arch, sha512: _sha512, sha1: _sha1, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
         await db.collection('files').insertOne({ ...old, live: true });
         const { platform: _p, arch: _a, channel: _c, versionStatus: _v, ...session } = uploadSession('up_1');
         await db.collection('uploadSessions').insertOne(session);
@@ -2279,7 +2283,7 @@ if (mongodbUri) {
       it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {
         const old = await store.getFile('f_old');
         expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0' }));
-        expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+        expect(await store.listFilesMissingDigests(10)).to.deep.equal([old]);
         await expectDuplicate(store.insertFile(file('f_win', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' })), 'mainFile');
         await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
 

@@ -70,7 +70,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         storageKey, platform: 'windows', arch: 'x64', createdAt: now, updatedAt: now,
       });
       await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-      await store.setFileDigests(fileId, { sha512: sha512(bytes) });
+      await store.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
     }
 
     /** Both versions with their blockmaps, the blockmaps uploaded through the API as electron-builder's publisher would, by name alone. */

@@ -73,8 +73,9 @@ function objectOf(schema: Schema): fc.Arbitrary<Values> {
     .filter((value) => [schema, ...(schema.allOf ?? [])].every((rule: Schema) => !rule.if || !satisfies(value, rule.if) || satisfies(value, rule.then))) as fc.Arbitrary<Values>;
 }
 
-/** Whether `value` satisfies a condition of `required` fields and `const` or `pattern` properties (what the description's if/then use). */
+/** Whether `value` satisfies a condition of `required` fields, `const` or `pattern` properties, and `anyOf` such conditions (what the description's if/then use). */
 function satisfies(value: Values, condition: Schema): boolean {
+  if (condition.anyOf && !condition.anyOf.some((choice: Schema) => satisfies(value, choice))) return false;
   if (!(condition.required ?? []).every((name: string) => value[name] !== undefined)) return false;
   return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined
     || (('const' in property) ? value[name] === property.const : true) && (property.pattern ? new RegExp(property.pattern, 'u').test(String(value[name])) : true));

@@ -75,7 +75,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
           storageKey, platform: build.platform, arch: build.arch, createdAt: now, updatedAt: now,
         });
         await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes) });
+        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
         contents.set(`${build.version}/${build.fileName}`, bytes);
       }
       return contents;

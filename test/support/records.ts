@@ -81,6 +81,7 @@ export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileR
     platform: 'any',
     arch: 'any',
     sha512: null,
+    sha1: null,
     signatureProblem: null,
     createdAt: at(0),
     updatedAt: at(0),

@@ -187,8 +187,8 @@ export class MongoStore implements Store {
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setSignatureProblem(fileId, problem));
   }
-  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
-    return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
+  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    return this.guard(this.versionsAndFiles.listFilesMissingDigests(limit, afterFileId));
   }
 
   // Customers and keys

@@ -78,6 +78,7 @@ export function toFile(doc: FileDoc): FileRecord {
     platform: doc.platform ?? DEFAULT_PLATFORM,
     arch: doc.arch ?? DEFAULT_ARCH,
     sha512: orNull(doc.sha512),
+    sha1: orNull(doc.sha1),
     signatureProblem: orNull(doc.signatureProblem),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

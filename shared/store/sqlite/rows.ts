@@ -101,6 +101,7 @@ export function fileFromRow(row: Row): FileRecord {
     platform: text(row.platform) as Platform,
     arch: text(row.arch) as Arch,
     sha512: optionalText(row.sha512),
+    sha1: optionalText(row.sha1),
     signatureProblem: optionalText(row.signature_problem),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

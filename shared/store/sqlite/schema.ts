@@ -462,6 +462,17 @@ ALTER TABLE applications ADD COLUMN accent_colour TEXT;
 ALTER TABLE applications ADD COLUMN support_url TEXT;
 `;
 
+/**
+ * Files gain their SHA-1 (Squirrel.Windows' RELEASES and Velopack's feed list it). Files stored
+ * before have none until the digest backfill reaches them, which now visits a file missing either
+ * digest.
+ */
+const FILE_SHA1 = `
+ALTER TABLE files ADD COLUMN sha1 TEXT;
+DROP INDEX files_missing_sha512;
+CREATE INDEX files_missing_digests ON files(file_id) WHERE status = 'available' AND (sha512 IS NULL OR sha1 IS NULL);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -487,6 +498,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(ACCESS_TOKENS),
   (db) => db.exec(LICENCE_ACCEPTANCES),
   (db) => db.exec(APPLICATION_BRANDING),
+  (db) => db.exec(FILE_SHA1),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

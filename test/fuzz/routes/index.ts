@@ -9,6 +9,7 @@ import { customerShareLinkFuzzers } from './customer-share-links';
 import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
+import { packageFeedFuzzers } from './package-feeds';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
@@ -27,6 +28,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...downloadFuzzers(context),
     ...updateFeedFuzzers(context),
     ...sparkleFuzzers(context),
+    ...packageFeedFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),

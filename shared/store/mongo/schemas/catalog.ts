@@ -106,6 +106,7 @@ export const fileSchema = new Schema<FileDoc>(
     platform: String,
     arch: String,
     sha512: String,
+    sha1: String,
     signatureProblem: String,
     createdAt: Date,
     updatedAt: Date,
@@ -124,5 +125,7 @@ fileSchema.index(
   { applicationId: 1, version: 1, fileName: 1 },
   { ...uniqueIndex('unique_fileName'), partialFilterExpression: { live: true } },
 );
-// The digest backfill's pages: available files without a SHA-512 (null or missing), by fileId.
+// The digest backfill's pages: available files without a SHA-512 or a SHA-1 (null or missing), by
+// fileId; one index per digest, which the query's $or reads and merges in fileId order.
 fileSchema.index({ sha512: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
+fileSchema.index({ sha1: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
