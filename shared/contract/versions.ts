@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { macUpdateFeedProblems } from '../releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
@@ -68,6 +69,8 @@ export const versionResponse = z.object({
   applicationId: z.string(),
   version: z.string(),
   releaseNotes: z.string().nullable(),
+  /** The release notes rendered from Markdown to sanitized HTML (shared/markdown.ts), for a page to show as they are; null without notes. */
+  releaseNotesHtml: z.string().nullable(),
   requiredTier: z.string().nullable(),
   channel: z.string(),
   status: z.enum(RELEASE_STATUSES),
@@ -89,6 +92,7 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
+    releaseNotesHtml: version.releaseNotes === null ? null : renderMarkdown(version.releaseNotes),
     requiredTier: version.requiredTier,
     channel: version.channel,
     status: version.status,

@@ -34,6 +34,8 @@ export interface ApplicationQuery {
   pageSize: number;
   tag?: string;
   customerId?: string;
+  /** Part of the name or the id, ignoring ASCII letter case. */
+  search?: string;
   includeDeleted?: boolean;
 }
 

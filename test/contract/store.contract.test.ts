@@ -280,6 +280,25 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect([ids(none.items), none.total]).to.deep.equal([[], 0]);
       });
 
+      it('searches names and ids for a part of them, ignoring letter case and reading the text literally', async () => {
+        await store.createApplication(application('desk-tool', { name: 'Desk Tool', tags: ['desktop'], createdAt: at(1) }));
+        await store.createApplication(application('server', { name: 'Server Tool (50%)', createdAt: at(2) }));
+        await store.createApplication(application('notes_app', { name: 'Notes', tags: ['desktop'], createdAt: at(3) }));
+        await store.createApplication(application('gone', { name: 'Gone Tool', createdAt: at(4) }));
+        await store.softDeleteApplication('gone', at(5));
+        const list = (query: { search: string; tag?: string; includeDeleted?: boolean }) => store.listApplications({ page: 1, pageSize: 10, ...query });
+        const results = async (query: Parameters<typeof list>[0]) => {
+          const found = await list(query);
+          return [ids(found.items), found.total];
+        };
+        expect(await results({ search: 'tOOL' })).to.deep.equal([['desk-tool', 'server'], 2]);
+        expect(await results({ search: 'NOTES_' })).to.deep.equal([['notes_app'], 1]);
+        expect(await results({ search: '50%)' })).to.deep.equal([['server'], 1]);
+        expect(await results({ search: '.*' })).to.deep.equal([[], 0]);
+        expect(await results({ search: 'e', tag: 'desktop' })).to.deep.equal([['desk-tool', 'notes_app'], 2]);
+        expect(await results({ search: 'tool', includeDeleted: true })).to.deep.equal([['desk-tool', 'server', 'gone'], 3]);
+      });
+
       it('leaves soft-deleted applications out of lists and totals unless includeDeleted', async () => {
         for (const [id, minute] of [['app_1', 1], ['app_2', 2], ['app_3', 3]] as const) {
           await store.createApplication(application(id, { tags: ['desktop'], createdAt: at(minute) }));
