@@ -40,7 +40,8 @@ const DOCUMENT_EXTENSIONS = ['.txt', '.md', '.pdf', '.html'];
 
 /** The words of a file name: split at -, _, space and dot, lower case. */
 function wordsOf(name: string): string[] {
-  return name.toLowerCase().split(/[-_. ]+/).filter(Boolean);
+  // x86_64 holds a separator: kept as one word.
+  return name.toLowerCase().replace(/x86[-_]64/g, 'x86_64').split(/[-. ]+|(?<!x86)_/).filter(Boolean);
 }
 
 function archOf(words: readonly string[]): Arch | null {
@@ -77,7 +78,7 @@ export function guessFileTarget(fileName: string): GuessedTarget {
   if (platform === null && arch !== 'universal') return { platform: 'any', arch: arch ?? 'any', fileType: 'MAIN' };
   // electron-builder leaves x64, its default arch, out of the name.
   const target = { platform: platform ?? 'macos', arch: arch ?? 'x64' };
-  if (platform === 'macos' && lower.endsWith('.zip')) return { ...target, fileType: 'UPDATE' };
+  if (target.platform === 'macos' && lower.endsWith('.zip')) return { ...target, fileType: 'UPDATE' };
   if (platform === 'windows' && lower.endsWith('.nupkg')) return { ...target, fileType: 'OTHER' };
   return { ...target, fileType: 'MAIN' };
 }

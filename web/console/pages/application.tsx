@@ -116,9 +116,9 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
       </div>
       {creating && <NewVersion app={app} />}
       <div class="toolbar">
-        <SelectField label="Channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
+        <SelectField label="Show channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
           options={[{ value: '', label: 'All channels' }, ...channels.map((c) => ({ value: c, label: c }))]} />
-        <SelectField label="Status" value={status} onChange={(event) => setStatus((event.target as HTMLSelectElement).value)}
+        <SelectField label="Show status" value={status} onChange={(event) => setStatus((event.target as HTMLSelectElement).value)}
           options={[{ value: '', label: 'Any status' }, ...RELEASE_STATUSES.map((s) => ({ value: s, label: s }))]} />
       </div>
       {app.versions.length === 0 && <p>No version yet. Create one and drop its files on it.</p>}
