@@ -187,6 +187,7 @@ describe('console: applications, releases and resumable uploads from the browser
     expect(await page.locator('.markdown a[href="https://example.com"]').getAttribute('rel')).to.equal('noopener noreferrer');
     await checkAndPhotograph(page, 'console-version');
 
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Yank version' }).click();
     await page.locator('.version-facts').getByText('yanked', { exact: true }).waitFor();
     const after = ((await app.http.get('/v1/management/applications/desk-app/versions')).body.data as { versions: Array<{ status: string; channel: string; rolloutPercentage: number }> }).versions[0];

@@ -117,7 +117,8 @@ function ReleaseActions(props: VersionProps) {
           </>}
           {version.status === 'published' && <>
             <p class="hint">Yanking withdraws it: no client is offered it and its downloads are refused, until it is published again.</p>
-            <GuardedButton {...guard} class="button danger" onClick={() => patch({ status: 'yanked' })}>Yank version</GuardedButton>
+            <GuardedButton {...guard} class="button danger"
+              onClick={() => { if (confirm(`Yank ${version.version}? Clients stop being offered it and its downloads are refused.`)) void patch({ status: 'yanked' }); }}>Yank version</GuardedButton>
           </>}
           {version.status === 'yanked' && <>
             <p class="hint">Yanked: offered to nobody, its downloads refused.</p>
