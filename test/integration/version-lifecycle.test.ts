@@ -48,8 +48,9 @@ describe('version lifecycle (management API)', () => {
     const publishedAt = published.body.data.publishedAt;
     expect(Date.parse(publishedAt)).to.be.within(before - 1_000, Date.now() + 1_000);
     expect(Object.keys(published.body.data)).to.deep.equal([
-      'applicationId', 'version', 'releaseNotes', 'requiredTier', 'channel', 'status', 'rolloutPercentage', 'publishedAt', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
+      'applicationId', 'version', 'releaseNotes', 'releaseNotesHtml', 'requiredTier', 'channel', 'status', 'rolloutPercentage', 'publishedAt', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
     ]);
+    expect(published.body.data.releaseNotesHtml).to.equal('<p>Now out</p>\n');
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
 
     const yanked = await patch(applicationId, '1.1.0', { status: 'yanked' });
