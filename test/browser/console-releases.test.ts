@@ -141,6 +141,9 @@ describe('console: applications, releases and resumable uploads from the browser
     expect(await big.getByLabel('File type').inputValue()).to.equal('MAIN');
     await page.getByRole('button', { name: 'Upload all 2 files' }).click();
     await big.getByText('Uploading').waitFor();
+    await big.getByRole('button', { name: 'Pause' }).click();
+    await big.getByText('Paused').waitFor();
+    await big.getByRole('button', { name: 'Resume' }).click();
 
     // Interrupted part-way: the page reloads while parts are in flight.
     await pollUntil(() => (sent.length >= 9 ? true : undefined), 90_000, 'eight parts of the big file sent');
@@ -219,7 +222,7 @@ describe('console: applications, releases and resumable uploads from the browser
     await signInToConsole(page, apiKey);
     expect(await page.getByRole('button', { name: 'New application' }).isDisabled()).to.equal(true);
     await page.getByText('Your key lacks the manage scope.').first().waitFor();
-    await checkAndPhotograph(page, 'console-applications');
+    await checkAndPhotograph(page, 'console-applications-read-only');
     await page.getByRole('link', { name: 'Viewed App' }).click();
     for (const name of ['Edit application', 'Delete application', 'New version']) {
       expect(await page.getByRole('button', { name }).isDisabled(), name).to.equal(true);
