@@ -57,8 +57,10 @@ export function UploadPanel({ applicationId, version, newVersion, onFinished }: 
   const finished = useRef(onFinished);
   finished.current = onFinished;
 
-  // Leaving the page stops sending (the service keeps the parts; a later visit continues).
-  useEffect(() => () => items.forEach((item) => item.upload?.pause()), []); // eslint-disable-line react-hooks/exhaustive-deps
+  // Leaving the page stops sending (the service keeps the parts; dropping the file on a later visit continues).
+  const current = useRef(items);
+  current.current = items;
+  useEffect(() => () => current.current.forEach((item) => item.upload?.pause()), []);
 
   const add = (files: FileList | null) => {
     if (!files || files.length === 0) return;
