@@ -77,6 +77,8 @@ export const versionResponse = z.object({
   rolloutPercentage: z.number().int(),
   /** When the version was first published; null for a draft never published. */
   publishedAt: timestamp.nullable(),
+  /** Why the version was yanked, as the yank said; null when it is not yanked or no reason was given. */
+  yankReason: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -98,6 +100,7 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     status: version.status,
     rolloutPercentage: version.rolloutPercentage,
     publishedAt: isoOrNull(version.publishedAt),
+    yankReason: version.yankReason ?? null,
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

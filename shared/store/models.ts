@@ -40,6 +40,8 @@ export interface Version {
   rolloutPercentage: number;
   /** When the version first became published; kept through yanks. */
   publishedAt: Date | null;
+  /** Why it was yanked, in the words of whoever yanked it; null unless yanked with a reason. */
+  yankReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -41,6 +41,7 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     status,
     rolloutPercentage: upsert.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     publishedAt: status === 'published' ? at : null,
+    yankReason: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -42,7 +42,7 @@ export interface ApplicationQuery {
 export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
-export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
+export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'yankReason'>>;
 
 /** What upsertVersion applies: the patch, and what only a version the call creates takes. */
 export interface VersionUpsert extends VersionPatch {

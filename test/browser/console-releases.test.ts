@@ -199,11 +199,13 @@ describe('console: applications, releases and resumable uploads from the browser
     expect(await page.locator('.markdown a[href="https://example.com"]').getAttribute('rel')).to.equal('noopener noreferrer');
     await checkAndPhotograph(page, 'console-version');
 
-    page.once('dialog', (dialog) => void dialog.accept());
+    expect(await page.getByRole('button', { name: 'Yank version' }).isDisabled(), 'a yank needs its reason').to.equal(true);
+    await page.getByLabel('Reason for yanking').fill('Crashes on start on Windows 10');
     await page.getByRole('button', { name: 'Yank version' }).click();
     await page.locator('.version-facts').getByText('yanked', { exact: true }).waitFor();
-    const after = ((await app.http.get('/v1/management/applications/desk-app/versions')).body.data as { versions: Array<{ status: string; channel: string; rolloutPercentage: number }> }).versions[0];
-    expect(after).to.include({ status: 'yanked', channel: 'stable', rolloutPercentage: 25 });
+    await page.getByText('Yanked: Crashes on start on Windows 10').waitFor();
+    const after = ((await app.http.get('/v1/management/applications/desk-app/versions')).body.data as { versions: Array<{ status: string; channel: string; rolloutPercentage: number; yankReason: string | null }> }).versions[0];
+    expect(after).to.include({ status: 'yanked', channel: 'stable', rolloutPercentage: 25, yankReason: 'Crashes on start on Windows 10' });
 
     await page.getByRole('link', { name: 'Desk App: all versions' }).click();
     await page.getByRole('table', { name: 'Channel stable' }).getByRole('link', { name: '1.0.0' }).waitFor();

@@ -391,6 +391,16 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           yanked: ['yanked', 'published'],
         };
 
+        it('keeps the reason a version was yanked with, and clears it when a patch says null', async () => {
+          await versionIn('published', '1.0.0');
+          const yanked = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(3), { yankReason: 'Crashes on start' });
+          expect(yanked).to.deep.include({ outcome: 'applied', from: 'published' });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'yanked', yankReason: 'Crashes on start' });
+          await store.transitionVersion('app_1', '1.0.0', 'published', at(4), { yankReason: null });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'published', yankReason: null });
+          expect(await store.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ yankReason: null });
+        });
+
         it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
           const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];
           for (const from of statuses) {

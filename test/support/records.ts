@@ -50,6 +50,7 @@ export function version(applicationId: string, name: string, overrides: Partial<
     status: 'published',
     rolloutPercentage: 100,
     publishedAt: at(0),
+    yankReason: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

@@ -48,6 +48,7 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     rolloutPercentage: doc.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     // Absent (not null) only on versions stored before lifecycles, all published when created.
     publishedAt: doc.publishedAt === undefined ? doc.createdAt : doc.publishedAt,
+    yankReason: orNull(doc.yankReason),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

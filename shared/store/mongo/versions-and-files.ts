@@ -192,8 +192,8 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
 /** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
 function patchFields(patch: VersionPatch): VersionPatch {
-  const { releaseNotes, requiredTier, channel, rolloutPercentage } = patch;
-  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage });
+  const { releaseNotes, requiredTier, channel, rolloutPercentage, yankReason } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, yankReason });
 }
 
 /** The live MAIN file of the file's version, platform and arch. */

@@ -61,6 +61,7 @@ export function versionFromRow(row: Row): Version {
     status: text(row.status) as ReleaseStatus,
     rolloutPercentage: row.rollout_percentage as number,
     publishedAt: optionalDate(row.published_at),
+    yankReason: optionalText(row.yank_reason),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -372,6 +372,11 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+/** Why a version was yanked (null for every version yanked before it was kept). */
+const YANK_REASONS = `
+ALTER TABLE versions ADD COLUMN yank_reason TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +396,7 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(YANK_REASONS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

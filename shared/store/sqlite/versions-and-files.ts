@@ -195,6 +195,7 @@ function versionColumns(patch: VersionPatch): Record<string, unknown> {
     required_tier: patch.requiredTier,
     channel: patch.channel,
     rollout_percentage: patch.rolloutPercentage,
+    yank_reason: patch.yankReason,
   };
 }
 

@@ -99,6 +99,7 @@ function ReleaseActions(props: VersionProps) {
   const [channel, setChannel] = useState(version.channel);
   const [rollout, setRollout] = useState(version.rolloutPercentage);
   const [tier, setTier] = useState(version.requiredTier ?? '');
+  const [yankReason, setYankReason] = useState('');
   useEffect(() => {
     setChannel(version.channel);
     setRollout(version.rolloutPercentage);
@@ -115,13 +116,14 @@ function ReleaseActions(props: VersionProps) {
             <p class="hint">A draft is offered to nobody. Publishing offers it on channel {version.channel} to {version.rolloutPercentage}% of clients.</p>
             <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish version</GuardedButton>
           </>}
-          {version.status === 'published' && <>
+          {version.status === 'published' && <form onSubmit={(event) => { event.preventDefault(); void patch({ status: 'yanked', yankReason: yankReason.trim() }); }}>
+            <TextField label="Reason for yanking" required value={yankReason} hint="Shown with the version to your team, e.g. crashes on start on macOS 12"
+              onInput={(event) => setYankReason((event.target as HTMLInputElement).value)} />
+            <GuardedButton {...guard} class="button danger" type="submit" disabled={!yankReason.trim()}>Yank version</GuardedButton>
             <p class="hint">Yanking withdraws it: no client is offered it and its downloads are refused, until it is published again.</p>
-            <GuardedButton {...guard} class="button danger"
-              onClick={() => { if (confirm(`Yank ${version.version}? Clients stop being offered it and its downloads are refused.`)) void patch({ status: 'yanked' }); }}>Yank version</GuardedButton>
-          </>}
+          </form>}
           {version.status === 'yanked' && <>
-            <p class="hint">Yanked: offered to nobody, its downloads refused.</p>
+            <p class="hint">Yanked{version.yankReason ? <>: <strong>{version.yankReason}</strong></> : ''}. Offered to nobody, its downloads refused.</p>
             <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish again</GuardedButton>
           </>}
         </div>

@@ -54,6 +54,7 @@ export const versionSchema = new Schema<VersionDoc>(
     status: String,
     rolloutPercentage: Number,
     publishedAt: Date,
+    yankReason: String,
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,
