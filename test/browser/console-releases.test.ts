@@ -78,6 +78,7 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.getByLabel('Application id').fill('notes-app');
     await page.getByLabel('Name', { exact: true }).fill('Field Notes');
     await page.getByLabel('Tags').fill('desktop, notes');
+    await checkAndPhotograph(page, 'console-applications-new');
     await page.getByRole('button', { name: 'Create application' }).click();
     await page.getByRole('heading', { name: 'Field Notes' }).waitFor();
 

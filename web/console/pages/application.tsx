@@ -124,7 +124,7 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
       {app.versions.length === 0 && <p>No version yet. Create one and drop its files on it.</p>}
       {app.versions.length > 0 && shown.length === 0 && <p>No version matches these filters.</p>}
       {byChannel.map((c) => (
-        <div key={c} class="table-wrap">
+        <div key={c} class="table-wrap" tabIndex={0} role="region" aria-label={`Versions of channel ${c}`}>
           <table>
             <caption>Channel {c}</caption>
             <thead><tr><th scope="col">Version</th><th scope="col">Status</th><th scope="col">Rollout</th><th scope="col">Files</th><th scope="col">Published</th></tr></thead>

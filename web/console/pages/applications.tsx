@@ -52,7 +52,7 @@ export function ApplicationsPage() {
       {list.loading && !list.data && <Loading />}
       {list.data && (
         <>
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0} role="region" aria-label="Applications table">
             <table>
               <caption class="visually-hidden">Applications</caption>
               <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Tags</th><th scope="col">Updated</th></tr></thead>

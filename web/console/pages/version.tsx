@@ -214,7 +214,7 @@ function FileMatrix({ files, signingKey }: { files: readonly FileSummary[]; sign
     <section aria-labelledby="files-heading">
       <h2 id="files-heading">Files</h2>
       {sorted.length === 0 ? <p>No file yet: drop them below.</p> : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0} role="region" aria-label="Files table">
           <table class="file-matrix">
             <caption class="visually-hidden">Files by platform, arch and type</caption>
             <thead><tr>
