@@ -42,7 +42,7 @@ export function ApplicationFields({ values, onChange, error }: { values: Applica
       <SelectField label="New versions from uploads start as" value={values.defaultVersionStatus} onChange={set('defaultVersionStatus')}
         options={[{ value: 'draft', label: 'Draft (publish them yourself)' }, { value: 'published', label: 'Published at once' }]} />
       <TextArea label="Update signing key" value={values.updateSigningKey} onInput={set('updateSigningKey')} spellcheck={false}
-        hint="The minisign public key `tauri signer generate` printed (base64, or its two-line text). Every SIGNATURE upload is then verified under it. Leave blank for none." />
+        hint="The minisign public key that tauri signer generate printed (its base64 line, or the two-line .pub text). Every SIGNATURE upload is then verified under it. Leave blank for none." />
       {fieldError(error, 'updateSigningKey') && <p class="field-error" role="alert">Update signing key: {fieldError(error, 'updateSigningKey')}</p>}
     </>
   );

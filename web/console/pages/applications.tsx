@@ -96,7 +96,7 @@ function CreateApplication({ onCancel }: { onCancel: () => void }) {
     <form class="card" onSubmit={submit} aria-labelledby="create-application-heading">
       <h2 id="create-application-heading">New application</h2>
       <ErrorNotice error={action.error} />
-      <TextField label="Application id" required value={applicationId} hint="Letters, digits, - and _; it appears in download and update URLs and cannot change."
+      <TextField label="Application id" required value={applicationId} hint="Lowercase letters and digits, words joined by single hyphens (e.g. desk-app), up to 64; it appears in download and update URLs and cannot change."
         onInput={(event) => setApplicationId((event.target as HTMLInputElement).value)} />
       <ApplicationFields values={fields} onChange={setFields} error={action.error} />
       <div class="page-actions">
