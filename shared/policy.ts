@@ -247,3 +247,16 @@ export const ROLLUP_INTERVAL_MS = 1_000;
 
 /** Items of a Sparkle appcast, newest first: the client installs the newest it can run, and older ones only serve a minimumSystemVersion. */
 export const SPARKLE_APPCAST_MAX_ITEMS = 10;
+// The console's uploads from the browser
+
+/** Parts a browser sends at once: enough to fill a connection, few enough not to starve the page's other requests. */
+export const BROWSER_UPLOAD_PARALLEL_PARTS = 4;
+/** Tries of one part before the upload pauses and waits for the connection (or the person) to resume it. */
+export const BROWSER_UPLOAD_PART_ATTEMPTS = 6;
+/** Backoff between a part's tries: doubles from the first delay up to the last. */
+export const BROWSER_UPLOAD_RETRY_FIRST_DELAY_MS = 1_000;
+export const BROWSER_UPLOAD_RETRY_MAX_DELAY_MS = 30_000;
+/** Part URLs asked for at once: fewer than the service allows, so URLs are not left to expire unused. */
+export const BROWSER_UPLOAD_PART_URLS_PER_REQUEST = 16;
+/** How often the console asks how the verification of a completed upload is going. */
+export const BROWSER_UPLOAD_VERIFY_POLL_MS = 1_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, nameField, newApplicationIdField, paragraphs, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, NAME_MAX_LENGTH, nameField, newApplicationIdField, paragraphs, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from './common';
 import { pageFields } from './pagination';
 import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../../shared/policy';
 
@@ -86,6 +86,8 @@ export const listApplicationsQuery = z
     ...pageFields,
     tag: queryString().optional(),
     customerId: queryString().optional(),
+    /** Part of the name or the id, ignoring letter case. */
+    search: queryString().max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`).optional(),
     includeDeleted: queryBoolean().optional(),
   })
   .strict();

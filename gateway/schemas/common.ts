@@ -83,6 +83,10 @@ export const RELEASE_NOTES_MAX_LENGTH = 20_000;
 /** Names of applications and customers; surrounding whitespace is dropped. */
 export const nameField = trimmedLine(NAME_MAX_LENGTH);
 
+export const YANK_REASON_MAX_LENGTH = 500;
+/** Why a version is yanked: one line, as a person writes it. */
+export const yankReasonField = trimmedLine(YANK_REASON_MAX_LENGTH);
+
 export const tagField = trimmedLine(TAG_MAX_LENGTH);
 
 /** A file name, not a path: one line without `/` or `\`, and not `.` or `..`. */

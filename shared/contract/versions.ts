@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { macUpdateFeedProblems } from '../releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
@@ -71,6 +72,8 @@ export const versionResponse = z.object({
   applicationId: z.string(),
   version: z.string(),
   releaseNotes: z.string().nullable(),
+  /** The release notes rendered from Markdown to sanitized HTML (shared/markdown.ts), for a page to show as they are; null without notes. */
+  releaseNotesHtml: z.string().nullable(),
   requiredTier: z.string().nullable(),
   channel: z.string(),
   status: z.enum(RELEASE_STATUSES),
@@ -83,6 +86,8 @@ export const versionResponse = z.object({
   critical: z.boolean(),
   /** When the version was first published; null for a draft never published. */
   publishedAt: timestamp.nullable(),
+  /** Why the version was yanked, as the yank said; null when it is not yanked or no reason was given. */
+  yankReason: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -98,6 +103,7 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
+    releaseNotesHtml: version.releaseNotes === null ? null : renderMarkdown(version.releaseNotes),
     requiredTier: version.requiredTier,
     channel: version.channel,
     status: version.status,
@@ -106,6 +112,7 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     minimumSystemVersion: version.minimumSystemVersion,
     critical: version.critical,
     publishedAt: isoOrNull(version.publishedAt),
+    yankReason: version.yankReason ?? null,
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

@@ -76,6 +76,8 @@ export interface Version {
   minimumSystemVersion: string | null;
   /** A critical update, which Sparkle installs without letting the user skip it. */
   critical: boolean;
+  /** Why it was yanked, in the words of whoever yanked it; null unless yanked with a reason. */
+  yankReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

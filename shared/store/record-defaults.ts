@@ -44,6 +44,7 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     bundleVersion: upsert.bundleVersion ?? null,
     minimumSystemVersion: upsert.minimumSystemVersion ?? null,
     critical: upsert.critical ?? false,
+    yankReason: null,
     createdAt: at,
     updatedAt: at,
   };

@@ -39,6 +39,8 @@ export interface ApplicationQuery {
   pageSize: number;
   tag?: string;
   customerId?: string;
+  /** Part of the name or the id, ignoring ASCII letter case. */
+  search?: string;
   includeDeleted?: boolean;
 }
 
@@ -46,7 +48,7 @@ export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' 
   | 'displayName' | 'accentColour' | 'supportUrl'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
-export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical'>>;
+export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical' | 'yankReason'>>;
 
 /** What upsertVersion applies: the patch, and what only a version the call creates takes. */
 export interface VersionUpsert extends VersionPatch {

@@ -337,6 +337,25 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect([ids(none.items), none.total]).to.deep.equal([[], 0]);
       });
 
+      it('searches names and ids for a part of them, ignoring letter case and reading the text literally', async () => {
+        await store.createApplication(application('desk-tool', { name: 'Desk Tool', tags: ['desktop'], createdAt: at(1) }));
+        await store.createApplication(application('server', { name: 'Server Tool (50%)', createdAt: at(2) }));
+        await store.createApplication(application('notes_app', { name: 'Notes', tags: ['desktop'], createdAt: at(3) }));
+        await store.createApplication(application('gone', { name: 'Gone Tool', createdAt: at(4) }));
+        await store.softDeleteApplication('gone', at(5));
+        const list = (query: { search: string; tag?: string; includeDeleted?: boolean }) => store.listApplications({ page: 1, pageSize: 10, ...query });
+        const results = async (query: Parameters<typeof list>[0]) => {
+          const found = await list(query);
+          return [ids(found.items), found.total];
+        };
+        expect(await results({ search: 'tOOL' })).to.deep.equal([['desk-tool', 'server'], 2]);
+        expect(await results({ search: 'NOTES_' })).to.deep.equal([['notes_app'], 1]);
+        expect(await results({ search: '50%)' })).to.deep.equal([['server'], 1]);
+        expect(await results({ search: '.*' })).to.deep.equal([[], 0]);
+        expect(await results({ search: 'e', tag: 'desktop' })).to.deep.equal([['desk-tool', 'notes_app'], 2]);
+        expect(await results({ search: 'tool', includeDeleted: true })).to.deep.equal([['desk-tool', 'server', 'gone'], 3]);
+      });
+
       it('leaves soft-deleted applications out of lists and totals unless includeDeleted', async () => {
         for (const [id, minute] of [['app_1', 1], ['app_2', 2], ['app_3', 3]] as const) {
           await store.createApplication(application(id, { tags: ['desktop'], createdAt: at(minute) }));
@@ -444,6 +463,16 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           published: ['published', 'yanked'],
           yanked: ['yanked', 'published'],
         };
+
+        it('keeps the reason a version was yanked with, and clears it when a patch says null', async () => {
+          await versionIn('published', '1.0.0');
+          const yanked = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(3), { yankReason: 'Crashes on start' });
+          expect(yanked).to.deep.include({ outcome: 'applied', from: 'published' });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'yanked', yankReason: 'Crashes on start' });
+          await store.transitionVersion('app_1', '1.0.0', 'published', at(4), { yankReason: null });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'published', yankReason: null });
+          expect(await store.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ yankReason: null });
+        });
 
         it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
           const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];

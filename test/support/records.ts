@@ -60,6 +60,7 @@ export function version(applicationId: string, name: string, overrides: Partial<
     bundleVersion: null,
     minimumSystemVersion: null,
     critical: false,
+    yankReason: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

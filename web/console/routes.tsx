@@ -10,6 +10,8 @@ import { CustomersPage } from './pages/customers';
 import { StatisticsPage } from './pages/statistics';
 import { WebhookPage } from './pages/webhook';
 import { WebhooksPage } from './pages/webhooks';
+import { ApplicationPage } from './pages/application';
+import { VersionPage } from './pages/version';
 
 export const CONSOLE_BASE = '/console';
 
@@ -22,6 +24,8 @@ export interface ConsolePage {
 
 export const PAGES: readonly ConsolePage[] = [
   { pattern: `${CONSOLE_BASE}/applications`, title: 'Applications', nav: 'Applications', component: ApplicationsPage },
+  { pattern: `${CONSOLE_BASE}/applications/:applicationId`, title: 'Application', component: ApplicationPage },
+  { pattern: `${CONSOLE_BASE}/applications/:applicationId/versions/:version`, title: 'Version', component: VersionPage },
   { pattern: `${CONSOLE_BASE}/customers`, title: 'Customers', nav: 'Customers', component: CustomersPage },
   { pattern: `${CONSOLE_BASE}/customers/:customerId`, title: 'Customer', component: CustomerPage },
   { pattern: `${CONSOLE_BASE}/statistics`, title: 'Statistics', nav: 'Statistics', component: StatisticsPage },

@@ -35,6 +35,12 @@ export class MongoApplications implements ApplicationMethods {
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
     if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    if (query.search !== undefined) {
+      // An escaped (literal) case-insensitive regex no index can serve: the query walks the listing-order
+      // index and tests each live application's name and id, a cost bounded by the vendor's applications.
+      const text = new RegExp(escapeRegExp(query.search), 'i');
+      filter.$or = [{ name: text }, { applicationId: text }];
+    }
     const count = this.models.applications.countDocuments(filter);
     // An unfiltered count would scan the collection; the listing index gives the same total.
     if (Object.keys(filter).length === 0) count.hint(LISTING_ORDER);
@@ -103,4 +109,9 @@ export class MongoApplications implements ApplicationMethods {
       .lean<ApplicationDoc>();
     return doc ? toApplication(doc) : null;
   }
+}
+
+/** `text` as a regex matching itself literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -58,6 +58,7 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     bundleVersion: orNull(doc.bundleVersion),
     minimumSystemVersion: orNull(doc.minimumSystemVersion),
     critical: doc.critical ?? false,
+    yankReason: orNull(doc.yankReason),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -197,8 +197,8 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
 /** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
 function patchFields(patch: VersionPatch): VersionPatch {
-  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical } = patch;
-  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical });
+  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason });
 }
 
 /** The live MAIN file of the file's version, platform and arch. */

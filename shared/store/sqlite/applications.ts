@@ -44,6 +44,11 @@ export class SqliteApplications implements ApplicationMethods {
       where.push('EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)');
       params.push(query.customerId);
     }
+    if (query.search !== undefined) {
+      // instr, not LIKE: the search text's % and _ are plain characters. lower() folds ASCII letters, as the MongoDB adapter's regex does.
+      where.push('(instr(lower(name), lower(?)) > 0 OR instr(lower(application_id), lower(?)) > 0)');
+      params.push(query.search, query.search);
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = (this.database.prepare(`SELECT COUNT(*) AS n FROM applications ${clause}`).get(...params) as { n: number }).n;
     const rows = this.database.prepare(`SELECT * FROM applications ${clause} ORDER BY created_at, application_id LIMIT ? OFFSET ?`)

@@ -81,6 +81,7 @@ export function versionFromRow(row: Row): Version {
     bundleVersion: optionalText(row.bundle_version),
     minimumSystemVersion: optionalText(row.minimum_system_version),
     critical: row.critical === 1,
+    yankReason: optionalText(row.yank_reason),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -473,6 +473,11 @@ DROP INDEX files_missing_sha512;
 CREATE INDEX files_missing_digests ON files(file_id) WHERE status = 'available' AND (sha512 IS NULL OR sha1 IS NULL);
 `;
 
+/** Why a version was yanked (null for every version yanked before it was kept). */
+const YANK_REASONS = `
+ALTER TABLE versions ADD COLUMN yank_reason TEXT;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -499,6 +504,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(LICENCE_ACCEPTANCES),
   (db) => db.exec(APPLICATION_BRANDING),
   (db) => db.exec(FILE_SHA1),
+  (db) => db.exec(YANK_REASONS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

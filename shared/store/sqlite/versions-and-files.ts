@@ -199,6 +199,7 @@ function versionColumns(patch: VersionPatch): Record<string, unknown> {
     bundle_version: patch.bundleVersion,
     minimum_system_version: patch.minimumSystemVersion,
     critical: patch.critical === undefined ? undefined : patch.critical ? 1 : 0,
+    yank_reason: patch.yankReason,
   };
 }
 

@@ -80,6 +80,7 @@ export const versionSchema = new Schema<VersionDoc>(
     bundleVersion: String,
     minimumSystemVersion: String,
     critical: Boolean,
+    yankReason: String,
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,
