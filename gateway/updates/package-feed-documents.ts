@@ -1,4 +1,4 @@
-import { renderMarkdown } from '../../shared/markdown';
+import { releaseNotesHtmlOf } from '../../shared/contract/versions';
 import type { FileRecord, Version } from '../../shared/store/models';
 import type { PackageFile, PackageUpdate } from './package-feeds';
 
@@ -74,4 +74,4 @@ export function velopackFeed(packages: readonly PackageFile[], notesHtml: (versi
 }
 
 /** A version's notes as sanitized HTML; empty for none. */
-export const notesHtmlOf = (version: Version): string => (version.releaseNotes ? renderMarkdown(version.releaseNotes) : '');
+export const notesHtmlOf = (version: Version): string => releaseNotesHtmlOf(version) ?? '';

@@ -1,5 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
-import { renderMarkdown } from '../../shared/markdown';
+import { releaseNotesHtmlOf } from '../../shared/contract/versions';
 import type { FileRecord, Version } from '../../shared/store/models';
 
 /**
@@ -48,17 +48,18 @@ export const bundleVersionOf = (version: Version): string => version.bundleVersi
 /** RFC 822 (RSS 2.0's pubDate), in GMT. */
 const rfc822 = (date: Date): string => date.toUTCString();
 
-const notesHtml = new WeakMap<Version, string>();
+const notesXml = new WeakMap<Version, string>();
 
-/** The release notes as sanitized HTML, rendered once per version record. */
+/** The release notes as the contract renders them (sanitized HTML), made XML-safe once per version record. */
 function releaseNotesHtml(version: Version): string | undefined {
-  if (version.releaseNotes === null) return undefined;
-  let html = notesHtml.get(version);
-  if (html === undefined) {
-    html = xmlText(renderMarkdown(version.releaseNotes));
-    notesHtml.set(version, html);
+  const html = releaseNotesHtmlOf(version);
+  if (html === null) return undefined;
+  let text = notesXml.get(version);
+  if (text === undefined) {
+    text = xmlText(html);
+    notesXml.set(version, text);
   }
-  return html;
+  return text;
 }
 
 function enclosure(archive: AppcastFile, version: Version, system: AppcastSystem): Record<string, string | number> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ARCHS, type FileTarget, PLATFORMS } from '../releases/platforms';
 import { FILE_TYPES, type FileRecord, type Version } from '../store/models';
-import { renderOptionalMarkdown } from '../markdown';
 import { isoOrNull, pagination, paginationResponse, timestamp } from './common';
+import { releaseNotesHtmlOf } from './versions';
 
 /** An available file, with the platform and arch every stored file has. */
 export type ReleaseFile = FileRecord & FileTarget;
@@ -49,21 +49,9 @@ export const releaseResponse = z.object({
   publishedAt: timestamp.nullable(),
   releaseNotes: z.string().nullable(),
   /** The notes' Markdown rendered as sanitized HTML (shared/markdown.ts), ready for a page; null without notes. */
-  notesHtml: z.string().nullable(),
+  releaseNotesHtml: z.string().nullable(),
   files: z.array(releaseFileResponse),
 });
-
-/** Rendered once per version record: the catalogue's records are frozen and replaced on every change. */
-const renderedNotes = new WeakMap<Version, string | null>();
-
-export function notesHtmlOf(version: Version): string | null {
-  let html = renderedNotes.get(version);
-  if (html === undefined) {
-    html = renderOptionalMarkdown(version.releaseNotes);
-    renderedNotes.set(version, html);
-  }
-  return html;
-}
 
 function presentRelease({ version, files }: OfferedRelease): z.input<typeof releaseResponse> {
   return {
@@ -71,7 +59,7 @@ function presentRelease({ version, files }: OfferedRelease): z.input<typeof rele
     channel: version.channel,
     publishedAt: isoOrNull(version.publishedAt),
     releaseNotes: version.releaseNotes,
-    notesHtml: notesHtmlOf(version),
+    releaseNotesHtml: releaseNotesHtmlOf(version),
     files: files.map(presentReleaseFile),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { renderMarkdown } from '../markdown';
+import { renderOptionalMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { macUpdateFeedProblems } from '../releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
@@ -98,12 +98,25 @@ export const versionResponse = z.object({
   updateFeedProblems: z.array(z.string()),
 });
 
+/** Rendered once per version record: the catalogue's records are frozen and replaced on every change. */
+const renderedNotes = new WeakMap<Version, string | null>();
+
+/** A version's release notes as sanitized HTML (shared/markdown.ts), the same for every answer and feed; null without notes. */
+export function releaseNotesHtmlOf(version: Version): string | null {
+  let html = renderedNotes.get(version);
+  if (html === undefined) {
+    html = renderOptionalMarkdown(version.releaseNotes);
+    renderedNotes.set(version, html);
+  }
+  return html;
+}
+
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
   return {
     applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
-    releaseNotesHtml: version.releaseNotes === null ? null : renderMarkdown(version.releaseNotes),
+    releaseNotesHtml: releaseNotesHtmlOf(version),
     requiredTier: version.requiredTier,
     channel: version.channel,
     status: version.status,
