@@ -23,6 +23,9 @@ const DUPLICATE_TARGETS = {
   unique_adminKeyId: 'keyId',
   unique_adminKeyHash: 'keyHash',
   unique_entryId: 'entryId',
+  unique_checkEventId: 'eventId',
+  unique_adoptionCount: 'adoptionCount',
+  unique_customerVersion: 'customerVersion',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;
