@@ -12,6 +12,8 @@ import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
 import { UpdateFeeds } from './updates/update-feeds';
+import { UpdateCheckRecorder } from './updates/update-check-recorder';
+import { webhookSecretKey } from '../shared/runtime/local-secrets';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -32,6 +34,8 @@ export interface GatewayServices {
   downloads: DownloadService;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
+  /** Records every answered update check (the adoption figures' events). */
+  updateChecks: UpdateCheckRecorder;
 }
 
 /** The one place the gateway's services are built. */
@@ -56,5 +60,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     downloads,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
+    // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
+    updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger),
   };
 }
