@@ -7,6 +7,7 @@ import { AuditService } from './services/audit-service';
 import { CustomerService } from './services/customer-service';
 import { MultipartUploadService } from './services/multipart-upload-service';
 import { StatisticsService } from './services/statistics-service';
+import { AdoptionService } from './services/adoption-service';
 import { UploadService } from './services/upload-service';
 import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
@@ -31,6 +32,7 @@ export interface GatewayServices {
   adminKeys: AdminKeyService;
   audit: AuditService;
   statistics: StatisticsService;
+  adoption: AdoptionService;
   downloads: DownloadService;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
@@ -57,6 +59,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
     audit: new AuditService(deps.store, deps.logger),
     statistics: new StatisticsService(deps.store),
+    adoption: new AdoptionService(deps.store, config.channels),
     downloads,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
