@@ -56,6 +56,8 @@ export interface Config {
   metricsPort: number;
   /** Days raw update-check events are kept once rolled up (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
   checkEventRetentionDays: number;
+  /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
+  recordUpdateChecks: boolean;
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
   hashingThreads: number;
   webhooks: WebhookConfig;
@@ -187,6 +189,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`METRICS_TOKEN must be ${MIN_METRICS_TOKEN_LENGTH} to 512 printable characters without spaces`);
   }
   const metricsPort = parseInteger(read('METRICS_PORT'), DEFAULT_METRICS_PORT, 0, 65535, 'METRICS_PORT', problems);
+  const recordUpdateChecks = parseBoolean(read('RECORD_UPDATE_CHECKS') ?? 'true', 'RECORD_UPDATE_CHECKS', problems);
   const checkEventRetentionDays = parseInteger(read('CHECK_EVENT_RETENTION_DAYS'), CHECK_EVENT_RETENTION_DEFAULT_DAYS, 1,
     CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
 
@@ -217,6 +220,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     metricsPort,
     checkEventRetentionDays,
+    recordUpdateChecks,
   });
 }
 

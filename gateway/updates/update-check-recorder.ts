@@ -45,11 +45,17 @@ export class UpdateCheckRecorder {
   private hasher: InstallHasher | undefined;
   private failing = false;
 
-  constructor(private readonly events: EventRecorder, private readonly hashKey: () => Buffer, private readonly logger: Logger) {}
+  constructor(
+    private readonly events: EventRecorder,
+    private readonly hashKey: () => Buffer,
+    private readonly logger: Logger,
+    /** false: checks are answered without being recorded (RECORD_UPDATE_CHECKS=false). */
+    private readonly enabled = true,
+  ) {}
 
   recordUpdateCheck(ctx: AppContext, customer: CustomerPrincipal, facts: UpdateCheckFacts): void {
     // A HEAD checks nothing for the client: no answer is taken.
-    if (ctx.method !== 'GET') return;
+    if (!this.enabled || ctx.method !== 'GET') return;
     const at = new Date();
     const userAgent = ctx.get('User-Agent').slice(0, 512) || null;
     this.hasher ??= new InstallHasher(this.hashKey());

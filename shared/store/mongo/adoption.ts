@@ -50,16 +50,17 @@ export class MongoAdoption implements AdoptionMethods {
 
   async finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
     if (!(await this.models.checkRollupBatches.exists({ _id: batchId }))) return false;
-    // Counters are independent of each other: several writes in flight at once, a bounded number.
-    await inGroups(counts, (count) => this.addOnce(count, batchId));
-    await inGroups(seen, (report) => this.models.customerVersions.updateOne(
-      { applicationId: report.applicationId, customerId: report.customerId, version: report.version },
-      { $max: { lastReportedAt: report.lastReportedAt } },
-      { upsert: true },
-    ).then(() => undefined, (error) => {
-      // Two finishers creating the same record: the other's write holds the same report or a later one.
-      if (!isDuplicateKeyError(error)) throw error;
-    }));
+    for (const count of counts) await this.addOnce(count, batchId);
+    for (const report of seen) {
+      await this.models.customerVersions.updateOne(
+        { applicationId: report.applicationId, customerId: report.customerId, version: report.version },
+        { $max: { lastReportedAt: report.lastReportedAt } },
+        { upsert: true },
+      ).catch((error) => {
+        // Two finishers creating the same record: the other's write holds the same report or a later one.
+        if (!isDuplicateKeyError(error)) throw error;
+      });
+    }
     await this.models.checkRollupBatches.deleteOne({ _id: batchId });
     return true;
   }
@@ -143,13 +144,6 @@ export class MongoAdoption implements AdoptionMethods {
       }
     }
   }
-}
-
-/** Writes in flight at once while a batch is finished. */
-const WRITES_IN_FLIGHT = 16;
-
-async function inGroups<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += WRITES_IN_FLIGHT) await Promise.all(items.slice(i, i + WRITES_IN_FLIGHT).map(write));
 }
 
 /** The record's fields only: what is inserted (bypassing schema casting) and what is read back. */
