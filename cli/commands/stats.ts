@@ -39,6 +39,7 @@ export function statsCommand(): Command {
         output.line(`${data.applicationId}: ${data.totalDownloads} download${data.totalDownloads === 1 ? '' : 's'}`);
         output.table(['version', 'downloads'], Object.entries(data.downloadsByVersion).sort(([, a], [, b]) => b - a));
         output.table(['platform', 'downloads'], Object.entries(data.downloadsByPlatform).sort(([, a], [, b]) => b - a));
+        output.table(['channel', 'downloads'], Object.entries(data.downloadsByChannel).sort(([, a], [, b]) => b - a));
         output.table(['day (UTC)', 'downloads'], data.downloadsByDay.map((day) => [day.date, day.count]));
         const { dates, counts } = dailySeries(data.downloadsByDay, options.from, options.to);
         dailyChart(output, dates, counts);
