@@ -9,10 +9,11 @@ type AdoptionMethods = Pick<Store,
   'insertCheckEvents' | 'claimCheckBatch' | 'finishCheckBatch' | 'purgeCheckEvents' | 'listAdoptionCounts' | 'listCustomerAdoption'>;
 
 /**
- * Update checks and their adoption counters. Check events are appended through the background
- * writer, as download events are. A batch is named by the rollup position it starts from and the
- * last event it holds: finishing it moves the position in the same transaction as the counters, only
- * when the position is still where the batch started, so a batch is added once whoever finishes it.
+ * Update checks and their adoption counters. Check events are appended, and batches claimed and
+ * finished, through the background writer (check-rollup.ts), as download events are written and
+ * folded. A batch is named by the rollup position it starts from and the last event it holds:
+ * finishing it moves the position in the same transaction as the counters, only when the position
+ * is still where the batch started, so a batch is added once whoever finishes it.
  */
 export class SqliteAdoption implements AdoptionMethods {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
@@ -23,35 +24,16 @@ export class SqliteAdoption implements AdoptionMethods {
 
   async claimCheckBatch(limit: number): Promise<CheckBatch | null> {
     requireCount('limit', limit);
-    const from = this.position();
-    const rows = this.database.prepare('SELECT * FROM check_events WHERE seq > ? ORDER BY seq LIMIT ?').all(from, limit) as Row[];
-    if (rows.length === 0) return null;
-    const last = rows[rows.length - 1].seq as number;
-    return { batchId: `${from}-${last}`, events: rows.map(checkEventFromRow) };
+    const claimed = await this.background.claimChecks(limit);
+    return claimed && { batchId: claimed.batchId, events: claimed.rows.map(checkEventFromRow) };
   }
 
-  async finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
-    const [from, last] = batchId.split('-').map(Number);
-    const addCount = this.database.prepare(
-      `INSERT INTO adoption_counts (application_id, channel, platform, arch, date, version, checks, installs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (application_id, channel, platform, arch, date, version)
-       DO UPDATE SET checks = checks + excluded.checks, installs = max(installs, excluded.installs)`,
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.background.finishChecks(
+      batchId,
+      counts.map((c) => [c.applicationId, c.channel, c.platform, c.arch, c.date, c.version, c.checks, c.installs]),
+      seen.map((s) => [s.applicationId, s.customerId, s.version, s.lastReportedAt.getTime()]),
     );
-    const report = this.database.prepare(
-      `INSERT INTO customer_versions (application_id, customer_id, version, last_reported_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (application_id, customer_id, version) DO UPDATE SET last_reported_at = max(last_reported_at, excluded.last_reported_at)`,
-    );
-    const movePosition = this.database.prepare(
-      'INSERT INTO check_rollup_state (id, last_seq) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET last_seq = excluded.last_seq',
-    );
-    const finish = this.database.db.transaction((): boolean => {
-      if (this.position() !== from) return false;
-      for (const c of counts) addCount.run(c.applicationId, c.channel, c.platform, c.arch, c.date, c.version, c.checks, c.installs);
-      for (const s of seen) report.run(s.applicationId, s.customerId, s.version, s.lastReportedAt.getTime());
-      movePosition.run(last);
-      return true;
-    });
-    return finish.immediate();
   }
 
   async purgeCheckEvents(before: Date, limit: number): Promise<number> {

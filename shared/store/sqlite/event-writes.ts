@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { CheckEvent, DistributionEvent } from '../models';
 import { prepareRollup } from './rollup';
+import { CheckRollup, prepareCheckRollup } from './check-rollup';
 import type { BackgroundOperation } from './write-thread';
 
 /**
@@ -34,6 +35,8 @@ export interface EventWrites {
   insertEvents(rows: EventRow[]): void;
   /** Stores check events in one transaction; an event id already stored is skipped. */
   insertChecks(rows: CheckRow[]): void;
+  /** The adoption rollup's claim and finish (check-rollup.ts). */
+  checkRollup: CheckRollup;
   /** Folds up to `limit` download events after the rollup position into the daily counters (rollup.ts); returns how many. */
   rollupEvents(limit: number): number;
 }
@@ -59,6 +62,7 @@ export function eventWrites(db: Database.Database): EventWrites {
     insertEvents: (rows) => insertAll.immediate(rows),
     insertChecks: (rows) => insertAllChecks.immediate(rows),
     rollupEvents: prepareRollup(db),
+    checkRollup: prepareCheckRollup(db),
   };
 }
 
@@ -66,5 +70,7 @@ export function eventWrites(db: Database.Database): EventWrites {
 export function runOperation(writes: EventWrites, operation: BackgroundOperation): unknown {
   if (operation.op === 'insertEvents') return writes.insertEvents(operation.rows);
   if (operation.op === 'insertChecks') return writes.insertChecks(operation.rows);
+  if (operation.op === 'claimChecks') return writes.checkRollup.claim(operation.limit);
+  if (operation.op === 'finishChecks') return writes.checkRollup.finish(operation.batchId, operation.counts, operation.seen);
   return writes.rollupEvents(operation.limit);
 }
