@@ -5,7 +5,8 @@
  * 2. the adoption answer (AdoptionService over the store, as the route computes it) for 30 days of
  *    one application whose counters come from 10,000 real check events, and of one whose counters
  *    hold what 10,000,000 check events make (written as counters: 10M raw events take too long to
- *    generate and fold on this machine, and the answer reads only counters).
+ *    generate and fold on this machine, and the answer reads only counters). Both have every version
+ *    on every day, so they have as many counters: what differs is the number of checks behind them.
  * Arguments: <dataDir> <redisUrl> <redisPrefix>. Prints one JSON line.
  */
 import IORedis from 'ioredis';
@@ -40,8 +41,8 @@ function checks(applicationId: string, count: number, now: number): CheckEvent[]
     return {
       eventId: newEventId(at), applicationId, customerId: `cust_${i % 50}`, client: 'electron-updater',
       platform: PLATFORMS[i % 3], arch: ARCHS[i % 2], channel: CHANNELS[i % 7 === 0 ? 1 : 0],
-      // Newer versions on later days, as releases spread.
-      runningVersion: VERSIONS[Math.min(VERSIONS.length - 1, Math.floor((DAYS - day) / 3) + (i % 2))],
+      // Every version on every day: the counters have the shape the 10M counters have, so the two answers differ by the checks counted only.
+      runningVersion: VERSIONS[Math.floor(i / DAYS) % VERSIONS.length],
       offeredVersion: VERSIONS[VERSIONS.length - 1], installId: null, installHash: `install_${day}_${i % INSTALLS_PER_DAY}`, timestamp: at,
     };
   });
