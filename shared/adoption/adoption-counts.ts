@@ -9,39 +9,60 @@ export interface CounterPart {
   hashes: Set<string>;
 }
 
-/**
- * Every selection a check counts in: each of channel, platform, arch and running version as it is or
- * ALL, so the answer for any filter (and "every version") reads one counter instead of merging sketches.
- */
-function selections(event: CheckEvent): [string, string, string, string][] {
-  const out: [string, string, string, string][] = [];
-  for (const channel of [event.channel, ALL]) {
-    for (const platform of [event.platform, ALL]) {
-      for (const arch of [event.arch, ALL]) {
-        for (const version of [event.runningVersion, ALL]) out.push([channel, platform, arch, version]);
-      }
-    }
-  }
-  return out;
-}
-
 /** A counter's key: each part carries its length, so no two counters share one whatever their names contain. */
 export const counterKey = (parts: readonly string[]): string => parts.map((part) => `${part.length}:${part}`).join('');
 
-/** A batch of checks as the counters it adds to: checks per counter and the install hashes each counts. */
+/** The checks of one exact (application, day, channel, platform, arch, running version). */
+interface Group {
+  applicationId: string;
+  date: string;
+  dimensions: [channel: string, platform: string, arch: string, version: string];
+  checks: number;
+  hashes: Set<string>;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A batch of checks as the counters it adds to: checks per counter and the install hashes each
+ * counts. A check counts in every selection of it: each of channel, platform, arch and running
+ * version as it is or ALL (16 counters), so the answer for any filter, and for "every version", reads
+ * one counter instead of merging sketches. Checks are grouped by their exact selection first (a batch
+ * holds a few hundred checks and a few dozen selections), and only the groups are spread over the 16.
+ */
 export function counterParts(events: readonly CheckEvent[]): CounterPart[] {
-  const parts = new Map<string, CounterPart>();
+  const groups = new Map<string, Group>();
+  let dayStart = -1;
+  let date = '';
   for (const event of events) {
-    const date = utcDate(event.timestamp);
-    for (const [channel, platform, arch, version] of selections(event)) {
-      const key = counterKey([event.applicationId, date, channel, platform, arch, version]);
+    const ms = event.timestamp.getTime();
+    if (ms < dayStart || ms >= dayStart + DAY_MS) {
+      dayStart = ms - (ms % DAY_MS);
+      date = utcDate(event.timestamp);
+    }
+    // NUL cannot occur in ids, versions, channels, platforms or archs (the validation refuses it).
+    const key = `${event.applicationId}\0${date}\0${event.channel}\0${event.platform}\0${event.arch}\0${event.runningVersion}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { applicationId: event.applicationId, date, dimensions: [event.channel, event.platform, event.arch, event.runningVersion], checks: 0, hashes: new Set() };
+      groups.set(key, group);
+    }
+    group.checks += 1;
+    group.hashes.add(event.installHash);
+  }
+  const parts = new Map<string, CounterPart>();
+  for (const group of groups.values()) {
+    for (let mask = 0; mask < 16; mask += 1) {
+      // Bit i set: dimension i counts as ALL.
+      const [channel, platform, arch, version] = group.dimensions.map((value, i) => ((mask >> i) & 1 ? ALL : value));
+      const key = counterKey([group.applicationId, group.date, channel, platform, arch, version]);
       let part = parts.get(key);
       if (!part) {
-        part = { key, count: { applicationId: event.applicationId, date, channel, platform, arch, version, checks: 0 }, hashes: new Set() };
+        part = { key, count: { applicationId: group.applicationId, date: group.date, channel, platform, arch, version, checks: 0 }, hashes: new Set() };
         parts.set(key, part);
       }
-      part.count.checks += 1;
-      part.hashes.add(event.installHash);
+      part.count.checks += group.checks;
+      for (const hash of group.hashes) part.hashes.add(hash);
     }
   }
   return [...parts.values()];
