@@ -3,6 +3,8 @@
  * in the same run, prints one table and writes bench/results.json. Starts its own redis-server and
  * services on temporary data directories; everything is stopped and removed on the way out.
  */
+import { adoptionFigures } from './scenarios/adoption';
+import { checkRecordingOverhead } from './scenarios/check-recording';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { startRedisServer } from '../shared/redis/redis-server-process';
@@ -72,7 +74,11 @@ async function main(): Promise<void> {
     ['download path with metrics off and on', () => withService('metrics off', redis.url, {}, (off, offSeeded) =>
       withService('metrics on', redis.url, { METRICS_TOKEN: BENCH_METRICS_TOKEN }, (on, onSeeded) =>
         metricsOverhead({ service: off, seeded: offSeeded }, { service: on, seeded: onSeeded }, BENCH_METRICS_TOKEN))), false],
+    ['update checks with recording on and off', () => withService('recording off', redis.url, { RECORD_UPDATE_CHECKS: 'false' }, (off, offSeeded) =>
+      withService('recording on', redis.url, {}, (on, onSeeded) =>
+        checkRecordingOverhead({ service: off, seeded: offSeeded }, { service: on, seeded: onSeeded }))), false],
     ['rollup speed (store only)', rollupSpeed, false],
+    ['adoption rollup and answer (store only)', () => adoptionFigures(redis.url), false],
     ['statistics and activity read latency', () => readLatency(redis.url, notes), false],
   ];
   const s3 = s3Environment();

@@ -10,6 +10,7 @@ import { AuditService } from './services/audit-service';
 import { CustomerService } from './services/customer-service';
 import { MultipartUploadService } from './services/multipart-upload-service';
 import { StatisticsService } from './services/statistics-service';
+import { AdoptionService } from './services/adoption-service';
 import { UploadService } from './services/upload-service';
 import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
@@ -17,6 +18,8 @@ import { SignatureTexts } from './updates/signature-texts';
 import { SparkleFeed } from './updates/sparkle-feed';
 import { UpdateFeeds } from './updates/update-feeds';
 import { PackageFeeds } from './updates/package-feeds';
+import { UpdateCheckRecorder } from './updates/update-check-recorder';
+import { webhookSecretKey } from '../shared/runtime/local-secrets';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -35,6 +38,7 @@ export interface GatewayServices {
   accessTokens: AccessTokenService;
   audit: AuditService;
   statistics: StatisticsService;
+  adoption: AdoptionService;
   downloads: DownloadService;
   /** The licence gate every customer download passes, and licence acceptances. */
   licences: LicenceGate;
@@ -43,6 +47,8 @@ export interface GatewayServices {
   sparkleFeed: SparkleFeed;
   /** Squirrel.Windows and Velopack. */
   packageFeeds: PackageFeeds;
+  /** Records every answered update check (the adoption figures' events). */
+  updateChecks: UpdateCheckRecorder;
 }
 
 /** The one place the gateway's services are built. */
@@ -69,11 +75,14 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock, deps.webhooks),
     audit,
     statistics: new StatisticsService(deps.store),
+    adoption: new AdoptionService(deps.store, config.channels),
     downloads,
     licences,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
     updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
     sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),
     packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
+    // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
+    updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger, config.recordUpdateChecks),
   };
 }

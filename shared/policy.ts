@@ -247,6 +247,7 @@ export const ROLLUP_INTERVAL_MS = 1_000;
 
 /** Items of a Sparkle appcast, newest first: the client installs the newest it can run, and older ones only serve a minimumSystemVersion. */
 export const SPARKLE_APPCAST_MAX_ITEMS = 10;
+
 // The console's uploads from the browser
 
 /** Parts a browser sends at once: enough to fill a connection, few enough not to starve the page's other requests. */
@@ -260,3 +261,26 @@ export const BROWSER_UPLOAD_RETRY_MAX_DELAY_MS = 30_000;
 export const BROWSER_UPLOAD_PART_URLS_PER_REQUEST = 16;
 /** How often the console asks how the verification of a completed upload is going. */
 export const BROWSER_UPLOAD_VERIFY_POLL_MS = 1_000;
+
+// Adoption analytics
+
+/** Raw update-check events are kept this long by default (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
+export const CHECK_EVENT_RETENTION_DEFAULT_DAYS = 30;
+/** The longest CHECK_EVENT_RETENTION_DAYS: raw checks are bounded, whatever is configured. */
+export const CHECK_EVENT_RETENTION_MAX_DAYS = 365;
+/** Rolled-up check events past their retention are purged this often, this many per batch. */
+export const CHECK_EVENT_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
+export const CHECK_EVENT_PURGE_BATCH = 5_000;
+/** Check events are folded into the adoption counters this often. */
+export const CHECK_ROLLUP_INTERVAL_MS = 1_000;
+/** Check events per adoption rollup batch, and batches per run (a backlog is worked off across runs). */
+export const CHECK_ROLLUP_BATCH = 500;
+export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;
+/**
+ * How long a day's HyperLogLog of installs stays in Redis after its last update: checks of a day
+ * still waiting to be rolled up must find it. The counts are kept in the store.
+ */
+export const INSTALL_SKETCH_TTL_SECONDS = 3 * DAY_SECONDS;
+/** The adoption answer covers at most this many days; the default range ends today and spans 30. */
+export const ADOPTION_MAX_DAYS = 366;
+export const ADOPTION_DEFAULT_DAYS = 30;

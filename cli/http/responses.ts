@@ -27,6 +27,7 @@ import type { createdShareLinkResponse, downloadResponse, revokedShareLinkRespon
 import type { licenceAcceptanceResponse, licenceResponse } from '../../shared/contract/licences';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
+import type { adoptionResponse, customerAdoptionListResponse } from '../../shared/contract/adoption';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
 import type { fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
 import type {
@@ -83,6 +84,8 @@ export type AuditLogPage = z.infer<typeof auditPageResponse>;
 export type ActivityItem = z.infer<typeof activityResponse>;
 export type ActivityFeedPage = z.infer<typeof activityPageResponse>;
 export type ApplicationStatistics = z.infer<typeof statisticsResponse>;
+export type ApplicationAdoption = z.infer<typeof adoptionResponse>;
+export type CustomerAdoptionList = z.infer<typeof customerAdoptionListResponse>;
 
 /** A download URL as GET /v1/downloads/url answers it. */
 export type DownloadUrl = z.infer<typeof downloadResponse>;

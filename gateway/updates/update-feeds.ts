@@ -18,8 +18,14 @@ interface TauriOffer {
   signature: ReleaseFile;
 }
 
-/** What an update check answers: nothing newer (204), or the answer's JSON bytes. */
-export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; body: Buffer };
+/** What an update check answers: nothing newer (204), or the offered version and the answer's JSON bytes. */
+export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; version: string; body: Buffer };
+
+/** electron-updater's channel file: the version it offers and its YAML bytes. */
+export interface ElectronChannelAnswer {
+  version: string;
+  body: Buffer;
+}
 
 /** What Squirrel.Mac's check finds: nothing newer, or the release and its macOS MAIN file to link to. */
 export type SquirrelMacCheck = { kind: 'up-to-date' } | SquirrelMacUpdate;
@@ -44,7 +50,7 @@ const UP_TO_DATE = Object.freeze({ kind: 'up-to-date' as const });
 export class UpdateFeeds {
   /** Per offered list, by platform and arch (`` for none): nested maps, so a lookup builds no key string. */
   private readonly electronPicks = new WeakMap<readonly OfferedRelease[], ByTarget<OfferedRelease | null>>();
-  private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<Buffer>>();
+  private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<ElectronChannelAnswer>>();
   private readonly tauriPicks = new WeakMap<readonly OfferedRelease[], ByTarget<TauriOffer | null>>();
   private readonly squirrelPicks = new WeakMap<readonly OfferedRelease[], ByTarget<SquirrelMacUpdate | null>>();
   /** Per release, by the signature file's id. */
@@ -59,8 +65,8 @@ export class UpdateFeeds {
     private readonly publicBaseUrl: string,
   ) {}
 
-  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) as YAML bytes; 404 when there is no such file or no build. */
-  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: ChannelFileRequest): Eventually<Buffer> {
+  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) with the version it offers; 404 when there is no such file or no build. */
+  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: ChannelFileRequest): Eventually<ElectronChannelAnswer> {
     const asked = channelFile.file;
     if (!asked) throw notFound(`no channel file ${channelFile.fileName}: electron-updater asks for <channel>[-mac|-linux[-<arch>]].yml`);
     const selector: ReleaseSelector = { applicationId, channel: asked.channel, platform: asked.platform, arch: asked.arch ?? undefined };
@@ -88,7 +94,7 @@ export class UpdateFeeds {
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (!offer || !this.isNewer(offer.release.version, running)) return UP_TO_DATE;
-      return andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
+      return andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', version: offer.release.version.version, body }), undefined);
     }, undefined);
   }
 
@@ -147,12 +153,12 @@ export class UpdateFeeds {
     return pick;
   }
 
-  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): Buffer {
+  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): ElectronChannelAnswer {
     const documents = targetMap(this.electronDocuments, release, asked.platform);
     const arch = asked.arch ?? '';
     let document = documents.get(arch);
     if (document === undefined) {
-      document = Buffer.from(electronUpdateInfo(release.version, electronFiles(release, asked)));
+      document = { version: release.version.version, body: Buffer.from(electronUpdateInfo(release.version, electronFiles(release, asked))) };
       documents.set(arch, document);
     }
     return document;

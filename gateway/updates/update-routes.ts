@@ -20,7 +20,9 @@ import {
 } from '../schemas/update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
 import { relayedRange, sendRelayedRange } from './feed-ranges';
-import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
+import { defaultChannel } from '../../shared/releases/channels';
+import { UpdateCheckRecorder } from './update-check-recorder';
+import { ElectronChannelAnswer, SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
 
 const UPDATES_PATH = '/v1/updates';
 const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
@@ -39,8 +41,10 @@ const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's upd
  * their file links come back here (one download event, 302 to a pre-signed URL); Squirrel.Mac sends
  * none, so its answer carries the pre-signed URL and the event is recorded when it is answered.
  */
-export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads }) => {
+export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads, updateChecks }) => {
   const { channels } = deps.config;
+  // What a check that names no channel is answered from (the release catalogue's rule).
+  const stableChannel = defaultChannel(channels);
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
   const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {
@@ -50,7 +54,7 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
     const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));
-    sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
+    sendCheck({ kind: 'update', version: release.version.version, body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
   };
   /** A differential update's blockmap: its pre-signed URL, and no download event (it is not the file). */
   const sendBlockmap = async (target: { applicationId: string; version: string; fileName: string }, customer: CustomerPrincipal, ctx: AppContext) => {
@@ -71,7 +75,16 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
       params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
       status: 200, response: CHANNEL_FILE,
       handle: ({ params }, ctx, customer) =>
-        andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
+        andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), (answer: ElectronChannelAnswer, context: AppContext) => {
+          // A channel file is answered only for a name it parsed (else 404), so `file` is there.
+          const asked = params.channelFile.file!;
+          updateChecks.recordUpdateCheck(context, customer, {
+            applicationId: params.applicationId, client: 'electron-updater', platform: asked.platform, arch: asked.arch ?? 'any', channel: asked.channel,
+            // electron-updater sends no version with its channel-file request (see the README's "Adoption analytics").
+            runningVersion: undefined, offeredVersion: answer.version, installId: UpdateCheckRecorder.electronInstallId(context),
+          });
+          sendYaml(answer.body, context);
+        }, ctx),
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, operationId: 'getElectronUpdateFile', guard: 'customer', noStore: true,
@@ -109,7 +122,13 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
         if (!platform || !arch) throw notFound(`no build for Tauri target ${params.target} and arch ${params.arch}`);
         const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion,
           callerBaseUrl(deps.config.publicBaseUrl, ctx.state));
-        return andThen(checked, sendCheck, ctx);
+        return andThen(checked, (check: UpdateCheck, context: AppContext) => {
+          updateChecks.recordUpdateCheck(context, customer, {
+            applicationId: params.applicationId, client: 'tauri', platform, arch, channel: query.channel ?? stableChannel,
+            runningVersion: params.currentVersion.version, offeredVersion: check.kind === 'update' ? check.version : null, installId: null,
+          });
+          sendCheck(check, context);
+        }, ctx);
       },
     }),
     route({
@@ -121,7 +140,14 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
         // What the app puts in `arch` from process.arch; Intel when left out.
         const target = { arch: query.arch ?? 'x64', channel: query.channel };
         const checked = feeds.squirrelMacCheck(customer, params.applicationId, target, params.currentVersion);
-        return isPending(checked) ? checked.then((check) => answerSquirrel(check, customer, ctx)) : answerSquirrel(checked, customer, ctx);
+        const record = (check: SquirrelMacCheck): SquirrelMacCheck => {
+          updateChecks.recordUpdateCheck(ctx, customer, {
+            applicationId: params.applicationId, client: 'squirrel-mac', platform: 'macos', arch: target.arch, channel: query.channel ?? stableChannel,
+            runningVersion: params.currentVersion.version, offeredVersion: check.kind === 'update' ? check.release.version.version : null, installId: null,
+          });
+          return check;
+        };
+        return isPending(checked) ? checked.then((check) => answerSquirrel(record(check), customer, ctx)) : answerSquirrel(record(checked), customer, ctx);
       },
     }),
   ];

@@ -421,3 +421,74 @@ export interface WebhookDelivery {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * The update client families whose checks are recorded. Each sends the running version differently:
+ * Tauri and Squirrel.Mac in the check's path, Squirrel.Windows and Velopack in the `id`/`localVersion`
+ * query of their feed, Sparkle in its User-Agent (`<App>/<version> Sparkle/<version>`);
+ * electron-updater sends none with its channel file (its User-Agent is `electron-builder`), so its
+ * checks record `unknown` unless the app adds a header (see the README's "Adoption analytics").
+ */
+export const UPDATE_CLIENT_FAMILIES = ['electron-updater', 'tauri', 'squirrel-mac', 'squirrel-windows', 'sparkle', 'velopack'] as const;
+export type UpdateClientFamily = (typeof UPDATE_CLIENT_FAMILIES)[number];
+
+/** The running version of a check whose client did not say. */
+export const UNKNOWN_VERSION = 'unknown';
+
+/** One answered update check. No address is stored: `installHash` is keyed with a key that changes every UTC day. */
+export interface CheckEvent {
+  eventId: string;
+  applicationId: string;
+  customerId: string;
+  client: UpdateClientFamily;
+  platform: Platform;
+  arch: Arch;
+  channel: string;
+  /** What the client says it runs; UNKNOWN_VERSION when it does not say. */
+  runningVersion: string;
+  /** The version the answer offered; null when it offered none (up to date). */
+  offeredVersion: string | null;
+  /** The install identity the client sent (electron-updater's `x-user-staging-id`), null when none. */
+  installId: string | null;
+  /** Keyed hash of (customer, install identity or address, user agent) under the day's key (shared/adoption/install-hash.ts). */
+  installHash: string;
+  timestamp: Date;
+}
+
+/** Check events claimed by one adoption rollup batch; `batchId` names it to the adapter that finishes it. */
+export interface CheckBatch {
+  batchId: string;
+  events: CheckEvent[];
+}
+
+/** A dimension of an adoption counter that counts every value. */
+export const ALL = '*';
+
+/**
+ * One adoption counter: a UTC day's checks and estimated distinct installs for one application,
+ * per channel, platform, arch and running version, each of which may be ALL.
+ */
+export interface AdoptionCount {
+  applicationId: string;
+  date: string;
+  channel: string;
+  platform: string;
+  arch: string;
+  version: string;
+  checks: number;
+  installs: number;
+}
+
+/** When a customer's installs last reported running a version of an application. */
+export interface CustomerVersionSeen {
+  applicationId: string;
+  customerId: string;
+  version: string;
+  lastReportedAt: Date;
+}
+
+/** A customer's reported versions, newest report first. */
+export interface CustomerAdoption {
+  customerId: string;
+  versions: { version: string; lastReportedAt: Date }[];
+}

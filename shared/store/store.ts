@@ -3,6 +3,11 @@ import type {
   AdminKey,
   AccessToken,
   AccessTokenUsage,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -206,6 +211,15 @@ export interface AuditSettlement {
   status: number;
   target?: string;
   applicationId?: string;
+}
+
+/** One selection of adoption counters: a dimension left out is ALL. Dates are inclusive YYYY-MM-DD. */
+export interface AdoptionCountQuery {
+  channel: string;
+  platform: string;
+  arch: string;
+  from: string;
+  to: string;
 }
 
 export interface DailyCountQuery {
@@ -437,6 +451,28 @@ export interface Store {
   oldestUncountedEventAt(): Promise<Date | null>;
   /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
+
+  // Update checks and adoption
+  /** Inserts check events; an eventId already stored is skipped. */
+  insertCheckEvents(events: CheckEvent[]): Promise<void>;
+  /**
+   * Claims up to `limit` check events not yet rolled up (or the batch an interrupted rollup left
+   * unfinished, which comes first); null when there is none. Claiming twice before a finish claims
+   * the same batch.
+   */
+  claimCheckBatch(limit: number): Promise<CheckBatch | null>;
+  /**
+   * Adds a claimed batch's figures: `checks` added exactly once per batch, `installs` raised to the
+   * estimate given (never lowered), customers' last reports moved forward only. A batch finished
+   * already changes nothing. Returns false when this batch was already finished.
+   */
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean>;
+  /** Deletes up to `limit` rolled-up check events older than `before`; returns how many. */
+  purgeCheckEvents(before: Date, limit: number): Promise<number>;
+  /** The counters of one application for one (channel, platform, arch) selection (ALL for none), every version, within the inclusive dates. */
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]>;
+  /** Customers (by customerId ascending) with the versions their installs last reported. */
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>>;
 
   // Webhooks
   createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;

@@ -408,6 +408,26 @@ describe('bds CLI', function () {
       expect(human.stdout).to.include(`${stats.totalDownloads} download`).and.include(today).and.include('┤');
     });
 
+    it('stats adoption: --json is the adoption; the human form has the tables and a chart; --customers lists what each customer runs', async () => {
+      const check = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/0.9.0`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
+      expect([200, 204]).to.include(check.status);
+      const today = new Date().toISOString().slice(0, 10);
+      const adoption = await pollUntil(async () => {
+        const data = jsonOf<{ days: { date: string; checks: number; activeInstalls: number; byVersion: Record<string, number> }[] }>(
+          await admin.run(['stats', 'adoption', applicationId, '--json']));
+        return data.days[data.days.length - 1]?.checks === 1 ? data : undefined;
+      }, 15_000, 'the check counted by the workers');
+      expect(adoption.days[adoption.days.length - 1]).to.deep.include({ date: today, activeInstalls: 1, byVersion: { '0.9.0': 1 } });
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const human = await admin.run(['stats', 'adoption', applicationId, '--from', yesterday, '--platform', 'linux']);
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.include('active installs').and.include('0.9.0').and.include('┤');
+      const customers = await admin.run(['stats', 'adoption', applicationId, '--customers']);
+      expect(customers.code, customers.stderr).to.equal(0);
+      expect(customers.stdout).to.include(customer.customerId).and.include('0.9.0');
+      expect((await admin.run(['stats', 'adoption', applicationId, '--platform', 'beos', '--json'])).code).to.equal(2);
+    });
+
     it('activity: a page as JSON, and --follow prints new events as they happen, one JSON object a line', async () => {
       const page = jsonOf<{ activities: { type: string; applicationId: string }[]; pagination: { hasMore: boolean } }>(
         await admin.run(['activity', '--app', applicationId, '--type', 'upload', '--json']));

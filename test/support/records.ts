@@ -1,5 +1,6 @@
 import type {
   AccessToken,
+  CheckEvent,
   AdminKey,
   ApiKey,
   Application,
@@ -230,6 +231,25 @@ export function downloadEvent(eventId: string, overrides: Partial<DistributionEv
     userAgent: 'curl/8.5.0',
     platform: 'any',
     arch: 'any',
+    timestamp: at(0),
+    ...overrides,
+  };
+}
+
+/** An answered update check (electron-updater on Linux x64 in the default channel, unless overridden). */
+export function checkEvent(eventId: string, overrides: Partial<CheckEvent> = {}): CheckEvent {
+  return {
+    eventId,
+    applicationId: 'app_1',
+    customerId: 'cust_1',
+    client: 'electron-updater',
+    platform: 'linux',
+    arch: 'x64',
+    channel: 'stable',
+    runningVersion: '1.0.0',
+    offeredVersion: null,
+    installId: null,
+    installHash: `hash_${eventId}`,
     timestamp: at(0),
     ...overrides,
   };

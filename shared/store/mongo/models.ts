@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
+import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
@@ -24,6 +25,10 @@ export function bindModels(connection: Connection) {
     events: connection.model('Event', eventSchema),
     dailyCounts: connection.model('DailyCount', dailyCountSchema),
     rollupBatches: connection.model('RollupBatch', rollupBatchSchema),
+    checkEvents: connection.model('CheckEvent', checkEventSchema),
+    checkRollupBatches: connection.model('CheckRollupBatch', checkRollupBatchSchema),
+    adoptionCounts: connection.model('AdoptionCount', adoptionCountSchema),
+    customerVersions: connection.model('CustomerVersion', customerVersionSchema),
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),

@@ -2,6 +2,11 @@ import type { Connection } from 'mongoose';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   AdminKey,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -34,6 +39,7 @@ import type {
   AuditSettlement,
   CustomerDeletion,
   CustomerPatch,
+  AdoptionCountQuery,
   DailyCountQuery,
   FileDeletion,
   FileDigestUpdate,
@@ -65,6 +71,7 @@ import { bindModels } from './models';
 import { translateUnavailable } from './unavailable';
 import { MongoWebhooks } from './webhooks';
 import { MongoVersionsAndFiles } from './versions-and-files';
+import { MongoAdoption } from './adoption';
 
 /**
  * Production store on MongoDB (standalone or replica set; no transactions). Each concern lives in its
@@ -79,6 +86,7 @@ export class MongoStore implements Store {
   private readonly accessTokens: MongoAccessTokens;
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
+  private readonly adoption: MongoAdoption;
   private readonly webhooks: MongoWebhooks;
   private readonly audit: MongoAudit;
 
@@ -90,6 +98,7 @@ export class MongoStore implements Store {
     this.accessTokens = new MongoAccessTokens(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models, options);
+    this.adoption = new MongoAdoption(models);
     this.webhooks = new MongoWebhooks(models);
     this.audit = new MongoAudit(models);
   }
@@ -343,6 +352,26 @@ export class MongoStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+
+  // Update checks and adoption
+  insertCheckEvents(events: CheckEvent[]): Promise<void> {
+    return this.guard(this.adoption.insertCheckEvents(events));
+  }
+  claimCheckBatch(limit: number): Promise<CheckBatch | null> {
+    return this.guard(this.adoption.claimCheckBatch(limit));
+  }
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.guard(this.adoption.finishCheckBatch(batchId, counts, seen));
+  }
+  purgeCheckEvents(before: Date, limit: number): Promise<number> {
+    return this.guard(this.adoption.purgeCheckEvents(before, limit));
+  }
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
+    return this.guard(this.adoption.listAdoptionCounts(applicationId, query));
+  }
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
+    return this.guard(this.adoption.listCustomerAdoption(applicationId, page, pageSize));
   }
 
   // Webhooks

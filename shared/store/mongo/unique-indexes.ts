@@ -27,6 +27,9 @@ const DUPLICATE_TARGETS = {
   unique_accessTokenHash: 'tokenHash',
   unique_tokenUsage: 'tokenUsage',
   unique_licenceAcceptance: 'licenceAcceptance',
+  unique_checkEventId: 'eventId',
+  unique_adoptionCount: 'adoptionCount',
+  unique_customerVersion: 'customerVersion',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

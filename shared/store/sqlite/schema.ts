@@ -478,6 +478,49 @@ const YANK_REASONS = `
 ALTER TABLE versions ADD COLUMN yank_reason TEXT;
 `;
 
+/**
+ * Adoption analytics: every answered update check (no address stored: a keyed install hash), the
+ * rollup position over them, the daily counters per (channel, platform, arch, version), each of which
+ * may be '*' for all, and each customer's last reported versions.
+ */
+const UPDATE_CHECKS = `
+CREATE TABLE check_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL UNIQUE,
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  client TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  running_version TEXT NOT NULL,
+  offered_version TEXT,
+  install_id TEXT,
+  install_hash TEXT NOT NULL,
+  ts INTEGER NOT NULL
+);
+CREATE INDEX check_events_ts ON check_events (ts);
+CREATE TABLE check_rollup_state (id INTEGER PRIMARY KEY CHECK (id = 1), last_seq INTEGER NOT NULL);
+CREATE TABLE adoption_counts (
+  application_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  date TEXT NOT NULL,
+  version TEXT NOT NULL,
+  checks INTEGER NOT NULL,
+  installs INTEGER NOT NULL,
+  PRIMARY KEY (application_id, channel, platform, arch, date, version)
+) WITHOUT ROWID;
+CREATE TABLE customer_versions (
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  last_reported_at INTEGER NOT NULL,
+  PRIMARY KEY (application_id, customer_id, version)
+) WITHOUT ROWID;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -505,6 +548,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(APPLICATION_BRANDING),
   (db) => db.exec(FILE_SHA1),
   (db) => db.exec(YANK_REASONS),
+  (db) => db.exec(UPDATE_CHECKS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

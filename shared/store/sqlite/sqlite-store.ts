@@ -4,6 +4,11 @@ import Database from 'better-sqlite3';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   AdminKey,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -36,6 +41,7 @@ import type {
   AuditSettlement,
   CustomerDeletion,
   CustomerPatch,
+  AdoptionCountQuery,
   DailyCountQuery,
   FileDeletion,
   FileDigestUpdate,
@@ -68,6 +74,7 @@ import { translateUnavailable } from './unavailable';
 import { SqliteWebhooks } from './webhooks';
 import { SqliteUploadsAndLinks } from './uploads-and-links';
 import { SqliteVersionsAndFiles } from './versions-and-files';
+import { SqliteAdoption } from './adoption';
 
 /**
  * Embedded store on SQLite (better-sqlite3). WAL lets a web and a worker process share the file;
@@ -87,6 +94,7 @@ export class SqliteStore implements Store {
   private readonly accessTokens: SqliteAccessTokens;
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
+  private readonly adoption: SqliteAdoption;
   private readonly webhooks: SqliteWebhooks;
   private readonly audit: SqliteAudit;
 
@@ -101,6 +109,7 @@ export class SqliteStore implements Store {
     this.accessTokens = new SqliteAccessTokens(this.database);
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
+    this.adoption = new SqliteAdoption(this.database, this.background);
     this.webhooks = new SqliteWebhooks(this.database);
     this.audit = new SqliteAudit(this.database);
   }
@@ -334,6 +343,26 @@ export class SqliteStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+
+  // Update checks and adoption
+  insertCheckEvents(events: CheckEvent[]): Promise<void> {
+    return this.guard(this.adoption.insertCheckEvents(events));
+  }
+  claimCheckBatch(limit: number): Promise<CheckBatch | null> {
+    return this.guard(this.adoption.claimCheckBatch(limit));
+  }
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.guard(this.adoption.finishCheckBatch(batchId, counts, seen));
+  }
+  purgeCheckEvents(before: Date, limit: number): Promise<number> {
+    return this.guard(this.adoption.purgeCheckEvents(before, limit));
+  }
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
+    return this.guard(this.adoption.listAdoptionCounts(applicationId, query));
+  }
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
+    return this.guard(this.adoption.listCustomerAdoption(applicationId, page, pageSize));
   }
 
   // Webhooks
