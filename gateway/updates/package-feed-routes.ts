@@ -34,6 +34,14 @@ const VELOPACK_FEED = documentResponse('application/json', "Velopack's VelopackA
 /** Which update client answered check a feed route made: what an update-check event names. */
 export type PackageFeedClient = 'squirrel-windows' | 'velopack';
 
+/** What an answered check of these feeds records: who asked for what, running which version. */
+interface AnsweredCheck {
+  client: PackageFeedClient;
+  applicationId: string;
+  target: PackageTarget;
+  localVersion: RunningVersion | undefined;
+}
+
 /** The feed paths, from which package links are built (the package routes sit beside them). */
 const squirrelFeedPath = (applicationId: string, channel: string) => `/v1/updates/${applicationId}/squirrel-windows/${encodeURIComponent(channel)}`;
 const velopackFeedPath = (applicationId: string) => `/v1/updates/${applicationId}/velopack`;
@@ -44,8 +52,31 @@ const velopackFeedPath = (applicationId: string) => `/v1/updates/${applicationId
  * download rules. Their package links are the service's, beside the feed (what either client reaches
  * by resolving a bare name against the feed URL too): one download event, 302 to a pre-signed URL.
  */
-export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, downloads }) => {
+export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, downloads, updateChecks }) => {
   const { channels, publicBaseUrl } = deps.config;
+
+  /**
+   * Every answered check of these feeds ends here (an update, no update, or the client's own version):
+   * `offered` is the update listed, null when only the client's own version was. Refusals (401, 403,
+   * 404) throw before it. The check is recorded for adoption (its running version is `localVersion`).
+   */
+  const answerCheck = (
+    ctx: AppContext, customer: CustomerPrincipal, check: AnsweredCheck, contentType: string, body: Buffer, offered: PackageUpdate | null,
+  ): void => {
+    updateChecks.recordUpdateCheck(ctx, customer, {
+      applicationId: check.applicationId,
+      client: check.client,
+      platform: check.target.platform ?? offered?.full.file.platform ?? 'any',
+      arch: check.target.arch ?? offered?.full.file.arch ?? 'any',
+      channel: check.target.channel ?? defaultChannel(channels),
+      runningVersion: check.localVersion?.version,
+      offeredVersion: offered ? offered.full.file.version : null,
+      installId: null,
+    });
+    ctx.status = 200;
+    ctx.set('Content-Type', contentType);
+    ctx.body = body;
+  };
 
   /** The links of an answer keep the caller's path token (callerBaseUrl). */
   const feedBase = (ctx: AppContext, feedPath: string): string => `${callerBaseUrl(publicBaseUrl, ctx.state)}${feedPath}`;
@@ -86,12 +117,13 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
   ): Eventually<void> => {
     const base = feedBase(ctx, feedPath);
     return andThen(feeds.update(customer, applicationId, target, query.localVersion), (update): Eventually<void> => {
-      if (update) return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, releasesDocument(update, base), update);
+      const check = { client, applicationId, target, localVersion: query.localVersion };
+      if (update) return answerCheck(ctx, customer, check, RELEASES_CONTENT_TYPE, releasesDocument(update, base), update);
       if (query.id === undefined || query.localVersion === undefined) throw notFound(noBuild(applicationId, target));
       return andThen(feeds.installedPackage(customer, applicationId, query.id, query.localVersion.version), (installed) => {
         const entry = installed && releasesEntry(installed.file);
         if (!entry) throw notFound(noBuild(applicationId, target));
-        return answerCheck(ctx, client, RELEASES_CONTENT_TYPE, Buffer.from(releasesText([entry], (fileName) => packageUrl(base, fileName))), null);
+        return answerCheck(ctx, customer, check, RELEASES_CONTENT_TYPE, Buffer.from(releasesText([entry], (fileName) => packageUrl(base, fileName))), null);
       }, undefined);
     }, undefined);
   };
@@ -147,7 +179,7 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
         const { channel, platform } = velopackChannel(params.channel);
         const target: PackageTarget = { channel, platform: platform ?? undefined, packageId: query.id };
         return andThen(feeds.update(customer, params.applicationId, target, query.localVersion), (update) =>
-          answerCheck(ctx, 'velopack', JSON_CONTENT_TYPE, velopackDocument(update), update), undefined);
+          answerCheck(ctx, customer, { client: 'velopack', applicationId: params.applicationId, target, localVersion: query.localVersion }, JSON_CONTENT_TYPE, velopackDocument(update), update), undefined);
       },
     }),
     route({
@@ -179,16 +211,6 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
   ];
 };
 
-/**
- * Every answered check of these feeds ends here (an update, no update, or the client's own version):
- * `offered` is the update listed, null when only the client's own version was. Refusals (401, 403,
- * 404) throw before it.
- */
-function answerCheck(ctx: AppContext, _client: PackageFeedClient, contentType: string, body: Buffer, _offered: PackageUpdate | null): void {
-  ctx.status = 200;
-  ctx.set('Content-Type', contentType);
-  ctx.body = body;
-}
 
 /** A package link: granted as an exact version's file is, one download event for a GET without Range, then 302 to a pre-signed URL. */
 async function sendPackage(

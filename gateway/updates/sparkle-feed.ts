@@ -42,6 +42,12 @@ const MAX_DOCUMENTS_PER_LIST = 16;
  * verifies (signatureProblem), is not offered. The picks are kept with the catalogue's offered list,
  * so they are dropped with it; the links are made per answer, since a caller's path token is in them.
  */
+/** An appcast and the newest release it offers (null: none), which the check's record names. */
+export interface AppcastAnswer {
+  document: Buffer;
+  offeredVersion: string | null;
+}
+
 export class SparkleFeed {
   private readonly picks = new WeakMap<readonly OfferedRelease[], Map<string, Eventually<readonly SignedRelease[]>>>();
   private readonly documents = new WeakMap<readonly SignedRelease[], Map<string, Buffer>>();
@@ -49,13 +55,15 @@ export class SparkleFeed {
   constructor(private readonly releases: ReleaseCatalog, private readonly signatures: SignatureTexts) {}
 
   /** The appcast's bytes for the caller; `baseUrl` is the base of its links (callerBaseUrl). Throws 404 when the caller has no access. */
-  appcast(caller: ReleaseCaller, request: AppcastRequest, baseUrl: string, feedUrl: string): Eventually<Buffer> {
+  appcast(caller: ReleaseCaller, request: AppcastRequest, baseUrl: string, feedUrl: string): Eventually<AppcastAnswer> {
     const { applicationId, channel, system, arch } = request;
     return andThen(this.releases.releases(caller, { applicationId, channel, platform: system, arch }), (offered) =>
-      andThen(this.signedReleases(offered, system, arch), (signed) => {
+      andThen(this.signedReleases(offered, system, arch), (signed): AppcastAnswer => {
+        // Newest first: the release Sparkle would install, if newer than what it runs.
+        const offeredVersion = signed[0]?.release.version.version ?? null;
         let documents = this.documents.get(signed);
         const kept = documents?.get(feedUrl);
-        if (kept) return kept;
+        if (kept) return { document: kept, offeredVersion };
         const fileUrl = (file: ReleaseFile) => `${baseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(file)}`;
         const items: AppcastItem[] = signed.map(({ release, archive, deltas }) => ({
           version: release.version,
@@ -69,7 +77,7 @@ export class SparkleFeed {
           this.documents.set(signed, documents);
         }
         if (documents.size < MAX_DOCUMENTS_PER_LIST) documents.set(feedUrl, document);
-        return document;
+        return { document, offeredVersion };
       }, undefined), undefined);
   }
 

@@ -1,6 +1,10 @@
 import { callerBaseUrl } from '../http/caller-base-url';
-import type { AppContext } from '../http/context';
+import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen } from '../http/eventually';
+import type { Arch } from '../../shared/releases/platforms';
+import type { AppcastSystem } from './sparkle-appcast';
+import type { AppcastAnswer } from './sparkle-feed';
+import type { UpdateCheckRecorder } from './update-check-recorder';
 import { documentResponse, route, RouteModule } from '../http/route';
 import { sparkleAppcastParams, sparkleAppcastQuery } from '../schemas/update-schemas';
 
@@ -17,7 +21,7 @@ const APPCAST = documentResponse('application/rss+xml',
  * the caller's path token when it came through one. Sparkle takes any status from 400 up as a failed
  * check, and a 2xx it cannot parse as one too: "nothing to offer" is an appcast without items.
  */
-export const sparkleRoutes: RouteModule = (deps, { sparkleFeed }) => {
+export const sparkleRoutes: RouteModule = (deps, { sparkleFeed, updateChecks }) => {
   const { channels } = deps.config;
   const { publicBaseUrl } = deps.config;
   return [
@@ -30,15 +34,27 @@ export const sparkleRoutes: RouteModule = (deps, { sparkleFeed }) => {
         const baseUrl = callerBaseUrl(publicBaseUrl, ctx.state);
         const request = { applicationId: params.applicationId, channel: params.channel, system: query.os ?? 'macos', arch: query.arch };
         const feedUrl = `${baseUrl}/v1/updates/${params.applicationId}/sparkle/${params.channel}/appcast.xml`;
-        return andThen(sparkleFeed.appcast(customer, request, baseUrl, feedUrl), answerAppcastCheck, ctx);
+        return andThen(sparkleFeed.appcast(customer, request, baseUrl, feedUrl), (answer: AppcastAnswer) => {
+          answerAppcastCheck(updateChecks, ctx, customer, { applicationId: params.applicationId, channel: params.channel, platform: request.system, arch: query.arch }, answer);
+        }, undefined);
       },
     }),
   ];
 };
 
-/** Every answered appcast check ends here: the one place a check is known to have been answered. */
-function answerAppcastCheck(appcast: Buffer, ctx: AppContext): void {
+/** Sparkle's User-Agent: `<App>/<CFBundleVersion> Sparkle/<its version>`; the app's bundle version is what it runs. */
+const SPARKLE_USER_AGENT = /^[^/\s]+\/(\S{1,64}) Sparkle\//;
+
+/** Every answered appcast check ends here: the one place a check is known to have been answered, and recorded. */
+function answerAppcastCheck(
+  updateChecks: UpdateCheckRecorder, ctx: AppContext, customer: CustomerPrincipal,
+  check: { applicationId: string; channel: string; platform: AppcastSystem; arch: Arch | undefined }, answer: AppcastAnswer,
+): void {
+  updateChecks.recordUpdateCheck(ctx, customer, {
+    applicationId: check.applicationId, client: 'sparkle', platform: check.platform, arch: check.arch ?? (check.platform === 'macos' ? 'universal' : 'any'), channel: check.channel,
+    runningVersion: SPARKLE_USER_AGENT.exec(ctx.get('User-Agent'))?.[1], offeredVersion: answer.offeredVersion, installId: null,
+  });
   ctx.status = 200;
   ctx.set('Content-Type', APPCAST_CONTENT_TYPE);
-  ctx.body = appcast;
+  ctx.body = answer.document;
 }

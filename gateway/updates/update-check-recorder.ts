@@ -14,8 +14,8 @@ import type { AppContext, CustomerPrincipal } from '../http/context';
  * - Tauri: target, arch and current version in the path; channel in the query; no identity.
  * - Squirrel.Mac: current version in the path, arch and channel in the query; no identity.
  * - Squirrel.Windows (RELEASES): `id` and `localVersion` in the query, arch from the package names.
- * - Sparkle (appcast): the running version in the User-Agent (`<App>/<version> Sparkle/<v>`), or
- *   `appVersion` when the app sends system profiles.
+ * - Sparkle (appcast): the running version (the app's bundle version) in the User-Agent
+ *   (`<App>/<version> Sparkle/<v>`, read by sparkle-routes.ts); `appVersion` too when the app sends system profiles.
  * - Velopack: `id`, `localVersion` and `arch` in the query of `releases.<channel>.json`.
  */
 export interface UpdateCheckFacts {

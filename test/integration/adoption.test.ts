@@ -38,6 +38,45 @@ describe('adoption analytics', function () {
     await app.close();
   });
 
+  describe('checks of the native feeds (Squirrel.Windows, Velopack, Sparkle)', () => {
+    it('records each answered check with the running version its client sent and the version offered', async function () {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+      for (const version of ['1.0.0', '1.1.0']) {
+        // A release is offered with its installer (MAIN); the package beside it is what the clients update from.
+        await uploadSmallFile(app, { applicationId, version, fileName: 'Setup.exe', platform: 'windows', arch: 'x64' });
+        await uploadSmallFile(app, { applicationId, version, content: randomBytes(1_000), fileName: `App-${version}-full.nupkg`, platform: 'windows', arch: 'x64' });
+      }
+      const feed = `${app.baseUrl}/v1/updates/${applicationId}`;
+      const get = async (url: string, headers: Record<string, string> = {}) => {
+        const response = await fetch(url, { headers: { Authorization: `Bearer ${customer.apiKey}`, ...headers } });
+        expect(response.status, url).to.equal(200);
+        return response.text();
+      };
+      expect(await get(`${feed}/squirrel-windows/RELEASES?id=App&localVersion=1.0.0&arch=amd64`)).to.include('App-1.1.0-full.nupkg');
+      expect(JSON.parse(await get(`${feed}/velopack/releases.win.json?id=App&localVersion=1.0.0`)).Assets[0]).to.include({ Version: '1.1.0' });
+      // Nothing signed for Sparkle: an appcast without items, still an answered check.
+      expect(await get(`${feed}/sparkle/stable/appcast.xml`, { 'User-Agent': 'App/100 Sparkle/2.6.4' })).not.to.include('<item>');
+      await pollUntil(async () => {
+        await foldAllChecks(app, redis);
+        const [all] = await app.core.store.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+        return all?.checks === 3 ? all : undefined;
+      }, 20_000, 'the three checks counted');
+      if (app.core.store.kind !== 'sqlite') this.skip();
+      const db = new Database(path.join(app.config.dataDir, 'store.sqlite'), { readonly: true });
+      try {
+        const rows = db.prepare('SELECT client, platform, channel, running_version, offered_version FROM check_events WHERE application_id = ? ORDER BY seq').all(applicationId);
+        expect(rows.map((r) => Object.values(r as Record<string, unknown>))).to.deep.equal([
+          ['squirrel-windows', 'windows', 'stable', '1.0.0', '1.1.0'],
+          ['velopack', 'windows', 'stable', '1.0.0', '1.1.0'],
+          ['sparkle', 'macos', 'stable', '100', null],
+        ]);
+      } finally {
+        db.close();
+      }
+    });
+  });
+
   describe('checks of the real update clients', () => {
     let applicationId: string;
     const customers: { customerId: string; apiKey: string }[] = [];
