@@ -3,6 +3,8 @@
  * in the same run, prints one table and writes bench/results.json. Starts its own redis-server and
  * services on temporary data directories; everything is stopped and removed on the way out.
  */
+import { adoptionFigures } from './scenarios/adoption';
+import { checkRecordingOverhead } from './scenarios/check-recording';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { startRedisServer } from '../shared/redis/redis-server-process';
@@ -20,6 +22,7 @@ import { rollupLag } from './scenarios/rollup-lag';
 import { rollupSpeed } from './scenarios/rollup';
 import { smallUpload } from './scenarios/small-upload';
 import { updateFeeds } from './scenarios/update-feeds';
+import { packageFeeds } from './scenarios/package-feeds';
 import { Seeded, seedThroughApi } from './seed';
 import { Service, startService } from './service';
 import { formatTable } from './table';
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
       ...(await phase('download URL and share link load', () => httpThroughput(service, seeded, ''))),
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),
       ...(await phase('update feed checks', () => updateFeeds(service, seeded, ''))),
+      ...(await phase('package feed checks', () => packageFeeds(service, seeded, ''))),
       ...(await phase('rate limits on vs off', () => rateLimitCost(service, seeded, redis.url, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),
@@ -70,7 +74,11 @@ async function main(): Promise<void> {
     ['download path with metrics off and on', () => withService('metrics off', redis.url, {}, (off, offSeeded) =>
       withService('metrics on', redis.url, { METRICS_TOKEN: BENCH_METRICS_TOKEN }, (on, onSeeded) =>
         metricsOverhead({ service: off, seeded: offSeeded }, { service: on, seeded: onSeeded }, BENCH_METRICS_TOKEN))), false],
+    ['update checks with recording on and off', () => withService('recording off', redis.url, { RECORD_UPDATE_CHECKS: 'false' }, (off, offSeeded) =>
+      withService('recording on', redis.url, {}, (on, onSeeded) =>
+        checkRecordingOverhead({ service: off, seeded: offSeeded }, { service: on, seeded: onSeeded }))), false],
     ['rollup speed (store only)', rollupSpeed, false],
+    ['adoption rollup and answer (store only)', () => adoptionFigures(redis.url), false],
     ['statistics and activity read latency', () => readLatency(redis.url, notes), false],
   ];
   const s3 = s3Environment();

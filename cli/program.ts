@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { activityCommand } from './commands/activity';
 import { adminKeysCommand } from './commands/admin-keys';
+import { tokensCommand } from './commands/tokens';
 import { applicationsCommand } from './commands/applications';
 import { auditCommand } from './commands/audit';
 import { customersCommand } from './commands/customers';
@@ -34,7 +35,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), uploadCommand(), uploadsCommand(),
-    customersCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
+    customersCommand(), tokensCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
     releasesCommand(), downloadCommand(), shareLinksCommand(),
   ]) program.addCommand(command);
 

@@ -12,6 +12,8 @@ import { requestContext } from './middleware/request-context';
 import { accessLog } from './middleware/access-log';
 import { requestMetrics } from './middleware/request-metrics';
 import { hotLane } from './http/hot-lane';
+import { tokenPath } from './http/token-path';
+import { tokenAdmission } from './auth/token-admission';
 import { shareLinkPages } from './downloads/share-link-pages';
 import { webApps } from './web/web-apps';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
@@ -32,7 +34,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   const idempotency = new IdempotentRequests(new IdempotencyRecords(deps.redis, deps.config.redisPrefix), deps.logger);
   const { metricsToken } = deps.config;
   const built = buildRoutes(routes, {
-    identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys, deps.cacheLookups.keys),
+    identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys, deps.cacheLookups.keys, tokenAdmission(deps.accessTokens, deps.keyCache, deps.clock)),
     presentsMetricsToken: metricsToken === undefined ? undefined : metricsTokenCheck(metricsToken),
     applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
     audit,
@@ -43,6 +45,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   app.use(requestContext());
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger, deps.redisOutage));
+  app.use(tokenPath());
   app.use(shareLinkPages());
   app.use(webApps(deps.config));
   app.use(hotLane(built.routes));

@@ -11,6 +11,8 @@ import type { Store } from '../shared/store/store';
 import type { EventRecorder } from '../shared/events/event-recorder';
 import type { AdminKeyCache } from './auth/admin-key-cache';
 import type { ApiKeyCache } from './auth/api-key-cache';
+import type { AccessTokenCache } from './auth/access-token-cache';
+import type { Clock } from '../shared/clock';
 import type { DownloadCacheLookups } from './downloads/cache-lookups';
 import type { CatalogCache } from './cache/catalog-cache';
 import type { ReleaseCatalog } from './downloads/release-catalog';
@@ -35,6 +37,10 @@ export interface GatewayDeps {
   redisOutage: RedisOutageLog;
   jobs: JobQueues;
   keyCache: ApiKeyCache;
+  /** Customers' access tokens, cached in process. */
+  accessTokens: AccessTokenCache;
+  /** What access tokens' validity and periods are read against. */
+  clock: Clock;
   /** Scoped admin keys, cached in process. */
   adminKeys: AdminKeyCache;
   /** Application, version and file records of the download checks, cached in process. */

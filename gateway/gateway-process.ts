@@ -1,3 +1,4 @@
+import { AccessTokenCache } from './auth/access-token-cache';
 import http from 'node:http';
 import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
@@ -106,6 +107,7 @@ export async function launchGateway(
   const jobs = new JobQueues(queueConnection, config.redisPrefix, logger, redisOutage);
   const keyCache = new ApiKeyCache(redis, core.store, bus, config.redisPrefix, logger);
   const adminKeys = new AdminKeyCache(core.store, bus, logger);
+  const accessTokens = new AccessTokenCache(core.store, bus, logger);
   const catalogCache = new CatalogCache(core.store, bus);
   const cacheLookups = new DownloadCacheLookups();
   const releaseCatalog = new ReleaseCatalog(catalogCache, config, cacheLookups.catalog);
@@ -127,7 +129,7 @@ export async function launchGateway(
     gateway = await startGateway(
       {
         config, logger, store: core.store, storage: core.storage, hashing: core.hashing, signedAccess: core.signedAccess, redis, redisOutage, jobs, keyCache, adminKeys, catalogCache, releaseCatalog, bus, distributionEvents, webhooks, signingSecrets, adminKeyHashes, rateLimits,
-        metrics: core.metrics, cacheLookups,
+        metrics: core.metrics, cacheLookups, accessTokens, clock: core.clock,
       },
       port,
       config.host,

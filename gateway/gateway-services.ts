@@ -1,17 +1,25 @@
 import type { GatewayDeps } from './gateway-deps';
 import { DownloadService } from './downloads/download-service';
+import { LicenceGate } from './downloads/licence-gate';
 import { ShareLinkService } from './downloads/share-link-service';
+import { TokenMeter } from './downloads/token-meter';
+import { AccessTokenService } from './services/access-token-service';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
 import { AuditService } from './services/audit-service';
 import { CustomerService } from './services/customer-service';
 import { MultipartUploadService } from './services/multipart-upload-service';
 import { StatisticsService } from './services/statistics-service';
+import { AdoptionService } from './services/adoption-service';
 import { UploadService } from './services/upload-service';
 import { VersionService } from './services/version-service';
 import { WebhookService } from './services/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
+import { SparkleFeed } from './updates/sparkle-feed';
 import { UpdateFeeds } from './updates/update-feeds';
+import { PackageFeeds } from './updates/package-feeds';
+import { UpdateCheckRecorder } from './updates/update-check-recorder';
+import { webhookSecretKey } from '../shared/runtime/local-secrets';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -27,18 +35,31 @@ export interface GatewayServices {
   /** Webhook endpoints and their deliveries (deps.webhooks announces events). */
   webhookEndpoints: WebhookService;
   adminKeys: AdminKeyService;
+  accessTokens: AccessTokenService;
   audit: AuditService;
   statistics: StatisticsService;
+  adoption: AdoptionService;
   downloads: DownloadService;
+  /** The licence gate every customer download passes, and licence acceptances. */
+  licences: LicenceGate;
   shareLinks: ShareLinkService;
   updateFeeds: UpdateFeeds;
+  sparkleFeed: SparkleFeed;
+  /** Squirrel.Windows and Velopack. */
+  packageFeeds: PackageFeeds;
+  /** Records every answered update check (the adoption figures' events). */
+  updateChecks: UpdateCheckRecorder;
 }
 
 /** The one place the gateway's services are built. */
 export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const { config } = deps;
   const applications = new ApplicationService(deps.store, deps.catalogCache, deps.webhooks, deps.jobs);
-  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups);
+  // One read of each signature file per process, for every feed that serves signatures.
+  const signatures = new SignatureTexts(deps.storage);
+  const audit = new AuditService(deps.store, deps.logger);
+  const licences = new LicenceGate(deps.store, deps.bus, audit);
+  const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
   return {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
@@ -51,10 +72,17 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     customers: new CustomerService(deps.store, deps.keyCache, deps.webhooks),
     webhookEndpoints: new WebhookService(deps.store, deps.signingSecrets, deps.jobs, deps.bus, config.webhooks.retryBaseMs),
     adminKeys: new AdminKeyService(deps.store, deps.adminKeys),
-    audit: new AuditService(deps.store, deps.logger),
+    accessTokens: new AccessTokenService(deps.store, deps.accessTokens, deps.clock, deps.webhooks),
+    audit,
     statistics: new StatisticsService(deps.store),
+    adoption: new AdoptionService(deps.store, config.channels),
     downloads,
+    licences,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
-    updateFeeds: new UpdateFeeds(deps.releaseCatalog, new SignatureTexts(deps.storage), config.publicBaseUrl),
+    updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
+    sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),
+    packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
+    // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
+    updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger, config.recordUpdateChecks),
   };
 }

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d web ] || exit 0
 stamp=dist/public/.build-stamp
-if [ -f "$stamp" ] && [ -z "$(find web shared/contract shared/scopes.ts -newer "$stamp" -type f -print -quit)" ]; then
+if [ -f "$stamp" ] && [ -z "$(find web shared/contract shared/scopes.ts shared/webhooks/event-types.ts -newer "$stamp" -type f -print -quit)" ]; then
   exit 0
 fi
 mkdir -p dist/public

@@ -43,3 +43,19 @@ export function isScopedAdminKey(presented: string): boolean {
   // The prefix first: every customer key on the download path is asked this.
   return presented.startsWith(ADMIN_KEY_PREFIX) && ADMIN_KEY_PATTERN.test(presented);
 }
+
+/** Customers' access tokens: `bdt_` and a 256-bit secret; usable in a path, so only URL-safe characters. */
+export const ACCESS_TOKEN_PREFIX = 'bdt_';
+const ACCESS_TOKEN_PATTERN = /^bdt_[A-Za-z0-9_-]{43}$/;
+const ACCESS_TOKEN_SHOWN_LENGTH = ACCESS_TOKEN_PREFIX.length + 8;
+
+/** A new access token; only its hash and a short prefix are ever stored. */
+export function issueAccessToken(): IssuedKey {
+  const apiKey = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  return { apiKey, keyHash: hashSecret(apiKey), prefix: apiKey.slice(0, ACCESS_TOKEN_SHOWN_LENGTH) };
+}
+
+/** Whether a presented credential can be an access token. */
+export function isAccessToken(presented: string): boolean {
+  return presented.startsWith(ACCESS_TOKEN_PREFIX) && ACCESS_TOKEN_PATTERN.test(presented);
+}

@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
+  CHECK_EVENT_RETENTION_DEFAULT_DAYS,
+  CHECK_EVENT_RETENTION_MAX_DAYS,
   MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
   MULTIPART_UPLOAD_MAX_TTL_SECONDS,
   PRESIGNED_URL_MAX_SECONDS,
@@ -52,6 +54,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** Port of the worker process's own metrics listener (the gateway serves /metrics on its port). */
   metricsPort: number;
+  /** Days raw update-check events are kept once rolled up (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
+  checkEventRetentionDays: number;
+  /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
+  recordUpdateChecks: boolean;
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
   hashingThreads: number;
   webhooks: WebhookConfig;
@@ -183,6 +189,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     problems.push(`METRICS_TOKEN must be ${MIN_METRICS_TOKEN_LENGTH} to 512 printable characters without spaces`);
   }
   const metricsPort = parseInteger(read('METRICS_PORT'), DEFAULT_METRICS_PORT, 0, 65535, 'METRICS_PORT', problems);
+  const recordUpdateChecks = parseBoolean(read('RECORD_UPDATE_CHECKS') ?? 'true', 'RECORD_UPDATE_CHECKS', problems);
+  const checkEventRetentionDays = parseInteger(read('CHECK_EVENT_RETENTION_DAYS'), CHECK_EVENT_RETENTION_DEFAULT_DAYS, 1,
+    CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -210,6 +219,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     rateLimits,
     metricsToken,
     metricsPort,
+    checkEventRetentionDays,
+    recordUpdateChecks,
   });
 }
 

@@ -8,7 +8,17 @@ export const ERROR_CODES = {
   INVALID_CURSOR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  /** An access token's limits: the error says when its counts start again (`resetsAt`), or when it is valid. */
+  TOKEN_DOWNLOAD_LIMIT_REACHED: 403,
+  TOKEN_CLIENT_LIMIT_REACHED: 403,
+  TOKEN_BYTE_LIMIT_REACHED: 403,
+  TOKEN_NOT_YET_VALID: 403,
+  TOKEN_EXPIRED: 403,
+  /** A download of an application whose licence's current revision the customer has not accepted. */
+  LICENCE_ACCEPTANCE_REQUIRED: 403,
   NOT_FOUND: 404,
+  /** A latest link for a target (platform, arch, file type) no release offered to the caller has a build for. */
+  NO_MATCHING_BUILD: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
@@ -42,6 +52,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    /** When what refused the request stops refusing it (an access token's next period), sent as `resetsAt`. */
+    readonly resetsAt?: Date,
   ) {
     super(message);
     this.name = 'AppError';

@@ -11,10 +11,14 @@ export interface ChunkSink {
   update(chunk: Buffer): void | Promise<void>;
 }
 
-/** The digests kept for a file: SHA-256 as hex (our checksum), SHA-512 as base64 (what electron-updater and Squirrel check). */
+/**
+ * The digests kept for a file: SHA-256 as hex (our checksum), SHA-512 as base64 (what electron-updater
+ * and Squirrel.Mac check), SHA-1 as hex (what Squirrel.Windows' RELEASES and Velopack's feed list).
+ */
 export interface FileDigests {
   sha256: string;
   sha512: string;
+  sha1: string;
 }
 
 /** One digest of a file: its name in the result, the node:crypto algorithm, and how it is written down. */
@@ -22,6 +26,8 @@ export interface DigestKind<N extends string = string> {
   name: N;
   algorithm: string;
   encoding: BinaryToTextEncoding;
+  /** Bytes hashed before the file's (an Ed25519 challenge hashes R || A || M); none when left out. */
+  seed?: Uint8Array;
 }
 
 /** Digests by name, as a digester of those kinds answers them. */
@@ -31,6 +37,7 @@ export type Digests<N extends string> = { [K in N]: string };
 export const FILE_DIGESTS: readonly DigestKind<keyof FileDigests>[] = [
   { name: 'sha256', algorithm: 'sha256', encoding: 'hex' },
   { name: 'sha512', algorithm: 'sha512', encoding: 'base64' },
+  { name: 'sha1', algorithm: 'sha1', encoding: 'hex' },
 ];
 
 /** Computes a file's digests of some kinds from one pass over its bytes. */
@@ -63,7 +70,11 @@ export class FileDigester<N extends string = keyof FileDigests> implements Diges
   private readonly hashes: { name: N; encoding: BinaryToTextEncoding; hash: Hash }[];
 
   constructor(kinds: readonly DigestKind<N>[] = FILE_DIGESTS as unknown as readonly DigestKind<N>[]) {
-    this.hashes = kinds.map(({ name, algorithm, encoding }) => ({ name, encoding, hash: createHash(algorithm) }));
+    this.hashes = kinds.map(({ name, algorithm, encoding, seed }) => {
+      const hash = createHash(algorithm);
+      if (seed) hash.update(seed);
+      return { name, encoding, hash };
+    });
   }
 
   update(chunk: Buffer): void {

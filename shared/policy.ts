@@ -55,14 +55,43 @@ export const DOWNLOAD_URL_LIFETIME_SECONDS = 30 * MINUTE_SECONDS;
 export const DOWNLOAD_REPEAT_WINDOW_MS = 10 * MINUTE_SECONDS * 1000;
 /** The (customer, file) pairs each gateway process remembers for that rule; past this the oldest is forgotten (and counts again). */
 export const DOWNLOAD_REPEATS_TRACKED_MAX = 100_000;
+/** The longest licence text an application takes, in characters (Markdown; a long EULA is some 60,000). */
+export const LICENCE_TEXT_MAX_LENGTH = 100_000;
+/** The highest licence revision: revisions count up from 1. */
+export const LICENCE_REVISION_MAX = 1_000_000;
+/** The longest support link an application's branding takes. */
+export const SUPPORT_URL_MAX_LENGTH = 2_000;
+/** A latest link (`/v1/downloads/latest/...`) redirects to a URL this short-lived: it is followed at once. */
+export const LATEST_LINK_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
+/** The longest file type a latest link names (an extension: `dmg`, `AppImage`, `tar.gz`). */
+export const FILE_TYPE_MAX_LENGTH = 16;
 /** A share link redirects to a URL this short-lived (and never past the link's own expiry). */
 export const SHARE_REDIRECT_LIFETIME_SECONDS = 5 * MINUTE_SECONDS;
 export const SHARE_LINK_DEFAULT_MINUTES = 30;
 export const SHARE_LINK_MAX_MINUTES = 24 * 60;
 /** Expired share links are kept this long (answering 410) before they are purged (then 404). */
 export const SHARE_LINK_RETENTION_MS = 7 * DAY_SECONDS * 1000;
+/**
+ * The most byte ranges one download request may ask for (a `multipart/byteranges` answer). electron-updater's
+ * differential download asks for up to 1,000 per request; a request for more (or for ranges that
+ * overlap or are out of order, which no downloader needs) is answered with the whole file, as RFC 9110
+ * lets a server ignore Range, so no set of tiny or repeated ranges costs more than the file itself.
+ * The request's head limit (REQUEST_HEAD_MAX_BYTES) also bounds the field: about 800 ranges of a file
+ * of a few hundred MB fit in 16 KiB.
+ */
+export const MAX_BYTE_RANGES = 1_000;
+/**
+ * A GET of an update feed's file link with one byte range of at most this many bytes is answered
+ * with those bytes by the gateway instead of a redirect: electron-updater's single-range
+ * differential download sends every later range to the URL the first was redirected to, with the
+ * app's Authorization header, which S3 refuses beside a pre-signed URL's signature. Larger ranges
+ * (a resumed whole download) are redirected, so the gateway never relays a whole large file.
+ */
+export const FEED_RANGE_RELAY_MAX_BYTES = 64 * MIB;
 /** The most uses a capped share link may allow (`maxDownloads`); a link without a cap is not counted. */
 export const SHARE_LINK_MAX_DOWNLOADS = 100_000;
+/** The most share links one listing of a customer's links returns (newest first; expired ones go at the purge). */
+export const SHARE_LINK_LIST_MAX = 100;
 
 // Rate limits
 
@@ -134,12 +163,30 @@ export const KEY_USE_RESOLUTION_MS = 60_000;
 /** The longest a scoped admin key may be issued for (expiresAt at most this far ahead). */
 export const ADMIN_KEY_MAX_LIFETIME_DAYS = 366 * 5;
 
+// Access tokens
+
+/** The largest maxDownloads a token takes (per period). */
+export const ACCESS_TOKEN_MAX_DOWNLOADS = 1_000_000_000;
+/**
+ * The largest maxClients a token takes (distinct client addresses per period): each is kept as a keyed
+ * hash for the period, in one MongoDB document per token and period.
+ */
+export const ACCESS_TOKEN_MAX_CLIENTS = 10_000;
+/** The largest maxBytes a token takes (per period): 1 PiB. */
+export const ACCESS_TOKEN_MAX_BYTES = 1024 ** 5;
+/** How often a token's counts may start again (UTC calendar periods; a week starts on Monday). */
+export const ACCESS_TOKEN_RESET_PERIODS = ['day', 'week', 'month'] as const;
+/** Active tokens one customer may hold. */
+export const ACCESS_TOKENS_PER_CUSTOMER_MAX = 100;
+
 // Listings
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 /** Keeps the row offset well inside what both store adapters accept. */
 export const PAGE_MAX = 1_000_000;
+/** The longest customer search (a prefix of an id or a name, both far shorter). */
+export const CUSTOMER_SEARCH_MAX_LENGTH = 100;
 
 // Webhooks
 
@@ -195,3 +242,45 @@ export const UPLOAD_SESSION_SWEEP_INTERVAL_MS = 60_000;
 export const SHARE_LINK_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
 /** Download events are folded into daily statistics this often (the lag of statistics behind downloads). */
 export const ROLLUP_INTERVAL_MS = 1_000;
+
+// Update feeds
+
+/** Items of a Sparkle appcast, newest first: the client installs the newest it can run, and older ones only serve a minimumSystemVersion. */
+export const SPARKLE_APPCAST_MAX_ITEMS = 10;
+
+// The console's uploads from the browser
+
+/** Parts a browser sends at once: enough to fill a connection, few enough not to starve the page's other requests. */
+export const BROWSER_UPLOAD_PARALLEL_PARTS = 4;
+/** Tries of one part before the upload pauses and waits for the connection (or the person) to resume it. */
+export const BROWSER_UPLOAD_PART_ATTEMPTS = 6;
+/** Backoff between a part's tries: doubles from the first delay up to the last. */
+export const BROWSER_UPLOAD_RETRY_FIRST_DELAY_MS = 1_000;
+export const BROWSER_UPLOAD_RETRY_MAX_DELAY_MS = 30_000;
+/** Part URLs asked for at once: fewer than the service allows, so URLs are not left to expire unused. */
+export const BROWSER_UPLOAD_PART_URLS_PER_REQUEST = 16;
+/** How often the console asks how the verification of a completed upload is going. */
+export const BROWSER_UPLOAD_VERIFY_POLL_MS = 1_000;
+
+// Adoption analytics
+
+/** Raw update-check events are kept this long by default (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
+export const CHECK_EVENT_RETENTION_DEFAULT_DAYS = 30;
+/** The longest CHECK_EVENT_RETENTION_DAYS: raw checks are bounded, whatever is configured. */
+export const CHECK_EVENT_RETENTION_MAX_DAYS = 365;
+/** Rolled-up check events past their retention are purged this often, this many per batch. */
+export const CHECK_EVENT_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
+export const CHECK_EVENT_PURGE_BATCH = 5_000;
+/** Check events are folded into the adoption counters this often. */
+export const CHECK_ROLLUP_INTERVAL_MS = 1_000;
+/** Check events per adoption rollup batch, and batches per run (a backlog is worked off across runs). */
+export const CHECK_ROLLUP_BATCH = 500;
+export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;
+/**
+ * How long a day's HyperLogLog of installs stays in Redis after its last update: checks of a day
+ * still waiting to be rolled up must find it. The counts are kept in the store.
+ */
+export const INSTALL_SKETCH_TTL_SECONDS = 3 * DAY_SECONDS;
+/** The adoption answer covers at most this many days; the default range ends today and spans 30. */
+export const ADOPTION_MAX_DAYS = 366;
+export const ADOPTION_DEFAULT_DAYS = 30;

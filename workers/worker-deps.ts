@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config';
 import type { Hashing } from '../shared/hashing';
 import type { Logger } from '../shared/logger';
@@ -17,6 +18,8 @@ export interface WorkerDeps {
   /** Where file digests are computed: the process's hashing threads. */
   hashing: Hashing;
   jobs: JobQueues;
+  /** The workers' own Redis connection (retrying): the adoption rollup's HyperLogLogs. */
+  redis: Redis;
   /** Announces webhook events (upload.completed, upload.failed, version.published). */
   webhooks: WebhookEvents;
   /** Opens endpoints' signing secrets to sign deliveries. */

@@ -165,7 +165,7 @@ export async function launchWorkers(
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
   const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
   const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
+  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.
   const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.oldestUncountedEventAt())];

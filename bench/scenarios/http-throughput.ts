@@ -52,11 +52,19 @@ export async function latestDownloadUrl(service: Service, seeded: Seeded, label:
   const latest = downloadUrlTarget(service, seeded, `version=latest&platform=${LATEST_PLATFORM}`);
   const name = `${label}GET /v1/downloads/url?version=latest&platform=${LATEST_PLATFORM} @50c`;
   const figures = rateAndP99Figures({ rate: `${name} req/s`, p99: `${name} p99` }, await compareLoad(exact, latest, 50), 'exact version', { minRateRatio: 0.9 });
+  // The latest link answers the same resolution with a 302 (its path parsed once per URL by the hot lane).
+  const link = latestLinkTarget(service, seeded);
+  const linkName = `${label}GET /v1/downloads/latest/:applicationId/${LATEST_PLATFORM}/x64 (302) @50c`;
+  figures.push(...rateAndP99Figures({ rate: `${linkName} req/s`, p99: `${linkName} p99` }, await compareLoad(latest, link, 50), 'download URL latest', { minRateRatio: 0.9 }));
   const bare = await startBareKoa();
   try {
     const againstBare = `${name} vs bare Koa`;
     figures.push(...rateAndP99Figures(
       { rate: `${againstBare} req/s`, p99: `${againstBare} p99` }, await compareLoad(bare.target, latest, 50), 'bare Koa', { minRateRatio: 0.6, ...HOT_ROUTE_TARGETS },
+    ));
+    const linkAgainstBare = `${linkName} vs bare Koa`;
+    figures.push(...rateAndP99Figures(
+      { rate: `${linkAgainstBare} req/s`, p99: `${linkAgainstBare} p99` }, await compareLoad(bare.target, link, 50), 'bare Koa', { minRateRatio: 0.6, ...HOT_ROUTE_TARGETS },
     ));
   } finally {
     await bare.stop();
@@ -89,6 +97,15 @@ export async function rateLimitCost(limited: Service, seeded: Seeded, redisUrl: 
     await unlimited.stop();
     await dataDir.remove();
   }
+}
+
+function latestLinkTarget(service: Service, seeded: Seeded): LoadTarget {
+  return {
+    url: `${service.api.baseUrl}/v1/downloads/latest/${seeded.applicationId}/${LATEST_PLATFORM}/x64`,
+    headers: { authorization: `Bearer ${seeded.customerKey}` },
+    expectStatus: 302,
+    pid: service.pid,
+  };
 }
 
 function shareLinkTarget(service: Service, seeded: Seeded): LoadTarget {

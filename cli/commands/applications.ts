@@ -17,6 +17,8 @@ interface ChangeOptions {
   customer?: string[];
   /** The key, `@path` of a file holding it, or false (--no-update-signing-key) to remove it. */
   updateSigningKey?: string | false;
+  /** Sparkle's SUPublicEDKey, or false (--no-sparkle-public-key) to remove it. */
+  sparklePublicKey?: string | false;
 }
 
 /** A minisign public key given inline or as `@path` (the `.pub` file `tauri signer generate` writes). */
@@ -36,6 +38,7 @@ function applicationFields(options: ChangeOptions & { tags?: boolean; customers?
   const updateSigningKey = signingKey(options.updateSigningKey);
   return {
     ...(updateSigningKey !== undefined ? { updateSigningKey } : {}),
+    ...(options.sparklePublicKey !== undefined ? { sparklePublicKey: options.sparklePublicKey === false ? null : options.sparklePublicKey } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
     ...(options.tag ? { tags: options.tag } : options.tags === false ? { tags: [] } : {}),
@@ -69,6 +72,7 @@ export function applicationsCommand(): Command {
     .option('--tag <tag>', 'a tag (repeatable)', collect)
     .option('--customer <customerId>', 'a customer who may download it (repeatable; bds customers grant adds one later)', collect)
     .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
+    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
       const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
       context.output.result(data, () => context.output.record({ ...data }));
@@ -95,11 +99,13 @@ export function applicationsCommand(): Command {
     .option('--customer <customerId>', 'a customer who may download it (repeatable; replaces the list: bds customers grant/revoke change one)', collect)
     .option('--no-customers', 'no customer may download it')
     .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
+    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
     .option('--no-update-signing-key', 'remove the update-signing key: SIGNATURE files are no longer checked')
+    .option('--no-sparkle-public-key', 'remove the Sparkle public key: Sparkle signatures are no longer checked')
     .action(action(async (context, applicationId: string, options: ChangeOptions & { tags?: boolean; customers?: boolean }) => {
       const changes = applicationFields(options);
       if (Object.keys(changes).length === 0) {
-        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key');
+        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, --sparkle-public-key, --no-sparkle-public-key');
       }
       const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
       context.output.result(data, () => context.output.record({ ...data }));

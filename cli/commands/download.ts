@@ -2,15 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { keyKind } from '../config/settings';
-import { action } from '../context';
+import { action, type CommandContext } from '../context';
 import { ApiError, UsageError } from '../errors';
-import { ApiClient, Query } from '../http/api-client';
+import { ApiClient, apiPath, Query } from '../http/api-client';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { adminDownloadUrl } from '../download/admin-download';
 import { hostTarget } from '../download/host-target';
 import { resumableDownload } from '../download/resumable-download';
-import type { DownloadUrl } from '../http/responses';
+import type { DownloadUrl, LicenceAcceptanceRecord, LicenceRecord } from '../http/responses';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface DownloadOptions {
@@ -21,6 +21,33 @@ interface DownloadOptions {
   fileId?: string;
   output?: string;
   force?: boolean;
+  acceptLicence?: boolean;
+}
+
+/** The code the service refuses a download with until the customer accepts the application's licence. */
+const LICENCE_REQUIRED = 'LICENCE_ACCEPTANCE_REQUIRED';
+
+/**
+ * A customer's URL through the licence gate: with `accept`, a refusal for want of the licence's
+ * acceptance accepts its current revision and asks again; without, the refusal shows the licence and
+ * how to accept it.
+ */
+async function licensedDownloadUrl(context: CommandContext, client: ApiClient, applicationId: string, choice: Query, accept: boolean): Promise<DownloadUrl> {
+  try {
+    return await customerDownloadUrl(client, applicationId, choice);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === LICENCE_REQUIRED)) throw error;
+    const licence = (await client.get<LicenceRecord>(apiPath`/v1/downloads/licence/${applicationId}`)).data;
+    if (!accept || licence.revision === null) {
+      if (licence.text !== null) context.output.note(`${licence.text}\n`);
+      throw new ApiError(error.status, error.code,
+        `${applicationId} asks its customers to accept its licence (revision ${licence.revision}, shown above) before downloading: `
+        + 'run the command again with --accept-licence to accept it', error.requestId);
+    }
+    const accepted = (await client.post<LicenceAcceptanceRecord>(apiPath`/v1/downloads/licence/${applicationId}/accept`, { revision: licence.revision })).data;
+    context.output.note(`Accepted the licence of ${applicationId} (revision ${accepted.revision}) at ${accepted.acceptedAt}`);
+    return customerDownloadUrl(client, applicationId, choice);
+  }
 }
 
 /** A customer's URL; an application it was not granted reads as missing, so the refusal says why it may be. */
@@ -48,6 +75,7 @@ export function downloadCommand(): Command {
     .option('--file-id <fileId>', 'a file of the version other than its MAIN file (with an exact --version)')
     .option('-o, --output <path>', 'where to write it (default: the file name, in the current directory)')
     .option('--force', 'overwrite the output file when it exists')
+    .option('--accept-licence', "accept the application's licence (its current revision) when the service asks for it, then download")
     .action(action(async (context, applicationId: string, options: DownloadOptions) => {
       if (options.fileId !== undefined && (options.platform !== undefined || options.arch !== undefined)) {
         throw new UsageError('--file-id names the file: leave --platform and --arch out');
@@ -60,7 +88,7 @@ export function downloadCommand(): Command {
       const choice = { version: options.version, fileId: options.fileId, channel: options.channel, ...target };
       const signed = keyKind(context.settings().apiKey) === 'admin'
         ? await adminDownloadUrl(client, applicationId, choice)
-        : await customerDownloadUrl(client, applicationId, choice);
+        : await licensedDownloadUrl(context, client, applicationId, choice, options.acceptLicence === true);
       const destination = options.output ?? path.basename(signed.fileName);
       refuseToOverwrite(destination, options.force);
       const outcome = await interruptible('download', (signal) => resumableDownload(signed, destination, context.output, signal));

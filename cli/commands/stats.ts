@@ -1,8 +1,10 @@
 import * as asciichart from 'asciichart';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { action } from '../context';
 import { apiPath } from '../http/api-client';
-import type { ApplicationStatistics } from '../http/responses';
+import type { ApplicationAdoption, ApplicationStatistics, CustomerAdoptionList } from '../http/responses';
+import type { Output } from '../output/output';
+import { FILE_ARCHS, FILE_PLATFORMS } from './choices';
 
 const CHART_HEIGHT = 10;
 /** Room the chart's axis labels take on each line. */
@@ -37,19 +39,76 @@ export function statsCommand(): Command {
         output.line(`${data.applicationId}: ${data.totalDownloads} download${data.totalDownloads === 1 ? '' : 's'}`);
         output.table(['version', 'downloads'], Object.entries(data.downloadsByVersion).sort(([, a], [, b]) => b - a));
         output.table(['platform', 'downloads'], Object.entries(data.downloadsByPlatform).sort(([, a], [, b]) => b - a));
+        output.table(['channel', 'downloads'], Object.entries(data.downloadsByChannel).sort(([, a], [, b]) => b - a));
         output.table(['day (UTC)', 'downloads'], data.downloadsByDay.map((day) => [day.date, day.count]));
         const { dates, counts } = dailySeries(data.downloadsByDay, options.from, options.to);
-        if (counts.length < 2) return;
-        // As wide as the terminal allows: the latest days when there are more, each day a few
-        // columns wide when there are few; one row per download when they are few.
-        const room = Math.max(10, (process.stdout.columns || 80) - CHART_AXIS_WIDTH);
-        const shown = counts.slice(-room);
-        const columnsPerDay = Math.max(1, Math.min(MAX_COLUMNS_PER_DAY, Math.floor(room / shown.length)));
-        const series = shown.flatMap((count) => Array<number>(columnsPerDay).fill(count));
-        const height = Math.max(1, Math.min(CHART_HEIGHT, Math.max(...shown)));
-        output.line();
-        output.line(asciichart.plot(series, { height, format: (value: number) => Math.round(value).toString().padStart(CHART_AXIS_WIDTH - 4) }));
-        output.line(`${' '.repeat(CHART_AXIS_WIDTH - 2)}${dates[dates.length - shown.length]} … ${dates[dates.length - 1]} (UTC)`);
+        dailyChart(output, dates, counts);
+      });
+    }))
+    .addCommand(adoptionCommand());
+}
+
+/**
+ * A chart of one count per day, as wide as the terminal allows: the latest days when there are more,
+ * each day a few columns wide when there are few; one row per unit when counts are small.
+ */
+function dailyChart(output: Output, dates: string[], counts: number[]): void {
+  if (counts.length < 2) return;
+  const room = Math.max(10, (process.stdout.columns || 80) - CHART_AXIS_WIDTH);
+  const shown = counts.slice(-room);
+  const columnsPerDay = Math.max(1, Math.min(MAX_COLUMNS_PER_DAY, Math.floor(room / shown.length)));
+  const series = shown.flatMap((count) => Array<number>(columnsPerDay).fill(count));
+  const height = Math.max(1, Math.min(CHART_HEIGHT, Math.max(...shown)));
+  output.line();
+  output.line(asciichart.plot(series, { height, format: (value: number) => Math.round(value).toString().padStart(CHART_AXIS_WIDTH - 4) }));
+  output.line(`${' '.repeat(CHART_AXIS_WIDTH - 2)}${dates[dates.length - shown.length]} … ${dates[dates.length - 1]} (UTC)`);
+}
+
+const percent = (part: number, whole: number): string => (whole === 0 ? '-' : `${Math.round((part / whole) * 100)}%`);
+
+/** `bds stats adoption <applicationId>`: who runs which version, and how fast releases spread. */
+function adoptionCommand(): Command {
+  return new Command('adoption').argument('<applicationId>')
+    .description("An application's update checks: active installs per UTC day, by running version, on the latest release, and how fast each release spread (chart of active installs); --customers lists what each customer's installs run")
+    .option('--from <YYYY-MM-DD>', 'first day (inclusive; default 29 days before --to)')
+    .option('--to <YYYY-MM-DD>', 'last day (inclusive; default today)')
+    .option('--channel <channel>', 'checks of this channel only')
+    .addOption(new Option('--platform <platform>', 'checks of this platform only').choices(FILE_PLATFORMS))
+    .addOption(new Option('--arch <arch>', 'checks of this arch only').choices(FILE_ARCHS))
+    .option('--customers', "per customer, the versions its installs last reported (paged: --page, --page-size)")
+    .option('--page <n>', 'page of customers', '1')
+    .option('--page-size <n>', 'customers per page', '20')
+    .action(action(async (context, applicationId: string, options: {
+      from?: string; to?: string; channel?: string; platform?: string; arch?: string; customers?: boolean; page: string; pageSize: string;
+    }) => {
+      if (options.customers) {
+        const { data } = await context.client().get<CustomerAdoptionList>(apiPath`/v1/applications/${applicationId}/customers/adoption`, {
+          page: options.page, pageSize: options.pageSize,
+        });
+        context.output.result(data, () => {
+          context.output.table(['customer', 'version', 'last reported (UTC)'],
+            data.customers.flatMap((c) => c.versions.map((v, i) => [i === 0 ? c.customerId : '', v.version, v.lastReportedAt])));
+          const { page, totalPages, total } = data.pagination;
+          context.output.line(`page ${page} of ${Math.max(1, totalPages)} (${total} customer${total === 1 ? '' : 's'})`);
+        });
+        return;
+      }
+      const { data } = await context.client().get<ApplicationAdoption>(apiPath`/v1/applications/${applicationId}/adoption`, {
+        from: options.from, to: options.to, channel: options.channel, platform: options.platform, arch: options.arch,
+      });
+      context.output.result(data, () => {
+        const { output } = context;
+        output.table(['day (UTC)', 'checks', 'active installs', 'on latest', 'outdated'],
+          data.days.filter((day) => day.checks > 0).map((day) => [day.date, day.checks, day.activeInstalls, `${day.onLatest} (${percent(day.onLatest, day.activeInstalls)})`, day.outdated]));
+        const last = [...data.days].reverse().find((day) => day.checks > 0);
+        if (last) {
+          output.line(`running versions on ${last.date}:`);
+          output.table(['version', 'installs', 'share'],
+            Object.entries(last.byVersion).sort(([, a], [, b]) => b - a).map(([version, installs]) => [version, installs, percent(installs, last.activeInstalls)]));
+        }
+        output.table(['release', 'published (UTC)', 'days to 50%', 'days to 90%'],
+          data.releases.map((r) => [r.version, r.publishedAt.slice(0, 10), r.daysTo50 ?? '-', r.daysTo90 ?? '-']));
+        dailyChart(output, data.days.map((day) => day.date), data.days.map((day) => day.activeInstalls));
       });
     }));
 }

@@ -148,7 +148,7 @@ export function uploadCommand(): Command {
     .argument('<applicationId>').argument('<version>').argument('<file>')
     .description(`Publish a file: up to ${formatBytes(SMALL_UPLOAD_MAX_BYTES)} in one request, larger ones (up to ${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)}) in parts sent in parallel, resumed when run again after an interruption; waits for verification`)
     .option('--name <fileName>', 'the file name customers see (default: the file\'s own name)')
-    .addOption(new Option('--file-type <type>', 'the kind of file (default MAIN; UPDATE is the macOS .zip beside a .dmg)').choices(FILE_TYPE_NAMES))
+    .addOption(new Option('--file-type <type>', 'the kind of file (default MAIN, BLOCKMAP for a .blockmap; UPDATE is the macOS .zip beside a .dmg)').choices(FILE_TYPE_NAMES))
     .addOption(new Option('--platform <platform>', 'what it runs on (default any)').choices(FILE_PLATFORMS))
     .addOption(new Option('--arch <arch>', 'universal is a macOS build (default any)').choices(FILE_ARCHS))
     .option('--channel <channel>', 'the channel of a version this upload creates (default: the first of the service\'s CHANNELS)')

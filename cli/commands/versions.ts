@@ -16,6 +16,9 @@ interface UpdateOptions {
   tier?: string | false;
   notes?: string | false;
   notesFile?: string;
+  bundleVersion?: string | false;
+  minimumSystemVersion?: string | false;
+  critical?: boolean;
 }
 
 /** The PATCH body an option set names; --no-tier and --no-notes clear the field. */
@@ -24,6 +27,9 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
   if (options.channel !== undefined) changes.channel = options.channel;
   if (options.status !== undefined) changes.status = options.status;
   if (options.rollout !== undefined) changes.rolloutPercentage = options.rollout;
+  if (options.bundleVersion !== undefined) changes.bundleVersion = options.bundleVersion === false ? null : options.bundleVersion;
+  if (options.minimumSystemVersion !== undefined) changes.minimumSystemVersion = options.minimumSystemVersion === false ? null : options.minimumSystemVersion;
+  if (options.critical !== undefined) changes.critical = options.critical;
   if (options.tier !== undefined) changes.requiredTier = options.tier === false ? null : options.tier;
   if (options.notes === false) {
     if (options.notesFile !== undefined) throw new UsageError('give --no-notes or --notes-file, not both');
@@ -32,7 +38,7 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
     const notes = releaseNotes({ notes: options.notes, notesFile: options.notesFile });
     if (notes !== undefined) changes.releaseNotes = notes;
   }
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --channel, --status, --rollout, --tier, --no-tier, --notes, --notes-file, --no-notes');
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --channel, --status, --rollout, --tier, --no-tier, --notes, --notes-file, --no-notes, --bundle-version, --minimum-system-version, --critical, --not-critical');
   return changes;
 }
 
@@ -65,6 +71,12 @@ export function versionsCommand(): Command {
     .option('--notes <text>', 'release notes')
     .option('--notes-file <path>', 'release notes from a file ("-": stdin)')
     .option('--no-notes', 'remove the release notes')
+    .option('--bundle-version <version>', "the app's CFBundleVersion, which Sparkle compares (the version string when unset)")
+    .option('--no-bundle-version', 'Sparkle compares the version string')
+    .option('--minimum-system-version <version>', 'the oldest system version it runs on (Sparkle: 11.0)')
+    .option('--no-minimum-system-version', 'it runs on any system version')
+    .addOption(new Option('--critical', 'Sparkle installs it without letting the user skip it'))
+    .addOption(new Option('--not-critical', 'an ordinary update').implies({ critical: false }))
     .action(action(async (context, applicationId: string, version: string, options: UpdateOptions) => {
       const { data } = await context.client().patch<VersionRecord>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`, versionChanges(options));
       context.output.result(data, () => {

@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import type {
+  accessTokenListResponse,
+  accessTokenResponse,
+  accessTokenWithUsageResponse,
+  issuedAccessTokenResponse,
+} from '../../shared/contract/access-tokens';
 import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
 import type {
   applicationListResponse,
@@ -18,8 +24,10 @@ import type {
   revokedApiKeyResponse,
 } from '../../shared/contract/customers';
 import type { createdShareLinkResponse, downloadResponse, revokedShareLinkResponse } from '../../shared/contract/downloads';
+import type { licenceAcceptanceResponse, licenceResponse } from '../../shared/contract/licences';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
+import type { adoptionResponse, customerAdoptionListResponse } from '../../shared/contract/adoption';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
 import type { fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
 import type {
@@ -76,9 +84,13 @@ export type AuditLogPage = z.infer<typeof auditPageResponse>;
 export type ActivityItem = z.infer<typeof activityResponse>;
 export type ActivityFeedPage = z.infer<typeof activityPageResponse>;
 export type ApplicationStatistics = z.infer<typeof statisticsResponse>;
+export type ApplicationAdoption = z.infer<typeof adoptionResponse>;
+export type CustomerAdoptionList = z.infer<typeof customerAdoptionListResponse>;
 
 /** A download URL as GET /v1/downloads/url answers it. */
 export type DownloadUrl = z.infer<typeof downloadResponse>;
+export type LicenceRecord = z.infer<typeof licenceResponse>;
+export type LicenceAcceptanceRecord = z.infer<typeof licenceAcceptanceResponse>;
 
 export type WebhookRecord = z.infer<typeof webhookResponse>;
 export type CreatedWebhook = z.infer<typeof createdWebhookResponse>;
@@ -91,4 +103,8 @@ export type DeliveryList = z.infer<typeof deliveryListResponse>;
 /** The releases a customer may download, as GET /v1/downloads/releases answers them. */
 export type ReleaseList = z.infer<typeof releaseListResponse>;
 export type CreatedShareLink = z.infer<typeof createdShareLinkResponse>;
+export type AccessTokenRecord = z.infer<typeof accessTokenResponse>;
+export type IssuedAccessToken = z.infer<typeof issuedAccessTokenResponse>;
+export type AccessTokenList = z.infer<typeof accessTokenListResponse>;
+export type AccessTokenWithUsage = z.infer<typeof accessTokenWithUsageResponse>;
 export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;

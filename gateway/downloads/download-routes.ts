@@ -1,5 +1,15 @@
-import { notFound } from '../../shared/errors';
-import { clientOrigin } from '../http/client-origin';
+import { notFound, validationError } from '../../shared/errors';
+import type { Arch, Platform } from '../../shared/releases/platforms';
+import type { AppContext } from '../http/context';
+import type { Reply } from '../http/reply';
+import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../schemas/latest-link-schemas';
+import type { LatestBuildRequest } from './release-catalog';
+import { clientAddress, clientOrigin } from '../http/client-origin';
+import type { CustomerPrincipal } from '../http/context';
+import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
+import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from '../schemas/licence-schemas';
+import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
+import { pagination } from '../../shared/contract/common';
 import { route, RouteModule } from '../http/route';
 import {
   createdShareLinkResponse,
@@ -20,13 +30,23 @@ export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
 export const RELEASES_PATH = '/v1/downloads/releases';
 export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
+/** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
+export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
+export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
+export const CUSTOMER_APPLICATIONS_PATH = '/v1/downloads/applications';
+export const LICENCE_PATH = '/v1/downloads/licence/:applicationId';
+export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 
 /**
  * Customer downloads: pre-signed URLs of an exact version or the latest (valid for the policy's
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares }) => {
+export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences }) => {
+  const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
+    const application = deps.releaseCatalog.application(customer, applicationId);
+    return isPending(application) ? await application : application;
+  };
 
   return [
     route({
@@ -34,6 +54,56 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       query: downloadUrlQuery(deps.config.channels), hot: true,
       status: 200, failures: [404, 410], response: downloadResponse,
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
+    }),
+    route({
+      method: 'get', path: LATEST_LINK_PATH, operationId: 'getLatestDownload', guard: 'customer', hot: true, noStore: true,
+      summary: 'Redirect to the newest build offered to the customer for a platform (any arch), optionally of a file type',
+      params: latestPlatformParams, query: latestLinkQuery(deps.config.channels),
+      status: 302, response: redirectResponse,
+      handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
+        latestRequest(params.applicationId, params.platform, undefined, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+    }),
+    route({
+      method: 'get', path: LATEST_ARCH_LINK_PATH, operationId: 'getLatestDownloadForArch', guard: 'customer', hot: true, noStore: true,
+      summary: 'Redirect to the newest build offered to the customer for a platform and arch, optionally of a file type',
+      params: latestArchParams, query: latestLinkQuery(deps.config.channels),
+      status: 302, response: redirectResponse,
+      handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
+        latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+    }),
+    route({
+      method: 'get', path: CUSTOMER_APPLICATIONS_PATH, operationId: 'listCustomerApplications', guard: 'customer', noStore: true,
+      summary: 'The applications the customer may download, oldest first, with how to present them and their licence state',
+      query: customerApplicationsQuery,
+      status: 200, response: customerApplicationListResponse,
+      handle: async ({ query }, _ctx, customer) => {
+        const { items, total } = await deps.store.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
+        const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
+        return {
+          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null)),
+          pagination: pagination(query.page, query.pageSize, total),
+        };
+      },
+    }),
+    route({
+      method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,
+      summary: "An application's licence: its text, rendered HTML and revision, and whether the customer has accepted it",
+      params: licenceParams,
+      status: 200, response: licenceResponse,
+      handle: async ({ params }, _ctx, customer) => {
+        const application = await applicationFor(customer, params.applicationId);
+        return presentLicence(application, await licences.acceptanceOf(customer, application));
+      },
+    }),
+    route({
+      method: 'post', path: LICENCE_ACCEPT_PATH, operationId: 'acceptLicence', guard: 'customer',
+      summary: "Accept the current revision of an application's licence (recorded with the time and client address, and audited)",
+      params: licenceParams, body: acceptLicenceSchema,
+      status: 200, failures: [409], response: licenceAcceptanceResponse,
+      handle: async ({ params, body }, ctx, customer) => {
+        const application = await applicationFor(customer, params.applicationId);
+        return presentLicenceAcceptance(await licences.accept(customer, application, body.revision, clientAddress(ctx), ctx.state.requestId));
+      },
     }),
     route({
       method: 'post', path: SHARE_LINKS_PATH, operationId: 'createShareLink', guard: 'customer', summary: 'Create a share link that downloads without a key',
@@ -76,6 +146,25 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
     }),
   ];
 };
+
+/**
+ * A latest link's request: its target, and the file type the query or the last segment's extension
+ * names (both may, when they agree).
+ */
+function latestRequest(applicationId: string, platform: TargetSegment<Platform>, arch: TargetSegment<Arch> | undefined, query: LatestLinkQuery): LatestBuildRequest {
+  const inPath = arch ? arch.fileType : platform.fileType;
+  if (inPath !== undefined && query.fileType !== undefined && inPath.toLowerCase() !== query.fileType.toLowerCase()) {
+    throw validationError([{ field: 'fileType', message: `names another file type than the path's extension (${inPath})` }]);
+  }
+  return { applicationId, platform: platform.value, arch: arch?.value, channel: query.channel, fileType: query.fileType ?? inPath };
+}
+
+/** Sets the answer's Location: directly, as the share links do (the URL comes from our own signers, absolute and encoded). */
+async function redirected(ctx: AppContext, answered: Promise<Reply<{ downloadUrl: string; expiresAt: string }>>): Promise<Reply<{ downloadUrl: string; expiresAt: string }>> {
+  const answer = await answered;
+  ctx.set('Location', answer.data.downloadUrl);
+  return answer;
+}
 
 /** A token that cannot exist is answered like an unknown one. */
 function tokenOf(token: string): string {

@@ -1,12 +1,16 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
 import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
-import { Eventually, isPending } from '../http/eventually';
+import { andThen, Eventually, isPending } from '../http/eventually';
+import type { LicenceGate } from './licence-gate';
 import type { Reply } from '../http/reply';
-import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
+import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from './cache-lookups';
-import type { FileRequest, GrantedFile, ReleaseCaller, ReleaseCatalog } from './release-catalog';
+import type { FileRequest, GrantedFile, LatestBuildRequest, ReleaseCaller, ReleaseCatalog } from './release-catalog';
+import type { TokenGrant } from '../auth/token-admission';
+import type { DownloadOrigin } from '../http/client-origin';
+import type { TokenMeter } from './token-meter';
 
 /**
  * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
@@ -22,16 +26,38 @@ export class DownloadService {
     private readonly storage: ObjectStorage,
     private readonly events: EventRecorder,
     private readonly lookups: DownloadCacheLookups,
+    private readonly meter: TokenMeter,
+    private readonly licences: LicenceGate,
   ) {}
 
+  /** The file a request names, granted by the release catalogue and let through the licence gate. */
   check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
-    return this.releases.grant(customer, target);
+    return andThen(this.releases.grant(customer, target), this.licensed, customer);
   }
 
-  async issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: EventOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
-    const checked = this.check(customer, target);
+  /** A blockmap of a version the caller runs or is offered (ReleaseCatalog.grantBlockmap): read by a differential update, never a download. */
+  checkBlockmap(customer: ReleaseCaller, target: { applicationId: string; version: string; fileName: string }): Eventually<GrantedFile> {
+    return this.releases.grantBlockmap(customer, target);
+  }
+
+  /** A granted file, once the caller has accepted its application's licence (403 LICENCE_ACCEPTANCE_REQUIRED otherwise). */
+  private readonly licensed = (granted: GrantedFile, customer: ReleaseCaller): Eventually<GrantedFile> => {
+    const admitted = this.licences.admit(customer, granted.application);
+    return isPending(admitted) ? admitted.then(() => granted) : granted;
+  };
+
+  issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+    return this.issue(this.check(customer, target), DOWNLOAD_URL_LIFETIME_SECONDS, origin, present);
+  }
+
+  /** A latest link's answer: the newest build offered for the target, its short-lived URL and one download event. */
+  issueLatest<T>(customer: ReleaseCaller, request: LatestBuildRequest, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+    return this.issue(andThen(this.releases.latestBuild(customer, request), this.licensed, customer), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present);
+  }
+
+  private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
     const { file } = isPending(checked) ? await checked : checked;
-    const answered = this.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, present);
+    const answered = this.answer(file, lifetimeSeconds, present);
     const answer = isPending(answered) ? await answered : answered;
     await this.record(file, origin);
     return answer;
@@ -51,8 +77,19 @@ export class DownloadService {
    * A customer's download: one event, stored before the answer, except that the downloads of one file
    * by one customer count once within the repeat window (a resumed download asks for a URL again).
    */
-  record(file: FileRecord, origin: EventOrigin): Promise<void> {
-    return this.events.recordDownload(file, origin);
+  record(file: FileRecord, origin: DownloadOrigin): Promise<void> {
+    return origin.token ? this.recordTokenDownload(file, origin, origin.token) : this.events.recordDownload(file, origin);
+  }
+
+  /** A download with an access token: counted against its limits first (403 when one is reached), given back when it cannot be recorded. */
+  private async recordTokenDownload(file: FileRecord, origin: DownloadOrigin, token: TokenGrant): Promise<void> {
+    const giveBack = await this.meter.count(token, file.fileSize, origin.clientIp);
+    try {
+      await this.events.recordDownload(file, origin);
+    } catch (error) {
+      await giveBack().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */

@@ -1,5 +1,6 @@
 import type { OfferedRelease, ReleaseFile } from '../../shared/contract/releases';
 import { AppError, ErrorDetail, forbidden, gone, notFound } from '../../shared/errors';
+import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
 import { channelOffers, defaultChannel } from '../../shared/releases/channels';
 import { customerAnswerFor, isOfferedToCustomers } from '../../shared/releases/lifecycle';
 import {
@@ -9,21 +10,25 @@ import {
   fileMatchesRequest,
   MainFileSelection,
   Platform,
+  selectFileOfType,
   selectMainFile,
   TargetRequest,
 } from '../../shared/releases/platforms';
 import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
-import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import type { AccessTokenLimits, Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from '../cache/catalog-cache';
 import type { Eventually } from '../http/eventually';
+import { BoundedMap } from '../../shared/cache/bounded-map';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
   customerId: string;
   tier: string;
+  /** An access token's restrictions, when the caller came with one: never more than the customer, often less. */
+  token?: { record: Pick<AccessTokenLimits, 'applications' | 'channels' | 'platforms'> };
 }
 
 /** Which releases: one application, a channel and what it cascades to, and optional platform and arch selectors. */
@@ -58,6 +63,11 @@ export interface FileRequest extends ReleaseSelector {
   fileName?: string;
 }
 
+/** A latest link's request: the selectors, and the type of file (an extension, `dmg`) when it names one. */
+export interface LatestBuildRequest extends ReleaseSelector {
+  fileType?: string;
+}
+
 export interface GrantedFile {
   application: Application;
   version: Version;
@@ -73,6 +83,9 @@ export interface ReleaseRules {
 }
 
 const NO_RELEASE: LatestRelease = Object.freeze({ kind: 'none' });
+
+/** Extensions a release remembers its file for: more than any application ships (dmg, zip, exe, msi, AppImage, deb, rpm, ...). */
+const FILE_TYPES_REMEMBERED_PER_RELEASE = 32;
 
 /**
  * The one answer to "which versions and files may this customer have" for an application: the
@@ -93,6 +106,8 @@ const NO_RELEASE: LatestRelease = Object.freeze({ kind: 'none' });
 export class ReleaseCatalog {
   private readonly indexes = new WeakMap<readonly VersionWithFiles[], ReleaseIndex>();
   private readonly customers = new WeakMap<Application, ReadonlySet<string>>();
+  /** Per offered release, its file of each type asked for by latest links (extensions come from requests, so bounded). */
+  private readonly typedFiles = new WeakMap<OfferedRelease, BoundedMap<string, LatestRelease>>();
 
   constructor(
     private readonly catalog: CatalogCache,
@@ -106,6 +121,67 @@ export class ReleaseCatalog {
     const index = this.cachedIndex(caller, selector.applicationId);
     if (index) return index.latest(caller, selector, this.rules);
     return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.latest(caller, selector, this.rules));
+  }
+
+  /**
+   * What a latest link answers (`/v1/downloads/latest/...`): the newest release offered to the
+   * caller for the selectors and its MAIN file, as `latest` answers; with a file type (an extension,
+   * `dmg`), the newest offered release holding a MAIN or UPDATE file of that type for the selectors,
+   * and that file. No access to the application 404 NOT_FOUND; nothing offered 404 NO_MATCHING_BUILD;
+   * several files and no selector that decides 400.
+   */
+  latestBuild(caller: ReleaseCaller, request: LatestBuildRequest): Eventually<GrantedFile> {
+    const application = this.catalog.cachedApplication(request.applicationId);
+    const versions = application && this.catalog.cachedReleases(request.applicationId);
+    if (application && versions) {
+      this.lookups.hits += 1;
+      return this.latestBuildFrom(caller, request, this.listed(application, caller, request.applicationId), this.indexOf(versions));
+    }
+    this.lookups.misses += 1;
+    return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.latestBuildFrom(caller, request, listed, index));
+  }
+
+  private latestBuildFrom(caller: ReleaseCaller, request: LatestBuildRequest, application: Application, index: ReleaseIndex): GrantedFile {
+    const latest = request.fileType === undefined
+      ? index.latest(caller, request, this.rules)
+      : this.firstOfType(index.releases(caller, request, this.rules), request, request.fileType.toLowerCase());
+    if (latest.kind === 'found') return { application, version: latest.release.version, file: latest.file };
+    if (latest.kind === 'ambiguous') throw ambiguity(latest.release.version, latest.choices);
+    const fileType = request.fileType === undefined ? '' : `, file type ${request.fileType}`;
+    throw new AppError(404, 'NO_MATCHING_BUILD', `no build of ${request.applicationId} is available for ${describeSelector(request, this.rules)}${fileType}`);
+  }
+
+  private firstOfType(offered: readonly OfferedRelease[], target: TargetRequest, extension: string): LatestRelease {
+    for (const release of offered) {
+      const latest = this.ofType(release, target, extension);
+      if (latest.kind !== 'none') return latest;
+    }
+    return NO_RELEASE;
+  }
+
+  /** One release's file of a type for the selectors, kept with the release object (dropped with the catalogue's records). */
+  private ofType(release: OfferedRelease, target: TargetRequest, extension: string): LatestRelease {
+    let byExtension = this.typedFiles.get(release);
+    if (!byExtension) {
+      byExtension = new BoundedMap(FILE_TYPES_REMEMBERED_PER_RELEASE);
+      this.typedFiles.set(release, byExtension);
+    }
+    let latest = byExtension.get(extension);
+    if (!latest) {
+      // The release's files are those matching the selectors it was offered for.
+      const selection = selectFileOfType(release.files, target, extension);
+      latest = selection.kind === 'match' ? { kind: 'found', release, file: selection.file }
+        : selection.kind === 'ambiguous' ? { kind: 'ambiguous', release, choices: selection.choices } : NO_RELEASE;
+      byExtension.set(extension, Object.freeze(latest));
+    }
+    return latest;
+  }
+
+  /** The application, when it is live and lists the caller; throws 404 otherwise, as every customer route does. */
+  application(caller: ReleaseCaller, applicationId: string): Eventually<Application> {
+    const cached = this.catalog.cachedApplication(applicationId);
+    if (cached) return this.listed(cached, caller, applicationId);
+    return this.catalog.application(applicationId).then((application) => this.listed(application, caller, applicationId));
   }
 
   /** Every release offered to the caller, newest first by the version order; throws 404 when the caller has no access. */
@@ -132,6 +208,26 @@ export class ReleaseCatalog {
     return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => this.grantFrom(caller, request, listed, index));
   }
 
+  /**
+   * A blockmap electron-updater asks for at its file link plus `.blockmap`: of the version it is
+   * offered, and (the same link with the versions swapped) of the version it runs, which may since
+   * have been superseded, left its channel, been yanked or been raised above the customer's tier.
+   * So a blockmap is granted to whoever may use the application, for any version customers have had
+   * (published or yanked), whatever its channel, rollout or tier: it holds the sizes and checksums of
+   * a build's blocks, none of its bytes, and the bytes the client then fetches are the new file's,
+   * granted by the download rules. A draft does not exist (404); a name that is no BLOCKMAP file, 404.
+   */
+  grantBlockmap(caller: ReleaseCaller, request: { applicationId: string; version: string; fileName: string }): Eventually<GrantedFile> {
+    const application = this.catalog.cachedApplication(request.applicationId);
+    const versions = application && this.catalog.cachedReleases(request.applicationId);
+    if (application && versions) {
+      this.lookups.hits += 1;
+      return blockmapOf(this.listed(application, caller, request.applicationId), this.indexOf(versions), request.version, request.fileName);
+    }
+    this.lookups.misses += 1;
+    return this.indexFromStore(caller, request.applicationId).then(({ application: listed, index }) => blockmapOf(listed, index, request.version, request.fileName));
+  }
+
   private grantFrom(caller: ReleaseCaller, request: FileRequest, application: Application, index: ReleaseIndex): GrantedFile {
     if (request.version === LATEST_VERSION) {
       const latest = index.latest(caller, request, this.rules);
@@ -148,6 +244,7 @@ export class ReleaseCatalog {
         : entry.mainFile(request);
     if (!file) throw notFound(request.platform || request.arch ? `version ${request.version} has no MAIN file for ${describeTarget(request)}` : 'version not found');
     if (!tierAllows(this.rules.tiers, caller.tier, entry.version.requiredTier)) throw forbidden('tier access required');
+    if (caller.token) refuseOutsideToken(caller.token.record, entry.version, file);
     return { application, version: entry.version, file };
   }
 
@@ -166,7 +263,7 @@ export class ReleaseCatalog {
   }
 
   private listed(application: Application | null, caller: ReleaseCaller, applicationId: string): Application {
-    if (!application || !this.lists(application, caller.customerId)) throw notFound(`application ${applicationId} not found`);
+    if (!application || !this.lists(application, caller.customerId) || !tokenReaches(caller, applicationId)) throw notFound(`application ${applicationId} not found`);
     return application;
   }
 
@@ -188,6 +285,14 @@ export class ReleaseCatalog {
     }
     return index;
   }
+}
+
+function blockmapOf(application: Application, index: ReleaseIndex, version: string, fileName: string): GrantedFile {
+  const entry = index.entry(version);
+  if (!entry || customerAnswerFor(entry.version.status) === 'not-found') throw notFound('version not found');
+  const file = entry.fileNamed(fileName);
+  if (!file || file.fileType !== BLOCKMAP_FILE.fileType) throw notFound(`version ${version} has no blockmap ${fileName}`);
+  return { application, version: entry.version, file };
 }
 
 /** One offered release, with what `latest` answers when it is the caller's newest. */
@@ -222,15 +327,17 @@ class ReleaseIndex {
 
   latest(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): LatestRelease {
     for (const offer of this.offerList(caller.tier, selector, rules).offers) {
-      if (inRollout(caller, selector.applicationId, offer)) return offer.latest;
+      if (inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest))) return offer.latest;
     }
     return NO_RELEASE;
   }
 
   releases(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): readonly OfferedRelease[] {
     const list = this.offerList(caller.tier, selector, rules);
-    if (!list.staged) return list.releases;
-    return list.offers.filter((offer) => inRollout(caller, selector.applicationId, offer)).map((offer) => offer.release);
+    if (!list.staged && !caller.token) return list.releases;
+    return list.offers
+      .filter((offer) => inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest)))
+      .map((offer) => offer.release);
   }
 
   private offerList(tier: string, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
@@ -269,6 +376,27 @@ class ReleaseIndex {
 function inRollout(caller: ReleaseCaller, applicationId: string, offer: Offer): boolean {
   return offer.rolloutPercentage >= MAX_ROLLOUT_PERCENTAGE
     || isInRollout(caller.customerId, applicationId, offer.release.version.version, offer.rolloutPercentage);
+}
+
+type TokenRestrictions = Pick<AccessTokenLimits, 'applications' | 'channels' | 'platforms'>;
+
+/** Whether the caller's token (if any) names the application among those it may download. */
+function tokenReaches(caller: ReleaseCaller, applicationId: string): boolean {
+  const applications = caller.token?.record.applications;
+  return !applications || applications.includes(applicationId);
+}
+
+/** Whether a token's channels and platforms take an offered release (its MAIN file, when it has one for the request). */
+function tokenOffers(token: TokenRestrictions, latest: LatestRelease): boolean {
+  if (latest.kind === 'none') return false;
+  if (token.channels && !token.channels.includes(latest.release.version.channel)) return false;
+  return latest.kind !== 'found' || !token.platforms || token.platforms.includes(latest.file.platform);
+}
+
+/** 403 for a file of a channel or a platform the token does not take. */
+function refuseOutsideToken(token: TokenRestrictions, version: Version, file: ReleaseFile): void {
+  if (token.channels && !token.channels.includes(version.channel)) throw forbidden(`this access token does not download from channel ${version.channel}`);
+  if (token.platforms && !token.platforms.includes(file.platform)) throw forbidden(`this access token does not download files for ${file.platform}`);
 }
 
 /** One version and its available files, with its MAIN-file selections kept per selectors. */

@@ -107,7 +107,11 @@ export class ShareLinkService {
 
   /** Revokes the caller's own link; like every cached change, refused with 503 when it cannot reach every gateway. */
   async revoke(customerId: string, token: string): Promise<ShareLink> {
-    const tokenHash = hashSecret(token);
+    return this.revokeByHash(customerId, hashSecret(token));
+  }
+
+  /** A customer's link revoked by the vendor's team, named by its token's hash (its listed id). */
+  async revokeByHash(customerId: string, tokenHash: string): Promise<ShareLink> {
     const link = await this.store.getShareLink(tokenHash);
     const revoked = link?.customerId === customerId && !link.revokedAt
       ? await this.bus.change([['share', tokenHash]], () => this.store.revokeShareLink(tokenHash, customerId, new Date()))

@@ -237,7 +237,8 @@ function success(route: Route, status: number): ResponseConfig {
   if (status === 204) return { description };
   const { response } = route;
   let content: ResponseConfig['content'];
-  if (response === 'bytes') content = { '*/*': { schema: { type: 'string', description: 'The bytes, with their stored media type' } } };
+  // A 206 carries part of a file's bytes (Reply.written), whatever the route answers otherwise.
+  if (response === 'bytes' || status === 206) content = { '*/*': { schema: { type: 'string', description: 'The bytes, with their stored media type' } } };
   else if (response instanceof z.ZodType) content = { 'application/json': { schema: z.object({ success: z.literal(true), data: response }).strict() } };
   else content = { [response.mediaType]: { schema: { description: response.description } } };
   return { description, content };
@@ -270,7 +271,7 @@ function errorResponses(registry: OpenAPIRegistry): ErrorResponses {
   const detail = registry.register('ErrorDetail', z.object({ field: z.string(), message: z.string() }).strict());
   const envelope = (codes: readonly ErrorCode[]) => z.object({
     success: z.literal(false),
-    error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional() }).strict(),
+    error: z.object({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]), message: z.string(), details: z.array(detail).optional(), resetsAt: z.string().datetime().optional() }).strict(),
   }).strict();
   const allCodes = Object.keys(ERROR_CODES) as ErrorCode[];
   const codesOf = (statuses: readonly number[]) => {

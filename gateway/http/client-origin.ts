@@ -1,12 +1,22 @@
 import type { Context } from 'koa';
 import type { EventOrigin } from '../../shared/events/event-recorder';
+import type { TokenGrant } from '../auth/token-admission';
+import type { AppState } from './context';
+
+/** Who made a request, and the access token it was made with, whose limits its download counts against. */
+export interface DownloadOrigin extends EventOrigin {
+  token?: TokenGrant;
+}
 
 /**
  * Who made a request, for events. ctx.ip honours X-Forwarded-For only when TRUST_PROXY is set
  * (app.proxy); IPv4 clients on a dual-stack socket are shown in plain IPv4 form.
  */
-export function clientOrigin(ctx: Context, customerId: string | null): EventOrigin {
-  return { customerId, clientIp: clientAddress(ctx), userAgent: ctx.get('User-Agent').slice(0, 512) || null };
+export function clientOrigin(ctx: Context, customerId: string | null): DownloadOrigin {
+  const principal = (ctx.state as AppState).principal;
+  const origin: DownloadOrigin = { customerId, clientIp: clientAddress(ctx), userAgent: ctx.get('User-Agent').slice(0, 512) || null };
+  if (principal?.kind === 'customer' && principal.token) origin.token = principal.token;
+  return origin;
 }
 
 /** The client's IP address (see clientOrigin), or null when the socket has none any more. */

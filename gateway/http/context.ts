@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Scope } from '../../shared/scopes';
+import type { TokenGrant } from '../auth/token-admission';
 
 /**
  * An admin key's holder: a root key of ADMIN_API_KEYS (`actor` 'root', every scope and application)
@@ -13,7 +14,8 @@ export type AdminPrincipal = {
   /** The applications the key is limited to; null for every application. */
   applicationIds: readonly string[] | null;
 };
-export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string };
+/** A customer key's holder, or an access token's (`keyId` its tokenId, `token` what it is limited to). */
+export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string; token?: TokenGrant };
 export type Principal = AdminPrincipal | CustomerPrincipal;
 
 export interface AppState {

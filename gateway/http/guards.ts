@@ -1,10 +1,11 @@
-import { customerIdOfKey, isScopedAdminKey } from '../../shared/api-keys';
+import { customerIdOfKey, isAccessToken, isScopedAdminKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
 import { grants, Scope } from '../../shared/scopes';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
 import { bearerCredential, hashSecret, sameDigest } from '../../shared/secrets';
 import type { AdminGrant, AdminKeyCache } from '../auth/admin-key-cache';
 import type { ApiKeyCache, ResolvedKey } from '../auth/api-key-cache';
+import type { TokenAdmission } from '../auth/token-admission';
 import type { AdminPrincipal, AppContext, CustomerPrincipal, Principal } from './context';
 import { andThen, Eventually } from './eventually';
 
@@ -23,12 +24,19 @@ export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root'
 
 /**
  * Who presents `Authorization: Bearer <key>`: a root admin key (compared in constant time against
- * every configured hash), a scoped admin key `adm_<secret>` or a customer key `<customerId>.<secret>`.
+ * every configured hash), a scoped admin key `adm_<secret>`, a customer key `<customerId>.<secret>`,
+ * or a customer's access token `bdt_<secret>` (also in the path: `/t/{token}/...`, token-admission.ts).
  * Answers now when the key is in the in-process cache, which is what the busiest requests find.
  */
 export type Identify = (ctx: AppContext) => Eventually<Principal>;
 
-export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCache, adminKeys: AdminKeyCache, keyLookups: CacheLookups): Identify {
+export function identifier(
+  adminKeyHashes: readonly string[],
+  keyCache: ApiKeyCache,
+  adminKeys: AdminKeyCache,
+  keyLookups: CacheLookups,
+  admitToken: TokenAdmission,
+): Identify {
   const adminDigests = adminKeyHashes.map((h) => h.toLowerCase());
   const isAdminKey = (digest: string): boolean => {
     let match = false;
@@ -37,8 +45,12 @@ export function identifier(adminKeyHashes: readonly string[], keyCache: ApiKeyCa
   };
 
   return (ctx) => {
+    // An access token in the path (`/t/{token}/...`) stands for the request's credential.
+    const { pathToken } = ctx.state;
+    if (pathToken !== undefined) return admitToken(pathToken, ctx.method, ctx.path);
     const presented = presentedKey(ctx);
     if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
+    if (isAccessToken(presented)) return admitToken(presented, ctx.method, ctx.path);
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
     const keyHash = hashSecret(presented);
     if (isAdminKey(keyHash)) return ROOT;

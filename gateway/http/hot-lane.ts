@@ -19,7 +19,8 @@ interface LaneEntry {
   answer: BuiltRoute['answer'];
 }
 
-type Segment = { literal: string } | { param: string };
+/** A path segment: a literal, or a param with the literal text around it in its segment (`releases.:channel.json`), usually none. */
+type Segment = { literal: string } | { param: string; before: string; after: string };
 
 /**
  * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL, of
@@ -69,13 +70,16 @@ function paramsOf(segments: readonly Segment[], parts: readonly string[]): Recor
   const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i += 1) {
     const segment = segments[i];
+    const part = parts[i];
     if ('literal' in segment) {
-      if (parts[i] !== segment.literal) return undefined;
-    } else if (PLAIN_SEGMENT.test(parts[i])) {
-      params[segment.param] = parts[i];
-    } else {
-      return undefined;
+      if (part !== segment.literal) return undefined;
+      continue;
     }
+    const { before, after } = segment;
+    if (part.length <= before.length + after.length || !part.startsWith(before) || !part.endsWith(after)) return undefined;
+    const value = before === '' && after === '' ? part : part.slice(before.length, part.length - after.length);
+    if (!PLAIN_SEGMENT.test(value)) return undefined;
+    params[segment.param] = value;
   }
   return params;
 }
@@ -89,9 +93,10 @@ function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
     return { template, prefix: route.path.slice(0, only.index), param: only[1], answer };
   }
   const segments = route.path.split('/').map((part): Segment => {
-    const param = /^:(\w+)$/.exec(part);
-    if (param) return { param: param[1] };
-    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params that are whole path segments`);
+    // A param with literal text around it in its segment takes what lies between, as the router's lazy match does.
+    const param = /^([^:()]*):(\w+)([^:()]*)$/.exec(part);
+    if (param) return { param: param[2], before: param[1], after: param[3] };
+    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params without a pattern, one per segment`);
     return { literal: part };
   });
   return { template, prefix: route.path.slice(0, only.index), segments, answer };

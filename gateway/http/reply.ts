@@ -8,6 +8,8 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  /** ISO 8601: when the limit that refused the request starts again. */
+  resetsAt?: string;
 }
 
 /**
@@ -26,7 +28,17 @@ export class Reply<T> {
     readonly json: string | undefined,
     /** Sent in the failure envelope instead of `data`. */
     readonly error?: ErrorBody,
+    /** The handler has set the status, headers and body itself: nothing is added. */
+    readonly written?: boolean,
   ) {}
+
+  /**
+   * An answer the handler has set on the context itself, outside the envelope: a 206 with part of a
+   * file's bytes, which the API description declares as bytes whatever the route's JSON answers.
+   */
+  static written(): Reply<never> {
+    return new Reply(undefined, undefined as never, undefined, undefined, true);
+  }
 
   /** `data` in the envelope, with `status` (one the route declares). */
   static withStatus<T>(status: number, data: T): Reply<T> {

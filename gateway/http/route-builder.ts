@@ -242,6 +242,7 @@ function sender(route: Route): (result: unknown, ctx: AppContext) => void {
       ctx.body = { success: true, data: result };
       return;
     }
+    if (result.written) return;
     ctx.status = result.status ?? status;
     if (result.error) {
       ctx.body = { success: false, error: result.error };

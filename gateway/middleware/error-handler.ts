@@ -31,7 +31,7 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError(404, 'NOT_FOUND', `no route for ${ctx.path}`);
+        throw new AppError(404, 'NOT_FOUND', `no route for ${loggablePath(ctx.path)}`);
       }
     } catch (error) {
       const rendered = render(error);
@@ -59,7 +59,7 @@ export function errorHandler(logger: Logger, redisOutage: RedisOutageLog) {
  */
 export function responseErrorListener(logger: Logger) {
   return (error: Error, ctx?: Context): void => {
-    const request = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx?.path };
+    const request = { requestId: ctx?.state.requestId, method: ctx?.method, path: ctx && loggablePath(ctx.path) };
     const body = ctx?.body;
     if (!(body instanceof Readable) || body.errored !== error) {
       logger.debug({ ...request, reason: error.message }, 'connection failed mid-request');
@@ -84,6 +84,7 @@ export function answeredStatus(error: unknown): number {
 export function appErrorBody(error: AppError): ErrorBody {
   const body: ErrorBody = { code: error.code, message: error.message };
   if (error.details) body.details = error.details;
+  if (error.resetsAt) body.resetsAt = error.resetsAt.toISOString();
   return body;
 }
 

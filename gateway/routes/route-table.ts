@@ -9,17 +9,23 @@ import { landingRoutes } from './landing-routes';
 import { adminKeyRoutes } from './management/admin-key-routes';
 import { applicationRoutes } from './management/application-routes';
 import { customerRoutes } from './management/customer-routes';
+import { customerShareLinkRoutes } from './management/customer-share-link-routes';
+import { accessTokenRoutes } from './management/access-token-routes';
 import { multipartUploadRoutes } from './management/multipart-upload-routes';
 import { uploadRoutes } from './management/upload-routes';
 import { webhookRoutes } from './management/webhook-routes';
 import { signedObjectRoutes } from './signed-object-routes';
 import { metricsRoutes } from './metrics-routes';
 import { statisticsRoutes } from './statistics-routes';
+import { sparkleRoutes } from '../updates/sparkle-routes';
 import { updateRoutes } from '../updates/update-routes';
+import { packageFeedRoutes } from '../updates/package-feed-routes';
 
 const MODULES: readonly RouteModule[] = [
   downloadRoutes,
   updateRoutes,
+  sparkleRoutes,
+  packageFeedRoutes,
   healthRoutes,
   callerRoutes,
   landingRoutes,
@@ -27,6 +33,8 @@ const MODULES: readonly RouteModule[] = [
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,
+  customerShareLinkRoutes,
+  accessTokenRoutes,
   webhookRoutes,
   statisticsRoutes,
   adminKeyRoutes,

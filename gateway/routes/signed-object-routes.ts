@@ -1,12 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { badRequest, forbidden, notFound, payloadTooLarge, rangeNotSatisfiable } from '../../shared/errors';
-import { BodyLengthError, maxBodyBytes, MultipartUploadNotFoundError } from '../../shared/storage/object-storage';
+import { BodyLengthError, ByteRange, maxBodyBytes, MultipartUploadNotFoundError } from '../../shared/storage/object-storage';
 import type { SignedObjectAccess } from '../../shared/storage/signed-object-access';
-import { parseByteRange } from '../http/byte-range';
+import { multipartRanges, parseByteRanges } from '../http/byte-range';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
 import { rawBytes, route, RouteModule } from '../http/route';
-import { sendFileRange } from '../http/send-file-range';
+import { BodySegment, sendFileSegments } from '../http/send-file-range';
 import { presentStoredObject, presentStoredPart, storedObjectResponse } from '../../shared/contract/uploads';
 
 const objectParams = z.object({ key: z.string() });
@@ -37,7 +38,7 @@ function routesFor(storage: SignedObjectAccess) {
 
   return [
     route({
-      method: 'get', path: objectPath, operationId: 'readSignedObject', guard: 'none', summary: 'Read an object through a signed URL (Range supported)',
+      method: 'get', path: objectPath, operationId: 'readSignedObject', guard: 'none', summary: 'Read an object through a signed URL (Range supported: one range, or several as multipart/byteranges)',
       params: objectParams, query: signedUrlQuery,
       status: [200, 206], failures: [403, 416], response: 'bytes',
       handle: async (_input, ctx) => {
@@ -45,26 +46,24 @@ function routesFor(storage: SignedObjectAccess) {
         const info = await storage.head(key);
         if (!info) throw notFound('object not found');
         ctx.set('Accept-Ranges', 'bytes');
-        const range = parseByteRange(ctx.get('Range') || undefined, info.size);
-        if (range === 'unsatisfiable') {
+        const ranges = parseByteRanges(ctx.get('Range') || undefined, info.size);
+        if (ranges === 'unsatisfiable') {
           // Checked before the file's headers are set: the error envelope is not an attachment.
           ctx.set('Content-Range', `bytes */${info.size}`);
           throw rangeNotSatisfiable('the requested range is outside the object');
         }
-        ctx.type = grant.contentType ?? 'application/octet-stream';
+        const contentType = grant.contentType ?? 'application/octet-stream';
         if (grant.disposition) ctx.set('Content-Disposition', grant.disposition);
-        if (range) {
-          ctx.status = 206;
-          ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${info.size}`);
-        } else {
-          ctx.status = 200;
-        }
-        ctx.length = range ? range.end - range.start + 1 : info.size;
+        const body = answerBody(ranges, info.size, contentType);
+        ctx.status = ranges ? 206 : 200;
+        ctx.type = body.contentType;
+        if (body.contentRange) ctx.set('Content-Range', body.contentRange);
+        ctx.length = body.length;
         if (ctx.method === 'HEAD') return;
         const file = await storage.openObject(key);
         // The bytes are written here, through reused buffers, instead of by Koa from a stream.
         ctx.respond = false;
-        await sendFileRange(file, range?.start ?? 0, range?.end ?? info.size - 1, ctx.res);
+        await sendFileSegments(file, body.segments, body.tail, ctx.res);
       },
     }),
     route({
@@ -95,6 +94,26 @@ function routesFor(storage: SignedObjectAccess) {
       },
     }),
   ];
+}
+
+/** What a GET answers: the whole object, one range of it, or several ranges as `multipart/byteranges`. */
+interface AnswerBody {
+  contentType: string;
+  contentRange?: string;
+  length: number;
+  segments: BodySegment[];
+  tail?: Buffer;
+}
+
+function answerBody(ranges: ByteRange[] | undefined, size: number, contentType: string): AnswerBody {
+  if (!ranges) return { contentType, length: size, segments: [{ range: { start: 0, end: size - 1 } }] };
+  if (ranges.length === 1) {
+    // One range is never sent as multipart (RFC 9110 §14.6).
+    const [range] = ranges;
+    return { contentType, contentRange: `bytes ${range.start}-${range.end}/${size}`, length: range.end - range.start + 1, segments: [{ range }] };
+  }
+  const multipart = multipartRanges(ranges, size, contentType, randomBytes(12).toString('hex'));
+  return { contentType: multipart.contentType, length: multipart.length, segments: multipart.parts, tail: multipart.tail };
 }
 
 /** The rest of a body too large is not read: the connection closes once the answer is sent. */

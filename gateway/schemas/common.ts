@@ -5,6 +5,7 @@ import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
 import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { MinisignFormatError, parsePublicKey } from '../../shared/signing/minisign';
+import { parseSparklePublicKey, SparkleFormatError, sparkleText } from '../../shared/signing/sparkle';
 
 /*
  * Field rules shared by every schema. Two kinds of rule for the same field:
@@ -69,8 +70,8 @@ const trimmedLine = (max: number) => atMostCharacters(
   max,
   // Described as sent, before trimming: a line with something besides white space.
 ).openapi({ minLength: 1, pattern: NON_BLANK_LINE_PATTERN.source });
-/** Descriptions and notes: paragraphs of their own, so line breaks and tabs are kept. */
-const paragraphs = (max: number) => atMostCharacters(string().regex(MULTI_LINE_PATTERN, MULTI_LINE_MESSAGE), max);
+/** Multi-line text of at most `max` characters, line breaks and tabs kept: descriptions, notes, licences. */
+export const paragraphs = (max: number) => atMostCharacters(string().regex(MULTI_LINE_PATTERN, MULTI_LINE_MESSAGE), max);
 
 export const NAME_MAX_LENGTH = 200;
 export const TAG_MAX_LENGTH = 64;
@@ -81,6 +82,10 @@ export const RELEASE_NOTES_MAX_LENGTH = 20_000;
 
 /** Names of applications and customers; surrounding whitespace is dropped. */
 export const nameField = trimmedLine(NAME_MAX_LENGTH);
+
+export const YANK_REASON_MAX_LENGTH = 500;
+/** Why a version is yanked: one line, as a person writes it. */
+export const yankReasonField = trimmedLine(YANK_REASON_MAX_LENGTH);
 
 export const tagField = trimmedLine(TAG_MAX_LENGTH);
 
@@ -236,6 +241,32 @@ export const updateSigningKeyField = atMostCharacters(string(), SIGNING_KEY_MAX_
     description: 'A minisign public key: its key line (RW...), the .pub file, or base64 of the .pub file as `tauri signer generate` prints it, '
       + 'which must decode to a .pub file',
   });
+
+/** Sparkle's EdDSA public key: base64 of 32 bytes, the app's SUPublicEDKey as `generate_keys` prints it; kept in canonical base64. */
+export const sparklePublicKeyField = string()
+  .transform((value, ctx) => {
+    try {
+      return sparkleText(parseSparklePublicKey(value));
+    } catch (error) {
+      if (!(error instanceof SparkleFormatError)) throw error;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an EdDSA public key: base64 of 32 bytes, the SUPublicEDKey `generate_keys` prints' });
+      return z.NEVER;
+    }
+  })
+  .openapi({
+    pattern: String.raw`^\s*[A-Za-z0-9+/]{43}=\s*$`,
+    description: "Sparkle's EdDSA public key, the SUPublicEDKey of the app's Info.plist: base64 of 32 bytes, as `generate_keys` prints it",
+  });
+
+/** A bundle version (CFBundleVersion, which Sparkle compares): letters, digits and `.`, `_`, `+`, `-` between them. */
+export const BUNDLE_VERSION_MAX_LENGTH = 64;
+export const bundleVersionField = atMostCharacters(
+  string().regex(/^[0-9A-Za-z](?:[0-9A-Za-z._+-]*[0-9A-Za-z])?$/, 'must be a bundle version such as 1234 or 1.2.3 (letters, digits and . _ + - between them)'),
+  BUNDLE_VERSION_MAX_LENGTH,
+);
+
+/** An operating system version (`10.13`, `11.0`, `10.0.17763`): up to four dot-separated numbers. */
+export const systemVersionField = string().regex(/^\d{1,5}(?:\.\d{1,6}){0,3}$/, 'must be an operating system version such as 10.13 or 11.0');
 
 /**
  * A PATCH body that changes something: at least one field (minProperties: 1 in the API description),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, nameField, newCustomerIdField, notesField, tierField } from './common';
+import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, newCustomerIdField, notesField, tierField } from './common';
+import { CUSTOMER_SEARCH_MAX_LENGTH } from '../../shared/policy';
+import { queryString } from '../http/validate';
 import { pageFields } from './pagination';
 
 export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './common';
@@ -42,4 +44,15 @@ export const issueApiKeySchema = body({});
 /** Granting access takes no parameters either: the path names the customer and the application. */
 export const grantAccessSchema = body({});
 
-export const listCustomersQuery = z.object(pageFields).strict();
+/** `search`: customers whose id or name starts with it, letters compared without case. */
+export const listCustomersQuery = z.object({
+  ...pageFields,
+  search: queryString()
+    .max(CUSTOMER_SEARCH_MAX_LENGTH, `must be at most ${CUSTOMER_SEARCH_MAX_LENGTH} characters`)
+    .refine(isSingleLineText, 'must be one line without control characters')
+    .openapi({ description: 'Customers whose id or name starts with this text (letters compared without case)' })
+    .optional(),
+}).strict();
+
+/** A customer's share link, named by its id (the SHA-256 of its token, which is never shown again). */
+export const customerShareLinkParams = z.object({ customerId: customerIdField, shareLinkId: z.string() });

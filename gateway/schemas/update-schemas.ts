@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ElectronChannelFile, parseElectronChannelFile } from '../../shared/releases/update-client-names';
 import { versionOrderKey } from '../../shared/releases/version-order';
 import { queryParameter } from '../http/validate';
-import { applicationIdField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from './common';
+import { APPCAST_SYSTEMS } from '../updates/sparkle-appcast';
+import { applicationIdField, archSelectorField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from './common';
 
 /*
  * The update feeds' paths and queries. Names the clients fill in (channel files, Tauri's target and
@@ -54,3 +55,13 @@ export const squirrelMacQuery = (channels: readonly string[]) =>
     /** What the app puts there from process.arch; Intel when left out. */
     arch: z.enum(['x64', 'arm64'], { errorMap: () => ({ message: 'must be x64 or arm64' }) }).optional(),
   }).strict();
+
+/** Sparkle's appcast: the channel in the path (the client's SUFeedURL names one feed), and the system and arch of the builds it lists. */
+export const sparkleAppcastParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels) });
+
+export const sparkleAppcastQuery = z.object({
+  /** macOS (Sparkle) when left out; `windows` for WinSparkle and NetSparkle. */
+  os: queryParameter(z.enum(APPCAST_SYSTEMS, { errorMap: () => ({ message: `must be one of: ${APPCAST_SYSTEMS.join(', ')}` }) })).optional(),
+  /** Needed only when a release has builds per arch and no universal one. */
+  arch: queryParameter(archSelectorField).optional(),
+}).strict();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
-import { MAC_UPDATE_FILE } from '../../shared/releases/mac-updates';
+import { MAC_UPDATE_FILE, PACKAGE_UPDATE_FILE } from '../../shared/releases/mac-updates';
+import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
 import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
 import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
 import {
@@ -60,8 +61,11 @@ const uploadFields = ({ tiers, channels }: UploadFieldChoices) => ({
 /**
  * What the service checks of an upload's target together, as the API description states it: arch
  * universal needs platform macos (shared/releases/platforms.ts; a left-out platform is `any`), and
- * fileType UPDATE, the .zip Mac update clients install, needs platform macos and, where the body
- * names the file, a name ending in .zip (shared/releases/mac-updates.ts).
+ * fileType UPDATE is either the .zip Mac update clients install (platform macos, a name ending in
+ * .zip) or a NuGet update package of any platform (`-full.nupkg`, `-delta.nupkg`): where the body
+ * names the file, one of the two (shared/releases/mac-updates.ts); a small upload's name comes with
+ * its file part, so its fields alone decide nothing about it. fileType BLOCKMAP needs a name ending in
+ * .blockmap (shared/releases/blockmaps.ts), which is also the type of a `.blockmap` file uploaded without one.
  */
 const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean) => fields.openapi({
   allOf: [
@@ -69,13 +73,18 @@ const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean
       if: { properties: { arch: { const: UNIVERSAL_BUILD.arch } }, required: ['arch'] },
       then: { properties: { platform: { const: UNIVERSAL_BUILD.platform } }, required: ['platform'] },
     },
-    {
+    ...(namesFile ? [{
       if: { properties: { fileType: { const: MAC_UPDATE_FILE.fileType } }, required: ['fileType'] },
       then: {
-        properties: { platform: { const: MAC_UPDATE_FILE.platform }, ...(namesFile ? { fileName: { pattern: MAC_UPDATE_FILE.namePattern } } : {}) },
-        required: ['platform'],
+        anyOf: [
+          { properties: { platform: { const: MAC_UPDATE_FILE.platform }, fileName: { pattern: MAC_UPDATE_FILE.namePattern } }, required: ['platform'] },
+          { properties: { fileName: { pattern: PACKAGE_UPDATE_FILE.namePattern } } },
+        ],
       },
-    },
+    }, {
+      if: { properties: { fileType: { const: BLOCKMAP_FILE.fileType } }, required: ['fileType'] },
+      then: { properties: { fileName: { pattern: BLOCKMAP_FILE.namePattern } } },
+    }] : []),
   ],
 } as never);
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { queryParameter } from '../http/validate';
-import { atLeastOneField, channelField, releaseNotesField, tierField } from './common';
+import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, yankReasonField } from './common';
 
 const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
 
@@ -21,9 +21,14 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       channel: channelField(channels),
       status: statusField,
       rolloutPercentage: rolloutPercentageField,
+      bundleVersion: bundleVersionField.nullable(),
+      minimumSystemVersion: systemVersionField.nullable(),
+      critical: z.boolean({ invalid_type_error: 'must be true or false' }),
+      /** With status yanked only (the service refuses it otherwise): why, for the team and the API's readers. */
+      yankReason: yankReasonField,
     })
     .partial()
-    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage');
+    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical');
 
 /** The admin listing's filters: one channel exactly (no cascade), one status. */
 export const listVersionsQuery = (channels: readonly string[]) =>

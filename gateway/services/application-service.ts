@@ -24,7 +24,14 @@ export class ApplicationService {
         tags: unique(input.tags ?? []),
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
+        sparklePublicKey: input.sparklePublicKey ?? null,
         defaultVersionStatus: input.defaultVersionStatus ?? NEW_APPLICATIONS_VERSION_STATUS,
+        // A licence starts at revision 1 unless the request names another.
+        licenceText: input.licenceText ?? null,
+        licenceRevision: input.licenceText ? input.licenceRevision ?? 1 : null,
+        displayName: input.displayName ?? null,
+        accentColour: input.accentColour ?? null,
+        supportUrl: input.supportUrl ?? null,
         isActive: true,
         createdAt: now,
         updatedAt: now,
@@ -53,11 +60,12 @@ export class ApplicationService {
       await this.checkCustomersExist(patch.customerIds as string[]);
     }
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
+    if (request.licenceText !== undefined || request.licenceRevision !== undefined) patch = { ...patch, ...licencePatch(await this.require(applicationId), request) };
     const updated = await this.change(applicationId, () => this.store.updateApplication(applicationId, patch, new Date()));
     if (!updated) throw notFound(`application ${applicationId} not found`);
-    // Published signatures are checked again under the key now set. Queued whenever a request names
-    // the key, changed or not, so repeating a request whose check Redis refused queues it.
-    if (patch.updateSigningKey !== undefined) await this.jobs.enqueue('recheck-update-signatures', { applicationId });
+    // Published signatures are checked again under the keys now set. Queued whenever a request names
+    // a key, changed or not, so repeating a request whose check Redis refused queues it.
+    if (patch.updateSigningKey !== undefined || patch.sparklePublicKey !== undefined) await this.jobs.enqueue('recheck-update-signatures', { applicationId });
     return updated;
   }
 
@@ -128,3 +136,24 @@ export class ApplicationService {
 }
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/**
+ * The licence fields a PATCH writes. `licenceText: null` removes the licence (and its revision). A
+ * new text without a revision asks again (the revision after the stored one); a revision names the
+ * one to ask for (the same revision keeps every acceptance: a typo fixed), never one below the
+ * stored one (acceptances of it would count again); a revision alone needs a stored text.
+ */
+function licencePatch(current: Application, request: UpdateApplicationRequest): Pick<ApplicationPatch, 'licenceText' | 'licenceRevision'> {
+  if (request.licenceText === null) {
+    if (request.licenceRevision !== undefined) throw validationError([{ field: 'licenceRevision', message: 'is the revision of licenceText: leave it out when removing the licence' }]);
+    return { licenceText: null, licenceRevision: null };
+  }
+  const text = request.licenceText ?? current.licenceText;
+  if (text === null) throw validationError([{ field: 'licenceRevision', message: 'is the revision of licenceText: the application has no licence, give licenceText with it' }]);
+  const stored = current.licenceText === null ? 0 : current.licenceRevision ?? 0;
+  if (request.licenceRevision !== undefined && request.licenceRevision < stored) {
+    throw validationError([{ field: 'licenceRevision', message: `must be at least ${stored}, the current revision` }]);
+  }
+  const changed = request.licenceText !== undefined && request.licenceText !== current.licenceText;
+  return { licenceText: text, licenceRevision: request.licenceRevision ?? (changed ? stored + 1 : Math.max(stored, 1)) };
+}

@@ -33,11 +33,19 @@ export class AuditService implements AuditRecorder {
   }
 
   async list(query: AuditListQuery): Promise<AuditPage> {
-    const filters: CursorFilters = { action: query.action ?? null, app: query.applicationId ?? null };
+    const filters: CursorFilters = {
+      action: query.action ?? null, app: query.applicationId ?? null, actor: query.actor ?? null, target: query.target ?? null,
+      from: query.from ?? null, to: query.to ?? null,
+    };
     const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor, filters);
     const entries = await this.store.listAuditEntries({
       action: query.action,
       applicationId: query.applicationId,
+      actor: query.actor,
+      target: query.target,
+      // UTC days, `to` included.
+      from: query.from === undefined ? undefined : new Date(`${query.from}T00:00:00.000Z`),
+      before: query.to === undefined ? undefined : new Date(Date.parse(`${query.to}T00:00:00.000Z`) + 86_400_000),
       after: position && { timestamp: position.timestamp, entryId: position.id },
       limit: query.limit + 1,
     });

@@ -49,8 +49,8 @@ export class CustomerService {
     return { customer, key: await this.issueKey(customer.customerId, now) };
   }
 
-  async list(page: number, pageSize: number): Promise<Page<Customer>> {
-    return this.store.listCustomers(page, pageSize);
+  async list(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
+    return this.store.listCustomers(page, pageSize, search);
   }
 
   async get(customerId: string): Promise<Customer> {

@@ -13,7 +13,7 @@ import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import type { PartUrl } from '../../shared/contract/uploads';
 import type { MultipartUploadRequest } from '../schemas/upload-schemas';
 import type { ApplicationService } from './application-service';
-import { checkUpdateFile, checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
+import { checkUpdateFile, checkVersionTakes, fileTypeOf, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
@@ -49,7 +49,7 @@ export class MultipartUploadService {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(request.applicationId, fileId);
     const contentType = request.contentType ?? DEFAULT_CONTENT_TYPE;
-    const fileType = request.fileType ?? 'MAIN';
+    const fileType = fileTypeOf(request.fileType, request.fileName);
     const reserved = await reserveFile(this.store, {
       fileId,
       applicationId: request.applicationId,

@@ -4,6 +4,9 @@ import type { Store } from '../../shared/store/store';
 import type { ActivityQuery, StatisticsQuery } from '../schemas/statistics-schemas';
 import { CursorFilters, decodeCursor, encodeCursor } from './keyset-cursor';
 
+/** Where downloads of versions no longer stored count in downloadsByChannel. */
+export const DELETED_VERSIONS = 'deleted';
+
 /** Statistics from the daily counters (cost grows with days and versions, not events) and the activity feed. */
 export class StatisticsService {
   constructor(private readonly store: Store) {}
@@ -12,16 +15,21 @@ export class StatisticsService {
     // Soft-deleted applications keep their statistics.
     const application = await this.store.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
-    const counts = await this.store.listDailyCounts(applicationId, query);
+    const [counts, versions] = await Promise.all([this.store.listDailyCounts(applicationId, query), this.store.listVersions(applicationId)]);
+    const channelOf = new Map(versions.map((v) => [v.version, v.channel]));
     // Maps, not plain objects: a version named like an inherited property (`constructor`) must count as any other.
     const byVersion = new Map<string, number>();
     const byPlatform = new Map<string, number>();
+    const byChannel = new Map<string, number>();
     const byDay = new Map<string, number>();
     let total = 0;
     for (const { version, platform, date, count } of counts) {
       total += count;
       byVersion.set(version, (byVersion.get(version) ?? 0) + count);
       byPlatform.set(platform, (byPlatform.get(platform) ?? 0) + count);
+      // The channel the version is in now, as the channel filter reads it; a version deleted since has none.
+      const channel = channelOf.get(version) ?? DELETED_VERSIONS;
+      byChannel.set(channel, (byChannel.get(channel) ?? 0) + count);
       byDay.set(date, (byDay.get(date) ?? 0) + count);
     }
     return {
@@ -30,6 +38,7 @@ export class StatisticsService {
       // Object.fromEntries defines own properties, so even `__proto__` becomes an ordinary key.
       downloadsByVersion: Object.fromEntries(byVersion),
       downloadsByPlatform: Object.fromEntries(byPlatform),
+      downloadsByChannel: Object.fromEntries(byChannel),
       downloadsByDay: [...byDay.entries()]
         .filter(([, count]) => count > 0)
         .sort(([a], [b]) => (a < b ? 1 : -1))

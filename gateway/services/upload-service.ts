@@ -18,7 +18,7 @@ import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { Announcement, WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApplicationService } from './application-service';
-import { checkUpdateFile, checkVersionTakes, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
+import { checkUpdateFile, checkVersionTakes, fileTypeOf, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 
 /** What both uploads say about their file and its version. */
 type UploadFields = SmallUploadFields;
@@ -81,7 +81,7 @@ export class UploadService {
         // The part's type becomes a response header of downloads: only a well-formed MIME type is kept.
         contentType: contentTypeField.safeParse(staged.mimeType).success ? staged.mimeType : DEFAULT_CONTENT_TYPE,
         checksum: null,
-        fileType: fields.fileType ?? 'MAIN',
+        fileType: fileTypeOf(fields.fileType, staged.fileName),
         ...target,
         status: 'pending',
         storageKey,
@@ -99,7 +99,7 @@ export class UploadService {
       ];
       published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
-        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, release }, now);
+        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
         await this.events.record(buildEvent('upload', result.file, origin, now));
@@ -136,7 +136,7 @@ export class UploadService {
       fileSize: request.fileSize,
       contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
       checksum: null,
-      fileType: request.fileType ?? 'MAIN',
+      fileType: fileTypeOf(request.fileType, request.fileName),
       ...target,
       status: 'pending',
       storageKey: fileStorageKey(request.applicationId, fileId),
@@ -156,7 +156,7 @@ export class UploadService {
         fileName: request.fileName,
         fileSize: request.fileSize,
         contentType: request.contentType ?? DEFAULT_CONTENT_TYPE,
-        fileType: request.fileType ?? 'MAIN',
+        fileType: fileTypeOf(request.fileType, request.fileName),
         ...target,
         releaseNotes: request.releaseNotes ?? null,
         requiredTier: request.requiredTier ?? null,

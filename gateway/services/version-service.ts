@@ -1,9 +1,9 @@
-import { AppError, conflict, notFound } from '../../shared/errors';
+import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
 import type { FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
-import type { Store } from '../../shared/store/store';
+import type { Store, VersionPatch } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
@@ -53,7 +53,10 @@ export class VersionService {
 
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
-    const { status, ...patch } = request;
+    const { status, ...given } = request;
+    if (given.yankReason !== undefined && status !== 'yanked') throw badRequest('yankReason goes with status yanked: it says why the version is withdrawn');
+    // Published again, a version no longer carries the reason it was withdrawn for.
+    const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null } : given;
     const at = new Date();
     const announced = status && ANNOUNCED_STATUSES[status];
     const written = await this.webhooks.announceChange(
@@ -125,7 +128,7 @@ export class VersionService {
 
   /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
   private async write(
-    applicationId: string, version: string, status: ReleaseStatus | undefined, patch: Omit<UpdateVersionRequest, 'status'>, now: Date,
+    applicationId: string, version: string, status: ReleaseStatus | undefined, patch: VersionPatch, now: Date,
   ): Promise<Written | null> {
     if (status === undefined) {
       const updated = await this.store.updateVersion(applicationId, version, patch, now);

@@ -18,8 +18,14 @@ interface TauriOffer {
   signature: ReleaseFile;
 }
 
-/** What an update check answers: nothing newer (204), or the answer's JSON bytes. */
-export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; body: Buffer };
+/** What an update check answers: nothing newer (204), or the offered version and the answer's JSON bytes. */
+export type UpdateCheck = { kind: 'up-to-date' } | { kind: 'update'; version: string; body: Buffer };
+
+/** electron-updater's channel file: the version it offers and its YAML bytes. */
+export interface ElectronChannelAnswer {
+  version: string;
+  body: Buffer;
+}
 
 /** What Squirrel.Mac's check finds: nothing newer, or the release and its macOS MAIN file to link to. */
 export type SquirrelMacCheck = { kind: 'up-to-date' } | SquirrelMacUpdate;
@@ -44,7 +50,7 @@ const UP_TO_DATE = Object.freeze({ kind: 'up-to-date' as const });
 export class UpdateFeeds {
   /** Per offered list, by platform and arch (`` for none): nested maps, so a lookup builds no key string. */
   private readonly electronPicks = new WeakMap<readonly OfferedRelease[], ByTarget<OfferedRelease | null>>();
-  private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<Buffer>>();
+  private readonly electronDocuments = new WeakMap<OfferedRelease, ByTarget<ElectronChannelAnswer>>();
   private readonly tauriPicks = new WeakMap<readonly OfferedRelease[], ByTarget<TauriOffer | null>>();
   private readonly squirrelPicks = new WeakMap<readonly OfferedRelease[], ByTarget<SquirrelMacUpdate | null>>();
   /** Per release, by the signature file's id. */
@@ -59,8 +65,8 @@ export class UpdateFeeds {
     private readonly publicBaseUrl: string,
   ) {}
 
-  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) as YAML bytes; 404 when there is no such file or no build. */
-  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: ChannelFileRequest): Eventually<Buffer> {
+  /** electron-updater's channel file (`latest.yml`, `beta-mac.yml`, ...) with the version it offers; 404 when there is no such file or no build. */
+  electronChannelFile(caller: ReleaseCaller, applicationId: string, channelFile: ChannelFileRequest): Eventually<ElectronChannelAnswer> {
     const asked = channelFile.file;
     if (!asked) throw notFound(`no channel file ${channelFile.fileName}: electron-updater asks for <channel>[-mac|-linux[-<arch>]].yml`);
     const selector: ReleaseSelector = { applicationId, channel: asked.channel, platform: asked.platform, arch: asked.arch ?? undefined };
@@ -76,12 +82,19 @@ export class UpdateFeeds {
    * caller's. A caller who may use the application but is offered no signed build for its target is
    * up to date (Tauri's updater takes any answer but 204 and a valid 200 as a failure).
    */
-  tauriCheck(caller: ReleaseCaller, applicationId: string, target: { platform: OperatingSystem; arch: Arch; channel?: string }, running: RunningVersion): Eventually<UpdateCheck> {
+  tauriCheck(
+    caller: ReleaseCaller,
+    applicationId: string,
+    target: { platform: OperatingSystem; arch: Arch; channel?: string },
+    running: RunningVersion,
+    /** The base of the answer's link: the caller's (callerBaseUrl), which keeps an access token given in the path. */
+    baseUrl = this.publicBaseUrl,
+  ): Eventually<UpdateCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (!offer || !this.isNewer(offer.release.version, running)) return UP_TO_DATE;
-      return andThen(this.tauriDocument(applicationId, offer), (body): UpdateCheck => ({ kind: 'update', body }), undefined);
+      return andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', version: offer.release.version.version, body }), undefined);
     }, undefined);
   }
 
@@ -140,12 +153,12 @@ export class UpdateFeeds {
     return pick;
   }
 
-  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): Buffer {
+  private electronDocument(release: OfferedRelease, asked: ElectronChannelFile): ElectronChannelAnswer {
     const documents = targetMap(this.electronDocuments, release, asked.platform);
     const arch = asked.arch ?? '';
     let document = documents.get(arch);
     if (document === undefined) {
-      document = Buffer.from(electronUpdateInfo(release.version, electronFiles(release, asked)));
+      document = { version: release.version.version, body: Buffer.from(electronUpdateInfo(release.version, electronFiles(release, asked))) };
       documents.set(arch, document);
     }
     return document;
@@ -165,13 +178,16 @@ export class UpdateFeeds {
     return pick;
   }
 
-  private tauriDocument(applicationId: string, offer: TauriOffer): Eventually<Buffer> {
+  private tauriDocument(applicationId: string, offer: TauriOffer, baseUrl: string): Eventually<Buffer> {
     const key = offer.signature.fileId;
-    const cached = this.tauriDocuments.get(offer.release)?.get(key);
+    // Documents are kept only for the public base: one whose link carries a caller's token is the caller's.
+    const shared = baseUrl === this.publicBaseUrl;
+    const cached = shared ? this.tauriDocuments.get(offer.release)?.get(key) : undefined;
     if (cached !== undefined) return cached;
     return andThen(this.signatures.text(offer.signature), (signature) => {
-      const url = `${this.publicBaseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(offer.main)}`;
+      const url = `${baseUrl}${electronFeedPath(applicationId)}/${electronFileUrl(offer.main)}`;
       const body = Buffer.from(JSON.stringify(tauriUpdateAnswer(offer.release.version, url, signature)));
+      if (!shared) return body;
       let documents = this.tauriDocuments.get(offer.release);
       if (!documents) {
         documents = new Map();

@@ -1,8 +1,10 @@
 import { notFound } from '../../shared/errors';
 import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
 import { archOfTauriArch, platformOfTauriTarget } from '../../shared/releases/update-client-names';
+import { isBlockmapName } from '../../shared/releases/blockmaps';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { presentRedirect, redirectResponse } from '../../shared/contract/downloads';
+import { callerBaseUrl } from '../http/caller-base-url';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';
@@ -17,7 +19,10 @@ import {
   tauriCheckQuery,
 } from '../schemas/update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
-import { SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
+import { relayedRange, sendRelayedRange } from './feed-ranges';
+import { defaultChannel } from '../../shared/releases/channels';
+import { UpdateCheckRecorder } from './update-check-recorder';
+import { ElectronChannelAnswer, SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck } from './update-feeds';
 
 const UPDATES_PATH = '/v1/updates';
 const APPLICATION_UPDATES = `${UPDATES_PATH}/:applicationId`;
@@ -36,15 +41,29 @@ const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's upd
  * their file links come back here (one download event, 302 to a pre-signed URL); Squirrel.Mac sends
  * none, so its answer carries the pre-signed URL and the event is recorded when it is answered.
  */
-export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads }) => {
+export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads, updateChecks }) => {
   const { channels } = deps.config;
+  // What a check that names no channel is answered from (the release catalogue's rule).
+  const stableChannel = defaultChannel(channels);
 
   /** Squirrel.Mac downloads without the feed's headers: its answer carries a pre-signed URL, and the download is recorded now (not for a HEAD). */
   const sendSquirrelUpdate = async ({ release, file }: SquirrelMacUpdate, customer: CustomerPrincipal, ctx: AppContext): Promise<void> => {
+    // Its answer is the download: the licence gate is asked here (the check answered with the version is not).
+    const admitted = downloads.check(customer, { applicationId: file.applicationId, version: file.version, fileId: file.fileId });
+    if (isPending(admitted)) await admitted;
     const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET') await downloads.record(file, clientOrigin(ctx, customer.customerId));
-    sendCheck({ kind: 'update', body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
+    sendCheck({ kind: 'update', version: release.version.version, body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
+  };
+  /** A differential update's blockmap: its pre-signed URL, and no download event (it is not the file). */
+  const sendBlockmap = async (target: { applicationId: string; version: string; fileName: string }, customer: CustomerPrincipal, ctx: AppContext) => {
+    const granted = downloads.checkBlockmap(customer, target);
+    const { file } = isPending(granted) ? await granted : granted;
+    const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+    const answer = isPending(answered) ? await answered : answered;
+    ctx.set('Location', answer.data.downloadUrl);
+    return answer;
   };
   const answerSquirrel = (check: SquirrelMacCheck, customer: CustomerPrincipal, ctx: AppContext): Eventually<void> =>
     (check.kind === 'up-to-date' ? sendCheck(check, ctx) : sendSquirrelUpdate(check, customer, ctx));
@@ -56,18 +75,34 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
       params: electronChannelFileParams(channels), query: electronChannelFileQuery, hot: true,
       status: 200, response: CHANNEL_FILE,
       handle: ({ params }, ctx, customer) =>
-        andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), sendYaml, ctx),
+        andThen(feeds.electronChannelFile(customer, params.applicationId, params.channelFile), (answer: ElectronChannelAnswer, context: AppContext) => {
+          // A channel file is answered only for a name it parsed (else 404), so `file` is there.
+          const asked = params.channelFile.file!;
+          updateChecks.recordUpdateCheck(context, customer, {
+            applicationId: params.applicationId, client: 'electron-updater', platform: asked.platform, arch: asked.arch ?? 'any', channel: asked.channel,
+            // electron-updater sends no version with its channel-file request (see the README's "Adoption analytics").
+            runningVersion: undefined, offeredVersion: answer.version, installId: UpdateCheckRecorder.electronInstallId(context),
+          });
+          sendYaml(answer.body, context);
+        }, ctx),
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, operationId: 'getElectronUpdateFile', guard: 'customer', noStore: true,
-      summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL',
+      summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL; '
+        + 'one byte range of a differential update answered 206 here, several redirected; '
+        + 'its `{fileName}.blockmap` (of the version offered or of any version customers have had) is no download',
       params: electronFileParams,
-      status: 302, failures: [410], response: redirectResponse,
+      status: [302, 206], failures: [410], response: redirectResponse,
       handle: async ({ params }, ctx, customer) => {
         // A file link names the exact version its channel file listed; `latest` would name no file.
         if (params.version === LATEST_VERSION) throw notFound('version not found');
-        const granted = downloads.check(customer, { applicationId: params.applicationId, version: params.version, fileName: params.fileName });
+        const target = { applicationId: params.applicationId, version: params.version, fileName: params.fileName };
+        if (isBlockmapName(params.fileName)) return sendBlockmap(target, customer, ctx);
+        const granted = downloads.check(customer, target);
         const { file } = isPending(granted) ? await granted : granted;
+        // A differential update's block run: its bytes, here (FEED_RANGE_RELAY_MAX_BYTES says why).
+        const relayed = ctx.method === 'GET' ? relayedRange(ctx.get('Range') || undefined, file.fileSize) : undefined;
+        if (relayed) return sendRelayedRange(deps.storage, file, relayed, ctx);
         const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
         const answer = isPending(answered) ? await answered : answered;
         // A HEAD downloads nothing, and a Range request is a piece of a download (a differential update).
@@ -85,8 +120,15 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
         const platform = platformOfTauriTarget(params.target);
         const arch = archOfTauriArch(params.arch);
         if (!platform || !arch) throw notFound(`no build for Tauri target ${params.target} and arch ${params.arch}`);
-        const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion);
-        return andThen(checked, sendCheck, ctx);
+        const checked = feeds.tauriCheck(customer, params.applicationId, { platform, arch, channel: query.channel }, params.currentVersion,
+          callerBaseUrl(deps.config.publicBaseUrl, ctx.state));
+        return andThen(checked, (check: UpdateCheck, context: AppContext) => {
+          updateChecks.recordUpdateCheck(context, customer, {
+            applicationId: params.applicationId, client: 'tauri', platform, arch, channel: query.channel ?? stableChannel,
+            runningVersion: params.currentVersion.version, offeredVersion: check.kind === 'update' ? check.version : null, installId: null,
+          });
+          sendCheck(check, context);
+        }, ctx);
       },
     }),
     route({
@@ -98,7 +140,14 @@ export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads 
         // What the app puts in `arch` from process.arch; Intel when left out.
         const target = { arch: query.arch ?? 'x64', channel: query.channel };
         const checked = feeds.squirrelMacCheck(customer, params.applicationId, target, params.currentVersion);
-        return isPending(checked) ? checked.then((check) => answerSquirrel(check, customer, ctx)) : answerSquirrel(checked, customer, ctx);
+        const record = (check: SquirrelMacCheck): SquirrelMacCheck => {
+          updateChecks.recordUpdateCheck(ctx, customer, {
+            applicationId: params.applicationId, client: 'squirrel-mac', platform: 'macos', arch: target.arch, channel: query.channel ?? stableChannel,
+            runningVersion: params.currentVersion.version, offeredVersion: check.kind === 'update' ? check.release.version.version : null, installId: null,
+          });
+          return check;
+        };
+        return isPending(checked) ? checked.then((check) => answerSquirrel(record(check), customer, ctx)) : answerSquirrel(record(checked), customer, ctx);
       },
     }),
   ];

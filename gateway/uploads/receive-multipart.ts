@@ -26,6 +26,8 @@ export interface StagedFile {
   sha256: string;
   /** Base64. */
   sha512: string;
+  /** Hex. */
+  sha1: string;
 }
 
 export interface ReceivedForm {

@@ -4,7 +4,7 @@ import { randomToken } from '../ids';
 import type { Logger } from '../logger';
 
 /** What changes can name: the kinds of record processes keep in memory. */
-const CACHE_TOPICS = ['key', 'adminKey', 'customer', 'application', 'share', 'webhooks'] as const;
+const CACHE_TOPICS = ['key', 'adminKey', 'customer', 'application', 'share', 'webhooks', 'token'] as const;
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 /** What a cached entry depends on, and what a change names: a topic and an id. */
 export type CacheTag = [CacheTopic, string];

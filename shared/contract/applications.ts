@@ -11,8 +11,17 @@ export const applicationResponse = z.object({
   customerIds: z.array(z.string()),
   /** The minisign public key in the form `tauri signer generate` prints, or null. */
   updateSigningKey: z.string().nullable(),
+  /** Sparkle's EdDSA public key (the app's SUPublicEDKey, base64 of 32 bytes), or null. */
+  sparklePublicKey: z.string().nullable(),
   /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
   defaultVersionStatus: z.enum(['draft', 'published']),
+  /** The licence (Markdown) customers accept before downloading, and its revision; both null without one. */
+  licenceText: z.string().nullable(),
+  licenceRevision: z.number().int().nullable(),
+  /** How the customer portal presents it: a name for people, an accent colour (#rrggbb), a support link; null when unset. */
+  displayName: z.string().nullable(),
+  accentColour: z.string().nullable(),
+  supportUrl: z.string().nullable(),
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -27,7 +36,13 @@ export function presentApplication(app: Application): z.input<typeof application
     tags: app.tags,
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
+    sparklePublicKey: app.sparklePublicKey,
     defaultVersionStatus: app.defaultVersionStatus,
+    licenceText: app.licenceText,
+    licenceRevision: app.licenceRevision,
+    displayName: app.displayName,
+    accentColour: app.accentColour,
+    supportUrl: app.supportUrl,
     isActive: app.isActive,
     createdAt: iso(app.createdAt),
     updatedAt: iso(app.updatedAt),
@@ -52,3 +67,36 @@ export const deletedApplicationResponse = z.object({ message: messageField, appl
 export function presentDeletedApplication(app: Application): z.input<typeof deletedApplicationResponse> {
   return { message: `application ${app.applicationId} deleted`, applicationId: app.applicationId, deletedAt: isoOrNull(app.deletedAt) as string };
 }
+
+/**
+ * An application as a customer sees it (the portal's list): what to call it and how to present it,
+ * and whether its licence waits for this customer's acceptance. Never its customers, keys or settings.
+ */
+export const customerApplicationResponse = z.object({
+  applicationId: z.string(),
+  /** The display name when set, else the name. */
+  name: z.string(),
+  description: z.string().nullable(),
+  accentColour: z.string().nullable(),
+  supportUrl: z.string().nullable(),
+  licence: z.object({
+    required: z.boolean(),
+    revision: z.number().int().nullable(),
+    /** This customer accepted this revision (true when none is required). */
+    accepted: z.boolean(),
+  }),
+});
+
+export function presentCustomerApplication(app: Application, accepted: boolean): z.input<typeof customerApplicationResponse> {
+  const required = app.licenceText !== null && app.licenceRevision !== null;
+  return {
+    applicationId: app.applicationId,
+    name: app.displayName ?? app.name,
+    description: app.description,
+    accentColour: app.accentColour,
+    supportUrl: app.supportUrl,
+    licence: { required, revision: required ? app.licenceRevision : null, accepted: !required || accepted },
+  };
+}
+
+export const customerApplicationListResponse = z.object({ applications: z.array(customerApplicationResponse), pagination: paginationResponse });

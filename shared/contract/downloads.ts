@@ -83,6 +83,39 @@ export function presentCreatedShareLink(link: ShareLink, token: string, shareUrl
   return { shareUrl, token, ...presentShareLink(link) };
 }
 
+/**
+ * A customer's share link as the vendor's team sees it: its id (the SHA-256 of its token, which
+ * only its creator was shown), whether it still works, and the uses it has left.
+ */
+export const customerShareLinkResponse = shareLinkResponse.extend({
+  shareLinkId: z.string(),
+  revokedAt: timestamp.nullable(),
+  /** Uses left on a capped link; null without a cap. */
+  remainingDownloads: z.number().int().nullable(),
+});
+
+export function presentCustomerShareLink(link: ShareLink): z.input<typeof customerShareLinkResponse> {
+  return {
+    ...presentShareLink(link),
+    shareLinkId: link.tokenHash,
+    revokedAt: link.revokedAt ? iso(link.revokedAt) : null,
+    remainingDownloads: link.maxDownloads === null ? null : Math.max(0, link.maxDownloads - link.downloadCount),
+  };
+}
+
+export const customerShareLinkListResponse = z.object({ shareLinks: z.array(customerShareLinkResponse) });
+
+export function presentCustomerShareLinkList(links: ShareLink[]): z.input<typeof customerShareLinkListResponse> {
+  return { shareLinks: links.map(presentCustomerShareLink) };
+}
+
+/** A share link made for a customer by the vendor's team: the URL and token are shown this once. */
+export const createdCustomerShareLinkResponse = customerShareLinkResponse.extend({ shareUrl: z.string().url(), token: z.string() });
+
+export function presentCreatedCustomerShareLink(link: ShareLink, token: string, shareUrl: string): z.input<typeof createdCustomerShareLinkResponse> {
+  return { shareUrl, token, ...presentCustomerShareLink(link) };
+}
+
 export const revokedShareLinkResponse = z.object({ message: messageField, revokedAt: timestamp, expiresAt: timestamp, ...usage });
 
 export function presentRevokedShareLink(link: ShareLink): z.input<typeof revokedShareLinkResponse> {

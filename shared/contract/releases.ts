@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ARCHS, type FileTarget, PLATFORMS } from '../releases/platforms';
 import { FILE_TYPES, type FileRecord, type Version } from '../store/models';
 import { isoOrNull, pagination, paginationResponse, timestamp } from './common';
+import { releaseNotesHtmlOf } from './versions';
 
 /** An available file, with the platform and arch every stored file has. */
 export type ReleaseFile = FileRecord & FileTarget;
@@ -24,6 +25,8 @@ export const releaseFileResponse = z.object({
   checksum: z.string(),
   /** SHA-512 of the bytes, base64; null for a file stored before digests were kept, until it is computed. */
   sha512: z.string().nullable(),
+  /** SHA-1 of the bytes, hex; null as sha512 is. */
+  sha1: z.string().nullable(),
 });
 
 function presentReleaseFile(file: ReleaseFile): z.input<typeof releaseFileResponse> {
@@ -36,6 +39,7 @@ function presentReleaseFile(file: ReleaseFile): z.input<typeof releaseFileRespon
     fileType: file.fileType,
     checksum: file.checksum as string,
     sha512: file.sha512 ?? null,
+    sha1: file.sha1 ?? null,
   };
 }
 
@@ -44,6 +48,8 @@ export const releaseResponse = z.object({
   channel: z.string(),
   publishedAt: timestamp.nullable(),
   releaseNotes: z.string().nullable(),
+  /** The notes' Markdown rendered as sanitized HTML (shared/markdown.ts), ready for a page; null without notes. */
+  releaseNotesHtml: z.string().nullable(),
   files: z.array(releaseFileResponse),
 });
 
@@ -53,6 +59,7 @@ function presentRelease({ version, files }: OfferedRelease): z.input<typeof rele
     channel: version.channel,
     publishedAt: isoOrNull(version.publishedAt),
     releaseNotes: version.releaseNotes,
+    releaseNotesHtml: releaseNotesHtmlOf(version),
     files: files.map(presentReleaseFile),
   };
 }

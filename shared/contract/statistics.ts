@@ -9,6 +9,7 @@ export interface Statistics {
   totalDownloads: number;
   downloadsByVersion: Record<string, number>;
   downloadsByPlatform: Record<string, number>;
+  downloadsByChannel: Record<string, number>;
   downloadsByDay: { date: string; count: number }[];
 }
 
@@ -18,6 +19,8 @@ export const statisticsResponse = z.object({
   downloadsByVersion: z.record(z.number().int()),
   /** Per platform of the downloaded file (`any` for downloads counted before files had one). */
   downloadsByPlatform: z.record(z.number().int()),
+  /** Per channel each version is in now (`deleted` for versions no longer stored). */
+  downloadsByChannel: z.record(z.number().int()),
   /** UTC days, newest first; days without downloads left out. */
   downloadsByDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });
@@ -28,6 +31,7 @@ export function presentStatistics(statistics: Statistics): z.input<typeof statis
     totalDownloads: statistics.totalDownloads,
     downloadsByVersion: statistics.downloadsByVersion,
     downloadsByPlatform: statistics.downloadsByPlatform,
+    downloadsByChannel: statistics.downloadsByChannel,
     downloadsByDay: statistics.downloadsByDay,
   };
 }

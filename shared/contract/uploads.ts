@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARCHS, PLATFORMS } from '../releases/platforms';
-import type { StoredPart } from '../storage/object-storage';
+import type { StoredPart } from '../storage/stored-part';
 import type { FileRecord, UploadSession, Version } from '../store/models';
 import { partLayout } from '../uploads/multipart-layout';
 import { iso, timestamp } from './common';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { renderOptionalMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { macUpdateFeedProblems } from '../releases/mac-updates';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
@@ -16,6 +17,8 @@ export const fileResponse = z.object({
   checksum: z.string().nullable(),
   /** SHA-512 of the bytes, base64; null while a large upload is being verified, and for files stored before it was kept until the backfill reaches them. */
   sha512: z.string().nullable(),
+  /** SHA-1 of the bytes, hex (what Squirrel.Windows and Velopack check); null as sha512 is. */
+  sha1: z.string().nullable(),
   fileType: z.enum(FILE_TYPES),
   platform: z.enum(PLATFORMS),
   arch: z.enum(ARCHS),
@@ -35,6 +38,7 @@ export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
     contentType: file.contentType,
     checksum: file.checksum,
     sha512: file.sha512 ?? null,
+    sha1: file.sha1 ?? null,
     fileType: file.fileType,
     platform: file.platform ?? DEFAULT_PLATFORM,
     arch: file.arch ?? DEFAULT_ARCH,
@@ -68,12 +72,22 @@ export const versionResponse = z.object({
   applicationId: z.string(),
   version: z.string(),
   releaseNotes: z.string().nullable(),
+  /** The release notes rendered from Markdown to sanitized HTML (shared/markdown.ts), for a page to show as they are; null without notes. */
+  releaseNotesHtml: z.string().nullable(),
   requiredTier: z.string().nullable(),
   channel: z.string(),
   status: z.enum(RELEASE_STATUSES),
   rolloutPercentage: z.number().int(),
+  /** The bundle version Sparkle compares (CFBundleVersion); null: the version string. */
+  bundleVersion: z.string().nullable(),
+  /** The oldest operating system version the release runs on; null: any. */
+  minimumSystemVersion: z.string().nullable(),
+  /** Whether update clients that know it (Sparkle) install it without letting the user skip it. */
+  critical: z.boolean(),
   /** When the version was first published; null for a draft never published. */
   publishedAt: timestamp.nullable(),
+  /** Why the version was yanked, as the yank said; null when it is not yanked or no reason was given. */
+  yankReason: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -84,16 +98,34 @@ export const versionResponse = z.object({
   updateFeedProblems: z.array(z.string()),
 });
 
+/** Rendered once per version record: the catalogue's records are frozen and replaced on every change. */
+const renderedNotes = new WeakMap<Version, string | null>();
+
+/** A version's release notes as sanitized HTML (shared/markdown.ts), the same for every answer and feed; null without notes. */
+export function releaseNotesHtmlOf(version: Version): string | null {
+  let html = renderedNotes.get(version);
+  if (html === undefined) {
+    html = renderOptionalMarkdown(version.releaseNotes);
+    renderedNotes.set(version, html);
+  }
+  return html;
+}
+
 export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
   return {
     applicationId: version.applicationId,
     version: version.version,
     releaseNotes: version.releaseNotes,
+    releaseNotesHtml: releaseNotesHtmlOf(version),
     requiredTier: version.requiredTier,
     channel: version.channel,
     status: version.status,
     rolloutPercentage: version.rolloutPercentage,
+    bundleVersion: version.bundleVersion,
+    minimumSystemVersion: version.minimumSystemVersion,
+    critical: version.critical,
     publishedAt: isoOrNull(version.publishedAt),
+    yankReason: version.yankReason ?? null,
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

@@ -1,8 +1,9 @@
 import { newEventId } from '../ids';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
-import type { DistributionEvent, EventType, FileRecord } from '../store/models';
+import type { CheckEvent, DistributionEvent, EventType, FileRecord } from '../store/models';
 import type { Store } from '../store/store';
 import { DownloadRepeats } from './download-repeats';
+import { GroupCommit } from './group-commit';
 
 export interface EventOrigin {
   customerId: string | null;
@@ -27,23 +28,9 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
   };
 }
 
-interface Batch {
-  events: DistributionEvent[];
-  stored: Promise<void>;
-  write: () => void;
-}
-
-/**
- * Stores events durably, resolving only once each is stored. Events recorded in the same turn of the
- * event loop are written together (group commit), and while one write is in flight the next batch
- * goes on gathering until it settles: under load one write carries many requests' events (each write
- * costs a message to the store's write thread, which a profile of the download path found to be the
- * largest single cost on the event loop), and each request still answers only after its own event is
- * stored. The requests of one batch wait on the batch's one promise.
- */
 export class EventRecorder {
-  private open: Batch | undefined;
-  private writing = false;
+  private readonly events: GroupCommit<DistributionEvent>;
+  private readonly checks: GroupCommit<CheckEvent>;
 
   /**
    * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
@@ -54,7 +41,13 @@ export class EventRecorder {
     private readonly store: Store,
     private readonly storeBatch?: (events: DistributionEvent[], store: () => Promise<void>) => Promise<void>,
     private readonly repeats = new DownloadRepeats(),
-  ) {}
+  ) {
+    this.events = new GroupCommit((events) => {
+      const insert = () => this.store.insertEvents(events);
+      return this.storeBatch ? this.storeBatch(events, insert) : insert();
+    });
+    this.checks = new GroupCommit((checks) => this.store.insertCheckEvents(checks));
+  }
 
   /**
    * A customer's download of a file: stored, unless a download of it by the same customer was counted
@@ -67,30 +60,11 @@ export class EventRecorder {
   }
 
   record(event: DistributionEvent): Promise<void> {
-    if (this.open) {
-      this.open.events.push(event);
-      return this.open.stored;
-    }
-    const batch = { events: [event] } as Batch;
-    batch.stored = new Promise<void>((resolve, reject) => {
-      batch.write = () => {
-        this.open = undefined;
-        this.writing = true;
-        const insert = () => this.store.insertEvents(batch.events);
-        const written = (async () => (this.storeBatch ? this.storeBatch(batch.events, insert) : insert()))();
-        written.then(resolve, reject).finally(() => this.settled());
-      };
-    });
-    this.open = batch;
-    setImmediate(() => {
-      if (!this.writing && this.open === batch) batch.write();
-    });
-    return batch.stored;
+    return this.events.add(event);
   }
 
-  /** The write in flight has settled: the batch gathered meanwhile, if any, is written now. */
-  private settled(): void {
-    this.writing = false;
-    this.open?.write();
+  /** An answered update check: appended with the other checks of its turn; resolves once stored. */
+  recordCheck(check: CheckEvent): Promise<void> {
+    return this.checks.add(check);
   }
 }

@@ -33,9 +33,11 @@ function answer(message: FromHashThread): void {
 
 function take(message: ToHashThread): void {
   switch (message.kind) {
-    case 'start':
+    case 'start': {
+      const hash = createHash(message.algorithm);
+      if (message.seed) hash.update(message.seed);
       lanes.set(message.lane, {
-        hash: createHash(message.algorithm),
+        hash,
         encoding: message.encoding,
         bytes: new Uint8Array(message.ring, RING_HEADER_BYTES),
         cells: new Int32Array(message.ring, 0, RING_HEADER_BYTES / 4),
@@ -44,6 +46,7 @@ function take(message: ToHashThread): void {
         ending: false,
       });
       break;
+    }
     case 'end': {
       const lane = lanes.get(message.lane);
       if (lane) lane.ending = true;

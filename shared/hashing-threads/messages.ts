@@ -15,7 +15,8 @@ export const HASHED_CELLS = 1;
 export const RING_HEADER_BYTES = 64;
 
 export type ToHashThread =
-  | { kind: 'start'; lane: number; ring: SharedArrayBuffer; cell: number; algorithm: string; encoding: BinaryToTextEncoding }
+  /** `seed`: bytes hashed before the ring's. */
+  | { kind: 'start'; lane: number; ring: SharedArrayBuffer; cell: number; algorithm: string; encoding: BinaryToTextEncoding; seed?: Uint8Array }
   /** Every byte has been copied: hash what is left, answer the digest, and forget the lane. */
   | { kind: 'end'; lane: number }
   /** Forget the lane without a digest; answered once the thread no longer touches its ring. */

@@ -83,7 +83,7 @@ export class ThreadedDigester<N extends string> implements DigesterOf<N> {
       };
     });
     this.failed.catch(() => undefined);
-    this.lanes = kinds.map(({ algorithm, encoding }, cell) => {
+    this.lanes = kinds.map(({ algorithm, encoding, seed }, cell) => {
       const id = firstLaneId + cell;
       const thread = threads[cell];
       const answer = new Promise<string>((resolve, reject) => {
@@ -96,7 +96,7 @@ export class ThreadedDigester<N extends string> implements DigesterOf<N> {
         });
       });
       answer.catch(() => undefined);
-      thread.send({ kind: 'start', lane: id, ring, cell, algorithm, encoding });
+      thread.send({ kind: 'start', lane: id, ring, cell, algorithm, encoding, seed });
       return { id, cell: HASHED_CELLS + cell, thread, answer };
     });
     Promise.all(this.lanes.map((lane) => lane.answer)).then(() => release(ring), () => undefined);

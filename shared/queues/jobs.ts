@@ -1,5 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import {
+  CHECK_EVENT_PURGE_INTERVAL_MS,
+  CHECK_ROLLUP_INTERVAL_MS,
   JOB_COMPLETED_RETENTION,
   JOB_DEFAULT_ATTEMPTS,
   JOB_FAILED_RETENTION_SECONDS,
@@ -28,6 +30,10 @@ export interface JobPayloads {
   'purge-share-links': Record<string, never>;
   /** Fold download events into daily counters. */
   'rollup-events': Record<string, never>;
+  /** Fold update-check events into the adoption counters (distinct installs through Redis HyperLogLogs). */
+  'rollup-update-checks': Record<string, never>;
+  /** Delete rolled-up update-check events past their retention (CHECK_EVENT_RETENTION_DAYS). */
+  'purge-check-events': Record<string, never>;
   /** Record one webhook event's delivery to every endpoint subscribed to it, and queue each. */
   'dispatch-webhook-event': { eventId: string; type: string; occurredAt: string; data: unknown };
   /**
@@ -85,6 +91,8 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   },
   'purge-share-links': { queue: 'share-links', everyMs: SHARE_LINK_PURGE_INTERVAL_MS },
   'rollup-events': { queue: 'statistics', everyMs: ROLLUP_INTERVAL_MS },
+  'rollup-update-checks': { queue: 'statistics', everyMs: CHECK_ROLLUP_INTERVAL_MS },
+  'purge-check-events': { queue: 'statistics', everyMs: CHECK_EVENT_PURGE_INTERVAL_MS },
   // One dispatch per event however often it is emitted; it only reads and writes the store, so it
   // retries for longer than the default while the store is away.
   'dispatch-webhook-event': { queue: 'webhooks', options: ({ eventId }) => ({ jobId: eventId, attempts: 10 }) },

@@ -1,4 +1,5 @@
 import type { FileType } from '../store/models';
+import { isZipArchive, nupkgName, NUPKG_NAME_PATTERN, ZIP_NAME_PATTERN } from './file-names';
 import { FileTarget, selectMainFile } from './platforms';
 
 /*
@@ -15,12 +16,13 @@ export interface MacUpdateCandidate extends FileTarget {
   fileName: string;
 }
 
-/** What an UPDATE file must be: a .zip (any case) for platform macos; the pattern as the API description states it. */
-export const MAC_UPDATE_FILE = { fileType: 'UPDATE', platform: 'macos', namePattern: '\\.[Zz][Ii][Pp]$' } as const;
-
-const ZIP_NAME = new RegExp(MAC_UPDATE_FILE.namePattern);
-
-export const isZipArchive = (fileName: string): boolean => ZIP_NAME.test(fileName);
+/**
+ * What an UPDATE file must be: a .zip (any case) for platform macos, or a NuGet update package
+ * (`-full.nupkg`, `-delta.nupkg`) Squirrel.Windows and Velopack update from, of any platform; the
+ * patterns as the API description states them (shared/releases/file-names.ts).
+ */
+export const MAC_UPDATE_FILE = { fileType: 'UPDATE', platform: 'macos', namePattern: ZIP_NAME_PATTERN } as const;
+export const PACKAGE_UPDATE_FILE = { fileType: 'UPDATE', namePattern: NUPKG_NAME_PATTERN } as const;
 
 /**
  * The files a Mac update client may be given among a version's files: its `.zip` MAIN and UPDATE
@@ -35,9 +37,11 @@ export function macUpdateFiles<F extends MacUpdateCandidate>(files: readonly F[]
 /** Why an upload cannot carry fileType UPDATE with this name and platform; null when it can (or is another type). */
 export function updateFileProblem(file: { fileType: FileType; fileName: string; platform: string }): string | null {
   if (file.fileType !== MAC_UPDATE_FILE.fileType) return null;
+  if (nupkgName(file.fileName)) return null;
   return isZipArchive(file.fileName) && file.platform === MAC_UPDATE_FILE.platform
     ? null
-    : 'fileType UPDATE is the .zip Mac update clients install beside a .dmg or .pkg MAIN file: its name must end in .zip and its platform be macos';
+    : 'fileType UPDATE is the .zip Mac update clients install beside a .dmg or .pkg MAIN file (its name must end in .zip and its platform be macos), '
+      + 'or a Squirrel.Windows or Velopack package named <id>-<version>-full.nupkg or -delta.nupkg';
 }
 
 /**

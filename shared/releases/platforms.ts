@@ -81,3 +81,52 @@ export function selectMainFile<F extends FileTarget>(files: readonly F[], reques
   const closest = fits.filter((fit) => !dominated(fit)).map((fit) => fit.file);
   return closest.length === 1 ? { kind: 'match', file: closest[0] } : { kind: 'ambiguous', choices: closest };
 }
+
+/**
+ * What people and tools call a platform or arch in a link (`/latest/app/darwin/aarch64`), mapped
+ * to the stored names. Defined once: the latest links read them, and the portal and the CLI may.
+ * Lookups are case-insensitive; each stored name is its own alias. `any` is what a file says when it
+ * fits every target, not something a link asks for, so it has no alias.
+ */
+export const PLATFORM_ALIASES: Readonly<Record<string, Exclude<Platform, 'any'>>> = Object.freeze({
+  macos: 'macos', mac: 'macos', darwin: 'macos', osx: 'macos',
+  windows: 'windows', win: 'windows', win32: 'windows', win64: 'windows',
+  linux: 'linux',
+});
+
+export const ARCH_ALIASES: Readonly<Record<string, Exclude<Arch, 'any'>>> = Object.freeze({
+  x64: 'x64', amd64: 'x64', x86_64: 'x64', 'x86-64': 'x64',
+  arm64: 'arm64', aarch64: 'arm64',
+  ia32: 'ia32', x86: 'ia32', i386: 'ia32', i686: 'ia32',
+  armv7l: 'armv7l', armv7: 'armv7l', armhf: 'armv7l', arm: 'armv7l',
+  universal: 'universal',
+});
+
+const ALIASED_PLATFORMS = new Map(Object.entries(PLATFORM_ALIASES));
+const ALIASED_ARCHS = new Map(Object.entries(ARCH_ALIASES));
+
+/** The stored platform an alias names (any case), or undefined. */
+export const platformFromAlias = (alias: string): Exclude<Platform, 'any'> | undefined => ALIASED_PLATFORMS.get(alias.toLowerCase());
+/** The stored arch an alias names (any case), or undefined. */
+export const archFromAlias = (alias: string): Exclude<Arch, 'any'> | undefined => ALIASED_ARCHS.get(alias.toLowerCase());
+
+/** Whether a file name ends in `.<extension>`, in any case (`App.AppImage` has `appimage`, `app.tar.gz` has `tar.gz` and `gz`). */
+export function hasExtension(fileName: string, extension: string): boolean {
+  return fileName.toLowerCase().endsWith(`.${extension.toLowerCase()}`);
+}
+
+/** What a download by file type chooses among: a version's installers (MAIN) and the archives beside them (UPDATE, the macOS `.zip`). */
+export interface DownloadCandidate extends FileTarget {
+  fileType: string;
+  fileName: string;
+}
+
+const DOWNLOADABLE_TYPES: ReadonlySet<string> = new Set(['MAIN', 'UPDATE']);
+
+/**
+ * The file a link naming a file type (`.../mac/arm64.zip`) answers among one version's files: its
+ * MAIN and UPDATE files whose name ends in that extension, closest fit first as for MAIN files.
+ */
+export function selectFileOfType<F extends DownloadCandidate>(files: readonly F[], request: TargetRequest, extension: string): MainFileSelection<F> {
+  return selectMainFile(files.filter((file) => DOWNLOADABLE_TYPES.has(file.fileType) && hasExtension(file.fileName, extension)), request);
+}

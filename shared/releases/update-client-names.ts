@@ -80,3 +80,36 @@ export function archOfTauriArch(arch: string): Arch | null {
 export function archOfSquirrelMacArch(arch: string): Arch | null {
   return arch === 'x64' || arch === 'arm64' ? arch : null;
 }
+
+/**
+ * Squirrel.Windows' `arch` query parameter: `Environment.Is64BitOperatingSystem ? "amd64" : "x86"`
+ * (UpdateManager.CheckForUpdates.cs). It names the operating system, not the app: a 32-bit app on
+ * 64-bit Windows sends amd64, and can run the x64 build.
+ */
+const SQUIRREL_WINDOWS_ARCHS: Readonly<Record<string, Arch>> = { amd64: 'x64', x86: 'ia32' };
+
+export function archOfSquirrelWindowsArch(arch: string): Arch | null {
+  return Object.hasOwn(SQUIRREL_WINDOWS_ARCHS, arch) ? SQUIRREL_WINDOWS_ARCHS[arch] : null;
+}
+
+/** Velopack's default channel on each OS (its constants.rs `DEFAULT_CHANNEL_NAME`), which its packager also writes into names. */
+const VELOPACK_OS_CHANNELS: Readonly<Record<string, OperatingSystem>> = { win: 'windows', osx: 'macos', linux: 'linux' };
+
+/** What a Velopack channel name asks for: one of our channels, and the OS when the name gives it. */
+export interface VelopackChannel {
+  channel: string;
+  platform: OperatingSystem | null;
+}
+
+/**
+ * A Velopack client's channel (`releases.{channel}.json`): the one it was packed with, by default
+ * its OS's `win`, `osx` or `linux` (our most stable channel for that OS); one of our channels by
+ * name (any OS: Velopack wants channel names unique across OSes); or `<channel>-<os>` for both.
+ * Null for any other name.
+ */
+export function parseVelopackChannel(name: string, channels: readonly string[]): VelopackChannel | null {
+  if (Object.hasOwn(VELOPACK_OS_CHANNELS, name)) return { channel: channels[0], platform: VELOPACK_OS_CHANNELS[name] };
+  if (channels.includes(name)) return { channel: name, platform: null };
+  const split = /^(.+)-(win|osx|linux)$/.exec(name);
+  return split && channels.includes(split[1]) ? { channel: split[1], platform: VELOPACK_OS_CHANNELS[split[2]] } : null;
+}

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock';
 import type { Config } from '../config';
 import { HashingThreads } from '../hashing-threads/hashing-threads';
 import type { Logger } from '../logger';
@@ -19,10 +20,12 @@ export interface CoreServices {
   metrics: ProcessMetrics;
   /** The process's hashing threads: uploads' and verifications' digests are computed on them. */
   hashing: HashingThreads;
+  /** The process's clock (access tokens' validity and periods); tests hand in one they move. */
+  clock: Clock;
   close(): Promise<void>;
 }
 
-export async function openCoreServices(config: Readonly<Config>, logger: Logger): Promise<CoreServices> {
+export async function openCoreServices(config: Readonly<Config>, logger: Logger, clock: Clock = systemClock): Promise<CoreServices> {
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir, defaultChannel: defaultChannel(config.channels) });
   const { storage, signedAccess } = createObjectStorage(config);
   const hashing = new HashingThreads({
@@ -35,6 +38,7 @@ export async function openCoreServices(config: Readonly<Config>, logger: Logger)
     signedAccess,
     metrics: new ProcessMetrics(config.metricsToken !== undefined),
     hashing,
+    clock,
     close: async () => {
       await Promise.allSettled([store.close(), storage.close(), hashing.close()]);
     },

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ChunkSink, DigestKind, Digests, FileDigests, Hashing } from '../hashing';
 import { MAX_PUT_BYTES } from '../policy';
+import type { StoredPart } from './stored-part';
 
 export interface ObjectInfo {
   size: number;
@@ -29,13 +30,8 @@ export interface PresignPutOptions {
   contentLength?: number;
 }
 
-/** A part a multipart upload holds. */
-export interface StoredPart {
-  partNumber: number;
-  size: number;
-  /** The store's tag for the part's bytes, as the store quotes it; completing names each part by it. */
-  etag: string;
-}
+/** A part a multipart upload holds (defined apart, see stored-part.ts). */
+export type { StoredPart };
 
 export interface PresignPartOptions {
   expiresInSeconds: number;

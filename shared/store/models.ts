@@ -1,3 +1,4 @@
+import type { ACCESS_TOKEN_RESET_PERIODS } from '../policy';
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
 import type { Scope } from '../scopes';
@@ -16,15 +17,44 @@ export interface Application {
    */
   updateSigningKey: string | null;
   /**
+   * The Ed25519 public key Sparkle signatures must verify under (shared/signing/sparkle.ts): base64 of
+   * its 32 bytes, the app's `SUPublicEDKey`; null when the application has none.
+   */
+  sparklePublicKey: string | null;
+  /**
    * The status of a version an upload creates without naming one: `draft` (kept from customers until
    * published) or `published` (offered at once). Applications stored before the field read `published`.
    */
   defaultVersionStatus: InitialReleaseStatus;
+  /**
+   * The licence (Markdown) a customer must accept before any download of the application, and its
+   * revision (1 and up): an acceptance holds for one revision, so a new revision asks again. Both null
+   * when the application has none (applications stored before licences read so).
+   */
+  licenceText: string | null;
+  licenceRevision: number | null;
+  /**
+   * How the customer portal presents the application: a name for people (else `name`), an accent
+   * colour (`#rrggbb`), a support link (https). Null when unset (applications stored before read so).
+   */
+  displayName: string | null;
+  accentColour: string | null;
+  supportUrl: string | null;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+}
+
+/** A customer's acceptance of one revision of an application's licence; the first acceptance of a revision is kept. */
+export interface LicenceAcceptance {
+  applicationId: string;
+  customerId: string;
+  revision: number;
+  acceptedAt: Date;
+  /** The address the acceptance came from, as the download events record it. */
+  clientIp: string | null;
 }
 
 export interface Version {
@@ -40,6 +70,14 @@ export interface Version {
   rolloutPercentage: number;
   /** When the version first became published; kept through yanks. */
   publishedAt: Date | null;
+  /** The app's bundle version (CFBundleVersion), which Sparkle compares; null: the version string is. */
+  bundleVersion: string | null;
+  /** The oldest operating system version the release runs on (Sparkle's minimumSystemVersion); null: any. */
+  minimumSystemVersion: string | null;
+  /** A critical update, which Sparkle installs without letting the user skip it. */
+  critical: boolean;
+  /** Why it was yanked, in the words of whoever yanked it; null unless yanked with a reason. */
+  yankReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -50,8 +88,10 @@ export type InitialReleaseStatus = Extract<ReleaseStatus, 'draft' | 'published'>
 /**
  * `UPDATE`: the archive update clients install beside a MAIN installer they cannot (the macOS `.zip`
  * beside a `.dmg`; shared/releases/mac-updates.ts), offered by the update feeds, never as a download's MAIN file.
+ * `BLOCKMAP`: electron-builder's `{file}.blockmap` beside the file it describes, read by electron-updater's
+ * differential download (shared/releases/blockmaps.ts).
  */
-export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER'] as const;
+export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER', 'BLOCKMAP'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 export type FileStatus = 'pending' | 'available' | 'failed';
 
@@ -69,13 +109,15 @@ export interface FileRecord {
   /** Object storage key; never leaves the process. */
   storageKey: string;
   /*
-   * The three fields below are set on every file a store returns. They are optional here only for
-   * the files callers give insertFile, which default to platform and arch `any` and no SHA-512.
+   * The four fields below are set on every file a store returns. They are optional here only for
+   * the files callers give insertFile, which default to platform and arch `any` and no SHA-512 or SHA-1.
    */
   platform?: Platform;
   arch?: Arch;
   /** SHA-512 of the bytes, base64; null until computed (files stored before digests were kept). */
   sha512?: string | null;
+  /** SHA-1 of the bytes, hex (Squirrel.Windows and Velopack list it); null until computed, as SHA-512. */
+  sha1?: string | null;
   /**
    * A SIGNATURE file's: why it no longer verifies under its application's update-signing key, found
    * when the key changed (null when it verifies or is not checked). Such a signature is not offered
@@ -111,6 +153,68 @@ export interface ApiKey {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 }
+
+/** How often an access token's counts start again (UTC calendar periods); null: never. */
+export type TokenResetPeriod = (typeof ACCESS_TOKEN_RESET_PERIODS)[number];
+
+/** What an access token allows besides its customer's own rights; every null is "no limit". */
+export interface AccessTokenLimits {
+  /** Downloads in a period. */
+  maxDownloads: number | null;
+  /** Distinct client addresses in a period. */
+  maxClients: number | null;
+  /** Bytes (the sizes of the files downloaded) in a period. */
+  maxBytes: number | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  /** A subset of the customer's applications; null: every application the customer may download. */
+  applications: string[] | null;
+  channels: string[] | null;
+  platforms: string[] | null;
+  resetEvery: TokenResetPeriod | null;
+}
+
+/** A customer's access token (entitlement): a credential for downloads and update feeds only, with limits. */
+export interface AccessToken extends AccessTokenLimits {
+  tokenId: string;
+  customerId: string;
+  /** SHA-256 hex of the whole token; the token itself is never stored. */
+  tokenHash: string;
+  /** First characters of the token, enough for a person to recognise it. */
+  prefix: string;
+  name: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** A token's counts in one period (from periodStart). */
+export interface AccessTokenUsage {
+  downloads: number;
+  /** Distinct client addresses. */
+  clients: number;
+  bytes: number;
+}
+
+/** Which count a refused use would have taken past its limit. */
+export type TokenLimitReached = 'downloads' | 'clients' | 'bytes';
+
+/** One download to count against a token, with the limits it is held to. */
+export interface TokenUse {
+  tokenId: string;
+  periodStart: Date;
+  /** Keyed hash of the client's address (the address itself is never stored). */
+  clientHash: string;
+  bytes: number;
+  maxDownloads: number | null;
+  maxClients: number | null;
+  maxBytes: number | null;
+}
+
+export type TokenUseOutcome =
+  | { outcome: 'counted'; usage: AccessTokenUsage }
+  | { outcome: 'refused'; limit: TokenLimitReached; usage: AccessTokenUsage };
 
 /** A scoped admin key (shared/scopes.ts); the keys of ADMIN_API_KEYS are configuration, not records. */
 export interface AdminKey {
@@ -316,4 +420,75 @@ export interface WebhookDelivery {
   deliveredAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The update client families whose checks are recorded. Each sends the running version differently:
+ * Tauri and Squirrel.Mac in the check's path, Squirrel.Windows and Velopack in the `id`/`localVersion`
+ * query of their feed, Sparkle in its User-Agent (`<App>/<version> Sparkle/<version>`);
+ * electron-updater sends none with its channel file (its User-Agent is `electron-builder`), so its
+ * checks record `unknown` unless the app adds a header (see the README's "Adoption analytics").
+ */
+export const UPDATE_CLIENT_FAMILIES = ['electron-updater', 'tauri', 'squirrel-mac', 'squirrel-windows', 'sparkle', 'velopack'] as const;
+export type UpdateClientFamily = (typeof UPDATE_CLIENT_FAMILIES)[number];
+
+/** The running version of a check whose client did not say. */
+export const UNKNOWN_VERSION = 'unknown';
+
+/** One answered update check. No address is stored: `installHash` is keyed with a key that changes every UTC day. */
+export interface CheckEvent {
+  eventId: string;
+  applicationId: string;
+  customerId: string;
+  client: UpdateClientFamily;
+  platform: Platform;
+  arch: Arch;
+  channel: string;
+  /** What the client says it runs; UNKNOWN_VERSION when it does not say. */
+  runningVersion: string;
+  /** The version the answer offered; null when it offered none (up to date). */
+  offeredVersion: string | null;
+  /** The install identity the client sent (electron-updater's `x-user-staging-id`), null when none. */
+  installId: string | null;
+  /** Keyed hash of (customer, install identity or address, user agent) under the day's key (shared/adoption/install-hash.ts). */
+  installHash: string;
+  timestamp: Date;
+}
+
+/** Check events claimed by one adoption rollup batch; `batchId` names it to the adapter that finishes it. */
+export interface CheckBatch {
+  batchId: string;
+  events: CheckEvent[];
+}
+
+/** A dimension of an adoption counter that counts every value. */
+export const ALL = '*';
+
+/**
+ * One adoption counter: a UTC day's checks and estimated distinct installs for one application,
+ * per channel, platform, arch and running version, each of which may be ALL.
+ */
+export interface AdoptionCount {
+  applicationId: string;
+  date: string;
+  channel: string;
+  platform: string;
+  arch: string;
+  version: string;
+  checks: number;
+  installs: number;
+}
+
+/** When a customer's installs last reported running a version of an application. */
+export interface CustomerVersionSeen {
+  applicationId: string;
+  customerId: string;
+  version: string;
+  lastReportedAt: Date;
+}
+
+/** A customer's reported versions, newest report first. */
+export interface CustomerAdoption {
+  customerId: string;
+  versions: { version: string; lastReportedAt: Date }[];
 }

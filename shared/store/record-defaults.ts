@@ -11,10 +11,10 @@ import type { NewUploadSession, VersionUpsert } from './store';
  * migration or read path).
  */
 
-/** A file as stored: platform and arch `any`, no SHA-512 and no signature problem unless given. */
+/** A file as stored: platform and arch `any`, no SHA-512 or SHA-1 and no signature problem unless given. */
 export function fileWithDefaults(file: FileRecord): FileRecord {
   return {
-    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, signatureProblem: file.signatureProblem ?? null,
+    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, sha1: file.sha1 ?? null, signatureProblem: file.signatureProblem ?? null,
   };
 }
 
@@ -41,6 +41,10 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     status,
     rolloutPercentage: upsert.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     publishedAt: status === 'published' ? at : null,
+    bundleVersion: upsert.bundleVersion ?? null,
+    minimumSystemVersion: upsert.minimumSystemVersion ?? null,
+    critical: upsert.critical ?? false,
+    yankReason: null,
     createdAt: at,
     updatedAt: at,
   };

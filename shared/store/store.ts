@@ -1,6 +1,13 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type {
   AdminKey,
+  AccessToken,
+  AccessTokenUsage,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -13,6 +20,8 @@ import type {
   FileStatus,
   InitialReleaseStatus,
   ShareLink,
+  TokenUse,
+  TokenUseOutcome,
   UploadSession,
   UploadStatus,
   Version,
@@ -22,6 +31,7 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  LicenceAcceptance,
 } from './models';
 
 export interface Page<T> {
@@ -34,13 +44,16 @@ export interface ApplicationQuery {
   pageSize: number;
   tag?: string;
   customerId?: string;
+  /** Part of the name or the id, ignoring ASCII letter case. */
+  search?: string;
   includeDeleted?: boolean;
 }
 
-export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'defaultVersionStatus'>>;
+export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'
+  | 'displayName' | 'accentColour' | 'supportUrl'>>;
 export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
-export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage'>>;
+export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical' | 'yankReason'>>;
 
 /** What upsertVersion applies: the patch, and what only a version the call creates takes. */
 export interface VersionUpsert extends VersionPatch {
@@ -71,6 +84,8 @@ export interface FilePublication {
   checksum: string;
   /** SHA-512 of the bytes, base64. */
   sha512: string;
+  /** SHA-1 of the bytes, hex. */
+  sha1: string;
   release: UploadRelease;
 }
 
@@ -122,6 +137,9 @@ export type FileDeletion =
   | { outcome: 'refused'; file: FileRecord; reason: 'pending' | 'published' | 'yanked' }
   | { outcome: 'not-found' };
 
+/** What PATCH may change of an access token. */
+export type AccessTokenPatch = Partial<Omit<AccessToken, 'tokenId' | 'customerId' | 'tokenHash' | 'prefix' | 'createdAt' | 'updatedAt' | 'lastUsedAt' | 'revokedAt'>>;
+
 /** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
 export interface CustomerDeletion {
   customer: Customer;
@@ -141,6 +159,8 @@ export type NewUploadSession = Omit<UploadSession, 'platform' | 'arch' | 'channe
 export interface FileDigestUpdate {
   /** SHA-512 of the bytes, base64. */
   sha512: string;
+  /** SHA-1 of the bytes, hex. */
+  sha1: string;
 }
 
 export type UploadSessionPatch = Partial<Pick<UploadSession, 'status' | 'expectedChecksum' | 'failureReason' | 'releaseNotes'>>;
@@ -174,6 +194,13 @@ export interface AuditPosition {
 export interface AuditQuery {
   action?: string;
   applicationId?: string;
+  /** The admin key's id, or `root`. */
+  actor?: string;
+  /** The target exactly as recorded (`acme`, `acme/key_1`, `desktop-app/1.2.0`). */
+  target?: string;
+  /** Entries at or after `from` and before `before`. */
+  from?: Date;
+  before?: Date;
   after?: AuditPosition;
   limit: number;
 }
@@ -184,6 +211,15 @@ export interface AuditSettlement {
   status: number;
   target?: string;
   applicationId?: string;
+}
+
+/** One selection of adoption counters: a dimension left out is ALL. Dates are inclusive YYYY-MM-DD. */
+export interface AdoptionCountQuery {
+  channel: string;
+  platform: string;
+  arch: string;
+  from: string;
+  to: string;
 }
 
 export interface DailyCountQuery {
@@ -225,6 +261,13 @@ export interface Store {
    */
   grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
   revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null>;
+  /**
+   * Records a customer's acceptance of a licence revision. Accepting a revision again keeps the first
+   * acceptance (its time and address) and returns it, concurrent acceptances included.
+   */
+  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance>;
+  /** The customer's acceptance of that revision of the application's licence, or null. */
+  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
 
   // Versions and files
   /**
@@ -287,18 +330,22 @@ export interface Store {
   /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;
   /**
-   * Up to `limit` available files without a SHA-512, by fileId, after `afterFileId` when given: a
+   * Up to `limit` available files without a SHA-512 or a SHA-1, by fileId, after `afterFileId` when given: a
    * backfill pages with the last fileId it was given, and resumes from it after a restart.
    */
-  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]>;
+  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]>;
 
   // Customers and keys
   createCustomer(customer: Customer): Promise<Customer>;
   getCustomer(customerId: string): Promise<Customer | null>;
-  listCustomers(page: number, pageSize: number): Promise<Page<Customer>>;
+  /**
+   * Customers in creation order; with `search`, only those whose id or name starts with it, letters
+   * compared without case (a prefix, so both adapters answer from an index rather than a scan).
+   */
+  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>>;
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
-   * Deletes a customer: its record goes, its keys and share links are revoked at `at`, its id leaves
+   * Deletes a customer: its record goes, its keys, access tokens and share links are revoked at `at`, its id leaves
    * every application's customerIds, and its activity is anonymised (customerId, clientIp and
    * userAgent of its events set to null); events stay, so statistics keep counting them. null when
    * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record
@@ -314,6 +361,30 @@ export interface Store {
   /** Revokes a key of that customer; null when unknown or already revoked. */
   revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
+
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken>;
+  /** A customer's tokens that are not revoked, oldest first. */
+  listAccessTokens(customerId: string): Promise<AccessToken[]>;
+  /** One of the customer's tokens, revoked ones included; null when unknown. */
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null>;
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null>;
+  /** Changes a token's limits (a field left undefined stays); null when unknown or revoked. */
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null>;
+  /** null when unknown or already revoked. */
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null>;
+  /** Moves lastUsedAt forward to `at`, never back. */
+  touchAccessToken(tokenId: string, at: Date): Promise<void>;
+  /** The token's counts in the period starting at `periodStart` (zeros when nothing was counted). */
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage>;
+  /**
+   * Counts one download against a token in one atomic conditional write: counted, or refused naming
+   * the limit it would pass, with nothing changed. However many processes count at once, no count
+   * passes its limit. Counts of earlier periods are dropped when a new period starts.
+   */
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome>;
+  /** Takes back one counted download and its bytes (a download that could not be recorded); never below 0. */
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void>;
 
   // Admin keys
   createAdminKey(key: AdminKey): Promise<AdminKey>;
@@ -343,6 +414,8 @@ export interface Store {
 
   // Share links
   createShareLink(link: ShareLink): Promise<ShareLink>;
+  /** A customer's links, newest first, at most `limit` (revoked and expired ones included until purged). */
+  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]>;
   getShareLink(tokenHash: string): Promise<ShareLink | null>;
   /** Revokes a link created by that customer; null when unknown, someone else's or already revoked. */
   revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null>;
@@ -378,6 +451,28 @@ export interface Store {
   oldestUncountedEventAt(): Promise<Date | null>;
   /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
+
+  // Update checks and adoption
+  /** Inserts check events; an eventId already stored is skipped. */
+  insertCheckEvents(events: CheckEvent[]): Promise<void>;
+  /**
+   * Claims up to `limit` check events not yet rolled up (or the batch an interrupted rollup left
+   * unfinished, which comes first); null when there is none. Claiming twice before a finish claims
+   * the same batch.
+   */
+  claimCheckBatch(limit: number): Promise<CheckBatch | null>;
+  /**
+   * Adds a claimed batch's figures: `checks` added exactly once per batch, `installs` raised to the
+   * estimate given (never lowered), customers' last reports moved forward only. A batch finished
+   * already changes nothing. Returns false when this batch was already finished.
+   */
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean>;
+  /** Deletes up to `limit` rolled-up check events older than `before`; returns how many. */
+  purgeCheckEvents(before: Date, limit: number): Promise<number>;
+  /** The counters of one application for one (channel, platform, arch) selection (ALL for none), every version, within the inclusive dates. */
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]>;
+  /** Customers (by customerId ascending) with the versions their installs last reported. */
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>>;
 
   // Webhooks
   createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;

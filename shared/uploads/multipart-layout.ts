@@ -1,5 +1,5 @@
 import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_MIN_PART_BYTES, MULTIPART_UPLOAD_MAX_BYTES } from '../policy';
-import type { StoredPart } from '../storage/object-storage';
+import type { StoredPart } from '../storage/stored-part';
 
 const MIB = 1024 * 1024;
 

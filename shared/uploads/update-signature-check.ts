@@ -1,4 +1,5 @@
 import type { DigestKind, Hashing } from '../hashing';
+import { challengeSeed, parseSparklePublicKey, sparkleSignatureOf, verifiesWithChallenge } from '../signing/sparkle';
 import {
   MinisignFormatError,
   PREHASH_ALGORITHM,
@@ -16,60 +17,111 @@ const PREHASH: readonly DigestKind<'prehash'>[] = [{ name: 'prehash', algorithm:
 /** Far above a minisign signature (about 400 bytes, 550 in base64): a larger SIGNATURE file is not one. */
 export const MAX_UPDATE_SIGNATURE_BYTES = 16 * 1024;
 
+/** The keys an application's update signatures verify under (null: none). */
+export interface UpdateSigningKeys {
+  /** minisign's, for Tauri (Application.updateSigningKey). */
+  updateSigningKey: string | null;
+  /** Ed25519's, for Sparkle (Application.sparklePublicKey). */
+  sparklePublicKey: string | null;
+}
+
+/** Both keys of an application. */
+export const signingKeysOf = ({ updateSigningKey, sparklePublicKey }: UpdateSigningKeys): UpdateSigningKeys => ({ updateSigningKey, sparklePublicKey });
+
+export const hasSigningKey = (keys: UpdateSigningKeys): boolean => keys.updateSigningKey !== null || keys.sparklePublicKey !== null;
+
 /**
  * Why a SIGNATURE file about to be published does not verify, or null when it does or need not.
- * Checked only for applications with an update-signing key: the signature must be minisign's (as
- * `tauri signer sign` writes it), made with that key, over the bytes of the version's available
- * MAIN file for the same platform and arch, which must therefore be published first. A vendor thus
- * never ships a signature that every Tauri client would reject. `bytesKey` is where the signature's
- * bytes are now (a staging key, or the file's own).
+ * Checked only for applications with a key: a Sparkle signature (base64 of 64 bytes, what
+ * `sign_update -p` prints) under the Sparkle key, any other under the update-signing key as
+ * minisign's (as `tauri signer sign` writes it). Either must verify over the bytes of the file it
+ * signs (`signedFile`), which must therefore be published first. A vendor thus never ships a
+ * signature that every client would reject. `bytesKey` is where the signature's bytes are now (a
+ * staging key, or the file's own).
  */
 export async function updateSignatureProblem(store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string): Promise<string | null> {
   if (file.fileType !== 'SIGNATURE') return null;
   const application = await store.getApplication(file.applicationId, { includeDeleted: true });
-  if (!application?.updateSigningKey) return null;
-  return signatureProblemUnder(application.updateSigningKey, store, storage, hashing, file, bytesKey);
+  if (!application || !hasSigningKey(application)) return null;
+  return signatureProblemUnder(signingKeysOf(application), store, storage, hashing, file, bytesKey);
 }
 
-/** Why a SIGNATURE file does not verify under `signingKey` (an application's updateSigningKey), or null when it does. */
+/** Why a SIGNATURE file does not verify under the application's keys, or null when it does (or no key checks it). */
 export async function signatureProblemUnder(
-  signingKey: string, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string,
+  keys: UpdateSigningKeys, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string,
 ): Promise<string | null> {
-  const publicKey = parsePublicKey(signingKey);
+  if (file.fileSize > MAX_UPDATE_SIGNATURE_BYTES) {
+    return keys.updateSigningKey ? notMinisign(`it has ${file.fileSize} bytes`) : notSparkle(`it has ${file.fileSize} bytes`);
+  }
+  const text = await readText(storage, bytesKey);
+  const sparkleSignature = sparkleSignatureOf(text);
+  if (keys.sparklePublicKey && sparkleSignature) return sparkleProblem(keys.sparklePublicKey, sparkleSignature, store, storage, hashing, file);
+  if (keys.updateSigningKey) return minisignProblem(keys.updateSigningKey, text, store, storage, hashing, file);
+  return keys.sparklePublicKey ? notSparkle('its content is not base64 of 64 bytes') : null;
+}
 
-  if (file.fileSize > MAX_UPDATE_SIGNATURE_BYTES) return notMinisign(`it has ${file.fileSize} bytes`);
+async function minisignProblem(signingKey: string, text: string, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord): Promise<string | null> {
+  const publicKey = parsePublicKey(signingKey);
   let signature;
   try {
-    signature = parseSignature(await readText(storage, bytesKey));
+    signature = parseSignature(text);
   } catch (error) {
     if (error instanceof MinisignFormatError) return notMinisign(error.message);
     throw error;
   }
-
-  const main = await signedMainFile(store, file);
-  if (!main) {
-    return `the signature has no file to verify: version ${file.version} has no available MAIN file for platform ${platformOf(file)} `
-      + `and arch ${archOf(file)}; publish that first`;
-  }
+  // The MAIN file only: Tauri's answer serves a signature with the MAIN file it offers.
+  const signed = await signedFile(store, file, 'main');
+  if (!signed) return nothingSigned(file);
   // On the hashing threads: the MAIN file may be gigabytes, and the gateway checks small uploads.
-  const { prehash } = await storage.digests(main.storageKey, hashing, PREHASH);
+  const { prehash } = await storage.digests(signed.storageKey, hashing, PREHASH);
   const problem = verificationProblem(publicKey, signature, Buffer.from(prehash, 'base64'));
-  return problem && `the update signature does not verify against ${main.fileName}: ${problem}`;
+  return problem && `the update signature does not verify against ${signed.fileName}: ${problem}`;
 }
+
+/**
+ * Ed25519 over the archive's raw bytes, as Sparkle verifies it: the challenge SHA-512(R || A || M)
+ * is streamed through the hashing threads (the archive may be gigabytes), the equation finished
+ * from its digest (shared/signing/sparkle.ts).
+ */
+async function sparkleProblem(publicKeyText: string, signature: Buffer, store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord): Promise<string | null> {
+  const publicKey = parseSparklePublicKey(publicKeyText);
+  const signed = await signedFile(store, file, 'named');
+  if (!signed) return nothingSigned(file);
+  const kinds: readonly DigestKind<'challenge'>[] = [{ name: 'challenge', algorithm: 'sha512', encoding: 'base64', seed: challengeSeed(signature, publicKey) }];
+  const { challenge } = await storage.digests(signed.storageKey, hashing, kinds);
+  if (verifiesWithChallenge(publicKey, signature, Buffer.from(challenge, 'base64'))) return null;
+  return `the Sparkle signature does not verify against ${signed.fileName}: it does not match the file's bytes under the application's sparklePublicKey`;
+}
+
+const nothingSigned = (file: FileRecord) =>
+  `the signature has no file to verify: version ${file.version} has no available MAIN file for platform ${platformOf(file)} `
+  + `and arch ${archOf(file)}; publish that first`;
 
 const notMinisign = (why: string) =>
   `the update signature is not a minisign signature (the .sig file \`tauri signer sign\` writes): ${why}`;
 
+const notSparkle = (why: string) =>
+  `the update signature is not a Sparkle EdDSA signature (base64 of 64 bytes, what \`sign_update -p\` prints): ${why}`;
+
 const platformOf = (file: FileRecord) => file.platform ?? 'any';
 const archOf = (file: FileRecord) => file.arch ?? 'any';
 
-/** The version's available MAIN file of the signature's own platform and arch. */
-async function signedMainFile(store: Store, signature: FileRecord): Promise<FileRecord | undefined> {
+/**
+ * The available file of the version a signature signs, of the signature's own platform and arch:
+ * the MAIN file, or with `named` the one its name names (`{file}.sig`, any last extension: a Sparkle
+ * delta's signature beside it) and else the MAIN file.
+ */
+async function signedFile(store: Store, signature: FileRecord, rule: 'main' | 'named'): Promise<FileRecord | undefined> {
   const versions = await store.listVersions(signature.applicationId);
   const version = versions.find((candidate) => candidate.version === signature.version);
-  return version?.files.find((file) => file.fileType === 'MAIN' && file.status === 'available'
-    && platformOf(file) === platformOf(signature) && archOf(file) === archOf(signature));
+  const candidates = version?.files.filter((file) => file.status === 'available' && file.fileType !== 'SIGNATURE'
+    && platformOf(file) === platformOf(signature) && archOf(file) === archOf(signature)) ?? [];
+  const named = signedFileName(signature.fileName);
+  return (rule === 'named' ? candidates.find((file) => file.fileName === named) : undefined) ?? candidates.find((file) => file.fileType === 'MAIN');
 }
+
+/** The name of the file a signature's name says it signs: its own without the last extension. */
+export const signedFileName = (signatureName: string): string => signatureName.replace(/\.[^.]*$/, '');
 
 async function readText(storage: ObjectStorage, key: string): Promise<string> {
   const chunks: Buffer[] = [];

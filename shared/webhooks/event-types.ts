@@ -11,6 +11,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'customer.deleted',
   'apikey.created',
   'apikey.revoked',
+  'access_token.created',
+  'access_token.revoked',
   'share_link.created',
   'download.recorded',
 ] as const;

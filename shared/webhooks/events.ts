@@ -1,4 +1,5 @@
 import { z, type ZodTypeAny } from 'zod';
+import { accessTokenResponse, presentAccessToken } from '../contract/access-tokens';
 import { applicationResponse, presentApplication } from '../contract/applications';
 import { apiKeyResponse, customerResponse, presentApiKey, presentCustomer } from '../contract/customers';
 import { presentShareLink, shareLinkResponse } from '../contract/downloads';
@@ -39,6 +40,8 @@ export const WEBHOOK_EVENT_DATA = {
   'customer.deleted': customerResponse,
   'apikey.created': apiKeyResponse,
   'apikey.revoked': apiKeyResponse,
+  'access_token.created': accessTokenResponse,
+  'access_token.revoked': accessTokenResponse,
   'share_link.created': shareLinkResponse,
   'download.recorded': activityResponse,
 } as const satisfies Record<WebhookEventType, ZodTypeAny>;
@@ -55,6 +58,7 @@ export const webhookData = {
   applicationDeleted: presentApplication,
   customer: presentCustomer,
   apiKey: presentApiKey,
+  accessToken: presentAccessToken,
   shareLinkCreated: presentShareLink,
   downloadRecorded: presentActivity,
 } satisfies Record<string, (...records: never[]) => WebhookEventData[WebhookEventType]>;

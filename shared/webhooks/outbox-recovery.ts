@@ -35,6 +35,14 @@ const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
     const key = await store.findApiKeyByHash(keyHash);
     return key && key.revokedAt !== null ? webhookData.apiKey(key) : null;
   },
+  'access_token.created': async (store, [tokenHash], at) => {
+    const token = await store.findAccessTokenByHash(tokenHash);
+    return token && token.createdAt.getTime() === at.getTime() ? webhookData.accessToken(token) : null;
+  },
+  'access_token.revoked': async (store, [tokenHash]) => {
+    const token = await store.findAccessTokenByHash(tokenHash);
+    return token && token.revokedAt !== null ? webhookData.accessToken(token) : null;
+  },
   'application.deleted': async (store, [applicationId], at) => {
     const application = await store.getApplication(applicationId, { includeDeleted: true });
     return application && atOrAfter(application.deletedAt, at) ? webhookData.applicationDeleted(application) : null;

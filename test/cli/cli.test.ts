@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createCustomer } from '../support/factories';
+import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -157,6 +157,11 @@ describe('bds CLI', function () {
       const nothing = await admin.run(['versions', 'update', applicationId, '1.0.0', '--json']);
       expect(nothing.code).to.equal(2);
 
+      const sparkle = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--bundle-version', '100', '--minimum-system-version', '11.0', '--critical', '--json']));
+      expect(sparkle).to.include({ bundleVersion: '100', minimumSystemVersion: '11.0', critical: true });
+      const ordinary = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--no-bundle-version', '--no-minimum-system-version', '--not-critical', '--json']));
+      expect(ordinary).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: false });
+
       const yanked = jsonOf(await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'yanked', '--channel', 'beta', '--rollout', '25', '--json']));
       expect(yanked).to.include({ status: 'yanked', channel: 'beta', rolloutPercentage: 25 });
       const yankedOnly = jsonOf<{ versions: { version: string }[] }>(await admin.run(['versions', 'list', applicationId, '--status', 'yanked', '--json']));
@@ -268,6 +273,38 @@ describe('bds CLI', function () {
     });
   });
 
+  describe('access tokens', () => {
+    it('tokens: create with limits, list, show the usage, update, revoke', async () => {
+      const customer = await createCustomer(app);
+      const applicationId = uniqueId('cli-tokens');
+      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Tokens', '--customer', customer.customerId])).code).to.equal(0);
+      const created = await admin.run(['tokens', 'create', customer.customerId, '--name', 'fleet', '--max-downloads', '10', '--reset-every', 'day', '--app', applicationId, '--json']);
+      expect(created.code, created.stderr).to.equal(0);
+      const token = jsonOf<{ tokenId: string; token: string; maxDownloads: number; applications: string[]; resetEvery: string }>(created);
+      expect(token).to.include({ maxDownloads: 10, resetEvery: 'day' });
+      expect(token.applications).to.deep.equal([applicationId]);
+      expect(token.token).to.match(/^bdt_/);
+
+      const listed = await admin.run(['tokens', 'list', customer.customerId, '--json']);
+      expect(jsonOf<{ tokens: { tokenId: string }[] }>(listed).tokens.map((t) => t.tokenId)).to.deep.equal([token.tokenId]);
+      expect(listed.stdout).to.not.include(token.token);
+      const shown = jsonOf<{ usage: { downloads: number; periodEnd: string } }>(await admin.run(['tokens', 'show', customer.customerId, token.tokenId, '--json']));
+      expect(shown.usage.downloads).to.equal(0);
+      expect(shown.usage.periodEnd).to.be.a('string');
+
+      const updated = await admin.run(['tokens', 'update', customer.customerId, token.tokenId, '--max-downloads', 'none', '--max-clients', '3', '--json']);
+      expect(updated.code, updated.stderr).to.equal(0);
+      expect(jsonOf<{ maxDownloads: number | null; maxClients: number }>(updated)).to.include({ maxDownloads: null, maxClients: 3 });
+      const refused = await admin.run(['tokens', 'update', customer.customerId, token.tokenId, '--max-clients', '0']);
+      expect(refused.code).to.not.equal(0);
+
+      const revoked = jsonOf<{ tokenId: string; revokedAt: string }>(await admin.run(['tokens', 'revoke', customer.customerId, token.tokenId, '--json']));
+      expect(revoked.tokenId).to.equal(token.tokenId);
+      expect(revoked.revokedAt).to.be.a('string');
+      expect(jsonOf<{ tokens: unknown[] }>(await admin.run(['tokens', 'list', customer.customerId, '--json'])).tokens).to.deep.equal([]);
+    });
+  });
+
   describe('small uploads, uploads, statistics and activity', () => {
     let applicationId: string;
     let customer: { customerId: string; apiKey: string };
@@ -371,6 +408,26 @@ describe('bds CLI', function () {
       expect(human.stdout).to.include(`${stats.totalDownloads} download`).and.include(today).and.include('┤');
     });
 
+    it('stats adoption: --json is the adoption; the human form has the tables and a chart; --customers lists what each customer runs', async () => {
+      const check = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/tauri/linux/x86_64/0.9.0`, { headers: { authorization: `Bearer ${customer.apiKey}` } });
+      expect([200, 204]).to.include(check.status);
+      const today = new Date().toISOString().slice(0, 10);
+      const adoption = await pollUntil(async () => {
+        const data = jsonOf<{ days: { date: string; checks: number; activeInstalls: number; byVersion: Record<string, number> }[] }>(
+          await admin.run(['stats', 'adoption', applicationId, '--json']));
+        return data.days[data.days.length - 1]?.checks === 1 ? data : undefined;
+      }, 15_000, 'the check counted by the workers');
+      expect(adoption.days[adoption.days.length - 1]).to.deep.include({ date: today, activeInstalls: 1, byVersion: { '0.9.0': 1 } });
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const human = await admin.run(['stats', 'adoption', applicationId, '--from', yesterday, '--platform', 'linux']);
+      expect(human.code, human.stderr).to.equal(0);
+      expect(human.stdout).to.include('active installs').and.include('0.9.0').and.include('┤');
+      const customers = await admin.run(['stats', 'adoption', applicationId, '--customers']);
+      expect(customers.code, customers.stderr).to.equal(0);
+      expect(customers.stdout).to.include(customer.customerId).and.include('0.9.0');
+      expect((await admin.run(['stats', 'adoption', applicationId, '--platform', 'beos', '--json'])).code).to.equal(2);
+    });
+
     it('activity: a page as JSON, and --follow prints new events as they happen, one JSON object a line', async () => {
       const page = jsonOf<{ activities: { type: string; applicationId: string }[]; pagination: { hasMore: boolean } }>(
         await admin.run(['activity', '--app', applicationId, '--type', 'upload', '--json']));
@@ -398,6 +455,33 @@ describe('bds CLI', function () {
       const shown = await admin.run(['uploads', 'show', 'upl_unknown', '--json']);
       expect(shown.code).to.equal(1);
       expect(errorOf(shown)).to.include({ status: 404 });
+    });
+  });
+
+  describe('a licence to accept', () => {
+    it('download without --accept-licence shows the licence and how to accept it; with it, accepts the current revision and downloads', async () => {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId], licenceText: 'LICENCE TERMS: use it kindly.' });
+      const content = randomBytes(3000);
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', fileName: 'tool.bin', content });
+      const downloader = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: customer.apiKey });
+      try {
+        const refused = await downloader.run(['download', applicationId]);
+        expect(refused.code).to.equal(1);
+        expect(refused.stderr).to.include('LICENCE TERMS: use it kindly.');
+        expect(refused.stderr, refused.stderr).to.include('run the command again with --accept-licence');
+        expect(fs.existsSync(path.join(downloader.home, 'tool.bin'))).to.equal(false);
+        const refusedJson = await downloader.run(['download', applicationId, '--json']);
+        expect(errorOf(refusedJson)).to.include({ code: 'LICENCE_ACCEPTANCE_REQUIRED', status: 403 });
+
+        const accepted = await downloader.run(['download', applicationId, '--accept-licence']);
+        expect(accepted.code, accepted.stderr).to.equal(0);
+        expect(accepted.stderr).to.include(`Accepted the licence of ${applicationId} (revision 1)`);
+        expect(fs.readFileSync(path.join(downloader.home, 'tool.bin')).equals(content)).to.equal(true);
+        expect(await app.core.store.getLicenceAcceptance(applicationId, customer.customerId, 1)).to.not.equal(null);
+      } finally {
+        downloader.remove();
+      }
     });
   });
 
@@ -863,6 +947,10 @@ describe('bds CLI', function () {
       const removed = jsonOf<{ updateSigningKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--no-update-signing-key', '--json']));
       expect(removed.updateSigningKey).to.equal(null);
       expect((await admin.run(['apps', 'update', applicationId, '--json'])).code, 'nothing to change').to.equal(2);
+
+      const sparkleKey = randomBytes(32).toString('base64');
+      expect(jsonOf<{ sparklePublicKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--sparkle-public-key', sparkleKey, '--json'])).sparklePublicKey).to.equal(sparkleKey);
+      expect(jsonOf<{ sparklePublicKey: string | null }>(await admin.run(['apps', 'update', applicationId, '--no-sparkle-public-key', '--json'])).sparklePublicKey).to.equal(null);
     });
 
     it('webhooks: create (secret shown once), list, update, rotate the secret, deliveries, redeliver, delete', async () => {

@@ -11,7 +11,7 @@ import { DependencyUnavailableError, DuplicateError } from '../../shared/errors'
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Platform } from '../../shared/releases/platforms';
 import { newestFirst, versionOrderKey } from '../../shared/releases/version-order';
-import type { AuditEntry, DailyCount, DistributionEvent, FileRecord, Version, WebhookOutboxEntry } from '../../shared/store/models';
+import { ALL, type AdoptionCount, type AuditEntry, type CheckEvent, type DailyCount, type DistributionEvent, type FileRecord, type TokenUse, type Version, type WebhookOutboxEntry } from '../../shared/store/models';
 import { migrateDatabase } from '../../shared/store/mongo/index-migration';
 import { MongoStore } from '../../shared/store/mongo/mongo-store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../../shared/store/options';
@@ -19,7 +19,7 @@ import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import type { ActivityQuery, AuditQuery, Store, VersionTransition } from '../../shared/store/store';
 import {
-  adminKey, apiKey, application, at, auditEntry, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
+  accessToken, adminKey, apiKey, application, at, auditEntry, checkEvent, customer, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord,
   webhookDelivery, webhookEndpoint,
 } from '../support/records';
 import { rejectionOf } from '../support/rejection';
@@ -132,6 +132,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           await expectRangeError(store.listAuditEntries({ limit: bad }));
           await expectRangeError(store.listExpiredUploadSessions(at(10), bad));
           await expectRangeError(store.purgeShareLinks(at(10), bad));
+          await expectRangeError(store.listShareLinks('cust_1', bad));
           await expectRangeError(store.listEvents({ limit: bad }));
           await expectRangeError(store.rollupEvents(bad));
         }
@@ -151,6 +152,51 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.createApplication(app)).to.deep.equal(app);
         expect(await store.getApplication('app_1')).to.deep.equal(app);
         expect(await store.getApplication('app_unknown')).to.equal(null);
+      });
+
+      it('keeps an application\'s licence and revision, changes them by patch, and removes them with null', async () => {
+        const app = application('app_1', { licenceText: '# Terms\n\nUse it well.', licenceRevision: 1 });
+        await store.createApplication(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        const revised = await store.updateApplication('app_1', { licenceText: 'New terms', licenceRevision: 2 }, at(1));
+        expect(revised).to.deep.equal({ ...app, licenceText: 'New terms', licenceRevision: 2, updatedAt: at(1) });
+        expect(await store.updateApplication('app_1', { name: 'Renamed' }, at(2))).to.deep.include({ licenceText: 'New terms', licenceRevision: 2 });
+        expect(await store.updateApplication('app_1', { licenceText: null, licenceRevision: null }, at(3))).to.deep.include({ licenceText: null, licenceRevision: null });
+        expect(await store.getApplication('app_1')).to.deep.include({ licenceText: null, licenceRevision: null });
+      });
+
+      it('keeps the branding of an application: display name, accent colour and support link, set and cleared by patch', async () => {
+        const app = application('app_1', { displayName: 'Studio', accentColour: '#ff8800', supportUrl: 'https://support.example.com' });
+        await store.createApplication(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.updateApplication('app_1', { accentColour: '#000000' }, at(1)))
+          .to.deep.equal({ ...app, accentColour: '#000000', updatedAt: at(1) });
+        expect(await store.updateApplication('app_1', { displayName: null, accentColour: null, supportUrl: null }, at(2)))
+          .to.deep.include({ displayName: null, accentColour: null, supportUrl: null });
+      });
+
+      it('records licence acceptances per customer and revision, keeping the first acceptance of a revision', async () => {
+        const first = { applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(1), clientIp: '203.0.113.7' };
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);
+        expect(await store.recordLicenceAcceptance(first)).to.deep.equal(first);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.deep.equal(first);
+        // Again, at another time and from another address: the first is kept and answered.
+        expect(await store.recordLicenceAcceptance({ ...first, acceptedAt: at(2), clientIp: null })).to.deep.equal(first);
+        // Another revision, customer or application is another acceptance.
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 2)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_2', 1)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_2', 'cust_1', 1)).to.equal(null);
+        const second = { ...first, revision: 2, acceptedAt: at(3), clientIp: null };
+        expect(await store.recordLicenceAcceptance(second)).to.deep.equal(second);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 2)).to.deep.equal(second);
+      });
+
+      it('keeps one acceptance of a revision when a customer accepts it many times at once', async () => {
+        const acceptances = Array.from({ length: 8 }, (_, i) => ({ applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(i), clientIp: `10.0.0.${i}` }));
+        const recorded = await Promise.all(acceptances.map((acceptance) => store.recordLicenceAcceptance(acceptance)));
+        const kept = await store.getLicenceAcceptance('app_1', 'cust_1', 1);
+        expect(acceptances).to.deep.include(kept);
+        for (const answer of recorded) expect(answer).to.deep.equal(kept);
       });
 
       it('refuses a second application with the same id, even while the first is soft-deleted', async () => {
@@ -207,6 +253,17 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect((await store.updateApplication('app_1', { updateSigningKey: 'key-two' }, at(2)))?.updateSigningKey).to.equal('key-two');
         expect((await store.updateApplication('app_1', { updateSigningKey: null }, at(3)))?.updateSigningKey).to.equal(null);
         expect((await store.getApplication('app_1'))?.updateSigningKey).to.equal(null);
+      });
+
+      it("keeps a Sparkle public key given at creation, and sets, keeps and clears it by patch, beside the update-signing key", async () => {
+        const app = application('app_1', { sparklePublicKey: 'sparkle-one', updateSigningKey: 'key-one' });
+        expect(await store.createApplication(app)).to.deep.equal(app);
+        expect(await store.getApplication('app_1')).to.deep.equal(app);
+        expect(await store.updateApplication('app_1', { name: 'Renamed' }, at(1))).to.include({ sparklePublicKey: 'sparkle-one', updateSigningKey: 'key-one' });
+        expect(await store.updateApplication('app_1', { sparklePublicKey: 'sparkle-two' }, at(2))).to.include({ sparklePublicKey: 'sparkle-two', updateSigningKey: 'key-one' });
+        expect(await store.updateApplication('app_1', { sparklePublicKey: null }, at(3))).to.include({ sparklePublicKey: null, updateSigningKey: 'key-one' });
+        expect((await store.getApplication('app_1'))?.sparklePublicKey).to.equal(null);
+        expect((await store.listApplications({ page: 1, pageSize: 10 })).items[0].sparklePublicKey).to.equal(null);
       });
 
       it('grants and revokes one customer, keeping the others and their order, and writes nothing when nothing changes', async () => {
@@ -280,6 +337,25 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect([ids(none.items), none.total]).to.deep.equal([[], 0]);
       });
 
+      it('searches names and ids for a part of them, ignoring letter case and reading the text literally', async () => {
+        await store.createApplication(application('desk-tool', { name: 'Desk Tool', tags: ['desktop'], createdAt: at(1) }));
+        await store.createApplication(application('server', { name: 'Server Tool (50%)', createdAt: at(2) }));
+        await store.createApplication(application('notes_app', { name: 'Notes', tags: ['desktop'], createdAt: at(3) }));
+        await store.createApplication(application('gone', { name: 'Gone Tool', createdAt: at(4) }));
+        await store.softDeleteApplication('gone', at(5));
+        const list = (query: { search: string; tag?: string; includeDeleted?: boolean }) => store.listApplications({ page: 1, pageSize: 10, ...query });
+        const results = async (query: Parameters<typeof list>[0]) => {
+          const found = await list(query);
+          return [ids(found.items), found.total];
+        };
+        expect(await results({ search: 'tOOL' })).to.deep.equal([['desk-tool', 'server'], 2]);
+        expect(await results({ search: 'NOTES_' })).to.deep.equal([['notes_app'], 1]);
+        expect(await results({ search: '50%)' })).to.deep.equal([['server'], 1]);
+        expect(await results({ search: '.*' })).to.deep.equal([[], 0]);
+        expect(await results({ search: 'e', tag: 'desktop' })).to.deep.equal([['desk-tool', 'notes_app'], 2]);
+        expect(await results({ search: 'tool', includeDeleted: true })).to.deep.equal([['desk-tool', 'server', 'gone'], 3]);
+      });
+
       it('leaves soft-deleted applications out of lists and totals unless includeDeleted', async () => {
         for (const [id, minute] of [['app_1', 1], ['app_2', 2], ['app_3', 3]] as const) {
           await store.createApplication(application(id, { tags: ['desktop'], createdAt: at(minute) }));
@@ -346,6 +422,22 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         }
       });
 
+      it("stores a version's bundle version, minimum system version and critical flag: none by default, set on creation or by patch, kept by other changes", async () => {
+        const plain = await store.upsertVersion('app_1', '1.0.0', {}, at(1));
+        expect(plain).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: false });
+        const created = await store.upsertVersion('app_1', '2.0.0', { bundleVersion: '200', minimumSystemVersion: '11.0', critical: true }, at(1));
+        expect(created).to.include({ bundleVersion: '200', minimumSystemVersion: '11.0', critical: true });
+        expect(await store.upsertVersion('app_1', '2.0.0', { releaseNotes: 'Notes' }, at(2))).to.include({ bundleVersion: '200', critical: true });
+        expect(await store.updateVersion('app_1', '1.0.0', { bundleVersion: '100', critical: true }, at(3))).to.include({ bundleVersion: '100', minimumSystemVersion: null, critical: true });
+        const moved = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(4), { critical: false, minimumSystemVersion: '10.15' });
+        expect((moved as Extract<VersionTransition, { outcome: 'applied' }>).version).to.include({ bundleVersion: '100', minimumSystemVersion: '10.15', critical: false, status: 'yanked' });
+        expect(await store.updateVersion('app_1', '2.0.0', { bundleVersion: null, minimumSystemVersion: null }, at(5))).to.include({ bundleVersion: null, minimumSystemVersion: null, critical: true });
+        const listed = await store.listVersions('app_1');
+        expect(listed.map((v) => [v.version, v.bundleVersion, v.minimumSystemVersion, v.critical])).to.deep.equal([['2.0.0', null, null, true], ['1.0.0', '100', '10.15', false]]);
+        const { files: _files, ...first } = listed[1];
+        expect(await store.getVersion('app_1', '1.0.0')).to.deep.equal(first);
+      });
+
       it('refuses a rollout percentage that is not a whole number from 1 to 100, and changes nothing', async () => {
         const stored = await store.upsertVersion('app_1', '1.0.0', { rolloutPercentage: 50 }, at(1));
         for (const bad of [0, 101, 1.5, -5, Number.NaN]) {
@@ -371,6 +463,16 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           published: ['published', 'yanked'],
           yanked: ['yanked', 'published'],
         };
+
+        it('keeps the reason a version was yanked with, and clears it when a patch says null', async () => {
+          await versionIn('published', '1.0.0');
+          const yanked = await store.transitionVersion('app_1', '1.0.0', 'yanked', at(3), { yankReason: 'Crashes on start' });
+          expect(yanked).to.deep.include({ outcome: 'applied', from: 'published' });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'yanked', yankReason: 'Crashes on start' });
+          await store.transitionVersion('app_1', '1.0.0', 'published', at(4), { yankReason: null });
+          expect(await store.getVersion('app_1', '1.0.0')).to.include({ status: 'published', yankReason: null });
+          expect(await store.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ yankReason: null });
+        });
 
         it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
           const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];
@@ -529,10 +631,10 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       it('stores a file given without platform, arch or SHA-512 for any platform and arch, without a SHA-512', async () => {
-        const { platform: _platform, arch: _arch, sha512: _sha512, ...given } = file('f_1', { fileType: 'MAIN' });
+        const { platform: _platform, arch: _arch, sha512: _sha512, sha1: _sha1, ...given } = file('f_1', { fileType: 'MAIN' });
         const stored = await store.insertFile(given);
         expect(stored).to.deep.equal(file('f_1', { fileType: 'MAIN' }));
-        expect(stored).to.include({ platform: 'any', arch: 'any', sha512: null });
+        expect(stored).to.include({ platform: 'any', arch: 'any', sha512: null, sha1: null });
         expect(await store.getFile('f_1')).to.deep.equal(stored);
       });
 
@@ -605,7 +707,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       describe('publishing an uploaded file', () => {
-        const digests = { checksum: `sha256:${'cd'.repeat(32)}`, sha512: 'c2hhNTEyIG9mIHRoZSBieXRlcw==' };
+        const digests = { checksum: `sha256:${'cd'.repeat(32)}`, sha512: 'c2hhNTEyIG9mIHRoZSBieXRlcw==', sha1: 'ab'.repeat(20) };
         const pendingFile = (fileId: string, overrides: Partial<FileRecord> = {}) =>
           file(fileId, { status: 'pending', checksum: null, fileType: 'MAIN', ...overrides });
 
@@ -684,7 +786,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           await store.insertFile(pendingFile('f_1'));
           const first = await store.publishFile('f_1', { ...digests, release: { releaseNotes: 'Notes' } }, at(2));
           await store.updateVersion('app_1', '1.0.0', { releaseNotes: 'Changed' }, at(3));
-          const again = await store.publishFile('f_1', { checksum: `sha256:${'ef'.repeat(32)}`, sha512: 'b3RoZXI=', release: { releaseNotes: 'Notes' } }, at(4));
+          const again = await store.publishFile('f_1', { checksum: `sha256:${'ef'.repeat(32)}`, sha512: 'b3RoZXI=', sha1: 'ef'.repeat(20), release: { releaseNotes: 'Notes' } }, at(4));
           expect(again.outcome === 'published' && again.file).to.deep.equal(first.outcome === 'published' && first.file);
           expect(await store.getVersion('app_1', '1.0.0')).to.deep.include({ releaseNotes: 'Notes', updatedAt: at(4) });
         });
@@ -713,42 +815,46 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
 
       describe('digests', () => {
-        it('records a SHA-512 beside the checksum without touching anything else', async () => {
+        it('records a SHA-512 and a SHA-1 beside the checksum without touching anything else', async () => {
           const stored = await store.insertFile(file('f_1', { updatedAt: at(3) }));
-          expect(await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' })).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
-          expect(await store.getFile('f_1')).to.deep.equal({ ...stored, sha512: 'ZGlnZXN0' });
-          expect(await store.setFileDigests('f_unknown', { sha512: 'ZGlnZXN0' })).to.equal(null);
+          const digests = { sha512: 'ZGlnZXN0', sha1: '0a'.repeat(20) };
+          expect(await store.setFileDigests('f_1', digests)).to.deep.equal({ ...stored, ...digests });
+          expect(await store.getFile('f_1')).to.deep.equal({ ...stored, ...digests });
+          expect(await store.setFileDigests('f_unknown', digests)).to.equal(null);
         });
 
-        it('pages through the available files without a SHA-512 by fileId, resuming after the last one given', async () => {
+        it('pages through the available files without a SHA-512 or a SHA-1 by fileId, resuming after the last one given', async () => {
           await store.insertFile(file('f_06'));
           await store.insertFile(file('f_01'));
-          await store.insertFile(file('f_02', { sha512: 'ZG9uZQ==' }));
+          await store.insertFile(file('f_02', { sha512: 'ZG9uZQ==', sha1: '02'.repeat(20) }));
+          // A file stored when only SHA-512 was kept still lacks its SHA-1.
+          await store.insertFile(file('f_09', { sha512: 'ZG9uZQ==' }));
           await store.insertFile(file('f_03', { applicationId: 'app_2' }));
           await store.insertFile(file('f_04', { version: '2.0.0' }));
           await store.insertFile(file('f_05', { status: 'pending', checksum: null }));
           await store.insertFile(file('f_07', { status: 'failed' }));
           await store.insertFile(file('f_08'));
-          const page = async (limit: number, after?: string) => (await store.listFilesMissingSha512(limit, after)).map((f) => f.fileId);
+          const page = async (limit: number, after?: string) => (await store.listFilesMissingDigests(limit, after)).map((f) => f.fileId);
           expect(await page(2)).to.deep.equal(['f_01', 'f_03']);
-          await store.setFileDigests('f_01', { sha512: 'MDE=' });
-          await store.setFileDigests('f_03', { sha512: 'MDM=' });
+          await store.setFileDigests('f_01', { sha512: 'MDE=', sha1: '01'.repeat(20) });
+          await store.setFileDigests('f_03', { sha512: 'MDM=', sha1: '03'.repeat(20) });
           expect(await page(2, 'f_03')).to.deep.equal(['f_04', 'f_06']);
           // A backfill restarted after f_04 picks up where it stopped.
           expect(await page(2, 'f_04')).to.deep.equal(['f_06', 'f_08']);
-          expect(await page(2, 'f_08')).to.deep.equal([]);
-          expect(await page(10)).to.deep.equal(['f_04', 'f_06', 'f_08']);
-          expect(await store.listFilesMissingSha512(1)).to.deep.equal([file('f_04', { version: '2.0.0' })]);
-          for (const bad of [0, -1, 1.5]) expect(await rejectionOf(store.listFilesMissingSha512(bad))).to.be.instanceOf(RangeError);
+          expect(await page(2, 'f_08')).to.deep.equal(['f_09']);
+          expect(await page(2, 'f_09')).to.deep.equal([]);
+          expect(await page(10)).to.deep.equal(['f_04', 'f_06', 'f_08', 'f_09']);
+          expect(await store.listFilesMissingDigests(1)).to.deep.equal([file('f_04', { version: '2.0.0' })]);
+          for (const bad of [0, -1, 1.5]) expect(await rejectionOf(store.listFilesMissingDigests(bad))).to.be.instanceOf(RangeError);
         });
 
         it('lists a file once it is available, and no more once it has its digest', async () => {
           await store.insertFile(file('f_1', { status: 'pending', checksum: null }));
-          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+          expect(await store.listFilesMissingDigests(10)).to.deep.equal([]);
           await store.setFileStatus('f_1', 'pending', 'available', 'sha256:abc', at(1));
-          expect((await store.listFilesMissingSha512(10)).map((f) => f.fileId)).to.deep.equal(['f_1']);
-          await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0' });
-          expect(await store.listFilesMissingSha512(10)).to.deep.equal([]);
+          expect((await store.listFilesMissingDigests(10)).map((f) => f.fileId)).to.deep.equal(['f_1']);
+          await store.setFileDigests('f_1', { sha512: 'ZGlnZXN0', sha1: '0a'.repeat(20) });
+          expect(await store.listFilesMissingDigests(10)).to.deep.equal([]);
         });
       });
     });
@@ -818,6 +924,28 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(first.items[0]).to.deep.equal(customer('cust_a', { createdAt: at(1) }));
       });
 
+      it('finds customers by a prefix of their id or name, letters compared without case, wildcards taken literally', async () => {
+        await store.createCustomer(customer('cust_acme', { name: 'Acme Corp', createdAt: at(1) }));
+        await store.createCustomer(customer('cust_beta', { name: 'acme labs', createdAt: at(2) }));
+        await store.createCustomer(customer('cust_gamma', { name: 'Gamma 100%_ done', createdAt: at(3) }));
+        await store.createCustomer(customer('CUST_delta', { name: 'Delta (test)', createdAt: at(4) }));
+        const found = async (search: string, page = 1, pageSize = 10) => {
+          const result = await store.listCustomers(page, pageSize, search);
+          return { ids: result.items.map((c) => c.customerId), total: result.total };
+        };
+        expect(await found('ACME')).to.deep.equal({ ids: ['cust_acme', 'cust_beta'], total: 2 });
+        expect(await found('acme', 2, 1)).to.deep.equal({ ids: ['cust_beta'], total: 2 });
+        expect(await found('cust_g')).to.deep.equal({ ids: ['cust_gamma'], total: 1 });
+        expect(await found('cust_')).to.deep.equal({ ids: ['cust_acme', 'cust_beta', 'cust_gamma', 'CUST_delta'], total: 4 });
+        // Not a substring, and SQL and pattern wildcards match only themselves.
+        expect(await found('Corp')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('Gamma 100%_')).to.deep.equal({ ids: ['cust_gamma'], total: 1 });
+        expect(await found('%')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('cust.')).to.deep.equal({ ids: [], total: 0 });
+        expect(await found('Delta (')).to.deep.equal({ ids: ['CUST_delta'], total: 1 });
+        expect(await found('.*')).to.deep.equal({ ids: [], total: 0 });
+      });
+
       it('updates only the fields a patch sets, and always updatedAt', async () => {
         const c = customer('cust_1', { notes: 'Note' });
         await store.createCustomer(c);
@@ -839,7 +967,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
     });
 
     describe('deleting a customer', () => {
-      it('deletes the record, revokes its keys and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+      it('deletes the record, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
         await store.createCustomer(customer('cust_1'));
         await store.createCustomer(customer('cust_2'));
         await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
@@ -847,6 +975,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.createApiKey(apiKey('key_3', { customerId: 'cust_2', keyHash: 'h3' }));
         await store.createShareLink(shareLink('token_1', { customerId: 'cust_1' }));
         await store.createShareLink(shareLink('token_2', { customerId: 'cust_2' }));
+        await store.createAccessToken(accessToken('tok_1', { customerId: 'cust_1' }));
+        await store.createAccessToken(accessToken('tok_2', { customerId: 'cust_2' }));
         await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
         await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
         await store.insertEvents([
@@ -865,6 +995,8 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.findApiKeyByHash('h3')).to.deep.include({ revokedAt: null });
         expect(await store.getShareLink('token_1')).to.deep.include({ revokedAt: at(10) });
         expect(await store.getShareLink('token_2')).to.deep.include({ revokedAt: null });
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.include({ revokedAt: at(10) });
+        expect(await store.findAccessTokenByHash('hash-tok_2')).to.deep.include({ revokedAt: null });
         expect(await store.getApplication('app_1')).to.deep.include({ customerIds: ['cust_2', 'cust_3'], updatedAt: at(10) });
         expect(await store.getApplication('app_2')).to.deep.include({ customerIds: ['cust_2'], updatedAt: at(0) });
         const events = await store.listEvents({ limit: 10 });
@@ -918,6 +1050,83 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.touchApiKey('key_1', at(6));
         expect(await store.findApiKeyByHash('hash-key_1')).to.deep.equal(apiKey('key_1', { lastUsedAt: at(6) }));
         await store.touchApiKey('key_unknown', at(7));
+      });
+    });
+
+    describe('access tokens', () => {
+      const use = (overrides: Partial<TokenUse> = {}): TokenUse => ({
+        tokenId: 'tok_1', periodStart: at(0), clientHash: 'client-a', bytes: 10, maxDownloads: null, maxClients: null, maxBytes: null, ...overrides,
+      });
+
+      it('stores a token with its limits, finds it by hash, and refuses a duplicate hash or id', async () => {
+        const token = accessToken('tok_1', {
+          name: 'CI', maxDownloads: 10, maxClients: 3, maxBytes: 5_000_000_000, validFrom: at(1), validUntil: at(100),
+          applications: ['app_1'], channels: ['stable', 'beta'], platforms: ['linux'], resetEvery: 'week',
+        });
+        expect(await store.createAccessToken(token)).to.deep.equal(token);
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.equal(token);
+        expect(await store.findAccessTokenByHash('hash-unknown')).to.equal(null);
+        expect(await store.getAccessToken('cust_1', 'tok_1')).to.deep.equal(token);
+        expect(await store.getAccessToken('cust_2', 'tok_1')).to.equal(null);
+        await expectDuplicate(store.createAccessToken(accessToken('tok_2', { tokenHash: 'hash-tok_1' })), 'tokenHash');
+        await expectDuplicate(store.createAccessToken(accessToken('tok_1', { tokenHash: 'hash-other' })), 'tokenId');
+      });
+
+      it("lists a customer's unrevoked tokens, oldest first, and changes or revokes one only for its own customer", async () => {
+        await store.createAccessToken(accessToken('tok_2', { createdAt: at(2) }));
+        await store.createAccessToken(accessToken('tok_1', { createdAt: at(1) }));
+        await store.createAccessToken(accessToken('tok_3', { customerId: 'cust_2' }));
+        expect((await store.listAccessTokens('cust_1')).map((t) => t.tokenId)).to.deep.equal(['tok_1', 'tok_2']);
+
+        expect(await store.updateAccessToken('cust_2', 'tok_1', { maxDownloads: 5 }, at(3))).to.equal(null);
+        const changed = await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: 5, channels: ['beta'], validUntil: at(9) }, at(3));
+        expect(changed).to.deep.equal(accessToken('tok_1', { createdAt: at(1), updatedAt: at(3), maxDownloads: 5, channels: ['beta'], validUntil: at(9) }));
+        const cleared = await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: null, channels: null }, at(4));
+        expect(cleared).to.deep.equal(accessToken('tok_1', { createdAt: at(1), updatedAt: at(4), validUntil: at(9) }));
+
+        expect(await store.revokeAccessToken('cust_2', 'tok_1', at(5))).to.equal(null);
+        const revoked = await store.revokeAccessToken('cust_1', 'tok_1', at(5));
+        expect(revoked?.revokedAt).to.deep.equal(at(5));
+        expect(await store.revokeAccessToken('cust_1', 'tok_1', at(6))).to.equal(null);
+        expect(await store.updateAccessToken('cust_1', 'tok_1', { maxDownloads: 1 }, at(6))).to.equal(null);
+        expect(await store.findAccessTokenByHash('hash-tok_1')).to.deep.equal(revoked);
+        expect((await store.listAccessTokens('cust_1')).map((t) => t.tokenId)).to.deep.equal(['tok_2']);
+      });
+
+      it('records when a token was last used, never moving it back', async () => {
+        await store.createAccessToken(accessToken('tok_1'));
+        await store.touchAccessToken('tok_1', at(6));
+        await store.touchAccessToken('tok_1', at(4));
+        expect((await store.findAccessTokenByHash('hash-tok_1'))?.lastUsedAt).to.deep.equal(at(6));
+        await store.touchAccessToken('tok_unknown', at(7));
+      });
+
+      it('counts downloads, distinct clients and bytes per period, and names the limit a refused use would pass', async () => {
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+        const limits = { maxDownloads: 3, maxClients: 2, maxBytes: 100 };
+        expect(await store.countAccessTokenUse(use({ ...limits }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 10 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, clientHash: 'client-b' }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        // A third client is refused; a known one is not a new client.
+        expect(await store.countAccessTokenUse(use({ ...limits, clientHash: 'client-c' }))).to.deep.equal({ outcome: 'refused', limit: 'clients', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 81 }))).to.deep.equal({ outcome: 'refused', limit: 'bytes', usage: { downloads: 2, clients: 2, bytes: 20 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 80 }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 3, clients: 2, bytes: 100 } });
+        expect(await store.countAccessTokenUse(use({ ...limits, bytes: 0 }))).to.deep.equal({ outcome: 'refused', limit: 'downloads', usage: { downloads: 3, clients: 2, bytes: 100 } });
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 3, clients: 2, bytes: 100 });
+        await store.uncountAccessTokenUse('tok_1', at(0), 80);
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 2, clients: 2, bytes: 20 });
+
+        // A new period starts from nothing; the earlier one is no longer kept.
+        expect(await store.countAccessTokenUse(use({ ...limits, periodStart: at(60), clientHash: 'client-c' }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 10 } });
+        expect(await store.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+        expect(await store.getAccessTokenUsage('tok_2', at(60))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+      });
+
+      it('never counts past a limit however many uses are counted at once', async () => {
+        const downloads = await Promise.all(Array.from({ length: 20 }, (_, i) => store.countAccessTokenUse(use({ maxDownloads: 7, clientHash: `c${i % 3}` }))));
+        expect(downloads.filter((outcome) => outcome.outcome === 'counted')).to.have.length(7);
+        const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => store.countAccessTokenUse(use({ tokenId: 'tok_2', maxClients: 4, clientHash: `c${i}` }))));
+        expect(clients.filter((outcome) => outcome.outcome === 'counted')).to.have.length(4);
+        expect(await store.getAccessTokenUsage('tok_2', at(0))).to.deep.equal({ downloads: 4, clients: 4, bytes: 40 });
       });
     });
 
@@ -1031,6 +1240,26 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(entryIds(await log({ applicationId: 'app_3' }))).to.deep.equal([]);
         expect(entryIds(await log({ action: 'customer.create' }))).to.deep.equal(['aud_6']);
       });
+
+      it('filters by actor, by exact target and by period, alone, with other filters and while paging', async () => {
+        const entries = [
+          auditEntry('aud_1', { timestamp: at(1), actor: 'root', target: 'acme' }),
+          auditEntry('aud_2', { timestamp: at(2), actor: 'adm_1', target: 'acme/key_1', action: 'customerKey.create' }),
+          auditEntry('aud_3', { timestamp: at(3), actor: 'adm_1', target: 'acme' }),
+          auditEntry('aud_4', { timestamp: at(4), actor: 'root', target: null }),
+          auditEntry('aud_5', { timestamp: at(5), actor: 'adm_1', target: 'acme', action: 'customer.update' }),
+        ];
+        for (const entry of entries) await store.insertAuditEntry(entry);
+        expect(entryIds(await log({ actor: 'adm_1' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_2']);
+        expect(entryIds(await log({ target: 'acme' }))).to.deep.equal(['aud_5', 'aud_3', 'aud_1']);
+        expect(entryIds(await log({ target: 'acme', actor: 'adm_1', action: 'customer.update' }))).to.deep.equal(['aud_5']);
+        expect(entryIds(await log({ target: 'acme', after: { timestamp: at(5), entryId: 'aud_5' } }))).to.deep.equal(['aud_3', 'aud_1']);
+        // The period: from included, before excluded.
+        expect(entryIds(await log({ from: at(2), before: at(4) }))).to.deep.equal(['aud_3', 'aud_2']);
+        expect(entryIds(await log({ actor: 'root', from: at(2) }))).to.deep.equal(['aud_4']);
+        expect(entryIds(await log({ target: 'acme', before: at(3), after: { timestamp: at(3), entryId: 'aud_3' } }))).to.deep.equal(['aud_1']);
+        expect(entryIds(await log({ target: 'acm' }))).to.deep.equal([]);
+      });
     });
 
     describe('upload sessions', () => {
@@ -1110,6 +1339,19 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         expect(await store.getShareLink('token_1')).to.deep.equal(link);
         expect(await store.getShareLink('token_unknown')).to.equal(null);
         await expectDuplicate(store.createShareLink(shareLink('token_1', { customerId: 'cust_2' })), 'tokenHash');
+      });
+
+      it("lists a customer's links newest first, at most the limit, revoked ones included", async () => {
+        await store.createShareLink(shareLink('token_old', { createdAt: at(1) }));
+        await store.createShareLink(shareLink('token_new', { createdAt: at(3) }));
+        await store.createShareLink(shareLink('token_mid', { createdAt: at(2), maxDownloads: 5 }));
+        await store.createShareLink(shareLink('token_other', { customerId: 'cust_2', createdAt: at(4) }));
+        await store.revokeShareLink('token_mid', 'cust_1', at(5));
+        const listed = await store.listShareLinks('cust_1', 10);
+        expect(listed.map((link) => link.tokenHash)).to.deep.equal(['token_new', 'token_mid', 'token_old']);
+        expect(listed[1]).to.deep.equal(shareLink('token_mid', { createdAt: at(2), maxDownloads: 5, revokedAt: at(5) }));
+        expect((await store.listShareLinks('cust_1', 2)).map((link) => link.tokenHash)).to.deep.equal(['token_new', 'token_mid']);
+        expect(await store.listShareLinks('cust_unknown', 10)).to.deep.equal([]);
       });
 
       it('revokes a link only for the customer who created it, and only once', async () => {
@@ -1560,6 +1802,91 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
       });
     });
 
+    describe('update checks and adoption', () => {
+      const check = (id: string, overrides: Partial<CheckEvent> = {}) => checkEvent(id, overrides);
+      const count = (overrides: Partial<AdoptionCount>): AdoptionCount => ({
+        applicationId: 'app_1', date: '2026-03-01', channel: ALL, platform: ALL, arch: ALL, version: ALL, checks: 0, installs: 0, ...overrides,
+      });
+      const selection = { channel: ALL, platform: ALL, arch: ALL, from: '2026-01-01', to: '2026-12-31' };
+
+      it('claims checks in the order stored, the same batch until it is finished, and each batch counts once', async () => {
+        await store.insertCheckEvents([check('c_1'), check('c_2', { runningVersion: '2.0.0' }), check('c_3')]);
+        await store.insertCheckEvents([check('c_1')]);
+        const batch = await store.claimCheckBatch(2);
+        expect(batch?.events.map((e) => e.eventId)).to.deep.equal(['c_1', 'c_2']);
+        expect(batch?.events[1]).to.deep.equal(check('c_2', { runningVersion: '2.0.0' }));
+        const again = await store.claimCheckBatch(2);
+        expect(again?.batchId).to.equal(batch?.batchId);
+        const counts = [count({ checks: 2, installs: 2 }), count({ version: '1.0.0', checks: 1, installs: 1 })];
+        const seen = [{ applicationId: 'app_1', customerId: 'cust_1', version: '1.0.0', lastReportedAt: at(0) }];
+        // Two finishers of one batch (a worker that stalled and the one that took over): counted once.
+        const finished = await Promise.all([store.finishCheckBatch(batch!.batchId, counts, seen), store.finishCheckBatch(batch!.batchId, counts, seen)]);
+        expect(finished.filter(Boolean).length).to.be.at.least(1);
+        expect(await store.finishCheckBatch(batch!.batchId, counts, seen)).to.equal(false);
+        expect(await store.listAdoptionCounts('app_1', selection)).to.deep.equal(counts);
+        const next = await store.claimCheckBatch(2);
+        expect(next?.events.map((e) => e.eventId)).to.deep.equal(['c_3']);
+        await store.finishCheckBatch(next!.batchId, [count({ checks: 1, installs: 1 })], []);
+        expect(await store.claimCheckBatch(2)).to.equal(null);
+        expect(await store.listAdoptionCounts('app_1', selection)).to.deep.equal([count({ checks: 3, installs: 2 }), counts[1]]);
+      });
+
+      it('raises installs to an estimate but never lowers them, and reads one selection within the dates', async () => {
+        const batches: string[] = [];
+        for (const id of ['c_1', 'c_2']) {
+          await store.insertCheckEvents([check(id)]);
+          batches.push((await store.claimCheckBatch(10))!.batchId);
+          const installs = id === 'c_1' ? 5 : 3;
+          await store.finishCheckBatch(batches[batches.length - 1], [
+            count({ checks: 1, installs }),
+            count({ platform: 'linux', checks: 1, installs }),
+            count({ date: '2026-03-02', checks: 1, installs: 1 }),
+            count({ applicationId: 'app_2', checks: 1, installs: 1 }),
+          ], []);
+        }
+        expect(await store.listAdoptionCounts('app_1', selection)).to.deep.equal([
+          count({ checks: 2, installs: 5 }), count({ date: '2026-03-02', checks: 2, installs: 1 }),
+        ]);
+        expect(await store.listAdoptionCounts('app_1', { ...selection, platform: 'linux' })).to.deep.equal([count({ platform: 'linux', checks: 2, installs: 5 })]);
+        expect(await store.listAdoptionCounts('app_1', { ...selection, from: '2026-03-02', to: '2026-03-02' })).to.deep.equal([count({ date: '2026-03-02', checks: 2, installs: 1 })]);
+      });
+
+      it("keeps each customer's latest report per version, paged by customer", async () => {
+        await store.insertCheckEvents([check('c_1')]);
+        const batch = (await store.claimCheckBatch(10))!;
+        await store.finishCheckBatch(batch.batchId, [], [
+          { applicationId: 'app_1', customerId: 'cust_b', version: '1.0.0', lastReportedAt: at(5) },
+          { applicationId: 'app_1', customerId: 'cust_a', version: '1.0.0', lastReportedAt: at(1) },
+          { applicationId: 'app_1', customerId: 'cust_a', version: '2.0.0', lastReportedAt: at(2) },
+          { applicationId: 'app_2', customerId: 'cust_c', version: '2.0.0', lastReportedAt: at(2) },
+        ]);
+        await store.insertCheckEvents([check('c_2')]);
+        const later = (await store.claimCheckBatch(10))!;
+        await store.finishCheckBatch(later.batchId, [], [
+          { applicationId: 'app_1', customerId: 'cust_b', version: '1.0.0', lastReportedAt: at(3) },
+          { applicationId: 'app_1', customerId: 'cust_a', version: '1.0.0', lastReportedAt: at(4) },
+        ]);
+        const first = await store.listCustomerAdoption('app_1', 1, 1);
+        expect(first).to.deep.equal({ total: 2, items: [{ customerId: 'cust_a', versions: [{ version: '1.0.0', lastReportedAt: at(4) }, { version: '2.0.0', lastReportedAt: at(2) }] }] });
+        const second = await store.listCustomerAdoption('app_1', 2, 1);
+        expect(second.items).to.deep.equal([{ customerId: 'cust_b', versions: [{ version: '1.0.0', lastReportedAt: at(5) }] }]);
+        await expectRangeErrorOf(store.listCustomerAdoption('app_1', 0, 1));
+      });
+
+      it('purges only rolled-up checks older than the cut-off, at most `limit` at a time', async () => {
+        await store.insertCheckEvents([check('c_1', { timestamp: at(0) }), check('c_2', { timestamp: at(1) }), check('c_3', { timestamp: at(2) })]);
+        const batch = (await store.claimCheckBatch(2))!;
+        await store.finishCheckBatch(batch.batchId, [], []);
+        await store.insertCheckEvents([check('c_4', { timestamp: at(0) })]);
+        // c_3 and c_4 are not rolled up yet: kept whatever their age.
+        expect(await store.purgeCheckEvents(at(10), 1)).to.equal(1);
+        expect(await store.purgeCheckEvents(at(10), 10)).to.equal(1);
+        expect(await store.purgeCheckEvents(at(10), 10)).to.equal(0);
+        expect((await store.claimCheckBatch(10))?.events.map((e) => e.eventId)).to.deep.equal(['c_3', 'c_4']);
+        await expectRangeErrorOf(store.purgeCheckEvents(at(10), 0));
+      });
+    });
+
     describe('records stored under earlier input rules', () => {
       // The gateway now refuses such ids and text, but records written before must read back exactly.
       const text = 'nul\u0000 crlf\r\n cr\r c1\u0085 ls\u2028 rlo\u202E tab\t';
@@ -1609,6 +1936,25 @@ describeStoreContract('SQLite', async (options) => {
  * What the SQLite store's migration does to a database of the release before the release model:
  * the rows that release wrote, in its schema, read back with the defaults, in the version order.
  */
+describe('SQLite store: customer search and share link listing', () => {
+  it('reach their rows through indexes, never a scan of the whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      const { db } = (store as unknown as { database: { db: Database.Database } }).database;
+      const plans = [
+        ["SELECT COUNT(*) AS n FROM customers WHERE customer_id LIKE 'ac%' ESCAPE '\\' OR name LIKE 'ac%' ESCAPE '\\'", []],
+        ['SELECT * FROM share_links WHERE customer_id = ? ORDER BY created_at DESC, token_hash DESC LIMIT ?', ['cust_1', 10]],
+      ] as const;
+      for (const [sql, parameters] of plans) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        expect(plan.filter((detail) => /^SCAN /.test(detail)), `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('SQLite store: webhook statements', () => {
   it('reads and writes webhook tables only through their keys and indexes, never a scan of a whole table', async () => {
     const store = new SqliteStore(':memory:');
@@ -1741,7 +2087,7 @@ describe('SQLite store opening a database of the release before the release mode
     await withStore(async (store) => {
       const old = await store.getFile('f_old');
       expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0', createdAt: at(0), updatedAt: at(0) }));
-      expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+      expect(await store.listFilesMissingDigests(10)).to.deep.equal([old]);
       await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileType: 'MAIN' })), 'mainFile');
       await expectDuplicate(store.insertFile(file('f_3', { version: '1.9.0', fileType: 'MAIN' })), 'mainFile');
       await store.insertFile(file('f_4', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
@@ -1994,7 +2340,7 @@ if (mongodbUri) {
           { applicationId: 'app_1', version: '1.9.0', releaseNotes: null, requiredTier: 'gold', createdAt: at(2), updatedAt: at(2) },
           { applicationId: 'app_1', version: 'nightly', releaseNotes: null, requiredTier: null, createdAt: at(3), updatedAt: at(3) },
         ]);
-        const { platform: _platform, arch: _arch, sha512: _sha512, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
+        const { platform: _platform, arch: _arch, sha512: _sha512, sha1: _sha1, ...old } = file('f_old', { fileType: 'MAIN', version: '1.10.0' });
         await db.collection('files').insertOne({ ...old, live: true });
         const { platform: _p, arch: _a, channel: _c, versionStatus: _v, ...session } = uploadSession('up_1');
         await db.collection('uploadSessions').insertOne(session);
@@ -2051,7 +2397,7 @@ if (mongodbUri) {
       it("keeps the earlier one-MAIN-per-version index's refusals until migrated, then holds one MAIN per platform and arch", async () => {
         const old = await store.getFile('f_old');
         expect(old).to.deep.equal(file('f_old', { fileType: 'MAIN', version: '1.10.0' }));
-        expect(await store.listFilesMissingSha512(10)).to.deep.equal([old]);
+        expect(await store.listFilesMissingDigests(10)).to.deep.equal([old]);
         await expectDuplicate(store.insertFile(file('f_win', { version: '1.10.0', fileType: 'MAIN', platform: 'windows', arch: 'x64' })), 'mainFile');
         await expectDuplicate(store.insertFile(file('f_2', { version: '1.10.0', fileName: 'f_old.bin', fileType: 'MAIN' })), 'mainFile');
 

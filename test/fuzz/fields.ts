@@ -155,6 +155,7 @@ export const fields = {
   checksum: (): FieldRule => ({ valid: json(oneOf(`sha256:${'a'.repeat(64)}`, 'B'.repeat(64))), invalid: fc.oneof(json(text.badChecksum), jsonNotString) }),
   boolean: (): FieldRule => ({ valid: oneOf('true', 'false'), invalid: jsonNotBoolean }),
   expiresInMinutes: (): FieldRule => ({ valid: oneOf('1', '30', '1440'), invalid: fc.oneof(oneOf('0', '-1', '1441', '1.5', '1e999', '1e5', '-0'), jsonNotNumber) }),
+  licenceRevision: (): FieldRule => ({ valid: oneOf('1', '2', '1000000'), invalid: fc.oneof(oneOf('0', '-1', '1000001', '1.5', '1e999', '-0'), jsonNotNumber) }),
   maxDownloads: (): FieldRule => ({ valid: oneOf('1', '10', '100000'), invalid: fc.oneof(oneOf('0', '-1', '100001', '1.5', '1e999', '1e6', '-0'), jsonNotNumber) }),
   fileId: (): FieldRule => ({ valid: fc.constant('"unused"'), invalid: fc.oneof(json(oneOf('', 'x'.repeat(101))), json(unknownId('fil')), jsonNotString), expects: [400, 404] }),
   newCustomerId: (taken: string[]): FieldRule => ({

@@ -44,6 +44,8 @@ export interface Fixture {
   draft: { version: string; file: SeededFile };
   /** Further keys of the premium customer: one to aim a revocation at, one revoked already. */
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
+  /** Access tokens of the premium customer: one to aim changes and a revocation at, one revoked already. */
+  tokens: { spare: string; revoked: string };
   /**
    * Scoped admin keys: one to aim a revocation at, one revoked already, and one with every scope but
    * admin, limited to an application no request names (refused everywhere with 403).
@@ -54,7 +56,8 @@ export interface Fixture {
   /** A multipart upload opened for main/PENDING and never sent (an OTHER file): its id, fields and part count. */
   multipart: { uploadId: string; fileName: string; fileSize: number; partCount: number; version: string };
   /** Share links of the premium customer for main/OPEN. */
-  shares: { active: string; spare: string; revoked: string };
+  /** Tokens of the premium customer's links; `managed`: one the vendor's revocation by id aims at. */
+  shares: { active: string; spare: string; revoked: string; managed: string };
   /** A signed download URL of the main file (path and query). */
   downloadTarget: string;
   /**
@@ -89,6 +92,11 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const spareKey = await extraKey();
   const revokedKey = await extraKey();
   expectStatus(await http.delete(`/v1/management/customers/${premium.customerId}/apikeys/${revokedKey.keyId}`), 200);
+
+  const token = async (): Promise<string> =>
+    expectStatus(await http.post(`/v1/management/customers/${premium.customerId}/tokens`, { maxDownloads: 1000 }), 201).tokenId as string;
+  const tokens = { spare: await token(), revoked: await token() };
+  expectStatus(await http.delete(`/v1/management/customers/${premium.customerId}/tokens/${tokens.revoked}`), 200);
 
   const application = async (name: string, customerIds: string[]) => {
     const applicationId = `${name}-${tag}`;
@@ -146,7 +154,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     const created = expectStatus(await http.post('/v1/downloads/share', { applicationId: main, version: FIXTURE_VERSIONS.open }, { key: premium.apiKey }), 201);
     return created.token as string;
   };
-  const shares = { active: await share(), spare: await share(), revoked: await share() };
+  const shares = { active: await share(), spare: await share(), revoked: await share(), managed: await share() };
   expectStatus(await http.delete(`/v1/downloads/share/${shares.revoked}`, { key: premium.apiKey }), 200);
 
   const webhook = async (name: string) =>
@@ -163,6 +171,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     customers: { free, premium, inactive, spare: spareCustomer },
     draft: { version: FIXTURE_DRAFT_VERSION, file: draftFile },
     keys: { spare: spareKey, revoked: revokedKey },
+    tokens,
     adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
     multipart: { uploadId: opened.uploadId, fileName: multipartName, fileSize: MULTIPART_FILE_SIZE, partCount: opened.partCount, version: FIXTURE_VERSIONS.pending },

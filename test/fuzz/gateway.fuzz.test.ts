@@ -44,7 +44,8 @@ describe('gateway under generated malformed requests', function () {
   before(async () => {
     // Every admin route's requests go out under one root key: at full speed the suite sends more
     // than the admin policy's default per minute, and a 429 would stand in for the refusal a case checks.
-    service = await ServiceProcess.start({ RATE_LIMITS: 'admin=1000000/60' });
+    // Likewise the seeded share links, whose standing every case's snapshot reads from one address.
+    service = await ServiceProcess.start({ RATE_LIMITS: 'admin=1000000/60,share-link=1000000/60,share-client=1000000/60' });
     commits = StoreCommits.open(service.dataDir);
   });
 

@@ -137,10 +137,12 @@ const credentialsOf = (guard: KeyedGuard, keys: KeyRing) => ({
   admin: { valid: keys.admin, otherKind: keys.customer },
   customer: { valid: keys.customer, otherKind: keys.admin },
   metrics: { valid: keys.metrics, otherKind: keys.admin },
+  // Either kind of key is admitted: there is no other kind to refuse.
+  key: { valid: keys.customer, otherKind: null },
 })[guard];
 
 /** The guards that ask for a credential. */
-export type KeyedGuard = 'admin' | 'customer' | 'metrics';
+export type KeyedGuard = 'admin' | 'customer' | 'key' | 'metrics';
 
 /** Every way of not presenting the key a route needs. */
 export function keyDefects(guard: KeyedGuard, keys: KeyRing): fc.Arbitrary<Mutation> {
@@ -152,16 +154,20 @@ export function keyDefects(guard: KeyedGuard, keys: KeyRing): fc.Arbitrary<Mutat
       draft.authorization = authorization;
       draft.headers = draft.headers.filter(([name]) => name.toLowerCase() !== 'authorization');
     }, expects);
+  // A key of the other kind, or any valid scoped admin key: refused unless the route admits every key.
+  const otherKinds = otherKind === null ? [] : [
+    fc.constant(withKey('a key of the other kind', bearer(otherKind), anotherKey)),
+    fc.constant(withKey(guard === 'admin' ? 'a scoped admin key without the scope or the application' : 'a scoped admin key', bearer(keys.adminElsewhere), OTHER_KIND)),
+  ];
   return fc.oneof(
     fc.constant(withKey('no key', null, UNAUTHENTICATED)),
-    fc.constant(withKey('a key of the other kind', bearer(otherKind), anotherKey)),
+    ...otherKinds,
     fc.constant(withKey('a revoked key', bearer(keys.revoked), UNAUTHENTICATED)),
     fc.constant(withKey("an inactive customer's key", bearer(keys.inactive), anotherKey)),
     base64url(43).map((secret) => withKey('an unknown key of a real customer', bearer(`${keys.customerId}.${secret}`), UNAUTHENTICATED)),
     base64url(32).map((key) => withKey('an unknown admin-shaped key', bearer(`adm_${key}`), UNAUTHENTICATED)),
     base64url(43).map((key) => withKey('an unknown scoped admin key', bearer(`adm_${key}`), UNAUTHENTICATED)),
     fc.constant(withKey('a revoked scoped admin key', bearer(keys.adminRevoked), UNAUTHENTICATED)),
-    fc.constant(withKey(guard === 'admin' ? 'a scoped admin key without the scope or the application' : 'a scoped admin key', bearer(keys.adminElsewhere), OTHER_KIND)),
     fc.constantFrom(
       '', 'Bearer', 'Bearer ', `Bearer  ${valid}`, valid, `Token ${valid}`, `Basic ${Buffer.from(`admin:${valid}`).toString('base64')}`,
       bearer(`${valid} x`), bearer(valid.slice(0, -1)), bearer(`${valid}x`), bearer(valid.toUpperCase()), bearer('x'.repeat(513)),

@@ -73,8 +73,9 @@ function objectOf(schema: Schema): fc.Arbitrary<Values> {
     .filter((value) => [schema, ...(schema.allOf ?? [])].every((rule: Schema) => !rule.if || !satisfies(value, rule.if) || satisfies(value, rule.then))) as fc.Arbitrary<Values>;
 }
 
-/** Whether `value` satisfies a condition of `required` fields and `const` or `pattern` properties (what the description's if/then use). */
+/** Whether `value` satisfies a condition of `required` fields, `const` or `pattern` properties, and `anyOf` such conditions (what the description's if/then use). */
 function satisfies(value: Values, condition: Schema): boolean {
+  if (condition.anyOf && !condition.anyOf.some((choice: Schema) => satisfies(value, choice))) return false;
   if (!(condition.required ?? []).every((name: string) => value[name] !== undefined)) return false;
   return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined
     || (('const' in property) ? value[name] === property.const : true) && (property.pattern ? new RegExp(property.pattern, 'u').test(String(value[name])) : true));
@@ -120,10 +121,14 @@ describe('requests the API description allows are not refused as invalid', funct
     {
       method: 'post', path: '/v1/management/applications',
       fixed: () => ({ customerIds: fc.constantFrom([], [customer.customerId]), updateSigningKey: fc.oneof(fc.constant(null), signingKeys) }),
+      // The description's words: licenceRevision with a licenceText only.
+      holds: (b) => b.licenceRevision === undefined || typeof b.licenceText === 'string',
     },
     {
       method: 'patch', path: '/v1/management/applications/{applicationId}', params: () => ({ applicationId }),
       fixed: () => ({ customerIds: fc.constant([]), updateSigningKey: fc.oneof(fc.constant(null), signingKeys) }),
+      // A revision depends on the stored one (never below it): the requests here leave it to the text.
+      holds: (b) => b.licenceRevision === undefined,
     },
     { method: 'get', path: '/v1/management/applications' },
     { method: 'get', path: '/v1/management/applications/{applicationId}/versions', params: () => ({ applicationId }) },
@@ -142,7 +147,7 @@ describe('requests the API description allows are not refused as invalid', funct
     { method: 'get', path: '/v1/management/webhooks' },
     { method: 'get', path: '/v1/applications/{applicationId}/stats', params: () => ({ applicationId }), holds: (q) => !q.from || !q.to || String(q.from) <= String(q.to) },
     { method: 'get', path: '/v1/activity' },
-    { method: 'get', path: '/v1/management/audit' },
+    { method: 'get', path: '/v1/management/audit', holds: (q) => !q.from || !q.to || String(q.from) <= String(q.to) },
     { method: 'get', path: '/v1/downloads/releases', key: () => customer.apiKey },
     {
       method: 'get', path: '/v1/downloads/url', key: () => customer.apiKey,

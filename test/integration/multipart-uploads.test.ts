@@ -164,6 +164,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const stored = (await app.core.store.getFile(opened.fileId))!;
       expect(stored).to.include({ platform: 'linux', arch: 'arm64', contentType: 'application/x-pak' });
       expect(stored.sha512, 'SHA-512 computed in the same pass').to.equal(createHash('sha512').update(file).digest('base64'));
+      expect(stored.sha1, 'SHA-1 computed in the same pass').to.equal(createHash('sha1').update(file).digest('hex'));
       expect((await app.core.storage.digests(stored.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
       expect(await app.core.store.getVersion(applicationId, '3.1.0')).to.include({ channel: 'beta', status: 'draft', releaseNotes: 'Big build', requiredTier: 'premium' });
       // Completed: a repeat answers with the upload as it is, and its part URLs take nothing more.

@@ -5,8 +5,10 @@ import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { SEND_CHUNK_BYTES } from '../../gateway/http/send-file-range';
+import { MAX_BYTE_RANGES } from '../../shared/policy';
 import { LocalStorage } from '../../shared/storage/local/local-storage';
 import type { HttpResult } from '../support/http-client';
+import { parseByteranges } from '../support/multipart-byteranges';
 import { statusForHeadersOnly } from '../support/headers-only';
 import { pollUntil } from '../support/poll';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
@@ -273,10 +275,41 @@ describe('signed object URLs (embedded storage)', () => {
       }
     });
 
-    it('serves the whole object for a multi-range request', async () => {
-      const response = await app.http.get(url, { key: null, headers: { range: 'bytes=0-1,5-6' } });
-      expect(response.status).to.equal(200);
-      expect(response.raw.equals(content)).to.equal(true);
+    it('serves several ranges as multipart/byteranges, each part with its Content-Range, and the exact Content-Length', async () => {
+      const response = await app.http.get(url, { key: null, headers: { range: 'bytes=0-1, 5-6,9990-' } });
+      expect(response.status).to.equal(206);
+      expect(response.headers.get('content-range')).to.equal(null);
+      expect(response.headers.get('content-length')).to.equal(String(response.raw.length));
+      const parts = parseByteranges(response.headers.get('content-type'), response.raw);
+      expect(parts.map((part) => part.contentRange)).to.deep.equal(['bytes 0-1/10000', 'bytes 5-6/10000', 'bytes 9990-9999/10000']);
+      expect(parts.every((part) => part.contentType === 'application/gzip')).to.equal(true);
+      expect(parts.map((part) => part.bytes.toString('hex'))).to.deep.equal(
+        [content.subarray(0, 2), content.subarray(5, 7), content.subarray(9990)].map((bytes) => bytes.toString('hex')));
+    });
+
+    it('answers HEAD with several ranges with the multipart length and no body', async () => {
+      const get = await app.http.get(url, { key: null, headers: { range: 'bytes=0-9,100-199' } });
+      const head = await app.http.request('HEAD', url, { key: null, headers: { range: 'bytes=0-9,100-199' } });
+      expect(head.status).to.equal(206);
+      expect(head.raw.length).to.equal(0);
+      expect(head.headers.get('content-type')).to.match(/^multipart\/byteranges; boundary=/);
+      expect(head.headers.get('content-length')).to.equal(get.headers.get('content-length'));
+    });
+
+    it('sends one range of several that fall inside the object as a single part, and leaves out those outside', async () => {
+      const response = await app.http.get(url, { key: null, headers: { range: 'bytes=100-109,20000-' } });
+      expect(response.status).to.equal(206);
+      expect(response.headers.get('content-range')).to.equal(`bytes 100-109/${content.length}`);
+      expect(response.raw.equals(content.subarray(100, 110))).to.equal(true);
+    });
+
+    it(`serves the whole object for ranges that overlap or go backwards, or more than ${MAX_BYTE_RANGES} ranges`, async () => {
+      const tooMany = `bytes=${Array.from({ length: MAX_BYTE_RANGES + 1 }, (_, i) => `${i}-${i}`).join(',')}`;
+      for (const header of ['bytes=0-99,50-60', 'bytes=100-199,0-9', 'bytes=0-,0-', tooMany]) {
+        const response = await app.http.get(url, { key: null, headers: { range: header } });
+        expect(response.status, header.slice(0, 40)).to.equal(200);
+        expect(response.raw.equals(content)).to.equal(true);
+      }
     });
 
     it('serves an object of many read chunks exactly, whole and by ranges across chunk boundaries', async () => {
@@ -292,6 +325,14 @@ describe('signed object URLs (embedded storage)', () => {
         expect(response.status).to.equal(206);
         expect(response.raw.equals(large.subarray(start, end + 1)), `bytes ${start}-${end}`).to.equal(true);
       }
+      // Several ranges across chunk boundaries, in one multipart answer.
+      const pieces: Array<[number, number]> = [[0, 0], [SEND_CHUNK_BYTES - 3, SEND_CHUNK_BYTES + 2], [2 * SEND_CHUNK_BYTES, 3 * SEND_CHUNK_BYTES + 100], [large.length - 1, large.length - 1]];
+      const response = await app.http.get(largeUrl, { key: null, headers: { range: `bytes=${pieces.map(([start, end]) => `${start}-${end}`).join(', ')}` } });
+      expect(response.status).to.equal(206);
+      expect(response.headers.get('content-length')).to.equal(String(response.raw.length));
+      const parts = parseByteranges(response.headers.get('content-type'), response.raw);
+      expect(parts.map((part) => part.contentRange)).to.deep.equal(pieces.map(([start, end]) => `bytes ${start}-${end}/${large.length}`));
+      for (const [index, [start, end]] of pieces.entries()) expect(parts[index].bytes.equals(large.subarray(start, end + 1)), `part ${index}`).to.equal(true);
     });
 
     it('serves an empty object', async () => {

@@ -18,7 +18,7 @@ describe('releases listing', () => {
       '1.0.0': { createdAt: 1, releaseNotes: 'First', files: [{ platform: 'windows', arch: 'x64', fileName: 'Setup-1.0.0.exe' }] },
       '1.1.0': {
         createdAt: 2,
-        releaseNotes: 'Second',
+        releaseNotes: '**Second** [notes](mailto:help@example.com) <script>alert(1)</script>',
         files: [
           { platform: 'windows', arch: 'x64', fileName: 'Setup-1.1.0.exe' },
           { platform: 'windows', arch: 'x64', fileType: 'SIGNATURE', fileName: 'Setup-1.1.0.exe.sig' },
@@ -45,8 +45,15 @@ describe('releases listing', () => {
     expect(names(res)).to.deep.equal(['1.1.0', '1.0.0', '0.9.0']);
     expect(res.body.data.pagination).to.deep.equal({ page: 1, pageSize: 20, total: 3, totalPages: 1 });
     const [newest] = res.body.data.releases;
-    expect(Object.keys(newest)).to.deep.equal(['version', 'channel', 'publishedAt', 'releaseNotes', 'files']);
-    expect(newest).to.include({ version: '1.1.0', channel: 'stable', releaseNotes: 'Second' });
+    expect(Object.keys(newest)).to.deep.equal(['version', 'channel', 'publishedAt', 'releaseNotes', 'releaseNotesHtml', 'files']);
+    // The notes as written, and rendered for a page with nothing that runs (shared/markdown.ts).
+    expect(newest).to.include({
+      version: '1.1.0',
+      channel: 'stable',
+      releaseNotes: '**Second** [notes](mailto:help@example.com) <script>alert(1)</script>',
+      releaseNotesHtml: '<p><strong>Second</strong> <a href="mailto:help@example.com" rel="noopener noreferrer nofollow">notes</a> </p>\n',
+    });
+    expect(res.body.data.releases.find((r: { version: string }) => r.version === '0.9.0').releaseNotesHtml).to.equal(null);
     expect(Date.parse(newest.publishedAt)).to.be.a('number').and.not.NaN;
     expect(newest.files.map((f: { fileName: string }) => f.fileName)).to.deep.equal(['Setup-1.1.0.exe', 'Setup-1.1.0.exe.sig', 'App-1.1.0.zip', 'manual.pdf']);
     expect(newest.files[0]).to.deep.equal({

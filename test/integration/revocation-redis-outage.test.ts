@@ -124,6 +124,31 @@ describe('revocations across a Redis outage (web and worker processes, Redis wit
     expect(refused.status, refused.raw.toString()).to.equal(401);
   });
 
+  it('an access token revocation is refused with nothing changed, or applied and the token refused at once', async () => {
+    const customer = await customerWithAccess();
+    const created = await admin.post(`/v1/management/customers/${customer.customerId}/tokens`, { maxDownloads: 100 });
+    expect(created.status, created.raw.toString()).to.equal(201);
+    const { tokenId, token } = created.body.data;
+    // Twice, so the token is cached in the gateway.
+    expect((await download(token)).status).to.equal(200);
+    expect((await download(token)).status).to.equal(200);
+    const revoke = () => admin.delete(`/v1/management/customers/${customer.customerId}/tokens/${tokenId}`);
+
+    const answer = await duringOutage(revoke);
+
+    const active = (await admin.get(`/v1/management/customers/${customer.customerId}/tokens`)).body.data.tokens;
+    const stillActive = active.some((listed: { tokenId: string }) => listed.tokenId === tokenId);
+    if (answer.status === 503) {
+      expect(stillActive, 'a refused revocation revoked the token').to.equal(true);
+      expect((await revoke()).status).to.equal(200);
+    } else {
+      expect(answer.status, answer.raw.toString()).to.equal(200);
+      expect(stillActive).to.equal(false);
+    }
+    const refused = await download(token);
+    expect(refused.status, refused.raw.toString()).to.equal(401);
+  });
+
   it('an admin key revocation is refused with nothing changed, or applied and the key refused at once', async () => {
     const issued = await admin.post('/v1/management/apikeys', { name: 'Outage key', scopes: ['read'] });
     expect(issued.status, issued.raw.toString()).to.equal(201);

@@ -7,7 +7,7 @@ import { startTestApp, TestApp } from '../support/test-app';
 describe('the route table', () => {
   let app: TestApp;
   let routes: readonly Route[];
-  const values: Record<string, string> = { version: '1.0.0', key: 'files/some/object' };
+  const values: Record<string, string> = { version: '1.0.0', key: 'files/some/object', platform: 'linux', arch: 'x86_64' };
   let customerKey: string;
 
   before(async () => {

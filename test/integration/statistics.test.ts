@@ -57,6 +57,7 @@ describe('statistics and activity', () => {
         totalDownloads: 50,
         downloadsByVersion: { '1.0': 37, '2.0': 13 },
         downloadsByPlatform: { any: 50 },
+        downloadsByChannel: { stable: 50 },
         downloadsByDay: [
           { date: utcDay(0), count: 40 },
           { date: utcDay(1), count: 3 },
@@ -73,6 +74,7 @@ describe('statistics and activity', () => {
         totalDownloads: 13,
         downloadsByVersion: { '2.0': 13 },
         downloadsByPlatform: { any: 13 },
+        downloadsByChannel: { stable: 13 },
         downloadsByDay: [{ date: utcDay(0), count: 10 }, { date: utcDay(1), count: 3 }],
       });
       const window = (await app.http.get(`/v1/applications/${applicationId}/stats?from=${utcDay(2)}&to=${utcDay(1)}`)).body.data;
@@ -103,6 +105,7 @@ describe('statistics and activity', () => {
         totalDownloads: 9,
         downloadsByVersion: { '1.0.0': 5, '1.1.0-beta.1': 4 },
         downloadsByPlatform: { windows: 3, macos: 2, linux: 4 },
+        downloadsByChannel: { stable: 5, beta: 4 },
       });
       expect(await stats('?channel=beta')).to.deep.include({ totalDownloads: 4, downloadsByVersion: { '1.1.0-beta.1': 4 }, downloadsByPlatform: { linux: 4 } });
       expect(await stats('?channel=stable')).to.deep.include({ totalDownloads: 5, downloadsByPlatform: { windows: 3, macos: 2 } });
@@ -111,6 +114,7 @@ describe('statistics and activity', () => {
       await app.http.patch(`/v1/management/applications/${applicationId}/versions/1.1.0-beta.1`, { channel: 'stable' });
       expect((await stats('?channel=stable')).totalDownloads).to.equal(9);
       expect((await stats('?channel=beta')).totalDownloads).to.equal(0);
+      expect((await stats()).downloadsByChannel).to.deep.equal({ stable: 9 });
 
       const activity = (await app.http.get(`/v1/activity?applicationId=${applicationId}&type=download&limit=100`)).body.data.activities;
       expect(activity.map((a: { platform: string; arch: string }) => `${a.platform}/${a.arch}`).sort()).to.deep.equal([
@@ -129,7 +133,7 @@ describe('statistics and activity', () => {
       expect((await app.http.get('/v1/applications/never-created/stats')).status).to.equal(404);
       const empty = await createApplication(app);
       expect((await app.http.get(`/v1/applications/${empty.applicationId}/stats`)).body.data).to.deep.equal({
-        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByPlatform: {}, downloadsByDay: [],
+        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByPlatform: {}, downloadsByChannel: {}, downloadsByDay: [],
       });
     });
 

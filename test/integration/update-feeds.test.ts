@@ -75,7 +75,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
           storageKey, platform: build.platform, arch: build.arch, createdAt: now, updatedAt: now,
         });
         await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes) });
+        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
         contents.set(`${build.version}/${build.fileName}`, bytes);
       }
       return contents;
@@ -364,6 +364,18 @@ for (const storage of ['embedded store', 'S3'] as const) {
         if (storage === 'S3') expect(client.requests[client.requests.length - 1].authorization).to.equal(undefined);
 
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.0').check()).to.equal(null);
+
+        // With an access token in the path and no header, the answer's link keeps the token.
+        const { token } = (await app.http.post(`/v1/management/customers/${customer.customerId}/tokens`, { applications: [applicationId], maxDownloads: 1 })).body.data;
+        const viaPath = new TauriUpdateClient({
+          endpoint: `${app.baseUrl}/t/${token}/v1/updates/${applicationId}/tauri/{{target}}/{{arch}}/{{current_version}}`,
+          target: 'linux', arch: 'x86_64', currentVersion: '1.0.0', headers: {}, pubkey: key.publicKey,
+        });
+        const tokenUpdate = await viaPath.check();
+        expect(tokenUpdate?.url).to.equal(`${app.config.publicBaseUrl}/t/${token}/v1/updates/${applicationId}/electron/1.1.0/app.AppImage.tar.gz`);
+        expect(await viaPath.download(tokenUpdate!)).to.deep.equal(two.bytes);
+        // The key's answer is the shared one, without the token.
+        expect((await client.check())?.url).to.equal(`${app.config.publicBaseUrl}/v1/updates/${applicationId}/electron/1.1.0/app.AppImage.tar.gz`);
         expect(await tauriClient(applicationId, customer.apiKey, '1.1.1').check()).to.equal(null);
         // A number past 2^53 with a prerelease ranks by its value: no downgrade to 1.1.0.
         expect(await tauriClient(applicationId, customer.apiKey, '99999999999999999999999.0.0-rc.1').check()).to.equal(null);

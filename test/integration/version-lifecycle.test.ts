@@ -48,18 +48,22 @@ describe('version lifecycle (management API)', () => {
     const publishedAt = published.body.data.publishedAt;
     expect(Date.parse(publishedAt)).to.be.within(before - 1_000, Date.now() + 1_000);
     expect(Object.keys(published.body.data)).to.deep.equal([
-      'applicationId', 'version', 'releaseNotes', 'requiredTier', 'channel', 'status', 'rolloutPercentage', 'publishedAt', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
+      'applicationId', 'version', 'releaseNotes', 'releaseNotesHtml', 'requiredTier', 'channel', 'status', 'rolloutPercentage',
+      'bundleVersion', 'minimumSystemVersion', 'critical', 'publishedAt', 'yankReason', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
     ]);
+    expect(published.body.data.releaseNotesHtml).to.equal('<p>Now out</p>\n');
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
 
-    const yanked = await patch(applicationId, '1.1.0', { status: 'yanked' });
-    expect(yanked.body.data).to.include({ status: 'yanked', publishedAt });
+    const reasonAlone = await patch(applicationId, '1.1.0', { yankReason: 'Crashes on start' });
+    expect([reasonAlone.status, reasonAlone.body.error?.message]).to.deep.equal([400, 'yankReason goes with status yanked: it says why the version is withdrawn']);
+    const yanked = await patch(applicationId, '1.1.0', { status: 'yanked', yankReason: '  Crashes on start ' });
+    expect(yanked.body.data).to.include({ status: 'yanked', publishedAt, yankReason: 'Crashes on start' });
     expect(await latestOf(alice, applicationId)).to.equal('1.0.0');
     const gone = await url(alice, `applicationId=${applicationId}&version=1.1.0`);
     expect(gone.body.error).to.deep.equal({ code: 'GONE', message: 'version 1.1.0 has been withdrawn' });
 
     const unyanked = await patch(applicationId, '1.1.0', { status: 'published' });
-    expect(unyanked.body.data).to.include({ status: 'published', publishedAt });
+    expect(unyanked.body.data).to.include({ status: 'published', publishedAt, yankReason: null });
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
     // Naming the current status with other fields changes those alone.
     expect((await patch(applicationId, '1.1.0', { status: 'published', requiredTier: 'premium' })).body.data).to.include({ status: 'published', requiredTier: 'premium' });

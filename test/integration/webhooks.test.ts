@@ -311,13 +311,15 @@ describe('webhooks', function () {
   describe('events', () => {
     it('announces customers, keys, share links and deleted applications, never a secret', async () => {
       const { webhookId, secret } = await register([
-        'customer.created', 'customer.updated', 'apikey.created', 'apikey.revoked', 'share_link.created', 'application.deleted',
+        'customer.created', 'customer.updated', 'apikey.created', 'apikey.revoked', 'access_token.created', 'access_token.revoked', 'share_link.created', 'application.deleted',
       ]);
       const created = (await app.http.post('/v1/management/customers', { name: 'Events', tier: 'premium' })).body.data;
       const customerId = created.customerId as string;
       await app.http.patch(`/v1/management/customers/${customerId}`, { tier: 'enterprise' });
       const issued = (await app.http.post(`/v1/management/customers/${customerId}/apikeys`)).body.data;
       await app.http.delete(`/v1/management/customers/${customerId}/apikeys/${issued.keyId}`);
+      const token = (await app.http.post(`/v1/management/customers/${customerId}/tokens`, { maxDownloads: 3 })).body.data;
+      await app.http.delete(`/v1/management/customers/${customerId}/tokens/${token.tokenId}`);
       const { applicationId } = await createApplication(app, { customerIds: [customerId] });
       const { fileId } = await uploadSmallFile(app, { applicationId, version: '1.0.0' });
       const share = await app.http.post('/v1/downloads/share', { applicationId, version: '1.0.0' }, { key: created.apiKey });
@@ -331,12 +333,15 @@ describe('webhooks', function () {
       expect(data('apikey.revoked')).to.have.length(1);
       expect(data('apikey.revoked')[0]).to.include({ customerId, keyId: issued.keyId });
       expect(data('apikey.revoked')[0].revokedAt).to.be.a('string');
+      expect(data('access_token.created')).to.deep.equal([{ ...data('access_token.created')[0], tokenId: token.tokenId, maxDownloads: 3, revokedAt: null }]);
+      expect(data('access_token.revoked')[0]).to.include({ customerId, tokenId: token.tokenId });
+      expect(data('access_token.revoked')[0].revokedAt).to.be.a('string');
       const [shared] = data('share_link.created');
       expect(shared).to.include({ customerId, applicationId, version: '1.0.0', fileId, expiresAt: share.body.data.expiresAt });
       expect(shared).to.not.have.any.keys('token', 'shareUrl');
       expect(data('application.deleted')[0]).to.include({ applicationId, name: 'Test application' });
       const everything = receiver.requests.map((r) => r.body).join('\n');
-      for (const secretValue of [created.apiKey, issued.apiKey, share.body.data.token]) expect(everything).not.to.contain(secretValue);
+      for (const secretValue of [created.apiKey, issued.apiKey, token.token, share.body.data.token]) expect(everything).not.to.contain(secretValue);
       expect((await deliveries(webhookId)).every((d) => d.status === 'delivered')).to.equal(true);
     });
 

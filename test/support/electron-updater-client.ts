@@ -8,6 +8,7 @@ import path from 'node:path';
 import {
   configureRequestOptions,
   configureRequestUrl,
+  CURRENT_APP_INSTALLER_FILE_NAME,
   DownloadOptions,
   HttpExecutor,
 } from 'builder-util-runtime';
@@ -22,20 +23,23 @@ import type { AppAdapter } from 'electron-updater/out/AppAdapter';
  * the sha512 check of the download) is the package's own code.
  */
 
-/** Electron's `net` executor, on node:http: same request options, redirects followed by the base class. */
+/** One request the client made: where, with which of the headers the tests check, and how many body bytes came back. */
+export interface ClientRequestRecord {
+  url: string;
+  authorization: string | undefined;
+  range: string | undefined;
+  status?: number;
+  /** Bytes of the response body received (none for a redirect, whose body is not read). */
+  bodyBytes: number;
+}
+
+/** Electron's `net` executor, on node:http: same request options, redirects followed as Electron's `net.request` follows them. */
 class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
   /** Every request the client made, in order, with the headers it sent: what the tests check of redirects. */
-  readonly requests: { url: string; authorization: string | undefined; range: string | undefined }[] = [];
+  readonly requests: ClientRequestRecord[] = [];
 
   createRequest(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest {
-    const headers = (options.headers ?? {}) as Record<string, string | undefined>;
-    const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
-    this.requests.push({
-      url: `${options.protocol}//${options.hostname}${options.port ? `:${options.port}` : ''}${options.path}`,
-      authorization: header('authorization'),
-      range: header('range'),
-    });
-    return (options.protocol === 'https:' ? https : http).request(options, callback);
+    return new NetLikeRequest(options, callback, this.requests) as unknown as ClientRequest;
   }
 
   /** What ElectronHttpExecutor.download does, without Electron: the base class pipes through the sha512 check. */
@@ -54,6 +58,91 @@ class NodeHttpExecutor extends HttpExecutor<ClientRequest> {
     });
   }
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Electron's `net.request` as electron-updater uses it, on node:http. A redirect is followed by the
+ * request itself (`redirect: 'follow'`, the default; the differential downloader's multi-range
+ * requests rely on it), or with `redirect: 'manual'` announced by a `redirect` event whose listener
+ * calls followRedirect() (its single-range requests; the package's Node code, which listens for no
+ * such event, reads a manual redirect's 3xx itself). Headers go along, those that carry
+ * credentials dropped on a cross-origin redirect (HttpExecutor.prepareRedirectUrlOptions, the
+ * package's own rule).
+ */
+class NetLikeRequest extends EventEmitter {
+  private current: ClientRequest | undefined;
+  private followAsked = false;
+
+  constructor(private options: RequestOptions & { redirect?: string }, private readonly callback: (response: IncomingMessage) => void, private readonly log: ClientRequestRecord[]) {
+    super();
+  }
+
+  end(): void {
+    this.send(this.options);
+  }
+
+  abort(): void {
+    this.current?.destroy();
+  }
+
+  destroy(): void {
+    this.abort();
+  }
+
+  followRedirect(): void {
+    this.followAsked = true;
+  }
+
+  private send(options: RequestOptions & { redirect?: string }): void {
+    this.options = options;
+    const headers = (options.headers ?? {}) as Record<string, string | undefined>;
+    const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+    const record: ClientRequestRecord = {
+      url: `${options.protocol}//${options.hostname}${options.port ? `:${options.port}` : ''}${options.path}`,
+      authorization: header('authorization'),
+      range: header('range'),
+      bodyBytes: 0,
+    };
+    this.log.push(record);
+    const { redirect: _redirect, ...nodeOptions } = options;
+    // A connection per request: the package sets a timeout on each request's socket, which would pile up on a kept-alive one.
+    const request = (options.protocol === 'https:' ? https : http).request({ ...nodeOptions, agent: false }, (response) => {
+      record.status = response.statusCode;
+      const location = response.headers.location;
+      // A manual redirect nobody listens for is the caller's: the package's Node code reads the 3xx itself (HttpExecutor.doDownload).
+      const callerFollows = options.redirect === 'manual' && this.listenerCount('redirect') === 0;
+      if (REDIRECTS.has(response.statusCode ?? 0) && location && !callerFollows) {
+        response.resume();
+        this.redirect(response.statusCode as number, new URL(location, record.url).href);
+        return;
+      }
+      this.callback(response);
+      response.on('data', (chunk: Buffer) => {
+        record.bodyBytes += chunk.length;
+      });
+    });
+    this.current = request;
+    request.on('error', (error) => this.emit('error', error));
+    request.on('socket', (socket) => this.emit('socket', socket));
+    request.end();
+  }
+
+  private redirect(status: number, location: string): void {
+    // As sent: a listener may point the shared options elsewhere before it follows.
+    const sent = { ...this.options, headers: { ...this.options.headers } };
+    if (this.options.redirect === 'manual') {
+      this.followAsked = false;
+      this.emit('redirect', status, this.options.method ?? 'GET', location, {});
+      // Electron cancels a manual redirect that no listener follows.
+      if (!this.followAsked) return;
+    }
+    this.send(HttpExecutor.prepareRedirectUrlOptions(location, sent));
+  }
+}
+
+/** The updater's cache directory under the app's cache path (`updaterCacheDirName`). */
+const CACHE_DIR_NAME = 'bds-update-client';
 
 /** Electron's `app`, as electron-updater sees it. */
 class StubAppAdapter implements AppAdapter {
@@ -90,6 +179,14 @@ export interface ElectronClientOptions {
   channel?: string;
   /** The Linux arch the client names its channel file after (electron-updater reads process.arch). */
   linuxArch?: string;
+  /**
+   * Windows: the installer of the running version, as the last update left it in the updater's
+   * cache, which makes NSIS updates differential (blockmaps and byte ranges); a failed differential
+   * download then fails the download instead of falling back to the whole file (the package's test mode).
+   */
+  installedInstaller?: Buffer;
+  /** The generic provider's `useMultipleRangeRequest` in `publish` (app-update.yml); unset, the package decides. */
+  useMultipleRangeRequest?: boolean;
 }
 
 export interface ElectronClient {
@@ -106,13 +203,20 @@ export async function electronUpdateClient(options: ElectronClientOptions): Prom
   const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-electron-updater-'));
   // What electron-builder writes into the packaged app from its `publish` settings.
   const configPath = path.join(directory, 'app-update.yml');
-  await fsp.writeFile(configPath, `provider: generic\nurl: ${options.feedUrl}\nupdaterCacheDirName: bds-update-client\n`);
+  const ranges = options.useMultipleRangeRequest === undefined ? '' : `useMultipleRangeRequest: ${options.useMultipleRangeRequest}\n`;
+  await fsp.writeFile(configPath, `provider: generic\nurl: ${options.feedUrl}\nupdaterCacheDirName: ${CACHE_DIR_NAME}\n${ranges}`);
+  // Where NsisUpdater keeps the installed version's installer (CURRENT_APP_INSTALLER_FILE_NAME), the old file of a differential download.
+  if (options.installedInstaller) {
+    const cacheDirectory = path.join(directory, 'cache', CACHE_DIR_NAME);
+    await fsp.mkdir(cacheDirectory, { recursive: true });
+    await fsp.writeFile(path.join(cacheDirectory, CURRENT_APP_INSTALLER_FILE_NAME), options.installedInstaller);
+  }
   const adapter = new StubAppAdapter(options.version, directory, configPath);
   const updater = createUpdater(options.platform, adapter);
   const executor = new NodeHttpExecutor();
   Object.assign(updater as unknown as Record<string, unknown>, {
     httpExecutor: executor,
-    _testOnlyOptions: { platform: options.platform },
+    _testOnlyOptions: { platform: options.platform, isUseDifferentialDownload: options.installedInstaller !== undefined },
   });
   updater.updateConfigPath = configPath;
   updater.autoDownload = false;

@@ -1,3 +1,4 @@
+import { systemClock } from '../../shared/clock';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,8 @@ export function mountedRoutes(): MountedRoute[] {
       redis: inert(),
       jobs: inert(),
       keyCache: inert(),
+      accessTokens: inert(),
+      clock: systemClock,
       adminKeys: inert(),
       catalogCache: inert(),
       releaseCatalog: inert(),

@@ -1,4 +1,6 @@
 import type {
+  AccessToken,
+  CheckEvent,
   AdminKey,
   ApiKey,
   Application,
@@ -30,7 +32,13 @@ export function application(applicationId: string, overrides: Partial<Applicatio
     tags: [],
     customerIds: [],
     updateSigningKey: null,
+    sparklePublicKey: null,
     defaultVersionStatus: 'published',
+    licenceText: null,
+    licenceRevision: null,
+    displayName: null,
+    accentColour: null,
+    supportUrl: null,
     isActive: true,
     createdAt: at(0),
     updatedAt: at(0),
@@ -50,6 +58,10 @@ export function version(applicationId: string, name: string, overrides: Partial<
     status: 'published',
     rolloutPercentage: 100,
     publishedAt: at(0),
+    bundleVersion: null,
+    minimumSystemVersion: null,
+    critical: false,
+    yankReason: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,
@@ -71,6 +83,7 @@ export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileR
     platform: 'any',
     arch: 'any',
     sha512: null,
+    sha1: null,
     signatureProblem: null,
     createdAt: at(0),
     updatedAt: at(0),
@@ -98,6 +111,30 @@ export function apiKey(keyId: string, overrides: Partial<ApiKey> = {}): ApiKey {
     keyHash: `hash-${keyId}`,
     prefix: `bds_${keyId}`,
     createdAt: at(0),
+    lastUsedAt: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function accessToken(tokenId: string, overrides: Partial<AccessToken> = {}): AccessToken {
+  return {
+    tokenId,
+    customerId: 'cust_1',
+    tokenHash: `hash-${tokenId}`,
+    prefix: `bdt_${tokenId}`,
+    name: null,
+    maxDownloads: null,
+    maxClients: null,
+    maxBytes: null,
+    validFrom: null,
+    validUntil: null,
+    applications: null,
+    channels: null,
+    platforms: null,
+    resetEvery: null,
+    createdAt: at(0),
+    updatedAt: at(0),
     lastUsedAt: null,
     revokedAt: null,
     ...overrides,
@@ -194,6 +231,25 @@ export function downloadEvent(eventId: string, overrides: Partial<DistributionEv
     userAgent: 'curl/8.5.0',
     platform: 'any',
     arch: 'any',
+    timestamp: at(0),
+    ...overrides,
+  };
+}
+
+/** An answered update check (electron-updater on Linux x64 in the default channel, unless overridden). */
+export function checkEvent(eventId: string, overrides: Partial<CheckEvent> = {}): CheckEvent {
+  return {
+    eventId,
+    applicationId: 'app_1',
+    customerId: 'cust_1',
+    client: 'electron-updater',
+    platform: 'linux',
+    arch: 'x64',
+    channel: 'stable',
+    runningVersion: '1.0.0',
+    offeredVersion: null,
+    installId: null,
+    installHash: `hash_${eventId}`,
     timestamp: at(0),
     ...overrides,
   };

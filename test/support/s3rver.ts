@@ -27,11 +27,15 @@ export function s3Environment(server: S3rverProcess, bucket: string): Record<str
   };
 }
 
-/** Starts s3rver as a child process on a free port, with its data in a fresh temporary directory. */
-export async function startS3rver(): Promise<S3rverProcess> {
+/**
+ * Starts s3rver as a child process on a free port, with its data in a fresh temporary directory;
+ * `bucket` is created at start with its configuration files (a CORS rule's XML, for browsers).
+ */
+export async function startS3rver(bucket?: { name: string; configFiles: string[] }): Promise<S3rverProcess> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   const cli = require.resolve('s3rver/bin/s3rver.js');
-  const child = spawn(process.execPath, [cli, '-a', '127.0.0.1', '-p', '0', '-d', directory, '--silent'], {
+  const configure = bucket ? ['--configure-bucket', bucket.name, ...bucket.configFiles] : [];
+  const child = spawn(process.execPath, [cli, '-a', '127.0.0.1', '-p', '0', '-d', directory, '--silent', ...configure], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stop = async (): Promise<void> => {

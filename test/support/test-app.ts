@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
+import type { Clock } from '../../shared/clock';
 import { Config, loadConfig } from '../../shared/config';
 import { createLogger, Logger } from '../../shared/logger';
 import { findFreePort } from '../../shared/net';
@@ -46,6 +47,8 @@ export interface TestAppOptions {
   captureLogs?: boolean;
   /** SQLite even when MONGODB_URI is set, for tests that reach into the SQLite file. */
   sqliteOnly?: boolean;
+  /** The clock of the app's processes (access tokens' validity and periods): one a test moves. */
+  clock?: Clock;
 }
 
 /**
@@ -68,7 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const logs: LogRecord[] = [];
   const logger = options.captureLogs ? memoryLogger(config.logLevel, logs) : createLogger(config.logLevel, 'test');
-  const core = await openCoreServices(config, logger);
+  const core = await openCoreServices(config, logger, options.clock);
   // Admin keys resolved as the entry points resolve them, so ADMIN_API_KEYS may list several.
   const adminKey = config.adminApiKeys[0];
   const { hashes } = resolveAdminKeys(config.adminApiKeys, config.dataDir);

@@ -14,11 +14,19 @@ const SHAPES: AuditQuery[] = [{}, { action: 'a.b' }, { applicationId: 'app' }, {
 ]);
 const describeShape = (query: AuditQuery) => JSON.stringify({ ...query, limit: undefined });
 
+/** Who acted and what was acted on, alone or with the other filters, over a period or not. */
+const WHO_AND_WHAT: AuditQuery[] = [
+  { actor: 'root' }, { target: 'acme' }, { actor: 'root', target: 'acme' }, { actor: 'root', action: 'a.b', applicationId: 'app' },
+].flatMap((filters) => [{}, { from: new Date(0), before: new Date(86_400_000) }].flatMap((period) => [
+  { ...filters, ...period, limit: 21 },
+  { ...filters, ...period, limit: 21, after: { timestamp: new Date(0), entryId: 'x' } },
+]));
+
 describe('audit log indexes', () => {
   it('SQLite reads every listing through an index in log order, without sorting or scanning the table', () => {
     const db = new Database(':memory:');
     migrateSchema(db, DEFAULT_STORE_OPTIONS);
-    for (const query of SHAPES) {
+    for (const query of [...SHAPES, ...WHO_AND_WHAT]) {
       const { sql, params } = auditListing(query);
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((step) => step.detail);
       expect(plan, describeShape(query)).to.have.length(1);
@@ -36,6 +44,15 @@ describe('audit log indexes', () => {
       const filters = (['applicationId', 'action'] as const).filter((field) => query[field] !== undefined);
       expect(Object.keys(index), describeShape(query)).to.deep.equal([...filters, 'timestamp', 'entryId']);
       expect(Object.values(index).slice(-2), describeShape(query)).to.deep.equal([-1, -1]);
+    }
+  });
+
+  it('MongoDB hints the target index, else the actor index, when a listing names them', () => {
+    const declared = auditEntrySchema.indexes().map(([key]) => JSON.stringify(key));
+    for (const query of WHO_AND_WHAT) {
+      const index = auditListingIndex(query);
+      expect(declared, describeShape(query)).to.include(JSON.stringify(index));
+      expect(Object.keys(index), describeShape(query)).to.deep.equal([query.target !== undefined ? 'target' : 'actor', 'timestamp', 'entryId']);
     }
   });
 });

@@ -15,6 +15,7 @@ import { rejectionOf } from '../support/rejection';
 const expected = (data: Buffer) => ({
   sha256: createHash('sha256').update(data).digest('hex'),
   sha512: createHash('sha512').update(data).digest('base64'),
+  sha1: createHash('sha1').update(data).digest('hex'),
 });
 
 /** Buffers of the given sizes cut from `data`, as a stream delivers them. */
@@ -44,12 +45,13 @@ describe('file digests', () => {
     await fsp.rm(directory, { recursive: true, force: true });
   });
 
-  it('are SHA-256 as hex and SHA-512 as base64, as electron-updater writes it (known answers for "abc")', async () => {
+  it('are SHA-256 as hex, SHA-512 as base64 as electron-updater writes it, and SHA-1 as hex as RELEASES lists it (known answers for "abc")', async () => {
     const digester = new FileDigester();
     digester.update(Buffer.from('abc'));
     expect(await digester.digest()).to.deep.equal({
       sha256: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
       sha512: '3a81oZNherrMQXNJriBBMRLm+k6JqX6iCp7u5ktV05ohkpkqJ0/BqDa6PCOj/uu9RU1EI2Q86A4qmslPpUyknw==',
+      sha1: 'a9993e364706816aba3e25717850c26c9cd0d89d',
     });
     expect(await new FileDigester().digest()).to.deep.equal(expected(Buffer.alloc(0)));
   });

@@ -7,6 +7,12 @@ describe('loggablePath', () => {
     expect(loggablePath('/V1/Downloads/SHARE/tok3n/extra')).to.equal('/V1/Downloads/SHARE/[redacted]/extra');
   });
 
+  it('replaces an access token in front of a path, and a share token after it', () => {
+    expect(loggablePath('/t/bdt_secret-token/v1/downloads/url')).to.equal('/t/[redacted]/v1/downloads/url');
+    expect(loggablePath('/T/bdt_secret/v1/downloads/share/abc')).to.equal('/T/[redacted]/v1/downloads/share/[redacted]');
+    expect(loggablePath('/t/bdt_secret')).to.equal('/t/[redacted]');
+  });
+
   it('leaves every other path as it is', () => {
     for (const path of ['/v1/downloads/share', '/v1/downloads/share/', '/v1/downloads/shares/abc', '/v1/downloads/url', '/v1/objects/a/b']) {
       expect(loggablePath(path)).to.equal(path);

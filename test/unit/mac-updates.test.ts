@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { isZipArchive, MacUpdateCandidate, macUpdateFeedProblems, macUpdateFiles, updateFileProblem } from '../../shared/releases/mac-updates';
+import { isZipArchive } from '../../shared/releases/file-names';
+import { MacUpdateCandidate, macUpdateFeedProblems, macUpdateFiles, updateFileProblem } from '../../shared/releases/mac-updates';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { FileType } from '../../shared/store/models';
 
@@ -31,6 +32,9 @@ describe('what a Mac update client can install', () => {
     expect(updateFileProblem({ fileType: 'UPDATE', fileName: 'App.dmg', platform: 'macos' })).to.match(/must end in \.zip/);
     expect(updateFileProblem({ fileType: 'UPDATE', fileName: 'App.zip', platform: 'windows' })).to.match(/platform be macos/);
     expect(updateFileProblem({ fileType: 'MAIN', fileName: 'App.dmg', platform: 'macos' })).to.equal(null);
+    expect(updateFileProblem({ fileType: 'UPDATE', fileName: 'App-1.2.0-full.nupkg', platform: 'windows' })).to.equal(null);
+    expect(updateFileProblem({ fileType: 'UPDATE', fileName: 'App-1.2.0-linux-delta.nupkg', platform: 'linux' })).to.equal(null);
+    expect(updateFileProblem({ fileType: 'UPDATE', fileName: 'App-1.2.0.nupkg', platform: 'windows' })).to.match(/full\.nupkg/);
   });
 
   it('names each macOS MAIN build without a zip for its arch, which a universal zip covers', () => {

@@ -71,6 +71,7 @@ describe('receiveMultipart', () => {
       size: content.length,
       sha256: createHash('sha256').update(content).digest('hex'),
       sha512: createHash('sha512').update(content).digest('base64'),
+      sha1: createHash('sha1').update(content).digest('hex'),
     });
     expect(storage.puts).to.equal(1);
   });

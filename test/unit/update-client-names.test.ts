@@ -1,15 +1,7 @@
 import { expect } from 'chai';
 import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
 import { Arch, ARCHS } from '../../shared/releases/platforms';
-import {
-  archOfSquirrelMacArch,
-  archOfTauriArch,
-  electronChannelFileName,
-  ElectronChannelFile,
-  OperatingSystem,
-  parseElectronChannelFile,
-  platformOfTauriTarget,
-} from '../../shared/releases/update-client-names';
+import { ElectronChannelFile, OperatingSystem, archOfSquirrelMacArch, archOfSquirrelWindowsArch, archOfTauriArch, electronChannelFileName, parseElectronChannelFile, parseVelopackChannel, platformOfTauriTarget } from '../../shared/releases/update-client-names';
 
 describe('update client names', () => {
   describe('electron-updater channel files', () => {
@@ -109,5 +101,21 @@ describe('update client names', () => {
       expect(archOfSquirrelMacArch('arm64')).to.equal('arm64');
       for (const other of ['universal', 'any', 'ia32', 'aarch64', 'ARM64', '']) expect(archOfSquirrelMacArch(other), other).to.equal(null);
     });
+  });
+});
+
+describe("Squirrel.Windows' and Velopack's names", () => {
+  it("map Squirrel.Windows' arch, the OS's, to ours", () => {
+    expect(['amd64', 'x86', 'x64', 'arm64', 'constructor'].map(archOfSquirrelWindowsArch)).to.deep.equal(['x64', 'ia32', null, null, null]);
+  });
+
+  it("read a Velopack channel: an OS's default, one of ours, or both; nothing else", () => {
+    const channels = ['stable', 'beta', 'dev'];
+    expect(parseVelopackChannel('win', channels)).to.deep.equal({ channel: 'stable', platform: 'windows' });
+    expect(parseVelopackChannel('osx', channels)).to.deep.equal({ channel: 'stable', platform: 'macos' });
+    expect(parseVelopackChannel('linux', channels)).to.deep.equal({ channel: 'stable', platform: 'linux' });
+    expect(parseVelopackChannel('beta', channels)).to.deep.equal({ channel: 'beta', platform: null });
+    expect(parseVelopackChannel('beta-linux', channels)).to.deep.equal({ channel: 'beta', platform: 'linux' });
+    for (const name of ['nightly', 'nightly-win', 'win-beta', 'Win', '__proto__', 'toString']) expect(parseVelopackChannel(name, channels), name).to.equal(null);
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { AnyZodObject } from 'zod';
 import { WEBHOOK_EVENT_DATA, WEBHOOK_EVENT_TYPES, webhookData, type WebhookEventType } from '../../shared/webhooks/events';
-import { apiKey, application, at, customer, downloadEvent, file, shareLink, uploadSession, version } from '../support/records';
+import { accessToken, apiKey, application, at, customer, downloadEvent, file, shareLink, uploadSession, version } from '../support/records';
 
 /** Values that must never leave the service: a key's hash, a share link's token hash, storage keys. */
 const KEY_HASH = 'hash-key_1';
@@ -24,6 +24,8 @@ const DATA: Record<WebhookEventType, () => unknown> = {
   'customer.deleted': () => webhookData.customer(customer('cust_1')),
   'apikey.created': () => webhookData.apiKey(apiKey('key_1')),
   'apikey.revoked': () => webhookData.apiKey(apiKey('key_1', { revokedAt: at(4) })),
+  'access_token.created': () => webhookData.accessToken(accessToken('tok_1', { tokenHash: TOKEN_HASH, maxDownloads: 10, applications: ['app_1'] })),
+  'access_token.revoked': () => webhookData.accessToken(accessToken('tok_1', { tokenHash: TOKEN_HASH, revokedAt: at(4) })),
   'share_link.created': () => webhookData.shareLinkCreated(shareLink(TOKEN_HASH, { maxDownloads: 3, downloadCount: 1 })),
   'download.recorded': () => webhookData.downloadRecorded(downloadEvent('evt_1')),
 };

@@ -10,12 +10,13 @@ const PAGE_SIZE = 100;
 /** Files hashed at once: enough to overlap one file's reads with another's hashing, few enough to leave the disk and cores to the service. */
 const CONCURRENCY = 2;
 
-type Outcome = { fileId: string; applicationId: string; sha512: string } | 'missing' | 'mismatch';
+type Outcome = { fileId: string; applicationId: string; sha512: string; sha1: string } | 'missing' | 'mismatch';
 
 /**
- * Gives the available files stored before SHA-512 was kept their SHA-512, read from their bytes.
+ * Gives the available files stored before SHA-512 or SHA-1 was kept their SHA-512 and SHA-1, read
+ * from their bytes.
  * Added by every worker start (one run at a time): a run pages through the files that lack it by
- * fileId (Store.listFilesMissingSha512) and records its position in the job after each page, so a
+ * fileId (Store.listFilesMissingDigests) and records its position in the job after each page, so a
  * run resumed after a stall or a retry goes on from there; a file done drops out of the listing, so
  * a later run has nothing left to do. A file whose bytes are missing, or whose bytes no longer match
  * its SHA-256, is left without one and logged. Digests are written through the gateways'
@@ -25,14 +26,14 @@ export async function backfillFileDigests(job: Job<JobPayloads['backfill-file-di
   let after = job.data.afterFileId;
   const totals = { filled: 0, missing: 0, mismatch: 0 };
   for (;;) {
-    const files = await deps.store.listFilesMissingSha512(PAGE_SIZE, after);
+    const files = await deps.store.listFilesMissingDigests(PAGE_SIZE, after);
     if (files.length === 0) break;
     const outcomes = await mapWithConcurrency(files, CONCURRENCY, (file) => digestOf(file, deps));
     const digests = outcomes.filter((outcome): outcome is Exclude<Outcome, string> => typeof outcome !== 'string');
     for (const applicationId of new Set(digests.map((digest) => digest.applicationId))) {
       await deps.catalogChange(applicationId, async () => {
         for (const digest of digests.filter((d) => d.applicationId === applicationId)) {
-          await deps.store.setFileDigests(digest.fileId, { sha512: digest.sha512 });
+          await deps.store.setFileDigests(digest.fileId, { sha512: digest.sha512, sha1: digest.sha1 });
         }
       });
     }
@@ -57,12 +58,12 @@ async function digestOf(file: FileRecord, deps: WorkerDeps): Promise<Outcome> {
     return 'missing';
   }
   if (formatChecksum(digests.sha256) !== file.checksum) {
-    // A SHA-512 of other bytes would vouch for them to update clients: the file is left as it is.
+    // A SHA-512 or SHA-1 of other bytes would vouch for them to update clients: the file is left as it is.
     deps.logger.error({ fileId: file.fileId, applicationId: file.applicationId, version: file.version, checksum: file.checksum },
       'file digest backfill: the file\'s bytes do not match its checksum');
     return 'mismatch';
   }
-  return { fileId: file.fileId, applicationId: file.applicationId, sha512: digests.sha512 };
+  return { fileId: file.fileId, applicationId: file.applicationId, sha512: digests.sha512, sha1: digests.sha1 };
 }
 
 /** `task` over `items`, at most `limit` at a time, results in the items' order. */

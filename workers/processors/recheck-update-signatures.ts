@@ -2,12 +2,12 @@ import type { Job } from 'bullmq';
 import { ObjectNotFoundError } from '../../shared/errors';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord } from '../../shared/store/models';
-import { signatureProblemUnder } from '../../shared/uploads/update-signature-check';
+import { hasSigningKey, signatureProblemUnder, signingKeysOf, UpdateSigningKeys } from '../../shared/uploads/update-signature-check';
 import type { WorkerDeps } from '../worker-deps';
 
 /**
- * Checks every available SIGNATURE file of an application again under its update-signing key, as
- * its upload was checked, after a request named the key: a signature that no longer verifies gets
+ * Checks every available SIGNATURE file of an application again under its keys (minisign's
+ * update-signing key, Sparkle's public key), as its upload was checked, after a request named one: a signature that no longer verifies gets
  * the reason in its `signatureProblem` and the feeds stop offering it; one that verifies again (the
  * key changed back) or that nothing checks (the key removed) loses it. Written through the
  * gateways' invalidation bus, which cache the file records. Idempotent: only what differs from the
@@ -16,16 +16,16 @@ import type { WorkerDeps } from '../worker-deps';
  */
 export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-update-signatures']>, deps: WorkerDeps): Promise<string> {
   const { applicationId } = job.data;
-  const signingKey = await signingKeyOf(applicationId, deps);
-  if (signingKey === undefined) return 'the application no longer exists';
+  const signingKeys = await signingKeysOfApplication(applicationId, deps);
+  if (signingKeys === undefined) return 'the application no longer exists';
   const versions = await deps.store.listVersions(applicationId);
   const signatures = versions.flatMap((version) => version.files).filter((file) => file.fileType === 'SIGNATURE' && file.status === 'available');
   const changes: { file: FileRecord; problem: string | null }[] = [];
   for (const file of signatures) {
-    const problem = signingKey === null ? null : await problemOf(file, signingKey, deps);
+    const problem = hasSigningKey(signingKeys) ? await problemOf(file, signingKeys, deps) : null;
     if (problem !== (file.signatureProblem ?? null)) changes.push({ file, problem });
   }
-  if (await signingKeyOf(applicationId, deps) !== signingKey) return 'the key changed again meanwhile: left to the check that change queued';
+  if (!sameKeys(await signingKeysOfApplication(applicationId, deps), signingKeys)) return 'the key changed again meanwhile: left to the check that change queued';
   if (changes.length > 0) {
     await deps.catalogChange(applicationId, async () => {
       for (const { file, problem } of changes) await deps.store.setSignatureProblem(file.fileId, problem);
@@ -38,16 +38,19 @@ export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-upda
   return `${signatures.length} signatures checked, ${changes.length} changed`;
 }
 
-/** The application's key (null: none), or undefined when the application is gone. */
-async function signingKeyOf(applicationId: string, deps: WorkerDeps): Promise<string | null | undefined> {
+/** The application's keys, or undefined when the application is gone. */
+async function signingKeysOfApplication(applicationId: string, deps: WorkerDeps): Promise<UpdateSigningKeys | undefined> {
   const application = await deps.store.getApplication(applicationId, { includeDeleted: true });
-  return application ? application.updateSigningKey : undefined;
+  return application ? signingKeysOf(application) : undefined;
 }
 
+const sameKeys = (a: UpdateSigningKeys | undefined, b: UpdateSigningKeys): boolean =>
+  a !== undefined && a.updateSigningKey === b.updateSigningKey && a.sparklePublicKey === b.sparklePublicKey;
+
 /** Bytes that are gone verify nothing; a store that fails is retried. */
-async function problemOf(file: FileRecord, signingKey: string, deps: WorkerDeps): Promise<string | null> {
+async function problemOf(file: FileRecord, signingKeys: UpdateSigningKeys, deps: WorkerDeps): Promise<string | null> {
   try {
-    return await signatureProblemUnder(signingKey, deps.store, deps.storage, deps.hashing, file, file.storageKey);
+    return await signatureProblemUnder(signingKeys, deps.store, deps.storage, deps.hashing, file, file.storageKey);
   } catch (error) {
     if (error instanceof ObjectNotFoundError) return `the signature could not be checked: ${error.message}`;
     throw error;

@@ -3,6 +3,7 @@ import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { rollupEvents } from './rollup-events';
+import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
 import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, relayWebhookOutbox, settleFailedDelivery } from './webhooks';
@@ -13,6 +14,8 @@ export const PROCESSORS: ProcessorRegistry = {
   'expire-share-link': expireShareLink,
   'purge-share-links': purgeShareLinks,
   'rollup-events': rollupEvents,
+  'rollup-update-checks': rollupUpdateChecks,
+  'purge-check-events': purgeCheckEvents,
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,
   'purge-webhook-deliveries': purgeWebhookDeliveries,

@@ -100,7 +100,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   }
   const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, file.storageKey);
   if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
-  const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512 }, deps);
+  const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1 }, deps);
   if (result.outcome === 'version-differs') {
     return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);
   }
@@ -120,7 +120,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
  * the upload. Each step is safe to repeat: the events' ids are fixed by the file, and a repeated
  * publication of an available file completes what an interrupted one left undone.
  */
-async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
+async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
   // A version the upload creates without naming a status takes its application's default at publication.
   const application = await deps.store.getApplication(file.applicationId, { includeDeleted: true });
   const release = { ...releaseOfSession(session), createdStatus: application?.defaultVersionStatus };
@@ -158,7 +158,8 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
   if (current?.status === 'available') {
     // The verification published it and stopped before the end: its bytes are the file's now, and
     // what it left undone (on MongoDB possibly the version's fields) is finished.
-    if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512 }, deps);
+    // (An available file's digests are not written again: publishFile writes them only on a pending one.)
+    if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512, sha1: current.sha1 ?? '' }, deps);
     await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
     return;
   }

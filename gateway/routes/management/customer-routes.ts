@@ -51,8 +51,8 @@ export const customerRoutes: RouteModule = (deps, { customers, applications }) =
       method: 'get', path: CUSTOMERS, operationId: 'listCustomers', guard: 'admin', scope: 'read', summary: 'List customers',
       query: listCustomersQuery,
       status: 200, response: customerListResponse,
-      handle: async ({ query: { page, pageSize } }) => {
-        const { items, total } = await customers.list(page, pageSize);
+      handle: async ({ query: { page, pageSize, search } }) => {
+        const { items, total } = await customers.list(page, pageSize, search);
         return presentCustomerList(items, page, pageSize, total);
       },
     }),

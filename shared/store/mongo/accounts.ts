@@ -27,8 +27,9 @@ export class MongoAccounts implements AccountMethods {
     return doc ? toCustomer(doc) : null;
   }
 
-  async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+  async listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
     requirePage(page, pageSize);
+    if (search) return this.searchCustomers(page, pageSize, search);
     const [total, docs] = await Promise.all([
       // Hinted: an unfiltered count would scan the collection; the listing index gives the same total.
       this.models.customers.countDocuments().hint(LISTING_ORDER),
@@ -38,6 +39,17 @@ export class MongoAccounts implements AccountMethods {
         .skip((page - 1) * pageSize)
         .limit(pageSize)
         .lean<CustomerDoc[]>(),
+    ]);
+    return { items: docs.map(toCustomer), total };
+  }
+
+  /** An anchored pattern on the id and name, each indexed: the match reads index keys rather than documents. */
+  private async searchCustomers(page: number, pageSize: number, search: string): Promise<Page<Customer>> {
+    const prefix = { $regex: `^${search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, $options: 'i' };
+    const filter = { $or: [{ customerId: prefix }, { name: prefix }] };
+    const [total, docs] = await Promise.all([
+      this.models.customers.countDocuments(filter),
+      this.models.customers.find(filter).sort(LISTING_ORDER).skip((page - 1) * pageSize).limit(pageSize).lean<CustomerDoc[]>(),
     ]);
     return { items: docs.map(toCustomer), total };
   }
@@ -56,6 +68,7 @@ export class MongoAccounts implements AccountMethods {
     const [keys, links] = await Promise.all([
       this.models.apiKeys.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.shareLinks.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
+      this.models.accessTokens.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.applications.updateMany({ customerIds: customerId }, { $pull: { customerIds: customerId }, $set: { updatedAt: at } }),
     ]);
     // Events stay (statistics count them); what names the person goes.

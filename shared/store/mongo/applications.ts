@@ -1,18 +1,18 @@
 import type { FilterQuery } from 'mongoose';
 import { requirePage } from '../bounds';
-import type { Application } from '../models';
+import type { Application, LicenceAcceptance } from '../models';
 import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toApplication } from './records';
 import type { ApplicationDoc } from './schemas/catalog';
-import { guardDuplicates } from './unique-indexes';
+import { guardDuplicates, isDuplicateKeyError } from './unique-indexes';
 
 const LISTING_ORDER = { createdAt: 1, applicationId: 1 } as const;
 
 type ApplicationMethods = Pick<Store,
   'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
-  | 'grantApplicationAccess' | 'revokeApplicationAccess'>;
+  | 'grantApplicationAccess' | 'revokeApplicationAccess' | 'recordLicenceAcceptance' | 'getLicenceAcceptance'>;
 
 export class MongoApplications implements ApplicationMethods {
   constructor(private readonly models: MongoModels) {}
@@ -35,6 +35,12 @@ export class MongoApplications implements ApplicationMethods {
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
     if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    if (query.search !== undefined) {
+      // An escaped (literal) case-insensitive regex no index can serve: the query walks the listing-order
+      // index and tests each live application's name and id, a cost bounded by the vendor's applications.
+      const text = new RegExp(escapeRegExp(query.search), 'i');
+      filter.$or = [{ name: text }, { applicationId: text }];
+    }
     const count = this.models.applications.countDocuments(filter);
     // An unfiltered count would scan the collection; the listing index gives the same total.
     if (Object.keys(filter).length === 0) count.hint(LISTING_ORDER);
@@ -52,6 +58,23 @@ export class MongoApplications implements ApplicationMethods {
 
   async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
     return this.change({ applicationId, deletedAt: null }, { ...definedFields(patch), updatedAt: at });
+  }
+
+  async recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
+    const { applicationId, customerId, revision } = acceptance;
+    try {
+      // $setOnInsert: a revision accepted before keeps its first acceptance.
+      await this.models.licenceAcceptances.updateOne({ applicationId, customerId, revision }, { $setOnInsert: acceptance }, { upsert: true });
+    } catch (error) {
+      // Two upserts of one key at once: the unique index lets one insert, and the other finds it.
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    return (await this.getLicenceAcceptance(applicationId, customerId, revision)) as LicenceAcceptance;
+  }
+
+  async getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
+    const doc = await this.models.licenceAcceptances.findOne({ applicationId, customerId, revision }).lean<LicenceAcceptance>();
+    return doc && { applicationId: doc.applicationId, customerId: doc.customerId, revision: doc.revision, acceptedAt: doc.acceptedAt, clientIp: doc.clientIp ?? null };
   }
 
   /** $push and $pull change the one customer atomically, leaving the others to concurrent changes. */
@@ -86,4 +109,9 @@ export class MongoApplications implements ApplicationMethods {
       .lean<ApplicationDoc>();
     return doc ? toApplication(doc) : null;
   }
+}
+
+/** `text` as a regex matching itself literally. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -27,6 +27,11 @@ export class MongoAudit implements AuditMethods {
     const filter: FilterQuery<AuditEntryDoc> = {};
     if (query.applicationId !== undefined) filter.applicationId = query.applicationId;
     if (query.action !== undefined) filter.action = query.action;
+    if (query.actor !== undefined) filter.actor = query.actor;
+    if (query.target !== undefined) filter.target = query.target;
+    if (query.from !== undefined || query.before !== undefined) {
+      filter.timestamp = { ...(query.from ? { $gte: query.from } : {}), ...(query.before ? { $lt: query.before } : {}) };
+    }
     if (query.after !== undefined) {
       const { timestamp, entryId } = query.after;
       filter.$or = [{ timestamp: { $lt: timestamp } }, { timestamp, entryId: { $lt: entryId } }];
@@ -42,7 +47,10 @@ export class MongoAudit implements AuditMethods {
 }
 
 /** The index whose leading fields are the listing's filters and whose rest is the log order. */
-export function auditListingIndex(query: Pick<AuditQuery, 'action' | 'applicationId'>): Record<string, 1 | -1> {
+export function auditListingIndex(query: Pick<AuditQuery, 'action' | 'applicationId' | 'actor' | 'target'>): Record<string, 1 | -1> {
+  // A target names few entries, an actor fewer than the whole log: their indexes lead, the other filters are checked on the way.
+  if (query.target !== undefined) return AUDIT_LISTING_INDEXES.target;
+  if (query.actor !== undefined) return AUDIT_LISTING_INDEXES.actor;
   const byApplication = query.applicationId !== undefined;
   const byAction = query.action !== undefined;
   if (byApplication && byAction) return AUDIT_LISTING_INDEXES.applicationAndAction;

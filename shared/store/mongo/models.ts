@@ -1,26 +1,34 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
+import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
-import { adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
+import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
-import { applicationSchema, fileSchema, versionSchema } from './schemas/catalog';
+import { applicationSchema, fileSchema, licenceAcceptanceSchema, versionSchema } from './schemas/catalog';
 import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
 /** The store's models, bound to one dedicated connection rather than mongoose's global default. */
 export function bindModels(connection: Connection) {
   return {
     applications: connection.model('Application', applicationSchema),
+    licenceAcceptances: connection.model('LicenceAcceptance', licenceAcceptanceSchema),
     versions: connection.model('Version', versionSchema),
     files: connection.model('File', fileSchema),
     customers: connection.model('Customer', customerSchema),
     apiKeys: connection.model('ApiKey', apiKeySchema),
     adminKeys: connection.model('AdminKey', adminKeySchema),
+    accessTokens: connection.model('AccessToken', accessTokenSchema),
+    accessTokenUsage: connection.model('AccessTokenUsage', accessTokenUsageSchema),
     auditLog: connection.model('AuditEntry', auditEntrySchema),
     uploadSessions: connection.model('UploadSession', uploadSessionSchema),
     shareLinks: connection.model('ShareLink', shareLinkSchema),
     events: connection.model('Event', eventSchema),
     dailyCounts: connection.model('DailyCount', dailyCountSchema),
     rollupBatches: connection.model('RollupBatch', rollupBatchSchema),
+    checkEvents: connection.model('CheckEvent', checkEventSchema),
+    checkRollupBatches: connection.model('CheckRollupBatch', checkRollupBatchSchema),
+    adoptionCounts: connection.model('AdoptionCount', adoptionCountSchema),
+    customerVersions: connection.model('CustomerVersion', customerVersionSchema),
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),

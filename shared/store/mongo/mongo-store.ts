@@ -2,6 +2,11 @@ import type { Connection } from 'mongoose';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   AdminKey,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -10,6 +15,7 @@ import type {
   DistributionEvent,
   FileRecord,
   FileStatus,
+  LicenceAcceptance,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -20,6 +26,10 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  AccessToken,
+  AccessTokenUsage,
+  TokenUse,
+  TokenUseOutcome,
 } from '../models';
 import type {
   ActivityQuery,
@@ -29,6 +39,7 @@ import type {
   AuditSettlement,
   CustomerDeletion,
   CustomerPatch,
+  AdoptionCountQuery,
   DailyCountQuery,
   FileDeletion,
   FileDigestUpdate,
@@ -45,10 +56,12 @@ import type {
   VersionUpsert,
   WebhookAttemptResult,
   WebhookEndpointPatch,
+  AccessTokenPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { MongoUploadsAndLinks } from './uploads-and-links';
 import { MongoAccounts } from './accounts';
+import { MongoAccessTokens } from './access-tokens';
 import { MongoActivity } from './activity';
 import { MongoApplications } from './applications';
 import { MongoAudit } from './audit';
@@ -58,6 +71,7 @@ import { bindModels } from './models';
 import { translateUnavailable } from './unavailable';
 import { MongoWebhooks } from './webhooks';
 import { MongoVersionsAndFiles } from './versions-and-files';
+import { MongoAdoption } from './adoption';
 
 /**
  * Production store on MongoDB (standalone or replica set; no transactions). Each concern lives in its
@@ -69,8 +83,10 @@ export class MongoStore implements Store {
   private readonly applications: MongoApplications;
   private readonly versionsAndFiles: MongoVersionsAndFiles;
   private readonly accounts: MongoAccounts;
+  private readonly accessTokens: MongoAccessTokens;
   private readonly uploadsAndLinks: MongoUploadsAndLinks;
   private readonly activity: MongoActivity;
+  private readonly adoption: MongoAdoption;
   private readonly webhooks: MongoWebhooks;
   private readonly audit: MongoAudit;
 
@@ -79,8 +95,10 @@ export class MongoStore implements Store {
     this.applications = new MongoApplications(models);
     this.versionsAndFiles = new MongoVersionsAndFiles(models, options);
     this.accounts = new MongoAccounts(models);
+    this.accessTokens = new MongoAccessTokens(models);
     this.uploadsAndLinks = new MongoUploadsAndLinks(models);
     this.activity = new MongoActivity(models, options);
+    this.adoption = new MongoAdoption(models);
     this.webhooks = new MongoWebhooks(models);
     this.audit = new MongoAudit(models);
   }
@@ -111,6 +129,12 @@ export class MongoStore implements Store {
   }
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
     return this.guard(this.applications.getApplication(applicationId, options));
+  }
+  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
+    return this.guard(this.applications.recordLicenceAcceptance(acceptance));
+  }
+  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
+    return this.guard(this.applications.getLicenceAcceptance(applicationId, customerId, revision));
   }
   listApplications(query: ApplicationQuery): Promise<Page<Application>> {
     return this.guard(this.applications.listApplications(query));
@@ -172,8 +196,8 @@ export class MongoStore implements Store {
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setSignatureProblem(fileId, problem));
   }
-  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
-    return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
+  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    return this.guard(this.versionsAndFiles.listFilesMissingDigests(limit, afterFileId));
   }
 
   // Customers and keys
@@ -183,8 +207,8 @@ export class MongoStore implements Store {
   getCustomer(customerId: string): Promise<Customer | null> {
     return this.guard(this.accounts.getCustomer(customerId));
   }
-  listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
-    return this.guard(this.accounts.listCustomers(page, pageSize));
+  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
+    return this.guard(this.accounts.listCustomers(page, pageSize, search));
   }
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
     return this.guard(this.accounts.updateCustomer(customerId, patch, at));
@@ -194,6 +218,37 @@ export class MongoStore implements Store {
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));
+  }
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken> {
+    return this.guard(this.accessTokens.createAccessToken(token));
+  }
+  listAccessTokens(customerId: string): Promise<AccessToken[]> {
+    return this.guard(this.accessTokens.listAccessTokens(customerId));
+  }
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.getAccessToken(customerId, tokenId));
+  }
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.findAccessTokenByHash(tokenHash));
+  }
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
+  }
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.revokeAccessToken(customerId, tokenId, at));
+  }
+  touchAccessToken(tokenId: string, at: Date): Promise<void> {
+    return this.guard(this.accessTokens.touchAccessToken(tokenId, at));
+  }
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage> {
+    return this.guard(this.accessTokens.getAccessTokenUsage(tokenId, periodStart));
+  }
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome> {
+    return this.guard(this.accessTokens.countAccessTokenUse(use));
+  }
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
+    return this.guard(this.accessTokens.uncountAccessTokenUse(tokenId, periodStart, bytes));
   }
   createApiKey(key: ApiKey): Promise<ApiKey> {
     return this.guard(this.accounts.createApiKey(key));
@@ -257,6 +312,9 @@ export class MongoStore implements Store {
   createShareLink(link: ShareLink): Promise<ShareLink> {
     return this.guard(this.uploadsAndLinks.createShareLink(link));
   }
+  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
+    return this.guard(this.uploadsAndLinks.listShareLinks(customerId, limit));
+  }
   getShareLink(tokenHash: string): Promise<ShareLink | null> {
     return this.guard(this.uploadsAndLinks.getShareLink(tokenHash));
   }
@@ -294,6 +352,26 @@ export class MongoStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+
+  // Update checks and adoption
+  insertCheckEvents(events: CheckEvent[]): Promise<void> {
+    return this.guard(this.adoption.insertCheckEvents(events));
+  }
+  claimCheckBatch(limit: number): Promise<CheckBatch | null> {
+    return this.guard(this.adoption.claimCheckBatch(limit));
+  }
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.guard(this.adoption.finishCheckBatch(batchId, counts, seen));
+  }
+  purgeCheckEvents(before: Date, limit: number): Promise<number> {
+    return this.guard(this.adoption.purgeCheckEvents(before, limit));
+  }
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
+    return this.guard(this.adoption.listAdoptionCounts(applicationId, query));
+  }
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
+    return this.guard(this.adoption.listCustomerAdoption(applicationId, page, pageSize));
   }
 
   // Webhooks

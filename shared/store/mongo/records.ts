@@ -29,7 +29,13 @@ export function toApplication(doc: ApplicationDoc): Application {
     tags: [...doc.tags],
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
+    sparklePublicKey: orNull(doc.sparklePublicKey),
     defaultVersionStatus: doc.defaultVersionStatus ?? STORED_APPLICATIONS_VERSION_STATUS,
+    licenceText: orNull(doc.licenceText),
+    licenceRevision: orNull(doc.licenceRevision),
+    displayName: orNull(doc.displayName),
+    accentColour: orNull(doc.accentColour),
+    supportUrl: orNull(doc.supportUrl),
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -48,6 +54,11 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     rolloutPercentage: doc.rolloutPercentage ?? DEFAULT_ROLLOUT_PERCENTAGE,
     // Absent (not null) only on versions stored before lifecycles, all published when created.
     publishedAt: doc.publishedAt === undefined ? doc.createdAt : doc.publishedAt,
+    // Absent on versions stored before Sparkle's fields.
+    bundleVersion: orNull(doc.bundleVersion),
+    minimumSystemVersion: orNull(doc.minimumSystemVersion),
+    critical: doc.critical ?? false,
+    yankReason: orNull(doc.yankReason),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -68,6 +79,7 @@ export function toFile(doc: FileDoc): FileRecord {
     platform: doc.platform ?? DEFAULT_PLATFORM,
     arch: doc.arch ?? DEFAULT_ARCH,
     sha512: orNull(doc.sha512),
+    sha1: orNull(doc.sha1),
     signatureProblem: orNull(doc.signatureProblem),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

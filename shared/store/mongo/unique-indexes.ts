@@ -23,6 +23,13 @@ const DUPLICATE_TARGETS = {
   unique_adminKeyId: 'keyId',
   unique_adminKeyHash: 'keyHash',
   unique_entryId: 'entryId',
+  unique_accessTokenId: 'tokenId',
+  unique_accessTokenHash: 'tokenHash',
+  unique_tokenUsage: 'tokenUsage',
+  unique_licenceAcceptance: 'licenceAcceptance',
+  unique_checkEventId: 'eventId',
+  unique_adoptionCount: 'adoptionCount',
+  unique_customerVersion: 'customerVersion',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

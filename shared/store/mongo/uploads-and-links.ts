@@ -10,7 +10,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type UploadAndLinkMethods = Pick<Store,
   | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
-  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
+  | 'createShareLink' | 'listShareLinks' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
   | 'purgeShareLinks'>;
 
 /** Large-upload sessions and share links, the two records that expire. */
@@ -52,6 +52,12 @@ export class MongoUploadsAndLinks implements UploadAndLinkMethods {
   async createShareLink(link: ShareLink): Promise<ShareLink> {
     await guardDuplicates(this.models.shareLinks, () => this.models.shareLinks.create(link));
     return link;
+  }
+
+  async listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
+    requireCount('limit', limit);
+    const docs = await this.models.shareLinks.find({ customerId }).sort({ createdAt: -1, tokenHash: -1 }).limit(limit).lean<ShareLinkDoc[]>();
+    return docs.map(toShareLink);
   }
 
   async getShareLink(tokenHash: string): Promise<ShareLink | null> {

@@ -21,7 +21,7 @@ import { guardDuplicates } from './unique-indexes';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512' | 'deleteVersion' | 'deleteFile'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingDigests' | 'deleteVersion' | 'deleteFile'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -39,8 +39,13 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
   async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
     requireRolloutPercentage(patch.rolloutPercentage);
     const set = { ...patchFields(patch), updatedAt: at };
-    const { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt } = newVersion(applicationId, version, patch, at, this.options);
-    const created = { releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, createdAt, orderKey: versionOrderKey(version) };
+    const {
+      releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, bundleVersion, minimumSystemVersion, critical, createdAt,
+    } = newVersion(applicationId, version, patch, at, this.options);
+    const created = {
+      releaseNotes, requiredTier, channel, status, rolloutPercentage, publishedAt, bundleVersion, minimumSystemVersion, critical, createdAt,
+      orderKey: versionOrderKey(version),
+    };
     // A field may not be in both $set and $setOnInsert: a new version takes the patch's from $set.
     const onInsert = Object.fromEntries(Object.entries(created).filter(([field]) => !(field in set)));
     // An upsert whose filter is exactly the unique key is retried by the server when two of them race.
@@ -116,7 +121,7 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
-    const { checksum, sha512, release } = publication;
+    const { checksum, sha512, sha1, release } = publication;
     const file = await this.getFile(fileId);
     if (file?.status !== 'pending' && file?.status !== 'available') return { outcome: 'not-pending', file };
     const existing = await this.getVersion(file.applicationId, file.version);
@@ -124,7 +129,7 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
     // The file first, conditionally: only the upload that makes it available (or finds it so, a
     // repeat) goes on to write the version, so one whose file was failed meanwhile writes nothing.
     const published = file.status === 'available' ? file : await this.models.files
-      .findOneAndUpdate({ fileId, status: 'pending' }, { $set: { status: 'available', live: true, checksum, sha512, updatedAt: at } }, { new: true })
+      .findOneAndUpdate({ fileId, status: 'pending' }, { $set: { status: 'available', live: true, checksum, sha512, sha1, updatedAt: at } }, { new: true })
       .lean<FileDoc>()
       .then((doc) => (doc ? toFile(doc) : this.getFile(fileId)));
     if (published?.status !== 'available') return { outcome: 'not-pending', file: published };
@@ -171,7 +176,7 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512 } }, { new: true }).lean<FileDoc>();
+    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512, sha1: digests.sha1 } }, { new: true }).lean<FileDoc>();
     return doc ? toFile(doc) : null;
   }
 
@@ -180,10 +185,10 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
     return doc ? toFile(doc) : null;
   }
 
-  async listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+  async listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
     requireCount('limit', limit);
-    // null also matches files stored before digests were kept, which have no sha512 field.
-    const filter: FilterQuery<FileDoc> = { status: 'available', sha512: null };
+    // null also matches files stored before a digest was kept, which lack its field.
+    const filter: FilterQuery<FileDoc> = { status: 'available', $or: [{ sha512: null }, { sha1: null }] };
     if (afterFileId !== undefined) filter.fileId = { $gt: afterFileId };
     const docs = await this.models.files.find(filter).sort({ fileId: 1 }).limit(limit).lean<FileDoc[]>();
     return docs.map(toFile);
@@ -192,8 +197,8 @@ export class MongoVersionsAndFiles implements VersionAndFileMethods {
 
 /** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
 function patchFields(patch: VersionPatch): VersionPatch {
-  const { releaseNotes, requiredTier, channel, rolloutPercentage } = patch;
-  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage });
+  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason });
 }
 
 /** The live MAIN file of the file's version, platform and arch. */

@@ -26,11 +26,14 @@ export class SqliteAccounts implements AccountMethods {
     return row ? customerFromRow(row) : null;
   }
 
-  async listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
+  async listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
     requirePage(page, pageSize);
-    const total = (this.database.prepare('SELECT COUNT(*) AS n FROM customers').get() as { n: number }).n;
-    const rows = this.database.prepare('SELECT * FROM customers ORDER BY created_at, customer_id LIMIT ? OFFSET ?')
-      .all(pageSize, (page - 1) * pageSize) as Row[];
+    // LIKE without case on a NOCASE-indexed column with a constant prefix is an index range, not a scan.
+    const clause = search ? "WHERE customer_id LIKE ? ESCAPE '\\' OR name LIKE ? ESCAPE '\\'" : '';
+    const params = search ? [likePrefix(search), likePrefix(search)] : [];
+    const total = (this.database.prepare(`SELECT COUNT(*) AS n FROM customers ${clause}`).get(...params) as { n: number }).n;
+    const rows = this.database.prepare(`SELECT * FROM customers ${clause} ORDER BY created_at, customer_id LIMIT ? OFFSET ?`)
+      .all(...params, pageSize, (page - 1) * pageSize) as Row[];
     return { items: rows.map(customerFromRow), total };
   }
 
@@ -53,6 +56,7 @@ export class SqliteAccounts implements AccountMethods {
       const revokedKeys = this.database.prepare('UPDATE api_keys SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL').run(ms, customerId).changes;
       const revokedShareLinks = this.database.prepare('UPDATE share_links SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL')
         .run(ms, customerId).changes;
+      this.database.prepare('UPDATE access_tokens SET revoked_at = ? WHERE customer_id = ? AND revoked_at IS NULL').run(ms, customerId);
       this.database.prepare(
         `UPDATE applications SET customer_ids = (SELECT json_group_array(value) FROM json_each(applications.customer_ids) WHERE value != ?), updated_at = ?
          WHERE EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,
@@ -131,4 +135,9 @@ export class SqliteAccounts implements AccountMethods {
     this.database.prepare('UPDATE admin_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at < ?)')
       .run(at.getTime(), keyId, at.getTime());
   }
+}
+
+/** A LIKE pattern matching what starts with `text`, its own wildcards taken literally. */
+function likePrefix(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -1,12 +1,12 @@
 import { requirePage } from '../bounds';
-import type { Application } from '../models';
+import type { Application, LicenceAcceptance } from '../models';
 import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { applicationFromRow, toMillis } from './rows';
+import { applicationFromRow, licenceAcceptanceFromRow, toMillis } from './rows';
 
 type ApplicationMethods = Pick<Store,
   'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
-  | 'grantApplicationAccess' | 'revokeApplicationAccess'>;
+  | 'grantApplicationAccess' | 'revokeApplicationAccess' | 'recordLicenceAcceptance' | 'getLicenceAcceptance'>;
 
 export class SqliteApplications implements ApplicationMethods {
   constructor(private readonly database: SqliteDatabase) {}
@@ -14,12 +14,12 @@ export class SqliteApplications implements ApplicationMethods {
   async createApplication(app: Application): Promise<Application> {
     this.database.write(() =>
       this.database.prepare(
-          `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, default_version_status,
-             created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, sparkle_public_key, default_version_status,
+             licence_text, licence_revision, display_name, accent_colour, support_url, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
-          app.defaultVersionStatus,
+          app.sparklePublicKey, app.defaultVersionStatus, app.licenceText, app.licenceRevision, app.displayName, app.accentColour, app.supportUrl,
           toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
@@ -44,6 +44,11 @@ export class SqliteApplications implements ApplicationMethods {
       where.push('EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)');
       params.push(query.customerId);
     }
+    if (query.search !== undefined) {
+      // instr, not LIKE: the search text's % and _ are plain characters. lower() folds ASCII letters, as the MongoDB adapter's regex does.
+      where.push('(instr(lower(name), lower(?)) > 0 OR instr(lower(application_id), lower(?)) > 0)');
+      params.push(query.search, query.search);
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = (this.database.prepare(`SELECT COUNT(*) AS n FROM applications ${clause}`).get(...params) as { n: number }).n;
     const rows = this.database.prepare(`SELECT * FROM applications ${clause} ORDER BY created_at, application_id LIMIT ? OFFSET ?`)
@@ -58,10 +63,30 @@ export class SqliteApplications implements ApplicationMethods {
       tags: patch.tags && JSON.stringify(patch.tags),
       customer_ids: patch.customerIds && JSON.stringify(patch.customerIds),
       update_signing_key: patch.updateSigningKey,
+      sparkle_public_key: patch.sparklePublicKey,
       default_version_status: patch.defaultVersionStatus,
+      licence_text: patch.licenceText,
+      licence_revision: patch.licenceRevision,
+      display_name: patch.displayName,
+      accent_colour: patch.accentColour,
+      support_url: patch.supportUrl,
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
     return changed ? this.getApplication(applicationId) : null;
+  }
+
+  async recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
+    // OR IGNORE: a revision accepted before keeps its first acceptance, which is what is returned.
+    this.database.write(() => this.database.prepare(
+      `INSERT OR IGNORE INTO licence_acceptances (application_id, customer_id, revision, accepted_at, client_ip) VALUES (?, ?, ?, ?, ?)`,
+    ).run(acceptance.applicationId, acceptance.customerId, acceptance.revision, acceptance.acceptedAt.getTime(), acceptance.clientIp));
+    return (await this.getLicenceAcceptance(acceptance.applicationId, acceptance.customerId, acceptance.revision)) as LicenceAcceptance;
+  }
+
+  async getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
+    const row = this.database.prepare('SELECT * FROM licence_acceptances WHERE application_id = ? AND customer_id = ? AND revision = ?')
+      .get(applicationId, customerId, revision) as Row | undefined;
+    return row ? licenceAcceptanceFromRow(row) : null;
   }
 
   async grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {

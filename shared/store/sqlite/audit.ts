@@ -45,6 +45,24 @@ export function auditListing(query: AuditQuery): { sql: string; params: unknown[
     where.push('action = ?');
     params.push(query.action);
   }
+  // Who and what: equalities leading their own indexes (audit_feed_actor, audit_feed_target).
+  if (query.actor !== undefined) {
+    where.push('actor = ?');
+    params.push(query.actor);
+  }
+  if (query.target !== undefined) {
+    where.push('target = ?');
+    params.push(query.target);
+  }
+  // The period: a range on ts, which every audit_feed index holds right after its equalities.
+  if (query.from !== undefined) {
+    where.push('ts >= ?');
+    params.push(query.from.getTime());
+  }
+  if (query.before !== undefined) {
+    where.push('ts < ?');
+    params.push(query.before.getTime());
+  }
   if (query.after !== undefined) {
     // The row-value form lets SQLite seek the index to the position instead of scanning to it.
     where.push('(ts, entry_id) < (?, ?)');

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { DistributionEvent } from '../models';
+import type { CheckEvent, DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './write-thread';
-import { eventRow, eventWrites, EventWrites } from './event-writes';
+import { checkRow, eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
+import type { CountRow, SeenRow } from './check-rollup';
 
 const WRITE_THREAD = path.join(__dirname, 'write-thread.js');
 const CHECKPOINT_THREAD = path.join(__dirname, 'checkpoint-thread.js');
@@ -64,6 +65,18 @@ export class BackgroundWriter {
     return this.perform({ op: 'insertEvents', rows: events.map(eventRow) }) as Promise<void>;
   }
 
+  insertChecks(events: CheckEvent[]): Promise<void> {
+    return this.perform({ op: 'insertChecks', rows: events.map(checkRow) }) as Promise<void>;
+  }
+
+  claimChecks(limit: number): Promise<{ batchId: string; rows: Record<string, unknown>[] } | null> {
+    return this.perform({ op: 'claimChecks', limit }) as Promise<{ batchId: string; rows: Record<string, unknown>[] } | null>;
+  }
+
+  finishChecks(batchId: string, counts: CountRow[], seen: SeenRow[]): Promise<boolean> {
+    return this.perform({ op: 'finishChecks', batchId, counts, seen }) as Promise<boolean>;
+  }
+
   rollupEvents(limit: number): Promise<number> {
     return this.perform({ op: 'rollupEvents', limit }) as Promise<number>;
   }
@@ -101,7 +114,7 @@ export class BackgroundWriter {
 
   private runInline(operation: BackgroundOperation): unknown {
     this.inline ??= eventWrites(this.db);
-    return operation.op === 'insertEvents' ? this.inline.insertEvents(operation.rows) : this.inline.rollupEvents(operation.limit);
+    return runOperation(this.inline, operation);
   }
 
   /** A thread is gone: the serving connection takes over, checkpoints included, and the other thread stops. */

@@ -14,6 +14,7 @@ import type {
   FileStatus,
   FileType,
   InitialReleaseStatus,
+  LicenceAcceptance,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -43,11 +44,27 @@ export function applicationFromRow(row: Row): Application {
     tags: JSON.parse(text(row.tags)),
     customerIds: JSON.parse(text(row.customer_ids)),
     updateSigningKey: optionalText(row.update_signing_key),
+    sparklePublicKey: optionalText(row.sparkle_public_key),
     defaultVersionStatus: text(row.default_version_status) as InitialReleaseStatus,
+    licenceText: optionalText(row.licence_text),
+    licenceRevision: row.licence_revision === null ? null : Number(row.licence_revision),
+    displayName: optionalText(row.display_name),
+    accentColour: optionalText(row.accent_colour),
+    supportUrl: optionalText(row.support_url),
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     deletedAt: optionalDate(row.deleted_at),
+  };
+}
+
+export function licenceAcceptanceFromRow(row: Row): LicenceAcceptance {
+  return {
+    applicationId: text(row.application_id),
+    customerId: text(row.customer_id),
+    revision: Number(row.revision),
+    acceptedAt: date(row.accepted_at),
+    clientIp: optionalText(row.client_ip),
   };
 }
 
@@ -61,6 +78,10 @@ export function versionFromRow(row: Row): Version {
     status: text(row.status) as ReleaseStatus,
     rolloutPercentage: row.rollout_percentage as number,
     publishedAt: optionalDate(row.published_at),
+    bundleVersion: optionalText(row.bundle_version),
+    minimumSystemVersion: optionalText(row.minimum_system_version),
+    critical: row.critical === 1,
+    yankReason: optionalText(row.yank_reason),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };
@@ -81,6 +102,7 @@ export function fileFromRow(row: Row): FileRecord {
     platform: text(row.platform) as Platform,
     arch: text(row.arch) as Arch,
     sha512: optionalText(row.sha512),
+    sha1: optionalText(row.sha1),
     signatureProblem: optionalText(row.signature_problem),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),

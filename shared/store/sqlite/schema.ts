@@ -372,6 +372,155 @@ const DEFAULT_VERSION_STATUS = `
 ALTER TABLE applications ADD COLUMN default_version_status TEXT NOT NULL DEFAULT 'published';
 `;
 
+/**
+ * Sparkle's appcast: applications gain the Ed25519 key Sparkle signatures verify under, and versions
+ * their bundle version, the oldest system they run on, and whether they are critical.
+ */
+const SPARKLE_FIELDS = `
+ALTER TABLE applications ADD COLUMN sparkle_public_key TEXT;
+ALTER TABLE versions ADD COLUMN bundle_version TEXT;
+ALTER TABLE versions ADD COLUMN minimum_system_version TEXT;
+ALTER TABLE versions ADD COLUMN critical INTEGER NOT NULL DEFAULT 0;
+`;
+
+// A NOCASE index serves a case-insensitive LIKE 'prefix%' on the name (and the id); a customer's share links are listed newest first.
+const CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING = `
+CREATE INDEX IF NOT EXISTS customers_name_nocase ON customers(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS customers_id_nocase ON customers(customer_id COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS share_links_customer ON share_links(customer_id, created_at);
+`;
+
+// The audit log filtered by who acted or what was acted on, each in log order.
+const AUDIT_ACTOR_AND_TARGET_FEEDS = `
+CREATE INDEX IF NOT EXISTS audit_feed_actor ON audit_log(actor, ts DESC, entry_id DESC);
+CREATE INDEX IF NOT EXISTS audit_feed_target ON audit_log(target, ts DESC, entry_id DESC);
+`;
+
+/**
+ * Customers' access tokens, their counts per period, and the keyed hashes of the client addresses
+ * that used them in a period (so a distinct client is counted once, and no address is stored).
+ */
+const ACCESS_TOKENS = `
+CREATE TABLE IF NOT EXISTS access_tokens (
+  token_id TEXT PRIMARY KEY,
+  customer_id TEXT NOT NULL,
+  token_hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  name TEXT,
+  max_downloads INTEGER,
+  max_clients INTEGER,
+  max_bytes INTEGER,
+  valid_from INTEGER,
+  valid_until INTEGER,
+  applications TEXT,
+  channels TEXT,
+  platforms TEXT,
+  reset_every TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  last_used_at INTEGER,
+  revoked_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS access_tokens_customer ON access_tokens(customer_id, created_at);
+CREATE TABLE IF NOT EXISTS access_token_usage (
+  token_id TEXT NOT NULL,
+  period_start INTEGER NOT NULL,
+  downloads INTEGER NOT NULL,
+  bytes INTEGER NOT NULL,
+  clients INTEGER NOT NULL,
+  PRIMARY KEY (token_id, period_start)
+);
+CREATE TABLE IF NOT EXISTS access_token_clients (
+  token_id TEXT NOT NULL,
+  period_start INTEGER NOT NULL,
+  client_hash TEXT NOT NULL,
+  PRIMARY KEY (token_id, period_start, client_hash)
+);
+`;
+
+/**
+ * Applications gain a licence customers accept before downloading, and acceptances are kept per
+ * revision (one row each: the first acceptance of a revision is the one kept).
+ */
+const LICENCE_ACCEPTANCES = `
+ALTER TABLE applications ADD COLUMN licence_text TEXT;
+ALTER TABLE applications ADD COLUMN licence_revision INTEGER;
+CREATE TABLE licence_acceptances (
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  revision INTEGER NOT NULL,
+  accepted_at INTEGER NOT NULL,
+  client_ip TEXT,
+  PRIMARY KEY (application_id, customer_id, revision)
+) WITHOUT ROWID;
+`;
+
+/** Applications gain how the customer portal presents them; none before. */
+const APPLICATION_BRANDING = `
+ALTER TABLE applications ADD COLUMN display_name TEXT;
+ALTER TABLE applications ADD COLUMN accent_colour TEXT;
+ALTER TABLE applications ADD COLUMN support_url TEXT;
+`;
+
+/**
+ * Files gain their SHA-1 (Squirrel.Windows' RELEASES and Velopack's feed list it). Files stored
+ * before have none until the digest backfill reaches them, which now visits a file missing either
+ * digest.
+ */
+const FILE_SHA1 = `
+ALTER TABLE files ADD COLUMN sha1 TEXT;
+DROP INDEX files_missing_sha512;
+CREATE INDEX files_missing_digests ON files(file_id) WHERE status = 'available' AND (sha512 IS NULL OR sha1 IS NULL);
+`;
+
+/** Why a version was yanked (null for every version yanked before it was kept). */
+const YANK_REASONS = `
+ALTER TABLE versions ADD COLUMN yank_reason TEXT;
+`;
+
+/**
+ * Adoption analytics: every answered update check (no address stored: a keyed install hash), the
+ * rollup position over them, the daily counters per (channel, platform, arch, version), each of which
+ * may be '*' for all, and each customer's last reported versions.
+ */
+const UPDATE_CHECKS = `
+CREATE TABLE check_events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  event_id TEXT NOT NULL UNIQUE,
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  client TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  running_version TEXT NOT NULL,
+  offered_version TEXT,
+  install_id TEXT,
+  install_hash TEXT NOT NULL,
+  ts INTEGER NOT NULL
+);
+CREATE INDEX check_events_ts ON check_events (ts);
+CREATE TABLE check_rollup_state (id INTEGER PRIMARY KEY CHECK (id = 1), last_seq INTEGER NOT NULL);
+CREATE TABLE adoption_counts (
+  application_id TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  date TEXT NOT NULL,
+  version TEXT NOT NULL,
+  checks INTEGER NOT NULL,
+  installs INTEGER NOT NULL,
+  PRIMARY KEY (application_id, channel, platform, arch, date, version)
+) WITHOUT ROWID;
+CREATE TABLE customer_versions (
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  last_reported_at INTEGER NOT NULL,
+  PRIMARY KEY (application_id, customer_id, version)
+) WITHOUT ROWID;
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -391,6 +540,15 @@ const MIGRATIONS: readonly Migration[] = [
   rekeyVersions,
   (db) => db.exec(SIGNATURE_PROBLEMS),
   (db) => db.exec(DEFAULT_VERSION_STATUS),
+  (db) => db.exec(SPARKLE_FIELDS),
+  (db) => db.exec(CUSTOMER_SEARCH_AND_SHARE_LINK_LISTING),
+  (db) => db.exec(AUDIT_ACTOR_AND_TARGET_FEEDS),
+  (db) => db.exec(ACCESS_TOKENS),
+  (db) => db.exec(LICENCE_ACCEPTANCES),
+  (db) => db.exec(APPLICATION_BRANDING),
+  (db) => db.exec(FILE_SHA1),
+  (db) => db.exec(YANK_REASONS),
+  (db) => db.exec(UPDATE_CHECKS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,6 +4,11 @@ import Database from 'better-sqlite3';
 import type { ReleaseStatus } from '../../releases/lifecycle';
 import type {
   AdminKey,
+  AdoptionCount,
+  CheckBatch,
+  CheckEvent,
+  CustomerAdoption,
+  CustomerVersionSeen,
   ApiKey,
   Application,
   AuditEntry,
@@ -12,6 +17,7 @@ import type {
   DistributionEvent,
   FileRecord,
   FileStatus,
+  LicenceAcceptance,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -22,6 +28,10 @@ import type {
   WebhookEndpoint,
   WebhookOutboxEntry,
   WebhookOutboxPosition,
+  AccessToken,
+  AccessTokenUsage,
+  TokenUse,
+  TokenUseOutcome,
 } from '../models';
 import type {
   ActivityQuery,
@@ -31,6 +41,7 @@ import type {
   AuditSettlement,
   CustomerDeletion,
   CustomerPatch,
+  AdoptionCountQuery,
   DailyCountQuery,
   FileDeletion,
   FileDigestUpdate,
@@ -47,9 +58,11 @@ import type {
   VersionUpsert,
   WebhookAttemptResult,
   WebhookEndpointPatch,
+  AccessTokenPatch,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
+import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
 import { SqliteApplications } from './applications';
 import { SqliteAudit } from './audit';
@@ -61,6 +74,7 @@ import { translateUnavailable } from './unavailable';
 import { SqliteWebhooks } from './webhooks';
 import { SqliteUploadsAndLinks } from './uploads-and-links';
 import { SqliteVersionsAndFiles } from './versions-and-files';
+import { SqliteAdoption } from './adoption';
 
 /**
  * Embedded store on SQLite (better-sqlite3). WAL lets a web and a worker process share the file;
@@ -77,8 +91,10 @@ export class SqliteStore implements Store {
   private readonly applications: SqliteApplications;
   private readonly versionsAndFiles: SqliteVersionsAndFiles;
   private readonly accounts: SqliteAccounts;
+  private readonly accessTokens: SqliteAccessTokens;
   private readonly uploadsAndLinks: SqliteUploadsAndLinks;
   private readonly activity: SqliteActivity;
+  private readonly adoption: SqliteAdoption;
   private readonly webhooks: SqliteWebhooks;
   private readonly audit: SqliteAudit;
 
@@ -90,8 +106,10 @@ export class SqliteStore implements Store {
     this.applications = new SqliteApplications(this.database);
     this.versionsAndFiles = new SqliteVersionsAndFiles(this.database, options);
     this.accounts = new SqliteAccounts(this.database);
+    this.accessTokens = new SqliteAccessTokens(this.database);
     this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
     this.activity = new SqliteActivity(this.database, this.background);
+    this.adoption = new SqliteAdoption(this.database, this.background);
     this.webhooks = new SqliteWebhooks(this.database);
     this.audit = new SqliteAudit(this.database);
   }
@@ -102,6 +120,12 @@ export class SqliteStore implements Store {
   }
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
     return this.guard(this.applications.getApplication(applicationId, options));
+  }
+  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
+    return this.guard(this.applications.recordLicenceAcceptance(acceptance));
+  }
+  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
+    return this.guard(this.applications.getLicenceAcceptance(applicationId, customerId, revision));
   }
   listApplications(query: ApplicationQuery): Promise<Page<Application>> {
     return this.guard(this.applications.listApplications(query));
@@ -163,8 +187,8 @@ export class SqliteStore implements Store {
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
     return this.guard(this.versionsAndFiles.setSignatureProblem(fileId, problem));
   }
-  listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
-    return this.guard(this.versionsAndFiles.listFilesMissingSha512(limit, afterFileId));
+  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+    return this.guard(this.versionsAndFiles.listFilesMissingDigests(limit, afterFileId));
   }
 
   // Customers and keys
@@ -174,8 +198,8 @@ export class SqliteStore implements Store {
   getCustomer(customerId: string): Promise<Customer | null> {
     return this.guard(this.accounts.getCustomer(customerId));
   }
-  listCustomers(page: number, pageSize: number): Promise<Page<Customer>> {
-    return this.guard(this.accounts.listCustomers(page, pageSize));
+  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
+    return this.guard(this.accounts.listCustomers(page, pageSize, search));
   }
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
     return this.guard(this.accounts.updateCustomer(customerId, patch, at));
@@ -185,6 +209,37 @@ export class SqliteStore implements Store {
   }
   findMissingCustomers(customerIds: string[]): Promise<string[]> {
     return this.guard(this.accounts.findMissingCustomers(customerIds));
+  }
+  // Access tokens
+  createAccessToken(token: AccessToken): Promise<AccessToken> {
+    return this.guard(this.accessTokens.createAccessToken(token));
+  }
+  listAccessTokens(customerId: string): Promise<AccessToken[]> {
+    return this.guard(this.accessTokens.listAccessTokens(customerId));
+  }
+  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.getAccessToken(customerId, tokenId));
+  }
+  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.findAccessTokenByHash(tokenHash));
+  }
+  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
+  }
+  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null> {
+    return this.guard(this.accessTokens.revokeAccessToken(customerId, tokenId, at));
+  }
+  touchAccessToken(tokenId: string, at: Date): Promise<void> {
+    return this.guard(this.accessTokens.touchAccessToken(tokenId, at));
+  }
+  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage> {
+    return this.guard(this.accessTokens.getAccessTokenUsage(tokenId, periodStart));
+  }
+  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome> {
+    return this.guard(this.accessTokens.countAccessTokenUse(use));
+  }
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
+    return this.guard(this.accessTokens.uncountAccessTokenUse(tokenId, periodStart, bytes));
   }
   createApiKey(key: ApiKey): Promise<ApiKey> {
     return this.guard(this.accounts.createApiKey(key));
@@ -248,6 +303,9 @@ export class SqliteStore implements Store {
   createShareLink(link: ShareLink): Promise<ShareLink> {
     return this.guard(this.uploadsAndLinks.createShareLink(link));
   }
+  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
+    return this.guard(this.uploadsAndLinks.listShareLinks(customerId, limit));
+  }
   getShareLink(tokenHash: string): Promise<ShareLink | null> {
     return this.guard(this.uploadsAndLinks.getShareLink(tokenHash));
   }
@@ -285,6 +343,26 @@ export class SqliteStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+
+  // Update checks and adoption
+  insertCheckEvents(events: CheckEvent[]): Promise<void> {
+    return this.guard(this.adoption.insertCheckEvents(events));
+  }
+  claimCheckBatch(limit: number): Promise<CheckBatch | null> {
+    return this.guard(this.adoption.claimCheckBatch(limit));
+  }
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.guard(this.adoption.finishCheckBatch(batchId, counts, seen));
+  }
+  purgeCheckEvents(before: Date, limit: number): Promise<number> {
+    return this.guard(this.adoption.purgeCheckEvents(before, limit));
+  }
+  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
+    return this.guard(this.adoption.listAdoptionCounts(applicationId, query));
+  }
+  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
+    return this.guard(this.adoption.listCustomerAdoption(applicationId, page, pageSize));
   }
 
   // Webhooks

@@ -26,6 +26,14 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_admin_keys_2: 'keyHash',
   sqlite_autoindex_audit_log_1: 'entryId',
   sqlite_autoindex_webhook_outbox_1: 'eventId',
+  sqlite_autoindex_access_tokens_1: 'tokenId',
+  sqlite_autoindex_access_tokens_2: 'tokenHash',
+  sqlite_autoindex_access_token_usage_1: 'tokenUsage',
+  sqlite_autoindex_access_token_clients_1: 'tokenClient',
+  sqlite_autoindex_licence_acceptances_1: 'licenceAcceptance',
+  sqlite_autoindex_check_events_1: 'eventId',
+  sqlite_autoindex_adoption_counts_1: 'adoptionCount',
+  sqlite_autoindex_customer_versions_1: 'customerVersion',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

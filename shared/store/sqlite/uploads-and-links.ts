@@ -7,7 +7,7 @@ import { shareLinkFromRow, toMillis, uploadSessionFromRow } from './rows';
 
 type UploadAndLinkMethods = Pick<Store,
   | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
-  | 'createShareLink' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
+  | 'createShareLink' | 'listShareLinks' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
   | 'purgeShareLinks'>;
 
 /** Large-upload sessions and share links, the two records that expire. */
@@ -64,6 +64,12 @@ export class SqliteUploadsAndLinks implements UploadAndLinkMethods {
           toMillis(link.revokedAt), toMillis(link.expiredAt), link.maxDownloads, link.downloadCount, toMillis(link.createdAt)),
     );
     return link;
+  }
+
+  async listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
+    requireCount('limit', limit);
+    return (this.database.prepare('SELECT * FROM share_links WHERE customer_id = ? ORDER BY created_at DESC, token_hash DESC LIMIT ?')
+      .all(customerId, limit) as Row[]).map(shareLinkFromRow);
   }
 
   async getShareLink(tokenHash: string): Promise<ShareLink | null> {

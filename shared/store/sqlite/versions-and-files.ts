@@ -15,7 +15,7 @@ import { fileFromRow, toMillis, versionFromRow } from './rows';
 
 type VersionAndFileMethods = Pick<Store,
   | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingSha512' | 'deleteVersion' | 'deleteFile'>;
+  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingDigests' | 'deleteVersion' | 'deleteFile'>;
 
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
@@ -33,10 +33,11 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
     const created = newVersion(applicationId, version, patch, at, this.options);
     this.database.prepare(
       `INSERT INTO versions (application_id, version, release_notes, required_tier, channel, status, rollout_percentage,
-         published_at, order_key, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
+         published_at, bundle_version, minimum_system_version, critical, order_key, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (application_id, version) DO NOTHING`,
     ).run(applicationId, version, created.releaseNotes, created.requiredTier, created.channel, created.status,
-      created.rolloutPercentage, toMillis(created.publishedAt), versionOrderKey(version), at.getTime(), at.getTime());
+      created.rolloutPercentage, toMillis(created.publishedAt), created.bundleVersion, created.minimumSystemVersion, created.critical ? 1 : 0,
+      versionOrderKey(version), at.getTime(), at.getTime());
     this.database.update('versions', 'application_id = ? AND version = ?', [applicationId, version], versionColumns(patch), at);
     return this.readVersion(applicationId, version) as Version;
   }
@@ -92,11 +93,11 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type,
-             status, live, storage_key, platform, arch, sha512, signature_problem, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             status, live, storage_key, platform, arch, sha512, sha1, signature_problem, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(file.fileId, file.applicationId, file.version, file.fileName, file.fileSize, file.contentType, file.checksum,
-          file.fileType, file.status, isLive(file.status), file.storageKey, file.platform, file.arch, file.sha512,
+          file.fileType, file.status, isLive(file.status), file.storageKey, file.platform, file.arch, file.sha512, file.sha1,
           file.signatureProblem, toMillis(file.createdAt), toMillis(file.updatedAt)),
     );
     return file;
@@ -112,7 +113,7 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
-    const { checksum, sha512, release } = publication;
+    const { checksum, sha512, sha1, release } = publication;
     // One IMMEDIATE transaction: the file's status, the version's channel and status, and both writes
     // are seen and made together, so no reader sees the file without its version's fields.
     const publish = this.database.db.transaction((): FilePublicationResult => {
@@ -121,8 +122,8 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
       const existing = this.readVersion(file.applicationId, file.version);
       if (existing && uploadReleaseMismatch(existing, release)) return { outcome: 'version-differs', version: existing };
       if (file.status === 'pending') {
-        this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
-          .run(checksum, sha512, at.getTime(), fileId);
+        this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, sha1 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
+          .run(checksum, sha512, sha1, at.getTime(), fileId);
       }
       const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
       const version = this.writeVersion(file.applicationId, file.version,
@@ -170,7 +171,7 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const result = this.database.prepare('UPDATE files SET sha512 = ? WHERE file_id = ?').run(digests.sha512, fileId);
+    const result = this.database.prepare('UPDATE files SET sha512 = ?, sha1 = ? WHERE file_id = ?').run(digests.sha512, digests.sha1, fileId);
     return result.changes ? this.getFile(fileId) : null;
   }
 
@@ -179,11 +180,11 @@ export class SqliteVersionsAndFiles implements VersionAndFileMethods {
     return result.changes ? this.getFile(fileId) : null;
   }
 
-  async listFilesMissingSha512(limit: number, afterFileId?: string): Promise<FileRecord[]> {
+  async listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
     requireCount('limit', limit);
-    // The conditions of files_missing_sha512, so SQLite reads that index and nothing else.
+    // The conditions of files_missing_digests, so SQLite reads that index and nothing else.
     const rows = this.database.prepare(
-      `SELECT * FROM files WHERE status = 'available' AND sha512 IS NULL AND file_id > ? ORDER BY file_id LIMIT ?`,
+      `SELECT * FROM files WHERE status = 'available' AND (sha512 IS NULL OR sha1 IS NULL) AND file_id > ? ORDER BY file_id LIMIT ?`,
     ).all(afterFileId ?? '', limit) as Row[];
     return rows.map(fileFromRow);
   }
@@ -195,6 +196,10 @@ function versionColumns(patch: VersionPatch): Record<string, unknown> {
     required_tier: patch.requiredTier,
     channel: patch.channel,
     rollout_percentage: patch.rolloutPercentage,
+    bundle_version: patch.bundleVersion,
+    minimum_system_version: patch.minimumSystemVersion,
+    critical: patch.critical === undefined ? undefined : patch.critical ? 1 : 0,
+    yank_reason: patch.yankReason,
   };
 }
 

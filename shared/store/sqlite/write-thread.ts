@@ -2,15 +2,22 @@
  * The SQLite store's write thread (see background-writer.ts): its own connection to the same file
  * stores events and folds them into the daily counters, so neither runs on the event loop that
  * serves requests. Checkpoints are the checkpoint thread's. workerData: { file }.
- * Requests: { id, op: 'insertEvents', rows } and { id, op: 'rollupEvents', limit }, answered with
+ * Requests: { id, op: 'insertEvents' | 'insertChecks', rows }, { id, op: 'rollupEvents' | 'claimChecks', limit } and
+ * { id, op: 'finishChecks', batchId, counts, seen }, answered with
  * { id, result } or { id, error, code } (code: SQLite's, when it raised the error); 'stop' closes the
  * connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openThreadConnection } from './connection';
-import { EventRow, eventWrites } from './event-writes';
+import { CheckRow, EventRow, eventWrites, runOperation } from './event-writes';
+import type { CountRow, SeenRow } from './check-rollup';
 
-export type BackgroundOperation = { op: 'insertEvents'; rows: EventRow[] } | { op: 'rollupEvents'; limit: number };
+export type BackgroundOperation =
+  | { op: 'insertEvents'; rows: EventRow[] }
+  | { op: 'insertChecks'; rows: CheckRow[] }
+  | { op: 'claimChecks'; limit: number }
+  | { op: 'finishChecks'; batchId: string; counts: CountRow[]; seen: SeenRow[] }
+  | { op: 'rollupEvents'; limit: number };
 export type BackgroundRequest = BackgroundOperation & { id: number };
 export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string; code?: string };
 
@@ -19,8 +26,7 @@ const db = openThreadConnection(file);
 const writes = eventWrites(db);
 
 function run(request: BackgroundRequest): unknown {
-  if (request.op === 'insertEvents') return writes.insertEvents(request.rows);
-  return writes.rollupEvents(request.limit);
+  return runOperation(writes, request);
 }
 
 parentPort?.on('message', (message: BackgroundRequest | 'stop') => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { fields, text } from '../fields';
 import { FieldRule, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
-import { jsonNotArray, jsonNotString, NOT_A_PAGE_SIZE } from '../values';
+import { jsonNotArray, jsonNotString, NOT_A_DATE, NOT_A_PAGE_SIZE } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -36,6 +36,10 @@ export function adminKeyFuzzers({ f, keys, admin, known }: RouteContext): RouteF
   const auditRules: QueryRules = {
     action: { valid: values('application.update', 'adminKey.create', 'nothing.here'), invalid: values('', 'update', 'Application.update', 'a.b.c', 'a..b', '__proto__', 'x'.repeat(70)) },
     applicationId: { valid: values(f.apps.main, 'nothing-here'), invalid: fc.oneof(text.badApplicationId, values('')) },
+    actor: { valid: values('root', 'adm_unknown', '%', '__proto__'), invalid: values('', 'x'.repeat(101)) },
+    target: { valid: values(f.apps.main, 'a/b', '%2F', '__proto__'), invalid: values('', 'x'.repeat(301)) },
+    from: { valid: values('2024-01-01', '1970-01-01'), invalid: values(...NOT_A_DATE) },
+    to: { valid: values('2026-12-31', '9999-12-31'), invalid: values(...NOT_A_DATE) },
     limit: { valid: values('1', '20', '100'), invalid: values(...NOT_A_PAGE_SIZE) },
     // No valid cursor to make up: one comes only from a page.
     cursor: {

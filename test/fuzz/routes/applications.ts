@@ -1,12 +1,15 @@
 import fc from 'fast-check';
+import { generateKeyPairSync } from 'node:crypto';
 import { fields, text } from '../fields';
 import { FieldRules, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
-import { encoded, jsonNotNumber, jsonNotString, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
+import { encoded, jsonNotBoolean, jsonNotNullableString, jsonNotNumber, jsonNotString, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
 const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
+/** An Ed25519 public key as Sparkle's generate_keys prints it (base64 of 32 bytes). */
+const SPARKLE_PUBLIC_KEY = Buffer.from(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x as string, 'base64url').toString('base64');
 
 /** Applications and their versions. */
 export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRules, applicationParam, known }: RouteContext): RouteFuzzer[] {
@@ -17,6 +20,10 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
     description: fields.multiLine(2_000, { nullable: true }),
     tags: fields.tags(),
     customerIds: fields.customerIds(customerIds),
+    sparklePublicKey: {
+      valid: values(`"${SPARKLE_PUBLIC_KEY}"`, 'null'),
+      invalid: fc.oneof(values('""', '"abc"', `"${Buffer.alloc(64).toString('base64')}"`, `"${SPARKLE_PUBLIC_KEY.slice(1)}"`), jsonNotNullableString),
+    },
   });
   const create = jsonBody(applicationFields(true), { emptyIsRefused: false });
   const update = jsonBody(applicationFields(false), { emptyIsRefused: true });
@@ -37,6 +44,9 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
       expects: [400, 409],
     },
     rolloutPercentage: { valid: values('100', '50', '1'), invalid: fc.oneof(values('0', '101', '-1', '12.5', '1e3', '1e999', '-0'), jsonNotNumber) },
+    bundleVersion: { valid: values('"1042"', '"1.2.3"', 'null'), invalid: fc.oneof(values('""', '"a b"', '"<1>"', '"1."', `"${'9'.repeat(65)}"`), jsonNotNullableString) },
+    minimumSystemVersion: { valid: values('"11.0"', '"10.0.17763"', 'null'), invalid: fc.oneof(values('""', '"eleven"', '"11.0.0.0.0"', '"11 "'), jsonNotNullableString) },
+    critical: { valid: values('true', 'false'), invalid: jsonNotBoolean },
   }, { emptyIsRefused: true });
   const statusFilter = values('draft', 'published', 'yanked');
   const versionListRules: QueryRules = {

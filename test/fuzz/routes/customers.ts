@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { fields, text } from '../fields';
 import { FieldRules, jsonContentType, jsonField, malformedJsonOfType, pathParameterDefects, unreadBodyOddities } from '../mutations';
 import type { RouteContext } from './context';
-import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer } from './route-fuzzer';
+import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
@@ -34,7 +34,10 @@ export function customerFuzzers({ f, keys, admin, customerIds, pageRules, custom
     fuzzer({
       method: 'GET', path: CUSTOMERS, changesData: false,
       base: draft('GET', CUSTOMERS, {}, admin),
-      ...plus(keyed('admin', keys, pageRules), [], [unreadBodyOddities]),
+      ...plus(keyed('admin', keys, {
+        ...pageRules,
+        search: { valid: values('cust', 'Premium', '%', 'a_b'), invalid: values('', 'x'.repeat(101), 'a\u0000b', 'a\nb') },
+      }), [], [unreadBodyOddities]),
     }),
     fuzzer({
       method: 'GET', path: CUSTOMER, changesData: false,

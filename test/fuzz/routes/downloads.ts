@@ -2,14 +2,18 @@ import fc from 'fast-check';
 import { decodedName, Draft, Mutation } from '../draft';
 import { fields, text } from '../fields';
 import { FieldRule, FieldRules, pathParameterDefects, QueryRules, unknownQueryParameter, unreadBodyOddities } from '../mutations';
-import { base64url, jsonString, unknownId } from '../values';
+import { base64url, encoded, jsonString, unknownId } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, setJson, unkeyed, values } from './route-fuzzer';
 
 const SHARE_USE = '/v1/downloads/share/:token';
+const LATEST_LINK = '/v1/downloads/latest/:applicationId/:platform';
+const LATEST_ARCH_LINK = `${LATEST_LINK}/:arch`;
+const LICENCE = '/v1/downloads/licence/:applicationId';
+const LICENCE_ACCEPT = `${LICENCE}/accept`;
 
 /** Customers' download URLs, share links and releases listing. */
-export function downloadFuzzers({ f, keys, admin, customer, known, pageRules }: RouteContext): RouteFuzzer[] {
+export function downloadFuzzers({ f, keys, admin, customer, known, pageRules, applicationParam }: RouteContext): RouteFuzzer[] {
   const main = f.apps.main;
   const free = `Bearer ${f.customers.free.apiKey}`;
   const refusal = (label: string, apply: (d: Draft) => void, expects: number[]): Mutation => ({ label, defect: true, expects, apply });
@@ -55,7 +59,57 @@ export function downloadFuzzers({ f, keys, admin, customer, known, pageRules }: 
     label: 'a key a share link does not need', defect: false, apply: (d) => { d.authorization = authorization; },
   }));
 
+  // The main application's open version has a MAIN file for any platform and arch: every target finds it.
+  const latestRules: QueryRules = {
+    channel: selectorRules.channel,
+    fileType: { valid: values('bin', 'BIN'), invalid: values('', '.dmg', 'd m g', 'x'.repeat(17), 'tar..gz', 'é') },
+  };
+  const targetName = (name: string, unknown: string[]) => pathParameterDefects(name, fc.oneof(
+    text.hostileSegment(name.slice(0, 3)),
+    values(...unknown).map(encoded),
+  ));
+  const aliases = (pairs: string[][]) => fc.constantFrom(...pairs).map(([platform, arch]): Mutation => ({
+    label: `target ${platform} ${arch ?? ''}`, defect: false,
+    apply: (d) => { d.params.platform = platform; if (arch !== undefined && 'arch' in d.params) d.params.arch = arch; },
+  }));
+  const unknownPlatforms = ['any', 'beos', 'Mac OS', 'toString', '__proto__', 'linux.', 'mac.d$g', 'win.'];
+  const latestLink = (path: string, params: Record<string, string>, extra: fc.Arbitrary<Mutation>[]) => fuzzer({
+    method: 'GET', path, changesData: false,
+    base: draft('GET', path, params, customer),
+    ...plus(keyed('customer', keys, latestRules), [
+      applicationParam(f.apps.deleted, f.apps.spare),
+      ...extra,
+      fc.constant(refusal('a file type the application has no build of', (d) => { d.query = [['fileType', 'pkg']]; }, [404])),
+    ], [
+      aliases([['mac', 'aarch64'], ['darwin', 'x86_64'], ['WIN', 'amd64'], ['osx', 'universal'], ['linux', 'armv7'], ['macos', 'arm64.bin']]),
+      unreadBodyOddities,
+    ]),
+  });
+
+  const accept = jsonBody({ revision: { ...fields.licenceRevision(), required: true } }, { emptyIsRefused: true });
+
   return [
+    fuzzer({
+      method: 'GET', path: '/v1/downloads/applications', changesData: false,
+      base: draft('GET', '/v1/downloads/applications', {}, customer),
+      ...plus(keyed('customer', keys, pageRules), [], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: LICENCE, changesData: false,
+      base: draft('GET', LICENCE, { applicationId: main }, customer),
+      ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare)], [unreadBodyOddities]),
+    }),
+    // The main application has no licence: a valid acceptance is refused with 409, and each case carries a defect besides.
+    fuzzer({
+      method: 'POST', path: LICENCE_ACCEPT, changesData: true,
+      base: draft('POST', LICENCE_ACCEPT, { applicationId: main }, customer, json({ revision: '1' })),
+      ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare), ...accept.defects], accept.oddities, known.jsonBody),
+    }),
+    latestLink(LATEST_LINK, { applicationId: main, platform: 'linux' }, [targetName('platform', unknownPlatforms)]),
+    latestLink(LATEST_ARCH_LINK, { applicationId: main, platform: 'windows', arch: 'x64' }, [
+      targetName('platform', [...unknownPlatforms, 'linux.bin']),
+      targetName('arch', ['any', 'sparc', 'X86-32', 'constructor', 'x64.', 'x64.a b', `x64.${'b'.repeat(17)}`]),
+    ]),
     fuzzer({
       method: 'GET', path: '/v1/downloads/url', changesData: false,
       base: draft('GET', '/v1/downloads/url', {}, customer, { kind: 'none' }, [['applicationId', main], ['version', f.versions.open]]),

@@ -1,12 +1,17 @@
 import type { Fixture } from '../fixture';
+import { accessTokenFuzzers } from './access-tokens';
 import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
+import { callerFuzzers } from './caller';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
+import { customerShareLinkFuzzers } from './customer-share-links';
 import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
 import { metricsFuzzers } from './metrics';
+import { packageFeedFuzzers } from './package-feeds';
 import type { RouteFuzzer } from './route-fuzzer';
+import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
 import { updateFeedFuzzers } from './updates';
@@ -22,14 +27,19 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
   return [
     ...downloadFuzzers(context),
     ...updateFeedFuzzers(context),
+    ...sparkleFuzzers(context),
+    ...packageFeedFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
+    ...customerShareLinkFuzzers(context),
+    ...accessTokenFuzzers(context),
     ...deletionFuzzers(context),
     ...webhookFuzzers(context),
     ...statisticsFuzzers(context),
     ...adminKeyFuzzers(context),
     ...metricsFuzzers(context),
+    ...callerFuzzers(context),
   ];
 }

@@ -58,12 +58,16 @@ export function updateFeedFuzzers({ f, keys, customer, applicationParam }: Route
           unknownId('setup').map((name) => `${name}.exe`),
           values(encoded(f.files.main.fileName.toUpperCase()), `${encoded(f.files.main.fileName)}%00`),
         )),
+        fc.constant(refusal('the blockmap of a file that has none', (d) => { d.params.fileName = `${encoded(f.files.main.fileName)}.blockmap`; }, [404])),
         fc.constant(refusal('a free customer asking for a file of a premium version', (d) => {
           d.authorization = free;
           d.params.version = f.versions.premium;
         }, [403])),
       ], [
         fc.constant<Mutation>({ label: 'a file that is not MAIN', defect: false, apply: (d) => { d.params.fileName = encoded(f.files.dependency.fileName); } }),
+        // A differential update's byte ranges: one answered here, several (or none the field can mean) redirected.
+        fc.constantFrom('bytes=0-9', 'bytes=-1', 'bytes=0-1, 5-6', 'bytes=5-4', 'bytes=99999999-', 'bytes=x', 'items=0-1', `bytes=${'0-0,'.repeat(1200)}0-0`)
+          .map((range): Mutation => ({ label: `Range ${range.slice(0, 24)}`, defect: false, apply: (d) => { d.headers.push(['Range', range]); } })),
         unreadBodyOddities,
       ]),
     }),

@@ -30,5 +30,7 @@ export const AUDIT_LISTING_INDEXES = {
   action: { action: 1, timestamp: -1, entryId: -1 },
   application: { applicationId: 1, timestamp: -1, entryId: -1 },
   applicationAndAction: { applicationId: 1, action: 1, timestamp: -1, entryId: -1 },
+  actor: { actor: 1, timestamp: -1, entryId: -1 },
+  target: { target: 1, timestamp: -1, entryId: -1 },
 } as const;
 for (const key of Object.values(AUDIT_LISTING_INDEXES)) auditEntrySchema.index(key);

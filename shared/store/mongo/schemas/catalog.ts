@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { Application, FileRecord, Version } from '../../models';
+import type { Application, FileRecord, LicenceAcceptance, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -8,14 +8,18 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-export type ApplicationDoc = Omit<Application, 'isActive' | 'updateSigningKey' | 'defaultVersionStatus'>
-  & { updateSigningKey?: string | null; defaultVersionStatus?: Application['defaultVersionStatus'] };
+type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl';
+export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
+  & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
 export type VersionReleaseField = 'channel' | 'status' | 'rolloutPercentage' | 'publishedAt' | 'orderKey';
+/** The fields versions gained with Sparkle's appcast: absent on versions stored before, read as null and false. */
+export type VersionSparkleField = 'bundleVersion' | 'minimumSystemVersion' | 'critical';
 /** A version as read: one stored before the release model lacks its fields until `npm run migrate` fills them in. */
-export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField> & Partial<Pick<VersionDoc, VersionReleaseField>>;
+export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField | VersionSparkleField>
+  & Partial<Pick<VersionDoc, VersionReleaseField | VersionSparkleField>>;
 /**
  * `live` marks files that reserve their name and MAIN slot (pending or available); failed files
  * release them. Files stored before platforms lack platform and arch until `npm run migrate`.
@@ -30,7 +34,13 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     tags: [String],
     customerIds: [String],
     updateSigningKey: String,
+    sparklePublicKey: String,
     defaultVersionStatus: String,
+    licenceText: String,
+    licenceRevision: Number,
+    displayName: String,
+    accentColour: String,
+    supportUrl: String,
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
@@ -44,6 +54,19 @@ applicationSchema.index({ createdAt: 1, applicationId: 1 });
 applicationSchema.index({ tags: 1, createdAt: 1, applicationId: 1 });
 applicationSchema.index({ customerIds: 1, createdAt: 1, applicationId: 1 });
 
+/** One customer's acceptance of one licence revision; the unique index keeps the first. */
+export const licenceAcceptanceSchema = new Schema<LicenceAcceptance>(
+  {
+    applicationId: String,
+    customerId: String,
+    revision: Number,
+    acceptedAt: Date,
+    clientIp: String,
+  },
+  collectionOptions('licenceAcceptances'),
+);
+licenceAcceptanceSchema.index({ applicationId: 1, customerId: 1, revision: 1 }, uniqueIndex('unique_licenceAcceptance'));
+
 export const versionSchema = new Schema<VersionDoc>(
   {
     applicationId: String,
@@ -54,6 +77,10 @@ export const versionSchema = new Schema<VersionDoc>(
     status: String,
     rolloutPercentage: Number,
     publishedAt: Date,
+    bundleVersion: String,
+    minimumSystemVersion: String,
+    critical: Boolean,
+    yankReason: String,
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,
@@ -80,6 +107,7 @@ export const fileSchema = new Schema<FileDoc>(
     platform: String,
     arch: String,
     sha512: String,
+    sha1: String,
     signatureProblem: String,
     createdAt: Date,
     updatedAt: Date,
@@ -98,5 +126,7 @@ fileSchema.index(
   { applicationId: 1, version: 1, fileName: 1 },
   { ...uniqueIndex('unique_fileName'), partialFilterExpression: { live: true } },
 );
-// The digest backfill's pages: available files without a SHA-512 (null or missing), by fileId.
+// The digest backfill's pages: available files without a SHA-512 or a SHA-1 (null or missing), by
+// fileId; one index per digest, which the query's $or reads and merges in fileId order.
 fileSchema.index({ sha512: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
+fileSchema.index({ sha1: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });

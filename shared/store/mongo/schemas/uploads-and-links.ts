@@ -58,3 +58,4 @@ export const shareLinkSchema = new Schema<ShareLinkDoc>(
 );
 shareLinkSchema.index({ tokenHash: 1 }, uniqueIndex('unique_tokenHash'));
 shareLinkSchema.index({ expiresAt: 1 });
+shareLinkSchema.index({ customerId: 1, createdAt: -1, tokenHash: -1 });

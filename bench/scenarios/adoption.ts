@@ -1,0 +1,46 @@
+import { runJsonChild } from '../children';
+import { makeTempDir } from '../cleanup';
+import { figure, Figure } from '../figures';
+
+interface AdoptionRun {
+  appended: number;
+  appendMs: number;
+  folded: number;
+  foldMs: number;
+  smallP50Ms: number;
+  largeP50Ms: number;
+  largeCounters: number;
+  smallAllSelectionRows: number;
+}
+
+/**
+ * The adoption rollup's throughput (check events folded per second, HyperLogLogs included, next to
+ * appending the same events), and the adoption answer at 10M check events against 10k (target: at
+ * most twice as slow): it reads daily counters, never events (bench/adoption-store.ts).
+ */
+export async function adoptionFigures(redisUrl: string): Promise<Figure[]> {
+  const dir = makeTempDir('bds-bench-adoption-');
+  try {
+    const run = await runJsonChild<AdoptionRun>('adoption-store', [dir.path, redisUrl, `bench-adoption-${process.pid}`], 600_000);
+    if (run.folded !== run.appended) throw new Error(`the adoption rollup folded ${run.folded} of ${run.appended} checks`);
+    return [
+      figure({
+        name: `adoption rollup: ${run.appended.toLocaleString('en-US')} checks folded (SQLite, Redis HLL)`,
+        value: run.appended / (run.foldMs / 1000),
+        unit: 'events/s',
+        baseline: { name: 'appending the same checks', value: run.appended / (run.appendMs / 1000) },
+        detail: run,
+      }),
+      figure({
+        name: 'adoption answer, 30 days, p50 @10M vs @10k check events',
+        value: run.largeP50Ms,
+        unit: 'ms',
+        baseline: { name: '@10k check events', value: run.smallP50Ms },
+        target: { on: 'ratio', op: '<=', limit: 2 },
+        detail: run,
+      }),
+    ];
+  } finally {
+    await dir.remove();
+  }
+}

@@ -1,0 +1,59 @@
+import { isAccessToken } from '../../shared/api-keys';
+import type { Clock } from '../../shared/clock';
+import { AppError, forbidden, unauthorized } from '../../shared/errors';
+import { hashSecret } from '../../shared/secrets';
+import type { AccessToken } from '../../shared/store/models';
+import type { CustomerPrincipal } from '../http/context';
+import { andThen, Eventually } from '../http/eventually';
+import type { AccessTokenCache } from './access-token-cache';
+import type { ApiKeyCache, CustomerStanding } from './api-key-cache';
+
+/** What a request made with an access token carries: the token as it stands, and the key its client addresses are hashed with. */
+export interface TokenGrant {
+  record: AccessToken;
+  clientKey: Buffer;
+}
+
+/** The paths a token opens: downloads and update feeds, read only (a token never creates a share link or changes anything). */
+const TOKEN_PATHS = /^\/v1\/(downloads|updates)\//;
+
+/**
+ * The customer a presented access token stands for, with the token's grant: 401 for a token unknown
+ * or revoked, 403 outside its validity (TOKEN_NOT_YET_VALID with when it starts, TOKEN_EXPIRED), for an
+ * inactive customer, or on a route a token does not open. Answers now when the token and its customer
+ * are cached in process.
+ */
+export function tokenAdmission(tokens: AccessTokenCache, keyCache: ApiKeyCache, clock: Clock) {
+  const admit = (record: AccessToken | null, presented: string): Eventually<CustomerPrincipal> => {
+    if (!record || record.revokedAt) throw unauthorized('invalid access token');
+    const now = clock.now();
+    if (record.validFrom && now < record.validFrom.getTime()) {
+      throw new AppError(403, 'TOKEN_NOT_YET_VALID', `this access token is valid from ${record.validFrom.toISOString()}`,
+        [{ field: 'validFrom', message: record.validFrom.toISOString() }], record.validFrom);
+    }
+    if (record.validUntil && now >= record.validUntil.getTime()) {
+      throw new AppError(403, 'TOKEN_EXPIRED', `this access token expired at ${record.validUntil.toISOString()}`,
+        [{ field: 'validUntil', message: record.validUntil.toISOString() }]);
+    }
+    const grant: TokenGrant = { record, clientKey: tokens.clientKey(record.tokenHash, presented) };
+    const standing = keyCache.cachedStanding(record.customerId) ?? keyCache.standing(record.customerId);
+    return andThen(standing, (customer: CustomerStanding | null) => {
+      if (!customer) throw unauthorized('invalid access token');
+      if (!customer.isActive) throw forbidden('customer account is inactive');
+      tokens.recordUse(record.tokenId);
+      return { kind: 'customer', customerId: record.customerId, keyId: record.tokenId, tier: customer.tier, token: grant } satisfies CustomerPrincipal;
+    }, undefined);
+  };
+
+  return (presented: string, method: string, path: string): Eventually<CustomerPrincipal> => {
+    if (!isAccessToken(presented)) throw unauthorized('invalid access token');
+    if ((method !== 'GET' && method !== 'HEAD') || !TOKEN_PATHS.test(path)) {
+      throw forbidden('an access token only downloads and reads update feeds: this request needs an API key');
+    }
+    const tokenHash = hashSecret(presented);
+    const cached = tokens.cached(tokenHash);
+    return cached ? admit(cached, presented) : tokens.resolve(tokenHash).then((record) => admit(record, presented));
+  };
+}
+
+export type TokenAdmission = ReturnType<typeof tokenAdmission>;

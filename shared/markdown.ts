@@ -1,0 +1,58 @@
+import { Marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+
+/*
+ * The one renderer of the Markdown vendors write for customers (release notes, licence texts): GFM
+ * through `marked`, then an allow-list through `sanitize-html`, since Markdown passes raw HTML
+ * through. What comes out is text structure and links only: no script, style, image, frame, form,
+ * class, style or event-handler attribute, and links only to http, https and mailto (no
+ * `javascript:`, `data:` or protocol-relative URL), each with rel="noopener noreferrer nofollow" so a
+ * page it opens can neither reach back nor borrow the service's standing. Images are refused too:
+ * the portal loads nothing from another origin.
+ */
+
+const markdown = new Marked({ gfm: true, async: false });
+
+const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 's', 'code', 'pre', 'kbd',
+  'blockquote', 'ul', 'ol', 'li', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'input',
+];
+
+const LINK_REL = 'noopener noreferrer nofollow';
+
+const POLICY: sanitizeHtml.IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+    // GFM task lists: `- [x] done` renders a disabled checkbox.
+    input: ['type', 'checked', 'disabled'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // script, style, textarea, option and noscript lose their content with their tags.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'iframe', 'object', 'svg', 'math'],
+  allowedClasses: {},
+  allowedStyles: {},
+  transformTags: {
+    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: LINK_REL } }),
+    input: (tagName, attribs) => (attribs.type === 'checkbox'
+      ? { tagName, attribs: { type: 'checkbox', disabled: '', ...(attribs.checked !== undefined ? { checked: '' } : {}) } }
+      : { tagName: '', attribs: {} }),
+  },
+  exclusiveFilter: (frame) => frame.tag === 'input' && frame.attribs.type !== 'checkbox',
+};
+
+/** Sanitized HTML of a Markdown text, safe to put in a page as it is. */
+export function renderMarkdown(text: string): string {
+  return sanitizeHtml(markdown.parse(text) as string, POLICY);
+}
+
+/** Sanitized HTML of a text that may be absent (release notes). */
+export function renderOptionalMarkdown(text: string | null): string | null {
+  return text === null ? null : renderMarkdown(text);
+}

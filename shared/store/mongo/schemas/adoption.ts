@@ -1,0 +1,76 @@
+import { Schema, type Types } from 'mongoose';
+import type { AdoptionCount, CheckEvent, CustomerVersionSeen } from '../../models';
+import { uniqueIndex } from '../unique-indexes';
+import { collectionOptions } from './schema-options';
+
+/** `counted` is false until an adoption rollup claims the check; `batchId` names the batch that claimed it. */
+export type CheckEventDoc = CheckEvent & { counted: boolean; batchId: string | null };
+/** `appliedBatches` holds the latest rollup batches added to this counter, so adding one again is a no-op. */
+export type AdoptionCountDoc = AdoptionCount & { appliedBatches: string[] };
+export type CustomerVersionDoc = CustomerVersionSeen;
+/** An adoption rollup batch not yet finished: the check events it may claim. */
+export interface CheckRollupBatchDoc {
+  _id: string;
+  eventIds: Types.ObjectId[];
+}
+
+export const checkEventSchema = new Schema<CheckEventDoc>(
+  {
+    eventId: String,
+    applicationId: String,
+    customerId: String,
+    client: String,
+    platform: String,
+    arch: String,
+    channel: String,
+    runningVersion: String,
+    offeredVersion: String,
+    installId: String,
+    installHash: String,
+    timestamp: Date,
+    counted: Boolean,
+    batchId: String,
+  },
+  collectionOptions('checkEvents'),
+);
+checkEventSchema.index({ eventId: 1 }, uniqueIndex('unique_checkEventId'));
+// Only the checks still to be counted, in the order rollups claim them.
+checkEventSchema.index({ counted: 1, _id: 1 }, { partialFilterExpression: { counted: false } });
+// The retention purge: counted checks by age.
+checkEventSchema.index({ timestamp: 1 }, { partialFilterExpression: { counted: true } });
+
+export const adoptionCountSchema = new Schema<AdoptionCountDoc>(
+  {
+    applicationId: String,
+    date: String,
+    channel: String,
+    platform: String,
+    arch: String,
+    version: String,
+    checks: Number,
+    installs: Number,
+    appliedBatches: [String],
+  },
+  collectionOptions('adoptionCounts'),
+);
+// One counter per day and selection; the adoption query reads one selection's days in order through it.
+adoptionCountSchema.index({ applicationId: 1, channel: 1, platform: 1, arch: 1, date: 1, version: 1 }, uniqueIndex('unique_adoptionCount'));
+
+export const customerVersionSchema = new Schema<CustomerVersionDoc>(
+  {
+    applicationId: String,
+    customerId: String,
+    version: String,
+    lastReportedAt: Date,
+  },
+  collectionOptions('customerVersions'),
+);
+customerVersionSchema.index({ applicationId: 1, customerId: 1, version: 1 }, uniqueIndex('unique_customerVersion'));
+
+export const checkRollupBatchSchema = new Schema<CheckRollupBatchDoc>(
+  {
+    _id: String,
+    eventIds: [Schema.Types.ObjectId],
+  },
+  collectionOptions('checkRollupBatches'),
+);

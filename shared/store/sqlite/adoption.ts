@@ -1,0 +1,102 @@
+import type { Arch, Platform } from '../../releases/platforms';
+import { requireCount, requirePage } from '../bounds';
+import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen, UpdateClientFamily } from '../models';
+import type { AdoptionCountQuery, Page, Store } from '../store';
+import type { BackgroundWriter } from './background-writer';
+import type { Row, SqliteDatabase } from './database';
+
+type AdoptionMethods = Pick<Store,
+  'insertCheckEvents' | 'claimCheckBatch' | 'finishCheckBatch' | 'purgeCheckEvents' | 'listAdoptionCounts' | 'listCustomerAdoption'>;
+
+/**
+ * Update checks and their adoption counters. Check events are appended, and batches claimed and
+ * finished, through the background writer (check-rollup.ts), as download events are written and
+ * folded. A batch is named by the rollup position it starts from and the last event it holds:
+ * finishing it moves the position in the same transaction as the counters, only when the position
+ * is still where the batch started, so a batch is added once whoever finishes it.
+ */
+export class SqliteAdoption implements AdoptionMethods {
+  constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
+
+  insertCheckEvents(events: CheckEvent[]): Promise<void> {
+    return this.background.insertChecks(events);
+  }
+
+  async claimCheckBatch(limit: number): Promise<CheckBatch | null> {
+    requireCount('limit', limit);
+    const claimed = await this.background.claimChecks(limit);
+    return claimed && { batchId: claimed.batchId, events: claimed.rows.map(checkEventFromRow) };
+  }
+
+  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
+    return this.background.finishChecks(
+      batchId,
+      counts.map((c) => [c.applicationId, c.channel, c.platform, c.arch, c.date, c.version, c.checks, c.installs]),
+      seen.map((s) => [s.applicationId, s.customerId, s.version, s.lastReportedAt.getTime()]),
+    );
+  }
+
+  async purgeCheckEvents(before: Date, limit: number): Promise<number> {
+    requireCount('limit', limit);
+    // Only events the rollup has counted: an old event still waiting is counted first.
+    return this.database.prepare(
+      'DELETE FROM check_events WHERE seq IN (SELECT seq FROM check_events WHERE ts < ? AND seq <= ? ORDER BY ts LIMIT ?)',
+    ).run(before.getTime(), this.position(), limit).changes;
+  }
+
+  async listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
+    const rows = this.database.prepare(
+      `SELECT * FROM adoption_counts WHERE application_id = ? AND channel = ? AND platform = ? AND arch = ? AND date BETWEEN ? AND ?
+       ORDER BY date, version`,
+    ).all(applicationId, query.channel, query.platform, query.arch, query.from, query.to) as Row[];
+    return rows.map((row) => ({
+      applicationId: row.application_id as string,
+      date: row.date as string,
+      channel: row.channel as string,
+      platform: row.platform as string,
+      arch: row.arch as string,
+      version: row.version as string,
+      checks: row.checks as number,
+      installs: row.installs as number,
+    }));
+  }
+
+  async listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
+    requirePage(page, pageSize);
+    const total = (this.database.prepare('SELECT count(DISTINCT customer_id) AS n FROM customer_versions WHERE application_id = ?')
+      .get(applicationId) as { n: number }).n;
+    const customers = this.database.prepare(
+      'SELECT DISTINCT customer_id FROM customer_versions WHERE application_id = ? ORDER BY customer_id LIMIT ? OFFSET ?',
+    ).all(applicationId, pageSize, (page - 1) * pageSize) as { customer_id: string }[];
+    const versionsOf = this.database.prepare(
+      'SELECT version, last_reported_at FROM customer_versions WHERE application_id = ? AND customer_id = ? ORDER BY last_reported_at DESC, version',
+    );
+    const items = customers.map(({ customer_id: customerId }) => ({
+      customerId,
+      versions: (versionsOf.all(applicationId, customerId) as { version: string; last_reported_at: number }[])
+        .map((row) => ({ version: row.version, lastReportedAt: new Date(row.last_reported_at) })),
+    }));
+    return { items, total };
+  }
+
+  private position(): number {
+    return (this.database.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1').get() as { last_seq: number } | undefined)?.last_seq ?? 0;
+  }
+}
+
+function checkEventFromRow(row: Row): CheckEvent {
+  return {
+    eventId: row.event_id as string,
+    applicationId: row.application_id as string,
+    customerId: row.customer_id as string,
+    client: row.client as UpdateClientFamily,
+    platform: row.platform as Platform,
+    arch: row.arch as Arch,
+    channel: row.channel as string,
+    runningVersion: row.running_version as string,
+    offeredVersion: row.offered_version as string | null,
+    installId: row.install_id as string | null,
+    installHash: row.install_hash as string,
+    timestamp: new Date(row.ts as number),
+  };
+}

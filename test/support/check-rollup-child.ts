@@ -1,0 +1,23 @@
+/**
+ * A worker stand-in for crash tests of the adoption rollup: opens the store and Redis named by the
+ * environment and folds update checks in small batches forever, printing each batch, until it is killed.
+ */
+import IORedis from 'ioredis';
+import { rollupChecks } from '../../shared/adoption/rollup-checks';
+import { createStore } from '../../shared/store/create-store';
+
+async function main(): Promise<void> {
+  const store = await createStore({ mongodbUri: process.env.MONGODB_URI, dataDir: process.env.DATA_DIR as string });
+  const redis = new IORedis(process.env.REDIS_URL as string);
+  const batch = Number(process.env.ROLLUP_BATCH ?? '50');
+  for (;;) {
+    const folded = await rollupChecks(store, redis, process.env.REDIS_PREFIX as string, batch);
+    process.stdout.write(`folded ${folded}\n`);
+    if (folded === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});

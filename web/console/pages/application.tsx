@@ -1,0 +1,172 @@
+import { useState } from 'preact/hooks';
+import type { applicationResponse, applicationWithVersionsResponse } from '../../../shared/contract/applications';
+import { RELEASE_STATUSES } from '../../../shared/releases/lifecycle';
+import { api, type Wire } from '../../common/api';
+import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextField } from '../../common/components';
+import { formatDateTime } from '../../common/format';
+import { useLoad } from '../../common/hooks';
+import { navigate } from '../../common/router';
+import { usePermission } from '../caller';
+import { ApplicationFields, applicationFieldsBody, type ApplicationFieldValues } from '../application-fields';
+import { useAction } from '../use-action';
+import { applicationPath } from './applications';
+
+type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
+type Application = Wire<typeof applicationResponse>;
+export type VersionSummary = ApplicationWithVersions['versions'][number];
+
+export const versionPath = (applicationId: string, version: string) => `${applicationPath(applicationId)}/versions/${encodeURIComponent(version)}`;
+
+export function statusBadge(status: VersionSummary['status']) {
+  const kind = status === 'published' ? 'ok' : status === 'yanked' ? 'bad' : 'warn';
+  return <span class={`badge ${kind}`}>{status}</span>;
+}
+
+/** One application: its settings, soft delete and restore, and its versions by channel and status. */
+export function ApplicationPage({ params }: { params: Record<string, string> }) {
+  const { applicationId } = params;
+  const loaded = useLoad(
+    (signal) => api<ApplicationWithVersions>(applicationPath(applicationId).replace('/console', '/v1/management'), { query: { includeDeleted: true }, signal }),
+    [applicationId],
+  );
+  const canManage = usePermission('manage', applicationId);
+  const canPublish = usePermission('publish', applicationId);
+  const [editing, setEditing] = useState(false);
+  const action = useAction();
+  if (!loaded.data) {
+    return loaded.error
+      ? <><PageHeader title="Application" /><ErrorNotice error={loaded.error} onRetry={loaded.reload} /></>
+      : <Loading />;
+  }
+  const app = loaded.data;
+  const apiPath = `/v1/management/applications/${encodeURIComponent(app.applicationId)}`;
+  const remove = () => action.run(async () => {
+    if (!confirm(`Delete ${app.name}? Its downloads and update feeds stop until it is restored.`)) return;
+    await api(apiPath, { method: 'DELETE' });
+    loaded.reload();
+  });
+  const restore = () => action.run(async () => {
+    await api(`${apiPath}/restore`, { method: 'POST' });
+    loaded.reload();
+  });
+  return (
+    <>
+      <PageHeader title={app.name}>
+        {app.deletedAt
+          ? <GuardedButton allowed={canManage.allowed} reason={canManage.reason} onClick={restore} disabled={action.busy}>Restore application</GuardedButton>
+          : <>
+            <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button secondary" onClick={() => setEditing(!editing)} aria-expanded={editing}>Edit application</GuardedButton>
+            <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button danger" onClick={remove} disabled={action.busy}>Delete application</GuardedButton>
+          </>}
+      </PageHeader>
+      <p><a href="/console/applications">All applications</a></p>
+      <ErrorNotice error={action.error} />
+      {app.deletedAt && <Notice kind="warning">Deleted {formatDateTime(app.deletedAt)}: customers cannot download it and its update feeds are gone until it is restored.</Notice>}
+      {editing && <EditApplication app={app} onDone={() => { setEditing(false); loaded.reload(); }} />}
+      <dl class="facts card">
+        <dt>Id</dt><dd><code>{app.applicationId}</code></dd>
+        <dt>Description</dt><dd>{app.description ?? '—'}</dd>
+        <dt>Tags</dt><dd>{app.tags.length ? app.tags.map((t) => <span key={t} class="badge">{t}</span>) : '—'}</dd>
+        <dt>New versions start as</dt><dd>{app.defaultVersionStatus}</dd>
+        <dt>Update signing key</dt>
+        <dd>{app.updateSigningKey ? <><code>{app.updateSigningKey.slice(0, 24)}…</code> <CopyButton value={app.updateSigningKey} label="Copy key" /></> : 'none: signatures are stored unverified'}</dd>
+        <dt>Customers with access</dt><dd>{app.customerIds.length}</dd>
+      </dl>
+      <Versions app={app} canPublish={canPublish} />
+    </>
+  );
+}
+
+function EditApplication({ app, onDone }: { app: Application; onDone: () => void }) {
+  const [values, setValues] = useState<ApplicationFieldValues>({
+    name: app.name, description: app.description ?? '', tags: app.tags.join(', '),
+    defaultVersionStatus: app.defaultVersionStatus, updateSigningKey: app.updateSigningKey ?? '',
+  });
+  const action = useAction();
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const ok = await action.run(() => api(`/v1/management/applications/${encodeURIComponent(app.applicationId)}`, { method: 'PATCH', body: applicationFieldsBody(values, true) }));
+    if (ok) onDone();
+  };
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="edit-application-heading">
+      <h2 id="edit-application-heading">Edit application</h2>
+      <ErrorNotice error={action.error} />
+      <ApplicationFields values={values} onChange={setValues} error={action.error} />
+      <div class="page-actions">
+        <button type="submit" class="button" disabled={action.busy}>{action.busy ? 'Saving…' : 'Save changes'}</button>
+        <button type="button" class="button secondary" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublish: { allowed: boolean; reason: string } }) {
+  const [channel, setChannel] = useState('');
+  const [status, setStatus] = useState('');
+  const [creating, setCreating] = useState(false);
+  const channels = [...new Set(app.versions.map((v) => v.channel))];
+  const shown = app.versions.filter((v) => (!channel || v.channel === channel) && (!status || v.status === status));
+  const byChannel = channels.filter((c) => shown.some((v) => v.channel === c));
+  return (
+    <section aria-labelledby="versions-heading">
+      <div class="page-header">
+        <h2 id="versions-heading">Versions</h2>
+        {!app.deletedAt && <GuardedButton allowed={canPublish.allowed} reason={canPublish.reason} onClick={() => setCreating(!creating)} aria-expanded={creating}>New version</GuardedButton>}
+      </div>
+      {creating && <NewVersion app={app} />}
+      <div class="toolbar">
+        <SelectField label="Show channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
+          options={[{ value: '', label: 'All channels' }, ...channels.map((c) => ({ value: c, label: c }))]} />
+        <SelectField label="Show status" value={status} onChange={(event) => setStatus((event.target as HTMLSelectElement).value)}
+          options={[{ value: '', label: 'Any status' }, ...RELEASE_STATUSES.map((s) => ({ value: s, label: s }))]} />
+      </div>
+      {app.versions.length === 0 && <p>No version yet. Create one and drop its files on it.</p>}
+      {app.versions.length > 0 && shown.length === 0 && <p>No version matches these filters.</p>}
+      {byChannel.map((c) => (
+        <div key={c} class="table-wrap" tabIndex={0} role="region" aria-label={`Versions of channel ${c}`}>
+          <table>
+            <caption>Channel {c}</caption>
+            <thead><tr><th scope="col">Version</th><th scope="col">Status</th><th scope="col">Rollout</th><th scope="col">Files</th><th scope="col">Published</th></tr></thead>
+            <tbody>
+              {shown.filter((v) => v.channel === c).map((v) => (
+                <tr key={v.version}>
+                  <td><a href={versionPath(app.applicationId, v.version)}>{v.version}</a></td>
+                  <td>{statusBadge(v.status)}{v.updateFeedProblems.length > 0 && <> <span class="badge warn">feed problem</span></>}</td>
+                  <td>{v.rolloutPercentage}%</td>
+                  <td>{v.files.length}{v.files.some((f) => f.status !== 'available') && <> ({v.files.filter((f) => f.status !== 'available').length} not available)</>}</td>
+                  <td>{formatDateTime(v.publishedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** A version exists once its first file is uploaded: the form names it and opens its page to drop files on. */
+function NewVersion({ app }: { app: ApplicationWithVersions }) {
+  const [version, setVersion] = useState('');
+  const [channel, setChannel] = useState(app.versions[0]?.channel ?? 'stable');
+  const [status, setStatus] = useState<'draft' | 'published'>('draft');
+  const exists = app.versions.some((v) => v.version === version.trim());
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const query = new URLSearchParams({ channel: channel.trim(), status });
+    navigate(`${versionPath(app.applicationId, version.trim())}?${query}`);
+  };
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="new-version-heading">
+      <h2 id="new-version-heading">New version</h2>
+      <p class="hint">The version is created with its first file: name it here, then drop its files on the next page.</p>
+      <TextField label="Version" required placeholder="1.2.3" value={version} error={exists ? 'this version exists already: open it from the list' : undefined}
+        onInput={(event) => setVersion((event.target as HTMLInputElement).value)} />
+      <TextField label="Channel" required value={channel} hint="A configured channel, most stable first (e.g. stable, beta)" onInput={(event) => setChannel((event.target as HTMLInputElement).value)} />
+      <SelectField label="Created as" value={status} onChange={(event) => setStatus((event.target as HTMLSelectElement).value as 'draft' | 'published')}
+        options={[{ value: 'draft', label: 'Draft (publish it when its files are in)' }, { value: 'published', label: 'Published with its first file' }]} />
+      <button type="submit" class="button" disabled={!version.trim() || !channel.trim() || exists}>Continue to the files</button>
+    </form>
+  );
+}

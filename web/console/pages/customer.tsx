@@ -1,0 +1,254 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { applicationListResponse } from '../../../shared/contract/applications';
+import type { apiKeyListResponse, customerResponse, issuedApiKeyResponse } from '../../../shared/contract/customers';
+import type { createdCustomerShareLinkResponse, customerShareLinkListResponse } from '../../../shared/contract/downloads';
+import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
+import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
+import { formatDateTime } from '../../common/format';
+import { useLoad, type Loaded } from '../../common/hooks';
+import { usePermission } from '../caller';
+import { CONSOLE_BASE } from '../routes';
+
+type Customer = Wire<typeof customerResponse>;
+type ApplicationList = Wire<typeof applicationListResponse>;
+type ApiKeyList = Wire<typeof apiKeyListResponse>;
+type IssuedKey = Wire<typeof issuedApiKeyResponse>;
+type ShareLinkList = Wire<typeof customerShareLinkListResponse>;
+type CreatedShareLink = Wire<typeof createdCustomerShareLinkResponse>;
+
+const customerApi = (customerId: string) => `/v1/management/customers/${encodeURIComponent(customerId)}`;
+
+/** One customer: its standing, the applications it may download, its keys and its share links. */
+export function CustomerPage({ params }: { params: Record<string, string> }) {
+  const { customerId } = params;
+  const customer = useLoad((signal) => api<Customer>(customerApi(customerId), { signal }), [customerId]);
+  // The applications it may download: changed by the access section, offered by the share link form.
+  const granted = useLoad((signal) => api<ApplicationList>('/v1/management/applications', { query: { customerId, pageSize: 100 }, signal }), [customerId]);
+  return (
+    <>
+      <PageHeader title={customer.data ? customer.data.name : 'Customer'}>
+        <a href={`${CONSOLE_BASE}/customers`}>All customers</a>
+      </PageHeader>
+      <ErrorNotice error={customer.error} onRetry={customer.reload} />
+      {customer.loading && !customer.data && <Loading />}
+      {customer.data && (
+        <>
+          <CustomerDetails customer={customer.data} onChanged={customer.reload} />
+          <ApplicationAccess customerId={customerId} granted={granted} />
+          <CustomerKeys customerId={customerId} />
+          <CustomerShareLinks customerId={customerId} active={customer.data.isActive} granted={granted} />
+        </>
+      )}
+    </>
+  );
+}
+
+function CustomerDetails({ customer, onChanged }: { customer: Customer; onChanged: () => void }) {
+  const manage = usePermission('manage');
+  const [tier, setTier] = useState(customer.tier);
+  const [notes, setNotes] = useState(customer.notes ?? '');
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  useEffect(() => { setTier(customer.tier); setNotes(customer.notes ?? ''); }, [customer]);
+  const patch = async (body: Record<string, unknown>, done: string) => {
+    setSaved('');
+    const changed = await action.run(() => api<Customer>(customerApi(customer.customerId), { method: 'PATCH', body }));
+    if (changed) { setSaved(done); onChanged(); }
+  };
+  return (
+    <section class="card" aria-labelledby="customer-details">
+      <h2 id="customer-details">Details</h2>
+      <dl class="facts">
+        <dt>Id</dt><dd><code>{customer.customerId}</code></dd>
+        <dt>Status</dt><dd>{customer.isActive ? <span class="badge ok">active</span> : <span class="badge bad">inactive: its keys and links are refused</span>}</dd>
+        <dt>Created</dt><dd>{formatDateTime(customer.createdAt)}</dd>
+        <dt>Updated</dt><dd>{formatDateTime(customer.updatedAt)}</dd>
+      </dl>
+      <ErrorNotice error={action.error} />
+      {saved && <Notice kind="success">{saved}</Notice>}
+      <form onSubmit={(event) => { event.preventDefault(); void patch({ tier: tier.trim(), notes: notes.trim() ? notes : null }, 'Tier and notes saved.'); }}>
+        <div class="grid-2">
+          <TextField label="Tier" hint="One of the service's tiers; it decides which versions the customer may download" value={tier}
+            disabled={!manage.allowed} onInput={(e) => setTier((e.target as HTMLInputElement).value)} />
+        </div>
+        <TextArea label="Notes" value={notes} disabled={!manage.allowed} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
+        <div class="page-actions">
+          {manage.allowed
+            ? <button type="submit" class="button" disabled={action.busy}>{action.busy ? 'Saving…' : 'Save tier and notes'}</button>
+            : <GuardedButton allowed={false} reason={manage.reason}>Save tier and notes</GuardedButton>}
+          <GuardedButton allowed={manage.allowed} reason={manage.reason} class={customer.isActive ? 'button danger' : 'button'} disabled={action.busy}
+            onClick={() => void patch({ isActive: !customer.isActive }, customer.isActive ? 'Customer deactivated.' : 'Customer activated.')}>
+            {customer.isActive ? 'Deactivate' : 'Activate'}
+          </GuardedButton>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function ApplicationAccess({ customerId, granted }: { customerId: string; granted: Loaded<ApplicationList> }) {
+  const manage = usePermission('manage');
+  const all = useLoad((signal) => api<ApplicationList>('/v1/management/applications', { query: { pageSize: 100 }, signal }), []);
+  const [choice, setChoice] = useState('');
+  const action = useAction();
+  const grantedIds = new Set(granted.data?.applications.map((a) => a.applicationId) ?? []);
+  const grantable = (all.data?.applications ?? []).filter((a) => !grantedIds.has(a.applicationId));
+  const change = async (applicationId: string, method: 'PUT' | 'DELETE') => {
+    const done = await action.run(() => api(`${customerApi(customerId)}/applications/${encodeURIComponent(applicationId)}`, { method, ...(method === 'PUT' ? { body: {} } : {}) }));
+    if (done !== undefined) { setChoice(''); granted.reload(); }
+  };
+  return (
+    <section class="card" aria-labelledby="customer-access">
+      <h2 id="customer-access">Application access</h2>
+      <ErrorNotice error={granted.error ?? action.error} onRetry={granted.error ? granted.reload : undefined} />
+      {granted.data && granted.data.applications.length === 0 && <p>This customer may download no application yet.</p>}
+      {granted.data && granted.data.applications.length > 0 && (
+        <ul>
+          {granted.data.applications.map((application) => (
+            <li key={application.applicationId}>
+              {application.name} <code>{application.applicationId}</code>{' '}
+              <GuardedButton allowed={manage.allowed} reason={manage.reason} class="button secondary button-small" disabled={action.busy}
+                onClick={() => void change(application.applicationId, 'DELETE')}>Remove access</GuardedButton>
+            </li>
+          ))}
+        </ul>
+      )}
+      {manage.allowed ? (
+        <form class="toolbar" onSubmit={(event) => { event.preventDefault(); if (choice) void change(choice, 'PUT'); }}>
+          <SelectField label="Application" value={choice} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}
+            options={[{ value: '', label: grantable.length ? 'Choose an application' : 'No other application' }, ...grantable.map((a) => ({ value: a.applicationId, label: `${a.name} (${a.applicationId})` }))]} />
+          <button type="submit" class="button" disabled={!choice || action.busy}>{action.busy ? 'Granting…' : 'Grant access'}</button>
+        </form>
+      ) : <GuardedButton allowed={false} reason={manage.reason}>Grant access</GuardedButton>}
+    </section>
+  );
+}
+
+function CustomerKeys({ customerId }: { customerId: string }) {
+  const manage = usePermission('manage');
+  const keys = useLoad((signal) => api<ApiKeyList>(`${customerApi(customerId)}/apikeys`, { signal }), [customerId]);
+  const [issued, setIssued] = useState<IssuedKey | null>(null);
+  const action = useAction();
+  const issue = async () => {
+    const key = await action.run(() => api<IssuedKey>(`${customerApi(customerId)}/apikeys`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() }));
+    if (key) { setIssued(key); keys.reload(); }
+  };
+  const revoke = async (keyId: string) => {
+    if (await action.run(() => api(`${customerApi(customerId)}/apikeys/${encodeURIComponent(keyId)}`, { method: 'DELETE' })) !== undefined) keys.reload();
+  };
+  return (
+    <section class="card" aria-labelledby="customer-keys">
+      <div class="page-header">
+        <h2 id="customer-keys">API keys</h2>
+        <GuardedButton allowed={manage.allowed} reason={manage.reason} disabled={action.busy} onClick={() => void issue()}>New API key</GuardedButton>
+      </div>
+      {issued && <ShownOnce title="New API key for this customer:" value={issued.apiKey} onDone={() => setIssued(null)} />}
+      <ErrorNotice error={keys.error ?? action.error} onRetry={keys.error ? keys.reload : undefined} />
+      {keys.data && keys.data.apiKeys.length === 0 && <p>No active key: the customer cannot download until one is issued.</p>}
+      {keys.data && keys.data.apiKeys.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Active API keys</caption>
+            <thead><tr><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {keys.data.apiKeys.map((key) => (
+                <tr key={key.keyId}>
+                  <td><code>{key.prefix}…</code> <span class="hint">{key.keyId}</span></td>
+                  <td>{formatDateTime(key.createdAt)}</td>
+                  <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never'}</td>
+                  <td>{manage.allowed
+                    ? <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question={`Revoke key ${key.prefix}…?`} busy={action.busy} onConfirm={() => void revoke(key.keyId)} />
+                    : <GuardedButton allowed={false} reason={manage.reason}>Revoke</GuardedButton>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function CustomerShareLinks({ customerId, active, granted }: { customerId: string; active: boolean; granted: Loaded<ApplicationList> }) {
+  const manage = usePermission('manage');
+  const links = useLoad((signal) => api<ShareLinkList>(`${customerApi(customerId)}/share-links`, { signal }), [customerId]);
+  const [created, setCreated] = useState<CreatedShareLink | null>(null);
+  const [applicationId, setApplicationId] = useState('');
+  const [version, setVersion] = useState('latest');
+  const [maxDownloads, setMaxDownloads] = useState('5');
+  const [minutes, setMinutes] = useState('60');
+  const action = useAction();
+  const now = Date.now();
+  const create = async (event: Event) => {
+    event.preventDefault();
+    const link = await action.run(() => api<CreatedShareLink>(`${customerApi(customerId)}/share-links`, {
+      method: 'POST',
+      idempotencyKey: newIdempotencyKey(),
+      body: {
+        applicationId,
+        version: version.trim(),
+        ...(maxDownloads.trim() ? { maxDownloads: Number(maxDownloads) } : {}),
+        ...(minutes.trim() ? { expiresInMinutes: Number(minutes) } : {}),
+      },
+    }));
+    if (link) { setCreated(link); links.reload(); }
+  };
+  const revoke = async (shareLinkId: string) => {
+    if (await action.run(() => api(`${customerApi(customerId)}/share-links/${encodeURIComponent(shareLinkId)}`, { method: 'DELETE' })) !== undefined) links.reload();
+  };
+  const applications = granted.data?.applications ?? [];
+  return (
+    <section class="card" aria-labelledby="customer-links">
+      <h2 id="customer-links">Share links</h2>
+      <p class="hint">A share link downloads one file without a key, as this customer, until it expires, is used up or is revoked.</p>
+      {created && <ShownOnce title="Share link created:" value={created.shareUrl} onDone={() => setCreated(null)} />}
+      <ErrorNotice error={links.error ?? action.error} onRetry={links.error ? links.reload : undefined} />
+      {links.data && links.data.shareLinks.length === 0 && <p>No share link.</p>}
+      {links.data && links.data.shareLinks.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <caption class="visually-hidden">Share links</caption>
+            <thead><tr><th scope="col">File</th><th scope="col">Status</th><th scope="col">Uses left</th><th scope="col">Expires</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+            <tbody>
+              {links.data.shareLinks.map((link) => {
+                const expired = Date.parse(link.expiresAt) <= now;
+                const usedUp = link.remainingDownloads === 0;
+                const status = link.revokedAt ? <span class="badge bad">revoked</span>
+                  : expired ? <span class="badge warn">expired</span>
+                  : usedUp ? <span class="badge warn">used up</span>
+                  : <span class="badge ok">active</span>;
+                return (
+                  <tr key={link.shareLinkId}>
+                    <td>{link.applicationId} {link.version} <code class="hint">{link.fileId}</code></td>
+                    <td>{status}</td>
+                    <td>{link.remainingDownloads === null ? 'no cap' : `${link.remainingDownloads} of ${link.maxDownloads}`}</td>
+                    <td>{formatDateTime(link.expiresAt)}</td>
+                    <td>{link.revokedAt || expired ? null : manage.allowed
+                      ? <ConfirmButton label="Revoke" confirmLabel="Yes, revoke" question="Revoke this link?" busy={action.busy} onConfirm={() => void revoke(link.shareLinkId)} />
+                      : <GuardedButton allowed={false} reason={manage.reason}>Revoke</GuardedButton>}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {!manage.allowed && <GuardedButton allowed={false} reason={manage.reason}>New share link</GuardedButton>}
+      {manage.allowed && !active && <Notice>Activate the customer to make share links on its behalf.</Notice>}
+      {manage.allowed && active && (
+        <form onSubmit={create} aria-label="New share link">
+          <h3>New share link</h3>
+          <div class="grid-2">
+            <SelectField label="Application" value={applicationId} required onChange={(e) => setApplicationId((e.target as HTMLSelectElement).value)}
+              options={[{ value: '', label: applications.length ? 'Choose an application' : 'Grant an application first' }, ...applications.map((a) => ({ value: a.applicationId, label: a.name }))]} />
+            <TextField label="Version" hint="A version, or latest" required value={version} onInput={(e) => setVersion((e.target as HTMLInputElement).value)} />
+            <TextField label="Download cap" hint="Uses allowed; empty for no cap" type="number" min={1} value={maxDownloads} onInput={(e) => setMaxDownloads((e.target as HTMLInputElement).value)} />
+            <TextField label="Lifetime in minutes" hint="At most 1440 (a day)" type="number" min={1} max={1440} value={minutes} onInput={(e) => setMinutes((e.target as HTMLInputElement).value)} />
+          </div>
+          <button type="submit" class="button" disabled={action.busy || !applicationId}>{action.busy ? 'Creating…' : 'Create share link'}</button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { rollupChecks } from '../../shared/adoption/rollup-checks';
+import { CHECK_EVENT_PURGE_BATCH, CHECK_ROLLUP_BATCH, CHECK_ROLLUP_MAX_BATCHES_PER_RUN } from '../../shared/policy';
+import type { WorkerDeps } from '../worker-deps';
+
+const DAY_MS = 86_400_000;
+
+/** Folds update-check events into the adoption counters, batch after batch; each batch counts once (rollup-checks.ts). */
+export async function rollupUpdateChecks(_job: unknown, deps: WorkerDeps): Promise<number> {
+  let folded = 0;
+  for (let i = 0; i < CHECK_ROLLUP_MAX_BATCHES_PER_RUN; i += 1) {
+    const count = await rollupChecks(deps.store, deps.redis, deps.config.redisPrefix, CHECK_ROLLUP_BATCH);
+    folded += count;
+    if (count < CHECK_ROLLUP_BATCH) break;
+    // Let requests sharing this process run between batches.
+    await yieldToEventLoop();
+  }
+  return folded;
+}
+
+/** Deletes rolled-up check events older than the retention; the counters they made stay. */
+export async function purgeCheckEvents(_job: unknown, deps: WorkerDeps): Promise<number> {
+  const before = new Date(Date.now() - deps.config.checkEventRetentionDays * DAY_MS);
+  let purged = 0;
+  for (;;) {
+    const count = await deps.store.purgeCheckEvents(before, CHECK_EVENT_PURGE_BATCH);
+    purged += count;
+    if (count < CHECK_EVENT_PURGE_BATCH) return purged;
+    await yieldToEventLoop();
+  }
+}
