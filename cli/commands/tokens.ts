@@ -94,8 +94,8 @@ export function tokensCommand(): Command {
     .action(action(async (context, customerId: string, options: LimitOptions) => {
       const { data } = await context.client().post<IssuedAccessToken>(tokensPath(customerId), limitsOf(options));
       context.output.result(data, () => {
-        context.output.record({ ...described(data), token: data.token });
-        context.output.note('The token is shown only now. It works as a bearer or in the path: {base}/t/<token>/v1/downloads/...');
+        context.output.record({ ...described(data), token: data.token, portalUrl: data.portalUrl });
+        context.output.note('The token is shown only now. It works as a bearer or in the path: {base}/t/<token>/v1/downloads/...; the customer opens the download portal at portalUrl.');
       });
     }));
 

@@ -14,8 +14,16 @@ export interface TokenGrant {
   clientKey: Buffer;
 }
 
-/** The paths a token opens: downloads and update feeds, read only (a token never creates a share link or changes anything). */
-const TOKEN_PATHS = /^\/v1\/(downloads|updates)\//;
+/**
+ * The paths a token opens: downloads and update feeds, read only (a token never creates a share link
+ * or changes anything), and whose it is (`GET /v1/me`, for the portal); its one write is accepting a
+ * licence, which its downloads wait for.
+ */
+const TOKEN_READS = /^\/v1\/((downloads|updates)\/|me$)/;
+const TOKEN_WRITES = /^\/v1\/downloads\/licence\/[^/]+\/accept$/;
+
+const tokenOpens = (method: string, path: string): boolean =>
+  method === 'GET' || method === 'HEAD' ? TOKEN_READS.test(path) : method === 'POST' && TOKEN_WRITES.test(path);
 
 /**
  * The customer a presented access token stands for, with the token's grant: 401 for a token unknown
@@ -47,8 +55,8 @@ export function tokenAdmission(tokens: AccessTokenCache, keyCache: ApiKeyCache, 
 
   return (presented: string, method: string, path: string): Eventually<CustomerPrincipal> => {
     if (!isAccessToken(presented)) throw unauthorized('invalid access token');
-    if ((method !== 'GET' && method !== 'HEAD') || !TOKEN_PATHS.test(path)) {
-      throw forbidden('an access token only downloads and reads update feeds: this request needs an API key');
+    if (!tokenOpens(method, path)) {
+      throw forbidden('an access token only downloads, reads update feeds and accepts licences: this request needs an API key');
     }
     const tokenHash = hashSecret(presented);
     const cached = tokens.cached(tokenHash);

@@ -54,10 +54,17 @@ export function presentAccessToken(token: AccessToken): z.input<typeof accessTok
 }
 
 /** The token itself appears in this answer only: it is stored as its hash. */
-export const issuedAccessTokenResponse = accessTokenResponse.extend({ token: z.string() });
+/**
+ * A token as created: the only answer that carries it, with the customer's portal link, where the token
+ * travels in the URL's fragment (`/portal#token=...`), which browsers never send to a server.
+ */
+export const issuedAccessTokenResponse = accessTokenResponse.extend({ token: z.string(), portalUrl: z.string().url() });
 
-export function presentIssuedAccessToken(record: AccessToken, token: string): z.input<typeof issuedAccessTokenResponse> {
-  return { ...presentAccessToken(record), token };
+/** The download portal's address opened with `token`. */
+export const portalUrlOf = (publicBaseUrl: string, token: string): string => `${publicBaseUrl}/portal#token=${encodeURIComponent(token)}`;
+
+export function presentIssuedAccessToken(record: AccessToken, token: string, publicBaseUrl: string): z.input<typeof issuedAccessTokenResponse> {
+  return { ...presentAccessToken(record), token, portalUrl: portalUrlOf(publicBaseUrl, token) };
 }
 
 export const accessTokenListResponse = z.object({ tokens: z.array(accessTokenResponse) });

@@ -34,14 +34,17 @@ export function tokenFromLink(): string | null {
 }
 
 /**
- * Where a customer route is reached with this credential: a token goes in the path
- * (`/t/{token}/v1/...`), the form every download and update route takes; a key goes in the header.
+ * A customer route as a link outside the page reaches it: a token in the path (`/t/{token}/v1/...`,
+ * the form every download and update route takes); with a key the path alone (the key goes in a header).
  */
 export function customerPath(credential: Credential, path: string): string {
   return credential.kind === 'token' ? `/t/${encodeURIComponent(credential.token)}${path}` : path;
 }
 
-/** Calls a customer route of the API with the credential. */
+/**
+ * Calls a customer route of the API with the credential, always as the bearer header (a token in a
+ * header never appears in a request line); the path form is for links a person copies (curl).
+ */
 export function customerApi<T>(credential: Credential, path: string, options: RequestOptions = {}): Promise<T> {
-  return api<T>(customerPath(credential, path), { ...options, key: credential.kind === 'key' ? credential.key : '' });
+  return api<T>(path, { ...options, key: credential.kind === 'key' ? credential.key : credential.token });
 }

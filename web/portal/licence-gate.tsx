@@ -1,14 +1,11 @@
 import { useState } from 'preact/hooks';
+import type { licenceResponse } from '../../shared/contract/licences';
+import type { Wire } from '../common/api';
 import { ErrorNotice, Loading } from '../common/components';
 import { useLoad } from '../common/hooks';
 import { customerApi, type Credential } from './credential';
 
-interface Licence {
-  applicationId: string;
-  revision: number;
-  html: string;
-  accepted: boolean;
-}
+type Licence = Wire<typeof licenceResponse>;
 
 /**
  * The licence an application requires before any download: its text (rendered and sanitized by the
@@ -46,12 +43,12 @@ export function LicenceGate({ credential, applicationId, applicationName, onAcce
       {licence.loading && !licence.data && <Loading label="Loading the licence" />}
       {licence.data && (
         <>
-          <div class="licence-text markdown" tabIndex={0} aria-label="Licence text" dangerouslySetInnerHTML={{ __html: licence.data.html }} />
+          <div class="licence-text markdown" tabIndex={0} aria-label="Licence text" dangerouslySetInnerHTML={{ __html: licence.data.html ?? '' }} />
           <p>
             <label><input type="checkbox" checked={agreed} onChange={(event) => setAgreed((event.target as HTMLInputElement).checked)} /> I have read and accept this licence</label>
           </p>
           <div class="downloads">
-            <button type="button" class="button" disabled={!agreed || busy} onClick={() => void accept()}>Accept and download</button>
+            <button type="button" class="button" disabled={!agreed || busy} onClick={() => void accept()}>Accept the licence</button>
             <button type="button" class="button secondary" onClick={onCancel}>Cancel</button>
           </div>
         </>

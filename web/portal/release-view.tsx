@@ -6,7 +6,7 @@ import type { Wire } from '../common/api';
 import { CopyButton, ErrorNotice } from '../common/components';
 import { formatBytes, formatDate } from '../common/format';
 import { customerApi, customerPath, type Credential } from './credential';
-import type { PortalApplication } from './portal-applications';
+import type { PortalApplication } from './pages/applications';
 import { targetName } from './visitor';
 
 export type Release = Wire<typeof releaseListResponse>['releases'][number];

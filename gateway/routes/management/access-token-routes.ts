@@ -21,7 +21,7 @@ const TOKEN = `${TOKENS}/:tokenId`;
  * and update feeds, with limits. The token itself appears only in the answer that creates it.
  */
 export const accessTokenRoutes: RouteModule = (deps, { accessTokens }) => {
-  const { channels } = deps.config;
+  const { channels, publicBaseUrl } = deps.config;
   return [
     route({
       method: 'post', path: TOKENS, operationId: 'createAccessToken', guard: 'admin', scope: 'manage', summary: 'Create an access token for a customer, with optional limits',
@@ -30,7 +30,7 @@ export const accessTokenRoutes: RouteModule = (deps, { accessTokens }) => {
       status: 201, failures: [404, 409], response: issuedAccessTokenResponse,
       handle: async ({ params, body }) => {
         const { record, token } = await accessTokens.create(params.customerId, body);
-        return presentIssuedAccessToken(record, token);
+        return presentIssuedAccessToken(record, token, publicBaseUrl);
       },
     }),
     route({

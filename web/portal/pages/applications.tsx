@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { customerApplicationListResponse } from '../../../shared/contract/applications';
 import type { releaseListResponse } from '../../../shared/contract/releases';
 import type { VisitorPlatform } from '../../../shared/releases/visitor-platform';
 import { ApiError, type Wire } from '../../common/api';
@@ -8,15 +9,16 @@ import { customerApi, type Credential } from '../credential';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { detectVisitor } from '../visitor';
-import { portalApplicationsPath, type PortalApplication, type PortalApplicationList } from '../portal-applications';
 
 type ReleaseList = Wire<typeof releaseListResponse>;
+type ApplicationList = Wire<typeof customerApplicationListResponse>;
+export type PortalApplication = ApplicationList['applications'][number];
 
 /** Every application the customer may download, each with the newest release of each channel it sees. */
 export function ApplicationsPage({ credential }: { credential: Credential }) {
   const [visitor, setVisitor] = useState<VisitorPlatform | null>(null);
   useEffect(() => { void detectVisitor().then(setVisitor); }, []);
-  const applications = useLoad((signal) => customerApi<PortalApplicationList>(credential, portalApplicationsPath, { signal }), [credential]);
+  const applications = useLoad((signal) => customerApi<ApplicationList>(credential, '/v1/downloads/applications', { query: { pageSize: 100 }, signal }), [credential]);
   document.title = 'Downloads';
   return (
     <>
@@ -32,13 +34,15 @@ export function ApplicationsPage({ credential }: { credential: Credential }) {
 }
 
 function ApplicationCard({ application, credential, visitor }: { application: PortalApplication; credential: Credential; visitor: VisitorPlatform }) {
-  const [gate, setGate] = useState<{ retry: () => void } | null>(null);
+  // The licence is shown before any download when this customer has not accepted its revision yet.
+  const [gate, setGate] = useState<{ retry: () => void } | null>(
+    application.licence.required && !application.licence.accepted ? { retry: () => undefined } : null);
   const releases = useLoad(
     (signal) => customerApi<ReleaseList>(credential, '/v1/downloads/releases', { query: { applicationId: application.applicationId, pageSize: 100 }, signal }),
     [application.applicationId, credential],
   );
-  const name = application.branding?.displayName ?? application.name;
-  const style = application.branding?.accentColour ? { '--accent': application.branding.accentColour } : undefined;
+  const { name } = application;
+  const style = application.accentColour ? { '--accent': application.accentColour } : undefined;
   const newestByChannel = newestPerChannel(releases.data?.releases ?? []);
   const newest = new Set(newestByChannel);
   const older = (releases.data?.releases ?? []).filter((release) => !newest.has(release));
@@ -52,10 +56,10 @@ function ApplicationCard({ application, credential, visitor }: { application: Po
   return (
     <section class="card app-card" style={style} aria-labelledby={`app-${application.applicationId}`}>
       <header>
-        {application.branding?.logoUrl && <img src={application.branding.logoUrl} alt="" />}
         <h2 id={`app-${application.applicationId}`}>{name}</h2>
       </header>
-      {application.branding?.supportUrl && <p><a href={application.branding.supportUrl} rel="noopener noreferrer">Support</a></p>}
+      {application.description && <p>{application.description}</p>}
+      {application.supportUrl && <p><a href={application.supportUrl} rel="noopener noreferrer">Get help with {name}</a></p>}
       {gate && (
         <LicenceGate credential={credential} applicationId={application.applicationId} applicationName={name}
           onAccepted={() => { const { retry } = gate; setGate(null); retry(); }} onCancel={() => setGate(null)} />
