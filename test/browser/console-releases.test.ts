@@ -197,7 +197,7 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.locator('.markdown h2', { hasText: 'Fixes' }).waitFor();
     expect(await page.locator('.markdown script').count()).to.equal(0);
     expect(await page.locator('.markdown a[href^="javascript"]').count()).to.equal(0);
-    expect(await page.locator('.markdown a[href="https://example.com"]').getAttribute('rel')).to.equal('noopener noreferrer');
+    expect(await page.locator('.markdown a[href="https://example.com"]').getAttribute('rel')).to.equal('noopener noreferrer nofollow');
     await checkAndPhotograph(page, 'console-version');
 
     expect(await page.getByRole('button', { name: 'Yank version' }).isDisabled(), 'a yank needs its reason').to.equal(true);

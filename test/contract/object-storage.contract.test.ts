@@ -162,16 +162,20 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
       expect(await sha256Of(await storage.getStream('large-unknown.bin'))).to.equal(await sha256Of(generatedBody(LARGE_BODY_BYTES, 'unknown')));
     });
 
-    it('computes the SHA-256 and SHA-512 of an object of many chunks, of an empty one, and refuses a missing one', async () => {
+    it('computes the SHA-256, SHA-512 and SHA-1 of an object of many chunks, of an empty one, and refuses a missing one', async () => {
       await storage.put('hashed.bin', generatedBody(LARGE_BODY_BYTES, 'hashed'), { contentLength: LARGE_BODY_BYTES });
+      const sha1 = createHash('sha1');
+      for await (const chunk of generatedBody(LARGE_BODY_BYTES, 'hashed')) sha1.update(chunk as Buffer);
       expect(await storage.digests('hashed.bin', hashing)).to.deep.equal({
         sha256: await sha256Of(generatedBody(LARGE_BODY_BYTES, 'hashed')),
         sha512: await sha512Of(generatedBody(LARGE_BODY_BYTES, 'hashed')),
+        sha1: sha1.digest('hex'),
       });
       await storage.put('empty.bin', Readable.from([]), { contentLength: 0 });
       expect(await storage.digests('empty.bin', hashing)).to.deep.equal({
         sha256: createHash('sha256').digest('hex'),
         sha512: createHash('sha512').digest('base64'),
+        sha1: createHash('sha1').digest('hex'),
       });
       const error = await rejectionOf(storage.digests('missing/hashed.bin', hashing));
       expect(error).to.be.instanceOf(ObjectNotFoundError);

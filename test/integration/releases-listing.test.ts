@@ -65,6 +65,7 @@ describe('releases listing', () => {
       fileType: 'MAIN',
       checksum: `sha256:${'ab'.repeat(32)}`,
       sha512: null,
+      sha1: null,
     });
     expect(res.raw.toString()).not.to.match(/https?:\/\/|downloadUrl|storageKey/);
   });

@@ -30,7 +30,8 @@ describe('build script', function () {
   beforeEach(() => {
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-build-'));
     fs.mkdirSync(path.join(project, 'scripts'));
-    fs.copyFileSync(path.join(REPO_DIR, 'scripts', 'build.sh'), path.join(project, 'scripts', 'build.sh'));
+    // build.sh ends with the browser apps' build, which has nothing to do in a project without web/.
+    for (const script of ['build.sh', 'build-web.sh']) fs.copyFileSync(path.join(REPO_DIR, 'scripts', script), path.join(project, 'scripts', script));
     fs.mkdirSync(path.join(project, 'src'));
     fs.writeFileSync(path.join(project, 'src', 'greeting.ts'), 'export const greeting: string = "hello";\n');
     const tsconfig = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'tsconfig.json'), 'utf8'));

@@ -5,9 +5,9 @@ import { version } from '../support/records';
 describe('release notes as the service sends them rendered (releaseNotesHtml)', () => {
   const html = (releaseNotes: string | null) => presentVersion({ ...version('app_1', '1.0.0', { releaseNotes }), files: [] }).releaseNotesHtml;
 
-  it('renders Markdown: headings, lists, emphasis, code and links with rel="noopener noreferrer"', () => {
+  it('renders Markdown: headings, lists, emphasis, code and links with rel="noopener noreferrer nofollow"', () => {
     expect(html('## Fixes\n\n- **Crash** on `start`\n- [site](https://example.com)')).to.equal(
-      '<h2>Fixes</h2>\n<ul>\n<li><strong>Crash</strong> on <code>start</code></li>\n<li><a href="https://example.com" rel="noopener noreferrer">site</a></li>\n</ul>\n');
+      '<h2>Fixes</h2>\n<ul>\n<li><strong>Crash</strong> on <code>start</code></li>\n<li><a href="https://example.com" rel="noopener noreferrer nofollow">site</a></li>\n</ul>\n');
   });
 
   it('keeps nothing that runs or loads: scripts, styles, frames, images, event handlers, javascript: URLs', () => {

@@ -33,7 +33,7 @@ describe("Sparkle's appcast document", () => {
 
   it('renders Markdown to HTML cut to the allow-list', () => {
     const html = renderMarkdown('# T\n\n<img src=x onerror=alert(1)><iframe src="https://x"></iframe><a href="javascript:alert(1)">j</a> [ok](https://ok.example) <span style="x">s</span>');
-    expect(html).to.contain('<h1>T</h1>').and.to.contain('<a href="https://ok.example">ok</a>');
+    expect(html).to.contain('<h1>T</h1>').and.to.contain('<a href="https://ok.example" rel="noopener noreferrer nofollow">ok</a>');
     expect(html).not.to.match(/<img|<iframe|javascript:|onerror|style=|<span/);
   });
 
