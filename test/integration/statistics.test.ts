@@ -251,6 +251,8 @@ describe('statistics and activity', () => {
       expect(stats.totalDownloads).to.equal(3_000);
       expect(stats.downloadsByVersion).to.deep.equal({ 1: 1_000, 2: 1_000, 3: 1_000 });
       expect(stats.downloadsByDay.map((d: { count: number }) => d.count)).to.deep.equal([750, 750, 750, 750]);
+      expect(stats.downloadsByArch).to.deep.equal({ any: 3_000 });
+      expect(stats.topCustomers).to.deep.equal([{ customerId: 'cust-stats', downloads: 3_000 }]);
     });
   });
 
