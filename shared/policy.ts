@@ -284,3 +284,5 @@ export const INSTALL_SKETCH_TTL_SECONDS = 3 * DAY_SECONDS;
 /** The adoption answer covers at most this many days; the default range ends today and spans 30. */
 export const ADOPTION_MAX_DAYS = 366;
 export const ADOPTION_DEFAULT_DAYS = 30;
+/** Download statistics name at most this many customers, those with most downloads in the period. */
+export const STATISTICS_TOP_CUSTOMERS = 10;

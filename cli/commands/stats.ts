@@ -25,7 +25,7 @@ export function dailySeries(days: { date: string; count: number }[], from?: stri
 }
 
 export function statsCommand(): Command {
-  return new Command('stats').argument('<applicationId>').description("An application's downloads: by version, by platform, and by UTC day as a table and a chart")
+  return new Command('stats').argument('<applicationId>').description("An application's downloads: by version, platform, channel and arch, the customers with most downloads, and by UTC day as a table and a chart")
     .option('--version <version>', 'one version only')
     .option('--channel <channel>', 'only the versions now in this channel (exactly, no cascade)')
     .option('--from <YYYY-MM-DD>', 'first day (inclusive)')
@@ -40,6 +40,8 @@ export function statsCommand(): Command {
         output.table(['version', 'downloads'], Object.entries(data.downloadsByVersion).sort(([, a], [, b]) => b - a));
         output.table(['platform', 'downloads'], Object.entries(data.downloadsByPlatform).sort(([, a], [, b]) => b - a));
         output.table(['channel', 'downloads'], Object.entries(data.downloadsByChannel).sort(([, a], [, b]) => b - a));
+        output.table(['arch', 'downloads'], Object.entries(data.downloadsByArch).sort(([, a], [, b]) => b - a));
+        output.table(['customer', 'downloads'], data.topCustomers.map((c) => [c.customerId, c.downloads]));
         output.table(['day (UTC)', 'downloads'], data.downloadsByDay.map((day) => [day.date, day.count]));
         const { dates, counts } = dailySeries(data.downloadsByDay, options.from, options.to);
         dailyChart(output, dates, counts);

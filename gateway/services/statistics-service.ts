@@ -1,5 +1,6 @@
 import type { ActivityPage, Statistics } from '../../shared/contract/statistics';
 import { notFound } from '../../shared/errors';
+import { STATISTICS_TOP_CUSTOMERS } from '../../shared/policy';
 import type { Store } from '../../shared/store/store';
 import type { ActivityQuery, StatisticsQuery } from '../schemas/statistics-schemas';
 import { CursorFilters, decodeCursor, encodeCursor } from './keyset-cursor';
@@ -15,7 +16,11 @@ export class StatisticsService {
     // Soft-deleted applications keep their statistics.
     const application = await this.store.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
-    const [counts, versions] = await Promise.all([this.store.listDailyCounts(applicationId, query), this.store.listVersions(applicationId)]);
+    const [counts, versions, breakdown] = await Promise.all([
+      this.store.listDailyCounts(applicationId, query),
+      this.store.listVersions(applicationId),
+      this.store.listDownloadBreakdown(applicationId, query, STATISTICS_TOP_CUSTOMERS),
+    ]);
     const channelOf = new Map(versions.map((v) => [v.version, v.channel]));
     // Maps, not plain objects: a version named like an inherited property (`constructor`) must count as any other.
     const byVersion = new Map<string, number>();
@@ -39,6 +44,8 @@ export class StatisticsService {
       downloadsByVersion: Object.fromEntries(byVersion),
       downloadsByPlatform: Object.fromEntries(byPlatform),
       downloadsByChannel: Object.fromEntries(byChannel),
+      downloadsByArch: breakdown.byArch,
+      topCustomers: breakdown.topCustomers,
       downloadsByDay: [...byDay.entries()]
         .filter(([, count]) => count > 0)
         .sort(([a], [b]) => (a < b ? 1 : -1))

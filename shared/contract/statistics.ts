@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ARCHS, PLATFORMS } from '../releases/platforms';
+import { ARCHS, PLATFORMS, type Arch } from '../releases/platforms';
 import type { DistributionEvent } from '../store/models';
 import { iso, timestamp } from './common';
 
@@ -10,6 +10,8 @@ export interface Statistics {
   downloadsByVersion: Record<string, number>;
   downloadsByPlatform: Record<string, number>;
   downloadsByChannel: Record<string, number>;
+  downloadsByArch: Partial<Record<Arch, number>>;
+  topCustomers: { customerId: string; downloads: number }[];
   downloadsByDay: { date: string; count: number }[];
 }
 
@@ -21,6 +23,10 @@ export const statisticsResponse = z.object({
   downloadsByPlatform: z.record(z.number().int()),
   /** Per channel each version is in now (`deleted` for versions no longer stored). */
   downloadsByChannel: z.record(z.number().int()),
+  /** Per arch of the downloaded file; downloads rolled up before archs were counted are in no arch. */
+  downloadsByArch: z.record(z.number().int()),
+  /** The customers with most downloads in the period (at most STATISTICS_TOP_CUSTOMERS), most first. */
+  topCustomers: z.array(z.object({ customerId: z.string(), downloads: z.number().int() })),
   /** UTC days, newest first; days without downloads left out. */
   downloadsByDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
 });
@@ -32,6 +38,8 @@ export function presentStatistics(statistics: Statistics): z.input<typeof statis
     downloadsByVersion: statistics.downloadsByVersion,
     downloadsByPlatform: statistics.downloadsByPlatform,
     downloadsByChannel: statistics.downloadsByChannel,
+    downloadsByArch: statistics.downloadsByArch,
+    topCustomers: statistics.topCustomers,
     downloadsByDay: statistics.downloadsByDay,
   };
 }

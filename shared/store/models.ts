@@ -350,6 +350,14 @@ export interface DailyCount {
   count: number;
 }
 
+/** Downloads of a selection of daily counters split by arch, and the customers who downloaded most. */
+export interface DownloadBreakdown {
+  /** Per arch of the downloaded file, archs without downloads left out. */
+  byArch: Partial<Record<Arch, number>>;
+  /** Most downloads first, then customerId ascending. */
+  topCustomers: { customerId: string; downloads: number }[];
+}
+
 /** An endpoint that receives signed webhook deliveries (shared/webhooks/). */
 export interface WebhookEndpoint {
   webhookId: string;

@@ -14,6 +14,7 @@ import type {
   AuditOutcome,
   Customer,
   DailyCount,
+  DownloadBreakdown,
   DistributionEvent,
   EventType,
   FileRecord,
@@ -451,6 +452,11 @@ export interface Store {
   oldestUncountedEventAt(): Promise<Date | null>;
   /** Daily counters of one application, per version, platform and date: newest date first, then version and platform ascending. */
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]>;
+  /**
+   * The same counters' downloads per arch and the `topCustomers` customers with most downloads (ties by
+   * customerId). Counted from the rollups that knew archs and customers: earlier downloads are in neither.
+   */
+  listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown>;
 
   // Update checks and adoption
   /** Inserts check events; an eventId already stored is skipped. */

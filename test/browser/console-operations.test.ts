@@ -6,6 +6,7 @@ import { signInToConsole } from '../support/console-session';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { downloadEvent } from '../support/records';
+import { TauriUpdateClient } from '../support/tauri-update-client';
 import { startTestApp, TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
@@ -35,25 +36,45 @@ describe('console: statistics, activity, webhooks, admin keys and the audit log 
     await app?.close();
   });
 
-  it("shows a customer's download in the statistics chart and the activity feed", async () => {
+  it("shows a customer's download and an install's update check in the statistics charts and the activity feed", async () => {
     const customer = await createCustomer(app, { customerId: 'chart-customer' });
     const { applicationId } = await createApplication(app, { name: 'Charted App', customerIds: [customer.customerId] });
     await uploadSmallFile(app, { applicationId, version: '2.1.0', fileName: 'Charted-2.1.0.dmg', platform: 'macos', arch: 'arm64' });
     const download = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=2.1.0`, { key: customer.apiKey });
     expect(download.status).to.equal(200);
+    // An install still on 2.0.0 checks with Tauri's updater (nothing signed for it: told it is up to date).
+    const tauri = new TauriUpdateClient({
+      endpoint: `${app.baseUrl}/v1/updates/${applicationId}/tauri/{{target}}/{{arch}}/{{current_version}}`, target: 'darwin', arch: 'aarch64',
+      currentVersion: '2.0.0', headers: { Authorization: `Bearer ${customer.apiKey}` }, pubkey: 'unused: nothing is offered',
+    });
+    expect(await tauri.check()).to.equal(null);
     await pollUntil(async () => ((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads === 1 ? true : undefined),
       20_000, 'the rollup counting the download');
+    const today = new Date().toISOString().slice(0, 10);
+    await pollUntil(async () => {
+      const days = (await app.http.get(`/v1/applications/${applicationId}/adoption`)).body.data.days as { date: string; checks: number }[];
+      return days.find((day) => day.date === today)?.checks === 1 ? true : undefined;
+    }, 20_000, 'the rollup counting the update check');
 
     const { page } = watched;
     await page.goto(`/console/statistics?applicationId=${applicationId}&period=7`);
     await page.locator('[data-total]').getByText(/^1 /).waitFor();
     // uPlot drew into the chart (its canvas), loaded lazily without breaking the Content-Security-Policy.
     await page.locator('[data-chart="downloads-by-day"] canvas').waitFor();
-    const today = new Date().toISOString().slice(0, 10);
     await page.getByText('The days as a table').click();
     expect(await page.getByRole('row').filter({ hasText: today }).innerText()).to.match(new RegExp(`${today}\\s+1`));
     expect(await page.getByRole('table', { name: 'Downloads by version' }).innerText()).to.match(/2\.1\.0\s+1/);
     expect(await page.getByRole('table', { name: 'Downloads by platform' }).innerText()).to.match(/macos\s+1/);
+    expect(await page.getByRole('table', { name: 'Downloads by arch' }).innerText()).to.match(/arm64\s+1/);
+    expect(await page.getByRole('table', { name: 'Downloads by channel' }).innerText()).to.match(/stable\s+1/);
+    expect(await page.getByRole('table', { name: 'Customers with most downloads' }).innerText()).to.match(/chart-customer\s+1/);
+    // The check: one active install, on 2.0.0, behind the latest release; charted with the day's checks.
+    expect(await page.locator('[data-active-installs]').innerText()).to.match(/^1 active install on \d{4}-\d\d-\d\d \(UTC\): 0 on the latest release \(0%\), 1 outdated; 1 update check in the period/);
+    await page.locator('[data-chart="adoption-by-day"] canvas').waitFor();
+    expect(await page.getByRole('table', { name: 'Installs by running version' }).innerText()).to.match(/2\.0\.0\s+1\s+100%/);
+    expect(await page.getByRole('table', { name: 'Installs on the latest release and behind it' }).innerText())
+      .to.match(/On the latest release\s+0/).and.match(/Outdated\s+1/);
+    expect(await page.getByRole('table', { name: /Days for each release/ }).innerText()).to.match(/2\.1\.0\s+.+\s+not yet\s+not yet/);
     await checkAndPhotograph(page, 'console-statistics');
 
     await page.getByRole('link', { name: 'Activity feed' }).click();

@@ -394,11 +394,16 @@ describe('bds CLI', function () {
     it('stats: --json is the statistics; the human form has the tables and a chart of downloads by day', async () => {
       const stats = await pollUntil(async () => {
         const result = await admin.run(['stats', applicationId, '--json']);
-        const data = jsonOf<{ totalDownloads: number; downloadsByVersion: Record<string, number>; downloadsByDay: { date: string; count: number }[] }>(result);
+        const data = jsonOf<{
+          totalDownloads: number; downloadsByVersion: Record<string, number>; downloadsByArch: Record<string, number>;
+          topCustomers: { customerId: string; downloads: number }[]; downloadsByDay: { date: string; count: number }[];
+        }>(result);
         // The download and the forced one: a customer's repeated downloads of a file count once.
         return data.totalDownloads === 1 ? data : undefined;
       }, 15_000, 'the download counted');
       expect(stats.downloadsByVersion['1.0.0']).to.equal(stats.totalDownloads);
+      expect(stats.downloadsByArch).to.deep.equal({ any: stats.totalDownloads });
+      expect(stats.topCustomers).to.deep.equal([{ customerId: customer.customerId, downloads: stats.totalDownloads }]);
       const today = new Date().toISOString().slice(0, 10);
       expect(stats.downloadsByDay[0]).to.deep.equal({ date: today, count: stats.totalDownloads });
 
@@ -406,6 +411,7 @@ describe('bds CLI', function () {
       const human = await admin.run(['stats', applicationId, '--from', yesterday, '--to', today]);
       expect(human.code, human.stderr).to.equal(0);
       expect(human.stdout).to.include(`${stats.totalDownloads} download`).and.include(today).and.include('┤');
+      expect(human.stdout).to.match(/arch\W+downloads/).and.match(/customer\W+downloads/).and.include(customer.customerId);
     });
 
     it('stats adoption: --json is the adoption; the human form has the tables and a chart; --customers lists what each customer runs', async () => {

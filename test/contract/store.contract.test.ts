@@ -135,6 +135,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           await expectRangeError(store.listShareLinks('cust_1', bad));
           await expectRangeError(store.listEvents({ limit: bad }));
           await expectRangeError(store.rollupEvents(bad));
+          await expectRangeError(store.listDownloadBreakdown('app_1', {}, bad));
         }
         expect(await store.getShareLink('token_1')).to.not.equal(null);
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([]);
@@ -1685,6 +1686,59 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           if (folded.every((n) => n === 0)) break;
         }
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal(dailyCountsOf('app_1', events));
+      });
+
+      it('counts downloads per arch and per customer in the same rollup, and names the customers with most downloads', async () => {
+        await store.upsertVersion('app_1', '1.0.0', {}, at(0));
+        await store.upsertVersion('app_1', '2.0.0-beta.1', { channel: 'beta' }, at(0));
+        const day = (d: number, hour = 12) => utc(`2026-03-0${d}T${String(hour).padStart(2, '0')}:00:00.000Z`);
+        await store.insertEvents([
+          event('d_1', { timestamp: day(1), arch: 'x64', customerId: 'cust_a' }),
+          event('d_2', { timestamp: day(1, 13), arch: 'arm64', customerId: 'cust_b' }),
+          event('d_3', { timestamp: day(1, 14), arch: 'arm64', customerId: 'cust_b' }),
+          event('d_4', { timestamp: day(2), arch: 'x64', customerId: 'cust_c', version: '2.0.0-beta.1' }),
+          event('d_5', { timestamp: day(2, 13), arch: 'x64', customerId: 'cust_c', version: '2.0.0-beta.1' }),
+          event('d_6', { timestamp: day(2, 14), arch: 'x64', customerId: 'cust_c' }),
+          event('d_7', { timestamp: day(2), customerId: 'cust_a' }),
+          event('d_8', { timestamp: day(2), arch: 'x64', customerId: 'cust_z', applicationId: 'app_2' }),
+          event('u_1', { timestamp: day(2), arch: 'x64', type: 'upload', customerId: null }),
+        ]);
+        expect(await store.rollupEvents(100)).to.equal(8);
+        const everything = {
+          byArch: { x64: 4, arm64: 2, any: 1 },
+          topCustomers: [{ customerId: 'cust_c', downloads: 3 }, { customerId: 'cust_a', downloads: 2 }, { customerId: 'cust_b', downloads: 2 }],
+        };
+        expect(await store.listDownloadBreakdown('app_1', {}, 10)).to.deep.equal(everything);
+        expect(await store.rollupEvents(100), 'a second rollup finds nothing').to.equal(0);
+        expect(await store.listDownloadBreakdown('app_1', {}, 10)).to.deep.equal(everything);
+        expect((await store.listDownloadBreakdown('app_1', {}, 2)).topCustomers, 'ties by customer id').to.deep.equal(everything.topCustomers.slice(0, 2));
+        // The same filters as the daily counts: period, version and the channel each version is in now.
+        expect(await store.listDownloadBreakdown('app_1', { to: '2026-03-01' }, 10)).to.deep.equal({
+          byArch: { x64: 1, arm64: 2 }, topCustomers: [{ customerId: 'cust_b', downloads: 2 }, { customerId: 'cust_a', downloads: 1 }],
+        });
+        expect(await store.listDownloadBreakdown('app_1', { channel: 'beta' }, 10)).to.deep.equal({
+          byArch: { x64: 2 }, topCustomers: [{ customerId: 'cust_c', downloads: 2 }],
+        });
+        expect(await store.listDownloadBreakdown('app_1', { version: '1.0.0', from: '2026-03-02' }, 10)).to.deep.equal({
+          byArch: { x64: 1, any: 1 }, topCustomers: [{ customerId: 'cust_a', downloads: 1 }, { customerId: 'cust_c', downloads: 1 }],
+        });
+        expect(await store.listDownloadBreakdown('app_2', {}, 10)).to.deep.equal({ byArch: { x64: 1 }, topCustomers: [{ customerId: 'cust_z', downloads: 1 }] });
+        expect(await store.listDownloadBreakdown('app_3', {}, 10)).to.deep.equal({ byArch: {}, topCustomers: [] });
+      });
+
+      it('counts each event once per arch and customer when rollups run concurrently', async () => {
+        const archs = ['x64', 'arm64', 'universal'] as const;
+        const events = Array.from({ length: 40 }, (_, i) =>
+          event(`d_${String(i).padStart(2, '0')}`, { timestamp: at(i * 45), version: `${i % 2}.0.0`, arch: archs[i % 3], customerId: `cust_${i % 4}` }));
+        await store.insertEvents(events);
+        for (let round = 0; round < 40; round += 1) {
+          const folded = await Promise.all([store.rollupEvents(3), store.rollupEvents(3), store.rollupEvents(3)]);
+          if (folded.every((n) => n === 0)) break;
+        }
+        expect(await store.listDownloadBreakdown('app_1', {}, 10)).to.deep.equal({
+          byArch: { x64: 14, arm64: 13, universal: 13 },
+          topCustomers: [0, 1, 2, 3].map((c) => ({ customerId: `cust_${c}`, downloads: 10 })),
+        });
       });
 
       it('restricts daily counts to the versions now in a channel', async () => {

@@ -18,6 +18,10 @@ function pastEvent(applicationId: string, version: string, at: Date, type: 'down
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);
 const atNoon = (daysAgo: number) => new Date(`${utcDay(daysAgo)}T12:00:00.000Z`);
 
+/** The first `limit` of these customers in id order, one download each. */
+const onceEach = (customerIds: string[], limit: number) =>
+  [...customerIds].sort().slice(0, limit).map((customerId) => ({ customerId, downloads: 1 }));
+
 async function foldAll(app: TestApp): Promise<void> {
   while ((await app.core.store.rollupEvents(1_000)) > 0);
 }
@@ -58,6 +62,9 @@ describe('statistics and activity', () => {
         downloadsByVersion: { '1.0': 37, '2.0': 13 },
         downloadsByPlatform: { any: 50 },
         downloadsByChannel: { stable: 50 },
+        downloadsByArch: { any: 50 },
+        // At most STATISTICS_TOP_CUSTOMERS: the one with ten downloads, then ties by customer id.
+        topCustomers: [{ customerId: 'cust-stats', downloads: 10 }, ...onceEach(customers.map((c) => c.customerId), 9)],
         downloadsByDay: [
           { date: utcDay(0), count: 40 },
           { date: utcDay(1), count: 3 },
@@ -75,6 +82,8 @@ describe('statistics and activity', () => {
         downloadsByVersion: { '2.0': 13 },
         downloadsByPlatform: { any: 13 },
         downloadsByChannel: { stable: 13 },
+        downloadsByArch: { any: 13 },
+        topCustomers: [{ customerId: 'cust-stats', downloads: 3 }, ...onceEach(customers.filter((_, i) => i % 4 === 0).map((c) => c.customerId), 9)],
         downloadsByDay: [{ date: utcDay(0), count: 10 }, { date: utcDay(1), count: 3 }],
       });
       const window = (await app.http.get(`/v1/applications/${applicationId}/stats?from=${utcDay(2)}&to=${utcDay(1)}`)).body.data;
@@ -122,6 +131,51 @@ describe('statistics and activity', () => {
       ]);
     });
 
+    it('counts downloads per arch and names the customers with most downloads, for the period asked', async () => {
+      const customers: Array<{ customerId: string; apiKey: string }> = [];
+      for (let i = 0; i < 3; i += 1) customers.push(await createCustomer(app));
+      const { applicationId } = await createApplication(app, { customerIds: customers.map((c) => c.customerId) });
+      const bothArchs = [{ platform: 'windows', arch: 'x64' }, { platform: 'windows', arch: 'arm64' }] as const;
+      await storeRelease(app.core.store, applicationId, '1.0.0', { files: [...bothArchs] });
+      await storeRelease(app.core.store, applicationId, '1.1.0', { files: [...bothArchs] });
+      const download = async (customer: number, version: string, arch: string) => {
+        const res = await app.http.get(`/v1/downloads/url?applicationId=${applicationId}&version=${version}&platform=windows&arch=${arch}`, { key: customers[customer].apiKey });
+        expect(res.status, `${customer} ${version} ${arch}`).to.equal(200);
+      };
+      // The first customer downloads all four files, the second both archs of one version, the third one file.
+      for (const version of ['1.0.0', '1.1.0']) for (const arch of ['x64', 'arm64']) await download(0, version, arch);
+      await download(1, '1.1.0', 'x64');
+      await download(1, '1.1.0', 'arm64');
+      await download(2, '1.0.0', 'x64');
+      // A download from another period: in the totals, not in today's.
+      await app.core.store.insertEvents([downloadEvent(newEventId(atNoon(3)), {
+        applicationId, version: '1.0.0', customerId: customers[2].customerId, platform: 'windows', arch: 'arm64', timestamp: atNoon(3),
+      })]);
+      const stats = async (query = '') => (await app.http.get(`/v1/applications/${applicationId}/stats${query}`)).body.data;
+      await pollUntil(async () => ((await stats()).totalDownloads === 8 ? true : undefined), 10_000, 'rollup');
+
+      expect(await stats()).to.deep.include({
+        downloadsByArch: { x64: 4, arm64: 4 },
+        topCustomers: [
+          { customerId: customers[0].customerId, downloads: 4 },
+          ...[customers[1].customerId, customers[2].customerId].sort().map((customerId) => ({ customerId, downloads: 2 })),
+        ],
+      });
+      expect(await stats(`?from=${utcDay(0)}`)).to.deep.include({
+        totalDownloads: 7,
+        downloadsByArch: { x64: 4, arm64: 3 },
+        topCustomers: [
+          { customerId: customers[0].customerId, downloads: 4 },
+          { customerId: customers[1].customerId, downloads: 2 },
+          { customerId: customers[2].customerId, downloads: 1 },
+        ],
+      });
+      expect(await stats('?version=1.0.0')).to.deep.include({
+        downloadsByArch: { x64: 2, arm64: 2 },
+        topCustomers: [customers[0].customerId, customers[2].customerId].sort().map((customerId) => ({ customerId, downloads: 2 })),
+      });
+    });
+
     it('keeps the statistics of a soft-deleted application; unknown applications are 404', async () => {
       const { applicationId } = await createApplication(app);
       await app.core.store.insertEvents([pastEvent(applicationId, '1', atNoon(3))]);
@@ -133,7 +187,7 @@ describe('statistics and activity', () => {
       expect((await app.http.get('/v1/applications/never-created/stats')).status).to.equal(404);
       const empty = await createApplication(app);
       expect((await app.http.get(`/v1/applications/${empty.applicationId}/stats`)).body.data).to.deep.equal({
-        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByPlatform: {}, downloadsByChannel: {}, downloadsByDay: [],
+        applicationId: empty.applicationId, totalDownloads: 0, downloadsByVersion: {}, downloadsByPlatform: {}, downloadsByChannel: {}, downloadsByArch: {}, topCustomers: [], downloadsByDay: [],
       });
     });
 
@@ -197,6 +251,8 @@ describe('statistics and activity', () => {
       expect(stats.totalDownloads).to.equal(3_000);
       expect(stats.downloadsByVersion).to.deep.equal({ 1: 1_000, 2: 1_000, 3: 1_000 });
       expect(stats.downloadsByDay.map((d: { count: number }) => d.count)).to.deep.equal([750, 750, 750, 750]);
+      expect(stats.downloadsByArch).to.deep.equal({ any: 3_000 });
+      expect(stats.topCustomers).to.deep.equal([{ customerId: 'cust-stats', downloads: 3_000 }]);
     });
   });
 

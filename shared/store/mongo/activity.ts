@@ -1,6 +1,7 @@
 import { mongo, type FilterQuery } from 'mongoose';
 import { requireCount } from '../bounds';
-import type { DailyCount, DistributionEvent } from '../models';
+import type { Arch } from '../../releases/platforms';
+import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
 import type { StoreOptions } from '../options';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { MongoModels } from './models';
@@ -9,7 +10,7 @@ import { channelFilter } from './release-field-filters';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import { rollupEvents } from './rollup';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts' | 'listDownloadBreakdown'>;
 
 export class MongoActivity implements ActivityMethods {
   constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
@@ -62,6 +63,37 @@ export class MongoActivity implements ActivityMethods {
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
+    const filter = await this.dailySelection(applicationId, query);
+    const docs = await this.models.dailyCounts
+      .find(filter, { _id: 0, applicationId: 1, version: 1, date: 1, count: 1, platforms: 1 })
+      .sort({ date: -1, version: 1 })
+      .lean<DailyCountDoc[]>();
+    return docs.flatMap(toDailyCounts);
+  }
+
+  /** Sums the selected counters' parts in memory: the period's counters are read through { applicationId, date }, a handful per day. */
+  async listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown> {
+    requireCount('limit', topCustomers);
+    const docs = await this.models.dailyCounts
+      .find(await this.dailySelection(applicationId, query), { _id: 0, archs: 1, customers: 1 })
+      .lean<Pick<DailyCountDoc, 'archs' | 'customers'>[]>();
+    const byArch = new Map<Arch, number>();
+    const byCustomer = new Map<string, number>();
+    for (const doc of docs) {
+      for (const [arch, n] of Object.entries(doc.archs ?? {}) as [Arch, number][]) byArch.set(arch, (byArch.get(arch) ?? 0) + n);
+      for (const [customerId, n] of Object.entries(doc.customers ?? {})) byCustomer.set(customerId, (byCustomer.get(customerId) ?? 0) + n);
+    }
+    return {
+      byArch: Object.fromEntries([...byArch].filter(([, n]) => n > 0)),
+      topCustomers: [...byCustomer]
+        .map(([customerId, downloads]) => ({ customerId, downloads }))
+        .sort((a, b) => b.downloads - a.downloads || (a.customerId < b.customerId ? -1 : 1))
+        .slice(0, topCustomers),
+    };
+  }
+
+  /** One application's daily counters by version, channel and period. */
+  private async dailySelection(applicationId: string, query: DailyCountQuery): Promise<FilterQuery<DailyCountDoc>> {
     const filter: FilterQuery<DailyCountDoc> = { applicationId };
     const versions: FilterQuery<DailyCountDoc>[] = [];
     if (query.version !== undefined) versions.push({ version: query.version });
@@ -79,11 +111,7 @@ export class MongoActivity implements ActivityMethods {
         ...(query.to === undefined ? {} : { $lte: query.to }),
       };
     }
-    const docs = await this.models.dailyCounts
-      .find(filter, { _id: 0, applicationId: 1, version: 1, date: 1, count: 1, platforms: 1 })
-      .sort({ date: -1, version: 1 })
-      .lean<DailyCountDoc[]>();
-    return docs.flatMap(toDailyCounts);
+    return filter;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Types } from 'mongoose';
-import { DEFAULT_PLATFORM, type Platform } from '../../releases/platforms';
+import { DEFAULT_ARCH, DEFAULT_PLATFORM, type Arch, type Platform } from '../../releases/platforms';
 import { utcDate } from '../dates';
 import type { MongoModels } from './models';
 import type { EventDoc, RollupBatchDoc } from './schemas/activity';
@@ -54,33 +54,38 @@ async function openBatch(models: MongoModels, limit: number): Promise<RollupBatc
   return batch;
 }
 
-/** What a batch adds to one counter: its total, and that total's parts per platform. */
+/** What a batch adds to one counter: its total, and that total's parts per platform, per arch and per customer. */
 interface CounterTotal {
   applicationId: string;
   version: string;
   date: string;
   count: number;
   platforms: Partial<Record<Platform, number>>;
+  archs: Partial<Record<Arch, number>>;
+  customers: Map<string, number>;
 }
 
 /** The batch's events counted per application, version and UTC day, and per platform; only the events this batch claimed count. */
 async function dailyTotals(models: MongoModels, batch: RollupBatchDoc): Promise<CounterTotal[]> {
   const events = await models.events
-    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, platform: 1, timestamp: 1 })
-    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'platform' | 'timestamp'>[]>();
+    .find({ _id: { $in: batch.eventIds }, batchId: batch._id }, { _id: 0, applicationId: 1, version: 1, platform: 1, arch: 1, customerId: 1, timestamp: 1 })
+    .lean<Pick<EventDoc, 'applicationId' | 'version' | 'platform' | 'arch' | 'customerId' | 'timestamp'>[]>();
   const totals = new Map<string, CounterTotal>();
-  for (const { applicationId, version, platform, timestamp } of events) {
+  for (const { applicationId, version, platform, arch, customerId, timestamp } of events) {
     const date = utcDate(timestamp);
     const key = counterKey(applicationId, version, date);
     let total = totals.get(key);
     if (!total) {
-      total = { applicationId, version, date, count: 0, platforms: {} };
+      total = { applicationId, version, date, count: 0, platforms: {}, archs: {}, customers: new Map() };
       totals.set(key, total);
     }
     // Events stored before files had platforms count as `any`, as they read.
     const counted = platform ?? DEFAULT_PLATFORM;
     total.count += 1;
     total.platforms[counted] = (total.platforms[counted] ?? 0) + 1;
+    const countedArch = arch ?? DEFAULT_ARCH;
+    total.archs[countedArch] = (total.archs[countedArch] ?? 0) + 1;
+    if (customerId) total.customers.set(customerId, (total.customers.get(customerId) ?? 0) + 1);
   }
   return [...totals.values()];
 }
@@ -91,8 +96,13 @@ const counterKey = (applicationId: string, version: string, date: string): strin
 
 async function addOnce(models: MongoModels, total: CounterTotal, batchId: string): Promise<void> {
   const counter = { applicationId: total.applicationId, version: total.version, date: total.date };
-  // The total and its parts in one update: the batch guard covers both.
-  const increments = { count: total.count, ...Object.fromEntries(Object.entries(total.platforms).map(([platform, n]) => [`platforms.${platform}`, n])) };
+  // The total and its parts in one update: the batch guard covers them all.
+  const increments = {
+    count: total.count,
+    ...Object.fromEntries(Object.entries(total.platforms).map(([platform, n]) => [`platforms.${platform}`, n])),
+    ...Object.fromEntries(Object.entries(total.archs).map(([arch, n]) => [`archs.${arch}`, n])),
+    ...Object.fromEntries([...total.customers].map(([customerId, n]) => [`customers.${customerId}`, n])),
+  };
   for (let attempt = 1; ; attempt += 1) {
     try {
       await models.dailyCounts.updateOne(

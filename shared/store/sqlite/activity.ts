@@ -1,12 +1,12 @@
-import type { Platform } from '../../releases/platforms';
+import type { Arch, Platform } from '../../releases/platforms';
 import { requireCount } from '../bounds';
-import type { DailyCount, DistributionEvent } from '../models';
+import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
 import type { ActivityQuery, DailyCountQuery, Store } from '../store';
 import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
 import { eventFromRow } from './rows';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts'>;
+type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts' | 'listDownloadBreakdown'>;
 
 /** Events and their daily counters. Writes go through the background writer; reads use the serving connection. */
 export class SqliteActivity implements ActivityMethods {
@@ -58,25 +58,7 @@ export class SqliteActivity implements ActivityMethods {
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
-    const where = ['application_id = ?'];
-    const params: unknown[] = [applicationId];
-    if (query.version !== undefined) {
-      where.push('version = ?');
-      params.push(query.version);
-    }
-    if (query.channel !== undefined) {
-      // A version's channel is read now: its downloads count in the channel it is in, wherever it was before.
-      where.push('version IN (SELECT version FROM versions WHERE application_id = ? AND channel = ?)');
-      params.push(applicationId, query.channel);
-    }
-    if (query.from !== undefined) {
-      where.push('date >= ?');
-      params.push(query.from);
-    }
-    if (query.to !== undefined) {
-      where.push('date <= ?');
-      params.push(query.to);
-    }
+    const { where, params } = dailySelection(applicationId, query);
     const rows = this.database.prepare(
       `SELECT application_id, version, platform, date, count FROM daily_counts WHERE ${where.join(' AND ')} ORDER BY date DESC, version, platform`,
     ).all(...params) as Row[];
@@ -88,4 +70,45 @@ export class SqliteActivity implements ActivityMethods {
       count: r.count as number,
     }));
   }
+
+  async listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown> {
+    requireCount('limit', topCustomers);
+    const { where, params } = dailySelection(applicationId, query);
+    // Both read through their primary keys' (application_id, date, ...) prefix: the period's counters only.
+    const archs = this.database.prepare(
+      `SELECT arch, sum(count) AS count FROM daily_arch_counts WHERE ${where.join(' AND ')} GROUP BY arch`,
+    ).all(...params) as { arch: Arch; count: number }[];
+    const customers = this.database.prepare(
+      `SELECT customer_id, sum(count) AS downloads FROM daily_customer_counts WHERE ${where.join(' AND ')}
+       GROUP BY customer_id ORDER BY downloads DESC, customer_id LIMIT ?`,
+    ).all(...params, topCustomers) as { customer_id: string; downloads: number }[];
+    return {
+      byArch: Object.fromEntries(archs.filter((a) => a.count > 0).map((a) => [a.arch, a.count])),
+      topCustomers: customers.map((c) => ({ customerId: c.customer_id, downloads: c.downloads })),
+    };
+  }
+}
+
+/** The WHERE clause selecting one application's daily counters (any of the counter tables) by version, channel and period. */
+function dailySelection(applicationId: string, query: DailyCountQuery): { where: string[]; params: unknown[] } {
+  const where = ['application_id = ?'];
+  const params: unknown[] = [applicationId];
+  if (query.version !== undefined) {
+    where.push('version = ?');
+    params.push(query.version);
+  }
+  if (query.channel !== undefined) {
+    // A version's channel is read now: its downloads count in the channel it is in, wherever it was before.
+    where.push('version IN (SELECT version FROM versions WHERE application_id = ? AND channel = ?)');
+    params.push(applicationId, query.channel);
+  }
+  if (query.from !== undefined) {
+    where.push('date >= ?');
+    params.push(query.from);
+  }
+  if (query.to !== undefined) {
+    where.push('date <= ?');
+    params.push(query.to);
+  }
+  return { where, params };
 }

@@ -483,6 +483,30 @@ ALTER TABLE versions ADD COLUMN yank_reason TEXT;
  * rollup position over them, the daily counters per (channel, platform, arch, version), each of which
  * may be '*' for all, and each customer's last reported versions.
  */
+/**
+ * Download counters per arch and per customer, beside daily_counts and filled by the same rollup
+ * transaction. Keyed by version too, so the statistics' version and channel filters apply to them.
+ * Downloads rolled up before this migration are in neither: these counters start at zero.
+ */
+const DOWNLOAD_BREAKDOWNS = `
+CREATE TABLE daily_arch_counts (
+  application_id TEXT NOT NULL,
+  date TEXT NOT NULL,
+  version TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (application_id, date, version, arch)
+);
+CREATE TABLE daily_customer_counts (
+  application_id TEXT NOT NULL,
+  date TEXT NOT NULL,
+  version TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (application_id, date, version, customer_id)
+);
+`;
+
 const UPDATE_CHECKS = `
 CREATE TABLE check_events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -549,6 +573,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FILE_SHA1),
   (db) => db.exec(YANK_REASONS),
   (db) => db.exec(UPDATE_CHECKS),
+  (db) => db.exec(DOWNLOAD_BREAKDOWNS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,7 @@ import type {
   AuditEntry,
   Customer,
   DailyCount,
+  DownloadBreakdown,
   DistributionEvent,
   FileRecord,
   FileStatus,
@@ -343,6 +344,9 @@ export class SqliteStore implements Store {
   }
   listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
     return this.guard(this.activity.listDailyCounts(applicationId, query));
+  }
+  listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown> {
+    return this.guard(this.activity.listDownloadBreakdown(applicationId, query, topCustomers));
   }
 
   // Update checks and adoption

@@ -1,5 +1,5 @@
 import { Schema, type Types } from 'mongoose';
-import { PLATFORMS, type Platform } from '../../../releases/platforms';
+import { ARCHS, PLATFORMS, type Arch, type Platform } from '../../../releases/platforms';
 import type { DailyCount, DistributionEvent } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
@@ -16,9 +16,16 @@ export type EventDoc = Omit<DistributionEvent, 'platform' | 'arch'> & Partial<Pi
  * per platform. Downloads counted before platforms were (and those a rollup of that release still
  * adds) are in `count` only: the rest of the total is `any`'s. Keyed as before platforms, so the
  * unique index and the rollup's guard are the same for both releases during a rolling deploy.
+ * `archs` and `customers` split the same downloads per arch and per customer id (customer ids are letters,
+ * digits, `_` and `-`, so safe as field names); downloads counted before they were are in neither.
  * `appliedBatches` holds the latest rollup batches added to this counter, so re-applying one is a no-op.
  */
-export type DailyCountDoc = Omit<DailyCount, 'platform'> & { platforms?: Partial<Record<Platform, number>>; appliedBatches: string[] };
+export type DailyCountDoc = Omit<DailyCount, 'platform'> & {
+  platforms?: Partial<Record<Platform, number>>;
+  archs?: Partial<Record<Arch, number>>;
+  customers?: Record<string, number>;
+  appliedBatches: string[];
+};
 /** A rollup batch not yet finished: the events it may claim, recorded before any of them is claimed. */
 export interface RollupBatchDoc {
   _id: string;
@@ -59,6 +66,8 @@ export const dailyCountSchema = new Schema<DailyCountDoc>(
     date: String,
     count: Number,
     platforms: Object.fromEntries(PLATFORMS.map((platform) => [platform, Number])),
+    archs: Object.fromEntries(ARCHS.map((arch) => [arch, Number])),
+    customers: Schema.Types.Mixed,
     appliedBatches: [String],
   },
   collectionOptions('dailyCounts'),
