@@ -19,6 +19,9 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_share_links_1: 'tokenHash',
   sqlite_autoindex_events_1: 'eventId',
   sqlite_autoindex_daily_counts_1: 'dailyCount',
+  // The per-arch and per-customer counters of a day: on MongoDB parts of the same daily document.
+  sqlite_autoindex_daily_arch_counts_1: 'dailyCount',
+  sqlite_autoindex_daily_customer_counts_1: 'dailyCount',
   sqlite_autoindex_webhook_endpoints_1: 'webhookId',
   sqlite_autoindex_webhook_subscriptions_1: 'webhookSubscription',
   sqlite_autoindex_webhook_deliveries_1: 'deliveryId',
