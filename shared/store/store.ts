@@ -232,20 +232,19 @@ export interface DailyCountQuery {
   to?: string;
 }
 
-/**
- * The one persistence port. Adapters: SQLite (embedded default) and MongoDB (production).
- * Both pass test/contract/store.contract.test.ts. Unique-constraint violations throw DuplicateError
- * with a target naming the collision ('applicationId', 'customerId', 'fileName', 'mainFile', ...).
+/*
+ * The persistence ports, one per concern. Adapters: SQLite (embedded default) and MongoDB (production);
+ * each implements every port in one module per concern, and both pass the store contract
+ * (test/contract/store/). Unique-constraint violations throw DuplicateError with a target naming the collision ('applicationId', 'customerId', 'fileName', 'mainFile', ...).
  * Every limit, page and pageSize is a whole number of at least 1, and every rolloutPercentage one
  * from 1 to 100; any other value throws a RangeError (shared/store/bounds.ts).
  * Records stored before a field existed read back with its default: versions in the store's default
  * channel, published since their creation, to everyone; files, sessions and events for platform
  * and arch `any`, files without SHA-512.
  */
-export interface Store {
-  readonly kind: 'sqlite' | 'mongodb';
 
-  // Applications
+/** Applications, their customers and licence acceptances. */
+export interface ApplicationStore {
   createApplication(app: Application): Promise<Application>;
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null>;
   listApplications(query: ApplicationQuery): Promise<Page<Application>>;
@@ -269,8 +268,10 @@ export interface Store {
   recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance>;
   /** The customer's acceptance of that revision of the application's licence, or null. */
   getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
+}
 
-  // Versions and files
+/** Versions and their files. */
+export interface VersionStore {
   /**
    * Creates the version when it does not exist (in the store's default channel, rollout 100, status
    * `initialStatus` or published, publishedAt `at` when published); applies the patch's fields that
@@ -335,8 +336,10 @@ export interface Store {
    * backfill pages with the last fileId it was given, and resumes from it after a restart.
    */
   listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]>;
+}
 
-  // Customers and keys
+/** Customers with their API keys, and admin keys. */
+export interface AccountStore {
   createCustomer(customer: Customer): Promise<Customer>;
   getCustomer(customerId: string): Promise<Customer | null>;
   /**
@@ -363,7 +366,19 @@ export interface Store {
   revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null>;
   touchApiKey(keyId: string, at: Date): Promise<void>;
 
-  // Access tokens
+  // Admin keys
+  createAdminKey(key: AdminKey): Promise<AdminKey>;
+  /** Keys that are not revoked (expired ones included), oldest first. */
+  listAdminKeys(): Promise<AdminKey[]>;
+  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null>;
+  /** null when unknown or already revoked. */
+  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null>;
+  /** Moves lastUsedAt forward to `at`, never back (uses recorded by several processes arrive out of order). */
+  touchAdminKey(keyId: string, at: Date): Promise<void>;
+}
+
+/** Access tokens and their counted use. */
+export interface AccessTokenStore {
   createAccessToken(token: AccessToken): Promise<AccessToken>;
   /** A customer's tokens that are not revoked, oldest first. */
   listAccessTokens(customerId: string): Promise<AccessToken[]>;
@@ -386,25 +401,10 @@ export interface Store {
   countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome>;
   /** Takes back one counted download and its bytes (a download that could not be recorded); never below 0. */
   uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void>;
+}
 
-  // Admin keys
-  createAdminKey(key: AdminKey): Promise<AdminKey>;
-  /** Keys that are not revoked (expired ones included), oldest first. */
-  listAdminKeys(): Promise<AdminKey[]>;
-  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null>;
-  /** null when unknown or already revoked. */
-  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null>;
-  /** Moves lastUsedAt forward to `at`, never back (uses recorded by several processes arrive out of order). */
-  touchAdminKey(keyId: string, at: Date): Promise<void>;
-
-  // Audit log
-  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry>;
-  /** Settles a pending entry; an entry already settled, or unknown, is left as it is. */
-  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void>;
-  /** Newest first by (timestamp, entryId). */
-  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
-
-  // Upload sessions (large and multipart uploads)
+/** Large and multipart upload sessions. */
+export interface UploadStore {
   /** Returns the session as stored, defaults included. */
   createUploadSession(session: NewUploadSession): Promise<UploadSession>;
   getUploadSession(uploadId: string): Promise<UploadSession | null>;
@@ -412,8 +412,10 @@ export interface Store {
   updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null>;
   /** Sessions still `issued` whose expiresAt is at or before `now`. */
   listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]>;
+}
 
-  // Share links
+/** Share links and their counted use. */
+export interface ShareLinkStore {
   createShareLink(link: ShareLink): Promise<ShareLink>;
   /** A customer's links, newest first, at most `limit` (revoked and expired ones included until purged). */
   listShareLinks(customerId: string, limit: number): Promise<ShareLink[]>;
@@ -431,8 +433,10 @@ export interface Store {
   uncountShareLinkUse(tokenHash: string): Promise<void>;
   /** Deletes links that expired before `before`; returns how many. */
   purgeShareLinks(before: Date, limit: number): Promise<number>;
+}
 
-  // Events and statistics
+/** Download events and the statistics folded from them. */
+export interface ActivityStore {
   /** Inserts events; an eventId already stored is skipped, so a retried insert never duplicates. */
   insertEvents(events: DistributionEvent[]): Promise<void>;
   /** One stored event, null when it is not stored. */
@@ -457,8 +461,10 @@ export interface Store {
    * customerId). Counted from the rollups that knew archs and customers: earlier downloads are in neither.
    */
   listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown>;
+}
 
-  // Update checks and adoption
+/** Update checks and the adoption figures folded from them. */
+export interface AdoptionStore {
   /** Inserts check events; an eventId already stored is skipped. */
   insertCheckEvents(events: CheckEvent[]): Promise<void>;
   /**
@@ -479,8 +485,10 @@ export interface Store {
   listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]>;
   /** Customers (by customerId ascending) with the versions their installs last reported. */
   listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>>;
+}
 
-  // Webhooks
+/** Webhook endpoints, deliveries and the outbox. */
+export interface WebhookStore {
   createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;
   getWebhookEndpoint(webhookId: string): Promise<WebhookEndpoint | null>;
   /** Oldest first. */
@@ -511,6 +519,33 @@ export interface Store {
   listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]>;
   /** Removes entries once queued (or found to announce nothing); returns how many were there. */
   deleteWebhookOutboxEntries(eventIds: string[]): Promise<number>;
+}
+
+/** The audit log. */
+export interface AuditStore {
+  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry>;
+  /** Settles a pending entry; an entry already settled, or unknown, is left as it is. */
+  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void>;
+  /** Newest first by (timestamp, entryId). */
+  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
+}
+
+/**
+ * The store: one port per concern, each reached by its name (`store.versions.publishFile(...)`).
+ * A call that finds the database unable to serve rejects with DependencyUnavailableError.
+ */
+export interface Store {
+  readonly kind: 'sqlite' | 'mongodb';
+  readonly applications: ApplicationStore;
+  readonly versions: VersionStore;
+  readonly accounts: AccountStore;
+  readonly accessTokens: AccessTokenStore;
+  readonly uploads: UploadStore;
+  readonly shareLinks: ShareLinkStore;
+  readonly activity: ActivityStore;
+  readonly adoption: AdoptionStore;
+  readonly webhooks: WebhookStore;
+  readonly audit: AuditStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

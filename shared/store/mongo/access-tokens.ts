@@ -1,22 +1,18 @@
 import type { FilterQuery } from 'mongoose';
 import type { AccessToken, AccessTokenUsage, TokenUse, TokenUseOutcome } from '../models';
-import type { AccessTokenPatch, Store } from '../store';
+import type { AccessTokenPatch, AccessTokenStore } from '../store';
 import { limitPassed } from '../token-use';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import type { AccessTokenDoc, AccessTokenUsageDoc } from './schemas/accounts';
 import { guardDuplicates, isDuplicateKeyError } from './unique-indexes';
 
-type AccessTokenMethods = Pick<Store,
-  | 'createAccessToken' | 'listAccessTokens' | 'getAccessToken' | 'findAccessTokenByHash' | 'updateAccessToken'
-  | 'revokeAccessToken' | 'touchAccessToken' | 'getAccessTokenUsage' | 'countAccessTokenUse' | 'uncountAccessTokenUse'>;
-
 const NO_USAGE: AccessTokenUsage = Object.freeze({ downloads: 0, clients: 0, bytes: 0 });
 /** A refused count is read back to name its limit; a count changed in between (a download given back) is tried again this many times. */
 const COUNT_ATTEMPTS = 5;
 
 /** Customers' access tokens, and their counts per period in one document each. */
-export class MongoAccessTokens implements AccessTokenMethods {
+export class MongoAccessTokens implements AccessTokenStore {
   constructor(private readonly models: MongoModels) {}
 
   async createAccessToken(token: AccessToken): Promise<AccessToken> {

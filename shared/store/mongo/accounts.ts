@@ -1,6 +1,6 @@
 import { requirePage } from '../bounds';
 import type { AdminKey, ApiKey, Customer } from '../models';
-import type { CustomerDeletion, CustomerPatch, Page, Store } from '../store';
+import type { CustomerDeletion, CustomerPatch, Page, AccountStore } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toAdminKey, toApiKey, toCustomer } from './records';
@@ -9,12 +9,7 @@ import { guardDuplicates } from './unique-indexes';
 
 const LISTING_ORDER = { createdAt: 1, customerId: 1 } as const;
 
-type AccountMethods = Pick<Store,
-  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'deleteCustomer' | 'findMissingCustomers'
-  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
-  | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
-
-export class MongoAccounts implements AccountMethods {
+export class MongoAccounts implements AccountStore {
   constructor(private readonly models: MongoModels) {}
 
   async createCustomer(customer: Customer): Promise<Customer> {

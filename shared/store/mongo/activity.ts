@@ -3,16 +3,14 @@ import { requireCount } from '../bounds';
 import type { Arch } from '../../releases/platforms';
 import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
 import type { StoreOptions } from '../options';
-import type { ActivityQuery, DailyCountQuery, Store } from '../store';
+import type { ActivityQuery, DailyCountQuery, ActivityStore } from '../store';
 import type { MongoModels } from './models';
 import { toDailyCounts, toEvent } from './records';
 import { channelFilter } from './release-field-filters';
 import type { DailyCountDoc, EventDoc } from './schemas/activity';
 import { rollupEvents } from './rollup';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts' | 'listDownloadBreakdown'>;
-
-export class MongoActivity implements ActivityMethods {
+export class MongoActivity implements ActivityStore {
   constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
 
   async insertEvents(events: DistributionEvent[]): Promise<void> {

@@ -1,13 +1,10 @@
 import { mongo, Types } from 'mongoose';
 import { requireCount, requirePage } from '../bounds';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
-import type { AdoptionCountQuery, Page, Store } from '../store';
+import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { MongoModels } from './models';
 import type { CheckEventDoc, CheckRollupBatchDoc } from './schemas/adoption';
 import { isDuplicateKeyError } from './unique-indexes';
-
-type AdoptionMethods = Pick<Store,
-  'insertCheckEvents' | 'claimCheckBatch' | 'finishCheckBatch' | 'purgeCheckEvents' | 'listAdoptionCounts' | 'listCustomerAdoption'>;
 
 /** Keeps a batch record far below MongoDB's 16 MB document limit. */
 const MAX_BATCH_EVENTS = 10_000;
@@ -21,7 +18,7 @@ const REMEMBERED_BATCHES = 50;
  * applied batches; installs only rise (`$max`) and last reports only move forward, so repeating them
  * changes nothing; the batch record is deleted last.
  */
-export class MongoAdoption implements AdoptionMethods {
+export class MongoAdoption implements AdoptionStore {
   constructor(private readonly models: MongoModels) {}
 
   async insertCheckEvents(events: CheckEvent[]): Promise<void> {

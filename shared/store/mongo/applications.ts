@@ -1,7 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { requirePage } from '../bounds';
 import type { Application, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
+import type { ApplicationPatch, ApplicationQuery, Page, ApplicationStore } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toApplication } from './records';
@@ -10,11 +10,7 @@ import { guardDuplicates, isDuplicateKeyError } from './unique-indexes';
 
 const LISTING_ORDER = { createdAt: 1, applicationId: 1 } as const;
 
-type ApplicationMethods = Pick<Store,
-  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
-  | 'grantApplicationAccess' | 'revokeApplicationAccess' | 'recordLicenceAcceptance' | 'getLicenceAcceptance'>;
-
-export class MongoApplications implements ApplicationMethods {
+export class MongoApplications implements ApplicationStore {
   constructor(private readonly models: MongoModels) {}
 
   async createApplication(app: Application): Promise<Application> {

@@ -1,16 +1,14 @@
 import type { FilterQuery } from 'mongoose';
 import { requireCount } from '../bounds';
 import type { AuditEntry } from '../models';
-import type { AuditQuery, AuditSettlement, Store } from '../store';
+import type { AuditQuery, AuditSettlement, AuditStore } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toAuditEntry } from './records';
 import { AUDIT_LISTING_INDEXES, type AuditEntryDoc } from './schemas/audit';
 import { guardDuplicates } from './unique-indexes';
 
-type AuditMethods = Pick<Store, 'insertAuditEntry' | 'settleAuditEntry' | 'listAuditEntries'>;
-
-export class MongoAudit implements AuditMethods {
+export class MongoAudit implements AuditStore {
   constructor(private readonly models: MongoModels) {}
 
   async insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {

@@ -8,7 +8,7 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
-  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionDeletion, VersionFilter, VersionPatch, VersionTransition,
+  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
 import { withFiles } from '../versions-with-files';
@@ -18,10 +18,6 @@ import { toFile, toVersion } from './records';
 import { channelFilter, statusFilter } from './release-field-filters';
 import type { FileDoc, StoredVersionDoc, VersionDoc } from './schemas/catalog';
 import { guardDuplicates } from './unique-indexes';
-
-type VersionAndFileMethods = Pick<Store,
-  | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingDigests' | 'deleteVersion' | 'deleteFile'>;
 
 /** The version order (version-order.ts), newest first: the listing index's order. */
 const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
@@ -33,7 +29,7 @@ const NEWEST_FIRST = { orderKey: -1, createdAt: -1, version: -1 } as const;
  */
 const TRANSITION_ATTEMPTS = 50;
 
-export class MongoVersionsAndFiles implements VersionAndFileMethods {
+export class MongoVersionsAndFiles implements VersionStore {
   constructor(private readonly models: MongoModels, private readonly options: StoreOptions) {}
 
   async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {

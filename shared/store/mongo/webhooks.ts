@@ -2,7 +2,7 @@ import { DuplicateError } from '../../errors';
 import { requireCount, requirePage } from '../bounds';
 import type { FilterQuery } from 'mongoose';
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookOutboxEntry, WebhookOutboxPosition } from '../models';
-import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
+import type { Page, WebhookAttemptResult, WebhookEndpointPatch, WebhookStore } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toWebhookDelivery, toWebhookEndpoint, toWebhookOutboxEntry } from './records';
@@ -13,17 +13,11 @@ const ENDPOINT_ORDER = { createdAt: 1, webhookId: 1 } as const;
 const DELIVERY_LOG_ORDER = { createdAt: -1, deliveryId: -1 } as const;
 const OUTBOX_ORDER = { keptAt: 1, eventId: 1 } as const;
 
-type WebhookMethods = Pick<Store,
-  | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
-  | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
-  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
-  | 'addWebhookOutboxEntries' | 'confirmWebhookOutboxEntries' | 'listWebhookOutboxEntries' | 'deleteWebhookOutboxEntries'>;
-
 /**
  * Webhook endpoints (an event's subscribers found through the multikey index on `events`), their
  * delivery log, and the webhook outbox (read by its index on (keptAt, eventId)).
  */
-export class MongoWebhooks implements WebhookMethods {
+export class MongoWebhooks implements WebhookStore {
   constructor(private readonly models: MongoModels) {}
 
   async createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {

@@ -1,17 +1,13 @@
 import type { AccessToken, AccessTokenUsage, TokenResetPeriod, TokenUse, TokenUseOutcome } from '../models';
-import type { AccessTokenPatch, Store } from '../store';
+import type { AccessTokenPatch, AccessTokenStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { toMillis } from './rows';
 import { limitPassed } from '../token-use';
 
-type AccessTokenMethods = Pick<Store,
-  | 'createAccessToken' | 'listAccessTokens' | 'getAccessToken' | 'findAccessTokenByHash' | 'updateAccessToken'
-  | 'revokeAccessToken' | 'touchAccessToken' | 'getAccessTokenUsage' | 'countAccessTokenUse' | 'uncountAccessTokenUse'>;
-
 const NO_USAGE: AccessTokenUsage = Object.freeze({ downloads: 0, clients: 0, bytes: 0 });
 
 /** Customers' access tokens and their counts per period. */
-export class SqliteAccessTokens implements AccessTokenMethods {
+export class SqliteAccessTokens implements AccessTokenStore {
   constructor(private readonly database: SqliteDatabase) {}
 
   async createAccessToken(token: AccessToken): Promise<AccessToken> {

@@ -1,15 +1,10 @@
 import { requirePage } from '../bounds';
 import type { AdminKey, ApiKey, Customer } from '../models';
-import type { CustomerDeletion, CustomerPatch, Page, Store } from '../store';
+import type { CustomerDeletion, CustomerPatch, Page, AccountStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { adminKeyFromRow, apiKeyFromRow, customerFromRow, toMillis } from './rows';
 
-type AccountMethods = Pick<Store,
-  | 'createCustomer' | 'getCustomer' | 'listCustomers' | 'updateCustomer' | 'deleteCustomer' | 'findMissingCustomers'
-  | 'createApiKey' | 'listApiKeys' | 'findApiKeyByHash' | 'revokeApiKey' | 'touchApiKey'
-  | 'createAdminKey' | 'listAdminKeys' | 'findAdminKeyByHash' | 'revokeAdminKey' | 'touchAdminKey'>;
-
-export class SqliteAccounts implements AccountMethods {
+export class SqliteAccounts implements AccountStore {
   constructor(private readonly database: SqliteDatabase) {}
 
   async createCustomer(customer: Customer): Promise<Customer> {

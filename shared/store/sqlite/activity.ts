@@ -1,15 +1,13 @@
 import type { Arch, Platform } from '../../releases/platforms';
 import { requireCount } from '../bounds';
 import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
-import type { ActivityQuery, DailyCountQuery, Store } from '../store';
+import type { ActivityQuery, DailyCountQuery, ActivityStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
 import { eventFromRow } from './rows';
 
-type ActivityMethods = Pick<Store, 'insertEvents' | 'getEvent' | 'listEvents' | 'rollupEvents' | 'oldestUncountedEventAt' | 'listDailyCounts' | 'listDownloadBreakdown'>;
-
 /** Events and their daily counters. Writes go through the background writer; reads use the serving connection. */
-export class SqliteActivity implements ActivityMethods {
+export class SqliteActivity implements ActivityStore {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
 
   insertEvents(events: DistributionEvent[]): Promise<void> {

@@ -1,12 +1,9 @@
 import type { Arch, Platform } from '../../releases/platforms';
 import { requireCount, requirePage } from '../bounds';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen, UpdateClientFamily } from '../models';
-import type { AdoptionCountQuery, Page, Store } from '../store';
+import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
-
-type AdoptionMethods = Pick<Store,
-  'insertCheckEvents' | 'claimCheckBatch' | 'finishCheckBatch' | 'purgeCheckEvents' | 'listAdoptionCounts' | 'listCustomerAdoption'>;
 
 /**
  * Update checks and their adoption counters. Check events are appended, and batches claimed and
@@ -15,7 +12,7 @@ type AdoptionMethods = Pick<Store,
  * finishing it moves the position in the same transaction as the counters, only when the position
  * is still where the batch started, so a batch is added once whoever finishes it.
  */
-export class SqliteAdoption implements AdoptionMethods {
+export class SqliteAdoption implements AdoptionStore {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
 
   insertCheckEvents(events: CheckEvent[]): Promise<void> {

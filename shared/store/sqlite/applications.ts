@@ -1,14 +1,10 @@
 import { requirePage } from '../bounds';
 import type { Application, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, Page, Store } from '../store';
+import type { ApplicationPatch, ApplicationQuery, Page, ApplicationStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { applicationFromRow, licenceAcceptanceFromRow, toMillis } from './rows';
 
-type ApplicationMethods = Pick<Store,
-  'createApplication' | 'getApplication' | 'listApplications' | 'updateApplication' | 'softDeleteApplication' | 'restoreApplication'
-  | 'grantApplicationAccess' | 'revokeApplicationAccess' | 'recordLicenceAcceptance' | 'getLicenceAcceptance'>;
-
-export class SqliteApplications implements ApplicationMethods {
+export class SqliteApplications implements ApplicationStore {
   constructor(private readonly database: SqliteDatabase) {}
 
   async createApplication(app: Application): Promise<Application> {

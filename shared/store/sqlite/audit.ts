@@ -1,13 +1,11 @@
 import { requireCount } from '../bounds';
 import type { AuditEntry } from '../models';
-import type { AuditQuery, AuditSettlement, Store } from '../store';
+import type { AuditQuery, AuditSettlement, AuditStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { auditEntryFromRow, toMillis } from './rows';
 
-type AuditMethods = Pick<Store, 'insertAuditEntry' | 'settleAuditEntry' | 'listAuditEntries'>;
-
 /** The audit log: one row per audited request, read newest first through the audit_feed indexes. */
-export class SqliteAudit implements AuditMethods {
+export class SqliteAudit implements AuditStore {
   constructor(private readonly database: SqliteDatabase) {}
 
   async insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {

@@ -1,433 +1,75 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ReleaseStatus } from '../../releases/lifecycle';
+import { guardPort } from '../outage-guard';
 import type {
-  AdminKey,
-  AdoptionCount,
-  CheckBatch,
-  CheckEvent,
-  CustomerAdoption,
-  CustomerVersionSeen,
-  ApiKey,
-  Application,
-  AuditEntry,
-  Customer,
-  DailyCount,
-  DownloadBreakdown,
-  DistributionEvent,
-  FileRecord,
-  FileStatus,
-  LicenceAcceptance,
-  ShareLink,
-  UploadSession,
-  UploadStatus,
-  Version,
-  VersionWithFiles,
-  WebhookDelivery,
-  WebhookDeliveryStatus,
-  WebhookEndpoint,
-  WebhookOutboxEntry,
-  WebhookOutboxPosition,
-  AccessToken,
-  AccessTokenUsage,
-  TokenUse,
-  TokenUseOutcome,
-} from '../models';
-import type {
-  ActivityQuery,
-  ApplicationPatch,
-  ApplicationQuery,
-  AuditQuery,
-  AuditSettlement,
-  CustomerDeletion,
-  CustomerPatch,
-  AdoptionCountQuery,
-  DailyCountQuery,
-  FileDeletion,
-  FileDigestUpdate,
-  FilePublication,
-  FilePublicationResult,
-  NewUploadSession,
-  Page,
-  Store,
-  UploadSessionPatch,
-  VersionDeletion,
-  VersionFilter,
-  VersionPatch,
-  VersionTransition,
-  VersionUpsert,
-  WebhookAttemptResult,
-  WebhookEndpointPatch,
-  AccessTokenPatch,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, UploadStore, VersionStore,
+  WebhookStore,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import { SqliteAccounts } from './accounts';
 import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
+import { SqliteAdoption } from './adoption';
 import { SqliteApplications } from './applications';
 import { SqliteAudit } from './audit';
 import { BackgroundWriter } from './background-writer';
 import { applyConnectionSettings } from './connection';
 import { SqliteDatabase } from './database';
 import { migrateSchema } from './schema';
+import { SqliteShareLinks } from './share-links';
 import { translateUnavailable } from './unavailable';
-import { SqliteWebhooks } from './webhooks';
-import { SqliteUploadsAndLinks } from './uploads-and-links';
+import { SqliteUploads } from './uploads';
 import { SqliteVersionsAndFiles } from './versions-and-files';
-import { SqliteAdoption } from './adoption';
+import { SqliteWebhooks } from './webhooks';
 
 /**
  * Embedded store on SQLite (better-sqlite3). WAL lets a web and a worker process share the file;
- * busy_timeout makes a writer wait for the other instead of failing. Each concern lives in its own
- * module; this class only opens the file and routes the Store methods to them, turning a file that
- * cannot serve into DependencyUnavailableError (unavailable.ts).
+ * busy_timeout makes a writer wait for the other instead of failing. Each port is one module of this
+ * folder; this class opens and closes the file and builds the ports once, each guarded so that a file
+ * that cannot serve rejects with DependencyUnavailableError (unavailable.ts).
  */
 export class SqliteStore implements Store {
   readonly kind = 'sqlite' as const;
+  readonly applications: ApplicationStore;
+  readonly versions: VersionStore;
+  readonly accounts: AccountStore;
+  readonly accessTokens: AccessTokenStore;
+  readonly uploads: UploadStore;
+  readonly shareLinks: ShareLinkStore;
+  readonly activity: ActivityStore;
+  readonly adoption: AdoptionStore;
+  readonly webhooks: WebhookStore;
+  readonly audit: AuditStore;
   private readonly db: Database.Database;
   /** Event writes, folds and checkpoints, off the event loop. */
   private readonly background: BackgroundWriter;
   private readonly database: SqliteDatabase;
-  private readonly applications: SqliteApplications;
-  private readonly versionsAndFiles: SqliteVersionsAndFiles;
-  private readonly accounts: SqliteAccounts;
-  private readonly accessTokens: SqliteAccessTokens;
-  private readonly uploadsAndLinks: SqliteUploadsAndLinks;
-  private readonly activity: SqliteActivity;
-  private readonly adoption: SqliteAdoption;
-  private readonly webhooks: SqliteWebhooks;
-  private readonly audit: SqliteAudit;
 
   constructor(file: string, options: StoreOptions = DEFAULT_STORE_OPTIONS) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = openFile(file, options);
     this.background = new BackgroundWriter(this.db, file);
     this.database = new SqliteDatabase(this.db);
-    this.applications = new SqliteApplications(this.database);
-    this.versionsAndFiles = new SqliteVersionsAndFiles(this.database, options);
-    this.accounts = new SqliteAccounts(this.database);
-    this.accessTokens = new SqliteAccessTokens(this.database);
-    this.uploadsAndLinks = new SqliteUploadsAndLinks(this.database);
-    this.activity = new SqliteActivity(this.database, this.background);
-    this.adoption = new SqliteAdoption(this.database, this.background);
-    this.webhooks = new SqliteWebhooks(this.database);
-    this.audit = new SqliteAudit(this.database);
+    const translate = (error: unknown) => this.translate(error);
+    this.applications = guardPort(new SqliteApplications(this.database), translate);
+    this.versions = guardPort(new SqliteVersionsAndFiles(this.database, options), translate);
+    this.accounts = guardPort(new SqliteAccounts(this.database), translate);
+    this.accessTokens = guardPort(new SqliteAccessTokens(this.database), translate);
+    this.uploads = guardPort(new SqliteUploads(this.database), translate);
+    this.shareLinks = guardPort(new SqliteShareLinks(this.database), translate);
+    this.activity = guardPort(new SqliteActivity(this.database, this.background), translate);
+    this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate);
+    this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);
+    this.audit = guardPort(new SqliteAudit(this.database), translate);
   }
 
-  // Applications
-  createApplication(app: Application): Promise<Application> {
-    return this.guard(this.applications.createApplication(app));
-  }
-  getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
-    return this.guard(this.applications.getApplication(applicationId, options));
-  }
-  recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
-    return this.guard(this.applications.recordLicenceAcceptance(acceptance));
-  }
-  getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
-    return this.guard(this.applications.getLicenceAcceptance(applicationId, customerId, revision));
-  }
-  listApplications(query: ApplicationQuery): Promise<Page<Application>> {
-    return this.guard(this.applications.listApplications(query));
-  }
-  updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
-    return this.guard(this.applications.updateApplication(applicationId, patch, at));
-  }
-  softDeleteApplication(applicationId: string, at: Date): Promise<Application | null> {
-    return this.guard(this.applications.softDeleteApplication(applicationId, at));
-  }
-  restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
-    return this.guard(this.applications.restoreApplication(applicationId, at));
-  }
-  grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
-    return this.guard(this.applications.grantApplicationAccess(applicationId, customerId, at));
-  }
-  revokeApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
-    return this.guard(this.applications.revokeApplicationAccess(applicationId, customerId, at));
-  }
-
-  // Versions and files
-  upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {
-    return this.guard(this.versionsAndFiles.upsertVersion(applicationId, version, patch, at));
-  }
-  getVersion(applicationId: string, version: string): Promise<Version | null> {
-    return this.guard(this.versionsAndFiles.getVersion(applicationId, version));
-  }
-  updateVersion(applicationId: string, version: string, patch: VersionPatch, at: Date): Promise<Version | null> {
-    return this.guard(this.versionsAndFiles.updateVersion(applicationId, version, patch, at));
-  }
-  transitionVersion(applicationId: string, version: string, to: ReleaseStatus, at: Date, patch?: VersionPatch): Promise<VersionTransition> {
-    return this.guard(this.versionsAndFiles.transitionVersion(applicationId, version, to, at, patch));
-  }
-  listVersions(applicationId: string, filter?: VersionFilter): Promise<VersionWithFiles[]> {
-    return this.guard(this.versionsAndFiles.listVersions(applicationId, filter));
-  }
-  insertFile(file: FileRecord): Promise<FileRecord> {
-    return this.guard(this.versionsAndFiles.insertFile(file));
-  }
-  getFile(fileId: string): Promise<FileRecord | null> {
-    return this.guard(this.versionsAndFiles.getFile(fileId));
-  }
-  publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
-    return this.guard(this.versionsAndFiles.publishFile(fileId, publication, at));
-  }
-  deleteVersion(applicationId: string, version: string): Promise<VersionDeletion> {
-    return this.guard(this.versionsAndFiles.deleteVersion(applicationId, version));
-  }
-  deleteFile(fileId: string): Promise<FileDeletion> {
-    return this.guard(this.versionsAndFiles.deleteFile(fileId));
-  }
-  setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
-    return this.guard(this.versionsAndFiles.setFileStatus(fileId, from, to, checksum, at));
-  }
-  setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    return this.guard(this.versionsAndFiles.setFileDigests(fileId, digests));
-  }
-
-  setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {
-    return this.guard(this.versionsAndFiles.setSignatureProblem(fileId, problem));
-  }
-  listFilesMissingDigests(limit: number, afterFileId?: string): Promise<FileRecord[]> {
-    return this.guard(this.versionsAndFiles.listFilesMissingDigests(limit, afterFileId));
-  }
-
-  // Customers and keys
-  createCustomer(customer: Customer): Promise<Customer> {
-    return this.guard(this.accounts.createCustomer(customer));
-  }
-  getCustomer(customerId: string): Promise<Customer | null> {
-    return this.guard(this.accounts.getCustomer(customerId));
-  }
-  listCustomers(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
-    return this.guard(this.accounts.listCustomers(page, pageSize, search));
-  }
-  updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null> {
-    return this.guard(this.accounts.updateCustomer(customerId, patch, at));
-  }
-  deleteCustomer(customerId: string, at: Date): Promise<CustomerDeletion | null> {
-    return this.guard(this.accounts.deleteCustomer(customerId, at));
-  }
-  findMissingCustomers(customerIds: string[]): Promise<string[]> {
-    return this.guard(this.accounts.findMissingCustomers(customerIds));
-  }
-  // Access tokens
-  createAccessToken(token: AccessToken): Promise<AccessToken> {
-    return this.guard(this.accessTokens.createAccessToken(token));
-  }
-  listAccessTokens(customerId: string): Promise<AccessToken[]> {
-    return this.guard(this.accessTokens.listAccessTokens(customerId));
-  }
-  getAccessToken(customerId: string, tokenId: string): Promise<AccessToken | null> {
-    return this.guard(this.accessTokens.getAccessToken(customerId, tokenId));
-  }
-  findAccessTokenByHash(tokenHash: string): Promise<AccessToken | null> {
-    return this.guard(this.accessTokens.findAccessTokenByHash(tokenHash));
-  }
-  updateAccessToken(customerId: string, tokenId: string, patch: AccessTokenPatch, at: Date): Promise<AccessToken | null> {
-    return this.guard(this.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
-  }
-  revokeAccessToken(customerId: string, tokenId: string, at: Date): Promise<AccessToken | null> {
-    return this.guard(this.accessTokens.revokeAccessToken(customerId, tokenId, at));
-  }
-  touchAccessToken(tokenId: string, at: Date): Promise<void> {
-    return this.guard(this.accessTokens.touchAccessToken(tokenId, at));
-  }
-  getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage> {
-    return this.guard(this.accessTokens.getAccessTokenUsage(tokenId, periodStart));
-  }
-  countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome> {
-    return this.guard(this.accessTokens.countAccessTokenUse(use));
-  }
-  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
-    return this.guard(this.accessTokens.uncountAccessTokenUse(tokenId, periodStart, bytes));
-  }
-  createApiKey(key: ApiKey): Promise<ApiKey> {
-    return this.guard(this.accounts.createApiKey(key));
-  }
-  listApiKeys(customerId: string): Promise<ApiKey[]> {
-    return this.guard(this.accounts.listApiKeys(customerId));
-  }
-  findApiKeyByHash(keyHash: string): Promise<ApiKey | null> {
-    return this.guard(this.accounts.findApiKeyByHash(keyHash));
-  }
-  revokeApiKey(customerId: string, keyId: string, at: Date): Promise<ApiKey | null> {
-    return this.guard(this.accounts.revokeApiKey(customerId, keyId, at));
-  }
-  touchApiKey(keyId: string, at: Date): Promise<void> {
-    return this.guard(this.accounts.touchApiKey(keyId, at));
-  }
-
-  // Admin keys
-  createAdminKey(key: AdminKey): Promise<AdminKey> {
-    return this.guard(this.accounts.createAdminKey(key));
-  }
-  listAdminKeys(): Promise<AdminKey[]> {
-    return this.guard(this.accounts.listAdminKeys());
-  }
-  findAdminKeyByHash(keyHash: string): Promise<AdminKey | null> {
-    return this.guard(this.accounts.findAdminKeyByHash(keyHash));
-  }
-  revokeAdminKey(keyId: string, at: Date): Promise<AdminKey | null> {
-    return this.guard(this.accounts.revokeAdminKey(keyId, at));
-  }
-  touchAdminKey(keyId: string, at: Date): Promise<void> {
-    return this.guard(this.accounts.touchAdminKey(keyId, at));
-  }
-
-  // Audit log
-  insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
-    return this.guard(this.audit.insertAuditEntry(entry));
-  }
-  settleAuditEntry(entryId: string, settlement: AuditSettlement): Promise<void> {
-    return this.guard(this.audit.settleAuditEntry(entryId, settlement));
-  }
-  listAuditEntries(query: AuditQuery): Promise<AuditEntry[]> {
-    return this.guard(this.audit.listAuditEntries(query));
-  }
-
-  // Large-upload sessions
-  createUploadSession(session: NewUploadSession): Promise<UploadSession> {
-    return this.guard(this.uploadsAndLinks.createUploadSession(session));
-  }
-  getUploadSession(uploadId: string): Promise<UploadSession | null> {
-    return this.guard(this.uploadsAndLinks.getUploadSession(uploadId));
-  }
-  updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null> {
-    return this.guard(this.uploadsAndLinks.updateUploadSession(uploadId, from, patch, at));
-  }
-  listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
-    return this.guard(this.uploadsAndLinks.listExpiredUploadSessions(now, limit));
-  }
-
-  // Share links
-  createShareLink(link: ShareLink): Promise<ShareLink> {
-    return this.guard(this.uploadsAndLinks.createShareLink(link));
-  }
-  listShareLinks(customerId: string, limit: number): Promise<ShareLink[]> {
-    return this.guard(this.uploadsAndLinks.listShareLinks(customerId, limit));
-  }
-  getShareLink(tokenHash: string): Promise<ShareLink | null> {
-    return this.guard(this.uploadsAndLinks.getShareLink(tokenHash));
-  }
-  revokeShareLink(tokenHash: string, customerId: string, at: Date): Promise<ShareLink | null> {
-    return this.guard(this.uploadsAndLinks.revokeShareLink(tokenHash, customerId, at));
-  }
-  markShareLinkExpired(tokenHash: string, at: Date): Promise<void> {
-    return this.guard(this.uploadsAndLinks.markShareLinkExpired(tokenHash, at));
-  }
-  countShareLinkUse(tokenHash: string): Promise<ShareLink | null> {
-    return this.guard(this.uploadsAndLinks.countShareLinkUse(tokenHash));
-  }
-  uncountShareLinkUse(tokenHash: string): Promise<void> {
-    return this.guard(this.uploadsAndLinks.uncountShareLinkUse(tokenHash));
-  }
-  purgeShareLinks(before: Date, limit: number): Promise<number> {
-    return this.guard(this.uploadsAndLinks.purgeShareLinks(before, limit));
-  }
-
-  // Events and statistics
-  insertEvents(events: DistributionEvent[]): Promise<void> {
-    return this.guard(this.activity.insertEvents(events));
-  }
-  getEvent(eventId: string): Promise<DistributionEvent | null> {
-    return this.guard(this.activity.getEvent(eventId));
-  }
-  listEvents(query: ActivityQuery): Promise<DistributionEvent[]> {
-    return this.guard(this.activity.listEvents(query));
-  }
-  rollupEvents(limit: number): Promise<number> {
-    return this.guard(this.activity.rollupEvents(limit));
-  }
-  oldestUncountedEventAt(): Promise<Date | null> {
-    return this.guard(this.activity.oldestUncountedEventAt());
-  }
-  listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {
-    return this.guard(this.activity.listDailyCounts(applicationId, query));
-  }
-  listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown> {
-    return this.guard(this.activity.listDownloadBreakdown(applicationId, query, topCustomers));
-  }
-
-  // Update checks and adoption
-  insertCheckEvents(events: CheckEvent[]): Promise<void> {
-    return this.guard(this.adoption.insertCheckEvents(events));
-  }
-  claimCheckBatch(limit: number): Promise<CheckBatch | null> {
-    return this.guard(this.adoption.claimCheckBatch(limit));
-  }
-  finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
-    return this.guard(this.adoption.finishCheckBatch(batchId, counts, seen));
-  }
-  purgeCheckEvents(before: Date, limit: number): Promise<number> {
-    return this.guard(this.adoption.purgeCheckEvents(before, limit));
-  }
-  listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {
-    return this.guard(this.adoption.listAdoptionCounts(applicationId, query));
-  }
-  listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
-    return this.guard(this.adoption.listCustomerAdoption(applicationId, page, pageSize));
-  }
-
-  // Webhooks
-  createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
-    return this.guard(this.webhooks.createWebhookEndpoint(endpoint));
-  }
-  getWebhookEndpoint(webhookId: string): Promise<WebhookEndpoint | null> {
-    return this.guard(this.webhooks.getWebhookEndpoint(webhookId));
-  }
-  listWebhookEndpoints(page: number, pageSize: number): Promise<Page<WebhookEndpoint>> {
-    return this.guard(this.webhooks.listWebhookEndpoints(page, pageSize));
-  }
-  updateWebhookEndpoint(webhookId: string, patch: WebhookEndpointPatch, at: Date): Promise<WebhookEndpoint | null> {
-    return this.guard(this.webhooks.updateWebhookEndpoint(webhookId, patch, at));
-  }
-  markWebhookEndpointFailing(webhookId: string, at: Date): Promise<WebhookEndpoint | null> {
-    return this.guard(this.webhooks.markWebhookEndpointFailing(webhookId, at));
-  }
-  deleteWebhookEndpoint(webhookId: string): Promise<boolean> {
-    return this.guard(this.webhooks.deleteWebhookEndpoint(webhookId));
-  }
-  listSubscribedWebhookEndpoints(eventType: string): Promise<WebhookEndpoint[]> {
-    return this.guard(this.webhooks.listSubscribedWebhookEndpoints(eventType));
-  }
-  insertWebhookDelivery(delivery: WebhookDelivery): Promise<WebhookDelivery> {
-    return this.guard(this.webhooks.insertWebhookDelivery(delivery));
-  }
-  getWebhookDelivery(deliveryId: string): Promise<WebhookDelivery | null> {
-    return this.guard(this.webhooks.getWebhookDelivery(deliveryId));
-  }
-  listWebhookDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>> {
-    return this.guard(this.webhooks.listWebhookDeliveries(webhookId, page, pageSize));
-  }
-  recordWebhookAttempt(deliveryId: string, result: WebhookAttemptResult, at: Date): Promise<WebhookDelivery | null> {
-    return this.guard(this.webhooks.recordWebhookAttempt(deliveryId, result, at));
-  }
-  setWebhookDeliveryStatus(
-    deliveryId: string, from: WebhookDeliveryStatus[], to: WebhookDeliveryStatus, error: string | null, at: Date,
-  ): Promise<WebhookDelivery | null> {
-    return this.guard(this.webhooks.setWebhookDeliveryStatus(deliveryId, from, to, error, at));
-  }
-  purgeWebhookDeliveries(before: Date, limit: number): Promise<number> {
-    return this.guard(this.webhooks.purgeWebhookDeliveries(before, limit));
-  }
-  addWebhookOutboxEntries(entries: WebhookOutboxEntry[]): Promise<void> {
-    return this.guard(this.webhooks.addWebhookOutboxEntries(entries));
-  }
-  confirmWebhookOutboxEntries(confirmed: { eventId: string; data: unknown }[]): Promise<void> {
-    return this.guard(this.webhooks.confirmWebhookOutboxEntries(confirmed));
-  }
-  listWebhookOutboxEntries(writtenBefore: Date, limit: number, after?: WebhookOutboxPosition): Promise<WebhookOutboxEntry[]> {
-    return this.guard(this.webhooks.listWebhookOutboxEntries(writtenBefore, limit, after));
-  }
-  deleteWebhookOutboxEntries(eventIds: string[]): Promise<number> {
-    return this.guard(this.webhooks.deleteWebhookOutboxEntries(eventIds));
-  }
-
-  ping(): Promise<void> {
-    return this.guard((async () => {
+  async ping(): Promise<void> {
+    try {
       this.database.prepare('SELECT 1').get();
-    })());
+    } catch (error) {
+      throw this.translate(error);
+    }
   }
 
   async close(): Promise<void> {
@@ -435,11 +77,9 @@ export class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 
-  /** Settles as `operation` does, except that the file failing to serve rejects with DependencyUnavailableError. */
-  private guard<T>(operation: Promise<T>): Promise<T> {
-    return operation.catch((error: unknown) => {
-      throw translateUnavailable(error, !this.db.open);
-    });
+  /** `error`, or DependencyUnavailableError when the file could not serve or is closed already. */
+  private translate(error: unknown): unknown {
+    return translateUnavailable(error, !this.db.open);
   }
 }
 

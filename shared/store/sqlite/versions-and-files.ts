@@ -6,21 +6,17 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
-  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, Store, VersionDeletion, VersionFilter, VersionPatch, VersionTransition,
+  FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
 import { withFiles } from '../versions-with-files';
 import type { Row, SqliteDatabase } from './database';
 import { fileFromRow, toMillis, versionFromRow } from './rows';
 
-type VersionAndFileMethods = Pick<Store,
-  | 'upsertVersion' | 'getVersion' | 'updateVersion' | 'transitionVersion' | 'listVersions'
-  | 'insertFile' | 'getFile' | 'publishFile' | 'setFileStatus' | 'setFileDigests' | 'setSignatureProblem' | 'listFilesMissingDigests' | 'deleteVersion' | 'deleteFile'>;
-
 /** The version order (version-order.ts), newest first: versions_order serves it. */
 const NEWEST_FIRST = 'ORDER BY order_key DESC, created_at DESC, version DESC';
 
-export class SqliteVersionsAndFiles implements VersionAndFileMethods {
+export class SqliteVersionsAndFiles implements VersionStore {
   constructor(private readonly database: SqliteDatabase, private readonly options: StoreOptions) {}
 
   async upsertVersion(applicationId: string, version: string, patch: VersionUpsert, at: Date): Promise<Version> {

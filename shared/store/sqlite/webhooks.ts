@@ -1,20 +1,14 @@
 import { requireCount, requirePage } from '../bounds';
 import type { WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint, WebhookOutboxEntry, WebhookOutboxPosition } from '../models';
-import type { Page, Store, WebhookAttemptResult, WebhookEndpointPatch } from '../store';
+import type { Page, WebhookAttemptResult, WebhookEndpointPatch, WebhookStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { toMillis, webhookDeliveryFromRow, webhookEndpointFromRow, webhookOutboxEntryFromRow } from './rows';
-
-type WebhookMethods = Pick<Store,
-  | 'createWebhookEndpoint' | 'getWebhookEndpoint' | 'listWebhookEndpoints' | 'updateWebhookEndpoint' | 'markWebhookEndpointFailing'
-  | 'deleteWebhookEndpoint' | 'listSubscribedWebhookEndpoints' | 'insertWebhookDelivery' | 'getWebhookDelivery'
-  | 'listWebhookDeliveries' | 'recordWebhookAttempt' | 'setWebhookDeliveryStatus' | 'purgeWebhookDeliveries'
-  | 'addWebhookOutboxEntries' | 'confirmWebhookOutboxEntries' | 'listWebhookOutboxEntries' | 'deleteWebhookOutboxEntries'>;
 
 /**
  * Webhook endpoints, their subscriptions (one row per event type, kept in step with `events`), their
  * delivery log, and the webhook outbox.
  */
-export class SqliteWebhooks implements WebhookMethods {
+export class SqliteWebhooks implements WebhookStore {
   constructor(private readonly database: SqliteDatabase) {}
 
   async createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {

@@ -1,53 +1,14 @@
 import { requireCount } from '../bounds';
-import type { ShareLink, UploadSession, UploadStatus } from '../models';
-import { sessionWithDefaults } from '../record-defaults';
-import type { NewUploadSession, Store, UploadSessionPatch } from '../store';
+import type { ShareLink } from '../models';
+import type { ShareLinkStore } from '../store';
 import type { MongoModels } from './models';
-import { definedFields } from './patches';
-import { toShareLink, toUploadSession } from './records';
-import type { ShareLinkDoc, UploadSessionDoc } from './schemas/uploads-and-links';
+import { toShareLink } from './records';
+import type { ShareLinkDoc } from './schemas/uploads-and-links';
 import { guardDuplicates } from './unique-indexes';
 
-type UploadAndLinkMethods = Pick<Store,
-  | 'createUploadSession' | 'getUploadSession' | 'updateUploadSession' | 'listExpiredUploadSessions'
-  | 'createShareLink' | 'listShareLinks' | 'getShareLink' | 'revokeShareLink' | 'markShareLinkExpired' | 'countShareLinkUse' | 'uncountShareLinkUse'
-  | 'purgeShareLinks'>;
-
-/** Large-upload sessions and share links, the two records that expire. */
-export class MongoUploadsAndLinks implements UploadAndLinkMethods {
+/** Share links: expiring download links, with their counted uses. */
+export class MongoShareLinks implements ShareLinkStore {
   constructor(private readonly models: MongoModels) {}
-
-  async createUploadSession(given: NewUploadSession): Promise<UploadSession> {
-    const session = sessionWithDefaults(given);
-    await guardDuplicates(this.models.uploadSessions, () => this.models.uploadSessions.create(session));
-    return session;
-  }
-
-  async getUploadSession(uploadId: string): Promise<UploadSession | null> {
-    const doc = await this.models.uploadSessions.findOne({ uploadId }).lean<UploadSessionDoc>();
-    return doc ? toUploadSession(doc) : null;
-  }
-
-  async updateUploadSession(uploadId: string, from: UploadStatus[], patch: UploadSessionPatch, at: Date): Promise<UploadSession | null> {
-    const doc = await this.models.uploadSessions
-      .findOneAndUpdate(
-        { uploadId, status: { $in: from } },
-        { $set: { ...definedFields(patch), updatedAt: at } },
-        { new: true },
-      )
-      .lean<UploadSessionDoc>();
-    return doc ? toUploadSession(doc) : null;
-  }
-
-  async listExpiredUploadSessions(now: Date, limit: number): Promise<UploadSession[]> {
-    requireCount('limit', limit);
-    const docs = await this.models.uploadSessions
-      .find({ status: 'issued', expiresAt: { $lte: now } })
-      .sort({ expiresAt: 1 })
-      .limit(limit)
-      .lean<UploadSessionDoc[]>();
-    return docs.map(toUploadSession);
-  }
 
   async createShareLink(link: ShareLink): Promise<ShareLink> {
     await guardDuplicates(this.models.shareLinks, () => this.models.shareLinks.create(link));
