@@ -49,7 +49,7 @@ function checks(applicationId: string, count: number, now: number): CheckEvent[]
 }
 
 async function appendAll(store: Store, events: CheckEvent[]): Promise<void> {
-  for (let i = 0; i < events.length; i += 5_000) await store.insertCheckEvents(events.slice(i, i + 5_000));
+  for (let i = 0; i < events.length; i += 5_000) await store.adoption.insertCheckEvents(events.slice(i, i + 5_000));
 }
 
 async function foldAll(store: Store, redis: IORedis, prefix: string): Promise<number> {
@@ -60,12 +60,12 @@ async function foldAll(store: Store, redis: IORedis, prefix: string): Promise<nu
 
 async function application(store: Store, applicationId: string, now: number): Promise<void> {
   const at = new Date(now - DAYS * DAY_MS);
-  await store.createApplication({
+  await store.applications.createApplication({
     applicationId, name: applicationId, description: null, tags: [], customerIds: [], updateSigningKey: null, sparklePublicKey: null,
     licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null,
     defaultVersionStatus: 'published', isActive: true, createdAt: at, updatedAt: at, deletedAt: null,
   });
-  for (const [i, version] of VERSIONS.entries()) await store.upsertVersion(applicationId, version, {}, new Date(now - (DAYS - 3 * i) * DAY_MS));
+  for (const [i, version] of VERSIONS.entries()) await store.versions.upsertVersion(applicationId, version, {}, new Date(now - (DAYS - 3 * i) * DAY_MS));
 }
 
 /** The counters LARGE_EVENTS checks leave: every selection of every day, the checks shared out evenly. */
@@ -116,15 +116,15 @@ async function main(): Promise<void> {
   await application(store, 'bench-10m', now);
   await appendAll(store, checks('bench-10k', SMALL_EVENTS, now));
   await foldAll(store, redis, prefix);
-  await store.insertCheckEvents(checks('bench-10m', 1, now));
-  const batch = await store.claimCheckBatch(1);
+  await store.adoption.insertCheckEvents(checks('bench-10m', 1, now));
+  const batch = await store.adoption.claimCheckBatch(1);
   if (!batch) throw new Error('no batch to write the large counters with');
   const large = largeCounters('bench-10m', now);
-  await store.finishCheckBatch(batch.batchId, large, []);
+  await store.adoption.finishCheckBatch(batch.batchId, large, []);
   const service = new AdoptionService(store, DEFAULT_CHANNELS);
   const small = await answerTimes(service, 'bench-10k');
   const largeTimes = await answerTimes(service, 'bench-10m');
-  const smallRows = (await store.listAdoptionCounts('bench-10k', { channel: ALL, platform: ALL, arch: ALL, from: '0000-00-00', to: '9999-99-99' })).length;
+  const smallRows = (await store.adoption.listAdoptionCounts('bench-10k', { channel: ALL, platform: ALL, arch: ALL, from: '0000-00-00', to: '9999-99-99' })).length;
 
   redis.disconnect();
   await store.close();

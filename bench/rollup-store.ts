@@ -22,14 +22,14 @@ async function main(): Promise<void> {
 
   started = performance.now();
   let folded = 0;
-  for (let batch = await store.rollupEvents(ROLLUP_BATCH); batch > 0; batch = await store.rollupEvents(ROLLUP_BATCH)) folded += batch;
+  for (let batch = await store.activity.rollupEvents(ROLLUP_BATCH); batch > 0; batch = await store.activity.rollupEvents(ROLLUP_BATCH)) folded += batch;
   const foldMs = performance.now() - started;
 
   started = performance.now();
   let read = 0;
   let after: ActivityPosition | undefined;
   for (;;) {
-    const page = await store.listEvents({ after, limit: READ_PAGE });
+    const page = await store.activity.listEvents({ after, limit: READ_PAGE });
     if (page.length === 0) break;
     read += page.length;
     const last = page[page.length - 1];

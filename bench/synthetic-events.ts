@@ -36,6 +36,6 @@ export async function insertDownloadEvents(store: Store, spread: EventSpread): P
         timestamp: at,
       });
     }
-    await store.insertEvents(batch);
+    await store.activity.insertEvents(batch);
   }
 }

@@ -36,7 +36,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   const built = buildRoutes(routes, {
     identify: identifier(deps.adminKeyHashes, deps.keyCache, deps.adminKeys, deps.cacheLookups.keys, tokenAdmission(deps.accessTokens, deps.keyCache, deps.clock)),
     presentsMetricsToken: metricsToken === undefined ? undefined : metricsTokenCheck(metricsToken),
-    applicationOfUpload: async (uploadId) => (await deps.store.getUploadSession(uploadId))?.applicationId ?? null,
+    applicationOfUpload: async (uploadId) => (await deps.store.uploads.getUploadSession(uploadId))?.applicationId ?? null,
     audit,
     rateLimits: deps.rateLimits,
     idempotency,

@@ -168,7 +168,7 @@ export async function launchWorkers(
   const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.
-  const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.oldestUncountedEventAt())];
+  const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.activity.oldestUncountedEventAt())];
   logger.info({ queues: QUEUE_NAMES }, 'workers started');
   return {
     running,

@@ -24,7 +24,7 @@ export class AccessTokenCache {
 
   constructor(private readonly store: Store, private readonly bus: InvalidationBus, logger: Logger) {
     this.tokens = new LocalCache(bus);
-    this.uses = new KeyUseRecorder((tokenId, at) => store.touchAccessToken(tokenId, at), logger);
+    this.uses = new KeyUseRecorder((tokenId, at) => store.accessTokens.touchAccessToken(tokenId, at), logger);
   }
 
   /** The token from the in-process cache, without waiting; undefined when not there. */
@@ -34,7 +34,7 @@ export class AccessTokenCache {
 
   /** The stored token (revoked ones included: the caller refuses them), or null when unknown. */
   resolve(tokenHash: string): Promise<AccessToken | null> {
-    return this.tokens.getOrLoad(tokenHash, () => this.store.findAccessTokenByHash(tokenHash), [tokenTag(tokenHash)]);
+    return this.tokens.getOrLoad(tokenHash, () => this.store.accessTokens.findAccessTokenByHash(tokenHash), [tokenTag(tokenHash)]);
   }
 
   /**

@@ -32,7 +32,7 @@ export class AdminKeyCache {
     logger: Logger,
   ) {
     this.local = new LocalCache(bus);
-    this.uses = new KeyUseRecorder((keyId, at) => store.touchAdminKey(keyId, at), logger);
+    this.uses = new KeyUseRecorder((keyId, at) => store.accounts.touchAdminKey(keyId, at), logger);
   }
 
   /** The key from the in-process cache, without waiting; undefined when not there. */
@@ -43,7 +43,7 @@ export class AdminKeyCache {
   /** The key, or null when it is unknown or revoked. */
   async resolve(keyHash: string): Promise<AdminGrant | null> {
     const generation = this.bus.generation;
-    const key = await this.store.findAdminKeyByHash(keyHash);
+    const key = await this.store.accounts.findAdminKeyByHash(keyHash);
     if (!key || key.revokedAt) return null;
     const grant = grantOf(key);
     this.local.set(keyHash, grant, generation, [tagOf(key.keyId)]);

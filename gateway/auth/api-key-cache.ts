@@ -61,7 +61,7 @@ export class ApiKeyCache {
     this.localKeys = new LocalCache(bus);
     this.localCustomers = new LocalCache(bus);
     this.server = new ServerIncarnation(redis);
-    this.uses = new KeyUseRecorder((keyId, at) => store.touchApiKey(keyId, at), logger);
+    this.uses = new KeyUseRecorder((keyId, at) => store.accounts.touchApiKey(keyId, at), logger);
   }
 
   /** The key and its customer from the in-process cache, without waiting; undefined when not there. */
@@ -145,7 +145,7 @@ export class ApiKeyCache {
     if (cached === UNKNOWN) return null;
     const trusted = this.trusted<KeyIdentity>(cached);
     if (trusted) return trusted;
-    const stored = await this.store.findApiKeyByHash(keyHash);
+    const stored = await this.store.accounts.findApiKeyByHash(keyHash);
     if (!stored || stored.revokedAt || stored.customerId !== customerId) {
       if (cached === null) await this.fill(entry, UNKNOWN, 60);
       return null;
@@ -158,7 +158,7 @@ export class ApiKeyCache {
   private async customerStanding(entry: string, cached: string | null, customerId: string): Promise<CustomerStanding | null> {
     const trusted = this.trusted<CustomerStanding>(cached);
     if (trusted) return trusted;
-    const customer = await this.store.getCustomer(customerId);
+    const customer = await this.store.accounts.getCustomer(customerId);
     if (!customer) return null;
     const standing = { tier: customer.tier, isActive: customer.isActive };
     if (cached === null) await this.fillValue(entry, standing);

@@ -24,7 +24,7 @@ export class CatalogCache {
 
   /** A live (not soft-deleted) application. */
   async application(applicationId: string): Promise<Application | null> {
-    return this.applications.getOrLoad(applicationId, () => this.store.getApplication(applicationId), [['application', applicationId]]);
+    return this.applications.getOrLoad(applicationId, () => this.store.applications.getApplication(applicationId), [['application', applicationId]]);
   }
 
   /** The application when it is cached here, without waiting; undefined otherwise. */
@@ -38,7 +38,7 @@ export class CatalogCache {
    */
   async releases(applicationId: string): Promise<readonly VersionWithFiles[]> {
     const loaded = await this.versions.getOrLoad(applicationId, async () =>
-      Object.freeze(await this.store.listVersions(applicationId, { statuses: CUSTOMER_VISIBLE_STATUSES })),
+      Object.freeze(await this.store.versions.listVersions(applicationId, { statuses: CUSTOMER_VISIBLE_STATUSES })),
     [['application', applicationId]]);
     return loaded ?? [];
   }

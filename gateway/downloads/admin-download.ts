@@ -10,8 +10,8 @@ import type { SignedDownload } from '../../shared/contract/downloads';
  * statistics count customers' downloads only.
  */
 export async function adminDownloadUrl(store: Store, storage: ObjectStorage, applicationId: string, version: string, fileId: string): Promise<SignedDownload> {
-  if (!(await store.getApplication(applicationId))) throw notFound(`application ${applicationId} not found`);
-  const file = await store.getFile(fileId);
+  if (!(await store.applications.getApplication(applicationId))) throw notFound(`application ${applicationId} not found`);
+  const file = await store.versions.getFile(fileId);
   if (!file || file.applicationId !== applicationId || file.version !== version) throw notFound(`file ${fileId} not found in version ${version}`);
   if (file.status !== 'available') throw notFound(`file ${fileId} is not available (${file.status})`);
   const signedAt = Math.floor(Date.now() / 1000);

@@ -77,7 +77,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       query: customerApplicationsQuery,
       status: 200, response: customerApplicationListResponse,
       handle: async ({ query }, _ctx, customer) => {
-        const { items, total } = await deps.store.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
+        const { items, total } = await deps.store.applications.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
         const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
         return {
           applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null)),

@@ -72,7 +72,7 @@ export class LicenceGate {
       actor: `customer:${principal.customerId}`, action: 'licence.accept', target: `${applicationId}/${revision}`, applicationId, requestId,
     });
     try {
-      const acceptance = await this.store.recordLicenceAcceptance({ applicationId, customerId: principal.customerId, revision, acceptedAt: new Date(), clientIp });
+      const acceptance = await this.store.applications.recordLicenceAcceptance({ applicationId, customerId: principal.customerId, revision, acceptedAt: new Date(), clientIp });
       await this.audit.close(entryId, { outcome: 'succeeded', status: 200 });
       return acceptance;
     } catch (error) {
@@ -83,7 +83,7 @@ export class LicenceGate {
 
   private acceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null> {
     return this.accepted.getOrLoad(acceptanceKey(applicationId, customerId, revision),
-      () => this.store.getLicenceAcceptance(applicationId, customerId, revision), [['customer', customerId]]);
+      () => this.store.applications.getLicenceAcceptance(applicationId, customerId, revision), [['customer', customerId]]);
   }
 }
 

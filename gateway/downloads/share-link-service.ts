@@ -45,7 +45,7 @@ export class ShareLinkService {
     const token = randomToken(32);
     const now = new Date();
     const tokenHash = hashSecret(token);
-    const link = await this.webhooks.announceChange([{ type: 'share_link.created', subject: [tokenHash], at: now }], () => this.store.createShareLink({
+    const link = await this.webhooks.announceChange([{ type: 'share_link.created', subject: [tokenHash], at: now }], () => this.store.shareLinks.createShareLink({
       tokenHash,
       customerId: customer.customerId,
       applicationId: file.applicationId,
@@ -87,7 +87,7 @@ export class ShareLinkService {
       await this.downloads.recordShareLinkUse(file, { ...origin, customerId: link.customerId });
     } catch (error) {
       // Not downloaded after all: the use is given back.
-      if (link.maxDownloads !== null) await this.store.uncountShareLinkUse(tokenHash).catch(() => undefined);
+      if (link.maxDownloads !== null) await this.store.shareLinks.uncountShareLinkUse(tokenHash).catch(() => undefined);
       throw error;
     }
     return answer;
@@ -99,7 +99,7 @@ export class ShareLinkService {
    * Uncapped links are not counted: their uses touch the store only to record the download.
    */
   private async countUse(tokenHash: string, counting: boolean): Promise<void> {
-    const used = counting ? await this.store.countShareLinkUse(tokenHash) : await this.store.getShareLink(tokenHash);
+    const used = counting ? await this.store.shareLinks.countShareLinkUse(tokenHash) : await this.store.shareLinks.getShareLink(tokenHash);
     if (!used || (!counting && used.downloadCount >= (used.maxDownloads as number))) {
       throw gone('this share link has been used as many times as it allows');
     }
@@ -112,9 +112,9 @@ export class ShareLinkService {
 
   /** A customer's link revoked by the vendor's team, named by its token's hash (its listed id). */
   async revokeByHash(customerId: string, tokenHash: string): Promise<ShareLink> {
-    const link = await this.store.getShareLink(tokenHash);
+    const link = await this.store.shareLinks.getShareLink(tokenHash);
     const revoked = link?.customerId === customerId && !link.revokedAt
-      ? await this.bus.change([['share', tokenHash]], () => this.store.revokeShareLink(tokenHash, customerId, new Date()))
+      ? await this.bus.change([['share', tokenHash]], () => this.store.shareLinks.revokeShareLink(tokenHash, customerId, new Date()))
       : null;
     if (!revoked) throw notFound('share link not found');
     return revoked;
@@ -122,7 +122,7 @@ export class ShareLinkService {
 
   /** A stored link, cached in process until it is revoked (expiry is checked on every use). */
   private link(tokenHash: string): Promise<ShareLink | null> {
-    return this.links.getOrLoad(tokenHash, () => this.store.getShareLink(tokenHash), [['share', tokenHash]]);
+    return this.links.getOrLoad(tokenHash, () => this.store.shareLinks.getShareLink(tokenHash), [['share', tokenHash]]);
   }
 
   /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */

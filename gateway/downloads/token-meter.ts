@@ -28,7 +28,7 @@ export class TokenMeter {
   async count(grant: TokenGrant, bytes: number, clientIp: string | null): Promise<() => Promise<void>> {
     const { record, clientKey } = grant;
     const period = tokenPeriod(record.resetEvery, record.createdAt, this.clock.now());
-    const outcome = await this.store.countAccessTokenUse({
+    const outcome = await this.store.accessTokens.countAccessTokenUse({
       tokenId: record.tokenId,
       periodStart: period.start,
       clientHash: keyedDigest(clientKey, clientIp ?? 'unknown').slice(0, CLIENT_HASH_LENGTH),
@@ -44,6 +44,6 @@ export class TokenMeter {
       if (period.end) details.push({ field: 'resetsAt', message: period.end.toISOString() });
       throw new AppError(403, LIMIT_CODES[outcome.limit], `this access token has reached its ${name}${when}`, details, period.end ?? undefined);
     }
-    return () => this.store.uncountAccessTokenUse(record.tokenId, period.start, bytes);
+    return () => this.store.accessTokens.uncountAccessTokenUse(record.tokenId, period.start, bytes);
   }
 }

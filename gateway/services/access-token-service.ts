@@ -33,14 +33,14 @@ export class AccessTokenService {
 
   async create(customerId: string, request: CreateAccessTokenRequest): Promise<{ record: AccessToken; token: string }> {
     await this.customer(customerId);
-    if ((await this.store.listAccessTokens(customerId)).length >= ACCESS_TOKENS_PER_CUSTOMER_MAX) {
+    if ((await this.store.accessTokens.listAccessTokens(customerId)).length >= ACCESS_TOKENS_PER_CUSTOMER_MAX) {
       throw conflict(`customer ${customerId} already holds ${ACCESS_TOKENS_PER_CUSTOMER_MAX} active access tokens: revoke one first`);
     }
     if (request.applications) await this.checkApplications(customerId, request.applications);
     const issued = issueAccessToken();
     const now = new Date(this.clock.now());
     const tokenHash = issued.keyHash;
-    const record = await this.webhooks.announceChange([{ type: 'access_token.created', subject: [tokenHash], at: now }], () => this.store.createAccessToken({
+    const record = await this.webhooks.announceChange([{ type: 'access_token.created', subject: [tokenHash], at: now }], () => this.store.accessTokens.createAccessToken({
       tokenId: newId('tok'),
       customerId,
       tokenHash,
@@ -65,37 +65,37 @@ export class AccessTokenService {
 
   async list(customerId: string): Promise<AccessToken[]> {
     await this.customer(customerId);
-    return this.store.listAccessTokens(customerId);
+    return this.store.accessTokens.listAccessTokens(customerId);
   }
 
   /** The token and its counts in the current period. */
   async get(customerId: string, tokenId: string): Promise<AccessTokenWithUsage> {
-    const token = await this.store.getAccessToken(customerId, tokenId);
+    const token = await this.store.accessTokens.getAccessToken(customerId, tokenId);
     if (!token) throw tokenNotFound(customerId, tokenId);
     const period = tokenPeriod(token.resetEvery, token.createdAt, this.clock.now());
-    return { token, usage: await this.store.getAccessTokenUsage(tokenId, period.start), period };
+    return { token, usage: await this.store.accessTokens.getAccessTokenUsage(tokenId, period.start), period };
   }
 
   async update(customerId: string, tokenId: string, patch: UpdateAccessTokenRequest): Promise<AccessToken> {
-    const current = await this.store.getAccessToken(customerId, tokenId);
+    const current = await this.store.accessTokens.getAccessToken(customerId, tokenId);
     if (!current || current.revokedAt) throw tokenNotFound(customerId, tokenId);
     if (patch.applications) await this.checkApplications(customerId, patch.applications);
     const validFrom = patch.validFrom === undefined ? current.validFrom : patch.validFrom;
     const validUntil = patch.validUntil === undefined ? current.validUntil : patch.validUntil;
     if (validFrom && validUntil && validFrom.getTime() >= validUntil.getTime()) throw badRequest('validFrom must be before validUntil');
     const at = new Date(this.clock.now());
-    const updated = await this.tokens.change(current.tokenHash, () => this.store.updateAccessToken(customerId, tokenId, patch, at));
+    const updated = await this.tokens.change(current.tokenHash, () => this.store.accessTokens.updateAccessToken(customerId, tokenId, patch, at));
     if (!updated) throw tokenNotFound(customerId, tokenId);
     return updated;
   }
 
   async revoke(customerId: string, tokenId: string): Promise<AccessToken> {
-    const current = await this.store.getAccessToken(customerId, tokenId);
+    const current = await this.store.accessTokens.getAccessToken(customerId, tokenId);
     const at = new Date(this.clock.now());
     const revoked = current && !current.revokedAt
       ? await this.webhooks.announceChange(
         [{ type: 'access_token.revoked', subject: [current.tokenHash], at }],
-        () => this.tokens.change(current.tokenHash, () => this.store.revokeAccessToken(customerId, tokenId, at)),
+        () => this.tokens.change(current.tokenHash, () => this.store.accessTokens.revokeAccessToken(customerId, tokenId, at)),
         (token) => [token && webhookData.accessToken(token)],
       )
       : null;
@@ -104,12 +104,12 @@ export class AccessTokenService {
   }
 
   private async customer(customerId: string): Promise<void> {
-    if (!(await this.store.getCustomer(customerId))) throw notFound(`customer ${customerId} not found`);
+    if (!(await this.store.accounts.getCustomer(customerId))) throw notFound(`customer ${customerId} not found`);
   }
 
   /** A token narrows its customer's access: each application must be one the customer may download now. */
   private async checkApplications(customerId: string, applicationIds: readonly string[]): Promise<void> {
-    const applications = await Promise.all(applicationIds.map((id) => this.store.getApplication(id)));
+    const applications = await Promise.all(applicationIds.map((id) => this.store.applications.getApplication(id)));
     const outside = applicationIds.filter((_, i) => !applications[i]?.customerIds.includes(customerId));
     if (outside.length > 0) throw badRequest(`customer ${customerId} may not download ${outside.join(', ')}: a token's applications are among its customer's`);
   }

@@ -20,7 +20,7 @@ export class AdminKeyService {
   async issue(request: CreateAdminKeyRequest): Promise<IssuedAdminKey> {
     if (request.applicationIds) await this.checkApplicationsExist(request.applicationIds);
     const issued = issueAdminKey();
-    const record = await this.store.createAdminKey({
+    const record = await this.store.accounts.createAdminKey({
       keyId: newId('adk'),
       name: request.name,
       keyHash: issued.keyHash,
@@ -36,18 +36,18 @@ export class AdminKeyService {
   }
 
   list(): Promise<AdminKey[]> {
-    return this.store.listAdminKeys();
+    return this.store.accounts.listAdminKeys();
   }
 
   async revoke(keyId: string): Promise<AdminKey> {
-    const revoked = await this.adminKeys.revoke(keyId, () => this.store.revokeAdminKey(keyId, new Date()));
+    const revoked = await this.adminKeys.revoke(keyId, () => this.store.accounts.revokeAdminKey(keyId, new Date()));
     if (!revoked) throw notFound(`no active admin key ${keyId}`);
     return revoked;
   }
 
   /** Soft-deleted applications count: a key may be issued for one that is to be restored. */
   private async checkApplicationsExist(applicationIds: string[]): Promise<void> {
-    const found = await Promise.all(applicationIds.map((id) => this.store.getApplication(id, { includeDeleted: true })));
+    const found = await Promise.all(applicationIds.map((id) => this.store.applications.getApplication(id, { includeDeleted: true })));
     const missing = applicationIds.filter((_, i) => !found[i]);
     if (missing.length > 0) throw validationError([{ field: 'applicationIds', message: `unknown applications: ${missing.join(', ')}` }]);
   }

@@ -29,7 +29,7 @@ export class AdoptionService {
 
   async adoption(applicationId: string, query: AdoptionQuery, now = new Date()): Promise<Adoption> {
     // Soft-deleted applications keep their figures.
-    const application = await this.store.getApplication(applicationId, { includeDeleted: true });
+    const application = await this.store.applications.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
     const to = query.to ?? utcDate(now);
     const from = query.from ?? utcDate(new Date(Date.parse(`${to}T00:00:00Z`) - (ADOPTION_DEFAULT_DAYS - 1) * DAY_MS));
@@ -37,7 +37,7 @@ export class AdoptionService {
     if (daysBetween(from, to) >= ADOPTION_MAX_DAYS) throw badRequest(`the range must not exceed ${ADOPTION_MAX_DAYS} days`);
 
     const [counts, releases] = await Promise.all([
-      this.store.listAdoptionCounts(applicationId, { channel: query.channel ?? ALL, platform: query.platform ?? ALL, arch: query.arch ?? ALL, from, to }),
+      this.store.adoption.listAdoptionCounts(applicationId, { channel: query.channel ?? ALL, platform: query.platform ?? ALL, arch: query.arch ?? ALL, from, to }),
       this.releases(applicationId, query.channel),
     ]);
     const days = dayFigures(from, to, counts, releases);
@@ -46,15 +46,15 @@ export class AdoptionService {
   }
 
   async customers(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>> {
-    const application = await this.store.getApplication(applicationId, { includeDeleted: true });
+    const application = await this.store.applications.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
-    return this.store.listCustomerAdoption(applicationId, page, pageSize);
+    return this.store.adoption.listCustomerAdoption(applicationId, page, pageSize);
   }
 
   /** Releases ever published (yanked ones included: installs may still run them), newest first; in a channel, those it offers. */
   private async releases(applicationId: string, channel: string | undefined): Promise<Release[]> {
     const offered = channel === undefined ? undefined : this.channels.slice(0, this.channels.indexOf(channel) + 1);
-    const versions = await this.store.listVersions(applicationId, { statuses: ['published', 'yanked'], channels: offered });
+    const versions = await this.store.versions.listVersions(applicationId, { statuses: ['published', 'yanked'], channels: offered });
     return versions
       .filter((v): v is typeof v & { publishedAt: Date } => v.publishedAt !== null)
       .map((v: Version & { publishedAt: Date }) => ({ version: v.version, orderKey: versionOrderKey(v.version), publishedAt: v.publishedAt, publishedDay: utcDate(v.publishedAt) }));

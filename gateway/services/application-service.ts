@@ -17,7 +17,7 @@ export class ApplicationService {
     await this.checkCustomersExist(customerIds);
     const now = new Date();
     try {
-      return await this.store.createApplication({
+      return await this.store.applications.createApplication({
         applicationId: input.applicationId,
         name: input.name,
         description: input.description ?? null,
@@ -44,13 +44,13 @@ export class ApplicationService {
   }
 
   list(query: ListApplicationsQuery): Promise<Page<Application>> {
-    return this.store.listApplications(query);
+    return this.store.applications.listApplications(query);
   }
 
   /** The application with its versions and files; soft-deleted ones only when asked for. */
   async get(applicationId: string, includeDeleted = false): Promise<{ application: Application; versions: VersionWithFiles[] }> {
     const application = await this.require(applicationId, includeDeleted);
-    return { application, versions: await this.store.listVersions(applicationId) };
+    return { application, versions: await this.store.versions.listVersions(applicationId) };
   }
 
   async update(applicationId: string, request: UpdateApplicationRequest): Promise<Application> {
@@ -61,7 +61,7 @@ export class ApplicationService {
     }
     if (patch.tags) patch = { ...patch, tags: unique(patch.tags) };
     if (request.licenceText !== undefined || request.licenceRevision !== undefined) patch = { ...patch, ...licencePatch(await this.require(applicationId), request) };
-    const updated = await this.change(applicationId, () => this.store.updateApplication(applicationId, patch, new Date()));
+    const updated = await this.change(applicationId, () => this.store.applications.updateApplication(applicationId, patch, new Date()));
     if (!updated) throw notFound(`application ${applicationId} not found`);
     // Published signatures are checked again under the keys now set. Queued whenever a request names
     // a key, changed or not, so repeating a request whose check Redis refused queues it.
@@ -75,8 +75,8 @@ export class ApplicationService {
    */
   async grant(applicationId: string, customerId: string): Promise<Application> {
     await this.require(applicationId);
-    if ((await this.store.findMissingCustomers([customerId])).length > 0) throw notFound(`customer ${customerId} not found`);
-    const granted = await this.change(applicationId, () => this.store.grantApplicationAccess(applicationId, customerId, new Date()));
+    if ((await this.store.accounts.findMissingCustomers([customerId])).length > 0) throw notFound(`customer ${customerId} not found`);
+    const granted = await this.change(applicationId, () => this.store.applications.grantApplicationAccess(applicationId, customerId, new Date()));
     if (!granted) throw notFound(`application ${applicationId} not found`);
     return granted;
   }
@@ -84,10 +84,10 @@ export class ApplicationService {
   /** Takes one customer's access away; a customer without it is no change, an unknown one a 404. */
   async revoke(applicationId: string, customerId: string): Promise<Application> {
     const application = await this.require(applicationId);
-    if (!application.customerIds.includes(customerId) && (await this.store.findMissingCustomers([customerId])).length > 0) {
+    if (!application.customerIds.includes(customerId) && (await this.store.accounts.findMissingCustomers([customerId])).length > 0) {
       throw notFound(`customer ${customerId} not found`);
     }
-    const revoked = await this.change(applicationId, () => this.store.revokeApplicationAccess(applicationId, customerId, new Date()));
+    const revoked = await this.change(applicationId, () => this.store.applications.revokeApplicationAccess(applicationId, customerId, new Date()));
     if (!revoked) throw notFound(`application ${applicationId} not found`);
     return revoked;
   }
@@ -96,7 +96,7 @@ export class ApplicationService {
     const at = new Date();
     const deleted = await this.webhooks.announceChange(
       [{ type: 'application.deleted', subject: [applicationId], at }],
-      () => this.change(applicationId, () => this.store.softDeleteApplication(applicationId, at)),
+      () => this.change(applicationId, () => this.store.applications.softDeleteApplication(applicationId, at)),
       (application) => [application && webhookData.applicationDeleted(application)],
     );
     if (!deleted) throw notFound(`application ${applicationId} not found`);
@@ -104,9 +104,9 @@ export class ApplicationService {
   }
 
   async restore(applicationId: string): Promise<Application> {
-    const restored = await this.change(applicationId, () => this.store.restoreApplication(applicationId, new Date()));
+    const restored = await this.change(applicationId, () => this.store.applications.restoreApplication(applicationId, new Date()));
     if (restored) return restored;
-    const existing = await this.store.getApplication(applicationId);
+    const existing = await this.store.applications.getApplication(applicationId);
     if (existing) throw conflict(`application ${applicationId} is not deleted`);
     throw notFound(`application ${applicationId} not found`);
   }
@@ -121,14 +121,14 @@ export class ApplicationService {
 
   /** A live application, or 404 (soft-deleted applications count as missing unless included). */
   async require(applicationId: string, includeDeleted = false): Promise<Application> {
-    const application = await this.store.getApplication(applicationId, { includeDeleted });
+    const application = await this.store.applications.getApplication(applicationId, { includeDeleted });
     if (!application) throw notFound(`application ${applicationId} not found`);
     return application;
   }
 
   private async checkCustomersExist(customerIds: string[]): Promise<void> {
     if (customerIds.length === 0) return;
-    const missing = await this.store.findMissingCustomers(customerIds);
+    const missing = await this.store.accounts.findMissingCustomers(customerIds);
     if (missing.length > 0) {
       throw validationError([{ field: 'customerIds', message: `unknown customers: ${missing.join(', ')}` }]);
     }

@@ -19,14 +19,14 @@ export class AuditService implements AuditRecorder {
   async open(opening: AuditOpening): Promise<string> {
     const timestamp = new Date();
     // Time-ordered ids: entries opened by one process in the same millisecond list in the order they were opened.
-    const entry = await this.store.insertAuditEntry({ entryId: newEventId(timestamp), timestamp, ...opening, outcome: 'pending', status: null });
+    const entry = await this.store.audit.insertAuditEntry({ entryId: newEventId(timestamp), timestamp, ...opening, outcome: 'pending', status: null });
     return entry.entryId;
   }
 
   /** A close that fails leaves the entry pending: the write it records may have happened, and the log says it was attempted. */
   async close(entryId: string, closing: AuditClosing): Promise<void> {
     try {
-      await this.store.settleAuditEntry(entryId, closing);
+      await this.store.audit.settleAuditEntry(entryId, closing);
     } catch (error) {
       this.logger.warn({ err: error, entryId, outcome: closing.outcome }, 'could not record the outcome of an audited request');
     }
@@ -38,7 +38,7 @@ export class AuditService implements AuditRecorder {
       from: query.from ?? null, to: query.to ?? null,
     };
     const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor, filters);
-    const entries = await this.store.listAuditEntries({
+    const entries = await this.store.audit.listAuditEntries({
       action: query.action,
       applicationId: query.applicationId,
       actor: query.actor,

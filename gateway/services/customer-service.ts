@@ -50,11 +50,11 @@ export class CustomerService {
   }
 
   async list(page: number, pageSize: number, search?: string): Promise<Page<Customer>> {
-    return this.store.listCustomers(page, pageSize, search);
+    return this.store.accounts.listCustomers(page, pageSize, search);
   }
 
   async get(customerId: string): Promise<Customer> {
-    const customer = await this.store.getCustomer(customerId);
+    const customer = await this.store.accounts.getCustomer(customerId);
     if (!customer) throw customerNotFound(customerId);
     return customer;
   }
@@ -63,7 +63,7 @@ export class CustomerService {
     const at = new Date();
     const updated = await this.webhooks.announceChange(
       [{ type: 'customer.updated', subject: [customerId], at }],
-      () => this.keyCache.changeCustomer(customerId, () => this.store.updateCustomer(customerId, patch, at)),
+      () => this.keyCache.changeCustomer(customerId, () => this.store.accounts.updateCustomer(customerId, patch, at)),
       (customer) => [customer && webhookData.customer(customer)],
     );
     if (!updated) throw customerNotFound(customerId);
@@ -77,15 +77,15 @@ export class CustomerService {
    * keys are refused everywhere once this answers; 503 and nothing written when they cannot be.
    */
   async delete(customerId: string): Promise<CustomerDeletion> {
-    const keys = await this.store.listApiKeys(customerId);
+    const keys = await this.store.accounts.listApiKeys(customerId);
     const applications = (await this.applicationsOf(customerId)).map((id): CacheTag => ['application', id]);
     const at = new Date();
     // The customer as it was is the event's data: known before the change, since the change removes it.
-    const current = await this.store.getCustomer(customerId);
+    const current = await this.store.accounts.getCustomer(customerId);
     const asItWas = current && webhookData.customer(current);
     const deleted = await this.webhooks.announceChange(
       asItWas ? [{ type: 'customer.deleted', subject: [customerId], at, data: asItWas }] : [],
-      () => this.keyCache.changeCustomerAndKeys(customerId, keys.map((key) => key.keyHash), applications, () => this.store.deleteCustomer(customerId, at)),
+      () => this.keyCache.changeCustomerAndKeys(customerId, keys.map((key) => key.keyHash), applications, () => this.store.accounts.deleteCustomer(customerId, at)),
       (removed) => [removed ? asItWas : null],
     );
     if (!deleted) throw customerNotFound(customerId);
@@ -96,7 +96,7 @@ export class CustomerService {
   private async applicationsOf(customerId: string): Promise<string[]> {
     const ids: string[] = [];
     for (let page = 1; ; page += 1) {
-      const { items } = await this.store.listApplications({ page, pageSize: PAGE_SIZE_MAX, customerId, includeDeleted: true });
+      const { items } = await this.store.applications.listApplications({ page, pageSize: PAGE_SIZE_MAX, customerId, includeDeleted: true });
       ids.push(...items.map((app) => app.applicationId));
       if (items.length < PAGE_SIZE_MAX) return ids;
     }
@@ -109,16 +109,16 @@ export class CustomerService {
 
   async listApiKeys(customerId: string): Promise<ApiKey[]> {
     await this.get(customerId);
-    return this.store.listApiKeys(customerId);
+    return this.store.accounts.listApiKeys(customerId);
   }
 
   async revokeApiKey(customerId: string, keyId: string): Promise<ApiKey> {
     // The key's hash names its cache entries, which must be marked before the store changes.
-    const active = (await this.store.listApiKeys(customerId)).find((key) => key.keyId === keyId);
+    const active = (await this.store.accounts.listApiKeys(customerId)).find((key) => key.keyId === keyId);
     const at = new Date();
     const revoked = active && await this.webhooks.announceChange(
       [{ type: 'apikey.revoked', subject: [active.keyHash], at }],
-      () => this.keyCache.changeKey(active.keyHash, () => this.store.revokeApiKey(customerId, keyId, at)),
+      () => this.keyCache.changeKey(active.keyHash, () => this.store.accounts.revokeApiKey(customerId, keyId, at)),
       (key) => [key && webhookData.apiKey(key)],
     );
     if (!revoked) throw notFound(`no active API key ${keyId} for customer ${customerId}`);
@@ -127,7 +127,7 @@ export class CustomerService {
 
   private async createCustomer(customer: Customer): Promise<Customer> {
     try {
-      return await this.store.createCustomer(customer);
+      return await this.store.accounts.createCustomer(customer);
     } catch (error) {
       if (error instanceof DuplicateError && error.target === 'customerId') {
         throw conflict(`customer ${customer.customerId} already exists`);
@@ -140,7 +140,7 @@ export class CustomerService {
     const issued = issueCustomerKey(customerId);
     const record = await this.webhooks.announceChange(
       [{ type: 'apikey.created', subject: [issued.keyHash], at }],
-      () => this.store.createApiKey({
+      () => this.store.accounts.createApiKey({
         keyId: newId('key'),
         customerId,
         keyHash: issued.keyHash,

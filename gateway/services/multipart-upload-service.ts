@@ -68,7 +68,7 @@ export class MultipartUploadService {
     let storageUploadId: string | undefined;
     try {
       storageUploadId = await this.storage.createMultipartUpload(storageKey, { contentType });
-      return await this.store.createUploadSession({
+      return await this.store.uploads.createUploadSession({
         uploadId,
         applicationId: request.applicationId,
         version: request.version,
@@ -146,7 +146,7 @@ export class MultipartUploadService {
     });
     const shortfall = describeShortfall(partShortfall(layout, parts));
     if (shortfall !== null) throw conflict(`upload ${uploadId} cannot be completed yet: ${shortfall}; send them, then complete again`);
-    const verifying = await this.store.updateUploadSession(uploadId, ['issued'], { status: 'verifying' }, new Date());
+    const verifying = await this.store.uploads.updateUploadSession(uploadId, ['issued'], { status: 'verifying' }, new Date());
     if (!verifying) return this.complete(uploadId);
     await queueVerification(this.jobs, uploadId, 'call complete');
     return verifying;
@@ -158,12 +158,12 @@ export class MultipartUploadService {
    * aborted upload discards again whatever a failed attempt left.
    */
   async abort(uploadId: string): Promise<UploadSession> {
-    const session = await this.store.getUploadSession(uploadId);
+    const session = await this.store.uploads.getUploadSession(uploadId);
     if (!session) throw notFound(`upload ${uploadId} not found`);
     let aborted: UploadSession | null = session.status === 'aborted' ? session : null;
     if (session.status === 'issued') {
       if (session.expiresAt.getTime() <= Date.now()) await this.expire(session);
-      aborted = await this.store.updateUploadSession(uploadId, ['issued'], { status: 'aborted' }, new Date());
+      aborted = await this.store.uploads.updateUploadSession(uploadId, ['issued'], { status: 'aborted' }, new Date());
       if (!aborted) return this.abort(uploadId);
     }
     if (!aborted) throw this.notOpen(session);
@@ -181,7 +181,7 @@ export class MultipartUploadService {
   }
 
   private async multipartSession(uploadId: string): Promise<UploadSession> {
-    const session = await this.store.getUploadSession(uploadId);
+    const session = await this.store.uploads.getUploadSession(uploadId);
     if (!session) throw notFound(`upload ${uploadId} not found`);
     if (!session.multipart) throw conflict(`upload ${uploadId} is a single-PUT large upload: complete it with POST /v1/management/upload/large-complete`);
     return session;

@@ -50,7 +50,7 @@ export function checkUpdateFile(declared: FileType | undefined, fileName: string
  */
 export async function checkVersionTakes(store: Store, applicationId: string, version: string, release: UploadRelease): Promise<void> {
   if (release.channel === undefined && release.status === undefined) return;
-  const existing = await store.getVersion(applicationId, version);
+  const existing = await store.versions.getVersion(applicationId, version);
   const mismatch = existing && versionMismatch(existing, release);
   if (mismatch) throw conflict(mismatch);
 }
@@ -58,7 +58,7 @@ export async function checkVersionTakes(store: Store, applicationId: string, ver
 /** Inserts the file, holding its name (and the MAIN slot of its platform and arch): the one place an upload is refused for a taken name or slot. */
 export async function reserveFile(store: Store, file: FileRecord): Promise<FileRecord> {
   try {
-    return await store.insertFile(file);
+    return await store.versions.insertFile(file);
   } catch (error) {
     if (!(error instanceof DuplicateError)) throw error;
     if (error.target === 'mainFile') {
@@ -76,8 +76,8 @@ export async function reserveFile(store: Store, file: FileRecord): Promise<FileR
  */
 export async function releaseFile(store: Store, logger: Logger, file: Pick<FileRecord, 'fileId' | 'applicationId' | 'version'>): Promise<boolean> {
   try {
-    const released = await store.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
-    return released !== null || (await store.getFile(file.fileId))?.status !== 'available';
+    const released = await store.versions.setFileStatus(file.fileId, 'pending', 'failed', null, new Date());
+    return released !== null || (await store.versions.getFile(file.fileId))?.status !== 'available';
   } catch (error) {
     logger.error({ err: error, fileId: file.fileId, applicationId: file.applicationId, version: file.version },
       'could not release the reservation of a failed upload; its file name stays taken and its bytes are kept');

@@ -14,12 +14,12 @@ export class StatisticsService {
 
   async statistics(applicationId: string, query: StatisticsQuery): Promise<Statistics> {
     // Soft-deleted applications keep their statistics.
-    const application = await this.store.getApplication(applicationId, { includeDeleted: true });
+    const application = await this.store.applications.getApplication(applicationId, { includeDeleted: true });
     if (!application) throw notFound(`application ${applicationId} not found`);
     const [counts, versions, breakdown] = await Promise.all([
-      this.store.listDailyCounts(applicationId, query),
-      this.store.listVersions(applicationId),
-      this.store.listDownloadBreakdown(applicationId, query, STATISTICS_TOP_CUSTOMERS),
+      this.store.activity.listDailyCounts(applicationId, query),
+      this.store.versions.listVersions(applicationId),
+      this.store.activity.listDownloadBreakdown(applicationId, query, STATISTICS_TOP_CUSTOMERS),
     ]);
     const channelOf = new Map(versions.map((v) => [v.version, v.channel]));
     // Maps, not plain objects: a version named like an inherited property (`constructor`) must count as any other.
@@ -58,7 +58,7 @@ export class StatisticsService {
     const cursorFilters: CursorFilters = { type: query.type ?? null, app: query.applicationId ?? null };
     const position = query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorFilters);
     const after = position && { timestamp: position.timestamp, eventId: position.id };
-    const events = await this.store.listEvents({ ...filter, after, limit: query.limit + 1 });
+    const events = await this.store.activity.listEvents({ ...filter, after, limit: query.limit + 1 });
     const page = events.slice(0, query.limit);
     const hasMore = events.length > query.limit;
     const last = page[page.length - 1];

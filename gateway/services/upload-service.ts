@@ -99,7 +99,7 @@ export class UploadService {
       ];
       published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
-        const result = await this.store.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, release }, now);
+        const result = await this.store.versions.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
         await this.events.record(buildEvent('upload', result.file, origin, now));
@@ -149,7 +149,7 @@ export class UploadService {
         expiresInSeconds: this.uploadUrlTtlSeconds,
         contentLength: request.fileSize,
       });
-      const session = await this.store.createUploadSession({
+      const session = await this.store.uploads.createUploadSession({
         uploadId,
         applicationId: request.applicationId,
         version: request.version,
@@ -185,7 +185,7 @@ export class UploadService {
    * (completed or failed); an expired upload is 410 and an aborted one 409.
    */
   async completeLargeUpload(completion: LargeUploadCompletion): Promise<UploadSession> {
-    const session = await this.store.getUploadSession(completion.uploadId);
+    const session = await this.store.uploads.getUploadSession(completion.uploadId);
     if (!session) throw notFound(`upload ${completion.uploadId} not found`);
     checkMatches(session, completion);
     if (session.status === 'expired') throw gone(`upload ${session.uploadId} has expired; request a new upload URL`);
@@ -208,7 +208,7 @@ export class UploadService {
       throw conflict(`the uploaded object has ${object.size} bytes but fileSize is ${session.fileSize}; upload the file again`);
     }
     // Release notes given now replace those of step 1; verification applies them with the file.
-    const verifying = await this.store.updateUploadSession(session.uploadId, ['issued'], {
+    const verifying = await this.store.uploads.updateUploadSession(session.uploadId, ['issued'], {
       status: 'verifying',
       expectedChecksum: completion.checksum === undefined ? null : normaliseChecksum(completion.checksum),
       releaseNotes: completion.releaseNotes,
@@ -219,14 +219,14 @@ export class UploadService {
   }
 
   async getUpload(uploadId: string): Promise<{ session: UploadSession; file: FileRecord | null; version: Version | null }> {
-    const session = await this.store.getUploadSession(uploadId);
+    const session = await this.store.uploads.getUploadSession(uploadId);
     if (!session) throw notFound(`upload ${uploadId} not found`);
     // Past its expiry an issued session is expired, whether or not the sweep has run yet.
     const current: UploadSession = session.status === 'issued' && session.expiresAt.getTime() <= Date.now()
       ? { ...session, status: 'expired' }
       : session;
-    const file = current.status === 'completed' ? await this.store.getFile(session.fileId) : null;
-    const version = file ? await this.store.getVersion(session.applicationId, session.version) : null;
+    const file = current.status === 'completed' ? await this.store.versions.getFile(session.fileId) : null;
+    const version = file ? await this.store.versions.getVersion(session.applicationId, session.version) : null;
     return { session: current, file, version };
   }
 

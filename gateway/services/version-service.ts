@@ -45,7 +45,7 @@ export class VersionService {
 
   async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<VersionWithFiles[]> {
     await this.applications.require(applicationId);
-    return this.store.listVersions(applicationId, {
+    return this.store.versions.listVersions(applicationId, {
       channels: filter.channel === undefined ? undefined : [filter.channel],
       statuses: filter.status === undefined ? undefined : [filter.status],
     });
@@ -66,7 +66,7 @@ export class VersionService {
       async (change) => [change && change.from !== change.version.status ? webhookData.version(await versionWithFiles(this.store, change.version, [])) : null],
     );
     if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
-    const withFiles = (await this.store.listVersions(applicationId)).find((v) => v.version === version);
+    const withFiles = (await this.store.versions.listVersions(applicationId)).find((v) => v.version === version);
     return withFiles ?? { ...written.version, files: [] };
   }
 
@@ -77,11 +77,11 @@ export class VersionService {
   async delete(applicationId: string, version: string): Promise<VersionRemoval> {
     await this.applications.require(applicationId);
     // The version as it was is the event's data: known before the change, since the change removes it.
-    const current = await this.store.getVersion(applicationId, version);
+    const current = await this.store.versions.getVersion(applicationId, version);
     const asItWas = current && webhookData.version(await versionWithFiles(this.store, current, []));
     const deletion = await this.webhooks.announceChange(
       asItWas ? [{ type: 'version.deleted', subject: [applicationId, version], at: new Date(), data: asItWas }] : [],
-      () => this.applications.change(applicationId, () => this.store.deleteVersion(applicationId, version)),
+      () => this.applications.change(applicationId, () => this.store.versions.deleteVersion(applicationId, version)),
       (removed) => [removed.outcome === 'deleted' ? asItWas : null],
     );
     if (deletion.outcome === 'not-found') throw notFound(`version ${version} of ${applicationId} not found`);
@@ -99,11 +99,11 @@ export class VersionService {
    */
   async deleteFile(applicationId: string, version: string, fileId: string): Promise<FileRecord> {
     await this.applications.require(applicationId);
-    const named = await this.store.getFile(fileId);
+    const named = await this.store.versions.getFile(fileId);
     if (!named || named.applicationId !== applicationId || named.version !== version) {
       throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
     }
-    const deletion = await this.applications.change(applicationId, () => this.store.deleteFile(fileId));
+    const deletion = await this.applications.change(applicationId, () => this.store.versions.deleteFile(fileId));
     if (deletion.outcome === 'not-found') throw notFound(`file ${fileId} not found in version ${version} of ${applicationId}`);
     if (deletion.outcome === 'refused') {
       if (deletion.reason === 'pending') {
@@ -131,10 +131,10 @@ export class VersionService {
     applicationId: string, version: string, status: ReleaseStatus | undefined, patch: VersionPatch, now: Date,
   ): Promise<Written | null> {
     if (status === undefined) {
-      const updated = await this.store.updateVersion(applicationId, version, patch, now);
+      const updated = await this.store.versions.updateVersion(applicationId, version, patch, now);
       return updated && { version: updated, from: updated.status };
     }
-    const transition = await this.store.transitionVersion(applicationId, version, status, now, patch);
+    const transition = await this.store.versions.transitionVersion(applicationId, version, status, now, patch);
     if (transition.outcome === 'invalid-transition') {
       const allowed = RELEASE_STATUSES.filter((to) => statusChange(transition.from, to) === 'allowed');
       throw conflict(`version ${version} is ${transition.from} and cannot become ${transition.to} (from ${transition.from}: ${allowed.join(', ')})`);

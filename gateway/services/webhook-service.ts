@@ -31,12 +31,12 @@ export class WebhookService {
   ) {}
 
   async create(input: CreateWebhookRequest): Promise<CreatedWebhook> {
-    const { total } = await this.store.listWebhookEndpoints(1, 1);
+    const { total } = await this.store.webhooks.listWebhookEndpoints(1, 1);
     if (total >= WEBHOOK_ENDPOINTS_MAX) throw conflict(`at most ${WEBHOOK_ENDPOINTS_MAX} webhook endpoints can be registered; delete one first`);
     const now = new Date();
     const webhookId = newId('whk');
     const secret = generateSigningSecret();
-    const endpoint = await this.subscriptionsChange(() => this.store.createWebhookEndpoint({
+    const endpoint = await this.subscriptionsChange(() => this.store.webhooks.createWebhookEndpoint({
       webhookId,
       url: input.url,
       events: input.events,
@@ -54,11 +54,11 @@ export class WebhookService {
   }
 
   list(page: number, pageSize: number): Promise<Page<WebhookEndpoint>> {
-    return this.store.listWebhookEndpoints(page, pageSize);
+    return this.store.webhooks.listWebhookEndpoints(page, pageSize);
   }
 
   async get(webhookId: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.store.getWebhookEndpoint(webhookId);
+    const endpoint = await this.store.webhooks.getWebhookEndpoint(webhookId);
     if (!endpoint) throw webhookNotFound(webhookId);
     return endpoint;
   }
@@ -67,13 +67,13 @@ export class WebhookService {
   async update(webhookId: string, request: UpdateWebhookRequest): Promise<WebhookEndpoint> {
     const patch: WebhookEndpointPatch = { ...request };
     if (request.isActive !== undefined) Object.assign(patch, { disabledReason: null, failingSince: null });
-    const updated = await this.subscriptionsChange(() => this.store.updateWebhookEndpoint(webhookId, patch, new Date()));
+    const updated = await this.subscriptionsChange(() => this.store.webhooks.updateWebhookEndpoint(webhookId, patch, new Date()));
     if (!updated) throw webhookNotFound(webhookId);
     return updated;
   }
 
   async delete(webhookId: string): Promise<void> {
-    if (!(await this.subscriptionsChange(() => this.store.deleteWebhookEndpoint(webhookId)))) throw webhookNotFound(webhookId);
+    if (!(await this.subscriptionsChange(() => this.store.webhooks.deleteWebhookEndpoint(webhookId)))) throw webhookNotFound(webhookId);
   }
 
   /** A new secret signs from now on; the one it replaces signs beside it for WEBHOOK_SECRET_OVERLAP_MS (24 h). */
@@ -81,7 +81,7 @@ export class WebhookService {
     const current = await this.get(webhookId);
     const now = new Date();
     const secret = generateSigningSecret();
-    const endpoint = await this.store.updateWebhookEndpoint(webhookId, {
+    const endpoint = await this.store.webhooks.updateWebhookEndpoint(webhookId, {
       secret: this.signingSecrets.seal(webhookId, secret),
       previousSecret: current.secret,
       previousSecretExpiresAt: new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_MS),
@@ -97,7 +97,7 @@ export class WebhookService {
 
   async listDeliveries(webhookId: string, page: number, pageSize: number): Promise<Page<WebhookDelivery>> {
     await this.get(webhookId);
-    return this.store.listWebhookDeliveries(webhookId, page, pageSize);
+    return this.store.webhooks.listWebhookDeliveries(webhookId, page, pageSize);
   }
 
   /**
@@ -107,15 +107,15 @@ export class WebhookService {
    */
   async redeliver(webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
     const endpoint = await this.get(webhookId);
-    const delivery = await this.store.getWebhookDelivery(deliveryId);
+    const delivery = await this.store.webhooks.getWebhookDelivery(deliveryId);
     if (!delivery || delivery.webhookId !== webhookId) throw notFound(`delivery ${deliveryId} of webhook ${webhookId} not found`);
     if (!endpoint.isActive) throw conflict(`webhook ${webhookId} is disabled; enable it (PATCH isActive: true) before redelivering`);
-    const pending = await this.store.setWebhookDeliveryStatus(deliveryId, ['delivered', 'failed'], 'pending', null, new Date());
+    const pending = await this.store.webhooks.setWebhookDeliveryStatus(deliveryId, ['delivered', 'failed'], 'pending', null, new Date());
     if (!pending) throw conflict(`delivery ${deliveryId} is still being attempted`);
     try {
       await this.jobs.enqueue('deliver-webhook', { deliveryId, round: Date.now(), retryBaseMs: this.retryBaseMs });
     } catch {
-      await this.store.setWebhookDeliveryStatus(deliveryId, ['pending'], delivery.status, delivery.error, new Date());
+      await this.store.webhooks.setWebhookDeliveryStatus(deliveryId, ['pending'], delivery.status, delivery.error, new Date());
       throw redisUnavailable('could not queue the redelivery; try again shortly');
     }
     return pending;

@@ -17,12 +17,12 @@ import { counterParts, CounterPart, customerReports } from './adoption-counts';
  * Returns how many checks the batch held (0: nothing to do).
  */
 export async function rollupChecks(store: Store, redis: Redis, keyPrefix: string, limit: number): Promise<number> {
-  const batch = await store.claimCheckBatch(limit);
+  const batch = await store.adoption.claimCheckBatch(limit);
   if (!batch) return 0;
   const parts = counterParts(batch.events);
   const estimates = await estimateInstalls(redis, keyPrefix, parts);
   const counts: AdoptionCount[] = parts.map((part, i) => ({ ...part.count, installs: estimates[i] }));
-  await store.finishCheckBatch(batch.batchId, counts, customerReports(batch.events));
+  await store.adoption.finishCheckBatch(batch.batchId, counts, customerReports(batch.events));
   return batch.events.length;
 }
 

@@ -43,10 +43,10 @@ export class EventRecorder {
     private readonly repeats = new DownloadRepeats(),
   ) {
     this.events = new GroupCommit((events) => {
-      const insert = () => this.store.insertEvents(events);
+      const insert = () => this.store.activity.insertEvents(events);
       return this.storeBatch ? this.storeBatch(events, insert) : insert();
     });
-    this.checks = new GroupCommit((checks) => this.store.insertCheckEvents(checks));
+    this.checks = new GroupCommit((checks) => this.store.adoption.insertCheckEvents(checks));
   }
 
   /**

@@ -12,8 +12,8 @@ import { discardUploadBytes } from './discard-upload-bytes';
  */
 export async function expireUploadSession(store: Store, storage: ObjectStorage, session: UploadSession, now = new Date()): Promise<boolean> {
   await discardUploadBytes(storage, session);
-  const changed = await store.updateUploadSession(session.uploadId, ['issued'], { status: 'expired' }, now);
+  const changed = await store.uploads.updateUploadSession(session.uploadId, ['issued'], { status: 'expired' }, now);
   if (!changed) return false;
-  await store.setFileStatus(session.fileId, 'pending', 'failed', null, now);
+  await store.versions.setFileStatus(session.fileId, 'pending', 'failed', null, now);
   return true;
 }

@@ -18,7 +18,7 @@ export async function sweepStagingObjects(store: Store, storage: ObjectStorage, 
     const name = key.slice(STAGING_DIRECTORY.length + 1);
     // A small upload's file, staged while its request runs: left alone until no request can still be writing it.
     const formStagedAt = formStagingTime(name);
-    const session = formStagedAt === null ? await store.getUploadSession(name) : null;
+    const session = formStagedAt === null ? await store.uploads.getUploadSession(name) : null;
     const abandoned = formStagedAt !== null
       ? now.getTime() - formStagedAt > SMALL_UPLOAD_STAGING_RETENTION_MS
       : !session || (FINISHED.has(session.status) && session.expiresAt.getTime() <= now.getTime());

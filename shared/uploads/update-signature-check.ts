@@ -41,7 +41,7 @@ export const hasSigningKey = (keys: UpdateSigningKeys): boolean => keys.updateSi
  */
 export async function updateSignatureProblem(store: Store, storage: ObjectStorage, hashing: Hashing, file: FileRecord, bytesKey: string): Promise<string | null> {
   if (file.fileType !== 'SIGNATURE') return null;
-  const application = await store.getApplication(file.applicationId, { includeDeleted: true });
+  const application = await store.applications.getApplication(file.applicationId, { includeDeleted: true });
   if (!application || !hasSigningKey(application)) return null;
   return signatureProblemUnder(signingKeysOf(application), store, storage, hashing, file, bytesKey);
 }
@@ -112,7 +112,7 @@ const archOf = (file: FileRecord) => file.arch ?? 'any';
  * delta's signature beside it) and else the MAIN file.
  */
 async function signedFile(store: Store, signature: FileRecord, rule: 'main' | 'named'): Promise<FileRecord | undefined> {
-  const versions = await store.listVersions(signature.applicationId);
+  const versions = await store.versions.listVersions(signature.applicationId);
   const version = versions.find((candidate) => candidate.version === signature.version);
   const candidates = version?.files.filter((file) => file.status === 'available' && file.fileType !== 'SIGNATURE'
     && platformOf(file) === platformOf(signature) && archOf(file) === archOf(signature)) ?? [];

@@ -20,62 +20,62 @@ const atOrAfter = (date: Date | null, at: Date): boolean => date !== null && dat
  */
 const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
   'customer.created': async (store, [customerId], at) => {
-    const customer = await store.getCustomer(customerId);
+    const customer = await store.accounts.getCustomer(customerId);
     return customer && customer.createdAt.getTime() === at.getTime() ? webhookData.customer(customer) : null;
   },
   'customer.updated': async (store, [customerId], at) => {
-    const customer = await store.getCustomer(customerId);
+    const customer = await store.accounts.getCustomer(customerId);
     return customer && atOrAfter(customer.updatedAt, at) ? webhookData.customer(customer) : null;
   },
   'apikey.created': async (store, [keyHash], at) => {
-    const key = await store.findApiKeyByHash(keyHash);
+    const key = await store.accounts.findApiKeyByHash(keyHash);
     return key && key.createdAt.getTime() === at.getTime() ? webhookData.apiKey(key) : null;
   },
   'apikey.revoked': async (store, [keyHash]) => {
-    const key = await store.findApiKeyByHash(keyHash);
+    const key = await store.accounts.findApiKeyByHash(keyHash);
     return key && key.revokedAt !== null ? webhookData.apiKey(key) : null;
   },
   'access_token.created': async (store, [tokenHash], at) => {
-    const token = await store.findAccessTokenByHash(tokenHash);
+    const token = await store.accessTokens.findAccessTokenByHash(tokenHash);
     return token && token.createdAt.getTime() === at.getTime() ? webhookData.accessToken(token) : null;
   },
   'access_token.revoked': async (store, [tokenHash]) => {
-    const token = await store.findAccessTokenByHash(tokenHash);
+    const token = await store.accessTokens.findAccessTokenByHash(tokenHash);
     return token && token.revokedAt !== null ? webhookData.accessToken(token) : null;
   },
   'application.deleted': async (store, [applicationId], at) => {
-    const application = await store.getApplication(applicationId, { includeDeleted: true });
+    const application = await store.applications.getApplication(applicationId, { includeDeleted: true });
     return application && atOrAfter(application.deletedAt, at) ? webhookData.applicationDeleted(application) : null;
   },
   // An upload announces only the version it first published (subject [application, version, 'first']).
   'version.published': async (store, [applicationId, version, first], at) => {
-    const found = await store.getVersion(applicationId, version);
+    const found = await store.versions.getVersion(applicationId, version);
     if (found?.status !== 'published') return null;
     const changed = first === 'first' ? found.publishedAt?.getTime() === at.getTime() : atOrAfter(found.updatedAt, at);
     return changed ? webhookData.version(await versionWithFiles(store, found, [])) : null;
   },
   // A deletion's entry holds the record as it was: the change happened when the record is gone.
-  'version.deleted': async (store, [applicationId, version], _at, known) => ((await store.getVersion(applicationId, version)) ? null : known),
-  'customer.deleted': async (store, [customerId], _at, known) => ((await store.getCustomer(customerId)) ? null : known),
+  'version.deleted': async (store, [applicationId, version], _at, known) => ((await store.versions.getVersion(applicationId, version)) ? null : known),
+  'customer.deleted': async (store, [customerId], _at, known) => ((await store.accounts.getCustomer(customerId)) ? null : known),
   'version.yanked': async (store, [applicationId, version], at) => {
-    const found = await store.getVersion(applicationId, version);
+    const found = await store.versions.getVersion(applicationId, version);
     return found?.status === 'yanked' && atOrAfter(found.updatedAt, at) ? webhookData.version(await versionWithFiles(store, found, [])) : null;
   },
   'share_link.created': async (store, [tokenHash]) => {
-    const link = await store.getShareLink(tokenHash);
+    const link = await store.shareLinks.getShareLink(tokenHash);
     return link ? webhookData.shareLinkCreated(link) : null;
   },
   'upload.completed': async (store, [fileId, uploadId]) => {
-    const file = await store.getFile(fileId);
-    const version = file?.status === 'available' ? await store.getVersion(file.applicationId, file.version) : null;
+    const file = await store.versions.getFile(fileId);
+    const version = file?.status === 'available' ? await store.versions.getVersion(file.applicationId, file.version) : null;
     return file && version ? webhookData.uploadCompleted(file, version, uploadId || null) : null;
   },
   'upload.failed': async (store, [uploadId]) => {
-    const session = await store.getUploadSession(uploadId);
+    const session = await store.uploads.getUploadSession(uploadId);
     return session?.status === 'failed' ? webhookData.uploadFailed(session) : null;
   },
   'download.recorded': async (store, [eventId]) => {
-    const event = await store.getEvent(eventId);
+    const event = await store.activity.getEvent(eventId);
     return event ? webhookData.downloadRecorded(event) : null;
   },
 };

@@ -55,7 +55,7 @@ export class SubscribedEventTypes {
     let types: Set<string>;
     try {
       // Every endpoint fits in one page: at most WEBHOOK_ENDPOINTS_MAX can be registered.
-      const { items } = await this.store.listWebhookEndpoints(1, WEBHOOK_ENDPOINTS_MAX);
+      const { items } = await this.store.webhooks.listWebhookEndpoints(1, WEBHOOK_ENDPOINTS_MAX);
       types = new Set(items.filter((endpoint) => endpoint.isActive).flatMap((endpoint) => endpoint.events));
     } catch (error) {
       this.logger.warn({ err: error }, 'could not read the webhook subscriptions; events are queued until they can be read');

@@ -8,7 +8,7 @@ import type { Store } from '../store/store';
  */
 export async function versionWithFiles(store: Store, version: Version, known: readonly FileRecord[]): Promise<VersionWithFiles> {
   try {
-    const listed = await store.listVersions(version.applicationId, { channels: [version.channel], statuses: [version.status] });
+    const listed = await store.versions.listVersions(version.applicationId, { channels: [version.channel], statuses: [version.status] });
     const found = listed.find((candidate) => candidate.version === version.version);
     if (found) return found;
   } catch {

@@ -128,7 +128,7 @@ export class WebhookEvents {
       if (!wanted.has(announcement.type)) wanted.set(announcement.type, await this.subscriptions.wanted(announcement.type));
       if (wanted.get(announcement.type)) pending.set(announcement, entryOf(announcement, 'pending', announcement.data ?? null, writtenAt));
     }
-    if (pending.size > 0) await this.store.addWebhookOutboxEntries([...pending.values()]);
+    if (pending.size > 0) await this.store.webhooks.addWebhookOutboxEntries([...pending.values()]);
     return pending;
   }
 
@@ -151,7 +151,7 @@ export class WebhookEvents {
     await this.drop(dropped);
     if (late.length > 0) {
       try {
-        await this.store.addWebhookOutboxEntries(late);
+        await this.store.webhooks.addWebhookOutboxEntries(late);
       } catch (error) {
         // Only the fast path below is left to these: the change was written before their endpoint's subscription was known.
         this.logger.warn({ err: error, eventIds: late.map((entry) => entry.eventId) }, 'webhook events of a change could not be written to the outbox: queued without it');
@@ -169,8 +169,8 @@ export class WebhookEvents {
       }
     }
     try {
-      await this.store.confirmWebhookOutboxEntries(refused.map(({ eventId, data: ready }) => ({ eventId, data: ready })));
-      await this.store.deleteWebhookOutboxEntries(queued);
+      await this.store.webhooks.confirmWebhookOutboxEntries(refused.map(({ eventId, data: ready }) => ({ eventId, data: ready })));
+      await this.store.webhooks.deleteWebhookOutboxEntries(queued);
     } catch (error) {
       // The relay checks the change of each pending entry it finds, and a queued event queued again is delivered once per endpoint.
       this.logger.warn({ err: error }, 'the webhook outbox could not be updated after a change: its relay will finish');
@@ -185,7 +185,7 @@ export class WebhookEvents {
   private async drop(entries: Map<Announcement, WebhookOutboxEntry>): Promise<void> {
     const eventIds = [...entries].filter(([announcement]) => announcement.eventId === undefined).map(([, entry]) => entry.eventId);
     if (eventIds.length === 0) return;
-    await this.store.deleteWebhookOutboxEntries(eventIds).catch((error: unknown) => {
+    await this.store.webhooks.deleteWebhookOutboxEntries(eventIds).catch((error: unknown) => {
       this.logger.warn({ err: error, eventIds }, 'pending webhook events of a change that was not written stay in the outbox until its relay drops them');
     });
   }

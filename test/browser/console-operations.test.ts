@@ -89,7 +89,7 @@ describe('console: statistics, activity, webhooks, admin keys and the audit log 
   it('loads more of the activity feed as the reader scrolls, or with the button', async () => {
     const { applicationId } = await createApplication(app, { name: 'Busy App' });
     const now = Date.now();
-    await app.core.store.insertEvents(Array.from({ length: 120 }, (_, i) => {
+    await app.core.store.activity.insertEvents(Array.from({ length: 120 }, (_, i) => {
       const timestamp = new Date(now - i * 1000);
       return downloadEvent(newEventId(timestamp), { applicationId, version: '1.0.0', customerId: `cust-${i}`, timestamp });
     }));

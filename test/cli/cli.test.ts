@@ -484,7 +484,7 @@ describe('bds CLI', function () {
         expect(accepted.code, accepted.stderr).to.equal(0);
         expect(accepted.stderr).to.include(`Accepted the licence of ${applicationId} (revision 1)`);
         expect(fs.readFileSync(path.join(downloader.home, 'tool.bin')).equals(content)).to.equal(true);
-        expect(await app.core.store.getLicenceAcceptance(applicationId, customer.customerId, 1)).to.not.equal(null);
+        expect(await app.core.store.applications.getLicenceAcceptance(applicationId, customer.customerId, 1)).to.not.equal(null);
       } finally {
         downloader.remove();
       }

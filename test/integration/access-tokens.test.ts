@@ -76,8 +76,8 @@ describe('Access tokens', function () {
     // Monday 2030-01-14 to Monday 2030-01-21, UTC.
     expect(read.body.data.usage).to.deep.equal({ downloads: 1, clients: 1, bytes: FILE_SIZE, periodStart: '2030-01-14T00:00:00.000Z', periodEnd: '2030-01-21T00:00:00.000Z' });
     // Its use is recorded like a key's, in the background, and its downloads are its customer's.
-    await pollUntil(async () => (await app.core.store.getAccessToken(customer.customerId, tokenId))?.lastUsedAt ?? undefined, 10_000, 'the token\'s lastUsedAt');
-    const events = await app.core.store.listEvents({ limit: 10 });
+    await pollUntil(async () => (await app.core.store.accessTokens.getAccessToken(customer.customerId, tokenId))?.lastUsedAt ?? undefined, 10_000, 'the token\'s lastUsedAt');
+    const events = await app.core.store.activity.listEvents({ limit: 10 });
     expect(events.some((event) => event.customerId === customer.customerId && event.applicationId === applicationId)).to.equal(true);
   });
 

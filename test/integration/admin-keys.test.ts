@@ -31,7 +31,7 @@ describe('scoped admin keys', () => {
     expect(prefix).to.equal(apiKey.slice(0, 12));
     expect(issued.body.data).to.deep.include({ name: 'CI', scopes: ['publish', 'read'], applicationIds: [applicationId], expiresAt, lastUsedAt: null });
 
-    const stored = await app.core.store.findAdminKeyByHash(hashSecret(apiKey));
+    const stored = await app.core.store.accounts.findAdminKeyByHash(hashSecret(apiKey));
     expect(stored?.keyId).to.equal(keyId);
     const { apiKey: _shownOnce, ...record } = issued.body.data;
     expect((await listed()).find((key) => key.keyId === keyId)).to.deep.equal(record);
@@ -56,7 +56,7 @@ describe('scoped admin keys', () => {
 
   it('refuses an expired key with 401', async () => {
     const issued = issueAdminKey();
-    await app.core.store.createAdminKey(adminKey('adk_expired', {
+    await app.core.store.accounts.createAdminKey(adminKey('adk_expired', {
       keyHash: issued.keyHash, prefix: issued.prefix, scopes: ['admin'], createdAt: new Date(Date.now() - 120_000), expiresAt: new Date(Date.now() - 60_000),
     }));
     const refused = await app.http.get(ADMIN_KEYS, { key: issued.apiKey });
@@ -132,7 +132,7 @@ describe('scoped admin keys while Redis is down', () => {
       expect((await app.http.get('/v1/management/applications', { key: key.apiKey })).status).to.equal(200);
       const refused = await app.http.delete(`${ADMIN_KEYS}/${key.keyId}`);
       expect(refused.status).to.equal(503);
-      expect((await app.core.store.listAdminKeys()).map((k) => k.keyId)).to.include(key.keyId);
+      expect((await app.core.store.accounts.listAdminKeys()).map((k) => k.keyId)).to.include(key.keyId);
       expect((await app.http.get('/v1/management/applications', { key: key.apiKey })).status).to.equal(200);
     } finally {
       await redis.restart();

@@ -59,7 +59,7 @@ describe('adoption analytics', function () {
       expect(await get(`${feed}/sparkle/stable/appcast.xml`, { 'User-Agent': 'App/100 Sparkle/2.6.4' })).not.to.include('<item>');
       await pollUntil(async () => {
         await foldAllChecks(app, redis);
-        const [all] = await app.core.store.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+        const [all] = await app.core.store.adoption.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
         return all?.checks === 3 ? all : undefined;
       }, 20_000, 'the three checks counted');
       if (app.core.store.kind !== 'sqlite') this.skip();
@@ -115,7 +115,7 @@ describe('adoption analytics', function () {
       // A check answers before its event is stored: fold until all seven are counted.
       await pollUntil(async () => {
         await foldAllChecks(app, redis);
-        const [all] = await app.core.store.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+        const [all] = await app.core.store.adoption.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
         return all?.checks === 7 ? all : undefined;
       }, 20_000, 'the seven checks counted');
     });
@@ -210,7 +210,7 @@ describe('adoption analytics', function () {
         applicationId, customerId: `cust_${i % 4}`, runningVersion: i % 2 === 0 ? '1.0.0' : '2.0.0',
         installHash: `install_${Math.floor(i / 3) % 20}`, timestamp: new Date(dayOf(i).getTime() + i),
       }));
-      for (let i = 0; i < events.length; i += 500) await app.core.store.insertCheckEvents(events.slice(i, i + 500));
+      for (let i = 0; i < events.length; i += 500) await app.core.store.adoption.insertCheckEvents(events.slice(i, i + 500));
 
       const env: Record<string, string> = { DATA_DIR: app.config.dataDir, REDIS_URL: app.config.redisUrl as string, REDIS_PREFIX: app.config.redisPrefix, ROLLUP_BATCH: '40' };
       if (app.config.mongodbUri) env.MONGODB_URI = app.config.mongodbUri;

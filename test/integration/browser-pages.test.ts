@@ -99,7 +99,7 @@ describe('pages for people with a browser', function () {
 
     it('says so when expired', async () => {
       const token = randomBytes(32).toString('base64url');
-      await app.core.store.createShareLink(shareLink(hashSecret(token), {
+      await app.core.store.shareLinks.createShareLink(shareLink(hashSecret(token), {
         customerId, applicationId, version: '1.0.0', fileId, expiresAt: new Date(Date.now() - 60_000), createdAt: new Date(Date.now() - 120_000),
       }));
       await expectPageAndEnvelope(token, 410, /This share link has expired\./);

@@ -55,7 +55,7 @@ describe('in-process caches across gateways', () => {
 
   it('key revocation', async () => {
     const { customer, download } = await scenario();
-    const [key] = await app.core.store.listApiKeys(customer.customerId);
+    const [key] = await app.core.store.accounts.listApiKeys(customer.customerId);
     await a.delete(`/v1/management/customers/${customer.customerId}/apikeys/${key.keyId}`);
     expect((await download(b)).status).to.equal(401);
   });

@@ -82,7 +82,7 @@ describe('deleting drafts, files and customers', function () {
       const issued = await app.http.post('/v1/management/upload/large-url', { applicationId, version: '3.0.0', fileName: 'big.iso', fileSize: content.length, fileType: 'OTHER' });
       expect(issued.status, issued.raw.toString()).to.equal(201);
       const { uploadId, uploadUrl } = issued.body.data;
-      const pendingFileId = (await app.core.store.getUploadSession(uploadId))!.fileId;
+      const pendingFileId = (await app.core.store.uploads.getUploadSession(uploadId))!.fileId;
       const underWay = await app.http.request('DELETE', filePath(applicationId, '3.0.0', pendingFileId));
       expect([underWay.status, underWay.body.error.code]).to.deep.equal([409, 'CONFLICT']);
 

@@ -63,14 +63,14 @@ for (const storage of ['embedded store', 'S3'] as const) {
       const fileId = newId('fil');
       const storageKey = fileStorageKey(applicationId, fileId);
       await objects.put(storageKey, Readable.from([bytes]));
-      await store.upsertVersion(applicationId, version, { initialStatus: 'published' }, now);
-      await store.insertFile({
+      await store.versions.upsertVersion(applicationId, version, { initialStatus: 'published' }, now);
+      await store.versions.insertFile({
         fileId, applicationId, version, fileName: installerName(version), fileSize: bytes.length,
         contentType: 'application/octet-stream', checksum: null, fileType: 'MAIN', status: 'pending',
         storageKey, platform: 'windows', arch: 'x64', createdAt: now, updatedAt: now,
       });
-      await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-      await store.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
+      await store.versions.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
+      await store.versions.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
     }
 
     /** Both versions with their blockmaps, the blockmaps uploaded through the API as electron-builder's publisher would, by name alone. */
@@ -143,13 +143,13 @@ for (const storage of ['embedded store', 'S3'] as const) {
       } finally {
         await client.close();
       }
-      expect(await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
+      expect(await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
       // A blockmap fetched whole, as the client does, is no download either; its bytes are what was uploaded.
       const blockmap = await app.http.get(`/v1/updates/${applicationId}/electron/1.1.0/${installerName('1.1.0')}.blockmap`, { key: customer.apiKey });
       expect(blockmap.status).to.equal(302);
       const bytes = Buffer.from(await (await fetch(blockmap.headers.get('location') as string)).arrayBuffer());
       expect(JSON.parse(gunzipSync(bytes).toString()).version).to.equal('2');
-      expect(await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
+      expect(await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
     });
 
     it('serves the blockmap of the version the client runs once it is superseded or yanked, never a draft\'s, and only to customers of the application', async () => {
@@ -225,7 +225,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         expect(response.headers.get('content-type') ?? '').to.not.match(/^multipart\/byteranges/);
         expect(body.length).to.equal(next.length);
       }
-      expect(await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
+      expect(await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
     });
   });
 }

@@ -40,8 +40,8 @@ describe('SHA-512 and SHA-1 backfill of files stored before they were kept', fun
   async function storeOldFile(applicationId: string, fileId: string, bytes: Buffer | null, checksummed = bytes ?? Buffer.alloc(0), kept: Partial<FileRecord> = {}): Promise<FileRecord> {
     const storageKey = fileStorageKey(applicationId, fileId);
     if (bytes) await app.core.storage.put(storageKey, Readable.from([bytes]), { contentLength: bytes.length });
-    await app.core.store.upsertVersion(applicationId, '1.0.0', {}, new Date());
-    return app.core.store.insertFile(fileRecord(fileId, {
+    await app.core.store.versions.upsertVersion(applicationId, '1.0.0', {}, new Date());
+    return app.core.store.versions.insertFile(fileRecord(fileId, {
       applicationId, version: '1.0.0', fileName: `${fileId}.bin`, fileSize: checksummed.length, storageKey,
       checksum: `sha256:${sha256(checksummed)}`, fileType: 'OTHER', sha512: null, sha1: null, createdAt: new Date(), updatedAt: new Date(), ...kept,
     }));
@@ -57,8 +57,8 @@ describe('SHA-512 and SHA-1 backfill of files stored before they were kept', fun
     }
   }
 
-  const sha512Of = async (fileId: string) => (await app.core.store.getFile(fileId))?.sha512;
-  const sha1Of = async (fileId: string) => (await app.core.store.getFile(fileId))?.sha1;
+  const sha512Of = async (fileId: string) => (await app.core.store.versions.getFile(fileId))?.sha512;
+  const sha1Of = async (fileId: string) => (await app.core.store.versions.getFile(fileId))?.sha1;
 
   it('fills in the SHA-512 of available files from their bytes, leaves the rest, and a second run changes nothing', async () => {
     const { applicationId } = await createApplication(app);
@@ -70,10 +70,10 @@ describe('SHA-512 and SHA-1 backfill of files stored before they were kept', fun
     const sha512Only = randomBytes(5000);
     const withSha512 = await storeOldFile(applicationId, 'fil_old_sha512_only', sha512Only, sha512Only, { sha512: sha512(sha512Only) });
     const uploaded = await uploadSmallFile(app, { applicationId, version: '2.0.0' });
-    const uploadedBefore = await app.core.store.getFile(uploaded.fileId);
+    const uploadedBefore = await app.core.store.versions.getFile(uploaded.fileId);
     expect(uploadedBefore?.sha512, 'an upload computes its own').to.be.a('string');
     expect(uploadedBefore?.sha1, 'an upload computes its own').to.match(/^[0-9a-f]{40}$/);
-    for (const record of old) expect(await app.core.store.listFilesMissingDigests(100)).to.deep.include(record);
+    for (const record of old) expect(await app.core.store.versions.listFilesMissingDigests(100)).to.deep.include(record);
 
     await startWorkersUntilBackfilled();
     for (const [i, record] of old.entries()) {
@@ -86,14 +86,14 @@ describe('SHA-512 and SHA-1 backfill of files stored before they were kept', fun
     expect(await sha1Of(missing.fileId), 'bytes missing').to.equal(null);
     expect(await sha512Of(tampered.fileId), 'bytes not matching the checksum').to.equal(null);
     expect(await sha1Of(tampered.fileId), 'bytes not matching the checksum').to.equal(null);
-    expect(await app.core.store.getFile(uploaded.fileId)).to.deep.equal(uploadedBefore);
+    expect(await app.core.store.versions.getFile(uploaded.fileId)).to.deep.equal(uploadedBefore);
     const listed = (await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions;
     const shown = listed.find((v: { version: string }) => v.version === '1.0.0').files.find((f: { fileId: string }) => f.fileId === old[0].fileId);
     expect(shown).to.include({ sha512: sha512(contents[0]), sha1: sha1(contents[0]), platform: 'any', arch: 'any' });
 
-    const done = await app.core.store.listVersions(applicationId);
+    const done = await app.core.store.versions.listVersions(applicationId);
     await startWorkersUntilBackfilled();
-    expect(await app.core.store.listVersions(applicationId)).to.deep.equal(done);
+    expect(await app.core.store.versions.listVersions(applicationId)).to.deep.equal(done);
   });
 
   it('resumes a run from the file it had got to', async () => {

@@ -53,7 +53,7 @@ describe('customer downloads', () => {
       expect(response.headers.get('content-disposition')).to.match(/^attachment; filename="Setup Tool _.exe"; filename\*=UTF-8''Setup%20Tool%20%C3%A9\.exe$/);
       expect(response.headers.get('content-type')).to.equal('application/vnd.microsoft.portable-executable');
 
-      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      const [event] = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 1 });
       expect(event).to.include({ customerId: alice.customerId, version: '1.0.0', clientIp: '127.0.0.1', userAgent: 'installer/2.1' });
       expect(Math.abs(event.timestamp.getTime() - issuedAt)).to.be.lessThan(5_000);
     });
@@ -73,7 +73,7 @@ describe('customer downloads', () => {
         expect(Object.keys(res.body.data)).to.deep.equal(['downloadUrl', 'expiresAt', 'fileName', 'fileSize', 'checksum', 'fileId', 'version']);
         expect(res.body.data).to.include({ fileName: 'Setup Tool é.exe', fileSize: content.length, checksum: `sha256:${sha256(content)}` });
       }
-      const events = await app.core.store.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 });
+      const events = await app.core.store.activity.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 });
       expect(events.map((event) => event.customerId)).to.deep.equal([carol.customerId]);
     });
 
@@ -82,7 +82,7 @@ describe('customer downloads', () => {
       const own = await createApplication(app, { customerIds: [dave.customerId, erin.customerId] });
       const main = await uploadSmallFile(app, { applicationId: own.applicationId, version: '1.0.0' });
       const extra = await uploadSmallFile(app, { applicationId: own.applicationId, version: '1.0.0', fileName: 'extra.dll', fileType: 'DEPENDENCY' });
-      const counted = async () => (await app.core.store.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 }))
+      const counted = async () => (await app.core.store.activity.listEvents({ applicationId: own.applicationId, type: 'download', limit: 1000 }))
         .map((event) => `${event.customerId === dave.customerId ? 'dave' : 'erin'} ${event.fileId === main.fileId ? 'main' : 'extra'}`).sort();
       const download = async (customer: Customer, fileId: string) => {
         const res = await downloadUrl(customer, `applicationId=${own.applicationId}&version=1.0.0&fileId=${fileId}`);
@@ -196,8 +196,8 @@ describe('customer downloads', () => {
       expect(token).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(shareUrl).to.equal(`${app.config.publicBaseUrl}/v1/downloads/share/${token}`);
       expect(Date.parse(expiresAt)).to.be.closeTo(Date.now() + 10 * 60_000, 2_000);
-      expect(await app.core.store.getShareLink(token)).to.equal(null);
-      expect(await app.core.store.getShareLink(hashSecret(token))).not.to.equal(null);
+      expect(await app.core.store.shareLinks.getShareLink(token)).to.equal(null);
+      expect(await app.core.store.shareLinks.getShareLink(hashSecret(token))).not.to.equal(null);
 
       const linkPath = `/v1/downloads/share/${token}`;
       const redirect = await app.http.get(linkPath, { key: null, headers: { 'user-agent': 'browser/1', 'x-forwarded-for': '203.0.113.9' } });
@@ -215,27 +215,27 @@ describe('customer downloads', () => {
       const followed = await fetchBytes(`${app.baseUrl}${linkPath}`);
       expect(sha256(followed.bytes)).to.equal(sha256(content));
 
-      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      const [event] = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 1 });
       expect(event.customerId).to.equal(alice.customerId);
-      const downloadsBefore = (await app.core.store.listEvents({ applicationId, type: 'download', limit: 100 })).length;
+      const downloadsBefore = (await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 100 })).length;
       const head = await app.http.request('HEAD', linkPath, { key: null });
       expect(head.status).to.equal(302);
       expect(head.headers.get('location')).to.contain('/v1/objects/');
-      expect((await app.core.store.listEvents({ applicationId, type: 'download', limit: 100 })).length).to.equal(downloadsBefore);
+      expect((await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 100 })).length).to.equal(downloadsBefore);
     });
 
     it('records the requester\'s user agent and IP (X-Forwarded-For ignored unless TRUST_PROXY)', async () => {
       const { token } = (await share(alice, { applicationId, version: '1.0.0' })).body.data;
       await app.http.get(`/v1/downloads/share/${token}`, { key: null, headers: { 'user-agent': 'wget/1.21', 'x-forwarded-for': '203.0.113.9' } });
-      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      const [event] = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 1 });
       expect(event).to.include({ customerId: alice.customerId, userAgent: 'wget/1.21', clientIp: '127.0.0.1' });
     });
 
     it('never redirects past the link\'s own expiry', async () => {
       const token = randomBytes(32).toString('base64url');
-      const file = (await app.core.store.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
+      const file = (await app.core.store.versions.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
       const expiresAt = new Date(Date.now() + 60_000);
-      await app.core.store.createShareLink(shareLink(hashSecret(token), { customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt, createdAt: new Date() }));
+      await app.core.store.shareLinks.createShareLink(shareLink(hashSecret(token), { customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt, createdAt: new Date() }));
       const redirect = await app.http.get(`/v1/downloads/share/${token}`, { key: null });
       const expires = Number(new URL(redirect.headers.get('location') as string).searchParams.get('X-Expires'));
       expect(expires).to.be.at.most(Math.ceil(expiresAt.getTime() / 1000));
@@ -243,8 +243,8 @@ describe('customer downloads', () => {
 
     it('answers 410 after expiry or revocation and 404 for unknown tokens', async () => {
       const token = randomBytes(32).toString('base64url');
-      const file = (await app.core.store.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
-      await app.core.store.createShareLink(shareLink(hashSecret(token), {
+      const file = (await app.core.store.versions.listVersions(applicationId)).find((v) => v.version === '1.0.0')?.files.find((f) => f.fileType === 'MAIN');
+      await app.core.store.shareLinks.createShareLink(shareLink(hashSecret(token), {
         customerId: alice.customerId, applicationId, fileId: file!.fileId, expiresAt: new Date(Date.now() - 1_000), createdAt: new Date(Date.now() - 60_000),
       }));
       const expired = await app.http.get(`/v1/downloads/share/${token}`, { key: null });

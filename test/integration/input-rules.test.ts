@@ -298,15 +298,15 @@ describe('input rules: records stored under earlier rules stay readable and patc
     app = await startTestApp({ workers: false });
     const { store, storage } = app.core;
     const now = new Date();
-    await store.createCustomer({ customerId, name: customerName, tier: 'standard', isActive: true, notes: 'nul\u0000 and \u0085', createdAt: now, updatedAt: now });
+    await store.accounts.createCustomer({ customerId, name: customerName, tier: 'standard', isActive: true, notes: 'nul\u0000 and \u0085', createdAt: now, updatedAt: now });
     const issued = issueCustomerKey(customerId);
     apiKey = issued.apiKey;
-    await store.createApiKey({ keyId: newId('key'), customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now, lastUsedAt: null, revokedAt: null });
-    await store.createApplication({
+    await store.accounts.createApiKey({ keyId: newId('key'), customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now, lastUsedAt: null, revokedAt: null });
+    await store.applications.createApplication({
       applicationId, name: applicationName, description, tags, customerIds: [customerId], updateSigningKey: null, sparklePublicKey: null, defaultVersionStatus: 'published', licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null, isActive: true, createdAt: now, updatedAt: now, deletedAt: null,
     });
     for (const version of versions) {
-      await store.upsertVersion(applicationId, version, { releaseNotes: `notes of ${version}\u0000`, requiredTier: null }, now);
+      await store.versions.upsertVersion(applicationId, version, { releaseNotes: `notes of ${version}\u0000`, requiredTier: null }, now);
       const fileId = newId('fil');
       const storageKey = `files/${applicationId}/${fileId}`;
       await storage.put(storageKey, Readable.from([content]));
@@ -316,7 +316,7 @@ describe('input rules: records stored under earlier rules stay readable and patc
         contentType: 'text/plain;\n charset=utf-8', checksum: `sha256:${sha256(content)}`,
         fileType: 'MAIN', status: 'available', storageKey, createdAt: now, updatedAt: now,
       };
-      await store.insertFile(file);
+      await store.versions.insertFile(file);
     }
   });
   after(() => app?.close());
@@ -380,7 +380,7 @@ describe('input rules: records stored under earlier rules stay readable and patc
       const share = await app.http.post('/v1/downloads/share', { applicationId, version }, { key: apiKey });
       expect(share.status, `${version}: ${shown(share.body)}`).to.equal(201);
     }
-    while ((await app.core.store.rollupEvents(1_000)) > 0);
+    while ((await app.core.store.activity.rollupEvents(1_000)) > 0);
     const stats = await app.http.get(`/v1/applications/${applicationId}/stats`);
     expect(stats.status).to.equal(200);
     expect(stats.body.data.totalDownloads).to.equal(versions.length);

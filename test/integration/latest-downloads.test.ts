@@ -54,7 +54,7 @@ describe('latest downloads and selectors', () => {
       expect((await latest('&channel=beta')).version).to.equal('1.2.0-beta.1');
       expect((await latest('&channel=dev')).version).to.equal('1.2.0-beta.1');
 
-      const [event] = await app.core.store.listEvents({ applicationId, type: 'download', limit: 1 });
+      const [event] = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 1 });
       expect(event).to.include({ version: '1.2.0-beta.1', customerId: alice.customerId });
     });
 

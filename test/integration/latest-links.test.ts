@@ -31,7 +31,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
     });
 
     const latest = (customer: Customer, path: string) => app.http.get(`/v1/downloads/latest/${path}`, { key: customer.apiKey });
-    const downloadEvents = async (applicationId: string) => app.core.store.listEvents({ applicationId, type: 'download', limit: 100 });
+    const downloadEvents = async (applicationId: string) => app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 100 });
 
     it('redirects to the newest build for the platform and arch, by any alias, with one download event; the bytes are the upload', async () => {
       const { applicationId } = await createApplication(app, { customerIds: [alice.customerId] });

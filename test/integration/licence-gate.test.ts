@@ -52,7 +52,7 @@ describe('licence gate', () => {
     // What is offered is not a download: the listing and update checks still answer.
     expect((await app.http.get(`/v1/downloads/releases?applicationId=${applicationId}`, key(alice))).status).to.equal(200);
     expect((await app.http.get(`/v1/updates/${applicationId}/electron/latest-linux.yml`, key(alice))).status).to.equal(200);
-    expect(await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
+    expect(await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 })).to.deep.equal([]);
   });
 
   it('shows the licence as Markdown and sanitized HTML with its revision and whether the customer accepted it', async () => {
@@ -69,7 +69,7 @@ describe('licence gate', () => {
     expect(wrong.status).to.equal(409);
     expect(wrong.body.error.details).to.deep.equal([{ field: 'revision', message: 'the current revision is 1' }]);
     for (const revision of [0, 1.5, '1', null, -1, 1_000_001]) expect((await accept(alice, revision)).status, String(revision)).to.equal(400);
-    expect(await app.core.store.getLicenceAcceptance(applicationId, alice.customerId, 1)).to.equal(null);
+    expect(await app.core.store.applications.getLicenceAcceptance(applicationId, alice.customerId, 1)).to.equal(null);
     expect((await licence(alice)).body.data.accepted).to.equal(false);
   });
 
@@ -77,7 +77,7 @@ describe('licence gate', () => {
     const accepted = await accept(alice, 1);
     expect(accepted.status).to.equal(200);
     expect(accepted.body.data).to.include({ applicationId, customerId: alice.customerId, revision: 1 });
-    const stored = await app.core.store.getLicenceAcceptance(applicationId, alice.customerId, 1);
+    const stored = await app.core.store.applications.getLicenceAcceptance(applicationId, alice.customerId, 1);
     expect(stored).to.deep.include({ applicationId, customerId: alice.customerId, revision: 1, clientIp: '127.0.0.1' });
     expect(stored?.acceptedAt.toISOString()).to.equal(accepted.body.data.acceptedAt);
     // Accepting again keeps the first acceptance.

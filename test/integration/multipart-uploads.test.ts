@@ -93,10 +93,10 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       expect({ partSize, partCount }).to.deep.equal({ partSize: PART, partCount: 3 });
       const hours = (Date.parse(expiresAt) - Date.now()) / 3_600_000;
       expect(hours).to.be.within(23.9, 24);
-      expect((await app.core.store.getFile(fileId))?.status).to.equal('pending');
+      expect((await app.core.store.versions.getFile(fileId))?.status).to.equal('pending');
       const taken = await app.http.post(MULTIPART, { applicationId, version: '2.0.0', fileName: 'model.bin', fileSize: 10 });
       expect(taken.status).to.equal(409);
-      const session = await app.core.store.getUploadSession(uploadId);
+      const session = await app.core.store.uploads.getUploadSession(uploadId);
       expect(session?.multipart?.partSize).to.equal(PART);
       // Reading the upload lists its parts, which s3rver cannot.
       if (!gaps.noListParts) expect(await status(app, uploadId)).to.deep.include({ status: 'issued', fileSize: file.length, failureReason: null, file: null });
@@ -161,12 +161,12 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       expect(done.status, done.failureReason).to.equal('completed');
       expect(done.multipart).to.deep.equal({ partSize: PART, partCount: 3, parts: null });
       expect(done.file).to.include({ fileId: opened.fileId, fileSize: file.length, checksum: `sha256:${sha256(file)}`, status: 'available' });
-      const stored = (await app.core.store.getFile(opened.fileId))!;
+      const stored = (await app.core.store.versions.getFile(opened.fileId))!;
       expect(stored).to.include({ platform: 'linux', arch: 'arm64', contentType: 'application/x-pak' });
       expect(stored.sha512, 'SHA-512 computed in the same pass').to.equal(createHash('sha512').update(file).digest('base64'));
       expect(stored.sha1, 'SHA-1 computed in the same pass').to.equal(createHash('sha1').update(file).digest('hex'));
       expect((await app.core.storage.digests(stored.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
-      expect(await app.core.store.getVersion(applicationId, '3.1.0')).to.include({ channel: 'beta', status: 'draft', releaseNotes: 'Big build', requiredTier: 'premium' });
+      expect(await app.core.store.versions.getVersion(applicationId, '3.1.0')).to.include({ channel: 'beta', status: 'draft', releaseNotes: 'Big build', requiredTier: 'premium' });
       // Completed: a repeat answers with the upload as it is, and its part URLs take nothing more.
       const repeat = await app.http.post(`/v1/management/uploads/${opened.uploadId}/complete`);
       expect(repeat.status).to.equal(200);
@@ -203,10 +203,10 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const done = await settled(app, uploadId);
       expect(done.status).to.equal('failed');
       expect(done.failureReason).to.include('checksum mismatch');
-      const stored = (await app.core.store.getFile(fileId))!;
+      const stored = (await app.core.store.versions.getFile(fileId))!;
       expect(stored.status).to.equal('failed');
       expect(await app.core.storage.head(stored.storageKey)).to.equal(null);
-      expect(await app.core.store.getVersion(applicationId, '2.0.0')).to.equal(null);
+      expect(await app.core.store.versions.getVersion(applicationId, '2.0.0')).to.equal(null);
       await open(app, { applicationId, version: '2.0.0', fileName: 'model.bin', fileSize: 10 });
     });
 
@@ -230,7 +230,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       expect((await settled(app, uploadId)).status).to.equal('completed');
       const late = await app.http.request('PUT', parts[0].uploadUrl, { key: null, body: randomBytes(PART) });
       expect(late.status).to.equal(404);
-      const stored = (await app.core.store.getFile(fileId))!;
+      const stored = (await app.core.store.versions.getFile(fileId))!;
       expect((await app.core.storage.digests(stored.storageKey, app.core.hashing)).sha256).to.equal(sha256(file));
     });
 
@@ -242,7 +242,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const aborted = await app.http.delete(`/v1/management/uploads/${uploadId}`);
       expect(aborted.status, aborted.raw.toString()).to.equal(200);
       expect(aborted.body.data).to.include({ uploadId, status: 'aborted' });
-      expect((await app.core.store.getFile(fileId))?.status).to.equal('failed');
+      expect((await app.core.store.versions.getFile(fileId))?.status).to.equal('failed');
       if (!gaps.noListParts) {
         const late = await app.http.request('PUT', parts[1].uploadUrl, { key: null, body: partOf(file, 2) });
         expect(late.status).to.equal(404);
@@ -265,7 +265,7 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
       const aborted = await app.http.delete(`/v1/management/uploads/${uploadId}`);
       expect(aborted.status).to.equal(200);
       expect(aborted.body.data).to.include({ status: 'aborted', multipart: null });
-      expect((await app.core.store.getFile(fileId))?.status).to.equal('failed');
+      expect((await app.core.store.versions.getFile(fileId))?.status).to.equal('failed');
       // Completing it answers its state, not the aborted record.
       const completed = await app.http.post('/v1/management/upload/large-complete', { uploadId, applicationId, version: '1', fileName: 'one.bin', fileSize: 10 });
       expect(completed.status, completed.raw.toString()).to.equal(409);
@@ -286,18 +286,18 @@ function multipartSuite(storeName: string, environment: () => Record<string, str
         const { applicationId, file, uploadId, fileId } = await openThreePartUpload(shortLived);
         const { parts } = await partUrls(shortLived, uploadId, [1]);
         await shortLived.http.request('PUT', parts[0].uploadUrl, { key: null, body: partOf(file, 1) });
-        const session = (await shortLived.core.store.getUploadSession(uploadId))!;
+        const session = (await shortLived.core.store.uploads.getUploadSession(uploadId))!;
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, session.expiresAt.getTime() - Date.now()) + 100));
         const connection = new IORedis(shortLived.config.redisUrl as string, { maxRetriesPerRequest: null });
         const jobs = new Queue('uploads', { connection, prefix: shortLived.config.redisPrefix });
         try {
           await jobs.add('expire-upload-sessions', {});
-          await pollUntil(async () => (await shortLived.core.store.getUploadSession(uploadId))?.status === 'expired' || undefined, 10_000, 'sweep');
+          await pollUntil(async () => (await shortLived.core.store.uploads.getUploadSession(uploadId))?.status === 'expired' || undefined, 10_000, 'sweep');
         } finally {
           await jobs.close();
           connection.disconnect();
         }
-        expect((await shortLived.core.store.getFile(fileId))?.status).to.equal('failed');
+        expect((await shortLived.core.store.versions.getFile(fileId))?.status).to.equal('failed');
         if (!gaps.noListParts) {
           const error = await shortLived.core.storage.listParts(session.storageKey, session.multipart!.storageUploadId).then(() => null, (e: Error) => e);
           expect(error?.name).to.equal('MultipartUploadNotFoundError');
@@ -343,7 +343,7 @@ describe('on S3', () => {
       const { parts } = (await app.http.post(`/v1/management/uploads/${opened.uploadId}/parts`, { partNumbers: [1, 2, 3] })).body.data as {
         parts: { partNumber: number; size: number; uploadUrl: string }[];
       };
-      const session = (await app.core.store.getUploadSession(opened.uploadId))!;
+      const session = (await app.core.store.uploads.getUploadSession(opened.uploadId))!;
       const etags: { partNumber: number; etag: string }[] = [];
       for (const part of parts) {
         const url = new URL(part.uploadUrl);

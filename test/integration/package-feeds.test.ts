@@ -267,7 +267,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         expect(refused.body.error.details[0]).to.include({ field: 'fileType' });
         const opened = await app.http.post('/v1/management/uploads/multipart', { applicationId, version: '2.0.0', fileName: 'MyApp-2.0.0-delta.nupkg', fileSize: 10, platform: 'windows' });
         expect(opened.status).to.equal(201);
-        expect(await app.core.store.getFile(opened.body.data.fileId)).to.include({ fileType: 'UPDATE', status: 'pending' });
+        expect(await app.core.store.versions.getFile(opened.body.data.fileId)).to.include({ fileType: 'UPDATE', status: 'pending' });
       });
 
       it('answers as the API description says (the test client checks every answer against it)', async () => {

@@ -60,7 +60,7 @@ describe('release catalogue', () => {
 
   async function newApplication(customerIds = ['alice', 'bob', 'carol']): Promise<string> {
     const applicationId = `catalog-${(counter += 1)}`;
-    await app.core.store.createApplication(application(applicationId, { customerIds }));
+    await app.core.store.applications.createApplication(application(applicationId, { customerIds }));
     return applicationId;
   }
 
@@ -155,7 +155,7 @@ describe('release catalogue', () => {
     const candidates = Array.from({ length: 100 }, (_, n) => `cust-${n}`);
     const inside = candidates.find((id) => rolloutBucket(id, applicationId, version) < percentage) as string;
     const outside = candidates.find((id) => rolloutBucket(id, applicationId, version) >= percentage) as string;
-    await app.core.store.updateApplication(applicationId, { customerIds: [inside, outside] }, new Date());
+    await app.core.store.applications.updateApplication(applicationId, { customerIds: [inside, outside] }, new Date());
     await release(applicationId, '1.0.0');
     await release(applicationId, version, { rolloutPercentage: percentage });
 
@@ -238,7 +238,7 @@ describe('release catalogue', () => {
     await release(applicationId, '1.0.0');
     const deleted = await newApplication();
     await release(deleted, '1.0.0');
-    await app.core.store.softDeleteApplication(deleted, new Date());
+    await app.core.store.applications.softDeleteApplication(deleted, new Date());
     for (const id of [applicationId, deleted, 'no-such-application']) {
       const refused = await refusal(alice, { applicationId: id, version: '1.0.0' });
       expect([refused.status, refused.message], id).to.deep.equal([404, `application ${id} not found`]);
@@ -257,10 +257,10 @@ describe('release catalogue', () => {
     const other = await gateway();
     await other.catalog.change(applicationId, () => release(applicationId, '1.1.0'));
     expect(latestName(await latest(alice, { applicationId }))).to.equal('1.1.0');
-    await other.catalog.change(applicationId, () => app.core.store.transitionVersion(applicationId, '1.1.0', 'yanked', new Date()));
+    await other.catalog.change(applicationId, () => app.core.store.versions.transitionVersion(applicationId, '1.1.0', 'yanked', new Date()));
     expect(latestName(await latest(alice, { applicationId }))).to.equal('1.0.0');
     expect((await refusal(alice, { applicationId, version: '1.1.0' })).status).to.equal(410);
-    await other.catalog.change(applicationId, () => app.core.store.updateApplication(applicationId, { customerIds: ['bob'] }, new Date()));
+    await other.catalog.change(applicationId, () => app.core.store.applications.updateApplication(applicationId, { customerIds: ['bob'] }, new Date()));
     expect((await refusal(alice, { applicationId, version: 'latest' })).status).to.equal(404);
   });
 });

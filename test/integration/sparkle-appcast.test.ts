@@ -246,7 +246,7 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`Sparkle appca
       expect(deltaEnclosure).to.include({ 'sparkle:deltaFrom': '100', length: '3000', 'sparkle:version': '110' });
       expect(sparkleVerifies(key.publicKey, await download(deltaEnclosure.url, customer.apiKey), deltaEnclosure['sparkle:edSignature'])).to.equal(true);
       const events = await pollUntil(async () => {
-        const found = await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 });
+        const found = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 });
         return found.length >= 3 ? found : undefined;
       }, 10_000, 'the downloads recorded');
       expect(events.map((event) => event.customerId)).to.deep.equal([customer.customerId, customer.customerId, customer.customerId]);

@@ -36,7 +36,7 @@ describe('staging object sweep', () => {
       createdAt: new Date(now - 7_200_000),
       updatedAt: new Date(now),
     };
-    await app.core.store.createUploadSession(session);
+    await app.core.store.uploads.createUploadSession(session);
     await app.core.storage.put(session.storageKey, Readable.from([Buffer.from('abc')]));
     return session.storageKey;
   }

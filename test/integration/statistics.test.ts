@@ -23,7 +23,7 @@ const onceEach = (customerIds: string[], limit: number) =>
   [...customerIds].sort().slice(0, limit).map((customerId) => ({ customerId, downloads: 1 }));
 
 async function foldAll(app: TestApp): Promise<void> {
-  while ((await app.core.store.rollupEvents(1_000)) > 0);
+  while ((await app.core.store.activity.rollupEvents(1_000)) > 0);
 }
 
 describe('statistics and activity', () => {
@@ -42,7 +42,7 @@ describe('statistics and activity', () => {
       const { applicationId } = await createApplication(app, { customerIds: customers.map((c) => c.customerId) });
       await uploadSmallFile(app, { applicationId, version: '1.0' });
       await uploadSmallFile(app, { applicationId, version: '2.0' });
-      await app.core.store.insertEvents([
+      await app.core.store.activity.insertEvents([
         ...Array.from({ length: 7 }, (_, i) => pastEvent(applicationId, '1.0', new Date(atNoon(2).getTime() + i))),
         ...Array.from({ length: 3 }, () => pastEvent(applicationId, '2.0', atNoon(1))),
         pastEvent(applicationId, '1.0', atNoon(1), 'upload'),
@@ -72,7 +72,7 @@ describe('statistics and activity', () => {
         ],
       });
       // Nothing more arrives once everything is folded.
-      await pollUntil(async () => ((await app.core.store.oldestUncountedEventAt()) === null ? true : undefined), 10_000, 'every event counted');
+      await pollUntil(async () => ((await app.core.store.activity.oldestUncountedEventAt()) === null ? true : undefined), 10_000, 'every event counted');
       expect((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads).to.equal(50);
 
       const v2 = (await app.http.get(`/v1/applications/${applicationId}/stats?version=2.0`)).body.data;
@@ -148,7 +148,7 @@ describe('statistics and activity', () => {
       await download(1, '1.1.0', 'arm64');
       await download(2, '1.0.0', 'x64');
       // A download from another period: in the totals, not in today's.
-      await app.core.store.insertEvents([downloadEvent(newEventId(atNoon(3)), {
+      await app.core.store.activity.insertEvents([downloadEvent(newEventId(atNoon(3)), {
         applicationId, version: '1.0.0', customerId: customers[2].customerId, platform: 'windows', arch: 'arm64', timestamp: atNoon(3),
       })]);
       const stats = async (query = '') => (await app.http.get(`/v1/applications/${applicationId}/stats${query}`)).body.data;
@@ -178,7 +178,7 @@ describe('statistics and activity', () => {
 
     it('keeps the statistics of a soft-deleted application; unknown applications are 404', async () => {
       const { applicationId } = await createApplication(app);
-      await app.core.store.insertEvents([pastEvent(applicationId, '1', atNoon(3))]);
+      await app.core.store.activity.insertEvents([pastEvent(applicationId, '1', atNoon(3))]);
       await foldAll(app);
       await app.http.delete(`/v1/management/applications/${applicationId}`);
       const res = await app.http.get(`/v1/applications/${applicationId}/stats`);
@@ -202,7 +202,7 @@ describe('statistics and activity', () => {
 
     it('a duplicated rollup job changes nothing', async () => {
       const { applicationId } = await createApplication(app);
-      await app.core.store.insertEvents(Array.from({ length: 30 }, (_, i) => pastEvent(applicationId, '1', new Date(atNoon(1).getTime() + i))));
+      await app.core.store.activity.insertEvents(Array.from({ length: 30 }, (_, i) => pastEvent(applicationId, '1', new Date(atNoon(1).getTime() + i))));
       const connection = new IORedis(app.config.redisUrl as string, { maxRetriesPerRequest: null });
       const queue = new Queue('statistics', { connection, prefix: app.config.redisPrefix });
       try {
@@ -212,7 +212,7 @@ describe('statistics and activity', () => {
           return counts.waiting + counts.active === 0 ? true : undefined;
         }, 10_000, 'the rollup jobs to finish');
         await foldAll(app);
-        expect(await app.core.store.rollupEvents(1_000)).to.equal(0);
+        expect(await app.core.store.activity.rollupEvents(1_000)).to.equal(0);
         expect((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads).to.equal(30);
       } finally {
         await queue.close();
@@ -234,7 +234,7 @@ describe('statistics and activity', () => {
       const { applicationId } = await createApplication(app);
       const versions = ['1', '2', '3'];
       const events = Array.from({ length: 3_000 }, (_, i) => pastEvent(applicationId, versions[i % 3], new Date(atNoon(i % 4).getTime() + i)));
-      for (let i = 0; i < events.length; i += 500) await app.core.store.insertEvents(events.slice(i, i + 500));
+      for (let i = 0; i < events.length; i += 500) await app.core.store.activity.insertEvents(events.slice(i, i + 500));
 
       const env: Record<string, string> = { DATA_DIR: app.config.dataDir, ROLLUP_BATCH: '40' };
       if (app.config.mongodbUri) env.MONGODB_URI = app.config.mongodbUri;
@@ -269,7 +269,7 @@ describe('statistics and activity', () => {
       const base = Date.now() - 10 * 60_000;
       // Every three events share a timestamp, so ties are ordered by event id.
       const events = Array.from({ length: 250 }, (_, i) => pastEvent(applicationId, `v${i % 5}`, new Date(base + Math.floor(i / 3) * 1000), i % 7 === 0 ? 'upload' : 'download'));
-      await app.core.store.insertEvents(events);
+      await app.core.store.activity.insertEvents(events);
       const expected = [...events]
         .sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime() || (a.eventId < b.eventId ? 1 : -1))
         .map((e) => e.eventId);
@@ -290,7 +290,7 @@ describe('statistics and activity', () => {
         expect(pagination.hasMore).to.equal(cursor !== null);
         pages += 1;
         // Newer events arrive between pages; they belong before the first page, not in the rest.
-        await app.core.store.insertEvents([pastEvent(applicationId, 'new', new Date())]);
+        await app.core.store.activity.insertEvents([pastEvent(applicationId, 'new', new Date())]);
       } while (cursor && pages < 100);
       expect(pages).to.equal(13);
       expect(seen).to.deep.equal(expected);
@@ -298,7 +298,7 @@ describe('statistics and activity', () => {
 
     it('filters by type and application and bounds the limit', async () => {
       const { applicationId } = await createApplication(app);
-      await app.core.store.insertEvents([pastEvent(applicationId, '1', atNoon(1), 'upload'), pastEvent(applicationId, '1', atNoon(0))]);
+      await app.core.store.activity.insertEvents([pastEvent(applicationId, '1', atNoon(1), 'upload'), pastEvent(applicationId, '1', atNoon(0))]);
       const uploads = (await app.http.get(`/v1/activity?type=upload&applicationId=${applicationId}`)).body.data;
       expect(uploads.activities.map((a: { type: string }) => a.type)).to.deep.equal(['upload']);
       expect(uploads.pagination).to.deep.equal({ hasMore: false, nextCursor: null });
@@ -314,7 +314,7 @@ describe('statistics and activity', () => {
 
     it('refuses malformed and foreign cursors with 400', async () => {
       const { applicationId } = await createApplication(app);
-      await app.core.store.insertEvents([pastEvent(applicationId, '1', atNoon(1)), pastEvent(applicationId, '1', atNoon(2))]);
+      await app.core.store.activity.insertEvents([pastEvent(applicationId, '1', atNoon(1)), pastEvent(applicationId, '1', atNoon(2))]);
       const first = (await app.http.get(`/v1/activity?applicationId=${applicationId}&limit=1`)).body.data;
       const cursor = first.pagination.nextCursor as string;
       expect((await app.http.get(`/v1/activity?applicationId=${applicationId}&limit=1&cursor=${cursor}`)).status).to.equal(200);

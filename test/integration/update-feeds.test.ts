@@ -68,14 +68,14 @@ for (const storage of ['embedded store', 'S3'] as const) {
         const fileId = newId('fil');
         const storageKey = fileStorageKey(applicationId, fileId);
         await objects.put(storageKey, Readable.from([bytes]));
-        await store.upsertVersion(applicationId, build.version, { channel: build.channel, initialStatus: build.status }, now);
-        await store.insertFile({
+        await store.versions.upsertVersion(applicationId, build.version, { channel: build.channel, initialStatus: build.status }, now);
+        await store.versions.insertFile({
           fileId, applicationId, version: build.version, fileName: build.fileName, fileSize: bytes.length,
           contentType: 'application/octet-stream', checksum: null, fileType: build.fileType ?? 'MAIN', status: 'pending',
           storageKey, platform: build.platform, arch: build.arch, createdAt: now, updatedAt: now,
         });
-        await store.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
-        if (build.sha512 !== false) await store.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
+        await store.versions.setFileStatus(fileId, 'pending', 'available', formatChecksum(sha256(bytes)), now);
+        if (build.sha512 !== false) await store.versions.setFileDigests(fileId, { sha512: sha512(bytes), sha1: createHash('sha1').update(bytes).digest('hex') });
         contents.set(`${build.version}/${build.fileName}`, bytes);
       }
       return contents;
@@ -117,7 +117,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
           expect(requests[1].url).to.match(/\/electron\/1\.1\.0\/app_1\.1\.0_amd64\.deb$/);
           expect(requests.every((request, index) => index > 1 || request.authorization === `Bearer ${customer.apiKey}`)).to.equal(true);
           if (storage === 'S3') expect(requests[2].authorization, 'dropped on the redirect to S3').to.equal(undefined);
-          const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 });
+          const events = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 });
           expect(events.map((event) => [event.version, event.customerId, event.platform])).to.deep.equal([['1.1.0', customer.customerId, 'linux']]);
         } finally {
           await client.close();
@@ -475,7 +475,7 @@ for (const storage of ['embedded store', 'S3'] as const) {
         const arm = await feed('4.0.0', '?arch=arm64').check();
         expect(arm?.name).to.equal('4.1.0');
         expect(await feed('4.0.0').download(arm!)).to.deep.equal(contents.get('4.1.0/App-4.1.0-arm64-mac.zip'));
-        const events = await app.core.store.listEvents({ applicationId, type: 'download', limit: 10 });
+        const events = await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 10 });
         expect(events).to.have.length(2);
         await expectRejection(new SquirrelMacClient(`${app.baseUrl}/v1/updates/${applicationId}/squirrel-mac/1.0.0`, {}).check(), /\(401\)/);
       });

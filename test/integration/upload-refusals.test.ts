@@ -23,7 +23,7 @@ describe('a refused upload changes nothing', function () {
   after(() => app.close());
 
   const smallUpload = (upload: SmallUpload) => app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
-  const version = (applicationId: string, name: string) => app.core.store.getVersion(applicationId, name);
+  const version = (applicationId: string, name: string) => app.core.store.versions.getVersion(applicationId, name);
 
   async function issue(body: Record<string, unknown>) {
     return app.http.post('/v1/management/upload/large-url', { fileName: 'big.iso', fileSize: 1000, ...body });
@@ -227,8 +227,8 @@ describe('a refused upload changes nothing', function () {
     try {
       const { applicationId } = await createApplication(isolated);
       await uploadSmallFile(isolated, { applicationId, version: '1', fileName: 'lib.dll', fileType: 'DEPENDENCY', releaseNotes: 'Original' });
-      const versionsBefore = await isolated.core.store.listVersions(applicationId);
-      const eventsBefore = await isolated.core.store.listEvents({ applicationId, limit: 100 });
+      const versionsBefore = await isolated.core.store.versions.listVersions(applicationId);
+      const eventsBefore = await isolated.core.store.activity.listEvents({ applicationId, limit: 100 });
       await redis.stop();
       const refused = await isolated.http.request('POST', '/v1/management/upload', {
         body: smallUploadForm({ applicationId, version: '1', releaseNotes: 'Refused', requiredTier: 'enterprise' }),
@@ -236,8 +236,8 @@ describe('a refused upload changes nothing', function () {
       expect(refused.status).to.equal(503);
       const refusedNew = await isolated.http.request('POST', '/v1/management/upload', { body: smallUploadForm({ applicationId, version: '2' }) });
       expect(refusedNew.status).to.equal(503);
-      expect(await isolated.core.store.listVersions(applicationId)).to.deep.equal(versionsBefore);
-      expect(await isolated.core.store.listEvents({ applicationId, limit: 100 })).to.deep.equal(eventsBefore);
+      expect(await isolated.core.store.versions.listVersions(applicationId)).to.deep.equal(versionsBefore);
+      expect(await isolated.core.store.activity.listEvents({ applicationId, limit: 100 })).to.deep.equal(eventsBefore);
       expect(stagedObjects(isolated)).to.deep.equal([]);
     } finally {
       await isolated.close();

@@ -17,7 +17,7 @@ describe('uploads with platforms, architectures, channels and draft versions', f
   after(() => app.close());
 
   const smallUpload = (upload: SmallUpload) => app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
-  const version = (applicationId: string, name: string) => app.core.store.getVersion(applicationId, name);
+  const version = (applicationId: string, name: string) => app.core.store.versions.getVersion(applicationId, name);
 
   /** Issues, sends and completes a large upload of `content`; resolves with the settled upload status. */
   async function largeUpload(fields: Record<string, unknown>, content = randomBytes(5000)) {
@@ -94,7 +94,7 @@ describe('uploads with platforms, architectures, channels and draft versions', f
     expect(res.body.data).to.include({ platform: 'macos', arch: 'universal', channel: 'beta', versionStatus: 'draft', sha512: sha512(content) });
     const stored = await version(applicationId, '2.0.0-beta.1');
     expect(stored).to.include({ channel: 'beta', status: 'draft', publishedAt: null });
-    expect(await app.core.store.getFile(res.body.data.fileId)).to.include({ platform: 'macos', arch: 'universal', sha512: sha512(content) });
+    expect(await app.core.store.versions.getFile(res.body.data.fileId)).to.include({ platform: 'macos', arch: 'universal', sha512: sha512(content) });
     // Fields after the file part are read too.
     const later = await smallUpload({ applicationId, version: '2.0.0-beta.1', fileName: 'App.exe', platform: 'windows', arch: 'x64', channel: 'beta', status: 'draft', releaseFieldsAfterFile: true });
     expect(later.status, later.raw.toString()).to.equal(201);

@@ -67,7 +67,7 @@ describe('uploads (management API)', () => {
         status: 'available',
       });
       expect(res.body.data.fileId).to.be.a('string');
-      const events = await app.core.store.listEvents({ applicationId, limit: 10 });
+      const events = await app.core.store.activity.listEvents({ applicationId, limit: 10 });
       expect(events).to.have.length(1);
       expect(events[0]).to.include({ type: 'upload', version: '1.2.3', customerId: null, userAgent: 'uploader/1.0', fileId: res.body.data.fileId });
       const stream = await app.core.storage.getStream(`files/${applicationId}/${res.body.data.fileId}`);
@@ -269,7 +269,7 @@ describe('uploads (management API)', () => {
         return res.body.data.status === 'completed' ? res.body.data : undefined;
       }, 60_000, 'verification');
       expect(completed.file).to.include({ status: 'available', checksum: `sha256:${body.sha256}`, fileSize: size, contentType: 'application/x-iso9660-image', releaseNotes: 'Big' });
-      const events = await app.core.store.listEvents({ applicationId, type: 'upload', limit: 10 });
+      const events = await app.core.store.activity.listEvents({ applicationId, type: 'upload', limit: 10 });
       expect(events).to.have.length(1);
 
       const again = await app.http.post('/v1/management/upload/large-complete', {
@@ -392,7 +392,7 @@ describe('uploads (management API)', () => {
         const res = await shortLived.http.post('/v1/management/upload/large-url', { applicationId, version: '1', fileName: 'f.bin', fileSize: 10 });
         const session = res.body.data as { uploadUrl: string; uploadId: string };
         expect(await put(session.uploadUrl, Buffer.alloc(10, 1), 10)).to.equal(200);
-        const stored = (await shortLived.core.store.getUploadSession(session.uploadId))!;
+        const stored = (await shortLived.core.store.uploads.getUploadSession(session.uploadId))!;
         // Past the session's expiry, which is never earlier than its URL's.
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, stored.expiresAt.getTime() - Date.now()) + 100));
         return { applicationId, ...session, stored };
@@ -406,7 +406,7 @@ describe('uploads (management API)', () => {
         expect(done.status).to.equal(410);
         expect(done.body.error.code).to.equal('GONE');
         expect(await shortLived.core.storage.head(stored.storageKey)).to.equal(null);
-        expect((await shortLived.core.store.getFile(stored.fileId))!.status).to.equal('failed');
+        expect((await shortLived.core.store.versions.getFile(stored.fileId))!.status).to.equal('failed');
       });
 
       it('the scheduled sweep expires forgotten sessions and deletes their bytes', async () => {
@@ -417,8 +417,8 @@ describe('uploads (management API)', () => {
           await jobs.add('expire-upload-sessions', {});
           // The sweep claims the session first, then releases the file and deletes the bytes.
           const stored = await pollUntil(async () => {
-            const s = await shortLived.core.store.getUploadSession(uploadId);
-            const released = s && (await shortLived.core.store.getFile(s.fileId))?.status === 'failed';
+            const s = await shortLived.core.store.uploads.getUploadSession(uploadId);
+            const released = s && (await shortLived.core.store.versions.getFile(s.fileId))?.status === 'failed';
             return s?.status === 'expired' && released ? s : undefined;
           }, 10_000, 'sweep');
           expect(await shortLived.core.storage.head(stored.storageKey)).to.equal(null);

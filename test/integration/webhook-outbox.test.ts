@@ -162,21 +162,21 @@ describe('the webhook outbox relay settling pending entries', function () {
     expect(registered.status, registered.raw.toString()).to.equal(201);
     const suffix = randomBytes(4).toString('hex');
     const createdAt = new Date(Date.now() - 60_000);
-    await app.core.store.createCustomer({
+    await app.core.store.accounts.createCustomer({
       customerId: `written-${suffix}`, name: 'Written', tier: 'standard', isActive: true, notes: null, createdAt, updatedAt: createdAt,
     });
     const pending = (customerId: string, writtenAgoMs: number, at = createdAt): WebhookOutboxEntry => ({
       eventId: `evt_${customerId}`, type: 'customer.created', occurredAt: at, state: 'pending', data: null, subject: [customerId],
       writtenAt: new Date(Date.now() - writtenAgoMs),
     });
-    await app.core.store.addWebhookOutboxEntries([
+    await app.core.store.webhooks.addWebhookOutboxEntries([
       pending(`written-${suffix}`, 60_000),
       pending(`coming-${suffix}`, 60_000),
       pending(`never-${suffix}`, WEBHOOK_OUTBOX_ABANDON_AFTER_MS + 60_000),
       // The customer exists, but not from this change: created at another time.
       { ...pending(`written-${suffix}`, 60_000, new Date(createdAt.getTime() - 1)), eventId: `evt_other-${suffix}` },
     ]);
-    const outbox = async () => (await app.core.store.listWebhookOutboxEntries(new Date(), 10)).map((entry) => entry.eventId).sort();
+    const outbox = async () => (await app.core.store.webhooks.listWebhookOutboxEntries(new Date(), 10)).map((entry) => entry.eventId).sort();
 
     await runRelay();
     await pollUntil(async () => ((await outbox()).length === 2 ? true : undefined), 20_000, 'the relay to settle what it can');

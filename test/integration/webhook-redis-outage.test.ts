@@ -55,7 +55,7 @@ describe('webhook events announced while Redis is down', function () {
     const created = await app.http.post('/v1/management/customers', { customerId, name: 'During the outage', tier: 'standard' });
     expect(created.status, created.raw.toString()).to.equal(201);
     // The relay takes entries their writer has had time to queue: every entry, seen from a moment ahead.
-    const outbox = () => app.core.store.listWebhookOutboxEntries(new Date(Date.now() + 60_000), 10);
+    const outbox = () => app.core.store.webhooks.listWebhookOutboxEntries(new Date(Date.now() + 60_000), 10);
     const kept = await outbox();
     expect(kept.map((entry) => [entry.type, entry.state, (entry.data as { customerId: string }).customerId])).to.have.deep.members([
       ['customer.created', 'ready', customerId], ['apikey.created', 'ready', customerId],
@@ -75,7 +75,7 @@ describe('webhook events announced while Redis is down', function () {
     await pollUntil(async () => ((await outbox()).length === 0 ? true : undefined), 20_000, 'removed once queued');
 
     // Queued again (a run that stopped between queueing and removing): still one delivery.
-    await app.core.store.addWebhookOutboxEntries([kept.find((entry) => entry.type === 'customer.created') as (typeof kept)[number]]);
+    await app.core.store.webhooks.addWebhookOutboxEntries([kept.find((entry) => entry.type === 'customer.created') as (typeof kept)[number]]);
     await runRelay();
     await pollUntil(async () => ((await outbox()).length === 0 ? true : undefined), 20_000, 'the repeat queued');
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -96,7 +96,7 @@ describe('webhooks', function () {
       const read = await app.http.get(`${WEBHOOKS}/${webhookId}`);
       expect(read.body.data).to.deep.equal(Object.fromEntries(Object.entries(created.body.data).filter(([field]) => field !== 'secret')));
       expect(JSON.stringify((await app.http.get(WEBHOOKS)).body)).not.to.contain(secret.slice(6, 20));
-      const stored = await app.core.store.getWebhookEndpoint(webhookId);
+      const stored = await app.core.store.webhooks.getWebhookEndpoint(webhookId);
       expect(JSON.stringify(stored)).not.to.contain(secret.slice(6, 20));
       expect(JSON.stringify(app.logs)).not.to.contain(secret.slice(6, 20));
     });
@@ -213,7 +213,7 @@ describe('webhooks', function () {
       const counts = await deliveryCounts();
       const { webhookId } = await register(['customer.created']);
       const fiveDaysAgo = new Date(Date.now() - WEBHOOK_DISABLE_AFTER_FAILING_MS - 1_000);
-      await app.core.store.updateWebhookEndpoint(webhookId, { failingSince: fiveDaysAgo }, new Date());
+      await app.core.store.webhooks.updateWebhookEndpoint(webhookId, { failingSince: fiveDaysAgo }, new Date());
       await app.http.post('/v1/management/customers', { name: 'Never delivered', tier: 'free' });
       const endpoint = await pollUntil(async () => {
         const { body } = await app.http.get(`${WEBHOOKS}/${webhookId}`);
@@ -235,7 +235,7 @@ describe('webhooks', function () {
     it('does not disable an endpoint failing for less than 5 days', async () => {
       receiver.answer({ status: 500 }, { status: 500 }, { status: 200 });
       const { webhookId } = await register(['customer.created']);
-      await app.core.store.updateWebhookEndpoint(webhookId, { failingSince: new Date(Date.now() - 4 * DAY_MS) }, new Date());
+      await app.core.store.webhooks.updateWebhookEndpoint(webhookId, { failingSince: new Date(Date.now() - 4 * DAY_MS) }, new Date());
       await app.http.post('/v1/management/customers', { name: 'Late', tier: 'free' });
       const delivery = await settledDelivery(webhookId, 'customer.created');
       expect(delivery).to.include({ status: 'delivered', attempts: 3 });
@@ -281,7 +281,7 @@ describe('webhooks', function () {
       expect(verified(before, request).type).to.equal('customer.created');
 
       // Once the overlap is over, only the new secret signs.
-      await app.core.store.updateWebhookEndpoint(webhookId, { previousSecretExpiresAt: new Date(Date.now() - 1) }, new Date());
+      await app.core.store.webhooks.updateWebhookEndpoint(webhookId, { previousSecretExpiresAt: new Date(Date.now() - 1) }, new Date());
       await app.http.post('/v1/management/customers', { name: 'Later', tier: 'free' });
       const [, later] = await received('customer.created', 2);
       expect(verified(after, later).type).to.equal('customer.created');

@@ -27,14 +27,14 @@ export async function createApplication(app: TestApp, overrides: Record<string, 
 export async function createCustomer(app: TestApp, overrides: { tier?: string; isActive?: boolean; customerId?: string } = {}) {
   const now = new Date();
   const customerId = overrides.customerId ?? unique('cust');
-  await app.core.store.createCustomer(customer(customerId, {
+  await app.core.store.accounts.createCustomer(customer(customerId, {
     tier: overrides.tier ?? 'standard',
     isActive: overrides.isActive ?? true,
     createdAt: now,
     updatedAt: now,
   }));
   const issued = issueCustomerKey(customerId);
-  await app.core.store.createApiKey(apiKey(newId('key'), { customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now }));
+  await app.core.store.accounts.createApiKey(apiKey(newId('key'), { customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now }));
   return { customerId, apiKey: issued.apiKey };
 }
 
@@ -117,18 +117,18 @@ export const releaseFileId = (applicationId: string, version: string, n: number)
  */
 export async function storeRelease(store: Store, applicationId: string, version: string, spec: ReleaseSpec = {}): Promise<string[]> {
   const createdAt = at(spec.createdAt ?? 0);
-  await store.upsertVersion(applicationId, version, {
+  await store.versions.upsertVersion(applicationId, version, {
     channel: spec.channel,
     requiredTier: spec.requiredTier,
     rolloutPercentage: spec.rolloutPercentage,
     releaseNotes: spec.releaseNotes,
     initialStatus: spec.status === 'draft' ? 'draft' : 'published',
   }, createdAt);
-  if (spec.status === 'yanked') await store.transitionVersion(applicationId, version, 'yanked', createdAt);
+  if (spec.status === 'yanked') await store.versions.transitionVersion(applicationId, version, 'yanked', createdAt);
   const fileIds: string[] = [];
   for (const [n, given] of (spec.files ?? [{}]).entries()) {
     const fileId = releaseFileId(applicationId, version, n);
-    await store.insertFile(file(fileId, {
+    await store.versions.insertFile(file(fileId, {
       applicationId,
       version,
       fileName: given.fileName ?? `${version}-${given.platform ?? 'any'}-${given.arch ?? 'any'}-${n}.bin`,

@@ -8,7 +8,7 @@ async function main(): Promise<void> {
   const store = await createStore({ mongodbUri: process.env.MONGODB_URI, dataDir: process.env.DATA_DIR as string });
   const batch = Number(process.env.ROLLUP_BATCH ?? '50');
   for (;;) {
-    const folded = await store.rollupEvents(batch);
+    const folded = await store.activity.rollupEvents(batch);
     process.stdout.write(`folded ${folded}\n`);
     if (folded === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -18,8 +18,8 @@ describe('event recorder', () => {
     store = new SqliteStore(path.join(dir, 'store.sqlite'));
     writes = [];
     failNextWrite = false;
-    const insertEvents = store.insertEvents.bind(store);
-    store.insertEvents = (events) => {
+    const insertEvents = store.activity.insertEvents.bind(store.activity);
+    store.activity.insertEvents = (events) => {
       writes.push(events.length);
       if (failNextWrite) {
         failNextWrite = false;
@@ -33,7 +33,7 @@ describe('event recorder', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const stored = async () => (await store.listEvents({ applicationId: 'app_1', limit: 1000 })).map((e) => e.eventId).sort();
+  const stored = async () => (await store.activity.listEvents({ applicationId: 'app_1', limit: 1000 })).map((e) => e.eventId).sort();
 
   it('writes the events of one turn together and answers each only once it is stored', async () => {
     const recorder = new EventRecorder(store);
@@ -53,13 +53,13 @@ describe('event recorder', () => {
 
   it('gathers the events of later turns while a write is in flight, and writes them together once it settles', async () => {
     const recorder = new EventRecorder(store);
-    const insertEvents = store.insertEvents;
+    const insertEvents = store.activity.insertEvents;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
     // The first write waits at the gate, as a slow commit would.
-    store.insertEvents = async (events) => {
+    store.activity.insertEvents = async (events) => {
       const result = insertEvents(events);
       if (writes.length === 1) await gate;
       return result;

@@ -30,15 +30,15 @@ describe('SQLite store while another connection holds the write lock', function 
 
   it('rejects writes, on the serving connection and on the write thread, with DependencyUnavailableError', async () => {
     other.exec('BEGIN EXCLUSIVE');
-    const eventWrite = rejectionOf(store.insertEvents([downloadEvent('d_1')]));
-    const customerWrite = rejectionOf(store.createCustomer(customer('cust_1')));
+    const eventWrite = rejectionOf(store.activity.insertEvents([downloadEvent('d_1')]));
+    const customerWrite = rejectionOf(store.accounts.createCustomer(customer('cust_1')));
     for (const error of await Promise.all([eventWrite, customerWrite])) {
       expect(error).to.be.instanceOf(DependencyUnavailableError);
       expect((error as DependencyUnavailableError).cause).to.include({ code: 'SQLITE_BUSY' });
     }
     other.exec('ROLLBACK');
-    await store.createCustomer(customer('cust_1'));
-    await store.insertEvents([downloadEvent('d_1')]);
-    expect((await store.listEvents({ limit: 10 })).map((e) => e.eventId)).to.deep.equal(['d_1']);
+    await store.accounts.createCustomer(customer('cust_1'));
+    await store.activity.insertEvents([downloadEvent('d_1')]);
+    expect((await store.activity.listEvents({ limit: 10 })).map((e) => e.eventId)).to.deep.equal(['d_1']);
   });
 });

@@ -26,14 +26,14 @@ export async function backfillFileDigests(job: Job<JobPayloads['backfill-file-di
   let after = job.data.afterFileId;
   const totals = { filled: 0, missing: 0, mismatch: 0 };
   for (;;) {
-    const files = await deps.store.listFilesMissingDigests(PAGE_SIZE, after);
+    const files = await deps.store.versions.listFilesMissingDigests(PAGE_SIZE, after);
     if (files.length === 0) break;
     const outcomes = await mapWithConcurrency(files, CONCURRENCY, (file) => digestOf(file, deps));
     const digests = outcomes.filter((outcome): outcome is Exclude<Outcome, string> => typeof outcome !== 'string');
     for (const applicationId of new Set(digests.map((digest) => digest.applicationId))) {
       await deps.catalogChange(applicationId, async () => {
         for (const digest of digests.filter((d) => d.applicationId === applicationId)) {
-          await deps.store.setFileDigests(digest.fileId, { sha512: digest.sha512, sha1: digest.sha1 });
+          await deps.store.versions.setFileDigests(digest.fileId, { sha512: digest.sha512, sha1: digest.sha1 });
         }
       });
     }

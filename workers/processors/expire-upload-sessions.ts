@@ -23,7 +23,7 @@ const FAILED_JOBS_LOOKED_AT = 1_000;
 export async function expireUploadSessions(_job: unknown, deps: WorkerDeps): Promise<number> {
   let expired = 0;
   for (;;) {
-    const sessions = await deps.store.listExpiredUploadSessions(new Date(), BATCH);
+    const sessions = await deps.store.uploads.listExpiredUploadSessions(new Date(), BATCH);
     for (const session of sessions) {
       if (await expireUploadSession(deps.store, deps.storage, session)) expired += 1;
     }

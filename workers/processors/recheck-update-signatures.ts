@@ -18,7 +18,7 @@ export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-upda
   const { applicationId } = job.data;
   const signingKeys = await signingKeysOfApplication(applicationId, deps);
   if (signingKeys === undefined) return 'the application no longer exists';
-  const versions = await deps.store.listVersions(applicationId);
+  const versions = await deps.store.versions.listVersions(applicationId);
   const signatures = versions.flatMap((version) => version.files).filter((file) => file.fileType === 'SIGNATURE' && file.status === 'available');
   const changes: { file: FileRecord; problem: string | null }[] = [];
   for (const file of signatures) {
@@ -28,7 +28,7 @@ export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-upda
   if (!sameKeys(await signingKeysOfApplication(applicationId, deps), signingKeys)) return 'the key changed again meanwhile: left to the check that change queued';
   if (changes.length > 0) {
     await deps.catalogChange(applicationId, async () => {
-      for (const { file, problem } of changes) await deps.store.setSignatureProblem(file.fileId, problem);
+      for (const { file, problem } of changes) await deps.store.versions.setSignatureProblem(file.fileId, problem);
     });
   }
   for (const { file, problem } of changes) {
@@ -40,7 +40,7 @@ export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-upda
 
 /** The application's keys, or undefined when the application is gone. */
 async function signingKeysOfApplication(applicationId: string, deps: WorkerDeps): Promise<UpdateSigningKeys | undefined> {
-  const application = await deps.store.getApplication(applicationId, { includeDeleted: true });
+  const application = await deps.store.applications.getApplication(applicationId, { includeDeleted: true });
   return application ? signingKeysOf(application) : undefined;
 }
 

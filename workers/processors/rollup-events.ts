@@ -10,7 +10,7 @@ const MAX_BATCHES_PER_RUN = 200;
 export async function rollupEvents(_job: unknown, deps: WorkerDeps): Promise<number> {
   let folded = 0;
   for (let i = 0; i < MAX_BATCHES_PER_RUN; i += 1) {
-    const count = await deps.store.rollupEvents(BATCH);
+    const count = await deps.store.activity.rollupEvents(BATCH);
     folded += count;
     if (count < BATCH) break;
     // Let requests sharing this process run between batches.

@@ -23,7 +23,7 @@ export async function purgeCheckEvents(_job: unknown, deps: WorkerDeps): Promise
   const before = new Date(Date.now() - deps.config.checkEventRetentionDays * DAY_MS);
   let purged = 0;
   for (;;) {
-    const count = await deps.store.purgeCheckEvents(before, CHECK_EVENT_PURGE_BATCH);
+    const count = await deps.store.adoption.purgeCheckEvents(before, CHECK_EVENT_PURGE_BATCH);
     purged += count;
     if (count < CHECK_EVENT_PURGE_BATCH) return purged;
     await yieldToEventLoop();

@@ -62,9 +62,9 @@ export async function settleFailedVerification(job: Job<JobPayloads['verify-uplo
 
 /** The session and its pending file when the upload still awaits verification, else null. */
 async function pendingVerification(uploadId: string, deps: WorkerDeps): Promise<{ session: UploadSession; file: FileRecord } | null> {
-  const session = await deps.store.getUploadSession(uploadId);
+  const session = await deps.store.uploads.getUploadSession(uploadId);
   if (!session || session.status !== 'verifying') return null;
-  const file = await deps.store.getFile(session.fileId);
+  const file = await deps.store.versions.getFile(session.fileId);
   if (!file) throw new UnrecoverableError(`file ${session.fileId} of upload ${session.uploadId} is missing`);
   return { session, file };
 }
@@ -122,12 +122,12 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
  */
 async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
   // A version the upload creates without naming a status takes its application's default at publication.
-  const application = await deps.store.getApplication(file.applicationId, { includeDeleted: true });
+  const application = await deps.store.applications.getApplication(file.applicationId, { includeDeleted: true });
   const release = { ...releaseOfSession(session), createdStatus: application?.defaultVersionStatus };
   const now = new Date();
-  const result = await deps.catalogChange(file.applicationId, () => deps.store.publishFile(file.fileId, { ...digests, release }, now));
+  const result = await deps.catalogChange(file.applicationId, () => deps.store.versions.publishFile(file.fileId, { ...digests, release }, now));
   if (result.outcome !== 'published') return result;
-  await deps.store.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
+  await deps.store.activity.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
   // Before the session completes: when Redis refuses them, or the worker dies before they are queued,
   // the job is retried and emits them again (under the same event ids, so they are dispatched once).
   // This job is their outbox. A repeat finds the version as the first publication left it: published
@@ -137,7 +137,7 @@ async function publish(session: UploadSession, file: FileRecord, digests: { chec
     const version = await versionWithFiles(deps.store, result.version, [result.file]);
     await deps.webhooks.emit('version.published', webhookData.version(version), { eventId: `evt_version_published_${file.fileId}`, at: now });
   }
-  await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+  await deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
   return result;
 }
 
@@ -154,20 +154,20 @@ async function failUpload(session: UploadSession, file: FileRecord, reason: stri
  */
 async function settleFailure(session: UploadSession, file: FileRecord, reason: string, deps: WorkerDeps): Promise<void> {
   const now = new Date();
-  const current = await deps.store.setFileStatus(file.fileId, 'pending', 'failed', null, now) ?? await deps.store.getFile(file.fileId);
+  const current = await deps.store.versions.setFileStatus(file.fileId, 'pending', 'failed', null, now) ?? await deps.store.versions.getFile(file.fileId);
   if (current?.status === 'available') {
     // The verification published it and stopped before the end: its bytes are the file's now, and
     // what it left undone (on MongoDB possibly the version's fields) is finished.
     // (An available file's digests are not written again: publishFile writes them only on a pending one.)
     if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512, sha1: current.sha1 ?? '' }, deps);
-    await deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
+    await deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
     return;
   }
   // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
   await Promise.all([deps.storage.delete(file.storageKey), discardUploadBytes(deps.storage, session)]);
   const failed = await deps.webhooks.announceChange(
     [{ type: 'upload.failed', subject: [session.uploadId], at: now, eventId: `evt_upload_failed_${session.uploadId}` }],
-    () => deps.store.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now),
+    () => deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now),
     (settled) => [settled && webhookData.uploadFailed(settled)],
   );
   if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');

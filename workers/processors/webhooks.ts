@@ -19,13 +19,13 @@ const PURGE_BATCH = 500;
  */
 export async function dispatchWebhookEvent(job: Job<JobPayloads['dispatch-webhook-event']>, deps: WorkerDeps): Promise<number> {
   const { eventId, type, occurredAt, data } = job.data;
-  const endpoints = await deps.store.listSubscribedWebhookEndpoints(type);
+  const endpoints = await deps.store.webhooks.listSubscribedWebhookEndpoints(type);
   const payload = JSON.stringify({ type, timestamp: occurredAt, data });
   for (const endpoint of endpoints) {
     const now = new Date();
     const deliveryId = deliveryIdOf(eventId, endpoint.webhookId);
     try {
-      await deps.store.insertWebhookDelivery({
+      await deps.store.webhooks.insertWebhookDelivery({
         deliveryId, webhookId: endpoint.webhookId, eventId, eventType: type, payload, status: 'pending', attempts: 0,
         lastAttemptAt: null, responseStatus: null, responseBody: null, error: null, deliveredAt: null, createdAt: now, updatedAt: now,
       });
@@ -44,12 +44,12 @@ export async function dispatchWebhookEvent(job: Job<JobPayloads['dispatch-webhoo
  * WEBHOOK_DISABLE_AFTER_FAILING_MS is disabled, with the reason, and its delivery ends there.
  */
 export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, deps: WorkerDeps): Promise<string> {
-  const delivery = await deps.store.getWebhookDelivery(job.data.deliveryId);
+  const delivery = await deps.store.webhooks.getWebhookDelivery(job.data.deliveryId);
   if (!delivery || delivery.status !== 'pending') return 'nothing to deliver';
-  const endpoint = await deps.store.getWebhookEndpoint(delivery.webhookId);
+  const endpoint = await deps.store.webhooks.getWebhookEndpoint(delivery.webhookId);
   if (!endpoint || !endpoint.isActive) {
     const reason = !endpoint ? 'the endpoint was deleted' : `the endpoint is disabled${endpoint.disabledReason ? `: ${endpoint.disabledReason}` : ''}`;
-    await deps.store.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', reason, new Date());
+    await deps.store.webhooks.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', reason, new Date());
     return 'endpoint inactive';
   }
 
@@ -58,7 +58,7 @@ export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, d
   );
   const at = new Date();
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  await deps.store.recordWebhookAttempt(delivery.deliveryId, {
+  await deps.store.webhooks.recordWebhookAttempt(delivery.deliveryId, {
     status: outcome.delivered ? 'delivered' : lastAttempt ? 'failed' : 'pending',
     responseStatus: outcome.responseStatus,
     responseBody: outcome.responseBody,
@@ -67,7 +67,7 @@ export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, d
   }, at);
   if (outcome.delivered) {
     deps.metrics.recordWebhookDelivery('delivered');
-    if (endpoint.failingSince !== null) await deps.store.updateWebhookEndpoint(endpoint.webhookId, { failingSince: null }, at);
+    if (endpoint.failingSince !== null) await deps.store.webhooks.updateWebhookEndpoint(endpoint.webhookId, { failingSince: null }, at);
     return 'delivered';
   }
   const disabled = await disableWhenFailingTooLong(endpoint, delivery, outcome.error, at, deps);
@@ -81,14 +81,14 @@ export async function deliverWebhook(job: Job<JobPayloads['deliver-webhook']>, d
 
 /** Ends a delivery whose job ended failed without its last attempt being recorded (it stalled too often). */
 export async function settleFailedDelivery(job: Job<JobPayloads['deliver-webhook']>, deps: WorkerDeps): Promise<void> {
-  await deps.store.setWebhookDeliveryStatus(job.data.deliveryId, ['pending'], 'failed', 'the delivery stopped without a result', new Date());
+  await deps.store.webhooks.setWebhookDeliveryStatus(job.data.deliveryId, ['pending'], 'failed', 'the delivery stopped without a result', new Date());
 }
 
 export async function purgeWebhookDeliveries(_job: unknown, deps: WorkerDeps): Promise<number> {
   const before = new Date(Date.now() - WEBHOOK_DELIVERY_RETENTION_MS);
   let purged = 0;
   for (;;) {
-    const count = await deps.store.purgeWebhookDeliveries(before, PURGE_BATCH);
+    const count = await deps.store.webhooks.purgeWebhookDeliveries(before, PURGE_BATCH);
     purged += count;
     if (count < PURGE_BATCH) return purged;
   }
@@ -108,15 +108,15 @@ export async function relayWebhookOutbox(_job: unknown, deps: WorkerDeps): Promi
   let relayed = 0;
   let after: WebhookOutboxPosition | undefined;
   for (;;) {
-    const entries = await deps.store.listWebhookOutboxEntries(new Date(now - WEBHOOK_OUTBOX_RELAY_AFTER_MS), WEBHOOK_OUTBOX_RELAY_BATCH, after);
+    const entries = await deps.store.webhooks.listWebhookOutboxEntries(new Date(now - WEBHOOK_OUTBOX_RELAY_AFTER_MS), WEBHOOK_OUTBOX_RELAY_BATCH, after);
     for (const entry of entries) {
       const data = entry.state === 'ready' ? entry.data : await recoverAnnouncedData(deps.store, entry);
       if (data !== null) {
         await deps.webhooks.relay({ ...entry, data });
         relayed += 1;
-        await deps.store.deleteWebhookOutboxEntries([entry.eventId]);
+        await deps.store.webhooks.deleteWebhookOutboxEntries([entry.eventId]);
       } else if (now - entry.writtenAt.getTime() >= WEBHOOK_OUTBOX_ABANDON_AFTER_MS) {
-        await deps.store.deleteWebhookOutboxEntries([entry.eventId]);
+        await deps.store.webhooks.deleteWebhookOutboxEntries([entry.eventId]);
         deps.logger.info({ eventId: entry.eventId, eventType: entry.type, subject: entry.subject }, 'a pending webhook event was dropped: its change was never written');
       }
     }
@@ -129,12 +129,12 @@ export async function relayWebhookOutbox(_job: unknown, deps: WorkerDeps): Promi
 async function disableWhenFailingTooLong(
   endpoint: WebhookEndpoint, delivery: WebhookDelivery, error: string | null, at: Date, deps: WorkerDeps,
 ): Promise<boolean> {
-  const failing = await deps.store.markWebhookEndpointFailing(endpoint.webhookId, at);
+  const failing = await deps.store.webhooks.markWebhookEndpointFailing(endpoint.webhookId, at);
   const since = failing?.failingSince;
   if (!failing?.isActive || !since || at.getTime() - since.getTime() < WEBHOOK_DISABLE_AFTER_FAILING_MS) return false;
   const reason = `disabled at ${at.toISOString()}: every delivery failed since ${since.toISOString()} (last: ${error})`;
-  await deps.store.updateWebhookEndpoint(endpoint.webhookId, { isActive: false, disabledReason: reason }, at);
-  await deps.store.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', `the endpoint was ${reason}`, at);
+  await deps.store.webhooks.updateWebhookEndpoint(endpoint.webhookId, { isActive: false, disabledReason: reason }, at);
+  await deps.store.webhooks.setWebhookDeliveryStatus(delivery.deliveryId, ['pending'], 'failed', `the endpoint was ${reason}`, at);
   deps.logger.warn({ webhookId: endpoint.webhookId, failingSince: since }, 'webhook endpoint disabled: its deliveries have failed for too long');
   return true;
 }

@@ -29,7 +29,7 @@ export const customerShareLinkRoutes: RouteModule = (deps, { customers, shareLin
     status: 200, response: customerShareLinkListResponse,
     handle: async ({ params }) => {
       await customers.get(params.customerId);
-      return presentCustomerShareLinkList(await deps.store.listShareLinks(params.customerId, SHARE_LINK_LIST_MAX));
+      return presentCustomerShareLinkList(await deps.store.shareLinks.listShareLinks(params.customerId, SHARE_LINK_LIST_MAX));
     },
   }),
   route({
