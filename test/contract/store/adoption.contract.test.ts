@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { ALL, type AdoptionCount, type CheckEvent } from '../../../shared/store/models';
+import type { Store } from '../../../shared/store/store';
+import { at, checkEvent } from '../../support/records';
+import { rejectionOf } from '../../support/rejection';
+import { describeStoreContract } from './harness';
+
+async function expectRangeErrorOf(promise: Promise<unknown>): Promise<void> {
+  expect(await rejectionOf(promise)).to.be.instanceOf(RangeError);
+}
+
+/** The AdoptionStore port: update checks and the adoption figures folded from them. */
+describeStoreContract('update checks and adoption', (subject) => {
+  let store: Store;
+
+  beforeEach(() => {
+    store = subject.store;
+  });
+
+  const check = (id: string, overrides: Partial<CheckEvent> = {}) => checkEvent(id, overrides);
+  const count = (overrides: Partial<AdoptionCount>): AdoptionCount => ({
+    applicationId: 'app_1', date: '2026-03-01', channel: ALL, platform: ALL, arch: ALL, version: ALL, checks: 0, installs: 0, ...overrides,
+  });
+  const selection = { channel: ALL, platform: ALL, arch: ALL, from: '2026-01-01', to: '2026-12-31' };
+
+  it('claims checks in the order stored, the same batch until it is finished, and each batch counts once', async () => {
+    await store.adoption.insertCheckEvents([check('c_1'), check('c_2', { runningVersion: '2.0.0' }), check('c_3')]);
+    await store.adoption.insertCheckEvents([check('c_1')]);
+    const batch = await store.adoption.claimCheckBatch(2);
+    expect(batch?.events.map((e) => e.eventId)).to.deep.equal(['c_1', 'c_2']);
+    expect(batch?.events[1]).to.deep.equal(check('c_2', { runningVersion: '2.0.0' }));
+    const again = await store.adoption.claimCheckBatch(2);
+    expect(again?.batchId).to.equal(batch?.batchId);
+    const counts = [count({ checks: 2, installs: 2 }), count({ version: '1.0.0', checks: 1, installs: 1 })];
+    const seen = [{ applicationId: 'app_1', customerId: 'cust_1', version: '1.0.0', lastReportedAt: at(0) }];
+    // Two finishers of one batch (a worker that stalled and the one that took over): counted once.
+    const finished = await Promise.all([store.adoption.finishCheckBatch(batch!.batchId, counts, seen), store.adoption.finishCheckBatch(batch!.batchId, counts, seen)]);
+    expect(finished.filter(Boolean).length).to.be.at.least(1);
+    expect(await store.adoption.finishCheckBatch(batch!.batchId, counts, seen)).to.equal(false);
+    expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal(counts);
+    const next = await store.adoption.claimCheckBatch(2);
+    expect(next?.events.map((e) => e.eventId)).to.deep.equal(['c_3']);
+    await store.adoption.finishCheckBatch(next!.batchId, [count({ checks: 1, installs: 1 })], []);
+    expect(await store.adoption.claimCheckBatch(2)).to.equal(null);
+    expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal([count({ checks: 3, installs: 2 }), counts[1]]);
+  });
+
+  it('raises installs to an estimate but never lowers them, and reads one selection within the dates', async () => {
+    const batches: string[] = [];
+    for (const id of ['c_1', 'c_2']) {
+      await store.adoption.insertCheckEvents([check(id)]);
+      batches.push((await store.adoption.claimCheckBatch(10))!.batchId);
+      const installs = id === 'c_1' ? 5 : 3;
+      await store.adoption.finishCheckBatch(batches[batches.length - 1], [
+        count({ checks: 1, installs }),
+        count({ platform: 'linux', checks: 1, installs }),
+        count({ date: '2026-03-02', checks: 1, installs: 1 }),
+        count({ applicationId: 'app_2', checks: 1, installs: 1 }),
+      ], []);
+    }
+    expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal([
+      count({ checks: 2, installs: 5 }), count({ date: '2026-03-02', checks: 2, installs: 1 }),
+    ]);
+    expect(await store.adoption.listAdoptionCounts('app_1', { ...selection, platform: 'linux' })).to.deep.equal([count({ platform: 'linux', checks: 2, installs: 5 })]);
+    expect(await store.adoption.listAdoptionCounts('app_1', { ...selection, from: '2026-03-02', to: '2026-03-02' })).to.deep.equal([count({ date: '2026-03-02', checks: 2, installs: 1 })]);
+  });
+
+  it("keeps each customer's latest report per version, paged by customer", async () => {
+    await store.adoption.insertCheckEvents([check('c_1')]);
+    const batch = (await store.adoption.claimCheckBatch(10))!;
+    await store.adoption.finishCheckBatch(batch.batchId, [], [
+      { applicationId: 'app_1', customerId: 'cust_b', version: '1.0.0', lastReportedAt: at(5) },
+      { applicationId: 'app_1', customerId: 'cust_a', version: '1.0.0', lastReportedAt: at(1) },
+      { applicationId: 'app_1', customerId: 'cust_a', version: '2.0.0', lastReportedAt: at(2) },
+      { applicationId: 'app_2', customerId: 'cust_c', version: '2.0.0', lastReportedAt: at(2) },
+    ]);
+    await store.adoption.insertCheckEvents([check('c_2')]);
+    const later = (await store.adoption.claimCheckBatch(10))!;
+    await store.adoption.finishCheckBatch(later.batchId, [], [
+      { applicationId: 'app_1', customerId: 'cust_b', version: '1.0.0', lastReportedAt: at(3) },
+      { applicationId: 'app_1', customerId: 'cust_a', version: '1.0.0', lastReportedAt: at(4) },
+    ]);
+    const first = await store.adoption.listCustomerAdoption('app_1', 1, 1);
+    expect(first).to.deep.equal({ total: 2, items: [{ customerId: 'cust_a', versions: [{ version: '1.0.0', lastReportedAt: at(4) }, { version: '2.0.0', lastReportedAt: at(2) }] }] });
+    const second = await store.adoption.listCustomerAdoption('app_1', 2, 1);
+    expect(second.items).to.deep.equal([{ customerId: 'cust_b', versions: [{ version: '1.0.0', lastReportedAt: at(5) }] }]);
+    await expectRangeErrorOf(store.adoption.listCustomerAdoption('app_1', 0, 1));
+  });
+
+  it('purges only rolled-up checks older than the cut-off, at most `limit` at a time', async () => {
+    await store.adoption.insertCheckEvents([check('c_1', { timestamp: at(0) }), check('c_2', { timestamp: at(1) }), check('c_3', { timestamp: at(2) })]);
+    const batch = (await store.adoption.claimCheckBatch(2))!;
+    await store.adoption.finishCheckBatch(batch.batchId, [], []);
+    await store.adoption.insertCheckEvents([check('c_4', { timestamp: at(0) })]);
+    // c_3 and c_4 are not rolled up yet: kept whatever their age.
+    expect(await store.adoption.purgeCheckEvents(at(10), 1)).to.equal(1);
+    expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(1);
+    expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(0);
+    expect((await store.adoption.claimCheckBatch(10))?.events.map((e) => e.eventId)).to.deep.equal(['c_3', 'c_4']);
+    await expectRangeErrorOf(store.adoption.purgeCheckEvents(at(10), 0));
+  });
+});

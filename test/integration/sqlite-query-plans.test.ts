@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
+import { at, webhookDelivery, webhookEndpoint } from '../support/records';
+
+describe('SQLite store: customer search and share link listing', () => {
+  it('reach their rows through indexes, never a scan of the whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      const { db } = (store as unknown as { database: { db: Database.Database } }).database;
+      const plans = [
+        ["SELECT COUNT(*) AS n FROM customers WHERE customer_id LIKE 'ac%' ESCAPE '\\' OR name LIKE 'ac%' ESCAPE '\\'", []],
+        ['SELECT * FROM share_links WHERE customer_id = ? ORDER BY created_at DESC, token_hash DESC LIMIT ?', ['cust_1', 10]],
+      ] as const;
+      for (const [sql, parameters] of plans) {
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        expect(plan.filter((detail) => /^SCAN /.test(detail)), `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite store: webhook statements', () => {
+  it('reads and writes webhook tables only through their keys and indexes, never a scan of a whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      // Every webhook method once; the statements they prepared are then planned one by one.
+      await store.webhooks.createWebhookEndpoint(webhookEndpoint('whk_1', { events: ['customer.created', 'download.recorded'] }));
+      await store.webhooks.getWebhookEndpoint('whk_1');
+      await store.webhooks.listWebhookEndpoints(1, 10);
+      await store.webhooks.updateWebhookEndpoint('whk_1', { events: ['customer.created'], isActive: true }, at(1));
+      await store.webhooks.markWebhookEndpointFailing('whk_1', at(2));
+      await store.webhooks.listSubscribedWebhookEndpoints('customer.created');
+      await store.webhooks.insertWebhookDelivery(webhookDelivery('msg_1'));
+      await store.webhooks.getWebhookDelivery('msg_1');
+      await store.webhooks.listWebhookDeliveries('whk_1', 1, 10);
+      await store.webhooks.recordWebhookAttempt('msg_1', { status: 'failed', responseStatus: 500, responseBody: '', error: 'x', deliveredAt: null }, at(3));
+      await store.webhooks.setWebhookDeliveryStatus('msg_1', ['failed'], 'pending', null, at(4));
+      await store.webhooks.purgeWebhookDeliveries(at(10), 10);
+      await store.webhooks.deleteWebhookEndpoint('whk_1');
+      await store.webhooks.addWebhookOutboxEntries([{ eventId: 'evt_1', type: 'customer.created', occurredAt: at(1), state: 'pending', data: null, subject: ['cus_1'], writtenAt: at(1) }]);
+      await store.webhooks.confirmWebhookOutboxEntries([{ eventId: 'evt_1', data: {} }]);
+      await store.webhooks.listWebhookOutboxEntries(at(2), 10);
+      await store.webhooks.listWebhookOutboxEntries(at(2), 10, { writtenAt: at(0), eventId: 'evt_0' });
+      await store.webhooks.deleteWebhookOutboxEntries(['evt_1']);
+
+      const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
+      const webhookStatements = [...statements.keys()].filter((sql) => /webhook_/.test(sql) && !/^INSERT/.test(sql.trim()));
+      expect(webhookStatements.length).to.be.at.least(14);
+      for (const sql of webhookStatements) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        // Only the listing of all endpoints walks a whole index (in order, or to count); a statement
+        // with a condition reaches its rows through a key (SEARCH), never by reading every row (SCAN).
+        const scans = plan.filter((detail) => (/\bWHERE\b/.test(sql) ? /^SCAN /.test(detail) : /^SCAN \w+$/.test(detail)));
+        expect(scans, `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
