@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { guardPort } from '../../shared/store/outage-guard';
+import { rejectionOf } from '../support/rejection';
+
+class Outage extends Error {}
+
+/** A port as the adapters' concern modules are: a class whose methods read its own fields. */
+class Counter {
+  private count = 0;
+
+  async next(): Promise<number> {
+    this.count += 1;
+    return this.count;
+  }
+
+  async fail(message: string): Promise<never> {
+    throw new Error(message);
+  }
+
+  failAtOnce(): Promise<never> {
+    throw new Error('thrown before any promise');
+  }
+}
+
+const translate = (error: unknown) => new Outage((error as Error).message);
+
+describe('guardPort', () => {
+  it("answers as the port's method does, with the port as `this`", async () => {
+    const port = guardPort(new Counter(), translate);
+    expect(await port.next()).to.equal(1);
+    expect(await port.next()).to.equal(2);
+  });
+
+  it('replaces a rejection by its translation', async () => {
+    const error = await rejectionOf(guardPort(new Counter(), translate).fail('database gone'));
+    expect(error).to.be.instanceOf(Outage).and.to.include({ message: 'database gone' });
+  });
+
+  it('rejects with the translation of a failure thrown before the method returned a promise', async () => {
+    const port = guardPort(new Counter(), translate);
+    let answer: Promise<unknown> | undefined;
+    expect(() => {
+      answer = port.failAtOnce();
+    }).not.to.throw();
+    expect(await rejectionOf(answer as Promise<unknown>)).to.be.instanceOf(Outage);
+  });
+
+  it('wraps each method once, when the port is guarded, not on every call', () => {
+    const port = guardPort(new Counter(), translate);
+    expect(port.next).to.equal(port.next);
+    expect(Object.keys(port)).to.have.members(['next', 'fail', 'failAtOnce']);
+  });
+});
