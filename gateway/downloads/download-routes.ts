@@ -2,12 +2,12 @@ import { notFound, validationError } from '../../shared/errors';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { AppContext } from '../http/context';
 import type { Reply } from '../http/reply';
-import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../schemas/latest-link-schemas';
-import type { LatestBuildRequest } from './release-catalog';
+import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from './latest-link-schemas';
+import type { LatestBuildRequest } from '../releases/release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
 import type { CustomerPrincipal } from '../http/context';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from '../schemas/licence-schemas';
+import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from './licence-schemas';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
 import { route, RouteModule } from '../http/route';
@@ -22,7 +22,7 @@ import {
   revokedShareLinkResponse,
 } from '../../shared/contract/downloads';
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
-import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
+import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
 import { isPending } from '../http/eventually';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */

@@ -5,7 +5,7 @@ import type { GatewayServices } from '../gateway-services';
 import type { ApplicationSource, FieldSource } from './access';
 import type { AppContext } from './context';
 import type { Eventually } from './eventually';
-import type { CallerOf, Guard } from './guards';
+import type { CallerOf, Guard } from '../auth/guards';
 import type { Reply } from './reply';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';

@@ -17,7 +17,7 @@ import {
   squirrelMacQuery,
   tauriCheckParams,
   tauriCheckQuery,
-} from '../schemas/update-schemas';
+} from './update-schemas';
 import { squirrelUpdateAnswer } from './feed-documents';
 import { relayedRange, sendRelayedRange } from './feed-ranges';
 import { defaultChannel } from '../../shared/releases/channels';

@@ -16,7 +16,7 @@ import {
   RESERVED_WORDS,
   tagField,
   versionField,
-} from '../../gateway/schemas/common';
+} from '../../gateway/http/common-schemas';
 
 /** The regular expression semver.org gives for SemVer 2.0, to prove the SemVer rows below are SemVer. */
 const SEMVER_2 =
