@@ -1,6 +1,6 @@
-import type { GatewayDeps } from './gateway-deps';
+import type { GatewayDeps, RouteModule } from './gateway-deps';
 import { buildGatewayServices, type GatewayServices } from './gateway-services';
-import type { Route, RouteModule } from './http/route';
+import type { Route } from './http/route';
 import { downloadRoutes } from './downloads/download-routes';
 import { apiDescriptionRoute } from './operations/api-description-routes';
 import { callerRoutes } from './operations/caller-routes';
@@ -21,7 +21,7 @@ import { sparkleRoutes } from './updates/native/sparkle-routes';
 import { updateRoutes } from './updates/update-routes';
 import { packageFeedRoutes } from './updates/native/package-feed-routes';
 
-const MODULES: readonly RouteModule[] = [
+const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
   updateRoutes,
   sparkleRoutes,

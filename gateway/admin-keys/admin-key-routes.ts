@@ -1,5 +1,8 @@
 import { inParams, inResult } from '../http/access';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { AdminKeyService } from './admin-key-service';
+import type { AuditService } from './audit-service';
 import {
   adminKeyListResponse,
   issuedAdminKeyResponse,
@@ -15,7 +18,7 @@ import { auditQuery } from './audit-schemas';
 const ADMIN_KEYS = '/v1/management/apikeys';
 
 /** Scoped admin keys and the audit log: the `admin` scope's own routes. The full key appears only in the response that issues it. */
-export const adminKeyRoutes: RouteModule = (_deps, { adminKeys: keys, audit }) => {
+export const adminKeyRoutes: RouteModule<{ adminKeys: AdminKeyService; audit: AuditService }> = (_deps, { adminKeys: keys, audit }) => {
 
   return [
     route({

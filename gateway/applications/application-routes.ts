@@ -1,5 +1,8 @@
 import { inParams, inResult } from '../http/access';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { ApplicationService } from './application-service';
+import type { VersionService } from './version-service';
 import {
   applicationListResponse,
   applicationResponse,
@@ -37,7 +40,7 @@ const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
-export const applicationRoutes: RouteModule = (deps, { applications, versions }) => {
+export const applicationRoutes: RouteModule<{ applications: ApplicationService; versions: VersionService }> = (deps, { applications, versions }) => {
 
   return [
     route({

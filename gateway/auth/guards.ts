@@ -6,18 +6,8 @@ import { bearerCredential, hashSecret, sameDigest } from '../../shared/secrets';
 import type { AdminGrant, AdminKeyCache } from './admin-key-cache';
 import type { ApiKeyCache, ResolvedKey } from './api-key-cache';
 import type { TokenAdmission } from './token-admission';
-import type { AdminPrincipal, AppContext, CustomerPrincipal, Principal } from '../http/context';
+import type { AdminPrincipal, AppContext, CustomerPrincipal, Guard, Principal } from '../http/context';
 import { andThen, Eventually } from '../http/eventually';
-
-/**
- * Who may call a route: an admin key, a customer key, either kind of key (`key`: what a caller asks
- * about itself), the metrics token (the Prometheus scrape), or anyone (share-link uses, health, signed
- * object URLs, the API description). An admin route also declares the scope it needs (route.ts).
- */
-export type Guard = 'admin' | 'customer' | 'key' | 'metrics' | 'none';
-
-/** The caller a route's handler is given, by its guard. */
-export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G extends 'customer' ? CustomerPrincipal : G extends 'key' ? Principal : undefined;
 
 /** A key of ADMIN_API_KEYS: every scope, every application. */
 export const ROOT: AdminPrincipal = Object.freeze({ kind: 'admin', actor: 'root', scopes: Object.freeze(['admin'] as Scope[]), applicationIds: null });

@@ -1,5 +1,7 @@
 import { inParams, inResult } from '../http/access';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { AccessTokenService } from './access-token-service';
 import {
   accessTokenListResponse,
   accessTokenResponse,
@@ -11,7 +13,7 @@ import {
   presentIssuedAccessToken,
 } from '../../shared/contract/access-tokens';
 import { accessTokenParams, createAccessTokenSchema, updateAccessTokenSchema } from './access-token-schemas';
-import { customerParams } from './customer-schemas';
+import { customerParams } from '../http/common-schemas';
 
 const TOKENS = '/v1/management/customers/:customerId/tokens';
 const TOKEN = `${TOKENS}/:tokenId`;
@@ -20,7 +22,7 @@ const TOKEN = `${TOKENS}/:tokenId`;
  * Customers' access tokens (admin only), with the scopes of customer keys: a credential for downloads
  * and update feeds, with limits. The token itself appears only in the answer that creates it.
  */
-export const accessTokenRoutes: RouteModule = (deps, { accessTokens }) => {
+export const accessTokenRoutes: RouteModule<{ accessTokens: AccessTokenService }> = (deps, { accessTokens }) => {
   const { channels, publicBaseUrl } = deps.config;
   return [
     route({

@@ -1,6 +1,9 @@
 import { inParams, inResult } from '../http/access';
 import { applicationResponse, presentApplication } from '../../shared/contract/applications';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { CustomerService } from './customer-service';
+import type { ApplicationService } from '../applications/application-service';
 import {
   apiKeyListResponse,
   customerListResponse,
@@ -21,12 +24,12 @@ import {
   apiKeyParams,
   createCustomerSchema,
   customerAccessParams,
-  customerParams,
   grantAccessSchema,
   issueApiKeySchema,
   listCustomersQuery,
   updateCustomerSchema,
 } from './customer-schemas';
+import { customerParams } from '../http/common-schemas';
 
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;
@@ -34,7 +37,7 @@ const API_KEYS = `${CUSTOMER}/apikeys`;
 const ACCESS = `${CUSTOMER}/applications/:applicationId`;
 
 /** Customer accounts and their API keys (admin only). The full key appears only in the response that issues it. */
-export const customerRoutes: RouteModule = (deps, { customers, applications }) => {
+export const customerRoutes: RouteModule<{ customers: CustomerService; applications: ApplicationService }> = (deps, { customers, applications }) => {
 
   return [
     route({

@@ -34,7 +34,6 @@ export function updateCustomerSchema(tiers: readonly string[]) {
 export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSchema>>;
 
 /** Any string: an id that cannot exist is answered like an unknown one (404). */
-export const customerParams = z.object({ customerId: customerIdField });
 export const customerAccessParams = z.object({ customerId: customerIdField, applicationId: applicationIdField });
 export const apiKeyParams = z.object({ customerId: customerIdField, keyId: generatedIdField });
 
@@ -54,5 +53,3 @@ export const listCustomersQuery = z.object({
     .optional(),
 }).strict();
 
-/** A customer's share link, named by its id (the SHA-256 of its token, which is never shown again). */
-export const customerShareLinkParams = z.object({ customerId: customerIdField, shareLinkId: z.string() });

@@ -8,11 +8,14 @@ import {
   revokedShareLinkResponse,
 } from '../../shared/contract/downloads';
 import { SHARE_LINK_LIST_MAX } from '../../shared/policy';
-import { SHARE_LINKS_PATH } from './download-routes';
+import { SHARE_LINKS_PATH } from '../http/loggable-path';
 import { inBody, inParams, inResult } from '../http/access';
-import { route, RouteModule } from '../http/route';
-import { customerParams, customerShareLinkParams } from '../customers/customer-schemas';
-import { createShareSchema } from './download-schemas';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { CustomerService } from '../customers/customer-service';
+import type { ShareLinkService } from './share-link-service';
+import { customerParams } from '../http/common-schemas';
+import { createShareSchema, customerShareLinkParams } from './download-schemas';
 
 const SHARE_LINKS = '/v1/management/customers/:customerId/share-links';
 
@@ -21,7 +24,7 @@ const SHARE_LINKS = '/v1/management/customers/:customerId/share-links';
  * taking one back): listed with their remaining uses, made on the customer's behalf with the same
  * rules as the customer's own (its access and tier decide), and revoked by id.
  */
-export const customerShareLinkRoutes: RouteModule = (deps, { customers, shareLinks }) => [
+export const customerShareLinkRoutes: RouteModule<{ customers: CustomerService; shareLinks: ShareLinkService }> = (deps, { customers, shareLinks }) => [
   route({
     method: 'get', path: SHARE_LINKS, operationId: 'listCustomerShareLinks', guard: 'admin', scope: 'read',
     summary: `A customer's share links, newest first (at most ${SHARE_LINK_LIST_MAX}; expired ones until they are purged)`,

@@ -10,7 +10,11 @@ import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLice
 import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from './licence-schemas';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { DownloadService } from './download-service';
+import type { ShareLinkService } from './share-link-service';
+import type { LicenceGate } from './licence-gate';
 import {
   createdShareLinkResponse,
   downloadResponse,
@@ -24,11 +28,11 @@ import {
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
 import { isPending } from '../http/eventually';
+import { SHARE_LINKS_PATH } from '../http/loggable-path';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
 export const RELEASES_PATH = '/v1/downloads/releases';
-export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 /** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
@@ -42,7 +46,7 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences }) => {
+export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate }> = (deps, { downloads, shareLinks: shares, licences }) => {
   const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
     const application = deps.releaseCatalog.application(customer, applicationId);
     return isPending(application) ? await application : application;

@@ -3,7 +3,7 @@ import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/p
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { queryParameter } from '../http/validate';
 import { pageFields } from '../http/pagination';
-import { applicationIdField, archSelectorField, channelField, generatedIdField, platformSelectorField, versionField } from '../http/common-schemas';
+import { applicationIdField, archSelectorField, channelField, customerIdField, generatedIdField, platformSelectorField, versionField } from '../http/common-schemas';
 
 const fileIdField = generatedIdField;
 
@@ -94,3 +94,6 @@ export const shareTokenParams = z.object({ token: z.string() });
 export type DownloadTarget = z.output<ReturnType<typeof downloadUrlQuery>>;
 export type CreateShareRequest = z.output<ReturnType<typeof createShareSchema>>;
 export type ReleasesQuery = z.output<ReturnType<typeof releasesQuery>>;
+
+/** A customer's share link, named by its id (the SHA-256 of its token, which is never shown again). */
+export const customerShareLinkParams = z.object({ customerId: customerIdField, shareLinkId: z.string() });

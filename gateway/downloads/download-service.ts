@@ -8,7 +8,7 @@ import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } 
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
 import type { FileRequest, GrantedFile, LatestBuildRequest, ReleaseCaller, ReleaseCatalog } from '../releases/release-catalog';
-import type { TokenGrant } from '../auth/token-admission';
+import type { TokenGrant } from '../http/context';
 import type { DownloadOrigin } from '../http/client-origin';
 import type { TokenMeter } from './token-meter';
 

@@ -145,6 +145,9 @@ export const newApplicationIdField = notReserved(applicationIdField);
 /** Refers to a customer. Customer ids never hold '.', the separator of `<customerId>.<secret>`. */
 export const customerIdField = string().regex(CUSTOMER_ID_PATTERN, 'must be 1 to 64 letters, digits, underscores or hyphens');
 
+/** A customer named in the path: the customers' routes, and the share links and access tokens made for one. */
+export const customerParams = z.object({ customerId: customerIdField });
+
 /** The id of a new customer. */
 export const newCustomerIdField = notReserved(customerIdField);
 

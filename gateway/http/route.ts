@@ -1,11 +1,8 @@
 import { type AnyZodObject, z, type ZodTypeAny } from 'zod';
 import type { Scope } from '../../shared/scopes';
-import type { GatewayDeps } from '../gateway-deps';
-import type { GatewayServices } from '../gateway-services';
 import type { ApplicationSource, FieldSource } from './access';
-import type { AppContext } from './context';
+import type { AppContext, CallerOf, Guard } from './context';
 import type { Eventually } from './eventually';
-import type { CallerOf, Guard } from '../auth/guards';
 import type { Reply } from './reply';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -189,7 +186,3 @@ export function route<
 export function takesIdempotencyKey(route: Route): boolean {
   return route.method === 'post' && route.guard !== 'none';
 }
-
-/** Every route module has this shape: it builds its services from the gateway's dependencies and declares its routes. */
-/** A module of the route table: its routes, declared over the process's deps and services (it builds none). */
-export type RouteModule = (deps: GatewayDeps, services: GatewayServices) => readonly Route[];

@@ -1,4 +1,5 @@
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
 import { callerResponse, presentCaller } from '../../shared/contract/caller';
 
 /** GET /v1/me: any key learns whose it is and its scopes; the console and the portal start here. */

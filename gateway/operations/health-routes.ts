@@ -1,5 +1,6 @@
 import { Reply } from '../http/reply';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
 import { healthResponse, presentHealth, presentReadiness, readinessResponse } from '../../shared/contract/health';
 
 const CHECK_TIMEOUT_MS = 2_000;

@@ -1,4 +1,5 @@
-import { documentResponse, route, RouteModule } from '../http/route';
+import { documentResponse, route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
 import { answerPage, escapeHtml, htmlPage } from '../http/html-page';
 import { API_DESCRIPTION_PATH } from './api-description-routes';
 

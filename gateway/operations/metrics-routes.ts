@@ -1,5 +1,6 @@
 import { METRICS_PATH } from '../../shared/metrics/metrics-listener';
-import { documentResponse, route, RouteModule } from '../http/route';
+import { documentResponse, route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
 
 /**
  * GET /metrics: this process's metrics in the Prometheus text format, for the metrics token only;

@@ -6,7 +6,8 @@ import type { SignedObjectAccess } from '../../shared/storage/signed-object-acce
 import { multipartRanges, parseByteRanges } from '../http/byte-range';
 import type { AppContext } from '../http/context';
 import { declaredLength } from '../http/declared-length';
-import { rawBytes, route, RouteModule } from '../http/route';
+import { rawBytes, route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
 import { BodySegment, sendFileSegments } from '../http/send-file-range';
 import { presentStoredObject, presentStoredPart, storedObjectResponse } from '../../shared/contract/uploads';
 

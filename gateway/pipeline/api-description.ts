@@ -4,7 +4,7 @@ import { AnyZodObject, z, ZodTypeAny } from 'zod';
 import { ADMIN_KEY_PREFIX } from '../../shared/api-keys';
 import { ERROR_CODES, ErrorCode } from '../../shared/errors';
 import { SCOPES } from '../../shared/scopes';
-import type { Guard } from '../auth/guards';
+import type { Guard } from '../http/context';
 import { isRateLimited } from '../rate-limits/rate-limiting';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/policy';
 import { isStreamedBody, OPERATION_ID_PATTERN, takesIdempotencyKey, type Route, type StreamedBody } from '../http/route';

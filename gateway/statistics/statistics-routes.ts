@@ -1,11 +1,14 @@
 import { inParams, inQuery } from '../http/access';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { StatisticsService } from './statistics-service';
+import type { AdoptionService } from './adoption-service';
 import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../../shared/contract/statistics';
 import { activityQuery, adoptionQuery, customerAdoptionQuery, statisticsParams, statisticsQuery } from './statistics-schemas';
 import { adoptionResponse, customerAdoptionListResponse, presentAdoption, presentCustomerAdoptionList } from '../../shared/contract/adoption';
 
 /** Download statistics, adoption and the activity feed, all admin-only. */
-export const statisticsRoutes: RouteModule = (deps, { statistics, adoption }) => {
+export const statisticsRoutes: RouteModule<{ statistics: StatisticsService; adoption: AdoptionService }> = (deps, { statistics, adoption }) => {
 
   return [
     route({

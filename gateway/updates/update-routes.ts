@@ -8,7 +8,10 @@ import { callerBaseUrl } from '../http/caller-base-url';
 import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';
-import { documentResponse, route, RouteModule } from '../http/route';
+import { documentResponse, route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { UpdateFeeds } from './update-feeds';
+import type { DownloadService } from '../downloads/download-service';
 import {
   electronChannelFileParams,
   electronChannelFileQuery,
@@ -41,7 +44,7 @@ const SQUIRREL_UPDATE = documentResponse('application/json', "Squirrel.Mac's upd
  * their file links come back here (one download event, 302 to a pre-signed URL); Squirrel.Mac sends
  * none, so its answer carries the pre-signed URL and the event is recorded when it is answered.
  */
-export const updateRoutes: RouteModule = (deps, { updateFeeds: feeds, downloads, updateChecks }) => {
+export const updateRoutes: RouteModule<{ updateFeeds: UpdateFeeds; downloads: DownloadService; updateChecks: UpdateCheckRecorder }> = (deps, { updateFeeds: feeds, downloads, updateChecks }) => {
   const { channels } = deps.config;
   // What a check that names no channel is answered from (the release catalogue's rule).
   const stableChannel = defaultChannel(channels);

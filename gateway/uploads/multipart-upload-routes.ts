@@ -1,6 +1,9 @@
 import { inBody, inParams, inResult, uploadNamedBy } from '../http/access';
 import { Reply } from '../http/reply';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { MultipartUploadService } from './multipart-upload-service';
+import type { UploadService } from './upload-service';
 import {
   multipartUploadResponse,
   partUrlsResponse,
@@ -15,7 +18,7 @@ export const MULTIPART_UPLOADS = '/v1/management/uploads/multipart';
 const UPLOAD = '/v1/management/uploads/:uploadId';
 
 /** Resumable multipart uploads of files up to 5 TiB: open, pre-sign parts, complete, abort (the status is read with GET /v1/management/uploads/{uploadId}). */
-export const multipartUploadRoutes: RouteModule = (deps, { multipartUploads: multipart, uploads }) => {
+export const multipartUploadRoutes: RouteModule<{ multipartUploads: MultipartUploadService; uploads: UploadService }> = (deps, { multipartUploads: multipart, uploads }) => {
 
   return [
     route({

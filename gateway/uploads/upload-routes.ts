@@ -5,7 +5,10 @@ import { inBody, inParams, inResult, uploadNamedBy } from '../http/access';
 import { clientOrigin } from '../http/client-origin';
 import { declaredLength } from '../http/declared-length';
 import { Reply } from '../http/reply';
-import { multipartForm, route, RouteModule } from '../http/route';
+import { multipartForm, route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { UploadService } from './upload-service';
+import type { MultipartUploadService } from './multipart-upload-service';
 import { validate } from '../http/validate';
 import { largeUploadResponse, presentLargeUpload, presentUploadSession, uploadSessionResponse } from '../../shared/contract/uploads';
 import { presentUploadedFile, uploadedFileResponse } from '../../shared/contract/versions';
@@ -23,7 +26,7 @@ const fileNameOfForm = z.object({ file: fileNameField });
 const TOO_LARGE = `the small upload takes files up to ${SMALL_UPLOAD_MAX_BYTES} bytes (${SMALL_UPLOAD_MAX_BYTES / 1024 ** 2} MB); use POST /v1/management/upload/large-url for larger files`;
 
 /** Uploads: the small multipart form, the large three-step flow (upload URL, PUT, complete) and upload status. */
-export const uploadRoutes: RouteModule = (deps, { uploads, multipartUploads: multipart }) => {
+export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUploads: MultipartUploadService }> = (deps, { uploads, multipartUploads: multipart }) => {
   const fieldChoices = { tiers: deps.config.tiers, channels: deps.config.channels };
   const formFields = smallUploadFields(fieldChoices);
   const fieldsBeforeFile = formFields.partial();

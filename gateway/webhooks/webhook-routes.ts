@@ -1,5 +1,7 @@
 import { inParams, inResult } from '../http/access';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { WebhookService } from './webhook-service';
 import { Reply } from '../http/reply';
 import {
   createdWebhookResponse,
@@ -32,7 +34,7 @@ const WEBHOOK = `${WEBHOOKS}/:webhookId`;
 const DELIVERIES = `${WEBHOOK}/deliveries`;
 
 /** Webhook endpoints and their delivery logs (admin only). A signing secret appears only in the response that makes it. */
-export const webhookRoutes: RouteModule = (deps, { webhookEndpoints: webhooks }) => {
+export const webhookRoutes: RouteModule<{ webhookEndpoints: WebhookService }> = (deps, { webhookEndpoints: webhooks }) => {
   const { allowedHosts } = deps.config.webhooks;
 
   return [

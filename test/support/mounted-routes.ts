@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GatewayDeps } from '../../gateway/gateway-deps';
 import { DownloadCacheLookups } from '../../gateway/releases/cache-lookups';
-import type { Guard } from '../../gateway/auth/guards';
+import type { Guard } from '../../gateway/http/context';
 import { routeTable } from '../../gateway/route-table';
 import { loadConfig, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
 import { hashInProcess } from '../../shared/hashing';

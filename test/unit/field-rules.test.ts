@@ -134,7 +134,7 @@ const RULES: FieldRule[] = [
   },
 ];
 
-describe('field rules (gateway/schemas/common.ts)', () => {
+describe('field rules (gateway/http/common-schemas.ts)', () => {
   for (const { field, schema, accepted, refused } of RULES) {
     describe(field, () => {
       for (const entry of accepted) {

@@ -1,4 +1,3 @@
-import { releaseNotesHtmlOf } from '../../../shared/contract/versions';
 import type { FileRecord, Version } from '../../../shared/store/models';
 import type { PackageFile, PackageUpdate } from './package-feeds';
 
@@ -72,6 +71,3 @@ export function velopackFeed(packages: readonly PackageFile[], notesHtml: (versi
     })),
   };
 }
-
-/** A version's notes as sanitized HTML; empty for none. */
-export const notesHtmlOf = (version: Version): string => releaseNotesHtmlOf(version) ?? '';

@@ -6,7 +6,10 @@ import { callerBaseUrl } from '../../http/caller-base-url';
 import { clientOrigin } from '../../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../../http/context';
 import { andThen, Eventually, isPending } from '../../http/eventually';
-import { documentResponse, route, RouteModule } from '../../http/route';
+import { documentResponse, route} from '../../http/route';
+import type { RouteModule } from '../../gateway-deps';
+import type { DownloadService } from '../../downloads/download-service';
+import type { UpdateCheckRecorder } from '../update-check-recorder';
 import {
   squirrelWindowsChannelParams,
   squirrelWindowsPackageParams,
@@ -20,7 +23,6 @@ import {
 import type { VelopackChannel } from '../../../shared/releases/update-client-names';
 import { packageUrl, releasesEntry, releasesText, updateEntries, velopackFeed } from './package-feed-documents';
 import type { PackageFeeds, PackageTarget, PackageUpdate } from './package-feeds';
-import type { GatewayServices } from '../../gateway-services';
 import type { RunningVersion } from '../update-schemas';
 
 const APPLICATION_UPDATES = '/v1/updates/:applicationId';
@@ -52,7 +54,7 @@ const velopackFeedPath = (applicationId: string) => `/v1/updates/${applicationId
  * download rules. Their package links are the service's, beside the feed (what either client reaches
  * by resolving a bare name against the feed URL too): one download event, 302 to a pre-signed URL.
  */
-export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, downloads, updateChecks }) => {
+export const packageFeedRoutes: RouteModule<{ packageFeeds: PackageFeeds; downloads: DownloadService; updateChecks: UpdateCheckRecorder }> = (deps, { packageFeeds: feeds, downloads, updateChecks }) => {
   const { channels, publicBaseUrl } = deps.config;
 
   /**
@@ -214,7 +216,7 @@ export const packageFeedRoutes: RouteModule = (deps, { packageFeeds: feeds, down
 
 /** A package link: granted as an exact version's file is, one download event for a GET without Range, then 302 to a pre-signed URL. */
 async function sendPackage(
-  feeds: PackageFeeds, downloads: GatewayServices['downloads'], customer: CustomerPrincipal, applicationId: string, fileName: string, ctx: AppContext,
+  feeds: PackageFeeds, downloads: DownloadService, customer: CustomerPrincipal, applicationId: string, fileName: string, ctx: AppContext,
 ) {
   const granted = feeds.grantPackage(customer, applicationId, fileName);
   const { file } = isPending(granted) ? await granted : granted;

@@ -7,7 +7,10 @@ import type { CatalogCache } from '../../releases/catalog-cache';
 import type { FileRequest, GrantedFile, OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile } from '../../releases/release-catalog';
 import { andThen, Eventually, isPending } from '../../http/eventually';
 import type { RunningVersion } from '../update-schemas';
-import { notesHtmlOf } from './package-feed-documents';
+import { releaseNotesHtmlOf } from '../../../shared/contract/versions';
+
+/** A version's notes as sanitized HTML; empty for none. */
+const notesHtmlOf = (version: Version): string => releaseNotesHtmlOf(version) ?? '';
 
 /** A NuGet update package a feed lists: its file (with its SHA-1) and what its name says. */
 export interface PackageFile {

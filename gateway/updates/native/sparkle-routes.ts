@@ -5,7 +5,9 @@ import type { Arch } from '../../../shared/releases/platforms';
 import type { AppcastSystem } from './sparkle-appcast';
 import type { AppcastAnswer } from './sparkle-feed';
 import type { UpdateCheckRecorder } from '../update-check-recorder';
-import { documentResponse, route, RouteModule } from '../../http/route';
+import { documentResponse, route} from '../../http/route';
+import type { RouteModule } from '../../gateway-deps';
+import type { SparkleFeed } from './sparkle-feed';
 import { sparkleAppcastParams, sparkleAppcastQuery } from '../update-schemas';
 
 const APPCAST_CONTENT_TYPE = 'application/rss+xml; charset=utf-8';
@@ -21,7 +23,7 @@ const APPCAST = documentResponse('application/rss+xml',
  * the caller's path token when it came through one. Sparkle takes any status from 400 up as a failed
  * check, and a 2xx it cannot parse as one too: "nothing to offer" is an appcast without items.
  */
-export const sparkleRoutes: RouteModule = (deps, { sparkleFeed, updateChecks }) => {
+export const sparkleRoutes: RouteModule<{ sparkleFeed: SparkleFeed; updateChecks: UpdateCheckRecorder }> = (deps, { sparkleFeed, updateChecks }) => {
   const { channels } = deps.config;
   const { publicBaseUrl } = deps.config;
   return [
