@@ -5,7 +5,6 @@ import type { Reply } from '../http/reply';
 import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from './latest-link-schemas';
 import type { LatestBuildRequest } from '../releases/release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
-import type { CustomerPrincipal } from '../http/context';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
 import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from './licence-schemas';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
@@ -27,7 +26,6 @@ import {
 } from '../../shared/contract/downloads';
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
-import { isPending } from '../http/eventually';
 import { SHARE_LINKS_PATH } from '../http/loggable-path';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
@@ -47,11 +45,6 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
 export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate }> = (deps, { downloads, shareLinks: shares, licences }) => {
-  const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
-    const application = deps.releaseCatalog.application(customer, applicationId);
-    return isPending(application) ? await application : application;
-  };
-
   return [
     route({
       method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
@@ -95,8 +88,8 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       params: licenceParams,
       status: 200, response: licenceResponse,
       handle: async ({ params }, _ctx, customer) => {
-        const application = await applicationFor(customer, params.applicationId);
-        return presentLicence(application, await licences.acceptanceOf(customer, application));
+        const { application, acceptance } = await downloads.licence(customer, params.applicationId);
+        return presentLicence(application, acceptance);
       },
     }),
     route({
@@ -105,8 +98,7 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       params: licenceParams, body: acceptLicenceSchema,
       status: 200, failures: [409], response: licenceAcceptanceResponse,
       handle: async ({ params, body }, ctx, customer) => {
-        const application = await applicationFor(customer, params.applicationId);
-        return presentLicenceAcceptance(await licences.accept(customer, application, body.revision, clientAddress(ctx), ctx.state.requestId));
+        return presentLicenceAcceptance(await downloads.acceptLicence(customer, params.applicationId, body.revision, clientAddress(ctx), ctx.state.requestId));
       },
     }),
     route({
@@ -124,8 +116,7 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       status: 200, failures: [404], response: releaseListResponse,
       handle: async ({ query }, _ctx, customer) => {
         const { page, pageSize, ...selector } = query;
-        const offered = deps.releaseCatalog.releases(customer, selector);
-        return presentReleaseList(isPending(offered) ? await offered : offered, page, pageSize);
+        return presentReleaseList(await downloads.offeredReleases(customer, selector), page, pageSize);
       },
     }),
     route({

@@ -158,6 +158,12 @@ describe('gateway layout', () => {
     expect(importCycles(edges)).to.deep.equal([]);
   });
 
+  it('route modules leave the sync-or-promise step to the services and the pipeline', () => {
+    const offending = files.filter((file) => file.endsWith('-routes.ts'))
+      .filter((file) => /\b(Eventually|isPending|andThen)\b/.test(fs.readFileSync(path.join(GATEWAY, file), 'utf8')));
+    expect(offending).to.deep.equal([]);
+  });
+
   it('finds a cycle, an upward import and a feature loading another one', () => {
     const sources: Record<string, string> = {
       'http/context.ts': "import type { TokenGrant } from '../auth/token-admission';",
