@@ -83,7 +83,7 @@ export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/
 
 /**
  * How a management write is recorded in the audit log (by the route builder, for every write the
- * route answers, see route-builder.ts).
+ * route answers, see pipeline/route-builder.ts).
  */
 export interface AuditDeclaration {
   /** `<resource>.<verb>` (`application.update`): what the audit log's `action` filter names. */
@@ -96,11 +96,11 @@ export interface AuditDeclaration {
 
 /**
  * One route, declared as data: what it accepts, who may call it and what it answers. The builder
- * (route-builder.ts) turns the table into the router: guard, then params, query and body validated
+ * (pipeline/route-builder.ts) turns the table into the router: guard, then params, query and body validated
  * against these schemas (all problems reported together, 400 VALIDATION_ERROR), then `handle`, whose
  * result is sent in the envelope with `status`. A route without a query schema takes no query
  * parameters, and query schemas must be strict: an unknown parameter is a 400 on every route.
- * The same declaration is the route's entry in the API description (api-description.ts): nothing
+ * The same declaration is the route's entry in the API description (pipeline/api-description.ts): nothing
  * else needs writing for GET /v1/openapi.json to describe it.
  */
 export interface RouteDefinition<G extends Guard, P, Q, B, R> {
@@ -132,7 +132,7 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   status: number | readonly number[];
   /**
    * The failure statuses its handler answers with besides those the declaration implies
-   * (api-description.ts): 404 for a record named in the query or body, 409 for a state that forbids
+   * (pipeline/api-description.ts): 404 for a record named in the query or body, 409 for a state that forbids
    * the request, 410 for what has expired or been withdrawn. The API description lists them.
    */
   failures?: readonly number[];

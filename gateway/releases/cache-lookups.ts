@@ -10,7 +10,7 @@ const lookups = (): CacheLookups => ({ hits: 0, misses: 0 });
 export class DownloadCacheLookups {
   /** Customer keys and standing (auth/api-key-cache.ts), asked by the guard of every customer route. */
   readonly keys = lookups();
-  /** The application, version and file records of the access check (cache/catalog-cache.ts). */
+  /** The application, version and file records of the access check (catalog-cache.ts). */
   readonly catalog = lookups();
   /** Share links by token. */
   readonly shareLinks = lookups();
