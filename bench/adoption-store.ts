@@ -17,7 +17,7 @@ import { CHECK_ROLLUP_BATCH } from '../shared/policy';
 import { createStore } from '../shared/store/create-store';
 import { ALL, type AdoptionCount, type CheckEvent } from '../shared/store/models';
 import type { Store } from '../shared/store/store';
-import { AdoptionService } from '../gateway/services/adoption-service';
+import { AdoptionService } from '../gateway/statistics/adoption-service';
 import { DEFAULT_CHANNELS } from '../shared/releases/channels';
 
 const ROLLUP_EVENTS = 100_000;

@@ -13,13 +13,14 @@ import type { AdminKeyCache } from './auth/admin-key-cache';
 import type { ApiKeyCache } from './auth/api-key-cache';
 import type { AccessTokenCache } from './auth/access-token-cache';
 import type { Clock } from '../shared/clock';
-import type { DownloadCacheLookups } from './downloads/cache-lookups';
-import type { CatalogCache } from './cache/catalog-cache';
-import type { ReleaseCatalog } from './downloads/release-catalog';
+import type { DownloadCacheLookups } from './releases/cache-lookups';
+import type { CatalogCache } from './releases/catalog-cache';
+import type { ReleaseCatalog } from './releases/release-catalog';
 import type { InvalidationBus } from '../shared/cache/invalidation-bus';
 import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import type { WebhookEvents } from '../shared/webhooks/webhook-events';
 import type { RateLimiting } from './rate-limits/rate-limiting';
+import type { Route } from './http/route';
 
 /** Everything the gateway's routes use; built once per process by gateway-process.ts. */
 export interface GatewayDeps {
@@ -63,3 +64,10 @@ export interface GatewayDeps {
   /** Hits and misses of the download path's in-process caches, counted by the caches' users. */
   cacheLookups: DownloadCacheLookups;
 }
+
+/**
+ * A module of the route table: its routes, declared over the process's deps and the services it names
+ * (`Services`, by their names in gateway-services.ts, which builds them once and hands them over); it
+ * builds none, and it names another room's service by type only.
+ */
+export type RouteModule<Services = object> = (deps: GatewayDeps, services: Services) => readonly Route[];

@@ -3,22 +3,25 @@ import { DownloadService } from './downloads/download-service';
 import { LicenceGate } from './downloads/licence-gate';
 import { ShareLinkService } from './downloads/share-link-service';
 import { TokenMeter } from './downloads/token-meter';
-import { AccessTokenService } from './services/access-token-service';
-import { AdminKeyService } from './services/admin-key-service';
-import { ApplicationService } from './services/application-service';
-import { AuditService } from './services/audit-service';
-import { CustomerService } from './services/customer-service';
-import { MultipartUploadService } from './services/multipart-upload-service';
-import { StatisticsService } from './services/statistics-service';
-import { AdoptionService } from './services/adoption-service';
-import { UploadService } from './services/upload-service';
-import { VersionService } from './services/version-service';
-import { WebhookService } from './services/webhook-service';
+import { AccessTokenService } from './customers/access-token-service';
+import { AdminKeyService } from './admin-keys/admin-key-service';
+import { ApplicationService } from './applications/application-service';
+import { AuditService } from './admin-keys/audit-service';
+import { CustomerService } from './customers/customer-service';
+import { MultipartUploadService } from './uploads/multipart-upload-service';
+import { StatisticsService } from './statistics/statistics-service';
+import { AdoptionService } from './statistics/adoption-service';
+import { UploadService } from './uploads/upload-service';
+import { VersionService } from './applications/version-service';
+import { WebhookService } from './webhooks/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
-import { SparkleFeed } from './updates/sparkle-feed';
+import { SparkleFeed } from './updates/native/sparkle-feed';
 import { UpdateFeeds } from './updates/update-feeds';
-import { PackageFeeds } from './updates/package-feeds';
+import { PackageFeeds } from './updates/native/package-feeds';
 import { UpdateCheckRecorder } from './updates/update-check-recorder';
+import { UpdateAnswers } from './updates/update-answers';
+import { PackageFeedAnswers } from './updates/native/package-feed-answers';
+import { SparkleAnswers } from './updates/native/sparkle-answers';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 
 /**
@@ -49,6 +52,12 @@ export interface GatewayServices {
   packageFeeds: PackageFeeds;
   /** Records every answered update check (the adoption figures' events). */
   updateChecks: UpdateCheckRecorder;
+  /** What the update routes answer: electron-updater, Tauri, Squirrel.Mac. */
+  updateAnswers: UpdateAnswers;
+  /** What the Squirrel.Windows and Velopack routes answer. */
+  packageFeedAnswers: PackageFeedAnswers;
+  /** What Sparkle's appcast route answers. */
+  sparkleAnswers: SparkleAnswers;
 }
 
 /** The one place the gateway's services are built. */
@@ -60,7 +69,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const audit = new AuditService(deps.store, deps.logger);
   const licences = new LicenceGate(deps.store, deps.bus, audit);
   const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
-  return {
+  const services = {
     applications,
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
     uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
@@ -84,5 +93,12 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
     // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
     updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger, config.recordUpdateChecks),
+  };
+  // The feeds' answers, over the feeds and the check recorder above: what the update routes call.
+  return {
+    ...services,
+    updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, deps.storage, config),
+    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, config),
+    sparkleAnswers: new SparkleAnswers(services.sparkleFeed, services.updateChecks, config.publicBaseUrl),
   };
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/logger';
 import { keyFromSecret } from '../../shared/secrets';
 import type { AccessToken } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import { LocalCache } from '../cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import { KeyUseRecorder } from './key-use-recorder';
 
 /** Past this many tokens the derived client keys start over (a token then costs one derivation more). */

@@ -3,7 +3,7 @@ import type { Scope } from '../../shared/scopes';
 import type { AdminKey } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
-import { LocalCache } from '../cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import { KeyUseRecorder } from './key-use-recorder';
 
 /** What a scoped admin key may do, as authentication needs it. */

@@ -4,7 +4,7 @@ import type { Logger } from '../../shared/logger';
 import { ServerIncarnation } from '../../shared/redis/server-incarnation';
 import type { Store } from '../../shared/store/store';
 import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
-import { LocalCache } from '../cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import { KeyUseRecorder } from './key-use-recorder';
 
 export interface KeyIdentity {

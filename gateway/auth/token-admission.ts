@@ -3,16 +3,10 @@ import type { Clock } from '../../shared/clock';
 import { AppError, forbidden, unauthorized } from '../../shared/errors';
 import { hashSecret } from '../../shared/secrets';
 import type { AccessToken } from '../../shared/store/models';
-import type { CustomerPrincipal } from '../http/context';
+import type { CustomerPrincipal, TokenGrant } from '../http/context';
 import { andThen, Eventually } from '../http/eventually';
 import type { AccessTokenCache } from './access-token-cache';
 import type { ApiKeyCache, CustomerStanding } from './api-key-cache';
-
-/** What a request made with an access token carries: the token as it stands, and the key its client addresses are hashed with. */
-export interface TokenGrant {
-  record: AccessToken;
-  clientKey: Buffer;
-}
 
 /**
  * The paths a token opens: downloads and update feeds, read only (a token never creates a share link

@@ -2,15 +2,18 @@ import { notFound, validationError } from '../../shared/errors';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { AppContext } from '../http/context';
 import type { Reply } from '../http/reply';
-import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../schemas/latest-link-schemas';
-import type { LatestBuildRequest } from './release-catalog';
+import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from './latest-link-schemas';
+import type { LatestBuildRequest } from '../releases/release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
-import type { CustomerPrincipal } from '../http/context';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from '../schemas/licence-schemas';
+import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from './licence-schemas';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
-import { route, RouteModule } from '../http/route';
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { DownloadService } from './download-service';
+import type { ShareLinkService } from './share-link-service';
+import type { LicenceGate } from './licence-gate';
 import {
   createdShareLinkResponse,
   downloadResponse,
@@ -22,13 +25,12 @@ import {
   revokedShareLinkResponse,
 } from '../../shared/contract/downloads';
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
-import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
-import { isPending } from '../http/eventually';
+import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
+import { SHARE_LINKS_PATH } from '../http/loggable-path';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
 export const RELEASES_PATH = '/v1/downloads/releases';
-export const SHARE_LINKS_PATH = '/v1/downloads/share';
 export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 /** "Latest for my OS" links: stable URLs a vendor can publish, answered with a redirect to the newest build. */
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
@@ -42,12 +44,7 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences }) => {
-  const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
-    const application = deps.releaseCatalog.application(customer, applicationId);
-    return isPending(application) ? await application : application;
-  };
-
+export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate }> = (deps, { downloads, shareLinks: shares, licences }) => {
   return [
     route({
       method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
@@ -91,8 +88,8 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       params: licenceParams,
       status: 200, response: licenceResponse,
       handle: async ({ params }, _ctx, customer) => {
-        const application = await applicationFor(customer, params.applicationId);
-        return presentLicence(application, await licences.acceptanceOf(customer, application));
+        const { application, acceptance } = await downloads.licence(customer, params.applicationId);
+        return presentLicence(application, acceptance);
       },
     }),
     route({
@@ -101,8 +98,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       params: licenceParams, body: acceptLicenceSchema,
       status: 200, failures: [409], response: licenceAcceptanceResponse,
       handle: async ({ params, body }, ctx, customer) => {
-        const application = await applicationFor(customer, params.applicationId);
-        return presentLicenceAcceptance(await licences.accept(customer, application, body.revision, clientAddress(ctx), ctx.state.requestId));
+        return presentLicenceAcceptance(await downloads.acceptLicence(customer, params.applicationId, body.revision, clientAddress(ctx), ctx.state.requestId));
       },
     }),
     route({
@@ -120,8 +116,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       status: 200, failures: [404], response: releaseListResponse,
       handle: async ({ query }, _ctx, customer) => {
         const { page, pageSize, ...selector } = query;
-        const offered = deps.releaseCatalog.releases(customer, selector);
-        return presentReleaseList(isPending(offered) ? await offered : offered, page, pageSize);
+        return presentReleaseList(await downloads.offeredReleases(customer, selector), page, pageSize);
       },
     }),
     route({

@@ -6,9 +6,11 @@ import type { LicenceGate } from './licence-gate';
 import type { Reply } from '../http/reply';
 import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
-import { counted, type DownloadCacheLookups } from './cache-lookups';
-import type { FileRequest, GrantedFile, LatestBuildRequest, ReleaseCaller, ReleaseCatalog } from './release-catalog';
-import type { TokenGrant } from '../auth/token-admission';
+import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
+import type { FileRequest, GrantedFile, LatestBuildRequest, OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseSelector } from '../releases/release-catalog';
+import type { Application, LicenceAcceptance } from '../../shared/store/models';
+import type { CustomerPrincipal } from '../http/context';
+import type { TokenGrant } from '../http/context';
 import type { DownloadOrigin } from '../http/client-origin';
 import type { TokenMeter } from './token-meter';
 
@@ -77,6 +79,23 @@ export class DownloadService {
    * A customer's download: one event, stored before the answer, except that the downloads of one file
    * by one customer count once within the repeat window (a resumed download asks for a URL again).
    */
+  /** The releases a customer may download, newest first (the releases listing). */
+  async offeredReleases(customer: ReleaseCaller, selector: ReleaseSelector): Promise<readonly OfferedRelease[]> {
+    return this.releases.releases(customer, selector);
+  }
+
+  /** An application's licence as a customer sees it, with their acceptance of it: 404 for an application they may not download. */
+  async licence(customer: CustomerPrincipal, applicationId: string): Promise<{ application: Application; acceptance: LicenceAcceptance | null }> {
+    const application = await this.releases.application(customer, applicationId);
+    return { application, acceptance: await this.licences.acceptanceOf(customer, application) };
+  }
+
+  /** A customer's acceptance of the current revision of an application's licence (recorded and audited by the licence gate). */
+  async acceptLicence(customer: CustomerPrincipal, applicationId: string, revision: number, clientIp: string | null, requestId: string): Promise<LicenceAcceptance> {
+    const application = await this.releases.application(customer, applicationId);
+    return this.licences.accept(customer, application, revision, clientIp, requestId);
+  }
+
   record(file: FileRecord, origin: DownloadOrigin): Promise<void> {
     return origin.token ? this.recordTokenDownload(file, origin, origin.token) : this.events.recordDownload(file, origin);
   }

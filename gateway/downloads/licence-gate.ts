@@ -3,7 +3,7 @@ import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
 import type { Application, LicenceAcceptance } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { AuditRecorder } from '../http/audit-step';
-import { LocalCache } from '../cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import type { Eventually } from '../http/eventually';
 
 /** Who accepts and downloads: a customer, whichever credential it came with (its key, or one of its tokens). */

@@ -10,15 +10,15 @@ import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import type { InvalidationBus } from '../../shared/cache/invalidation-bus';
-import { LocalCache } from '../cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
-import type { CreateShareRequest } from '../schemas/download-schemas';
+import type { CreateShareRequest } from './download-schemas';
 import type { DownloadPresenter } from './answer-cache';
-import { counted, type DownloadCacheLookups } from './cache-lookups';
+import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
 import type { DownloadService } from './download-service';
-import type { ReleaseCaller } from './release-catalog';
+import type { ReleaseCaller } from '../releases/release-catalog';
 
 /**
  * Share links: a 256-bit token, stored only as its SHA-256. Each use re-checks access

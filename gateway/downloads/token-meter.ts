@@ -4,7 +4,7 @@ import { keyedDigest } from '../../shared/secrets';
 import type { TokenLimitReached } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { tokenPeriod } from '../../shared/token-periods';
-import type { TokenGrant } from '../auth/token-admission';
+import type { TokenGrant } from '../http/context';
 
 const LIMIT_CODES: Readonly<Record<TokenLimitReached, ErrorCode>> = {
   downloads: 'TOKEN_DOWNLOAD_LIMIT_REACHED',

@@ -20,7 +20,7 @@ export interface AuditClosing {
   applicationId?: string;
 }
 
-/** Where the route builder records audited requests (gateway/services/audit-service.ts). */
+/** Where the route builder records audited requests (gateway/admin-keys/audit-service.ts). */
 export interface AuditRecorder {
   /** Stores the entry and returns its id; a failure refuses the request before its handler runs. */
   open(opening: AuditOpening): Promise<string>;

@@ -1,7 +1,6 @@
 import type { Context } from 'koa';
 import type { EventOrigin } from '../../shared/events/event-recorder';
-import type { TokenGrant } from '../auth/token-admission';
-import type { AppState } from './context';
+import type { AppState, TokenGrant } from './context';
 
 /** Who made a request, and the access token it was made with, whose limits its download counts against. */
 export interface DownloadOrigin extends EventOrigin {

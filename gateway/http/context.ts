@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Scope } from '../../shared/scopes';
-import type { TokenGrant } from '../auth/token-admission';
+import type { AccessToken } from '../../shared/store/models';
 
 /**
  * An admin key's holder: a root key of ADMIN_API_KEYS (`actor` 'root', every scope and application)
@@ -17,6 +17,23 @@ export type AdminPrincipal = {
 /** A customer key's holder, or an access token's (`keyId` its tokenId, `token` what it is limited to). */
 export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string; token?: TokenGrant };
 export type Principal = AdminPrincipal | CustomerPrincipal;
+
+/** What a request made with an access token carries: the token as it stands, and the key its client addresses are hashed with. */
+export interface TokenGrant {
+  record: AccessToken;
+  clientKey: Buffer;
+}
+
+/**
+ * Who may call a route (auth/guards.ts admits it): an admin key, a customer key, either kind of key
+ * (`key`: what a caller asks about itself), the metrics token (the Prometheus scrape), or anyone
+ * (share-link uses, health, signed object URLs, the API description). An admin route also declares
+ * the scope it needs (route.ts).
+ */
+export type Guard = 'admin' | 'customer' | 'key' | 'metrics' | 'none';
+
+/** The caller a route's handler is given, by its guard. */
+export type CallerOf<G extends Guard> = G extends 'admin' ? AdminPrincipal : G extends 'customer' ? CustomerPrincipal : G extends 'key' ? Principal : undefined;
 
 export interface AppState {
   requestId: string;

@@ -1,4 +1,5 @@
-import { SHARE_LINKS_PATH } from '../downloads/download-routes';
+/** Where share links are created and used (downloads/): a log never shows the token after it. */
+export const SHARE_LINKS_PATH = '/v1/downloads/share';
 
 /** A share link's path, whatever its case (the router matches it so), up to its bearer token. */
 const SHARE_LINK_TOKEN = new RegExp(`^(${SHARE_LINKS_PATH.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/)[^/]+`, 'i');

@@ -1,11 +1,8 @@
 import { type AnyZodObject, z, type ZodTypeAny } from 'zod';
 import type { Scope } from '../../shared/scopes';
-import type { GatewayDeps } from '../gateway-deps';
-import type { GatewayServices } from '../gateway-services';
 import type { ApplicationSource, FieldSource } from './access';
-import type { AppContext } from './context';
+import type { AppContext, CallerOf, Guard } from './context';
 import type { Eventually } from './eventually';
-import type { CallerOf, Guard } from './guards';
 import type { Reply } from './reply';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -86,7 +83,7 @@ export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/
 
 /**
  * How a management write is recorded in the audit log (by the route builder, for every write the
- * route answers, see route-builder.ts).
+ * route answers, see pipeline/route-builder.ts).
  */
 export interface AuditDeclaration {
   /** `<resource>.<verb>` (`application.update`): what the audit log's `action` filter names. */
@@ -99,11 +96,11 @@ export interface AuditDeclaration {
 
 /**
  * One route, declared as data: what it accepts, who may call it and what it answers. The builder
- * (route-builder.ts) turns the table into the router: guard, then params, query and body validated
+ * (pipeline/route-builder.ts) turns the table into the router: guard, then params, query and body validated
  * against these schemas (all problems reported together, 400 VALIDATION_ERROR), then `handle`, whose
  * result is sent in the envelope with `status`. A route without a query schema takes no query
  * parameters, and query schemas must be strict: an unknown parameter is a 400 on every route.
- * The same declaration is the route's entry in the API description (api-description.ts): nothing
+ * The same declaration is the route's entry in the API description (pipeline/api-description.ts): nothing
  * else needs writing for GET /v1/openapi.json to describe it.
  */
 export interface RouteDefinition<G extends Guard, P, Q, B, R> {
@@ -135,7 +132,7 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   status: number | readonly number[];
   /**
    * The failure statuses its handler answers with besides those the declaration implies
-   * (api-description.ts): 404 for a record named in the query or body, 409 for a state that forbids
+   * (pipeline/api-description.ts): 404 for a record named in the query or body, 409 for a state that forbids
    * the request, 410 for what has expired or been withdrawn. The API description lists them.
    */
   failures?: readonly number[];
@@ -189,7 +186,3 @@ export function route<
 export function takesIdempotencyKey(route: Route): boolean {
   return route.method === 'post' && route.guard !== 'none';
 }
-
-/** Every route module has this shape: it builds its services from the gateway's dependencies and declares its routes. */
-/** A module of the route table: its routes, declared over the process's deps and services (it builds none). */
-export type RouteModule = (deps: GatewayDeps, services: GatewayServices) => readonly Route[];

@@ -1,6 +1,6 @@
 import { z, ZodIssue, ZodTypeAny } from 'zod';
 import { ErrorDetail, validationError } from '../../shared/errors';
-import '../schemas/openapi-extension';
+import './openapi-extension';
 
 /** Parses `input` with `schema`, or throws 400 VALIDATION_ERROR listing every problem by field. */
 export function validate<S extends ZodTypeAny>(schema: S, input: unknown): z.output<S> {

@@ -5,7 +5,7 @@ import { IDEMPOTENCY_CLAIM_SECONDS, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../sha
 import { hashSecret, keyedDigest, keyFromSecret, openSecret, sameDigest, sealSecret } from '../../shared/secrets';
 import type { AppContext, Principal } from '../http/context';
 import type { Eventually } from '../http/eventually';
-import { presentedKey } from '../http/guards';
+import { presentedKey } from '../auth/guards';
 import { JSON_CONTENT_TYPE } from '../http/reply';
 import { isStreamedBody, type Route, type RouteInput, takesIdempotencyKey } from '../http/route';
 import { appErrorBody } from '../middleware/error-handler';

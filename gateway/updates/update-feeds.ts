@@ -6,8 +6,8 @@ import { compareOrderKeys, versionOrderKey } from '../../shared/releases/version
 import type { Version } from '../../shared/store/models';
 import type { ElectronChannelFile, OperatingSystem } from '../../shared/releases/update-client-names';
 import { andThen, Eventually } from '../http/eventually';
-import type { OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile, ReleaseSelector } from '../downloads/release-catalog';
-import type { ChannelFileRequest, RunningVersion } from '../schemas/update-schemas';
+import type { OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile, ReleaseSelector } from '../releases/release-catalog';
+import type { ChannelFileRequest, RunningVersion } from './update-schemas';
 import { DigestedFile, electronFileUrl, electronUpdateInfo, hasSha512, tauriUpdateAnswer } from './feed-documents';
 import type { SignatureTexts } from './signature-texts';
 

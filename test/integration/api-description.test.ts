@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Router from '@koa/router';
-import { openApiPath } from '../../gateway/http/api-description';
+import { openApiPath } from '../../gateway/pipeline/api-description';
 import { ERROR_CODES } from '../../shared/errors';
 import { ApiResponseCheck, ReceivedResponse } from '../support/api-responses';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';

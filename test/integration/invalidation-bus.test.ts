@@ -5,7 +5,7 @@ import { randomToken } from '../../shared/ids';
 import { createLogger } from '../../shared/logger';
 import { createGatewayConnection, createSubscriberConnection, waitForReady } from '../../shared/redis/connections';
 import { CacheTag, CacheTopic, InvalidationBus } from '../../shared/cache/invalidation-bus';
-import { LocalCache } from '../../gateway/cache/local-cache';
+import { LocalCache } from '../../shared/cache/local-cache';
 import { testRedisUrl } from '../support/hooks';
 import { pollUntil } from '../support/poll';
 import { rejectionOf } from '../support/rejection';

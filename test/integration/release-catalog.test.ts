@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { CatalogCache } from '../../gateway/cache/catalog-cache';
+import { CatalogCache } from '../../gateway/releases/catalog-cache';
 import {
   FileRequest,
   LatestRelease,
@@ -8,7 +8,7 @@ import {
   ReleaseCaller,
   ReleaseCatalog,
   ReleaseSelector,
-} from '../../gateway/downloads/release-catalog';
+} from '../../gateway/releases/release-catalog';
 import { isPending } from '../../gateway/http/eventually';
 import { invalidationChannel, InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { AppError } from '../../shared/errors';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import { describeApi, openApiPath } from '../../gateway/http/api-description';
+import { describeApi, openApiPath } from '../../gateway/pipeline/api-description';
 import { route } from '../../gateway/http/route';
 
 /** How a route of the table becomes part of the API description, with nothing written for it by hand. */

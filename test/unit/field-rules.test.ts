@@ -16,7 +16,7 @@ import {
   RESERVED_WORDS,
   tagField,
   versionField,
-} from '../../gateway/schemas/common';
+} from '../../gateway/http/common-schemas';
 
 /** The regular expression semver.org gives for SemVer 2.0, to prove the SemVer rows below are SemVer. */
 const SEMVER_2 =
@@ -134,7 +134,7 @@ const RULES: FieldRule[] = [
   },
 ];
 
-describe('field rules (gateway/schemas/common.ts)', () => {
+describe('field rules (gateway/http/common-schemas.ts)', () => {
   for (const { field, schema, accepted, refused } of RULES) {
     describe(field, () => {
       for (const entry of accepted) {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { z } from 'zod';
 import { inBody, inParams, inResult } from '../../gateway/http/access';
-import { Identify, ROOT } from '../../gateway/http/guards';
+import { Identify, ROOT } from '../../gateway/auth/guards';
 import { route } from '../../gateway/http/route';
-import { buildRoutes, RouteSteps } from '../../gateway/http/route-builder';
+import { buildRoutes, RouteSteps } from '../../gateway/pipeline/route-builder';
 
 const identify: Identify = () => ROOT;
 const steps: RouteSteps = {

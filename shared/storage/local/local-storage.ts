@@ -19,7 +19,6 @@ import {
   StoredPart,
 } from '../object-storage';
 import type { SignedObjectAccess } from '../signed-object-access';
-import { SignedUrlMemo } from '../signed-url-memo';
 import { LocalMultipartUploads, MULTIPART_DIRECTORY } from './local-multipart';
 import { SIGNED_URL_PARAMS, UrlSigner } from './url-signer';
 
@@ -40,7 +39,6 @@ const STORE_FAILURE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'EIO', 'ENOSPC'
  */
 export class LocalStorage implements ObjectStorage {
   readonly kind = 'local' as const;
-  private readonly signedGets = new SignedUrlMemo();
   /** Where writes land before they are renamed into place; created with the store, so it is there while the store is. */
   private readonly partialDirectory: string;
   private readonly multipart: LocalMultipartUploads;
@@ -141,14 +139,13 @@ export class LocalStorage implements ObjectStorage {
 
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
     const second = options.signedAt ?? Math.floor(Date.now() / 1000);
-    return this.signedGets.get([key, options.expiresInSeconds, options.fileName, options.contentType], second, () =>
-      this.url(key, this.signer.sign({
-        method: 'GET',
-        key,
-        expires: second + options.expiresInSeconds,
-        disposition: attachmentDisposition(options.fileName),
-        contentType: options.contentType,
-      })));
+    return this.url(key, this.signer.sign({
+      method: 'GET',
+      key,
+      expires: second + options.expiresInSeconds,
+      disposition: attachmentDisposition(options.fileName),
+      contentType: options.contentType,
+    }));
   }
 
   createMultipartUpload(): Promise<string> {

@@ -36,7 +36,6 @@ import {
   requireAscendingParts,
   StoredPart,
 } from '../object-storage';
-import { SignedUrlInputs, SignedUrlMemo } from '../signed-url-memo';
 import { createS3Client } from './s3-client';
 import { confirmGetUrlPresigner, presignGetWithSdk, UnsignedGetUrlRequest } from './sdk-get-urls';
 import { reportStoreFailures } from './store-failures';
@@ -53,7 +52,6 @@ export class S3Storage implements ObjectStorage {
   private readonly bucket: string;
   /** Confirmed by the first presignGet; undefined inside: GET URLs are signed by the SDK. */
   private confirmedGetUrlPresigner: Promise<S3GetUrlPresigner | undefined> | undefined;
-  private readonly signedGets = new SignedUrlMemo();
 
   constructor(private readonly config: S3Config) {
     this.bucket = config.bucket;
@@ -230,8 +228,7 @@ export class S3Storage implements ObjectStorage {
     if (presigner === undefined) return presignGetWithSdk(this.client, this.bucket, request);
     // The client's provider caches and refreshes credentials, whether static keys or the default chain's.
     const credentials = await this.client.config.credentials();
-    const inputs: SignedUrlInputs = [key, options.expiresInSeconds, options.fileName, options.contentType, credentials.accessKeyId, credentials.sessionToken];
-    return this.signedGets.get(inputs, Math.floor(request.now.getTime() / 1000), () => presigner.presign({ ...request, credentials }));
+    return presigner.presign({ ...request, credentials });
   }
 
   /** Confirmed once; a failed probe (credentials not available yet) is tried again by the next call. */

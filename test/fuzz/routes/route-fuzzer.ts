@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Guard } from '../../../gateway/http/guards';
+import type { Guard } from '../../../gateway/http/context';
 import { buildCase, Draft, DraftBody, FuzzCase, Mutation, oddity } from '../draft';
 import {
   FieldRules,

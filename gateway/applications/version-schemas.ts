@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import { queryParameter } from '../http/validate';
+import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, yankReasonField } from '../http/common-schemas';
+
+const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
+
+const rolloutMessage = `must be a whole percentage from ${MIN_ROLLOUT_PERCENTAGE} to ${MAX_ROLLOUT_PERCENTAGE}`;
+const rolloutPercentageField = z
+  .number({ invalid_type_error: rolloutMessage })
+  .int(rolloutMessage)
+  .min(MIN_ROLLOUT_PERCENTAGE, rolloutMessage)
+  .max(MAX_ROLLOUT_PERCENTAGE, rolloutMessage);
+
+export const updateVersionSchema = (tiers: readonly string[], channels: readonly string[]) =>
+  atLeastOneField(z
+    .object({
+      requiredTier: tierField(tiers).nullable(),
+      releaseNotes: releaseNotesField.nullable(),
+      channel: channelField(channels),
+      status: statusField,
+      rolloutPercentage: rolloutPercentageField,
+      bundleVersion: bundleVersionField.nullable(),
+      minimumSystemVersion: systemVersionField.nullable(),
+      critical: z.boolean({ invalid_type_error: 'must be true or false' }),
+      /** With status yanked only (the service refuses it otherwise): why, for the team and the API's readers. */
+      yankReason: yankReasonField,
+    })
+    .partial()
+    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical');
+
+/** The admin listing's filters: one channel exactly (no cascade), one status. */
+export const listVersionsQuery = (channels: readonly string[]) =>
+  z
+    .object({
+      channel: queryParameter(channelField(channels)).optional(),
+      status: queryParameter(statusField).optional(),
+    })
+    .strict();
+
+export type UpdateVersionRequest = z.output<ReturnType<typeof updateVersionSchema>>;
+export type ListVersionsQuery = z.output<ReturnType<typeof listVersionsQuery>>;

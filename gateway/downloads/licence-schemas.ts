@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { LICENCE_REVISION_MAX } from '../../shared/policy';
+import { applicationIdField } from '../http/common-schemas';
+import { pageFields } from '../http/pagination';
+
+export const licenceParams = z.object({ applicationId: applicationIdField });
+
+/** The revision the customer read: accepting another than the current one is refused (409). */
+export const acceptLicenceSchema = z
+  .object({
+    revision: z
+      .number({ invalid_type_error: 'must be a whole number from 1' })
+      .int('must be a whole number from 1')
+      .min(1, 'must be a whole number from 1')
+      .max(LICENCE_REVISION_MAX, `must be at most ${LICENCE_REVISION_MAX}`),
+  })
+  .strict();
+
+/** The customer's applications, a page at a time. */
+export const customerApplicationsQuery = z.object({ ...pageFields }).strict();
+
+export type AcceptLicenceRequest = z.output<typeof acceptLicenceSchema>;

@@ -1,0 +1,12 @@
+import { route} from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import { callerResponse, presentCaller } from '../../shared/contract/caller';
+
+/** GET /v1/me: any key learns whose it is and its scopes; the console and the portal start here. */
+export const callerRoutes: RouteModule = () => [
+  route({
+    method: 'get', path: '/v1/me', operationId: 'getCaller', guard: 'key', summary: 'The kind of the presented key, its scopes and the applications it is limited to',
+    status: 200, response: callerResponse,
+    handle: (_input, _ctx, caller) => presentCaller(caller),
+  }),
+];

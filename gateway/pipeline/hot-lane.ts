@@ -1,0 +1,103 @@
+import type { Middleware, Next } from 'koa';
+import type { AppContext, AppState } from '../http/context';
+import type { BuiltRoute } from './route-builder';
+import { routeTemplate } from '../http/route';
+
+/** A path segment the router would read exactly as written: no escapes to decode, no '/'. */
+const PLAIN_SEGMENT = /^[^/%]+$/;
+
+interface LaneEntry {
+  /** The route's template. */
+  template: string;
+  /** The whole path, for a route without params. */
+  exact?: string;
+  /** For a route whose only param ends its path: the path before it, and the param's name. */
+  prefix?: string;
+  param?: string;
+  /** For a route with several params: its segments, each a literal or a param's name (`prefix` is the path before the first). */
+  segments?: readonly Segment[];
+  answer: BuiltRoute['answer'];
+}
+
+/** A path segment: a literal, or a param with the literal text around it in its segment (`releases.:channel.json`), usually none. */
+type Segment = { literal: string } | { param: string; before: string; after: string };
+
+/**
+ * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL, of
+ * share links and of the update checks) with a path comparison and the same answer the router holds
+ * for them, instead of the router's matching and middleware chain. Only paths spelled exactly as
+ * declared are taken; every variant the router also accepts (trailing slash, other case, escaped
+ * characters) and every other method goes on to the router, so 404, 405 and Allow stay the router's.
+ */
+export function hotLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
+  const entries = routes.filter(({ route }) => route.hot).map(laneEntry);
+  const lane = (ctx: AppContext, next: Next) => {
+    const { method, path } = ctx;
+    if (method !== 'GET' && method !== 'HEAD') return next();
+    let parts: string[] | undefined;
+    for (const entry of entries) {
+      if (entry.exact !== undefined) {
+        if (path === entry.exact) {
+          ctx.state.route = entry.template;
+          return entry.answer(ctx);
+        }
+      } else if (entry.segments !== undefined) {
+        if (!path.startsWith(entry.prefix as string)) continue;
+        parts ??= path.split('/');
+        const params = paramsOf(entry.segments, parts);
+        if (params) {
+          ctx.state.route = entry.template;
+          ctx.params = params;
+          return entry.answer(ctx);
+        }
+      } else if (path.startsWith(entry.prefix as string)) {
+        const value = path.slice((entry.prefix as string).length);
+        if (PLAIN_SEGMENT.test(value)) {
+          ctx.state.route = entry.template;
+          ctx.params = { [entry.param as string]: value };
+          return entry.answer(ctx);
+        }
+      }
+    }
+    return next();
+  };
+  return lane as Middleware<AppState>;
+}
+
+/** The params of a path split at '/' when it has the route's segments, each param plain; else undefined. */
+function paramsOf(segments: readonly Segment[], parts: readonly string[]): Record<string, string> | undefined {
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i += 1) {
+    const segment = segments[i];
+    const part = parts[i];
+    if ('literal' in segment) {
+      if (part !== segment.literal) return undefined;
+      continue;
+    }
+    const { before, after } = segment;
+    if (part.length <= before.length + after.length || !part.startsWith(before) || !part.endsWith(after)) return undefined;
+    const value = before === '' && after === '' ? part : part.slice(before.length, part.length - after.length);
+    if (!PLAIN_SEGMENT.test(value)) return undefined;
+    params[segment.param] = value;
+  }
+  return params;
+}
+
+function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
+  const template = routeTemplate(route.path);
+  const params = [...route.path.matchAll(/:(\w+)/g)];
+  if (params.length === 0) return { template, exact: route.path, answer };
+  const [only] = params;
+  if (params.length === 1 && only.index + only[0].length === route.path.length) {
+    return { template, prefix: route.path.slice(0, only.index), param: only[1], answer };
+  }
+  const segments = route.path.split('/').map((part): Segment => {
+    // A param with literal text around it in its segment takes what lies between, as the router's lazy match does.
+    const param = /^([^:()]*):(\w+)([^:()]*)$/.exec(part);
+    if (param) return { param: param[2], before: param[1], after: param[3] };
+    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params without a pattern, one per segment`);
+    return { literal: part };
+  });
+  return { template, prefix: route.path.slice(0, only.index), segments, answer };
+}

@@ -1,0 +1,52 @@
+import type { GatewayDeps, RouteModule } from './gateway-deps';
+import { buildGatewayServices, type GatewayServices } from './gateway-services';
+import type { Route } from './http/route';
+import { downloadRoutes } from './downloads/download-routes';
+import { apiDescriptionRoute } from './operations/api-description-routes';
+import { callerRoutes } from './operations/caller-routes';
+import { healthRoutes } from './operations/health-routes';
+import { landingRoutes } from './operations/landing-routes';
+import { adminKeyRoutes } from './admin-keys/admin-key-routes';
+import { applicationRoutes } from './applications/application-routes';
+import { customerRoutes } from './customers/customer-routes';
+import { customerShareLinkRoutes } from './downloads/customer-share-link-routes';
+import { accessTokenRoutes } from './customers/access-token-routes';
+import { multipartUploadRoutes } from './uploads/multipart-upload-routes';
+import { uploadRoutes } from './uploads/upload-routes';
+import { webhookRoutes } from './webhooks/webhook-routes';
+import { signedObjectRoutes } from './operations/signed-object-routes';
+import { metricsRoutes } from './operations/metrics-routes';
+import { statisticsRoutes } from './statistics/statistics-routes';
+import { sparkleRoutes } from './updates/native/sparkle-routes';
+import { updateRoutes } from './updates/update-routes';
+import { packageFeedRoutes } from './updates/native/package-feed-routes';
+
+const MODULES: readonly RouteModule<GatewayServices>[] = [
+  downloadRoutes,
+  updateRoutes,
+  sparkleRoutes,
+  packageFeedRoutes,
+  healthRoutes,
+  callerRoutes,
+  landingRoutes,
+  applicationRoutes,
+  uploadRoutes,
+  multipartUploadRoutes,
+  customerRoutes,
+  customerShareLinkRoutes,
+  accessTokenRoutes,
+  webhookRoutes,
+  statisticsRoutes,
+  adminKeyRoutes,
+  signedObjectRoutes,
+  metricsRoutes,
+];
+
+/**
+ * Every route the gateway serves, as data: the router, the hot lane and the API description
+ * (GET /v1/openapi.json, which describes every route of the table, itself included) are built from it.
+ */
+export function routeTable(deps: GatewayDeps, services: GatewayServices = buildGatewayServices(deps)): readonly Route[] {
+  const routes = MODULES.flatMap((module) => module(deps, services));
+  return [...routes, apiDescriptionRoute(deps, routes)];
+}

@@ -1,0 +1,29 @@
+import { documentResponse, route} from '../../http/route';
+import type { RouteModule } from '../../gateway-deps';
+import type { SparkleAnswers } from './sparkle-answers';
+import { sparkleAppcastParams, sparkleAppcastQuery } from '../update-schemas';
+
+const APPCAST = documentResponse('application/rss+xml',
+  "Sparkle's appcast (RSS 2.0, Sparkle's namespace): one item per offered release, newest first, with its signed archive and deltas; "
+  + 'no item when nothing is offered (Sparkle reads it as up to date)');
+
+/**
+ * Sparkle's appcast (and WinSparkle's and NetSparkle's, `?os=windows`), with the customer's key as
+ * for every feed: Sparkle sends its `httpHeaders` with the appcast and the downloads, so the
+ * enclosures link to the service's file route (one download event, 302 to a pre-signed URL), under
+ * the caller's path token when it came through one. Sparkle takes any status from 400 up as a failed
+ * check, and a 2xx it cannot parse as one too: "nothing to offer" is an appcast without items.
+ */
+export const sparkleRoutes: RouteModule<{ sparkleAnswers: SparkleAnswers }> = (deps, { sparkleAnswers: answers }) => {
+  const { channels } = deps.config;
+  return [
+    route({
+      method: 'get', path: '/v1/updates/:applicationId/sparkle/:channel/appcast.xml', operationId: 'getSparkleAppcast', guard: 'customer', noStore: true,
+      summary: "Sparkle's appcast (SUFeedURL) for a channel and the channels more stable than it; ?os=windows for WinSparkle and NetSparkle",
+      params: sparkleAppcastParams(channels), query: sparkleAppcastQuery, hot: true,
+      status: 200, response: APPCAST,
+      handle: ({ params, query }, ctx, customer) =>
+        answers.appcast(ctx, customer, { applicationId: params.applicationId, channel: params.channel, system: query.os ?? 'macos', arch: query.arch }),
+    }),
+  ];
+};
