@@ -176,6 +176,40 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           .to.deep.include({ displayName: null, accentColour: null, supportUrl: null });
       });
 
+      it('sets, replaces and removes an application\'s logo, answering the logo each write replaced', async () => {
+        const app = application('app_1');
+        await store.createApplication(app);
+        const png = { contentType: 'image/png' as const, size: 1234, sha256: 'a'.repeat(64), updatedAt: at(1) };
+        const webp = { contentType: 'image/webp' as const, size: 99, sha256: 'b'.repeat(64), updatedAt: at(2) };
+        expect(await store.replaceApplicationLogo('app_1', png, at(1))).to.deep.equal({ application: { ...app, logo: png, updatedAt: at(1) }, previous: null });
+        expect(await store.getApplication('app_1')).to.deep.equal({ ...app, logo: png, updatedAt: at(1) });
+        expect((await store.listApplications({ page: 1, pageSize: 10 })).items[0].logo).to.deep.equal(png);
+        // Other changes keep it.
+        expect(await store.updateApplication('app_1', { displayName: 'Studio' }, at(2))).to.deep.include({ logo: png });
+        expect(await store.replaceApplicationLogo('app_1', webp, at(3))).to.deep.equal({
+          application: { ...app, displayName: 'Studio', logo: webp, updatedAt: at(3) }, previous: png,
+        });
+        expect(await store.replaceApplicationLogo('app_1', null, at(4))).to.deep.include({ previous: webp });
+        expect(await store.getApplication('app_1')).to.deep.include({ logo: null, updatedAt: at(4) });
+        expect(await store.replaceApplicationLogo('app_1', null, at(5))).to.deep.include({ previous: null });
+        // Unknown and soft-deleted applications are not written.
+        expect(await store.replaceApplicationLogo('app_unknown', png, at(6))).to.equal(null);
+        await store.softDeleteApplication('app_1', at(7));
+        expect(await store.replaceApplicationLogo('app_1', png, at(8))).to.equal(null);
+        expect(await store.getApplication('app_1', { includeDeleted: true })).to.deep.include({ logo: null, updatedAt: at(7) });
+      });
+
+      it('gives each of concurrent logo replacements a different replaced logo, so each replaced one is deleted once', async () => {
+        await store.createApplication(application('app_1'));
+        const logos = Array.from({ length: 6 }, (_, i) => ({ contentType: 'image/png' as const, size: i + 1, sha256: String(i).repeat(64), updatedAt: at(i) }));
+        const replacements = await Promise.all(logos.map((logo, i) => store.replaceApplicationLogo('app_1', logo, at(i))));
+        const previous = replacements.map((r) => r?.previous?.sha256 ?? null);
+        const final = (await store.getApplication('app_1'))?.logo?.sha256;
+        // A chain: every logo but the last one written was replaced exactly once, and the first write replaced none.
+        expect(previous.filter((sha) => sha === null)).to.have.length(1);
+        expect([...previous.filter((sha): sha is string => sha !== null), final].sort()).to.deep.equal(logos.map((l) => l.sha256).sort());
+      });
+
       it('records licence acceptances per customer and revision, keeping the first acceptance of a revision', async () => {
         const first = { applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(1), clientIp: '203.0.113.7' };
         expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);
@@ -968,7 +1002,7 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
     });
 
     describe('deleting a customer', () => {
-      it('deletes the record, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+      it('deletes the record and its licence acceptances, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
         await store.createCustomer(customer('cust_1'));
         await store.createCustomer(customer('cust_2'));
         await store.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
@@ -980,6 +1014,10 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
         await store.createAccessToken(accessToken('tok_2', { customerId: 'cust_2' }));
         await store.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
         await store.createApplication(application('app_2', { customerIds: ['cust_2'] }));
+        const acceptance = (applicationId: string, customerId: string, revision: number) => ({ applicationId, customerId, revision, acceptedAt: at(1), clientIp: null });
+        for (const accepted of [acceptance('app_1', 'cust_1', 1), acceptance('app_1', 'cust_1', 2), acceptance('app_2', 'cust_1', 1), acceptance('app_1', 'cust_2', 1)]) {
+          await store.recordLicenceAcceptance(accepted);
+        }
         await store.insertEvents([
           event('d_1', { customerId: 'cust_1', timestamp: at(2) }),
           event('d_2', { customerId: 'cust_2', timestamp: at(3) }),
@@ -1005,6 +1043,11 @@ function describeStoreContract(name: string, makeStore: StoreMaker): void {
           ['d_3', null, null, null], ['d_2', 'cust_2', '203.0.113.7', event('d_2').userAgent], ['d_1', null, null, null],
         ]);
         expect(await store.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', at(0).toISOString().slice(0, 10), 3)]);
+        // Its licence acceptances go with it (a customer created again with its id accepts again); others' stay.
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_1', 2)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_2', 'cust_1', 1)).to.equal(null);
+        expect(await store.getLicenceAcceptance('app_1', 'cust_2', 1)).to.deep.equal(acceptance('app_1', 'cust_2', 1));
         expect(await store.deleteCustomer('cust_1', at(11))).to.equal(null);
       });
     });

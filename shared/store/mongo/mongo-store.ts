@@ -9,6 +9,7 @@ import type {
   CustomerVersionSeen,
   ApiKey,
   Application,
+  ApplicationLogo,
   AuditEntry,
   Customer,
   DailyCount,
@@ -36,6 +37,7 @@ import type {
   ActivityQuery,
   ApplicationPatch,
   ApplicationQuery,
+  LogoReplacement,
   AuditQuery,
   AuditSettlement,
   CustomerDeletion,
@@ -130,6 +132,9 @@ export class MongoStore implements Store {
   }
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
     return this.guard(this.applications.getApplication(applicationId, options));
+  }
+  replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {
+    return this.guard(this.applications.replaceApplicationLogo(applicationId, logo, at));
   }
   recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
     return this.guard(this.applications.recordLicenceAcceptance(acceptance));

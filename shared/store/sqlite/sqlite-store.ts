@@ -11,6 +11,7 @@ import type {
   CustomerVersionSeen,
   ApiKey,
   Application,
+  ApplicationLogo,
   AuditEntry,
   Customer,
   DailyCount,
@@ -38,6 +39,7 @@ import type {
   ActivityQuery,
   ApplicationPatch,
   ApplicationQuery,
+  LogoReplacement,
   AuditQuery,
   AuditSettlement,
   CustomerDeletion,
@@ -121,6 +123,9 @@ export class SqliteStore implements Store {
   }
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null> {
     return this.guard(this.applications.getApplication(applicationId, options));
+  }
+  replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {
+    return this.guard(this.applications.replaceApplicationLogo(applicationId, logo, at));
   }
   recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {
     return this.guard(this.applications.recordLicenceAcceptance(acceptance));
