@@ -6,6 +6,7 @@ import { TokenMeter } from './downloads/token-meter';
 import { AccessTokenService } from './services/access-token-service';
 import { AdminKeyService } from './services/admin-key-service';
 import { ApplicationService } from './services/application-service';
+import { LogoService } from './logos/logo-service';
 import { AuditService } from './services/audit-service';
 import { CustomerService } from './services/customer-service';
 import { MultipartUploadService } from './services/multipart-upload-service';
@@ -28,6 +29,7 @@ import { webhookSecretKey } from '../shared/runtime/local-secrets';
  */
 export interface GatewayServices {
   applications: ApplicationService;
+  logos: LogoService;
   versions: VersionService;
   uploads: UploadService;
   multipartUploads: MultipartUploadService;
@@ -62,6 +64,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
   return {
     applications,
+    logos: new LogoService(deps.store, deps.storage, applications, deps.logger),
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
     uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.

@@ -24,6 +24,8 @@ import {
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
+import { callerBaseUrl } from '../http/caller-base-url';
+import { answerLogoHeaders } from '../logos/logo-answer';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
@@ -34,6 +36,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
 export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
 export const CUSTOMER_APPLICATIONS_PATH = '/v1/downloads/applications';
+export const CUSTOMER_APPLICATION_LOGO_PATH = `${CUSTOMER_APPLICATIONS_PATH}/:applicationId/logo`;
 export const LICENCE_PATH = '/v1/downloads/licence/:applicationId';
 export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 
@@ -42,7 +45,7 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences }) => {
+export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: shares, licences, logos }) => {
   const applicationFor = async (customer: CustomerPrincipal, applicationId: string) => {
     const application = deps.releaseCatalog.application(customer, applicationId);
     return isPending(application) ? await application : application;
@@ -76,13 +79,34 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       summary: 'The applications the customer may download, oldest first, with how to present them and their licence state',
       query: customerApplicationsQuery,
       status: 200, response: customerApplicationListResponse,
-      handle: async ({ query }, _ctx, customer) => {
+      handle: async ({ query }, ctx, customer) => {
         const { items, total } = await deps.store.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
         const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
+        const baseUrl = callerBaseUrl(deps.config.publicBaseUrl, ctx.state);
         return {
-          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null)),
+          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null, baseUrl)),
           pagination: pagination(query.page, query.pageSize, total),
         };
+      },
+    }),
+    route({
+      method: 'get', path: CUSTOMER_APPLICATION_LOGO_PATH, operationId: 'getApplicationLogo', guard: 'customer',
+      summary: "An application's logo, the image itself (ETag: its SHA-256); 404 when it has none or the customer may not download it",
+      params: licenceParams,
+      status: [200, 304], response: 'bytes',
+      handle: async ({ params }, ctx, customer) => {
+        const { logo } = await applicationFor(customer, params.applicationId);
+        if (!logo) throw notFound(`application ${params.applicationId} has no logo`);
+        answerLogoHeaders(ctx, logo);
+        // Koa compares the validators only once a 2xx status is set.
+        ctx.status = 200;
+        if (ctx.fresh) {
+          ctx.status = 304;
+          return;
+        }
+        ctx.type = logo.contentType;
+        ctx.length = logo.size;
+        if (ctx.method !== 'HEAD') ctx.body = await logos.open(params.applicationId, logo);
       },
     }),
     route({

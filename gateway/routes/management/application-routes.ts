@@ -1,5 +1,7 @@
 import { inParams, inResult } from '../../http/access';
-import { route, RouteModule } from '../../http/route';
+import { rawBytesOf, route, RouteModule } from '../../http/route';
+import { LOGO_CONTENT_TYPES } from '../../../shared/policy';
+import { receiveLogoBytes } from '../../logos/logo-upload';
 import {
   applicationListResponse,
   applicationResponse,
@@ -37,7 +39,7 @@ const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
-export const applicationRoutes: RouteModule = (deps, { applications, versions }) => {
+export const applicationRoutes: RouteModule = (deps, { applications, versions, logos }) => {
 
   return [
     route({
@@ -86,6 +88,25 @@ export const applicationRoutes: RouteModule = (deps, { applications, versions })
       params: applicationParams,
       status: 200, response: applicationResponse,
       handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
+    }),
+    route({
+      method: 'put', path: `${APPLICATION}/logo`, operationId: 'setApplicationLogo', guard: 'admin', scope: 'manage',
+      summary: `Set the logo the customer portal shows: the image's raw bytes (${LOGO_CONTENT_TYPES.join(', ')}), replacing any logo before`,
+      application: inParams('applicationId'), audit: { action: 'application.setLogo', target: inParams('applicationId') },
+      params: applicationParams, body: rawBytesOf(LOGO_CONTENT_TYPES),
+      status: 200, response: applicationResponse,
+      handle: async ({ params }, ctx) => {
+        // The type is checked before a byte is read; the bytes are checked against it once read.
+        const declared = logos.admitType(ctx.get('Content-Type') || undefined);
+        return presentApplication(await logos.set(params.applicationId, declared, await receiveLogoBytes(ctx)));
+      },
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/logo`, operationId: 'removeApplicationLogo', guard: 'admin', scope: 'manage', summary: "Remove the application's logo",
+      application: inParams('applicationId'), audit: { action: 'application.removeLogo', target: inParams('applicationId') },
+      params: applicationParams,
+      status: 200, response: applicationResponse,
+      handle: async ({ params }) => presentApplication(await logos.remove(params.applicationId)),
     }),
     route({
       method: 'get', path: `${APPLICATION}/versions`, operationId: 'listVersions', guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first by the version order",
