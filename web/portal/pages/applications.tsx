@@ -6,6 +6,7 @@ import { ApiError, type Wire } from '../../common/api';
 import { ErrorNotice, Loading } from '../../common/components';
 import { useLoad } from '../../common/hooks';
 import { customerApi, type Credential } from '../credential';
+import { ApplicationLogo } from '../application-logo';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { detectVisitor } from '../visitor';
@@ -56,6 +57,7 @@ function ApplicationCard({ application, credential, visitor }: { application: Po
   return (
     <section class="card app-card" style={style} aria-labelledby={`app-${application.applicationId}`}>
       <header>
+        {application.logoUrl && <ApplicationLogo credential={credential} applicationId={application.applicationId} name={name} />}
         <h2 id={`app-${application.applicationId}`}>{name}</h2>
       </header>
       {application.description && <p>{application.description}</p>}
