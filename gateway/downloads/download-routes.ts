@@ -25,7 +25,7 @@ import { presentReleaseList, releaseListResponse } from '../../shared/contract/r
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../schemas/download-schemas';
 import { isPending } from '../http/eventually';
 import { callerBaseUrl } from '../http/caller-base-url';
-import { answerLogoHeaders } from '../logos/logo-answer';
+import { answerLogo } from '../logos/logo-answer';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
@@ -94,20 +94,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
       summary: "An application's logo, the image itself (ETag: its SHA-256); 404 when it has none or the customer may not download it",
       params: licenceParams,
       status: [200, 304], response: 'bytes',
-      handle: async ({ params }, ctx, customer) => {
-        const { logo } = await applicationFor(customer, params.applicationId);
-        if (!logo) throw notFound(`application ${params.applicationId} has no logo`);
-        answerLogoHeaders(ctx, logo);
-        // Koa compares the validators only once a 2xx status is set.
-        ctx.status = 200;
-        if (ctx.fresh) {
-          ctx.status = 304;
-          return;
-        }
-        ctx.type = logo.contentType;
-        ctx.length = logo.size;
-        if (ctx.method !== 'HEAD') ctx.body = await logos.open(params.applicationId, logo);
-      },
+      handle: async ({ params }, ctx, customer) => answerLogo(ctx, params.applicationId, (await applicationFor(customer, params.applicationId)).logo, logos),
     }),
     route({
       method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,

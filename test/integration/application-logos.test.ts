@@ -35,6 +35,10 @@ describe('application logos', function () {
     expect(set.body.data.logo).to.include({ contentType: 'image/png', size: png.length, sha256: sha256(png) });
     expect((await app.http.get(`/v1/management/applications/${applicationId}`)).body.data.logo).to.deep.equal(set.body.data.logo);
     expect(await storedLogos(applicationId)).to.deep.equal([logoStorageKey(applicationId, sha256(png))]);
+    // Admins read it back (the console's preview) with a key of the read scope.
+    const readBack = await app.http.get(logoPath(applicationId), { key: (await createAdminKey(app, { scopes: ['read'] })).apiKey });
+    expect([readBack.status, readBack.headers.get('content-type'), readBack.headers.get('etag'), readBack.raw.equals(png)])
+      .to.deep.equal([200, 'image/png', `"${sha256(png)}"`, true]);
 
     const jpeg = jpegStart();
     const replaced = await putLogo(applicationId, jpeg, 'image/jpeg; charset=binary');
@@ -53,6 +57,7 @@ describe('application logos', function () {
     expect(removed.status).to.equal(200);
     expect(removed.body.data.logo).to.equal(null);
     expect(await storedLogos(applicationId)).to.deep.equal([]);
+    expect((await app.http.get(logoPath(applicationId))).status).to.equal(404);
     // Removing none is no change.
     expect((await app.http.delete(logoPath(applicationId))).body.data.logo).to.equal(null);
 

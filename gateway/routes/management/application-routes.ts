@@ -1,6 +1,7 @@
 import { inParams, inResult } from '../../http/access';
 import { rawBytesOf, route, RouteModule } from '../../http/route';
 import { LOGO_CONTENT_TYPES } from '../../../shared/policy';
+import { answerLogo } from '../../logos/logo-answer';
 import { receiveLogoBytes } from '../../logos/logo-upload';
 import {
   applicationListResponse,
@@ -100,6 +101,14 @@ export const applicationRoutes: RouteModule = (deps, { applications, versions, l
         const declared = logos.admitType(ctx.get('Content-Type') || undefined);
         return presentApplication(await logos.set(params.applicationId, declared, await receiveLogoBytes(ctx)));
       },
+    }),
+    route({
+      method: 'get', path: `${APPLICATION}/logo`, operationId: 'getAdminApplicationLogo', guard: 'admin', scope: 'read',
+      summary: "The application's logo, the image itself (ETag: its SHA-256), as the console previews it; 404 when it has none",
+      application: inParams('applicationId'),
+      params: applicationParams,
+      status: [200, 304], response: 'bytes',
+      handle: async ({ params }, ctx) => answerLogo(ctx, params.applicationId, (await applications.require(params.applicationId)).logo, logos),
     }),
     route({
       method: 'delete', path: `${APPLICATION}/logo`, operationId: 'removeApplicationLogo', guard: 'admin', scope: 'manage', summary: "Remove the application's logo",

@@ -16,7 +16,7 @@ const withBytes = (d: Draft, bytes: Buffer, contentType = 'image/png') => {
   d.body = { kind: 'bytes', bytes, contentType };
 };
 
-/** Applications' logos: the admin's upload and removal, and the customer's read. */
+/** Applications' logos: the admin's upload, read and removal, and the customer's read. */
 export function logoFuzzers({ f, keys, admin, customer, known, applicationParam }: RouteContext): RouteFuzzer[] {
   const main = f.apps.main;
   const bodyDefects = [
@@ -47,6 +47,7 @@ export function logoFuzzers({ f, keys, admin, customer, known, applicationParam 
     fc.constantFrom('image/png; charset=binary', 'IMAGE/PNG', 'image/png ').map((type) => oddity(`Content-Type ${JSON.stringify(type)}`, (d) => { d.contentType = type; })),
     fc.constant(oddity('chunked body', (d) => { d.chunked = true; })),
   ];
+  const ifNoneMatch = values(`"${f.logoSha256}"`, '"other"', '*', 'W/"x"').map((tag) => oddity(`If-None-Match ${tag}`, (d) => { d.headers.push(['If-None-Match', tag]); }));
   const upload = () => {
     const d = draft('PUT', LOGO, { applicationId: main }, admin);
     withBytes(d, NEW_LOGO);
@@ -60,6 +61,11 @@ export function logoFuzzers({ f, keys, admin, customer, known, applicationParam 
       ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted), ...bodyDefects], bodyOddities, known.hugeDeclaredLengths),
     }),
     fuzzer({
+      method: 'GET', path: LOGO, changesData: false,
+      base: draft('GET', LOGO, { applicationId: main }, admin),
+      ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted)], [unreadBodyOddities, ifNoneMatch]),
+    }),
+    fuzzer({
       method: 'DELETE', path: LOGO, changesData: true,
       base: draft('DELETE', LOGO, { applicationId: main }, admin),
       ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted)], [unreadBodyOddities]),
@@ -69,8 +75,7 @@ export function logoFuzzers({ f, keys, admin, customer, known, applicationParam 
       base: draft('GET', CUSTOMER_LOGO, { applicationId: main }, customer),
       // The deleted application and the spare one (no customer of it) are not found, as an unknown one.
       ...plus(keyed('customer', keys), [applicationParam(f.apps.deleted, f.apps.spare)], [
-        unreadBodyOddities,
-        values(`"${f.logoSha256}"`, '"other"', '*', 'W/"x"').map((tag) => oddity(`If-None-Match ${tag}`, (d) => { d.headers.push(['If-None-Match', tag]); })),
+        unreadBodyOddities, ifNoneMatch,
       ]),
     }),
   ];
