@@ -5,21 +5,30 @@ import { LOGO_MAX_BYTES } from '../../shared/policy';
 import { logoStorageKey } from '../../shared/uploads/storage-keys';
 import { createAdminKey, createApplication, createCustomer, sha256 } from '../support/factories';
 import { jpegStart, pngImage, svgImage, webpStart } from '../support/images';
+import { createBucket } from '../support/s3-bucket';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /**
  * Applications' logos: set as raw image bytes by an admin, replaced and removed without leaving the
  * old bytes behind, refused when they are not what they say or too large, and read by the customers
- * who may download the application (with a key, or a token in a header or in the path).
+ * who may download the application (with a key, or a token in a header or in the path), on either
+ * object storage.
  */
-describe('application logos', function () {
+for (const storage of ['local', 'S3'] as const) describe(`application logos (${storage} object storage)`, function () {
   this.timeout(60_000);
   let app: TestApp;
+  let s3: S3rverProcess | undefined;
 
   before(async () => {
-    app = await startTestApp({ workers: false });
+    if (storage === 'S3') s3 = await startS3rver();
+    app = await startTestApp({ workers: false, env: s3 ? s3Environment(s3, 'application-logos') : {} });
+    if (app.config.s3) await createBucket(app.config.s3);
   });
-  after(() => app?.close());
+  after(async () => {
+    await app?.close();
+    await s3?.stop();
+  });
 
   const logoPath = (applicationId: string) => `/v1/management/applications/${applicationId}/logo`;
   const customerLogoPath = (applicationId: string) => `/v1/downloads/applications/${applicationId}/logo`;
