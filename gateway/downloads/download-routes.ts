@@ -26,6 +26,7 @@ import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN
 import { isPending } from '../http/eventually';
 import { callerBaseUrl } from '../http/caller-base-url';
 import { answerLogo } from '../logos/logo-answer';
+import { applicationParams } from '../schemas/application-schemas';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
@@ -92,7 +93,7 @@ export const downloadRoutes: RouteModule = (deps, { downloads, shareLinks: share
     route({
       method: 'get', path: CUSTOMER_APPLICATION_LOGO_PATH, operationId: 'getApplicationLogo', guard: 'customer',
       summary: "An application's logo, the image itself (ETag: its SHA-256); 404 when it has none or the customer may not download it",
-      params: licenceParams,
+      params: applicationParams,
       status: [200, 304], response: 'bytes',
       handle: async ({ params }, ctx, customer) => answerLogo(ctx, params.applicationId, (await applicationFor(customer, params.applicationId)).logo, logos),
     }),

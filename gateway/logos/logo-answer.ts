@@ -1,4 +1,5 @@
-import { notFound } from '../../shared/errors';
+import type { Readable } from 'node:stream';
+import { notFound, ObjectNotFoundError } from '../../shared/errors';
 import type { ApplicationLogo } from '../../shared/store/models';
 import type { AppContext } from '../http/context';
 import type { LogoService } from './logo-service';
@@ -22,7 +23,23 @@ export async function answerLogo(ctx: AppContext, applicationId: string, logo: A
     ctx.status = 304;
     return;
   }
+  const body = ctx.method === 'HEAD' ? undefined : await openLogo(ctx, applicationId, logo, logos);
   ctx.type = logo.contentType;
   ctx.length = logo.size;
-  if (ctx.method !== 'HEAD') ctx.body = await logos.open(applicationId, logo);
+  if (body) ctx.body = body;
+}
+
+/**
+ * The logo's bytes. A request that read the record just before the logo was replaced finds its bytes
+ * deleted: a 404 (without the replaced logo's validators), as for no logo; the next request reads the new one.
+ */
+async function openLogo(ctx: AppContext, applicationId: string, logo: ApplicationLogo, logos: LogoService): Promise<Readable> {
+  try {
+    return await logos.open(applicationId, logo);
+  } catch (error) {
+    if (!(error instanceof ObjectNotFoundError)) throw error;
+    ctx.remove('ETag');
+    ctx.remove('Last-Modified');
+    throw notFound(`application ${applicationId} has no logo`);
+  }
 }

@@ -360,7 +360,8 @@ export interface Store {
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
    * Deletes a customer: its record goes, its keys, access tokens and share links are revoked at `at`, its id leaves
-   * every application's customerIds, its licence acceptances are removed, and its activity is anonymised (customerId, clientIp and
+   * every application's customerIds, its licence acceptances are removed (a customer created again
+   * with the id accepts again), and its activity is anonymised (customerId, clientIp and
    * userAgent of its events set to null); events stay, so statistics keep counting them. null when
    * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record
    * last, so a deletion cut short is finished by a repeat.

@@ -187,6 +187,10 @@ for (const storage of ['local', 'S3'] as const) describe(`application logos (${s
     await putLogo(applicationId, jpeg, 'image/jpeg');
     const after = await app.http.get(customerLogoPath(applicationId), { key: alice.apiKey, headers: { 'if-none-match': `"${sha256(png)}"`, 'cache-control': 'max-age=0' } });
     expect([after.status, after.headers.get('content-type'), after.raw.equals(jpeg)]).to.deep.equal([200, 'image/jpeg', true]);
+    // Bytes gone from under the record (a read racing a replacement): 404, not a failure, and no validator.
+    await app.core.storage.delete(logoStorageKey(applicationId, sha256(jpeg)));
+    const lost = await app.http.get(customerLogoPath(applicationId), { key: alice.apiKey });
+    expect([lost.status, lost.body.error.code, lost.headers.get('etag')]).to.deep.equal([404, 'NOT_FOUND', null]);
     await app.http.delete(logoPath(applicationId));
     expect((await app.http.get(customerLogoPath(applicationId), { key: alice.apiKey })).status).to.equal(404);
   });
