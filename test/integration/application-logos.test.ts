@@ -76,6 +76,16 @@ for (const storage of ['local', 'S3'] as const) describe(`application logos (${s
     expect(actions.filter((action: string) => action === 'application.removeLogo')).to.have.length(2);
   });
 
+  it('keeps only the bytes of the logo the record names when replacements race', async () => {
+    const { applicationId } = await createApplication(app);
+    const logos = Array.from({ length: 6 }, (_, i) => pngImage(8 + i));
+    const answers = await Promise.all(logos.map((png) => putLogo(applicationId, png, 'image/png')));
+    expect(answers.map((answer) => answer.status)).to.deep.equal(logos.map(() => 200));
+    const { logo } = (await app.http.get(`/v1/management/applications/${applicationId}`)).body.data;
+    expect(logos.map((png) => sha256(png))).to.include(logo.sha256);
+    expect(await storedLogos(applicationId)).to.deep.equal([logoStorageKey(applicationId, logo.sha256)]);
+  });
+
   it('refuses what is not a PNG, JPEG or WebP image of the declared type, too large, for an unknown application or without the scope, changing nothing', async () => {
     const { applicationId } = await createApplication(app);
     const png = pngImage(16);
