@@ -62,7 +62,7 @@ async function application(store: Store, applicationId: string, now: number): Pr
   const at = new Date(now - DAYS * DAY_MS);
   await store.applications.createApplication({
     applicationId, name: applicationId, description: null, tags: [], customerIds: [], updateSigningKey: null, sparklePublicKey: null,
-    licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null,
+    licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null, logo: null,
     defaultVersionStatus: 'published', isActive: true, createdAt: at, updatedAt: at, deletedAt: null,
   });
   for (const [i, version] of VERSIONS.entries()) await store.versions.upsertVersion(applicationId, version, {}, new Date(now - (DAYS - 3 * i) * DAY_MS));

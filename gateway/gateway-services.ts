@@ -6,6 +6,7 @@ import { TokenMeter } from './downloads/token-meter';
 import { AccessTokenService } from './customers/access-token-service';
 import { AdminKeyService } from './admin-keys/admin-key-service';
 import { ApplicationService } from './applications/application-service';
+import { LogoService } from './applications/logo-service';
 import { AuditService } from './admin-keys/audit-service';
 import { CustomerService } from './customers/customer-service';
 import { MultipartUploadService } from './uploads/multipart-upload-service';
@@ -31,6 +32,7 @@ import { webhookSecretKey } from '../shared/runtime/local-secrets';
  */
 export interface GatewayServices {
   applications: ApplicationService;
+  logos: LogoService;
   versions: VersionService;
   uploads: UploadService;
   multipartUploads: MultipartUploadService;
@@ -71,6 +73,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
   const services = {
     applications,
+    logos: new LogoService(deps.store, deps.storage, applications, deps.logger),
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
     uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.

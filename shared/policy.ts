@@ -33,6 +33,13 @@ export const MULTIPART_MAX_PARTS = 10_000;
  * requires of every part but the last; larger files get larger parts. A part holds at most MAX_PUT_BYTES.
  */
 export const MULTIPART_MIN_PART_BYTES = 8 * MIB;
+/**
+ * The largest application logo (the portal shows it beside the name): 512 KiB. A logo upload is read
+ * into memory to check its type, so the read stops at this many bytes plus one.
+ */
+export const LOGO_MAX_BYTES = 512 * 1024;
+/** The image types a logo may have: raster formats browsers show in an <img> (no SVG: it can carry script). */
+export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 /** Lifetime of a large-upload session and its PUT URL unless UPLOAD_URL_TTL_SECONDS says otherwise. */
 export const UPLOAD_URL_DEFAULT_TTL_SECONDS = HOUR_SECONDS;
 /** Part URLs one request may ask for. */

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { Command } from 'commander';
+import { LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
@@ -46,8 +48,51 @@ function applicationFields(options: ChangeOptions & { tags?: boolean; customers?
   };
 }
 
+/** The image types a logo may have, by file extension; --type names one for a file named otherwise. */
+const LOGO_TYPES_BY_EXTENSION: Record<string, (typeof LOGO_CONTENT_TYPES)[number]> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' };
+
+function logoType(file: string, type: string | undefined): string {
+  if (type !== undefined) {
+    if (!(LOGO_CONTENT_TYPES as readonly string[]).includes(type)) throw new UsageError(`--type must be one of ${LOGO_CONTENT_TYPES.join(', ')}`);
+    return type;
+  }
+  const known = LOGO_TYPES_BY_EXTENSION[path.extname(file).toLowerCase()];
+  if (!known) throw new UsageError(`a logo is a .png, .jpg, .jpeg or .webp file (or name its type with --type ${LOGO_CONTENT_TYPES.join('|')})`);
+  return known;
+}
+
+/** An application as a record prints: its logo in words rather than as an object. */
+function printable(app: ApplicationRecord): Record<string, unknown> {
+  return { ...app, logo: app.logo ? `${app.logo.contentType}, ${formatBytes(app.logo.size)}, sha256 ${app.logo.sha256}` : 'none' };
+}
+
+/** `bds apps logo set|remove`: the logo the download portal shows beside the application's name. */
+function logoCommand(): Command {
+  const command = new Command('logo').description("The logo the download portal shows beside an application's name: set, remove");
+  command.command('set <applicationId> <file>').description(`Set the logo from a PNG, JPEG or WebP file of up to ${formatBytes(LOGO_MAX_BYTES)}, replacing any before`)
+    .option('--type <mediaType>', `the image's type when the file name does not tell it (${LOGO_CONTENT_TYPES.join(', ')})`)
+    .action(action(async (context, applicationId: string, file: string, options: { type?: string }) => {
+      const contentType = logoType(file, options.type);
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(file);
+      } catch (error) {
+        throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+      }
+      if (bytes.length > LOGO_MAX_BYTES) throw new UsageError(`${file} is ${formatBytes(bytes.length)}: a logo is at most ${formatBytes(LOGO_MAX_BYTES)}`);
+      const { data } = await context.client().putBytes<ApplicationRecord>(`${application(applicationId)}/logo`, bytes, contentType);
+      context.output.result(data, () => context.output.line(`logo of ${data.applicationId} set: ${printable(data).logo as string}`));
+    }));
+  command.command('remove <applicationId>').description('Remove the logo: the portal shows the name alone')
+    .action(action(async (context, applicationId: string) => {
+      const { data } = await context.client().delete<ApplicationRecord>(`${application(applicationId)}/logo`);
+      context.output.result(data, () => context.output.line(`logo of ${data.applicationId} removed`));
+    }));
+  return command;
+}
+
 export function applicationsCommand(): Command {
-  const command = new Command('applications').alias('apps').description('Applications: list, create, show, update, delete, restore');
+  const command = new Command('applications').alias('apps').description('Applications: list, create, show, update, delete, restore, logo');
 
   withPageOptions(
     command.command('list').description('List applications, oldest first')
@@ -75,7 +120,7 @@ export function applicationsCommand(): Command {
     .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
       const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
-      context.output.result(data, () => context.output.record({ ...data }));
+      context.output.result(data, () => context.output.record(printable(data)));
     }));
 
   command.command('show <applicationId>').description('Show an application with its versions and files')
@@ -84,7 +129,7 @@ export function applicationsCommand(): Command {
       const { data } = await context.client().get<ApplicationWithVersions>(application(applicationId), { includeDeleted: options.includeDeleted });
       context.output.result(data, () => {
         const { versions, ...fields } = data;
-        context.output.record(fields);
+        context.output.record(printable(fields));
         context.output.line();
         context.output.table(['version', 'file', 'type', 'platform', 'size', 'status', 'checksum'], versions.flatMap((version) =>
           version.files.map((file) => [version.version, file.fileName, file.fileType, `${file.platform ?? 'any'}/${file.arch ?? 'any'}`, formatBytes(file.fileSize), file.status, file.checksum])));
@@ -108,7 +153,7 @@ export function applicationsCommand(): Command {
         throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, --sparkle-public-key, --no-sparkle-public-key');
       }
       const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
-      context.output.result(data, () => context.output.record({ ...data }));
+      context.output.result(data, () => context.output.record(printable(data)));
     }));
 
   command.command('delete <applicationId>').description('Soft-delete an application (restore brings it back)')
@@ -120,8 +165,10 @@ export function applicationsCommand(): Command {
   command.command('restore <applicationId>').description('Restore a soft-deleted application')
     .action(action(async (context, applicationId: string) => {
       const { data } = await context.client().post<ApplicationRecord>(`${application(applicationId)}/restore`);
-      context.output.result(data, () => context.output.record({ ...data }));
+      context.output.result(data, () => context.output.record(printable(data)));
     }));
+
+  command.addCommand(logoCommand());
 
   return command;
 }

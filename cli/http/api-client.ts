@@ -65,16 +65,24 @@ export class ApiClient {
     return this.request<T>('POST', path, { form });
   }
 
-  async request<T>(method: Dispatcher.HttpMethod, path: string, options: { query?: Query; body?: unknown; form?: FormData }): Promise<ApiResponse<T>> {
+  /** PUTs raw bytes of a media type (an image), not JSON. */
+  putBytes<T>(path: string, bytes: Buffer, contentType: string): Promise<ApiResponse<T>> {
+    return this.request<T>('PUT', path, { bytes: { body: bytes, contentType } });
+  }
+
+  async request<T>(method: Dispatcher.HttpMethod, path: string, options: { query?: Query; body?: unknown; form?: FormData; bytes?: { body: Buffer; contentType: string } }): Promise<ApiResponse<T>> {
     const url = new URL(this.baseUrl + path);
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
     }
     const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json', 'user-agent': USER_AGENT };
-    let body: string | FormData | undefined;
+    let body: string | FormData | Buffer | undefined;
     let dispatcher = this.dispatcher;
     if (options.form) {
       body = options.form;
+    } else if (options.bytes) {
+      headers['content-type'] = options.bytes.contentType;
+      body = options.bytes.body;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.body);

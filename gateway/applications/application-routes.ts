@@ -1,7 +1,10 @@
 import { inParams, inResult } from '../http/access';
-import { route} from '../http/route';
+import { rawBytesOf, route } from '../http/route';
+import { LOGO_CONTENT_TYPES } from '../../shared/policy';
 import type { RouteModule } from '../gateway-deps';
 import type { ApplicationService } from './application-service';
+import type { LogoService } from './logo-service';
+import { receiveLogoBytes } from './logo-upload';
 import type { VersionService } from './version-service';
 import {
   applicationListResponse,
@@ -40,7 +43,7 @@ const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;
 
 /** Applications (create, list, read, update, soft delete and restore) and their versions. */
-export const applicationRoutes: RouteModule<{ applications: ApplicationService; versions: VersionService }> = (deps, { applications, versions }) => {
+export const applicationRoutes: RouteModule<{ applications: ApplicationService; versions: VersionService; logos: LogoService }> = (deps, { applications, versions, logos }) => {
 
   return [
     route({
@@ -89,6 +92,33 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
       params: applicationParams,
       status: 200, response: applicationResponse,
       handle: async ({ params }) => presentApplication(await applications.restore(params.applicationId)),
+    }),
+    route({
+      method: 'put', path: `${APPLICATION}/logo`, operationId: 'setApplicationLogo', guard: 'admin', scope: 'manage',
+      summary: `Set the logo the customer portal shows: the image's raw bytes (${LOGO_CONTENT_TYPES.join(', ')}), replacing any logo before`,
+      application: inParams('applicationId'), audit: { action: 'application.setLogo', target: inParams('applicationId') },
+      params: applicationParams, body: rawBytesOf(LOGO_CONTENT_TYPES),
+      status: 200, response: applicationResponse,
+      handle: async ({ params }, ctx) => {
+        // The type is checked before a byte is read; the bytes are checked against it once read.
+        const declared = logos.admitType(ctx.get('Content-Type') || undefined);
+        return presentApplication(await logos.set(params.applicationId, declared, await receiveLogoBytes(ctx)));
+      },
+    }),
+    route({
+      method: 'get', path: `${APPLICATION}/logo`, operationId: 'getAdminApplicationLogo', guard: 'admin', scope: 'read',
+      summary: "The application's logo, the image itself (ETag: its SHA-256), as the console previews it; 404 when it has none",
+      application: inParams('applicationId'),
+      params: applicationParams,
+      status: [200, 304], response: 'bytes',
+      handle: async ({ params }, ctx) => logos.answer(ctx, params.applicationId, (await applications.require(params.applicationId)).logo),
+    }),
+    route({
+      method: 'delete', path: `${APPLICATION}/logo`, operationId: 'removeApplicationLogo', guard: 'admin', scope: 'manage', summary: "Remove the application's logo",
+      application: inParams('applicationId'), audit: { action: 'application.removeLogo', target: inParams('applicationId') },
+      params: applicationParams,
+      status: 200, response: applicationResponse,
+      handle: async ({ params }) => presentApplication(await logos.remove(params.applicationId)),
     }),
     route({
       method: 'get', path: `${APPLICATION}/versions`, operationId: 'listVersions', guard: 'admin', scope: 'read', summary: "List an application's versions with their files, newest first by the version order",

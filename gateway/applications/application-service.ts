@@ -32,6 +32,7 @@ export class ApplicationService {
         displayName: input.displayName ?? null,
         accentColour: input.accentColour ?? null,
         supportUrl: input.supportUrl ?? null,
+        logo: null,
         isActive: true,
         createdAt: now,
         updatedAt: now,

@@ -6,7 +6,7 @@ import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParam
 import type { LatestBuildRequest } from '../releases/release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, customerApplicationsQuery, licenceParams } from './licence-schemas';
+import { acceptLicenceSchema, customerApplicationParams, customerApplicationsQuery, licenceParams } from './licence-schemas';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
 import { route} from '../http/route';
@@ -27,6 +27,8 @@ import {
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
 import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
 import { SHARE_LINKS_PATH } from '../http/loggable-path';
+import { callerBaseUrl } from '../http/caller-base-url';
+import type { LogoService } from '../applications/logo-service';
 
 /** The download paths; hot routes among them are answered by the hot lane as well as the router. */
 export const DOWNLOAD_URL_PATH = '/v1/downloads/url';
@@ -36,6 +38,7 @@ export const SHARE_LINK_PATH = `${SHARE_LINKS_PATH}/:token`;
 export const LATEST_LINK_PATH = '/v1/downloads/latest/:applicationId/:platform';
 export const LATEST_ARCH_LINK_PATH = `${LATEST_LINK_PATH}/:arch`;
 export const CUSTOMER_APPLICATIONS_PATH = '/v1/downloads/applications';
+export const CUSTOMER_APPLICATION_LOGO_PATH = `${CUSTOMER_APPLICATIONS_PATH}/:applicationId/logo`;
 export const LICENCE_PATH = '/v1/downloads/licence/:applicationId';
 export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 
@@ -44,7 +47,7 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  * download-URL lifetime), share links, whose use needs no key, and the releases a customer may download. Installers, update checks
  * and CI fleets send GET /v1/downloads/url and share-link uses in bursts: those two are hot.
  */
-export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate }> = (deps, { downloads, shareLinks: shares, licences }) => {
+export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate; logos: LogoService }> = (deps, { downloads, shareLinks: shares, licences, logos }) => {
   return [
     route({
       method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
@@ -73,14 +76,22 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       summary: 'The applications the customer may download, oldest first, with how to present them and their licence state',
       query: customerApplicationsQuery,
       status: 200, response: customerApplicationListResponse,
-      handle: async ({ query }, _ctx, customer) => {
+      handle: async ({ query }, ctx, customer) => {
         const { items, total } = await deps.store.applications.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
         const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
+        const baseUrl = callerBaseUrl(deps.config.publicBaseUrl, ctx.state);
         return {
-          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null)),
+          applications: items.map((application, i) => presentCustomerApplication(application, accepted[i] !== null, baseUrl)),
           pagination: pagination(query.page, query.pageSize, total),
         };
       },
+    }),
+    route({
+      method: 'get', path: CUSTOMER_APPLICATION_LOGO_PATH, operationId: 'getApplicationLogo', guard: 'customer',
+      summary: "An application's logo, the image itself (ETag: its SHA-256); 404 when it has none or the customer may not download it",
+      params: customerApplicationParams,
+      status: [200, 304], response: 'bytes',
+      handle: async ({ params }, ctx, customer) => logos.answer(ctx, params.applicationId, (await downloads.application(customer, params.applicationId)).logo),
     }),
     route({
       method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,

@@ -84,6 +84,11 @@ export class DownloadService {
     return this.releases.releases(customer, selector);
   }
 
+  /** An application the customer may download (404 otherwise), as the catalogue holds it. */
+  async application(customer: ReleaseCaller, applicationId: string): Promise<Application> {
+    return this.releases.application(customer, applicationId);
+  }
+
   /** An application's licence as a customer sees it, with their acceptance of it: 404 for an application they may not download. */
   async licence(customer: CustomerPrincipal, applicationId: string): Promise<{ application: Application; acceptance: LicenceAcceptance | null }> {
     const application = await this.releases.application(customer, applicationId);

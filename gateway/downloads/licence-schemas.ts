@@ -3,7 +3,9 @@ import { LICENCE_REVISION_MAX } from '../../shared/policy';
 import { applicationIdField } from '../http/common-schemas';
 import { pageFields } from '../http/pagination';
 
-export const licenceParams = z.object({ applicationId: applicationIdField });
+/** An application a customer names in the path: its licence, its logo. */
+export const customerApplicationParams = z.object({ applicationId: applicationIdField });
+export const licenceParams = customerApplicationParams;
 
 /** The revision the customer read: accepting another than the current one is refused (409). */
 export const acceptLicenceSchema = z

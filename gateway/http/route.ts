@@ -25,6 +25,8 @@ export interface StreamedBody {
   fields?: AnyZodObject;
   /** The name of a form's file field. */
   fileField?: string;
+  /** Raw bytes: the media types the route takes (any, described as application/octet-stream, when left out). */
+  mediaTypes?: readonly string[];
 }
 
 /** Whether a route's body is streamed by its handler rather than parsed ahead. */
@@ -34,6 +36,8 @@ export function isStreamedBody(body: ZodTypeAny | StreamedBody | undefined): bod
 
 export const multipartForm = (fields: AnyZodObject, fileField: string): StreamedBody => ({ kind: 'multipart', fields, fileField });
 export const rawBytes: StreamedBody = { kind: 'bytes' };
+/** Raw bytes of one of `mediaTypes` (the handler checks the Content-Type). */
+export const rawBytesOf = (mediaTypes: readonly string[]): StreamedBody => ({ kind: 'bytes', mediaTypes });
 
 /**
  * What the handler of a streamed-body route gets as its body: the checks the route declares on the

@@ -187,7 +187,8 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
 /** The headers the route's steps set on an answer with `status`. */
 function headersOf(route: Route, status: number): HeadersObject {
   return {
-    ...(status >= 300 && status < 400 ? { Location: { required: true, description: 'Where to go', schema: { type: 'string', format: 'uri' } } } : {}),
+    ...(status >= 300 && status < 400 && status !== 304 ? { Location: { required: true, description: 'Where to go', schema: { type: 'string', format: 'uri' } } } : {}),
+    ...(status === 304 ? { ETag: { required: true, description: 'The validator the request matched', schema: { type: 'string' } } } : {}),
     ...(isRateLimited(route) && status !== 401 ? RATE_LIMIT_HEADERS : {}),
     ...(status === 429 ? RETRY_AFTER_HEADER : {}),
     ...(takesKeyHeader(route) && status < 500 && !REFUSED_BEFORE_HANDLING.has(status) ? REPLAYED_HEADERS : {}),
@@ -221,7 +222,10 @@ function requestBody(body: ZodTypeAny | StreamedBody): ZodRequestBody {
     // A JSON route reads a missing body as {}: the body is required unless {} is valid.
     return { required: !body.safeParse({}).success, content: { 'application/json': { schema: body } } };
   }
-  if (body.kind === 'bytes') return { required: true, content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } as never } } };
+  if (body.kind === 'bytes') {
+    const mediaTypes = body.mediaTypes ?? ['application/octet-stream'];
+    return { required: true, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } as never }])) };
+  }
   const file = z.string().openapi({ contentMediaType: 'application/octet-stream', description: 'The file, with its file name' } as never);
   const form = (body.fields ?? z.object({}).strict()).extend({ [body.fileField ?? 'file']: file });
   return { required: true, content: { 'multipart/form-data': { schema: form } } };
@@ -233,8 +237,8 @@ function statusesOf(route: Route): readonly number[] {
 
 function success(route: Route, status: number): ResponseConfig {
   const description = STATUS_CODES[status] ?? String(status);
-  // HTTP sends no content with 204, whatever the route's other answers carry.
-  if (status === 204) return { description };
+  // HTTP sends no content with 204 or 304, whatever the route's other answers carry.
+  if (status === 204 || status === 304) return { description };
   const { response } = route;
   let content: ResponseConfig['content'];
   // A 206 carries part of a file's bytes (Reply.written), whatever the route answers otherwise.

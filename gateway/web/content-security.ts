@@ -18,15 +18,16 @@ export function bucketOrigins(s3: S3Config | undefined): string[] {
 
 /**
  * The Content-Security-Policy of the console and the portal: scripts, styles, images and fonts from the
- * service itself only (no inline script or style, no other origin), requests to the service and the
- * bucket, no framing, no plugins, no base URL.
+ * service itself only (images also from blob: URLs the page made itself; no inline script or style, no
+ * other origin), requests to the service and the bucket, no framing, no plugins, no base URL.
  */
 export function webAppPolicy(config: Pick<Config, 's3'>): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
-    "img-src 'self' data:",
+    // blob: the portal's logos, fetched with the bearer header and shown from memory.
+    "img-src 'self' data: blob:",
     "font-src 'self'",
     `connect-src 'self'${bucketOrigins(config.s3).map((origin) => ` ${origin}`).join('')}`,
     "manifest-src 'self'",

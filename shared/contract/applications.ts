@@ -1,7 +1,20 @@
 import { z } from 'zod';
-import type { Application, VersionWithFiles } from '../store/models';
+import { LOGO_CONTENT_TYPES } from '../policy';
+import type { Application, ApplicationLogo, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 import { presentVersion, versionResponse } from './versions';
+
+/** An application's logo: its type, size, SHA-256 (hex, also its ETag) and when it was set. */
+export const applicationLogoResponse = z.object({
+  contentType: z.enum(LOGO_CONTENT_TYPES),
+  size: z.number().int(),
+  sha256: z.string(),
+  updatedAt: timestamp,
+});
+
+export function presentApplicationLogo(logo: ApplicationLogo | null): z.input<typeof applicationLogoResponse> | null {
+  return logo && { contentType: logo.contentType, size: logo.size, sha256: logo.sha256, updatedAt: iso(logo.updatedAt) };
+}
 
 export const applicationResponse = z.object({
   applicationId: z.string(),
@@ -22,6 +35,8 @@ export const applicationResponse = z.object({
   displayName: z.string().nullable(),
   accentColour: z.string().nullable(),
   supportUrl: z.string().nullable(),
+  /** The portal's logo (PUT /v1/management/applications/{applicationId}/logo), or null. */
+  logo: applicationLogoResponse.nullable(),
   isActive: z.boolean(),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -43,6 +58,7 @@ export function presentApplication(app: Application): z.input<typeof application
     displayName: app.displayName,
     accentColour: app.accentColour,
     supportUrl: app.supportUrl,
+    logo: presentApplicationLogo(app.logo),
     isActive: app.isActive,
     createdAt: iso(app.createdAt),
     updatedAt: iso(app.updatedAt),
@@ -79,6 +95,8 @@ export const customerApplicationResponse = z.object({
   description: z.string().nullable(),
   accentColour: z.string().nullable(),
   supportUrl: z.string().nullable(),
+  /** Where the logo is read with the customer's key or token (GET, the image itself); null when the application has none. */
+  logoUrl: z.string().nullable(),
   licence: z.object({
     required: z.boolean(),
     revision: z.number().int().nullable(),
@@ -87,7 +105,11 @@ export const customerApplicationResponse = z.object({
   }),
 });
 
-export function presentCustomerApplication(app: Application, accepted: boolean): z.input<typeof customerApplicationResponse> {
+/** The customer route that answers an application's logo, under `baseUrl` (the caller's: a path token stays in it). */
+export const customerLogoUrl = (baseUrl: string, applicationId: string): string =>
+  `${baseUrl}/v1/downloads/applications/${encodeURIComponent(applicationId)}/logo`;
+
+export function presentCustomerApplication(app: Application, accepted: boolean, baseUrl: string): z.input<typeof customerApplicationResponse> {
   const required = app.licenceText !== null && app.licenceRevision !== null;
   return {
     applicationId: app.applicationId,
@@ -95,6 +117,7 @@ export function presentCustomerApplication(app: Application, accepted: boolean):
     description: app.description,
     accentColour: app.accentColour,
     supportUrl: app.supportUrl,
+    logoUrl: app.logo ? customerLogoUrl(baseUrl, app.applicationId) : null,
     licence: { required, revision: required ? app.licenceRevision : null, accepted: !required || accepted },
   };
 }

@@ -1,4 +1,4 @@
-import type { ACCESS_TOKEN_RESET_PERIODS } from '../policy';
+import type { ACCESS_TOKEN_RESET_PERIODS, LOGO_CONTENT_TYPES } from '../policy';
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
 import type { Scope } from '../scopes';
@@ -40,11 +40,22 @@ export interface Application {
   displayName: string | null;
   accentColour: string | null;
   supportUrl: string | null;
+  /** The portal's logo of the application (its bytes in object storage under logoStorageKey); null when none. */
+  logo: ApplicationLogo | null;
   /** false while soft-deleted. */
   isActive: boolean;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+}
+
+/** An application's logo as the record holds it: what its stored bytes are, and when they were set. */
+export interface ApplicationLogo {
+  contentType: (typeof LOGO_CONTENT_TYPES)[number];
+  size: number;
+  /** SHA-256 of the bytes, hex: the object's key and the answer's ETag. */
+  sha256: string;
+  updatedAt: Date;
 }
 
 /** A customer's acceptance of one revision of an application's licence; the first acceptance of a revision is kept. */

@@ -10,6 +10,7 @@ import type {
   CustomerVersionSeen,
   ApiKey,
   Application,
+  ApplicationLogo,
   AuditEntry,
   AuditOutcome,
   Customer,
@@ -141,6 +142,12 @@ export type FileDeletion =
 /** What PATCH may change of an access token. */
 export type AccessTokenPatch = Partial<Omit<AccessToken, 'tokenId' | 'customerId' | 'tokenHash' | 'prefix' | 'createdAt' | 'updatedAt' | 'lastUsedAt' | 'revokedAt'>>;
 
+/** What replaceApplicationLogo did: the application as written, and the logo it had before (null for none). */
+export interface LogoReplacement {
+  application: Application;
+  previous: ApplicationLogo | null;
+}
+
 /** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
 export interface CustomerDeletion {
   customer: Customer;
@@ -266,6 +273,12 @@ export interface ApplicationStore {
    * acceptance (its time and address) and returns it, concurrent acceptances included.
    */
   recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance>;
+  /**
+   * Sets (or with null removes) a live application's logo, in one write, and returns the application
+   * with the logo it replaced, so the caller deletes the replaced bytes once nothing points at them.
+   * Null when no live application has that id.
+   */
+  replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null>;
   /** The customer's acceptance of that revision of the application's licence, or null. */
   getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
 }
@@ -350,7 +363,8 @@ export interface AccountStore {
   updateCustomer(customerId: string, patch: CustomerPatch, at: Date): Promise<Customer | null>;
   /**
    * Deletes a customer: its record goes, its keys, access tokens and share links are revoked at `at`, its id leaves
-   * every application's customerIds, and its activity is anonymised (customerId, clientIp and
+   * every application's customerIds, its licence acceptances are removed (a customer created again
+   * with the id accepts again), and its activity is anonymised (customerId, clientIp and
    * userAgent of its events set to null); events stay, so statistics keep counting them. null when
    * the customer is unknown. SQLite does it in one IMMEDIATE transaction; MongoDB deletes the record
    * last, so a deletion cut short is finished by a repeat.

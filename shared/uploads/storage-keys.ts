@@ -20,3 +20,9 @@ export function formStagingTime(name: string): number | null {
   const match = FORM_STAGING.exec(name);
   return match ? parseInt(match[1], 36) : null;
 }
+
+/**
+ * An application's logo, addressed by its SHA-256: a replaced logo's bytes are under another key, so
+ * nothing reads them once the record points at the new one, and they are deleted after.
+ */
+export const logoStorageKey = (applicationId: string, sha256: string): string => `logos/${applicationId}/${sha256}`;

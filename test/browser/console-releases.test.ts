@@ -2,10 +2,11 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { checkAndPhotograph, launchBrowser, openPage, WatchedPage } from '../support/browser';
 import { signInToConsole } from '../support/console-session';
 import { createAdminKey, storeRelease } from '../support/factories';
+import { pngImage, svgImage } from '../support/images';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -30,6 +31,17 @@ function writeBigFile(file: string, bytes: number): void {
     fs.writeSync(fd, block, 0, Math.min(MIB, bytes - offset));
   }
   fs.closeSync(fd);
+}
+
+/** The width an image decoded to, once it has loaded (0 when it could not be decoded). */
+async function decodedWidth(image: Locator): Promise<number> {
+  type Loading = { complete: boolean; naturalWidth: number; addEventListener(type: string, listener: () => void): void };
+  await image.waitFor();
+  return image.evaluate((element) => new Promise<number>((resolve) => {
+    const loading = element as unknown as Loading;
+    if (loading.complete) resolve(loading.naturalWidth);
+    else loading.addEventListener('load', () => resolve(loading.naturalWidth));
+  }));
 }
 
 /** Drops files made in the page on the drop zone the way a browser delivers a drag and drop: a DataTransfer on a drop event. */
@@ -217,6 +229,34 @@ describe('console: applications, releases and resumable uploads from the browser
     watched.assertProblemFree();
   });
 
+  it('uploads an application\'s logo with a preview, shows it, refuses an SVG in words, and removes it', async () => {
+    const { page } = watched;
+    await app.http.post('/v1/management/applications', { applicationId: 'logo-app', name: 'Logo App' });
+    await signInToConsole(page, app.adminKey);
+    await page.getByRole('link', { name: 'Logo App' }).click();
+    await page.getByText('No logo: the portal shows the name alone.').waitFor();
+    expect(await page.getByRole('button', { name: 'Upload logo' }).isDisabled()).to.equal(true);
+
+    await page.getByLabel('Choose a logo').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: svgImage() });
+    await page.getByText('Choose a PNG, JPEG or WebP image.').waitFor();
+    expect(await page.getByRole('button', { name: 'Upload logo' }).isDisabled()).to.equal(true);
+
+    const png = pngImage(80, [30, 80, 200]);
+    await page.getByLabel('Choose a logo').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    expect(await decodedWidth(page.getByRole('img', { name: 'Preview of the chosen logo for Logo App' }))).to.equal(80);
+    await page.getByRole('button', { name: 'Upload logo' }).click();
+    expect(await decodedWidth(page.getByRole('img', { name: 'Logo of Logo App' }))).to.equal(80);
+    await page.getByText(/image\/png, .+, set /).waitFor();
+    expect((await app.http.get('/v1/management/applications/logo-app')).body.data.logo).to.include({ contentType: 'image/png', size: png.length });
+    await checkAndPhotograph(page, 'console-application-logo');
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Remove logo' }).click();
+    await page.getByText('No logo: the portal shows the name alone.').waitFor();
+    expect((await app.http.get('/v1/management/applications/logo-app')).body.data.logo).to.equal(null);
+    watched.assertProblemFree();
+  });
+
   it('shows a read-only key no write action, and says why', async () => {
     await app.http.post('/v1/management/applications', { applicationId: 'viewed-app', name: 'Viewed App' });
     await storeRelease(app.core.store, 'viewed-app', '2.0.0', { status: 'yanked', releaseNotes: '**Bold** notes' });
@@ -227,7 +267,7 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.getByText('Your key lacks the manage scope.').first().waitFor();
     await checkAndPhotograph(page, 'console-applications-read-only');
     await page.getByRole('link', { name: 'Viewed App' }).click();
-    for (const name of ['Edit application', 'Delete application', 'New version']) {
+    for (const name of ['Edit application', 'Delete application', 'New version', 'Upload logo']) {
       expect(await page.getByRole('button', { name }).isDisabled(), name).to.equal(true);
     }
     await page.getByText('Your key lacks the publish scope.').waitFor();

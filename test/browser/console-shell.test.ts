@@ -32,6 +32,8 @@ describe('console: signing in, the shell and its security headers (real Chromium
     const policy = page.headers.get('content-security-policy') ?? '';
     expect(policy).to.include("default-src 'none'").and.include("script-src 'self'").and.include("frame-ancestors 'none'");
     expect(policy).not.to.match(/unsafe-inline|unsafe-eval|https?:\/\//);
+    // Images from the service, and from blob: URLs the page made (the portal's logos): nothing else.
+    expect(policy).to.include("img-src 'self' data: blob:;");
     const html = await page.text();
     expect(html).not.to.match(/<script(?![^>]*\bsrc=)/);
     const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1] as string;

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { checkAndPhotograph, launchBrowser, openPage } from '../support/browser';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { pngImage } from '../support/images';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const UA = {
@@ -31,6 +32,8 @@ describe('portal: customers download in a real Chromium', function () {
     ({ applicationId: deskTool } = await createApplication(app, {
       name: 'desk-tool', displayName: 'Desk Tool', customerIds: [customer.customerId], accentColour: '#0b6e4f', supportUrl: 'https://support.example.com/desk',
     }));
+    const logo = await app.http.request('PUT', `/v1/management/applications/${deskTool}/logo`, { body: pngImage(96), headers: { 'content-type': 'image/png' } });
+    expect(logo.status, logo.raw.toString()).to.equal(200);
     ({ applicationId: gated } = await createApplication(app, { name: 'Licensed Tool', customerIds: [customer.customerId], licenceText: LICENCE }));
     await createApplication(app, { name: 'Not Yours', customerIds: [other.customerId] });
     const upload = async (applicationId: string, version: string, fileName: string, platform: string, arch: string) => {
@@ -78,10 +81,29 @@ describe('portal: customers download in a real Chromium', function () {
     await page.getByRole('link', { name: 'Get help with Desk Tool' }).waitFor();
     expect(await page.getByRole('heading', { name: /Version 2\.0\.0/ }).count()).to.equal(1);
     await page.getByText('Older releases (1)').waitFor();
+    await expectLogoShown(page, 'Desk Tool');
+    // An application without a logo shows none.
+    expect(await page.getByRole('region', { name: 'Licensed Tool' }).getByRole('img').count()).to.equal(0);
     await checkAndPhotograph(page, 'portal-downloads');
     watched.assertProblemFree();
     await watched.close();
   });
+
+  /** The logo beside the application's name: fetched with the credential, decoded, shown from a blob: URL. */
+  async function expectLogoShown(page: Page, name: string) {
+    const logo = page.getByRole('region', { name }).getByRole('img', { name });
+    await logo.waitFor();
+    // Waits for the image to load (complete), then reads its decoded width.
+    type Decoded = { naturalWidth: number; src: string };
+    await logo.evaluate((element) => new Promise((resolve) => {
+      const image = element as unknown as Decoded & { complete: boolean; addEventListener(type: string, listener: () => void): void };
+      if (image.complete) resolve(true);
+      else image.addEventListener('load', () => resolve(true));
+    }));
+    const shown = await logo.evaluate((element) => ({ width: (element as unknown as Decoded).naturalWidth, src: (element as unknown as Decoded).src }));
+    expect(shown.width).to.equal(96);
+    expect(shown.src).to.match(/^blob:/);
+  }
 
   it('offers the build for the visitor: Windows, Linux, and both Mac arches on macOS', async () => {
     const primaries = async (userAgent: string, hints: keyof typeof HINTS = 'none') => {
@@ -150,6 +172,7 @@ describe('portal: customers download in a real Chromium', function () {
     await page.getByRole('heading', { name: 'Desk Tool' }).waitFor();
     expect(page.url()).to.equal(`${app.config.publicBaseUrl}/portal`);
     await page.getByText('Opened from a download link').waitFor();
+    await expectLogoShown(page, 'Desk Tool');
     const release = page.getByRole('article', { name: 'Version 2.0.0' });
     const [download] = await Promise.all([page.waitForEvent('download'), release.getByRole('button', { name: 'Download for Windows (x64)' }).click()]);
     expect(download.suggestedFilename()).to.equal('DeskTool-Setup-2.0.0.exe');

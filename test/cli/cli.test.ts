@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { pngImage } from '../support/images';
 import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
 import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -133,6 +134,36 @@ describe('bds CLI', function () {
       const human = await admin.run(['apps', 'list', '--page-size', '100']);
       expect(human.code).to.equal(0);
       expect(human.stdout).to.include(applicationId).and.to.match(/page 1 of \d+/);
+    });
+
+    it('applications: sets a logo from a file and removes it, in JSON and in words, and refuses a file that is not an image', async () => {
+      const applicationId = uniqueId('cli-logo');
+      await admin.run(['apps', 'create', applicationId, '--name', 'Logo app']);
+      const png = pngImage(20);
+      const file = path.join(admin.home, 'logo.png');
+      fs.writeFileSync(file, png);
+      const set = await admin.run(['apps', 'logo', 'set', applicationId, file, '--json']);
+      expect(set.code, set.stderr).to.equal(0);
+      expect(jsonOf<{ logo: Record<string, unknown> }>(set).logo).to.include({ contentType: 'image/png', size: png.length, sha256: sha256(png) });
+      const shown = await admin.run(['apps', 'show', applicationId]);
+      expect(shown.stdout).to.match(new RegExp(`logo: +image/png, .+, sha256 ${sha256(png)}`));
+
+      // Named otherwise, its type is given; an SVG is refused by the service, an unknown extension before sending.
+      const renamed = path.join(admin.home, 'logo.img');
+      fs.writeFileSync(renamed, png);
+      expect((await admin.run(['apps', 'logo', 'set', applicationId, renamed, '--type', 'image/png'])).stdout).to.match(/^logo of .+ set: image\/png/);
+      expect((await admin.run(['apps', 'logo', 'set', applicationId, renamed, '--json'])).code).to.equal(2);
+      const svg = path.join(admin.home, 'logo.svg');
+      fs.writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+      expect((await admin.run(['apps', 'logo', 'set', applicationId, svg, '--type', 'image/svg+xml', '--json'])).code).to.equal(2);
+      const mismatch = await admin.run(['apps', 'logo', 'set', applicationId, svg, '--type', 'image/png', '--json']);
+      expect(mismatch.code).to.equal(1);
+      expect(errorOf(mismatch).message).to.match(/not a PNG image/);
+
+      const removed = await admin.run(['apps', 'logo', 'remove', applicationId, '--json']);
+      expect(removed.code, removed.stderr).to.equal(0);
+      expect(jsonOf<{ logo: unknown }>(removed).logo).to.equal(null);
+      expect((await admin.run(['apps', 'logo', 'remove', applicationId])).stdout).to.match(/^logo of .+ removed/);
     });
 
     it('versions: list and update of tier and notes', async () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { smallUploadForm, SmallUpload } from '../support/factories';
+import { pngImage } from '../support/images';
 import type { HttpClient, HttpResult } from '../support/http-client';
 
 export interface SeededCustomer {
@@ -58,6 +59,8 @@ export interface Fixture {
   /** Share links of the premium customer for main/OPEN. */
   /** Tokens of the premium customer's links; `managed`: one the vendor's revocation by id aims at. */
   shares: { active: string; spare: string; revoked: string; managed: string };
+  /** The SHA-256 of the main application's logo (a PNG). */
+  logoSha256: string;
   /** A signed download URL of the main file (path and query). */
   downloadTarget: string;
   /**
@@ -107,6 +110,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const deleted = await application('deleted', [premium.customerId]);
   const spare = await application('spare', []);
   const limited = await application('limited', []);
+  const logo = expectStatus(await http.request('PUT', `/v1/management/applications/${main}/logo`, { body: pngImage(16), headers: { 'content-type': 'image/png' } }), 200);
   expectStatus(await http.delete(`/v1/management/applications/${deleted}`), 200);
 
   const adminKey = async (scopes: string[], applicationIds?: string[]): Promise<SeededAdminKey> => {
@@ -165,6 +169,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
 
   return {
     tag,
+    logoSha256: logo.logo.sha256 as string,
     apps: { main, deleted, spare, limited },
     versions: { ...FIXTURE_VERSIONS },
     files: { main: mainFile, signature, dependency, premium: premiumFile },

@@ -51,9 +51,9 @@ describe('application branding and the customer applications list', () => {
     expect(res.headers.get('cache-control')).to.equal('no-store');
     expect(res.body.data).to.deep.equal({
       applications: [
-        { applicationId: plain.applicationId, name: 'Plain tool', description: null, accentColour: null, supportUrl: null, licence: { required: false, revision: null, accepted: true } },
+        { applicationId: plain.applicationId, name: 'Plain tool', description: null, accentColour: null, supportUrl: null, logoUrl: null, licence: { required: false, revision: null, accepted: true } },
         {
-          applicationId: branded.applicationId, name: 'Studio', description: 'Edits things', accentColour: '#ff8800', supportUrl: 'https://support.example.com',
+          applicationId: branded.applicationId, name: 'Studio', description: 'Edits things', accentColour: '#ff8800', supportUrl: 'https://support.example.com', logoUrl: null,
           licence: { required: true, revision: 1, accepted: false },
         },
       ],

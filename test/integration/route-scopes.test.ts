@@ -4,6 +4,7 @@ import { grants, Scope, SCOPES } from '../../shared/scopes';
 import type { AuditEntry } from '../../shared/store/models';
 import { createAdminKey, createApplication, smallUploadForm, uploadSmallFile } from '../support/factories';
 import type { HttpResult } from '../support/http-client';
+import { pngImage } from '../support/images';
 import { startTestApp, TestApp } from '../support/test-app';
 
 /** A key the table is run with: what it holds, and the applications it is limited to. */
@@ -104,6 +105,10 @@ describe('scopes on every route of the route table', function () {
     const method = route.method.toUpperCase();
     const options = { key: key.apiKey };
     if (route.body === undefined) return app.http.request(method, `${path}${query}`, options);
+    if ('kind' in route.body && route.body.kind === 'bytes') {
+      // Raw bytes of the first type the route takes (a logo: a PNG).
+      return app.http.request(method, `${path}${query}`, { ...options, body: pngImage(8), headers: { 'content-type': route.body.mediaTypes?.[0] ?? 'application/octet-stream' } });
+    }
     if ('kind' in route.body) {
       return app.http.request(method, `${path}${query}`, { ...options, body: smallUploadForm({ applicationId, version: fresh('v') }) });
     }

@@ -39,6 +39,7 @@ export function application(applicationId: string, overrides: Partial<Applicatio
     displayName: null,
     accentColour: null,
     supportUrl: null,
+    logo: null,
     isActive: true,
     createdAt: at(0),
     updatedAt: at(0),

@@ -39,6 +39,8 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
+  /** A raw body sent as it is, with its own type (a logo image), instead of a JSON `body`. */
+  bytes?: Blob;
   /** Another key than the session's (sign-in checks a key before keeping it). */
   key?: string;
   signal?: AbortSignal;
@@ -61,14 +63,15 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   const headers: Record<string, string> = { Accept: 'application/json' };
   const key = options.key ?? session.key();
   if (key) headers.Authorization = `Bearer ${key}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.bytes) headers['Content-Type'] = options.bytes.type || 'application/octet-stream';
+  else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
   let response: Response;
   try {
     response = await fetch(withQuery(path, options.query), {
       method: options.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       signal: options.signal,
       cache: 'no-store',
     });

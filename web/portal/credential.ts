@@ -41,10 +41,13 @@ export function customerPath(credential: Credential, path: string): string {
   return credential.kind === 'token' ? `/t/${encodeURIComponent(credential.token)}${path}` : path;
 }
 
+/** What the credential sends as its bearer header: the key, or the token. */
+export const bearerOf = (credential: Credential): string => (credential.kind === 'key' ? credential.key : credential.token);
+
 /**
  * Calls a customer route of the API with the credential, always as the bearer header (a token in a
  * header never appears in a request line); the path form is for links a person copies (curl).
  */
 export function customerApi<T>(credential: Credential, path: string, options: RequestOptions = {}): Promise<T> {
-  return api<T>(path, { ...options, key: credential.kind === 'key' ? credential.key : credential.token });
+  return api<T>(path, { ...options, key: bearerOf(credential) });
 }

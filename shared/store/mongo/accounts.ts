@@ -65,6 +65,7 @@ export class MongoAccounts implements AccountStore {
       this.models.shareLinks.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.accessTokens.updateMany({ customerId, revokedAt: null }, { $set: { revokedAt: at } }),
       this.models.applications.updateMany({ customerIds: customerId }, { $pull: { customerIds: customerId }, $set: { updatedAt: at } }),
+      this.models.licenceAcceptances.deleteMany({ customerId }),
     ]);
     // Events stay (statistics count them); what names the person goes.
     const events = await this.models.events.updateMany({ customerId }, { $set: { customerId: null, clientIp: null, userAgent: null } });

@@ -1,7 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { requirePage } from '../bounds';
-import type { Application, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, Page, ApplicationStore } from '../store';
+import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
+import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toApplication } from './records';
@@ -54,6 +54,15 @@ export class MongoApplications implements ApplicationStore {
 
   async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
     return this.change({ applicationId, deletedAt: null }, { ...definedFields(patch), updatedAt: at });
+  }
+
+  async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {
+    // The document as it was before this write: its logo is the one this write replaced.
+    const before = await this.models.applications
+      .findOneAndUpdate({ applicationId, deletedAt: null }, { $set: { logo, updatedAt: at } }, { new: false })
+      .lean<ApplicationDoc>();
+    if (!before) return null;
+    return { application: toApplication({ ...before, logo, updatedAt: at }), previous: toApplication(before).logo };
   }
 
   async recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {

@@ -36,6 +36,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     displayName: orNull(doc.displayName),
     accentColour: orNull(doc.accentColour),
     supportUrl: orNull(doc.supportUrl),
+    logo: doc.logo ? { contentType: doc.logo.contentType, size: doc.logo.size, sha256: doc.logo.sha256, updatedAt: doc.logo.updatedAt } : null,
     isActive: orNull(doc.deletedAt) === null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

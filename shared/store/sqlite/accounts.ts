@@ -56,6 +56,7 @@ export class SqliteAccounts implements AccountStore {
         `UPDATE applications SET customer_ids = (SELECT json_group_array(value) FROM json_each(applications.customer_ids) WHERE value != ?), updated_at = ?
          WHERE EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)`,
       ).run(customerId, ms, customerId);
+      this.database.prepare('DELETE FROM licence_acceptances WHERE customer_id = ?').run(customerId);
       // Events stay (statistics count them); what names the person goes.
       const anonymisedEvents = this.database.prepare('UPDATE events SET customer_id = NULL, client_ip = NULL, user_agent = NULL WHERE customer_id = ?')
         .run(customerId).changes;

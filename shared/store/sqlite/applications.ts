@@ -1,8 +1,8 @@
 import { requirePage } from '../bounds';
-import type { Application, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, Page, ApplicationStore } from '../store';
+import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
+import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { applicationFromRow, licenceAcceptanceFromRow, toMillis } from './rows';
+import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, toMillis } from './rows';
 
 export class SqliteApplications implements ApplicationStore {
   constructor(private readonly database: SqliteDatabase) {}
@@ -11,12 +11,13 @@ export class SqliteApplications implements ApplicationStore {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, sparkle_public_key, default_version_status,
-             licence_text, licence_revision, display_name, accent_colour, support_url, created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             licence_text, licence_revision, display_name, accent_colour, support_url, logo_content_type, logo_size, logo_sha256, logo_updated_at,
+             created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
           app.sparklePublicKey, app.defaultVersionStatus, app.licenceText, app.licenceRevision, app.displayName, app.accentColour, app.supportUrl,
-          toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
+          ...Object.values(logoColumns(app.logo)), toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
   }
@@ -69,6 +70,18 @@ export class SqliteApplications implements ApplicationStore {
     };
     const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
     return changed ? this.getApplication(applicationId) : null;
+  }
+
+  async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {
+    // One IMMEDIATE transaction: the logo read as replaced is the one this write replaced.
+    const replace = this.database.db.transaction((): LogoReplacement | null => {
+      const before = this.database.prepare('SELECT * FROM applications WHERE application_id = ? AND deleted_at IS NULL').get(applicationId) as Row | undefined;
+      if (!before) return null;
+      this.database.update('applications', 'application_id = ?', [applicationId], logoColumns(logo), at);
+      const after = this.database.prepare('SELECT * FROM applications WHERE application_id = ?').get(applicationId) as Row;
+      return { application: applicationFromRow(after), previous: applicationFromRow(before).logo };
+    });
+    return replace.immediate();
   }
 
   async recordLicenceAcceptance(acceptance: LicenceAcceptance): Promise<LicenceAcceptance> {

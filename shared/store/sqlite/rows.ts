@@ -5,6 +5,7 @@ import type {
   AdminKey,
   ApiKey,
   Application,
+  ApplicationLogo,
   AuditEntry,
   AuditOutcome,
   Customer,
@@ -51,10 +52,31 @@ export function applicationFromRow(row: Row): Application {
     displayName: optionalText(row.display_name),
     accentColour: optionalText(row.accent_colour),
     supportUrl: optionalText(row.support_url),
+    logo: logoFromRow(row),
     isActive: row.deleted_at === null,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
     deletedAt: optionalDate(row.deleted_at),
+  };
+}
+
+function logoFromRow(row: Row): ApplicationLogo | null {
+  if (row.logo_sha256 === null || row.logo_sha256 === undefined) return null;
+  return {
+    contentType: text(row.logo_content_type) as ApplicationLogo['contentType'],
+    size: Number(row.logo_size),
+    sha256: text(row.logo_sha256),
+    updatedAt: date(row.logo_updated_at),
+  };
+}
+
+/** An application's logo columns: all null when it has none. */
+export function logoColumns(logo: ApplicationLogo | null): Row {
+  return {
+    logo_content_type: logo?.contentType ?? null,
+    logo_size: logo?.size ?? null,
+    logo_sha256: logo?.sha256 ?? null,
+    logo_updated_at: toMillis(logo?.updatedAt),
   };
 }
 

@@ -545,6 +545,19 @@ CREATE TABLE customer_versions (
 ) WITHOUT ROWID;
 `;
 
+/** Applications gain a logo for the customer portal: what its stored bytes are (null columns: none). */
+const APPLICATION_LOGOS = `
+ALTER TABLE applications ADD COLUMN logo_content_type TEXT;
+ALTER TABLE applications ADD COLUMN logo_size INTEGER;
+ALTER TABLE applications ADD COLUMN logo_sha256 TEXT;
+ALTER TABLE applications ADD COLUMN logo_updated_at INTEGER;
+`;
+
+/** A customer's deletion removes its licence acceptances: found by customer, not by a scan. */
+const ACCEPTANCES_BY_CUSTOMER = `
+CREATE INDEX licence_acceptances_customer ON licence_acceptances(customer_id);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -574,6 +587,8 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(YANK_REASONS),
   (db) => db.exec(UPDATE_CHECKS),
   (db) => db.exec(DOWNLOAD_BREAKDOWNS),
+  (db) => db.exec(APPLICATION_LOGOS),
+  (db) => db.exec(ACCEPTANCES_BY_CUSTOMER),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -76,7 +76,7 @@ describeStoreContract('accounts', (subject) => {
   });
 
   describe('deleting a customer', () => {
-    it('deletes the record, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
+    it('deletes the record and its licence acceptances, revokes its keys, access tokens and share links, leaves applications, anonymises its activity and keeps its counts', async () => {
       await store.accounts.createCustomer(customer('cust_1'));
       await store.accounts.createCustomer(customer('cust_2'));
       await store.accounts.createApiKey(apiKey('key_1', { customerId: 'cust_1', keyHash: 'h1' }));
@@ -88,6 +88,10 @@ describeStoreContract('accounts', (subject) => {
       await store.accessTokens.createAccessToken(accessToken('tok_2', { customerId: 'cust_2' }));
       await store.applications.createApplication(application('app_1', { customerIds: ['cust_2', 'cust_1', 'cust_3'] }));
       await store.applications.createApplication(application('app_2', { customerIds: ['cust_2'] }));
+      const acceptance = (applicationId: string, customerId: string, revision: number) => ({ applicationId, customerId, revision, acceptedAt: at(1), clientIp: null });
+      for (const accepted of [acceptance('app_1', 'cust_1', 1), acceptance('app_1', 'cust_1', 2), acceptance('app_2', 'cust_1', 1), acceptance('app_1', 'cust_2', 1)]) {
+        await store.applications.recordLicenceAcceptance(accepted);
+      }
       await store.activity.insertEvents([
         event('d_1', { customerId: 'cust_1', timestamp: at(2) }),
         event('d_2', { customerId: 'cust_2', timestamp: at(3) }),
@@ -113,6 +117,11 @@ describeStoreContract('accounts', (subject) => {
         ['d_3', null, null, null], ['d_2', 'cust_2', '203.0.113.7', event('d_2').userAgent], ['d_1', null, null, null],
       ]);
       expect(await store.activity.listDailyCounts('app_1', {})).to.deep.equal([daily('app_1', '1.0.0', at(0).toISOString().slice(0, 10), 3)]);
+      // Its licence acceptances go with it (a customer created again with its id accepts again); others' stay.
+      expect(await store.applications.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);
+      expect(await store.applications.getLicenceAcceptance('app_1', 'cust_1', 2)).to.equal(null);
+      expect(await store.applications.getLicenceAcceptance('app_2', 'cust_1', 1)).to.equal(null);
+      expect(await store.applications.getLicenceAcceptance('app_1', 'cust_2', 1)).to.deep.equal(acceptance('app_1', 'cust_2', 1));
       expect(await store.accounts.deleteCustomer('cust_1', at(11))).to.equal(null);
     });
   });

@@ -42,6 +42,40 @@ describeStoreContract('applications', (subject) => {
       .to.deep.include({ displayName: null, accentColour: null, supportUrl: null });
   });
 
+  it('sets, replaces and removes an application\'s logo, answering the logo each write replaced', async () => {
+    const app = application('app_1');
+    await store.applications.createApplication(app);
+    const png = { contentType: 'image/png' as const, size: 1234, sha256: 'a'.repeat(64), updatedAt: at(1) };
+    const webp = { contentType: 'image/webp' as const, size: 99, sha256: 'b'.repeat(64), updatedAt: at(2) };
+    expect(await store.applications.replaceApplicationLogo('app_1', png, at(1))).to.deep.equal({ application: { ...app, logo: png, updatedAt: at(1) }, previous: null });
+    expect(await store.applications.getApplication('app_1')).to.deep.equal({ ...app, logo: png, updatedAt: at(1) });
+    expect((await store.applications.listApplications({ page: 1, pageSize: 10 })).items[0].logo).to.deep.equal(png);
+    // Other changes keep it.
+    expect(await store.applications.updateApplication('app_1', { displayName: 'Studio' }, at(2))).to.deep.include({ logo: png });
+    expect(await store.applications.replaceApplicationLogo('app_1', webp, at(3))).to.deep.equal({
+      application: { ...app, displayName: 'Studio', logo: webp, updatedAt: at(3) }, previous: png,
+    });
+    expect(await store.applications.replaceApplicationLogo('app_1', null, at(4))).to.deep.include({ previous: webp });
+    expect(await store.applications.getApplication('app_1')).to.deep.include({ logo: null, updatedAt: at(4) });
+    expect(await store.applications.replaceApplicationLogo('app_1', null, at(5))).to.deep.include({ previous: null });
+    // Unknown and soft-deleted applications are not written.
+    expect(await store.applications.replaceApplicationLogo('app_unknown', png, at(6))).to.equal(null);
+    await store.applications.softDeleteApplication('app_1', at(7));
+    expect(await store.applications.replaceApplicationLogo('app_1', png, at(8))).to.equal(null);
+    expect(await store.applications.getApplication('app_1', { includeDeleted: true })).to.deep.include({ logo: null, updatedAt: at(7) });
+  });
+
+  it('gives each of concurrent logo replacements a different replaced logo, so each replaced one is deleted once', async () => {
+    await store.applications.createApplication(application('app_1'));
+    const logos = Array.from({ length: 6 }, (_, i) => ({ contentType: 'image/png' as const, size: i + 1, sha256: String(i).repeat(64), updatedAt: at(i) }));
+    const replacements = await Promise.all(logos.map((logo, i) => store.applications.replaceApplicationLogo('app_1', logo, at(i))));
+    const previous = replacements.map((r) => r?.previous?.sha256 ?? null);
+    const final = (await store.applications.getApplication('app_1'))?.logo?.sha256;
+    // A chain: every logo but the last one written was replaced exactly once, and the first write replaced none.
+    expect(previous.filter((sha) => sha === null)).to.have.length(1);
+    expect([...previous.filter((sha): sha is string => sha !== null), final].sort()).to.deep.equal(logos.map((l) => l.sha256).sort());
+  });
+
   it('records licence acceptances per customer and revision, keeping the first acceptance of a revision', async () => {
     const first = { applicationId: 'app_1', customerId: 'cust_1', revision: 1, acceptedAt: at(1), clientIp: '203.0.113.7' };
     expect(await store.applications.getLicenceAcceptance('app_1', 'cust_1', 1)).to.equal(null);

@@ -8,6 +8,7 @@ import { customerFuzzers } from './customers';
 import { customerShareLinkFuzzers } from './customer-share-links';
 import { deletionFuzzers } from './deletions';
 import { downloadFuzzers } from './downloads';
+import { logoFuzzers } from './logos';
 import { metricsFuzzers } from './metrics';
 import { packageFeedFuzzers } from './package-feeds';
 import type { RouteFuzzer } from './route-fuzzer';
@@ -31,6 +32,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...packageFeedFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
+    ...logoFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
     ...customerShareLinkFuzzers(context),

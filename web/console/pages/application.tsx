@@ -8,6 +8,7 @@ import { useLoad } from '../../common/hooks';
 import { navigate } from '../../common/router';
 import { usePermission } from '../caller';
 import { ApplicationFields, applicationFieldsBody, type ApplicationFieldValues } from '../application-fields';
+import { ApplicationLogoPanel } from '../application-logo';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
 
@@ -72,6 +73,7 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
         <dd>{app.updateSigningKey ? <><code>{app.updateSigningKey.slice(0, 24)}…</code> <CopyButton value={app.updateSigningKey} label="Copy key" /></> : 'none: signatures are stored unverified'}</dd>
         <dt>Customers with access</dt><dd>{app.customerIds.length}</dd>
       </dl>
+      <ApplicationLogoPanel app={app} canManage={canManage} onChanged={loaded.reload} />
       <Versions app={app} canPublish={canPublish} />
     </>
   );

@@ -5,7 +5,8 @@ import type { VisitorPlatform } from '../../../shared/releases/visitor-platform'
 import { ApiError, type Wire } from '../../common/api';
 import { ErrorNotice, Loading } from '../../common/components';
 import { useLoad } from '../../common/hooks';
-import { customerApi, type Credential } from '../credential';
+import { AuthorizedImage } from '../../common/authorized-image';
+import { bearerOf, customerApi, type Credential } from '../credential';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { detectVisitor } from '../visitor';
@@ -56,6 +57,9 @@ function ApplicationCard({ application, credential, visitor }: { application: Po
   return (
     <section class="card app-card" style={style} aria-labelledby={`app-${application.applicationId}`}>
       <header>
+        {application.logoUrl && (
+          <AuthorizedImage path={`/v1/downloads/applications/${encodeURIComponent(application.applicationId)}/logo`} bearer={bearerOf(credential)} alt={name} />
+        )}
         <h2 id={`app-${application.applicationId}`}>{name}</h2>
       </header>
       {application.description && <p>{application.description}</p>}

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { Application, FileRecord, LicenceAcceptance, Version } from '../../models';
+import type { Application, ApplicationLogo, FileRecord, LicenceAcceptance, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -8,7 +8,7 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl';
+type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl' | 'logo';
 export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
   & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
@@ -41,6 +41,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     displayName: String,
     accentColour: String,
     supportUrl: String,
+    logo: new Schema<ApplicationLogo>({ contentType: String, size: Number, sha256: String, updatedAt: Date }, { _id: false }),
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
@@ -66,6 +67,8 @@ export const licenceAcceptanceSchema = new Schema<LicenceAcceptance>(
   collectionOptions('licenceAcceptances'),
 );
 licenceAcceptanceSchema.index({ applicationId: 1, customerId: 1, revision: 1 }, uniqueIndex('unique_licenceAcceptance'));
+// A customer's deletion removes its acceptances.
+licenceAcceptanceSchema.index({ customerId: 1 });
 
 export const versionSchema = new Schema<VersionDoc>(
   {
