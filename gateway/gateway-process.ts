@@ -145,6 +145,8 @@ export async function launchGateway(
     gateway,
     close: async () => {
       await gateway.close();
+      // The checks answered last are still gathering: written before the store closes.
+      await distributionEvents.close();
       await closeConnections();
     },
   };

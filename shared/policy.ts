@@ -278,6 +278,13 @@ export const CHECK_EVENT_RETENTION_MAX_DAYS = 365;
 /** Rolled-up check events past their retention are purged this often, this many per batch. */
 export const CHECK_EVENT_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
 export const CHECK_EVENT_PURGE_BATCH = 5_000;
+/**
+ * A gateway writes the update checks it answers in groups: each group once it holds this many
+ * checks, or this long after its first (no check waits for its write; a process killed outright
+ * loses at most this window's checks, a stopping one writes them first).
+ */
+export const CHECK_WRITE_GROUP_MAX_ITEMS = 1_000;
+export const CHECK_WRITE_GROUP_MAX_DELAY_MS = 100;
 /** Check events are folded into the adoption counters this often. */
 export const CHECK_ROLLUP_INTERVAL_MS = 1_000;
 /** Check events per adoption rollup batch, and batches per run (a backlog is worked off across runs). */

@@ -24,7 +24,8 @@ export async function checkRecordingOverhead(off: SeededService, on: SeededServi
   const recorded = targets(on);
   const figures: Figure[] = [];
   for (const [name, check] of [[`GET /v1/updates/:applicationId/tauri/windows/x86_64/${RUNNING_VERSION} (204)`, 'tauri'], ['GET /v1/updates/:applicationId/electron/latest.yml', 'electron']] as const) {
-    const names = { rate: `${name} @50c req/s, checks recorded`, p99: `${name} @50c p99, checks recorded` };
+    // The rate's name ends in req/s: the CPU figure is named after it (rateAndP99Figures).
+    const names = { rate: `${name} @50c, checks recorded req/s`, p99: `${name} @50c, checks recorded p99` };
     figures.push(...rateAndP99Figures(names, await compareLoad(plain[check], recorded[check], 50), 'not recorded', { minRateRatio: 0.9 }));
   }
   await expectRecorded(on);

@@ -38,12 +38,14 @@ const INSTALL_ID_MAX_LENGTH = 128;
 /**
  * Records every answered update check as a check event: the one call a feed route makes once it has
  * its answer. The write is not awaited: the check answers at once, and the event joins the other
- * checks of its turn in one append (the event recorder's group commit, as downloads are); a write the
+ * checks of its window in one append (the event recorder's windowed group commit); a write the
  * store refuses is logged, never the check's failure.
  */
 export class UpdateCheckRecorder {
   private hasher: InstallHasher | undefined;
   private failing = false;
+  /** The write the last check joined: its outcome is watched once, not once per check. */
+  private watched: Promise<void> | undefined;
 
   constructor(
     private readonly events: EventRecorder,
@@ -60,7 +62,7 @@ export class UpdateCheckRecorder {
     const userAgent = ctx.get('User-Agent').slice(0, 512) || null;
     this.hasher ??= new InstallHasher(this.hashKey());
     const installHash = this.hasher.hash(at, customer.customerId, facts.installId ?? clientAddress(ctx), userAgent);
-    this.events.recordCheck({
+    const stored = this.events.recordCheck({
       eventId: newEventId(at),
       applicationId: facts.applicationId,
       customerId: customer.customerId,
@@ -73,7 +75,10 @@ export class UpdateCheckRecorder {
       installId: facts.installId,
       installHash,
       timestamp: at,
-    }).then(() => this.recovered(), (error: unknown) => this.failed(error));
+    });
+    if (stored === this.watched) return;
+    this.watched = stored;
+    stored.then(() => this.recovered(), (error: unknown) => this.failed(error));
   }
 
   /** electron-updater's install identity: the staging user id it sends with every request (a UUID). */

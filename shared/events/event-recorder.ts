@@ -1,9 +1,11 @@
 import { newEventId } from '../ids';
+import { CHECK_WRITE_GROUP_MAX_DELAY_MS, CHECK_WRITE_GROUP_MAX_ITEMS } from '../policy';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import type { CheckEvent, DistributionEvent, EventType, FileRecord } from '../store/models';
 import type { Store } from '../store/store';
 import { DownloadRepeats } from './download-repeats';
 import { GroupCommit } from './group-commit';
+import { WindowedGroupCommit } from './windowed-group-commit';
 
 export interface EventOrigin {
   customerId: string | null;
@@ -30,7 +32,7 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
 
 export class EventRecorder {
   private readonly events: GroupCommit<DistributionEvent>;
-  private readonly checks: GroupCommit<CheckEvent>;
+  private readonly checks: WindowedGroupCommit<CheckEvent>;
 
   /**
    * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
@@ -46,7 +48,11 @@ export class EventRecorder {
       const insert = () => this.store.activity.insertEvents(events);
       return this.storeBatch ? this.storeBatch(events, insert) : insert();
     });
-    this.checks = new GroupCommit((checks) => this.store.adoption.insertCheckEvents(checks));
+    // No check waits for its write: checks gather over a window, hundreds to a write.
+    this.checks = new WindowedGroupCommit((checks) => this.store.adoption.insertCheckEvents(checks), {
+      maxItems: CHECK_WRITE_GROUP_MAX_ITEMS,
+      maxDelayMs: CHECK_WRITE_GROUP_MAX_DELAY_MS,
+    });
   }
 
   /**
@@ -63,8 +69,16 @@ export class EventRecorder {
     return this.events.add(event);
   }
 
-  /** An answered update check: appended with the other checks of its turn; resolves once stored. */
+  /**
+   * An answered update check: appended with the other checks of its window (policy.ts,
+   * CHECK_WRITE_GROUP_*); resolves once stored. The checks of one write share one promise.
+   */
   recordCheck(check: CheckEvent): Promise<void> {
     return this.checks.add(check);
+  }
+
+  /** Writes the checks still gathering and waits for every check write started (before the store closes). */
+  close(): Promise<void> {
+    return this.checks.close();
   }
 }

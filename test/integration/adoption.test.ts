@@ -13,7 +13,7 @@ import { pollUntil } from '../support/poll';
 import { checkEvent } from '../support/records';
 import { SquirrelMacClient } from '../support/squirrel-mac-client';
 import { TauriUpdateClient } from '../support/tauri-update-client';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startSecondGateway, startTestApp, TestApp } from '../support/test-app';
 
 const DAY = 86_400_000;
 const utcDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);
@@ -196,6 +196,27 @@ describe('adoption analytics', function () {
       }
       expect((await app.http.get('/v1/applications/never-created/adoption')).status).to.equal(404);
       expect((await app.http.get('/v1/applications/never-created/customers/adoption')).status).to.equal(404);
+    });
+  });
+
+  describe('writing checks', () => {
+    it('stores the checks a gateway answered last before it stops, without waiting out their window', async () => {
+      const customer = await createCustomer(app);
+      const { applicationId } = await createApplication(app, { customerIds: [customer.customerId] });
+      const second = await startSecondGateway(app);
+      try {
+        const feed = `http://127.0.0.1:${second.gateway.gateway.port}/v1/updates/${applicationId}/tauri/linux/x86_64/1.0.0`;
+        for (let i = 0; i < 3; i += 1) {
+          const res = await fetch(feed, { headers: { Authorization: `Bearer ${customer.apiKey}` } });
+          expect(res.status).to.equal(204);
+        }
+      } finally {
+        await second.close();
+      }
+      // No polling: once the gateway has stopped, its checks are in the store.
+      await foldAllChecks(app, redis);
+      const [all] = await app.core.store.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+      expect(all?.checks).to.equal(3);
     });
   });
 

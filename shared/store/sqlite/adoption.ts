@@ -3,6 +3,7 @@ import { requireCount, requirePage } from '../bounds';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen, UpdateClientFamily } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
+import type { ClaimedCheckRow } from './check-rollup';
 import type { Row, SqliteDatabase } from './database';
 
 /**
@@ -81,19 +82,20 @@ export class SqliteAdoption implements AdoptionStore {
   }
 }
 
-function checkEventFromRow(row: Row): CheckEvent {
+function checkEventFromRow(row: ClaimedCheckRow): CheckEvent {
+  const [eventId, applicationId, customerId, client, platform, arch, channel, runningVersion, offeredVersion, installId, installHash, timestampMs] = row;
   return {
-    eventId: row.event_id as string,
-    applicationId: row.application_id as string,
-    customerId: row.customer_id as string,
-    client: row.client as UpdateClientFamily,
-    platform: row.platform as Platform,
-    arch: row.arch as Arch,
-    channel: row.channel as string,
-    runningVersion: row.running_version as string,
-    offeredVersion: row.offered_version as string | null,
-    installId: row.install_id as string | null,
-    installHash: row.install_hash as string,
-    timestamp: new Date(row.ts as number),
+    eventId,
+    applicationId,
+    customerId,
+    client: client as UpdateClientFamily,
+    platform: platform as Platform,
+    arch: arch as Arch,
+    channel,
+    runningVersion,
+    offeredVersion,
+    installId,
+    installHash,
+    timestamp: new Date(timestampMs),
   };
 }

@@ -1,0 +1,69 @@
+interface Group<T> {
+  items: T[];
+  stored: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+  timer: NodeJS.Timeout;
+}
+
+/** When a group is written: once it holds `maxItems`, or `maxDelayMs` after its first item. */
+export interface GroupWindow {
+  maxItems: number;
+  maxDelayMs: number;
+}
+
+/**
+ * Writes items in groups gathered over a short window, for writes no answer waits on (update
+ * checks). GroupCommit writes what one turn of the event loop gathered, which under load is a few
+ * requests' items, each group one message to the store's write thread; gathering for a window makes
+ * one write carry hundreds of items, and the per-write costs (the message, the transaction) are
+ * shared by all of them. Each item's promise settles with its group's write. close() writes what is
+ * gathered and waits for every write started; an item added after close is written at once.
+ */
+export class WindowedGroupCommit<T> {
+  private open: Group<T> | undefined;
+  private readonly writing = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly writeGroup: (items: T[]) => Promise<void>,
+    private readonly window: GroupWindow,
+  ) {}
+
+  add(item: T): Promise<void> {
+    const group = this.open ?? this.startGroup();
+    group.items.push(item);
+    if (group.items.length >= this.window.maxItems || this.closed) this.flush();
+    return group.stored;
+  }
+
+  /** Writes what is gathered, then waits until every write started has settled. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.flush();
+    await Promise.allSettled([...this.writing]);
+  }
+
+  private startGroup(): Group<T> {
+    const group = { items: [] as T[] } as unknown as Group<T>;
+    group.stored = new Promise<void>((resolve, reject) => {
+      group.resolve = resolve;
+      group.reject = reject;
+    });
+    group.timer = setTimeout(() => this.flush(), this.window.maxDelayMs);
+    this.open = group;
+    return group;
+  }
+
+  private flush(): void {
+    const group = this.open;
+    if (!group) return;
+    this.open = undefined;
+    clearTimeout(group.timer);
+    // A writer that throws instead of rejecting fails its group the same way.
+    const written = (async () => this.writeGroup(group.items))();
+    written.then(group.resolve, group.reject);
+    const settled: Promise<void> = written.then(() => undefined, () => undefined).finally(() => this.writing.delete(settled));
+    this.writing.add(settled);
+  }
+}
