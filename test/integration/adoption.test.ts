@@ -215,7 +215,7 @@ describe('adoption analytics', function () {
       }
       // No polling: once the gateway has stopped, its checks are in the store.
       await foldAllChecks(app, redis);
-      const [all] = await app.core.store.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+      const [all] = await app.core.store.adoption.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
       expect(all?.checks).to.equal(3);
     });
   });
