@@ -2,11 +2,12 @@ import type { Redis } from 'ioredis';
 import { INSTALL_SKETCH_TTL_SECONDS } from '../policy';
 import type { AdoptionCount } from '../store/models';
 import type { Store } from '../store/store';
-import { counterParts, CounterPart, customerReports } from './adoption-counts';
+import { counterParts, CounterPart } from './adoption-counts';
 
 /**
  * Folds one batch of update checks into the adoption counters:
- * 1. claim a batch of checks not yet rolled up (the store gives an unfinished batch first);
+ * 1. claim a batch of checks not yet rolled up, grouped by day and selection by the store (which
+ *    gives an unfinished batch first);
  * 2. add each counter's install hashes to that day's HyperLogLog in Redis (PFADD) and read its
  *    estimate (PFCOUNT): adding a hash twice changes nothing, so a repeated batch estimates the same;
  * 3. finish the batch in the store: checks added once per batch, installs raised to the estimate,
@@ -19,11 +20,11 @@ import { counterParts, CounterPart, customerReports } from './adoption-counts';
 export async function rollupChecks(store: Store, redis: Redis, keyPrefix: string, limit: number): Promise<number> {
   const batch = await store.adoption.claimCheckBatch(limit);
   if (!batch) return 0;
-  const parts = counterParts(batch.events);
+  const parts = counterParts(batch.groups);
   const estimates = await estimateInstalls(redis, keyPrefix, parts);
   const counts: AdoptionCount[] = parts.map((part, i) => ({ ...part.count, installs: estimates[i] }));
-  await store.adoption.finishCheckBatch(batch.batchId, counts, customerReports(batch.events));
-  return batch.events.length;
+  await store.adoption.finishCheckBatch(batch.batchId, counts, batch.reports);
+  return batch.checks;
 }
 
 /** One pipeline: each counter's PFADD, EXPIRE and PFCOUNT, in that order. */

@@ -475,9 +475,32 @@ export interface CheckEvent {
 }
 
 /** Check events claimed by one adoption rollup batch; `batchId` names it to the adapter that finishes it. */
+/**
+ * A claimed batch's checks folded as the rollup needs them, not one by one: the checks of each exact
+ * (application, UTC day, channel, platform, arch, running version) with their distinct install
+ * hashes, and the latest report of each (application, customer, running version).
+ */
 export interface CheckBatch {
   batchId: string;
-  events: CheckEvent[];
+  /** How many checks the batch holds. */
+  checks: number;
+  /** Ordered by application, date, channel, platform, arch and running version. */
+  groups: CheckGroup[];
+  /** Ordered by application, customer and version. */
+  reports: CustomerVersionSeen[];
+}
+
+/** The checks of one exact selection on one UTC day in a claimed batch. */
+export interface CheckGroup {
+  applicationId: string;
+  date: string;
+  channel: string;
+  platform: string;
+  arch: string;
+  runningVersion: string;
+  checks: number;
+  /** The distinct install hashes among them, in ascending order. */
+  installHashes: string[];
 }
 
 /** A dimension of an adoption counter that counts every value. */

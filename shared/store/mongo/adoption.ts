@@ -1,5 +1,6 @@
 import { mongo, Types } from 'mongoose';
 import { requireCount, requirePage } from '../bounds';
+import { foldCheckEvents } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { MongoModels } from './models';
@@ -42,7 +43,7 @@ export class MongoAdoption implements AdoptionStore {
       .find({ _id: { $in: batch.eventIds }, batchId: batch._id })
       .sort({ _id: 1 })
       .lean<CheckEventDoc[]>();
-    return { batchId: batch._id, events: docs.map(checkFields) };
+    return { batchId: batch._id, checks: docs.length, ...foldCheckEvents(docs.map(checkFields)) };
   }
 
   async finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {

@@ -1,15 +1,14 @@
-import type { Arch, Platform } from '../../releases/platforms';
 import { requireCount, requirePage } from '../bounds';
-import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen, UpdateClientFamily } from '../models';
+import { checkGroups, orderReports } from '../check-groups';
+import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
-import type { ClaimedCheckRow } from './check-rollup';
 import type { Row, SqliteDatabase } from './database';
 
 /**
- * Update checks and their adoption counters. Check events are appended, and batches claimed and
- * finished, through the background writer (check-rollup.ts), as download events are written and
- * folded. A batch is named by the rollup position it starts from and the last event it holds:
+ * Update checks and their adoption counters. Check events are appended, and batches claimed (grouped
+ * by SQLite) and finished, through the background writer (check-rollup.ts), as download events are
+ * written and folded. A batch is named by the rollup position it starts from and the last event it holds:
  * finishing it moves the position in the same transaction as the counters, only when the position
  * is still where the batch started, so a batch is added once whoever finishes it.
  */
@@ -23,7 +22,14 @@ export class SqliteAdoption implements AdoptionStore {
   async claimCheckBatch(limit: number): Promise<CheckBatch | null> {
     requireCount('limit', limit);
     const claimed = await this.background.claimChecks(limit);
-    return claimed && { batchId: claimed.batchId, events: claimed.rows.map(checkEventFromRow) };
+    if (!claimed) return null;
+    const tallies = claimed.tallies.map(([applicationId, day, channel, platform, arch, runningVersion, installHash, checks]) => (
+      { applicationId, day, channel, platform, arch, runningVersion, installHash, checks }
+    ));
+    const reports = claimed.reports.map(([applicationId, customerId, version, lastReportedAtMs]) => (
+      { applicationId, customerId, version, lastReportedAt: new Date(lastReportedAtMs) }
+    ));
+    return { batchId: claimed.batchId, checks: claimed.checks, groups: checkGroups(tallies), reports: orderReports(reports) };
   }
 
   finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {
@@ -80,22 +86,4 @@ export class SqliteAdoption implements AdoptionStore {
   private position(): number {
     return (this.database.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1').get() as { last_seq: number } | undefined)?.last_seq ?? 0;
   }
-}
-
-function checkEventFromRow(row: ClaimedCheckRow): CheckEvent {
-  const [eventId, applicationId, customerId, client, platform, arch, channel, runningVersion, offeredVersion, installId, installHash, timestampMs] = row;
-  return {
-    eventId,
-    applicationId,
-    customerId,
-    client: client as UpdateClientFamily,
-    platform: platform as Platform,
-    arch: arch as Arch,
-    channel,
-    runningVersion,
-    offeredVersion,
-    installId,
-    installHash,
-    timestamp: new Date(timestampMs),
-  };
 }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { CheckEvent, DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './write-thread';
 import { checkRow, eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
-import type { ClaimedCheckRow, CountRow, SeenRow } from './check-rollup';
+import type { ClaimedChecks, CountRow, SeenRow } from './check-rollup';
 
 const WRITE_THREAD = path.join(__dirname, 'write-thread.js');
 const CHECKPOINT_THREAD = path.join(__dirname, 'checkpoint-thread.js');
@@ -69,8 +69,8 @@ export class BackgroundWriter {
     return this.perform({ op: 'insertChecks', rows: events.map(checkRow) }) as Promise<void>;
   }
 
-  claimChecks(limit: number): Promise<{ batchId: string; rows: ClaimedCheckRow[] } | null> {
-    return this.perform({ op: 'claimChecks', limit }) as Promise<{ batchId: string; rows: ClaimedCheckRow[] } | null>;
+  claimChecks(limit: number): Promise<ClaimedChecks | null> {
+    return this.perform({ op: 'claimChecks', limit }) as Promise<ClaimedChecks | null>;
   }
 
   finishChecks(batchId: string, counts: CountRow[], seen: SeenRow[]): Promise<boolean> {

@@ -1,20 +1,29 @@
 import type Database from 'better-sqlite3';
-import type { CheckRow } from './event-writes';
 
 /** A counter's values in column order, as they cross to the write thread. */
 export type CountRow = [applicationId: string, channel: string, platform: string, arch: string, date: string, version: string, checks: number, installs: number];
 /** A customer's report in column order. */
 export type SeenRow = [applicationId: string, customerId: string, version: string, lastReportedAtMs: number];
 
-/**
- * A claimed check's values in the order of CheckRow, its seq last: arrays, not objects, are what the
- * claim builds and sends back from the write thread (half the cost per check of row objects).
- */
-export type ClaimedCheckRow = [...CheckRow, seq: number];
+/** A claimed batch's checks of one (application, day, selection, install hash): the columns of the claim's GROUP BY, its count last. */
+export type TallyRow = [applicationId: string, day: number, channel: string, platform: string, arch: string, runningVersion: string, installHash: string, checks: number];
+/** A customer's latest report in a claimed batch (SeenRow's columns). */
+export type ReportRow = SeenRow;
+
+/** A claimed batch as its tallies and reports: what the fold needs, without a row per check. */
+export interface ClaimedChecks {
+  batchId: string;
+  checks: number;
+  tallies: TallyRow[];
+  reports: ReportRow[];
+}
 
 export interface CheckRollup {
-  /** Up to `limit` check rows after the rollup position, and the batch id naming them (`<position>-<last seq>`); null when none. */
-  claim(limit: number): { batchId: string; rows: ClaimedCheckRow[] } | null;
+  /**
+   * Up to `limit` checks after the rollup position, grouped by SQLite on this connection, and the batch
+   * id naming them (`<position>-<last seq>`); null when none.
+   */
+  claim(limit: number): ClaimedChecks | null;
   /** Adds a batch's counts and moves the position, in one transaction, only when the position is still where the batch started. */
   finish(batchId: string, counts: CountRow[], seen: SeenRow[]): boolean;
 }
@@ -27,10 +36,24 @@ export interface CheckRollup {
 export function prepareCheckRollup(db: Database.Database): CheckRollup {
   const position = db.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1');
   const at = (): number => (position.get() as { last_seq: number } | undefined)?.last_seq ?? 0;
-  const batch = db.prepare(
-    `SELECT event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts, seq
-     FROM check_events WHERE seq > ? ORDER BY seq LIMIT ?`,
+  // The batch's bounds first, then its checks grouped in SQL: the event loop and the structured clone
+  // between threads see one row per (day, selection, install) and per customer's version, not per check.
+  const bounds = db.prepare('SELECT count(*) AS checks, max(seq) AS last FROM (SELECT seq FROM check_events WHERE seq > ? ORDER BY seq LIMIT ?)');
+  const tallies = db.prepare(
+    `SELECT application_id, ts / 86400000 AS day, channel, platform, arch, running_version, install_hash, count(*)
+     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, day, channel, platform, arch, running_version, install_hash`,
   ).raw(true);
+  const reports = db.prepare(
+    `SELECT application_id, customer_id, running_version, max(ts)
+     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, customer_id, running_version`,
+  ).raw(true);
+  // One read transaction: the three reads see the same checks.
+  const claim = db.transaction((limit: number): ClaimedChecks | null => {
+    const from = at();
+    const { checks, last } = bounds.get(from, limit) as { checks: number; last: number | null };
+    if (checks === 0 || last === null) return null;
+    return { batchId: `${from}-${last}`, checks, tallies: tallies.all(from, last) as TallyRow[], reports: reports.all(from, last) as ReportRow[] };
+  });
   const addCount = db.prepare(
     `INSERT INTO adoption_counts (application_id, channel, platform, arch, date, version, checks, installs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (application_id, channel, platform, arch, date, version)
@@ -49,12 +72,7 @@ export function prepareCheckRollup(db: Database.Database): CheckRollup {
     return true;
   });
   return {
-    claim: (limit) => {
-      const from = at();
-      const rows = batch.all(from, limit) as ClaimedCheckRow[];
-      if (rows.length === 0) return null;
-      return { batchId: `${from}-${rows[rows.length - 1][12]}`, rows };
-    },
+    claim: (limit) => claim(limit),
     finish: (batchId, counts, seen) => {
       const [from, last] = batchId.split('-').map(Number);
       return finish.immediate(from, last, counts, seen);

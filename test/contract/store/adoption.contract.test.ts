@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ALL, type AdoptionCount, type CheckEvent } from '../../../shared/store/models';
+import { utcDate } from '../../../shared/store/dates';
+import { ALL, type AdoptionCount, type CheckEvent, type CheckGroup, type CustomerVersionSeen } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
 import { at, checkEvent } from '../../support/records';
 import { rejectionOf } from '../../support/rejection';
@@ -21,14 +22,19 @@ describeStoreContract('update checks and adoption', (subject) => {
   const count = (overrides: Partial<AdoptionCount>): AdoptionCount => ({
     applicationId: 'app_1', date: '2026-03-01', channel: ALL, platform: ALL, arch: ALL, version: ALL, checks: 0, installs: 0, ...overrides,
   });
+  const group = (runningVersion: string, checks: number, installHashes: string[], overrides: Partial<CheckGroup> = {}): CheckGroup => ({
+    applicationId: 'app_1', date: utcDate(at(0)), channel: 'stable', platform: 'linux', arch: 'x64', runningVersion, checks, installHashes, ...overrides,
+  });
+  const report = (customerId: string, version: string, lastReportedAt: Date, applicationId = 'app_1'): CustomerVersionSeen => ({ applicationId, customerId, version, lastReportedAt });
   const selection = { channel: ALL, platform: ALL, arch: ALL, from: '2026-01-01', to: '2026-12-31' };
 
   it('claims checks in the order stored, the same batch until it is finished, and each batch counts once', async () => {
     await store.adoption.insertCheckEvents([check('c_1'), check('c_2', { runningVersion: '2.0.0' }), check('c_3')]);
     await store.adoption.insertCheckEvents([check('c_1')]);
     const batch = await store.adoption.claimCheckBatch(2);
-    expect(batch?.events.map((e) => e.eventId)).to.deep.equal(['c_1', 'c_2']);
-    expect(batch?.events[1]).to.deep.equal(check('c_2', { runningVersion: '2.0.0' }));
+    expect(batch?.checks).to.equal(2);
+    expect(batch?.groups).to.deep.equal([group('1.0.0', 1, ['hash_c_1']), group('2.0.0', 1, ['hash_c_2'])]);
+    expect(batch?.reports).to.deep.equal([report('cust_1', '1.0.0', at(0)), report('cust_1', '2.0.0', at(0))]);
     const again = await store.adoption.claimCheckBatch(2);
     expect(again?.batchId).to.equal(batch?.batchId);
     const counts = [count({ checks: 2, installs: 2 }), count({ version: '1.0.0', checks: 1, installs: 1 })];
@@ -39,10 +45,34 @@ describeStoreContract('update checks and adoption', (subject) => {
     expect(await store.adoption.finishCheckBatch(batch!.batchId, counts, seen)).to.equal(false);
     expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal(counts);
     const next = await store.adoption.claimCheckBatch(2);
-    expect(next?.events.map((e) => e.eventId)).to.deep.equal(['c_3']);
+    expect(next?.checks).to.equal(1);
+    expect(next?.groups).to.deep.equal([group('1.0.0', 1, ['hash_c_3'])]);
     await store.adoption.finishCheckBatch(next!.batchId, [count({ checks: 1, installs: 1 })], []);
     expect(await store.adoption.claimCheckBatch(2)).to.equal(null);
     expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal([count({ checks: 3, installs: 2 }), counts[1]]);
+  });
+
+  it('gives a batch as its checks per day and exact selection with their distinct installs, and each customer\'s latest report per version', async () => {
+    const nextDay = 24 * 60;
+    await store.adoption.insertCheckEvents([
+      check('c_1', { installHash: 'h_b' }),
+      check('c_2', { installHash: 'h_a', timestamp: at(5) }),
+      check('c_3', { installHash: 'h_b', timestamp: at(3) }),
+      check('c_4', { installHash: 'h_a', timestamp: at(nextDay) }),
+      check('c_5', { installHash: 'h_a', platform: 'macos', arch: 'arm64', channel: 'beta', customerId: 'cust_0' }),
+      check('c_6', { installHash: 'h_c', applicationId: 'app_0', runningVersion: '0.9.0', timestamp: at(2) }),
+    ]);
+    const batch = await store.adoption.claimCheckBatch(10);
+    expect(batch?.checks).to.equal(6);
+    expect(batch?.groups).to.deep.equal([
+      group('0.9.0', 1, ['h_c'], { applicationId: 'app_0' }),
+      group('1.0.0', 1, ['h_a'], { channel: 'beta', platform: 'macos', arch: 'arm64' }),
+      group('1.0.0', 3, ['h_a', 'h_b']),
+      group('1.0.0', 1, ['h_a'], { date: utcDate(at(nextDay)) }),
+    ]);
+    expect(batch?.reports).to.deep.equal([
+      report('cust_1', '0.9.0', at(2), 'app_0'), report('cust_0', '1.0.0', at(0)), report('cust_1', '1.0.0', at(nextDay)),
+    ]);
   });
 
   it('raises installs to an estimate but never lowers them, and reads one selection within the dates', async () => {
@@ -96,7 +126,9 @@ describeStoreContract('update checks and adoption', (subject) => {
     expect(await store.adoption.purgeCheckEvents(at(10), 1)).to.equal(1);
     expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(1);
     expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(0);
-    expect((await store.adoption.claimCheckBatch(10))?.events.map((e) => e.eventId)).to.deep.equal(['c_3', 'c_4']);
+    const left = await store.adoption.claimCheckBatch(10);
+    expect(left?.checks).to.equal(2);
+    expect(left?.groups).to.deep.equal([group('1.0.0', 2, ['hash_c_3', 'hash_c_4'])]);
     await expectRangeErrorOf(store.adoption.purgeCheckEvents(at(10), 0));
   });
 });

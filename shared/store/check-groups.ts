@@ -1,0 +1,69 @@
+import type { CheckEvent, CheckGroup, CustomerVersionSeen } from './models';
+import { utcDate } from './dates';
+
+const DAY_MS = 86_400_000;
+
+/** One check, or several of one install, as a store's claim reads them: the fields a batch's groups are made of. */
+export interface CheckTally {
+  applicationId: string;
+  /** Days since the epoch (UTC). */
+  day: number;
+  channel: string;
+  platform: string;
+  arch: string;
+  runningVersion: string;
+  installHash: string;
+  checks: number;
+}
+
+/** The groups of a batch from its tallies, in the order CheckBatch gives them. */
+export function checkGroups(tallies: Iterable<CheckTally>): CheckGroup[] {
+  const groups = new Map<string, CheckGroup & { hashes: Set<string> }>();
+  const dates = new Map<number, string>();
+  for (const tally of tallies) {
+    // NUL cannot occur in ids, versions, channels, platforms or archs (the validation refuses it).
+    const key = `${tally.applicationId}\0${tally.day}\0${tally.channel}\0${tally.platform}\0${tally.arch}\0${tally.runningVersion}`;
+    let group = groups.get(key);
+    if (!group) {
+      let date = dates.get(tally.day);
+      if (date === undefined) dates.set(tally.day, (date = utcDate(new Date(tally.day * DAY_MS))));
+      group = {
+        applicationId: tally.applicationId, date, channel: tally.channel, platform: tally.platform, arch: tally.arch,
+        runningVersion: tally.runningVersion, checks: 0, installHashes: [], hashes: new Set(),
+      };
+      groups.set(key, group);
+    }
+    group.checks += tally.checks;
+    group.hashes.add(tally.installHash);
+  }
+  return [...groups.values()]
+    .map(({ hashes, ...group }) => ({ ...group, installHashes: [...hashes].sort(compare) }))
+    .sort((a, b) => compare(a.applicationId, b.applicationId) || compare(a.date, b.date) || compare(a.channel, b.channel)
+      || compare(a.platform, b.platform) || compare(a.arch, b.arch) || compare(a.runningVersion, b.runningVersion));
+}
+
+/** Reports in the order CheckBatch gives them. */
+export function orderReports(reports: CustomerVersionSeen[]): CustomerVersionSeen[] {
+  return reports.sort((a, b) => compare(a.applicationId, b.applicationId) || compare(a.customerId, b.customerId) || compare(a.version, b.version));
+}
+
+/** A batch of check events as its groups and its latest report per (application, customer, running version). */
+export function foldCheckEvents(events: readonly CheckEvent[]): { groups: CheckGroup[]; reports: CustomerVersionSeen[] } {
+  const groups = checkGroups(events.map((event) => ({
+    applicationId: event.applicationId, day: Math.floor(event.timestamp.getTime() / DAY_MS), channel: event.channel,
+    platform: event.platform, arch: event.arch, runningVersion: event.runningVersion, installHash: event.installHash, checks: 1,
+  })));
+  const latest = new Map<string, CustomerVersionSeen>();
+  for (const event of events) {
+    const key = `${event.applicationId}\0${event.customerId}\0${event.runningVersion}`;
+    const seen = latest.get(key);
+    if (!seen || seen.lastReportedAt < event.timestamp) {
+      latest.set(key, { applicationId: event.applicationId, customerId: event.customerId, version: event.runningVersion, lastReportedAt: event.timestamp });
+    }
+  }
+  return { groups, reports: orderReports([...latest.values()]) };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
