@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CheckEvent, DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './write-thread';
-import { checkRow, eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
+import { checkColumns } from './check-columns';
+import { eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
 import type { ClaimedChecks, CountRow, SeenRow } from './check-rollup';
 
 const WRITE_THREAD = path.join(__dirname, 'write-thread.js');
@@ -66,7 +67,7 @@ export class BackgroundWriter {
   }
 
   insertChecks(events: CheckEvent[]): Promise<void> {
-    return this.perform({ op: 'insertChecks', rows: events.map(checkRow) }) as Promise<void>;
+    return this.perform({ op: 'insertChecks', checks: checkColumns(events) }) as Promise<void>;
   }
 
   claimChecks(limit: number): Promise<ClaimedChecks | null> {

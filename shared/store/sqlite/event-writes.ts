@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { CheckEvent, DistributionEvent } from '../models';
+import type { DistributionEvent } from '../models';
+import { CheckColumns, forEachCheckRow } from './check-columns';
 import { prepareRollup } from './rollup';
 import { CheckRollup, prepareCheckRollup } from './check-rollup';
 import type { BackgroundOperation } from './write-thread';
@@ -19,22 +20,18 @@ export function eventRow(e: DistributionEvent): EventRow {
   return [e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime(), e.platform, e.arch];
 }
 
-/** A check event as the values of its row, in column order (see EventRow). */
+/** A check event as the values of its row, in column order (see EventRow); checks cross to the thread as CheckColumns. */
 export type CheckRow = [
   eventId: string, applicationId: string, customerId: string, client: string, platform: string, arch: string,
   channel: string, runningVersion: string, offeredVersion: string | null, installId: string | null, installHash: string, timestampMs: number,
 ];
-
-export function checkRow(e: CheckEvent): CheckRow {
-  return [e.eventId, e.applicationId, e.customerId, e.client, e.platform, e.arch, e.channel, e.runningVersion, e.offeredVersion, e.installId, e.installHash, e.timestamp.getTime()];
-}
 
 /** The store's high-volume writes, prepared once on one connection. */
 export interface EventWrites {
   /** Stores events in one transaction; an event id already stored is skipped. */
   insertEvents(rows: EventRow[]): void;
   /** Stores check events in one transaction; an event id already stored is skipped. */
-  insertChecks(rows: CheckRow[]): void;
+  insertChecks(checks: CheckColumns): void;
   /** The adoption rollup's claim and finish (check-rollup.ts). */
   checkRollup: CheckRollup;
   /** Folds up to `limit` download events after the rollup position into the daily counters (rollup.ts); returns how many. */
@@ -54,13 +51,13 @@ export function eventWrites(db: Database.Database): EventWrites {
     `INSERT INTO check_events (event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
   );
-  const insertAllChecks = db.transaction((rows: CheckRow[]) => {
-    for (const row of rows) insertCheck.run(row);
+  const insertAllChecks = db.transaction((checks: CheckColumns) => {
+    forEachCheckRow(checks, (row) => insertCheck.run(row));
   });
 
   return {
     insertEvents: (rows) => insertAll.immediate(rows),
-    insertChecks: (rows) => insertAllChecks.immediate(rows),
+    insertChecks: (checks) => insertAllChecks.immediate(checks),
     rollupEvents: prepareRollup(db),
     checkRollup: prepareCheckRollup(db),
   };
@@ -69,7 +66,7 @@ export function eventWrites(db: Database.Database): EventWrites {
 /** One operation on a connection's writes: the write thread's, or the serving connection's when that thread is gone. */
 export function runOperation(writes: EventWrites, operation: BackgroundOperation): unknown {
   if (operation.op === 'insertEvents') return writes.insertEvents(operation.rows);
-  if (operation.op === 'insertChecks') return writes.insertChecks(operation.rows);
+  if (operation.op === 'insertChecks') return writes.insertChecks(operation.checks);
   if (operation.op === 'claimChecks') return writes.checkRollup.claim(operation.limit);
   if (operation.op === 'finishChecks') return writes.checkRollup.finish(operation.batchId, operation.counts, operation.seen);
   return writes.rollupEvents(operation.limit);

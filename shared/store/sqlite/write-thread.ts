@@ -2,19 +2,20 @@
  * The SQLite store's write thread (see background-writer.ts): its own connection to the same file
  * stores events and folds them into the daily counters, so neither runs on the event loop that
  * serves requests. Checkpoints are the checkpoint thread's. workerData: { file }.
- * Requests: { id, op: 'insertEvents' | 'insertChecks', rows }, { id, op: 'rollupEvents' | 'claimChecks', limit } and
+ * Requests: { id, op: 'insertEvents', rows }, { id, op: 'insertChecks', checks }, { id, op: 'rollupEvents' | 'claimChecks', limit } and
  * { id, op: 'finishChecks', batchId, counts, seen }, answered with
  * { id, result } or { id, error, code } (code: SQLite's, when it raised the error); 'stop' closes the
  * connection and exits.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openThreadConnection } from './connection';
-import { CheckRow, EventRow, eventWrites, runOperation } from './event-writes';
+import type { CheckColumns } from './check-columns';
+import { EventRow, eventWrites, runOperation } from './event-writes';
 import type { CountRow, SeenRow } from './check-rollup';
 
 export type BackgroundOperation =
   | { op: 'insertEvents'; rows: EventRow[] }
-  | { op: 'insertChecks'; rows: CheckRow[] }
+  | { op: 'insertChecks'; checks: CheckColumns }
   | { op: 'claimChecks'; limit: number }
   | { op: 'finishChecks'; batchId: string; counts: CountRow[]; seen: SeenRow[] }
   | { op: 'rollupEvents'; limit: number };

@@ -1,0 +1,82 @@
+import type { CheckEvent } from '../models';
+import type { CheckRow } from './event-writes';
+
+/** A check's columns whose values repeat from check to check, each sent as an index into `values`. */
+const CODED_COLUMNS = 8;
+
+/**
+ * A window's checks as they cross to the write thread. Copying between threads costs per value
+ * copied, and an array of 12 values per check copied each application, customer, feed and version
+ * again for every check: here each distinct one is copied once, the values unique to a check (event
+ * id, install hash, install id) travel as one string, and the numbers as typed arrays.
+ */
+export interface CheckColumns {
+  /** The distinct values of the coded columns (null: no version offered). */
+  values: (string | null)[];
+  /** Per check, CODED_COLUMNS indices into `values`: application, customer, client, platform, arch, channel, running version, offered version. */
+  codes: Uint32Array;
+  /** Each check's event id, install hash and install id, concatenated in that order. */
+  text: string;
+  /** Per check, the lengths of those three in `text` (-1: no install id). */
+  lengths: Int32Array;
+  timestamps: Float64Array;
+}
+
+export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
+  const values: (string | null)[] = [];
+  const indices = new Map<string | null, number>();
+  const code = (value: string | null): number => {
+    let index = indices.get(value);
+    if (index === undefined) {
+      index = values.push(value) - 1;
+      indices.set(value, index);
+    }
+    return index;
+  };
+  const codes = new Uint32Array(events.length * CODED_COLUMNS);
+  const lengths = new Int32Array(events.length * 3);
+  const timestamps = new Float64Array(events.length);
+  const text: string[] = [];
+  events.forEach((e, i) => {
+    const at = i * CODED_COLUMNS;
+    codes[at] = code(e.applicationId);
+    codes[at + 1] = code(e.customerId);
+    codes[at + 2] = code(e.client);
+    codes[at + 3] = code(e.platform);
+    codes[at + 4] = code(e.arch);
+    codes[at + 5] = code(e.channel);
+    codes[at + 6] = code(e.runningVersion);
+    codes[at + 7] = code(e.offeredVersion);
+    lengths[i * 3] = e.eventId.length;
+    lengths[i * 3 + 1] = e.installHash.length;
+    lengths[i * 3 + 2] = e.installId === null ? -1 : e.installId.length;
+    text.push(e.eventId, e.installHash, e.installId ?? '');
+    timestamps[i] = e.timestamp.getTime();
+  });
+  return { values, codes, text: text.join(''), lengths, timestamps };
+}
+
+/** Calls `each` with every check's row; the row array is reused from one call to the next. */
+export function forEachCheckRow(columns: CheckColumns, each: (row: CheckRow) => void): void {
+  const { values, codes, text, lengths, timestamps } = columns;
+  const row = new Array(12) as CheckRow;
+  let offset = 0;
+  const next = (length: number): string => text.slice(offset, (offset += length));
+  for (let i = 0; i < timestamps.length; i += 1) {
+    const at = i * CODED_COLUMNS;
+    row[0] = next(lengths[i * 3]);
+    row[1] = values[codes[at]] as string;
+    row[2] = values[codes[at + 1]] as string;
+    row[3] = values[codes[at + 2]] as string;
+    row[4] = values[codes[at + 3]] as string;
+    row[5] = values[codes[at + 4]] as string;
+    row[6] = values[codes[at + 5]] as string;
+    row[7] = values[codes[at + 6]] as string;
+    row[8] = values[codes[at + 7]];
+    row[10] = next(lengths[i * 3 + 1]);
+    const installIdLength = lengths[i * 3 + 2];
+    row[9] = installIdLength < 0 ? null : next(installIdLength);
+    row[11] = timestamps[i];
+    each(row);
+  }
+}
