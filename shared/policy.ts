@@ -288,7 +288,7 @@ export const CHECK_WRITE_GROUP_MAX_DELAY_MS = 100;
 /** Check events are folded into the adoption counters this often. */
 export const CHECK_ROLLUP_INTERVAL_MS = 1_000;
 /** Check events per adoption rollup batch, and batches per run (a backlog is worked off across runs). */
-export const CHECK_ROLLUP_BATCH = 500;
+export const CHECK_ROLLUP_BATCH = 5_000;
 export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;
 /**
  * How long a day's HyperLogLog of installs stays in Redis after its last update: checks of a day

@@ -3,7 +3,7 @@ import { utcDate } from './dates';
 
 const DAY_MS = 86_400_000;
 
-/** One check, or several of one install, as a store's claim reads them: the fields a batch's groups are made of. */
+/** One check, or several of one install, as a store's claim reads them: the fields a batch's groups and reports are made of. */
 export interface CheckTally {
   applicationId: string;
   /** Days since the epoch (UTC). */
@@ -13,7 +13,10 @@ export interface CheckTally {
   arch: string;
   runningVersion: string;
   installHash: string;
+  customerId: string;
   checks: number;
+  /** The latest of them (ms since the epoch). */
+  lastAtMs: number;
 }
 
 /** The groups of a batch from its tallies, in the order CheckBatch gives them. */
@@ -42,26 +45,28 @@ export function checkGroups(tallies: Iterable<CheckTally>): CheckGroup[] {
       || compare(a.platform, b.platform) || compare(a.arch, b.arch) || compare(a.runningVersion, b.runningVersion));
 }
 
-/** Reports in the order CheckBatch gives them. */
-export function orderReports(reports: CustomerVersionSeen[]): CustomerVersionSeen[] {
-  return reports.sort((a, b) => compare(a.applicationId, b.applicationId) || compare(a.customerId, b.customerId) || compare(a.version, b.version));
+/** The latest report of each (application, customer, running version), in the order CheckBatch gives them. */
+export function latestReports(tallies: Iterable<CheckTally>): CustomerVersionSeen[] {
+  const latest = new Map<string, { applicationId: string; customerId: string; version: string; lastAtMs: number }>();
+  for (const tally of tallies) {
+    const key = `${tally.applicationId}\0${tally.customerId}\0${tally.runningVersion}`;
+    const seen = latest.get(key);
+    if (!seen) latest.set(key, { applicationId: tally.applicationId, customerId: tally.customerId, version: tally.runningVersion, lastAtMs: tally.lastAtMs });
+    else if (seen.lastAtMs < tally.lastAtMs) seen.lastAtMs = tally.lastAtMs;
+  }
+  return [...latest.values()]
+    .sort((a, b) => compare(a.applicationId, b.applicationId) || compare(a.customerId, b.customerId) || compare(a.version, b.version))
+    .map(({ lastAtMs, ...report }) => ({ ...report, lastReportedAt: new Date(lastAtMs) }));
 }
 
-/** A batch of check events as its groups and its latest report per (application, customer, running version). */
+/** A batch of check events as its groups and reports (for a store that reads a batch's checks one by one). */
 export function foldCheckEvents(events: readonly CheckEvent[]): { groups: CheckGroup[]; reports: CustomerVersionSeen[] } {
-  const groups = checkGroups(events.map((event) => ({
-    applicationId: event.applicationId, day: Math.floor(event.timestamp.getTime() / DAY_MS), channel: event.channel,
-    platform: event.platform, arch: event.arch, runningVersion: event.runningVersion, installHash: event.installHash, checks: 1,
-  })));
-  const latest = new Map<string, CustomerVersionSeen>();
-  for (const event of events) {
-    const key = `${event.applicationId}\0${event.customerId}\0${event.runningVersion}`;
-    const seen = latest.get(key);
-    if (!seen || seen.lastReportedAt < event.timestamp) {
-      latest.set(key, { applicationId: event.applicationId, customerId: event.customerId, version: event.runningVersion, lastReportedAt: event.timestamp });
-    }
-  }
-  return { groups, reports: orderReports([...latest.values()]) };
+  const tallies = events.map((event): CheckTally => ({
+    applicationId: event.applicationId, day: Math.floor(event.timestamp.getTime() / DAY_MS), channel: event.channel, platform: event.platform,
+    arch: event.arch, runningVersion: event.runningVersion, installHash: event.installHash, customerId: event.customerId, checks: 1,
+    lastAtMs: event.timestamp.getTime(),
+  }));
+  return { groups: checkGroups(tallies), reports: latestReports(tallies) };
 }
 
 function compare(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import { requireCount, requirePage } from '../bounds';
-import { checkGroups, orderReports } from '../check-groups';
+import { checkGroups, latestReports } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
@@ -23,13 +23,10 @@ export class SqliteAdoption implements AdoptionStore {
     requireCount('limit', limit);
     const claimed = await this.background.claimChecks(limit);
     if (!claimed) return null;
-    const tallies = claimed.tallies.map(([applicationId, day, channel, platform, arch, runningVersion, installHash, checks]) => (
-      { applicationId, day, channel, platform, arch, runningVersion, installHash, checks }
+    const tallies = claimed.tallies.map(([applicationId, day, channel, platform, arch, runningVersion, installHash, customerId, checks, lastAtMs]) => (
+      { applicationId, day, channel, platform, arch, runningVersion, installHash, customerId, checks, lastAtMs }
     ));
-    const reports = claimed.reports.map(([applicationId, customerId, version, lastReportedAtMs]) => (
-      { applicationId, customerId, version, lastReportedAt: new Date(lastReportedAtMs) }
-    ));
-    return { batchId: claimed.batchId, checks: claimed.checks, groups: checkGroups(tallies), reports: orderReports(reports) };
+    return { batchId: claimed.batchId, checks: claimed.checks, groups: checkGroups(tallies), reports: latestReports(tallies) };
   }
 
   finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean> {

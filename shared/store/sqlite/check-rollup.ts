@@ -5,17 +5,20 @@ export type CountRow = [applicationId: string, channel: string, platform: string
 /** A customer's report in column order. */
 export type SeenRow = [applicationId: string, customerId: string, version: string, lastReportedAtMs: number];
 
-/** A claimed batch's checks of one (application, day, selection, install hash): the columns of the claim's GROUP BY, its count last. */
-export type TallyRow = [applicationId: string, day: number, channel: string, platform: string, arch: string, runningVersion: string, installHash: string, checks: number];
-/** A customer's latest report in a claimed batch (SeenRow's columns). */
-export type ReportRow = SeenRow;
+/**
+ * A claimed batch's checks of one (application, day, selection, install hash, customer): the columns
+ * of the claim's GROUP BY, then how many and the latest one's time.
+ */
+export type TallyRow = [
+  applicationId: string, day: number, channel: string, platform: string, arch: string, runningVersion: string, installHash: string, customerId: string,
+  checks: number, lastAtMs: number,
+];
 
-/** A claimed batch as its tallies and reports: what the fold needs, without a row per check. */
+/** A claimed batch as its tallies: what the fold needs, without a row per check. */
 export interface ClaimedChecks {
   batchId: string;
   checks: number;
   tallies: TallyRow[];
-  reports: ReportRow[];
 }
 
 export interface CheckRollup {
@@ -36,23 +39,20 @@ export interface CheckRollup {
 export function prepareCheckRollup(db: Database.Database): CheckRollup {
   const position = db.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1');
   const at = (): number => (position.get() as { last_seq: number } | undefined)?.last_seq ?? 0;
-  // The batch's bounds first, then its checks grouped in SQL: the event loop and the structured clone
-  // between threads see one row per (day, selection, install) and per customer's version, not per check.
+  // The batch's bounds first, then its checks grouped in SQL, in one pass: the event loop and the
+  // structured clone between threads see one row per (day, selection, install), not per check (an
+  // install hash is keyed with its customer, so the customer adds no rows but gives the reports).
   const bounds = db.prepare('SELECT count(*) AS checks, max(seq) AS last FROM (SELECT seq FROM check_events WHERE seq > ? ORDER BY seq LIMIT ?)');
   const tallies = db.prepare(
-    `SELECT application_id, ts / 86400000 AS day, channel, platform, arch, running_version, install_hash, count(*)
-     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, day, channel, platform, arch, running_version, install_hash`,
+    `SELECT application_id, ts / 86400000 AS day, channel, platform, arch, running_version, install_hash, customer_id, count(*), max(ts)
+     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, day, channel, platform, arch, running_version, install_hash, customer_id`,
   ).raw(true);
-  const reports = db.prepare(
-    `SELECT application_id, customer_id, running_version, max(ts)
-     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, customer_id, running_version`,
-  ).raw(true);
-  // One read transaction: the three reads see the same checks.
+  // One read transaction: both reads see the same checks.
   const claim = db.transaction((limit: number): ClaimedChecks | null => {
     const from = at();
     const { checks, last } = bounds.get(from, limit) as { checks: number; last: number | null };
     if (checks === 0 || last === null) return null;
-    return { batchId: `${from}-${last}`, checks, tallies: tallies.all(from, last) as TallyRow[], reports: reports.all(from, last) as ReportRow[] };
+    return { batchId: `${from}-${last}`, checks, tallies: tallies.all(from, last) as TallyRow[] };
   });
   const addCount = db.prepare(
     `INSERT INTO adoption_counts (application_id, channel, platform, arch, date, version, checks, installs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
