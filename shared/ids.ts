@@ -13,6 +13,9 @@ export function newId(prefix: string): string {
 /** 64 random bits per process: ids made by different processes never collide. */
 const PROCESS_TAG = randomBytes(8).toString('hex');
 let sequence = 0;
+/** The last event id's millisecond, and its digits with the tag. */
+let prefixMs = Number.NaN;
+let prefix = '';
 
 /**
  * Time-ordered id (download events, audit entries): 12 hex digits of milliseconds, this process's tag and a counter, so sorting
@@ -20,7 +23,13 @@ let sequence = 0;
  */
 export function newEventId(at: Date = new Date()): string {
   sequence = (sequence + 1) % 0x1000000;
-  return `${at.getTime().toString(16).padStart(12, '0')}${PROCESS_TAG}${sequence.toString(16).padStart(6, '0')}`;
+  const ms = at.getTime();
+  // Events come many to a millisecond under load: its digits and the tag are formatted once.
+  if (ms !== prefixMs) {
+    prefixMs = ms;
+    prefix = `${ms.toString(16).padStart(12, '0')}${PROCESS_TAG}`;
+  }
+  return prefix + (sequence | 0x1000000).toString(16).slice(1);
 }
 
 /** Unique within the process and across processes: for request ids, which need no secrecy. */

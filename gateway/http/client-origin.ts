@@ -18,7 +18,15 @@ export function clientOrigin(ctx: Context, customerId: string | null): DownloadO
   return origin;
 }
 
+/** An IPv4 client on a dual-stack socket, as Node shows it. */
+const IPV4_MAPPED_PREFIX = '::ffff:';
+const IPV4_MAPPED = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/;
+
 /** The client's IP address (see clientOrigin), or null when the socket has none any more. */
 export function clientAddress(ctx: Context): string | null {
-  return ctx.ip ? ctx.ip.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') : null;
+  const ip = ctx.ip;
+  if (!ip) return null;
+  // Every check and download asks: the pattern runs only for an address in the mapped form.
+  return ip.startsWith(IPV4_MAPPED_PREFIX) ? ip.replace(IPV4_MAPPED, '$1') : ip;
 }
+

@@ -1,4 +1,5 @@
 import { createHmac, hash as sha } from 'node:crypto';
+import { INSTALL_HASH_MEMO_ENTRIES } from '../policy';
 import { utcDate } from '../store/dates';
 
 /** What the daily keys are derived under, apart from every other use of the server secret. */
@@ -22,7 +23,9 @@ for (let i = 0; i < BASE64URL.length; i += 1) TRUNCATED_CHARACTER[BASE64URL.char
  * The hash is HMAC-SHA-256 (RFC 2104) truncated to 128 bits, computed with two one-shot SHA-256
  * calls over buffers that already hold the day key's inner and outer pads, the digests taken as
  * strings: every check hashes, and an Hmac object per check (a stream, keyed each time, its digest
- * a newly allocated Buffer) cost more than twice as much.
+ * a newly allocated Buffer) cost more than twice as much. An install checks many times a day, so the
+ * day's hashes are remembered by message (at most INSTALL_HASH_MEMO_ENTRIES, forgotten at midnight
+ * with the key): a repeated check costs one map lookup instead of the two digests.
  */
 export class InstallHasher {
   private dayStartMs = 0;
@@ -31,6 +34,8 @@ export class InstallHasher {
   private inner = Buffer.alloc(0);
   /** (day key XOR opad) followed by the inner digest. */
   private readonly outer = Buffer.alloc(BLOCK + DIGEST);
+  /** This day's hashes by message; cleared with the day key, or when full. */
+  private readonly memo = new Map<string, string>();
 
   constructor(private readonly secret: Buffer) {}
 
@@ -40,6 +45,15 @@ export class InstallHasher {
     if (ms < this.dayStartMs || ms >= this.dayEndMs) this.startDay(ms, at);
     // NUL separators: no field can run into the next.
     const message = `${customerId}\0${identity ?? ''}\0${userAgent ?? ''}`;
+    const remembered = this.memo.get(message);
+    if (remembered !== undefined) return remembered;
+    const hashed = this.digest(message);
+    if (this.memo.size >= INSTALL_HASH_MEMO_ENTRIES) this.memo.clear();
+    this.memo.set(message, hashed);
+    return hashed;
+  }
+
+  private digest(message: string): string {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     if (this.inner.length < BLOCK + message.length * 3) this.growInner(BLOCK + message.length * 3);
     const length = this.inner.write(message, BLOCK, 'utf8');
@@ -51,6 +65,7 @@ export class InstallHasher {
   }
 
   private startDay(ms: number, at: Date): void {
+    this.memo.clear();
     this.dayStartMs = ms - (ms % DAY_MS);
     this.dayEndMs = this.dayStartMs + DAY_MS;
     // 32 bytes: shorter than a block, so used as it is, zero-padded (RFC 2104).

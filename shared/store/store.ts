@@ -479,7 +479,7 @@ export interface ActivityStore {
 
 /** Update checks and the adoption figures folded from them. */
 export interface AdoptionStore {
-  /** Inserts check events; an eventId already stored is skipped. */
+  /** Inserts check events; a write repeated with the same events (a retry) stores them once. */
   insertCheckEvents(events: CheckEvent[]): Promise<void>;
   /**
    * Claims up to `limit` check events not yet rolled up (or the batch an interrupted rollup left

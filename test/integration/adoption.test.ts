@@ -6,6 +6,7 @@ import IORedis from 'ioredis';
 import { rollupChecks } from '../../shared/adoption/rollup-checks';
 import { newEventId } from '../../shared/ids';
 import { ALL, UNKNOWN_VERSION } from '../../shared/store/models';
+import { readStoredChecks } from '../../shared/store/sqlite/check-windows';
 import { electronUpdateClient } from '../support/electron-updater-client';
 import { createAdminKey, createApplication, createCustomer, uploadSmallFile } from '../support/factories';
 import { NodeProcess } from '../support/node-process';
@@ -65,8 +66,8 @@ describe('adoption analytics', function () {
       if (app.core.store.kind !== 'sqlite') this.skip();
       const db = new Database(path.join(app.config.dataDir, 'store.sqlite'), { readonly: true });
       try {
-        const rows = db.prepare('SELECT client, platform, channel, running_version, offered_version FROM check_events WHERE application_id = ? ORDER BY seq').all(applicationId);
-        expect(rows.map((r) => Object.values(r as Record<string, unknown>))).to.deep.equal([
+        const rows = readStoredChecks(db).filter((c) => c.application_id === applicationId);
+        expect(rows.map((r) => [r.client, r.platform, r.channel, r.running_version, r.offered_version])).to.deep.equal([
           ['squirrel-windows', 'windows', 'stable', '1.0.0', '1.1.0'],
           ['velopack', 'windows', 'stable', '1.0.0', '1.1.0'],
           ['sparkle', 'macos', 'stable', '100', null],
@@ -125,7 +126,7 @@ describe('adoption analytics', function () {
       if (app.core.store.kind !== 'sqlite') this.skip();
       const db = new Database(path.join(app.config.dataDir, 'store.sqlite'), { readonly: true });
       try {
-        const rows = db.prepare('SELECT * FROM check_events WHERE application_id = ? ORDER BY seq').all(applicationId) as Record<string, unknown>[];
+        const rows = readStoredChecks(db).filter((c) => c.application_id === applicationId);
         const brief = rows.map((r) => [r.customer_id, r.client, r.platform, r.arch, r.channel, r.running_version, r.offered_version]);
         const [first, second, third] = customers.map((c) => c.customerId);
         expect(brief).to.deep.equal([
@@ -140,6 +141,8 @@ describe('adoption analytics', function () {
         expect(new Set(stagingIds).size).to.equal(2);
         expect(rows.slice(4).map((r) => r.install_id)).to.deep.equal([null, null, null]);
         expect(JSON.stringify(rows)).not.to.match(/127\.0\.0\.1|::1/);
+        // Nor anywhere in the stored windows' bytes.
+        for (const { body } of db.prepare('SELECT body FROM check_windows').all() as { body: Buffer }[]) expect(body.toString('latin1')).not.to.match(/127\.0\.0\.1|::1/);
       } finally {
         db.close();
       }

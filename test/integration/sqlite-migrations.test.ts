@@ -6,8 +6,9 @@ import Database from 'better-sqlite3';
 import { versionOrderKey } from '../../shared/releases/version-order';
 import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
 import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
+import { readStoredChecks } from '../../shared/store/sqlite/check-windows';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import { application, at, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord } from '../support/records';
+import { application, at, checkEvent, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord } from '../support/records';
 import { daily, EARLIER_FREE_FORM_KEY, expectDuplicate, KEYED_AS_FREE_FORM, REKEYED_ORDER, versionNames } from '../support/store-expectations';
 
 /**
@@ -209,6 +210,64 @@ describe('SQLite store opening a database of the release before the webhook outb
       }]);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('SQLite store opening a database that kept a row per update check', () => {
+  let dir: string;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-check-windows-'));
+  });
+
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every check with its number, and the rollup goes on from where it stopped', async () => {
+    const databaseFile = path.join(dir, 'store.sqlite');
+    // As the release before the windows left it: checks 1 to 3 rolled up, 6 and 7 not (4 and 5 purged or never stored).
+    const db = new Database(databaseFile);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, SCHEMA_VERSION - 1);
+    const insert = db.prepare(
+      `INSERT INTO check_events (seq, event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
+       VALUES (?, ?, 'app_1', 'cust_1', 'tauri', 'linux', 'x64', 'stable', ?, ?, ?, ?, ?)`,
+    );
+    insert.run(1, 'c_1', '1.0.0', '1.1.0', null, 'hash_c_1', at(0).getTime());
+    insert.run(2, 'c_2', '1.0.0', null, 'staging-2', 'hash_c_2', at(1).getTime());
+    insert.run(3, 'c_3', '2.0.0', null, null, 'hash_c_3', at(2).getTime());
+    insert.run(6, 'c_6', '1.0.0', '1.1.0', null, 'hash_c_6', at(3).getTime());
+    insert.run(7, 'c_7', '2.0.0', null, null, 'hash_c_7', at(4).getTime());
+    db.prepare('INSERT INTO check_rollup_state (id, last_seq) VALUES (1, 3)').run();
+    db.close();
+
+    const store = new SqliteStore(databaseFile);
+    try {
+      const batch = await store.adoption.claimCheckBatch(10);
+      expect(batch?.batchId).to.equal('3-7');
+      expect(batch?.checks).to.equal(2);
+      expect(batch?.groups.map((g) => [g.runningVersion, g.checks, g.installHashes])).to.deep.equal([['1.0.0', 1, ['hash_c_6']], ['2.0.0', 1, ['hash_c_7']]]);
+      expect(await store.adoption.finishCheckBatch(batch!.batchId, [], [])).to.equal(true);
+      // A check written now is numbered after them.
+      await store.adoption.insertCheckEvents([checkEvent('c_8')]);
+      expect((await store.adoption.claimCheckBatch(10))?.batchId).to.equal('7-8');
+    } finally {
+      await store.close();
+    }
+    const migrated = new Database(databaseFile, { readonly: true });
+    try {
+      expect(readStoredChecks(migrated).map((c) => [c.seq, c.event_id, c.running_version, c.offered_version, c.install_id, c.install_hash, c.ts])).to.deep.equal([
+        [1, 'c_1', '1.0.0', '1.1.0', null, 'hash_c_1', at(0).getTime()],
+        [2, 'c_2', '1.0.0', null, 'staging-2', 'hash_c_2', at(1).getTime()],
+        [3, 'c_3', '2.0.0', null, null, 'hash_c_3', at(2).getTime()],
+        [6, 'c_6', '1.0.0', '1.1.0', null, 'hash_c_6', at(3).getTime()],
+        [7, 'c_7', '2.0.0', null, null, 'hash_c_7', at(4).getTime()],
+        [8, 'c_8', '1.0.0', null, null, 'hash_c_8', at(0).getTime()],
+      ]);
+      expect(migrated.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'check_events'").get()).to.deep.equal({ n: 0 });
+    } finally {
+      migrated.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { InstallHasher } from '../../shared/adoption/install-hash';
+import { INSTALL_HASH_MEMO_ENTRIES } from '../../shared/policy';
 
 const SECRET = Buffer.from('a server secret of some length, 32+ bytes long');
 
@@ -40,5 +41,21 @@ describe('install hash', () => {
       hasher.hash(morning, 'cust_1', '10.0.0.1App/1', null),
     ];
     expect(new Set([hash, ...others]).size).to.equal(others.length + 1);
+  });
+
+  it('answers a repeated check from its memory of the day, never from another day, and stays right once that memory fills', () => {
+    const hasher = new InstallHasher(SECRET);
+    const days = [new Date('2026-03-01T10:00:00.000Z'), new Date('2026-03-02T10:00:00.000Z')];
+    // The same installs checking on two days, back and forth, more of them than the memory holds.
+    const installs = INSTALL_HASH_MEMO_ENTRIES + 1_000;
+    for (const at of [days[0], days[1], days[0]]) {
+      for (let i = 0; i < installs; i += 1) {
+        const identity = `10.1.${i >> 8}.${i & 255}`;
+        const hash = hasher.hash(at, 'cust_1', identity, 'App/1');
+        if (i % 997 === 0 || i >= installs - 3) expect(hash, `install ${i} on ${at.toISOString()}`).to.equal(documentedHash(at, 'cust_1', identity, 'App/1'));
+        // Asked again at once: from memory, the same answer.
+        if (i % 997 === 0) expect(hasher.hash(at, 'cust_1', identity, 'App/1')).to.equal(hash);
+      }
+    }
   });
 });

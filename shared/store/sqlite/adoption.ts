@@ -3,12 +3,13 @@ import { checkGroups, latestReports } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
+import { checksIn, columnsFrom, decodeWindow, encodeWindow } from './check-windows';
 import type { Row, SqliteDatabase } from './database';
 
 /**
- * Update checks and their adoption counters. Check events are appended, and batches claimed (grouped
- * by SQLite) and finished, through the background writer (check-rollup.ts), as download events are
- * written and folded. A batch is named by the rollup position it starts from and the last event it holds:
+ * Update checks and their adoption counters. Check events are appended a window to a row
+ * (check-windows.ts), and batches claimed (grouped on the write thread) and finished, through the
+ * background writer (check-rollup.ts), as download events are written and folded. A batch is named by the rollup position it starts from and the last event it holds:
  * finishing it moves the position in the same transaction as the counters, only when the position
  * is still where the batch started, so a batch is added once whoever finishes it.
  */
@@ -37,12 +38,40 @@ export class SqliteAdoption implements AdoptionStore {
     );
   }
 
+  /**
+   * Oldest windows first, each losing its oldest checks while they are rolled up and older than the
+   * cut-off: a window is deleted when none is left, else rewritten from its first check kept (so its
+   * checks keep their numbers). A window's checks are in the order answered, so a check is at most a
+   * window's span late for its purge.
+   */
   async purgeCheckEvents(before: Date, limit: number): Promise<number> {
     requireCount('limit', limit);
-    // Only events the rollup has counted: an old event still waiting is counted first.
-    return this.database.prepare(
-      'DELETE FROM check_events WHERE seq IN (SELECT seq FROM check_events WHERE ts < ? AND seq <= ? ORDER BY ts LIMIT ?)',
-    ).run(before.getTime(), this.position(), limit).changes;
+    const cutOff = before.getTime();
+    const purge = this.database.db.transaction((): number => {
+      // Only checks the rollup has counted: an old check still waiting is counted first.
+      const position = this.position();
+      const windows = this.database.prepare(
+        'SELECT first_seq, body FROM check_windows WHERE first_seq <= ? AND first_ts < ? ORDER BY first_seq LIMIT ?',
+      ).all(position, cutOff, limit) as { first_seq: number; body: Buffer }[];
+      let purged = 0;
+      for (const window of windows) {
+        const columns = decodeWindow(window.body);
+        const checks = checksIn(columns);
+        let gone = 0;
+        while (gone < checks && purged + gone < limit && window.first_seq + gone <= position && columns.timestamps[gone] < cutOff) gone += 1;
+        if (gone === checks) {
+          this.database.prepare('DELETE FROM check_windows WHERE first_seq = ?').run(window.first_seq);
+        } else if (gone > 0) {
+          const kept = columnsFrom(columns, gone);
+          this.database.prepare('UPDATE check_windows SET first_seq = ?, checks = ?, first_ts = ?, body = ? WHERE first_seq = ?')
+            .run(window.first_seq + gone, checks - gone, kept.timestamps[0], encodeWindow(kept), window.first_seq);
+        }
+        purged += gone;
+        if (purged >= limit) break;
+      }
+      return purged;
+    });
+    return purge.immediate();
   }
 
   async listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]> {

@@ -56,13 +56,23 @@ export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
   return { values, codes, text: text.join(''), lengths, timestamps };
 }
 
-/** Calls `each` with every check's row; the row array is reused from one call to the next. */
-export function forEachCheckRow(columns: CheckColumns, each: (row: CheckRow) => void): void {
+/** Where the `index`-th check's strings start in `text`. */
+export function textOffsetOf(columns: CheckColumns, index: number): number {
+  let offset = 0;
+  for (let i = 0; i < index * 3; i += 1) offset += Math.max(0, columns.lengths[i]);
+  return offset;
+}
+
+/**
+ * Calls `each` with the row of every check from the `from`-th to before the `to`-th (all by
+ * default); the row array is reused from one call to the next.
+ */
+export function forEachCheckRow(columns: CheckColumns, each: (row: CheckRow) => void, from = 0, to = columns.timestamps.length): void {
   const { values, codes, text, lengths, timestamps } = columns;
   const row = new Array(12) as CheckRow;
-  let offset = 0;
+  let offset = textOffsetOf(columns, from);
   const next = (length: number): string => text.slice(offset, (offset += length));
-  for (let i = 0; i < timestamps.length; i += 1) {
+  for (let i = from; i < to; i += 1) {
     const at = i * CODED_COLUMNS;
     row[0] = next(lengths[i * 3]);
     row[1] = values[codes[at]] as string;

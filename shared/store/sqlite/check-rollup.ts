@@ -1,4 +1,7 @@
 import type Database from 'better-sqlite3';
+import { forEachCheckRow } from './check-columns';
+import { checksIn, decodeWindow } from './check-windows';
+import type { CheckRow } from './event-writes';
 
 /** A counter's values in column order, as they cross to the write thread. */
 export type CountRow = [applicationId: string, channel: string, platform: string, arch: string, date: string, version: string, checks: number, installs: number];
@@ -7,12 +10,39 @@ export type SeenRow = [applicationId: string, customerId: string, version: strin
 
 /**
  * A claimed batch's checks of one (application, day, selection, install hash, customer): the columns
- * of the claim's GROUP BY, then how many and the latest one's time.
+ * the claim groups by, then how many and the latest one's time.
  */
 export type TallyRow = [
   applicationId: string, day: number, channel: string, platform: string, arch: string, runningVersion: string, installHash: string, customerId: string,
   checks: number, lastAtMs: number,
 ];
+
+const DAY_MS = 86_400_000;
+
+/** A batch's checks counted by (application, day, selection, install hash, customer), as the claim gives them. */
+class CheckTallies {
+  checks = 0;
+  private readonly byKey = new Map<string, TallyRow>();
+
+  add(row: CheckRow): void {
+    const [, applicationId, customerId, , platform, arch, channel, runningVersion, , , installHash, ts] = row;
+    const day = Math.floor(ts / DAY_MS);
+    // NUL cannot occur in ids, versions, channels, platforms or archs (the validation refuses it).
+    const key = `${applicationId}\0${day}\0${channel}\0${platform}\0${arch}\0${runningVersion}\0${installHash}\0${customerId}`;
+    const tally = this.byKey.get(key);
+    if (tally) {
+      tally[8] += 1;
+      if (tally[9] < ts) tally[9] = ts;
+    } else {
+      this.byKey.set(key, [applicationId, day, channel, platform, arch, runningVersion, installHash, customerId, 1, ts]);
+    }
+    this.checks += 1;
+  }
+
+  rows(): TallyRow[] {
+    return [...this.byKey.values()];
+  }
+}
 
 /** A claimed batch as its tallies: what the fold needs, without a row per check. */
 export interface ClaimedChecks {
@@ -23,7 +53,7 @@ export interface ClaimedChecks {
 
 export interface CheckRollup {
   /**
-   * Up to `limit` checks after the rollup position, grouped by SQLite on this connection, and the batch
+   * Up to `limit` checks after the rollup position, grouped on this connection's thread, and the batch
    * id naming them (`<position>-<last seq>`); null when none.
    */
   claim(limit: number): ClaimedChecks | null;
@@ -39,20 +69,28 @@ export interface CheckRollup {
 export function prepareCheckRollup(db: Database.Database): CheckRollup {
   const position = db.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1');
   const at = (): number => (position.get() as { last_seq: number } | undefined)?.last_seq ?? 0;
-  // The batch's bounds first, then its checks grouped in SQL, in one pass: the event loop and the
-  // structured clone between threads see one row per (day, selection, install), not per check (an
-  // install hash is keyed with its customer, so the customer adds no rows but gives the reports).
-  const bounds = db.prepare('SELECT count(*) AS checks, max(seq) AS last FROM (SELECT seq FROM check_events WHERE seq > ? ORDER BY seq LIMIT ?)');
-  const tallies = db.prepare(
-    `SELECT application_id, ts / 86400000 AS day, channel, platform, arch, running_version, install_hash, customer_id, count(*), max(ts)
-     FROM check_events WHERE seq > ? AND seq <= ? GROUP BY application_id, day, channel, platform, arch, running_version, install_hash, customer_id`,
-  ).raw(true);
-  // One read transaction: both reads see the same checks.
+  // The window holding the first check after the position (or an earlier one), then the windows after it.
+  const windowAt = db.prepare('SELECT max(first_seq) AS first FROM check_windows WHERE first_seq <= ?');
+  const windowsFrom = db.prepare('SELECT first_seq, body FROM check_windows WHERE first_seq >= ? ORDER BY first_seq');
+  // One read transaction: the windows read are the ones the batch names. The checks are grouped here,
+  // on the write thread: the event loop and the copy between threads see one row per (day,
+  // selection, install), not per check (an install hash is keyed with its customer, so the customer
+  // adds no rows but gives the reports).
   const claim = db.transaction((limit: number): ClaimedChecks | null => {
     const from = at();
-    const { checks, last } = bounds.get(from, limit) as { checks: number; last: number | null };
-    if (checks === 0 || last === null) return null;
-    return { batchId: `${from}-${last}`, checks, tallies: tallies.all(from, last) as TallyRow[] };
+    const first = (windowAt.get(from + 1) as { first: number | null }).first ?? from + 1;
+    const tallies = new CheckTallies();
+    let last = from;
+    for (const window of windowsFrom.iterate(first) as Iterable<{ first_seq: number; body: Buffer }>) {
+      const columns = decodeWindow(window.body);
+      const start = Math.max(0, last + 1 - window.first_seq);
+      const end = Math.min(checksIn(columns), start + limit - tallies.checks);
+      if (start >= end) continue;
+      forEachCheckRow(columns, (row) => tallies.add(row), start, end);
+      last = window.first_seq + end - 1;
+      if (tallies.checks >= limit) break;
+    }
+    return tallies.checks === 0 ? null : { batchId: `${from}-${last}`, checks: tallies.checks, tallies: tallies.rows() };
   });
   const addCount = db.prepare(
     `INSERT INTO adoption_counts (application_id, channel, platform, arch, date, version, checks, installs) VALUES (?, ?, ?, ?, ?, ?, ?, ?)

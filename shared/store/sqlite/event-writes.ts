@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
-import { CheckColumns, forEachCheckRow } from './check-columns';
+import type { CheckColumns } from './check-columns';
+import { prepareWindowInsert } from './check-windows';
 import { prepareRollup } from './rollup';
 import { CheckRollup, prepareCheckRollup } from './check-rollup';
 import type { BackgroundOperation } from './write-thread';
@@ -30,7 +31,7 @@ export type CheckRow = [
 export interface EventWrites {
   /** Stores events in one transaction; an event id already stored is skipped. */
   insertEvents(rows: EventRow[]): void;
-  /** Stores check events in one transaction; an event id already stored is skipped. */
+  /** Stores a window of check events as one row (check-windows.ts); the same window written again is skipped. */
   insertChecks(checks: CheckColumns): void;
   /** The adoption rollup's claim and finish (check-rollup.ts). */
   checkRollup: CheckRollup;
@@ -47,17 +48,11 @@ export function eventWrites(db: Database.Database): EventWrites {
     for (const row of rows) insert.run(row);
   });
 
-  const insertCheck = db.prepare(
-    `INSERT INTO check_events (event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-  );
-  const insertAllChecks = db.transaction((checks: CheckColumns) => {
-    forEachCheckRow(checks, (row) => insertCheck.run(row));
-  });
+  const insertCheckWindow = db.transaction(prepareWindowInsert(db));
 
   return {
     insertEvents: (rows) => insertAll.immediate(rows),
-    insertChecks: (checks) => insertAllChecks.immediate(checks),
+    insertChecks: (checks) => insertCheckWindow.immediate(checks),
     rollupEvents: prepareRollup(db),
     checkRollup: prepareCheckRollup(db),
   };

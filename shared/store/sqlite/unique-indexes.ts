@@ -34,7 +34,7 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_access_token_usage_1: 'tokenUsage',
   sqlite_autoindex_access_token_clients_1: 'tokenClient',
   sqlite_autoindex_licence_acceptances_1: 'licenceAcceptance',
-  sqlite_autoindex_check_events_1: 'eventId',
+  sqlite_autoindex_check_windows_1: 'checkWindow',
   sqlite_autoindex_adoption_counts_1: 'adoptionCount',
   sqlite_autoindex_customer_versions_1: 'customerVersion',
 };

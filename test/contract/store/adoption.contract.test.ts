@@ -29,8 +29,10 @@ describeStoreContract('update checks and adoption', (subject) => {
   const selection = { channel: ALL, platform: ALL, arch: ALL, from: '2026-01-01', to: '2026-12-31' };
 
   it('claims checks in the order stored, the same batch until it is finished, and each batch counts once', async () => {
-    await store.adoption.insertCheckEvents([check('c_1'), check('c_2', { runningVersion: '2.0.0' }), check('c_3')]);
-    await store.adoption.insertCheckEvents([check('c_1')]);
+    const written = [check('c_1'), check('c_2', { runningVersion: '2.0.0' }), check('c_3')];
+    await store.adoption.insertCheckEvents(written);
+    // A write repeated (retried after an answer was lost): its checks are stored once.
+    await store.adoption.insertCheckEvents(written);
     const batch = await store.adoption.claimCheckBatch(2);
     expect(batch?.checks).to.equal(2);
     expect(batch?.groups).to.deep.equal([group('1.0.0', 1, ['hash_c_1']), group('2.0.0', 1, ['hash_c_2'])]);
