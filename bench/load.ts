@@ -43,8 +43,15 @@ export async function runLoad(target: LoadTarget, connections: number): Promise<
   return { ...run, cpuMicrosPerRequest };
 }
 
-/** Baseline and subject runs alternate (alternate.ts); each metric is the median of its side's runs. */
+/**
+ * Baseline and subject runs alternate (alternate.ts); each metric is the median of its side's runs.
+ * Each side first runs once unmeasured: a server's first seconds under a load it has not had run
+ * colder (code not yet optimised, a young generation not yet grown to the load's allocation), and a
+ * server answers its load for hours, not seconds.
+ */
 export async function compareLoad(baseline: LoadTarget, subject: LoadTarget, connections: number): Promise<{ baseline: LoadSummary; subject: LoadSummary }> {
+  await runLoad(baseline, connections);
+  await runLoad(subject, connections);
   const runs = await alternate(() => runLoad(baseline, connections), () => runLoad(subject, connections));
   return { baseline: summarise(runs.baseline), subject: summarise(runs.subject) };
 }

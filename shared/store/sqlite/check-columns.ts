@@ -3,6 +3,8 @@ import type { CheckRow } from './event-writes';
 
 /** A check's columns whose values repeat from check to check, each sent as an index into `values`. */
 const CODED_COLUMNS = 8;
+/** Where each coded column is among a check's codes. */
+export const CODE = { application: 0, customer: 1, client: 2, platform: 3, arch: 4, channel: 5, runningVersion: 6, offeredVersion: 7 } as const;
 
 /**
  * A window's checks as they cross to the write thread. Copying between threads costs per value
@@ -39,14 +41,14 @@ export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
   const text: string[] = [];
   events.forEach((e, i) => {
     const at = i * CODED_COLUMNS;
-    codes[at] = code(e.applicationId);
-    codes[at + 1] = code(e.customerId);
-    codes[at + 2] = code(e.client);
-    codes[at + 3] = code(e.platform);
-    codes[at + 4] = code(e.arch);
-    codes[at + 5] = code(e.channel);
-    codes[at + 6] = code(e.runningVersion);
-    codes[at + 7] = code(e.offeredVersion);
+    codes[at + CODE.application] = code(e.applicationId);
+    codes[at + CODE.customer] = code(e.customerId);
+    codes[at + CODE.client] = code(e.client);
+    codes[at + CODE.platform] = code(e.platform);
+    codes[at + CODE.arch] = code(e.arch);
+    codes[at + CODE.channel] = code(e.channel);
+    codes[at + CODE.runningVersion] = code(e.runningVersion);
+    codes[at + CODE.offeredVersion] = code(e.offeredVersion);
     lengths[i * 3] = e.eventId.length;
     lengths[i * 3 + 1] = e.installHash.length;
     lengths[i * 3 + 2] = e.installId === null ? -1 : e.installId.length;
@@ -75,18 +77,34 @@ export function forEachCheckRow(columns: CheckColumns, each: (row: CheckRow) => 
   for (let i = from; i < to; i += 1) {
     const at = i * CODED_COLUMNS;
     row[0] = next(lengths[i * 3]);
-    row[1] = values[codes[at]] as string;
-    row[2] = values[codes[at + 1]] as string;
-    row[3] = values[codes[at + 2]] as string;
-    row[4] = values[codes[at + 3]] as string;
-    row[5] = values[codes[at + 4]] as string;
-    row[6] = values[codes[at + 5]] as string;
-    row[7] = values[codes[at + 6]] as string;
-    row[8] = values[codes[at + 7]];
+    row[1] = values[codes[at + CODE.application]] as string;
+    row[2] = values[codes[at + CODE.customer]] as string;
+    row[3] = values[codes[at + CODE.client]] as string;
+    row[4] = values[codes[at + CODE.platform]] as string;
+    row[5] = values[codes[at + CODE.arch]] as string;
+    row[6] = values[codes[at + CODE.channel]] as string;
+    row[7] = values[codes[at + CODE.runningVersion]] as string;
+    row[8] = values[codes[at + CODE.offeredVersion]];
     row[10] = next(lengths[i * 3 + 1]);
     const installIdLength = lengths[i * 3 + 2];
     row[9] = installIdLength < 0 ? null : next(installIdLength);
     row[11] = timestamps[i];
     each(row);
+  }
+}
+
+/**
+ * Calls `each` with the install hash, time and first code's index (in `codes`) of every check from
+ * the `from`-th to before the `to`-th: what the rollup groups by, without making the other strings.
+ */
+export function forEachCheckHash(
+  columns: CheckColumns, each: (installHash: string, timestampMs: number, codeAt: number) => void, from = 0, to = columns.timestamps.length,
+): void {
+  const { text, lengths, timestamps } = columns;
+  let offset = textOffsetOf(columns, from);
+  for (let i = from; i < to; i += 1) {
+    const hashAt = offset + lengths[i * 3];
+    offset = hashAt + lengths[i * 3 + 1] + Math.max(0, lengths[i * 3 + 2]);
+    each(text.slice(hashAt, hashAt + lengths[i * 3 + 1]), timestamps[i], i * CODED_COLUMNS);
   }
 }

@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import { forEachCheckRow } from './check-columns';
+import { CheckColumns, CODE, forEachCheckHash } from './check-columns';
 import { checksIn, decodeWindow } from './check-windows';
-import type { CheckRow } from './event-writes';
 
 /** A counter's values in column order, as they cross to the write thread. */
 export type CountRow = [applicationId: string, channel: string, platform: string, arch: string, date: string, version: string, checks: number, installs: number];
@@ -18,30 +17,78 @@ export type TallyRow = [
 ];
 
 const DAY_MS = 86_400_000;
+/** A window's checks of one install, day and selection: where the first one's codes are, and the batch's tally they count in. */
+interface WindowTally {
+  day: number;
+  at: number;
+  tally: TallyRow;
+  /** The install's other (day, selection) in this window: rare. */
+  next: WindowTally | undefined;
+}
+
+/** Whether two checks of a window have the same application, customer, channel, platform, arch and running version. */
+function sameSelection(codes: Uint32Array, a: number, b: number): boolean {
+  return codes[a + CODE.application] === codes[b + CODE.application] && codes[a + CODE.customer] === codes[b + CODE.customer]
+    && codes[a + CODE.channel] === codes[b + CODE.channel] && codes[a + CODE.platform] === codes[b + CODE.platform]
+    && codes[a + CODE.arch] === codes[b + CODE.arch] && codes[a + CODE.runningVersion] === codes[b + CODE.runningVersion];
+}
 
 /** A batch's checks counted by (application, day, selection, install hash, customer), as the claim gives them. */
 class CheckTallies {
   checks = 0;
   private readonly byKey = new Map<string, TallyRow>();
 
-  add(row: CheckRow): void {
-    const [, applicationId, customerId, , platform, arch, channel, runningVersion, , , installHash, ts] = row;
-    const day = Math.floor(ts / DAY_MS);
+  /**
+   * Counts a window's checks from the `from`-th to before the `to`-th. Within a window each value is
+   * a code: a check is matched by its install hash, then by day and codes (an install checks with one
+   * selection, nearly always), and the strings are joined into the batch's key once per install and
+   * selection in the window, not per check.
+   */
+  addWindow(columns: CheckColumns, from: number, to: number): void {
+    const { values, codes } = columns;
+    const value = (at: number): string => values[codes[at]] as string;
+    const byInstall = new Map<string, WindowTally>();
+    forEachCheckHash(columns, (installHash, ts, at) => {
+      const day = Math.floor(ts / DAY_MS);
+      const first = byInstall.get(installHash);
+      for (let seen = first; seen; seen = seen.next) {
+        if (seen.day === day && sameSelection(codes, seen.at, at)) {
+          count(seen.tally, 1, ts);
+          return;
+        }
+      }
+      // A selection first seen in this window: its tally is the batch's, found or started by the strings once.
+      const tally = this.tallyOf(
+        value(at + CODE.application), day, value(at + CODE.channel), value(at + CODE.platform), value(at + CODE.arch),
+        value(at + CODE.runningVersion), installHash, value(at + CODE.customer),
+      );
+      count(tally, 1, ts);
+      byInstall.set(installHash, { day, at, tally, next: first });
+    }, from, to);
+    this.checks += to - from;
+  }
+
+  private tallyOf(
+    applicationId: string, day: number, channel: string, platform: string, arch: string, runningVersion: string, installHash: string, customerId: string,
+  ): TallyRow {
     // NUL cannot occur in ids, versions, channels, platforms or archs (the validation refuses it).
     const key = `${applicationId}\0${day}\0${channel}\0${platform}\0${arch}\0${runningVersion}\0${installHash}\0${customerId}`;
-    const tally = this.byKey.get(key);
-    if (tally) {
-      tally[8] += 1;
-      if (tally[9] < ts) tally[9] = ts;
-    } else {
-      this.byKey.set(key, [applicationId, day, channel, platform, arch, runningVersion, installHash, customerId, 1, ts]);
+    let tally = this.byKey.get(key);
+    if (!tally) {
+      tally = [applicationId, day, channel, platform, arch, runningVersion, installHash, customerId, 0, 0];
+      this.byKey.set(key, tally);
     }
-    this.checks += 1;
+    return tally;
   }
 
   rows(): TallyRow[] {
     return [...this.byKey.values()];
   }
+}
+
+function count(tally: TallyRow, checks: number, lastAtMs: number): void {
+  tally[8] += checks;
+  if (tally[9] < lastAtMs) tally[9] = lastAtMs;
 }
 
 /** A claimed batch as its tallies: what the fold needs, without a row per check. */
@@ -86,7 +133,7 @@ export function prepareCheckRollup(db: Database.Database): CheckRollup {
       const start = Math.max(0, last + 1 - window.first_seq);
       const end = Math.min(checksIn(columns), start + limit - tallies.checks);
       if (start >= end) continue;
-      forEachCheckRow(columns, (row) => tallies.add(row), start, end);
+      tallies.addWindow(columns, start, end);
       last = window.first_seq + end - 1;
       if (tallies.checks >= limit) break;
     }

@@ -77,6 +77,20 @@ describeStoreContract('update checks and adoption', (subject) => {
     ]);
   });
 
+  it('claims across writes and stops within one, counting each install and selection across them', async () => {
+    await store.adoption.insertCheckEvents([check('c_1', { installHash: 'h_a' }), check('c_2', { installHash: 'h_b' })]);
+    await store.adoption.insertCheckEvents([check('c_3', { installHash: 'h_a', timestamp: at(7) })]);
+    await store.adoption.insertCheckEvents([check('c_4', { installHash: 'h_a', runningVersion: '2.0.0' }), check('c_5', { installHash: 'h_c' })]);
+    const batch = await store.adoption.claimCheckBatch(4);
+    expect(batch?.checks).to.equal(4);
+    expect(batch?.groups).to.deep.equal([group('1.0.0', 3, ['h_a', 'h_b']), group('2.0.0', 1, ['h_a'])]);
+    expect(batch?.reports).to.deep.equal([report('cust_1', '1.0.0', at(7)), report('cust_1', '2.0.0', at(0))]);
+    await store.adoption.finishCheckBatch(batch!.batchId, [], []);
+    const rest = await store.adoption.claimCheckBatch(4);
+    expect(rest?.checks).to.equal(1);
+    expect(rest?.groups).to.deep.equal([group('1.0.0', 1, ['h_c'])]);
+  });
+
   it('raises installs to an estimate but never lowers them, and reads one selection within the dates', async () => {
     const batches: string[] = [];
     for (const id of ['c_1', 'c_2']) {
