@@ -1,4 +1,4 @@
-import { alternate } from './alternate';
+import { alternate, RUNS } from './alternate';
 import { figure, type Figure } from './figures';
 import { runJsonChild } from './children';
 import type { LoadRun, LoadSpec } from './load-generator';
@@ -49,10 +49,12 @@ export async function runLoad(target: LoadTarget, connections: number): Promise<
  * colder (code not yet optimised, a young generation not yet grown to the load's allocation), and a
  * server answers its load for hours, not seconds.
  */
-export async function compareLoad(baseline: LoadTarget, subject: LoadTarget, connections: number): Promise<{ baseline: LoadSummary; subject: LoadSummary }> {
+export async function compareLoad(
+  baseline: LoadTarget, subject: LoadTarget, connections: number, pairs = RUNS,
+): Promise<{ baseline: LoadSummary; subject: LoadSummary }> {
   await runLoad(baseline, connections);
   await runLoad(subject, connections);
-  const runs = await alternate(() => runLoad(baseline, connections), () => runLoad(subject, connections));
+  const runs = await alternate(() => runLoad(baseline, connections), () => runLoad(subject, connections), pairs);
   return { baseline: summarise(runs.baseline), subject: summarise(runs.subject) };
 }
 
