@@ -9,9 +9,10 @@ import type { Row, SqliteDatabase } from './database';
 /**
  * Update checks and their adoption counters. Check events are appended a window to a row
  * (check-windows.ts), and batches claimed (grouped on the write thread) and finished, through the
- * background writer (check-rollup.ts), as download events are written and folded. A batch is named by the rollup position it starts from and the last event it holds:
- * finishing it moves the position in the same transaction as the counters, only when the position
- * is still where the batch started, so a batch is added once whoever finishes it.
+ * background writer (check-rollup.ts), as download events are written and folded. A batch is named
+ * by the rollup position it starts from and the last check it holds: finishing it moves the position
+ * in the same transaction as the counters, only when the position is still where the batch started,
+ * so a batch is added once whoever finishes it.
  */
 export class SqliteAdoption implements AdoptionStore {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}

@@ -6,9 +6,9 @@ import { forEachCheckRow, textOffsetOf } from './check-columns';
 import type { CheckRow } from './event-writes';
 
 /**
- * Raw update checks are stored a window to a row (table check_windows, schema.ts): the checks one write of a
- * gateway carried (up to CHECK_WRITE_GROUP_MAX_ITEMS, policy.ts), as the columns they crossed to the
- * write thread in. A row per check cost the write thread a B-tree insert, its index entries and its
+ * Raw update checks are stored a window to a row (table check_windows, schema.ts): the checks one
+ * write of a gateway carried (up to CHECK_WRITE_GROUP_MAX_ITEMS, policy.ts), as the columns they
+ * crossed to the write thread in. A row per check cost the write thread a B-tree insert, its index entries and its
  * WAL bytes for every check, more than the whole rest of recording it (see bench/README.md); a window
  * costs one row for hundreds of checks.
  *
