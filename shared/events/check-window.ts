@@ -1,8 +1,6 @@
 import type { Arch, Platform } from '../releases/platforms';
+import { CHECK_CODE, CHECK_CODED_FIELDS, ValueCodes, writeCheckCodes } from '../store/check-codes';
 import type { CheckEvent, UpdateClientFamily } from '../store/models';
-
-/** A check's fields whose values repeat from check to check, kept as an index into `values`. */
-const CODED_FIELDS = 8;
 
 /**
  * The update checks of one write window (up to CHECK_WRITE_GROUP_MAX_ITEMS, held up to
@@ -14,8 +12,7 @@ const CODED_FIELDS = 8;
  * already made) and numbers; the values that repeat are kept once.
  */
 export class CheckWindow {
-  private readonly values: (string | null)[] = [];
-  private readonly indices = new Map<string | null, number>();
+  private readonly values = new ValueCodes();
   private readonly codes: number[] = [];
   private readonly eventIds: string[] = [];
   private readonly installHashes: string[] = [];
@@ -27,10 +24,7 @@ export class CheckWindow {
   }
 
   push(check: CheckEvent): void {
-    this.codes.push(
-      this.code(check.applicationId), this.code(check.customerId), this.code(check.client), this.code(check.platform),
-      this.code(check.arch), this.code(check.channel), this.code(check.runningVersion), this.code(check.offeredVersion),
-    );
+    writeCheckCodes(this.codes, this.codes.length, check, this.values);
     this.eventIds.push(check.eventId);
     this.installHashes.push(check.installHash);
     this.installIds.push(check.installId);
@@ -39,32 +33,24 @@ export class CheckWindow {
 
   /** The window's checks as events, made when it is written and let go right after. */
   events(): CheckEvent[] {
-    const value = (at: number): string => this.values[this.codes[at]] as string;
+    const { values } = this.values;
+    const value = (at: number): string => values[this.codes[at]] as string;
     return this.timestamps.map((ms, i): CheckEvent => {
-      const at = i * CODED_FIELDS;
+      const at = i * CHECK_CODED_FIELDS;
       return {
         eventId: this.eventIds[i],
-        applicationId: value(at),
-        customerId: value(at + 1),
-        client: value(at + 2) as UpdateClientFamily,
-        platform: value(at + 3) as Platform,
-        arch: value(at + 4) as Arch,
-        channel: value(at + 5),
-        runningVersion: value(at + 6),
-        offeredVersion: this.values[this.codes[at + 7]],
+        applicationId: value(at + CHECK_CODE.application),
+        customerId: value(at + CHECK_CODE.customer),
+        client: value(at + CHECK_CODE.client) as UpdateClientFamily,
+        platform: value(at + CHECK_CODE.platform) as Platform,
+        arch: value(at + CHECK_CODE.arch) as Arch,
+        channel: value(at + CHECK_CODE.channel),
+        runningVersion: value(at + CHECK_CODE.runningVersion),
+        offeredVersion: values[this.codes[at + CHECK_CODE.offeredVersion]],
         installId: this.installIds[i],
         installHash: this.installHashes[i],
         timestamp: new Date(ms),
       };
     });
-  }
-
-  private code(value: string | null): number {
-    let index = this.indices.get(value);
-    if (index === undefined) {
-      index = this.values.push(value) - 1;
-      this.indices.set(value, index);
-    }
-    return index;
   }
 }

@@ -1,10 +1,6 @@
+import { CHECK_CODE, CHECK_CODED_FIELDS, ValueCodes, writeCheckCodes } from '../check-codes';
 import type { CheckEvent } from '../models';
 import type { CheckRow } from './event-writes';
-
-/** A check's columns whose values repeat from check to check, each sent as an index into `values`. */
-const CODED_COLUMNS = 8;
-/** Where each coded column is among a check's codes. */
-export const CODE = { application: 0, customer: 1, client: 2, platform: 3, arch: 4, channel: 5, runningVersion: 6, offeredVersion: 7 } as const;
 
 /**
  * A window's checks as they cross to the write thread. Copying between threads costs per value
@@ -15,7 +11,7 @@ export const CODE = { application: 0, customer: 1, client: 2, platform: 3, arch:
 export interface CheckColumns {
   /** The distinct values of the coded columns (null: no version offered). */
   values: (string | null)[];
-  /** Per check, CODED_COLUMNS indices into `values`: application, customer, client, platform, arch, channel, running version, offered version. */
+  /** Per check, CHECK_CODED_FIELDS indices into `values`: application, customer, client, platform, arch, channel, running version, offered version. */
   codes: Uint32Array;
   /** Each check's event id, install hash and install id, concatenated in that order. */
   text: string;
@@ -25,37 +21,20 @@ export interface CheckColumns {
 }
 
 export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
-  const values: (string | null)[] = [];
-  const indices = new Map<string | null, number>();
-  const code = (value: string | null): number => {
-    let index = indices.get(value);
-    if (index === undefined) {
-      index = values.push(value) - 1;
-      indices.set(value, index);
-    }
-    return index;
-  };
-  const codes = new Uint32Array(events.length * CODED_COLUMNS);
+  const values = new ValueCodes();
+  const codes = new Uint32Array(events.length * CHECK_CODED_FIELDS);
   const lengths = new Int32Array(events.length * 3);
   const timestamps = new Float64Array(events.length);
   const text: string[] = [];
   events.forEach((e, i) => {
-    const at = i * CODED_COLUMNS;
-    codes[at + CODE.application] = code(e.applicationId);
-    codes[at + CODE.customer] = code(e.customerId);
-    codes[at + CODE.client] = code(e.client);
-    codes[at + CODE.platform] = code(e.platform);
-    codes[at + CODE.arch] = code(e.arch);
-    codes[at + CODE.channel] = code(e.channel);
-    codes[at + CODE.runningVersion] = code(e.runningVersion);
-    codes[at + CODE.offeredVersion] = code(e.offeredVersion);
+    writeCheckCodes(codes, i * CHECK_CODED_FIELDS, e, values);
     lengths[i * 3] = e.eventId.length;
     lengths[i * 3 + 1] = e.installHash.length;
     lengths[i * 3 + 2] = e.installId === null ? -1 : e.installId.length;
     text.push(e.eventId, e.installHash, e.installId ?? '');
     timestamps[i] = e.timestamp.getTime();
   });
-  return { values, codes, text: text.join(''), lengths, timestamps };
+  return { values: values.values, codes, text: text.join(''), lengths, timestamps };
 }
 
 /** Where the `index`-th check's strings start in `text`. */
@@ -75,16 +54,16 @@ export function forEachCheckRow(columns: CheckColumns, each: (row: CheckRow) => 
   let offset = textOffsetOf(columns, from);
   const next = (length: number): string => text.slice(offset, (offset += length));
   for (let i = from; i < to; i += 1) {
-    const at = i * CODED_COLUMNS;
+    const at = i * CHECK_CODED_FIELDS;
     row[0] = next(lengths[i * 3]);
-    row[1] = values[codes[at + CODE.application]] as string;
-    row[2] = values[codes[at + CODE.customer]] as string;
-    row[3] = values[codes[at + CODE.client]] as string;
-    row[4] = values[codes[at + CODE.platform]] as string;
-    row[5] = values[codes[at + CODE.arch]] as string;
-    row[6] = values[codes[at + CODE.channel]] as string;
-    row[7] = values[codes[at + CODE.runningVersion]] as string;
-    row[8] = values[codes[at + CODE.offeredVersion]];
+    row[1] = values[codes[at + CHECK_CODE.application]] as string;
+    row[2] = values[codes[at + CHECK_CODE.customer]] as string;
+    row[3] = values[codes[at + CHECK_CODE.client]] as string;
+    row[4] = values[codes[at + CHECK_CODE.platform]] as string;
+    row[5] = values[codes[at + CHECK_CODE.arch]] as string;
+    row[6] = values[codes[at + CHECK_CODE.channel]] as string;
+    row[7] = values[codes[at + CHECK_CODE.runningVersion]] as string;
+    row[8] = values[codes[at + CHECK_CODE.offeredVersion]];
     row[10] = next(lengths[i * 3 + 1]);
     const installIdLength = lengths[i * 3 + 2];
     row[9] = installIdLength < 0 ? null : next(installIdLength);
@@ -105,6 +84,6 @@ export function forEachCheckHash(
   for (let i = from; i < to; i += 1) {
     const hashAt = offset + lengths[i * 3];
     offset = hashAt + lengths[i * 3 + 1] + Math.max(0, lengths[i * 3 + 2]);
-    each(text.slice(hashAt, hashAt + lengths[i * 3 + 1]), timestamps[i], i * CODED_COLUMNS);
+    each(text.slice(hashAt, hashAt + lengths[i * 3 + 1]), timestamps[i], i * CHECK_CODED_FIELDS);
   }
 }

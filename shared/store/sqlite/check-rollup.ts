@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { CheckColumns, CODE, forEachCheckHash } from './check-columns';
+import { CHECK_CODE } from '../check-codes';
+import { CheckColumns, forEachCheckHash } from './check-columns';
 import { checksIn, decodeWindow } from './check-windows';
 
 /** A counter's values in column order, as they cross to the write thread. */
@@ -28,9 +29,9 @@ interface WindowTally {
 
 /** Whether two checks of a window have the same application, customer, channel, platform, arch and running version. */
 function sameSelection(codes: Uint32Array, a: number, b: number): boolean {
-  return codes[a + CODE.application] === codes[b + CODE.application] && codes[a + CODE.customer] === codes[b + CODE.customer]
-    && codes[a + CODE.channel] === codes[b + CODE.channel] && codes[a + CODE.platform] === codes[b + CODE.platform]
-    && codes[a + CODE.arch] === codes[b + CODE.arch] && codes[a + CODE.runningVersion] === codes[b + CODE.runningVersion];
+  const same = (field: number): boolean => codes[a + field] === codes[b + field];
+  return same(CHECK_CODE.application) && same(CHECK_CODE.customer) && same(CHECK_CODE.channel)
+    && same(CHECK_CODE.platform) && same(CHECK_CODE.arch) && same(CHECK_CODE.runningVersion);
 }
 
 /** A batch's checks counted by (application, day, selection, install hash, customer), as the claim gives them. */
@@ -59,8 +60,8 @@ class CheckTallies {
       }
       // A selection first seen in this window: its tally is the batch's, found or started by the strings once.
       const tally = this.tallyOf(
-        value(at + CODE.application), day, value(at + CODE.channel), value(at + CODE.platform), value(at + CODE.arch),
-        value(at + CODE.runningVersion), installHash, value(at + CODE.customer),
+        value(at + CHECK_CODE.application), day, value(at + CHECK_CODE.channel), value(at + CHECK_CODE.platform), value(at + CHECK_CODE.arch),
+        value(at + CHECK_CODE.runningVersion), installHash, value(at + CHECK_CODE.customer),
       );
       count(tally, 1, ts);
       byInstall.set(installHash, { day, at, tally, next: first });
