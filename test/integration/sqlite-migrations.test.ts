@@ -11,17 +11,28 @@ import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import { application, at, checkEvent, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord } from '../support/records';
 import { daily, EARLIER_FREE_FORM_KEY, expectDuplicate, KEYED_AS_FREE_FORM, REKEYED_ORDER, versionNames } from '../support/store-expectations';
 
+/** A new directory for the store's file before each test of the enclosing describe, removed after it; gives the file's path. */
+function databaseFilePerTest(prefix: string): () => string {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  return () => path.join(dir, 'store.sqlite');
+}
+
 /**
  * What the SQLite store's migration does to a database of the release before the release model:
  * the rows that release wrote, in its schema, read back with the defaults, in the version order.
  */
 describe('SQLite store opening a database of the release before the release model', () => {
-  let dir: string;
+  const freshDatabaseFile = databaseFilePerTest('bds-store-migration-');
   let databaseFile: string;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-migration-'));
-    databaseFile = path.join(dir, 'store.sqlite');
+    databaseFile = freshDatabaseFile();
     const db = new Database(databaseFile);
     db.exec(FIRST_SCHEMA);
     const ms = (minutes: number) => at(minutes).getTime();
@@ -57,10 +68,6 @@ describe('SQLite store opening a database of the release before the release mode
        VALUES ('token_old', 'cust_1', 'app_1', '1.0.0', 'file_1', ?, NULL, NULL, ?)`,
     ).run(ms(60), ms(0));
     db.close();
-  });
-
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   async function withStore<T>(use: (store: SqliteStore) => Promise<T>): Promise<T> {
@@ -145,12 +152,11 @@ describe('SQLite store opening a database of the release before the release mode
 });
 
 describe('SQLite store opening a database keyed by an earlier version order', () => {
-  let dir: string;
+  const freshDatabaseFile = databaseFilePerTest('bds-store-rekey-');
   let databaseFile: string;
 
   beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-rekey-'));
-    databaseFile = path.join(dir, 'store.sqlite');
+    databaseFile = freshDatabaseFile();
     // As the release before migration 9 left it.
     const db = new Database(databaseFile);
     migrateSchema(db, DEFAULT_STORE_OPTIONS, 8);
@@ -160,10 +166,6 @@ describe('SQLite store opening a database keyed by an earlier version order', ()
       insert.run('app_1', version, key, at(i).getTime(), at(i).getTime());
     }
     db.close();
-  });
-
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('gives every version the key of this release when it opens, so listings sort them in the version order', async () => {
@@ -185,25 +187,16 @@ describe('SQLite store opening a database keyed by an earlier version order', ()
 });
 
 describe('SQLite store opening a database of the release before the webhook outbox', () => {
-  let dir: string;
-
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-outbox-migration-'));
-  });
-
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const databaseFile = databaseFilePerTest('bds-store-outbox-migration-');
 
   it('moves the events kept while Redis refused them into the outbox, ready to be relayed', async () => {
-    const databaseFile = path.join(dir, 'store.sqlite');
     // As that release left it (schema 8), with one event kept.
-    const db = new Database(databaseFile);
+    const db = new Database(databaseFile());
     migrateSchema(db, DEFAULT_STORE_OPTIONS, 8);
     db.prepare('INSERT INTO unqueued_webhook_events VALUES (?, ?, ?, ?, ?)').run('evt_kept', 'customer.created', at(1).getTime(), '{"customerId":"cus_1"}', at(2).getTime());
     db.close();
 
-    const store = new SqliteStore(databaseFile);
+    const store = new SqliteStore(databaseFile());
     try {
       expect(await store.webhooks.listWebhookOutboxEntries(at(3), 10)).to.deep.equal([{
         eventId: 'evt_kept', type: 'customer.created', occurredAt: at(1), state: 'ready', data: { customerId: 'cus_1' }, subject: [], writtenAt: at(2),
@@ -215,20 +208,11 @@ describe('SQLite store opening a database of the release before the webhook outb
 });
 
 describe('SQLite store opening a database that kept a row per update check', () => {
-  let dir: string;
-
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-store-check-windows-'));
-  });
-
-  afterEach(() => {
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const databaseFile = databaseFilePerTest('bds-store-check-windows-');
 
   it('keeps every check with its number, and the rollup goes on from where it stopped', async () => {
-    const databaseFile = path.join(dir, 'store.sqlite');
     // As the release before the windows left it: checks 1 to 3 rolled up, 6 and 7 not (4 and 5 purged or never stored).
-    const db = new Database(databaseFile);
+    const db = new Database(databaseFile());
     migrateSchema(db, DEFAULT_STORE_OPTIONS, SCHEMA_VERSION - 1);
     const insert = db.prepare(
       `INSERT INTO check_events (seq, event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
@@ -242,7 +226,7 @@ describe('SQLite store opening a database that kept a row per update check', () 
     db.prepare('INSERT INTO check_rollup_state (id, last_seq) VALUES (1, 3)').run();
     db.close();
 
-    const store = new SqliteStore(databaseFile);
+    const store = new SqliteStore(databaseFile());
     try {
       const batch = await store.adoption.claimCheckBatch(10);
       expect(batch?.batchId).to.equal('3-7');
@@ -255,7 +239,7 @@ describe('SQLite store opening a database that kept a row per update check', () 
     } finally {
       await store.close();
     }
-    const migrated = new Database(databaseFile, { readonly: true });
+    const migrated = new Database(databaseFile(), { readonly: true });
     try {
       expect(readStoredChecks(migrated).map((c) => [c.seq, c.event_id, c.running_version, c.offered_version, c.install_id, c.install_hash, c.ts])).to.deep.equal([
         [1, 'c_1', '1.0.0', '1.1.0', null, 'hash_c_1', at(0).getTime()],

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import type Database from 'better-sqlite3';
+import { CHECK_CODED_FIELDS } from '../check-codes';
 import type { CheckColumns } from './check-columns';
 import { forEachCheckRow, textOffsetOf } from './check-columns';
 import type { CheckRow } from './event-writes';
@@ -41,7 +42,7 @@ export function windowKey(columns: CheckColumns): string {
 export function columnsFrom(columns: CheckColumns, from: number): CheckColumns {
   return {
     values: columns.values,
-    codes: columns.codes.slice((columns.codes.length / checksIn(columns)) * from),
+    codes: columns.codes.slice(CHECK_CODED_FIELDS * from),
     text: columns.text.slice(textOffsetOf(columns, from)),
     lengths: columns.lengths.slice(from * 3),
     timestamps: columns.timestamps.slice(from),
@@ -49,7 +50,7 @@ export function columnsFrom(columns: CheckColumns, from: number): CheckColumns {
 }
 
 /** The number the next window's first check takes: after every check stored, and after the rollup position. */
-export function prepareNextSeq(db: Database.Database): () => number {
+function prepareNextSeq(db: Database.Database): () => number {
   const lastWindow = db.prepare('SELECT first_seq + checks AS next FROM check_windows ORDER BY first_seq DESC LIMIT 1');
   const position = db.prepare('SELECT last_seq FROM check_rollup_state WHERE id = 1');
   return () => Math.max(
