@@ -3,7 +3,7 @@ import { CHECK_WRITE_GROUP_MAX_DELAY_MS, CHECK_WRITE_GROUP_MAX_ITEMS } from '../
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import type { CheckEvent, DistributionEvent, EventType, FileRecord } from '../store/models';
 import type { Store } from '../store/store';
-import { CheckWindow } from './check-window';
+import { CheckColumnsBuilder } from '../store/check-columns';
 import { DownloadRepeats } from './download-repeats';
 import { GroupCommit } from './group-commit';
 import { WindowedGroupCommit } from './windowed-group-commit';
@@ -33,7 +33,7 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
 
 export class EventRecorder {
   private readonly events: GroupCommit<DistributionEvent>;
-  private readonly checks: WindowedGroupCommit<CheckEvent, CheckWindow>;
+  private readonly checks: WindowedGroupCommit<CheckEvent, CheckColumnsBuilder>;
 
   /**
    * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
@@ -49,11 +49,11 @@ export class EventRecorder {
       const insert = () => this.store.activity.insertEvents(events);
       return this.storeBatch ? this.storeBatch(events, insert) : insert();
     });
-    // No check waits for its write: checks gather over a window, hundreds to a write, kept compact meanwhile.
-    this.checks = new WindowedGroupCommit((window) => this.store.adoption.insertCheckEvents(window.events()), {
+    // No check waits for its write: checks gather over a window, hundreds to a write, as the columns written.
+    this.checks = new WindowedGroupCommit((window) => this.store.adoption.insertCheckColumns(window.columns()), {
       maxItems: CHECK_WRITE_GROUP_MAX_ITEMS,
       maxDelayMs: CHECK_WRITE_GROUP_MAX_DELAY_MS,
-    }, () => new CheckWindow());
+    }, () => new CheckColumnsBuilder(CHECK_WRITE_GROUP_MAX_ITEMS));
   }
 
   /**

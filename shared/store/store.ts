@@ -1,4 +1,5 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
+import type { CheckColumns } from './check-columns';
 import type {
   AdminKey,
   AccessToken,
@@ -481,6 +482,8 @@ export interface ActivityStore {
 export interface AdoptionStore {
   /** Inserts check events; a write repeated with the same events (a retry) stores them once. */
   insertCheckEvents(events: CheckEvent[]): Promise<void>;
+  /** Inserts checks gathered as columns (a gateway's write window), as insertCheckEvents inserts them. */
+  insertCheckColumns(columns: CheckColumns): Promise<void>;
   /**
    * Claims up to `limit` check events not yet rolled up (or the batch an interrupted rollup left
    * unfinished, which comes first); null when there is none. Claiming twice before a finish claims

@@ -1,9 +1,39 @@
 import { expect } from 'chai';
-import { checkColumns, forEachCheckRow } from '../../shared/store/sqlite/check-columns';
+import { CheckColumnsBuilder, checkColumns, checkEventsOf } from '../../shared/store/check-columns';
+import { forEachCheckRow } from '../../shared/store/sqlite/check-columns';
 import type { CheckRow } from '../../shared/store/sqlite/event-writes';
 import { at, checkEvent } from '../support/records';
 
-describe('check columns (update checks as they cross to the SQLite write thread)', () => {
+describe('check columns (a write window of update checks)', () => {
+  it('gives back the checks pushed, in order, with every field', () => {
+    const checks = [
+      checkEvent('c_1'),
+      checkEvent('c_2', { applicationId: 'app_2', customerId: 'cust_2', client: 'tauri', platform: 'windows', arch: 'arm64', channel: 'beta', timestamp: at(5) }),
+      checkEvent('c_3', { runningVersion: '2.0.0', offeredVersion: '2.1.0', installId: 'staging-3', installHash: 'hash_shared' }),
+      // A value seen in another field is coded once, and still given back in the right field.
+      checkEvent('c_4', { channel: 'app_2', offeredVersion: null, installId: '', installHash: 'hash_shared', timestamp: at(1) }),
+    ];
+    const builder = new CheckColumnsBuilder(10);
+    for (const check of checks) builder.push(check);
+    expect(builder.length).to.equal(4);
+    const columns = builder.columns();
+    // Cut to the checks pushed: the arrays cross to the write thread whole.
+    expect([columns.codes.length, columns.lengths.length, columns.timestamps.length]).to.deep.equal([32, 12, 4]);
+    expect(checkEventsOf(columns)).to.deep.equal(checks);
+  });
+
+  it('refuses a check beyond its capacity, and keeps those it holds', () => {
+    const builder = new CheckColumnsBuilder(1);
+    builder.push(checkEvent('c_1'));
+    expect(() => builder.push(checkEvent('c_2'))).to.throw(RangeError);
+    expect(checkEventsOf(builder.columns()).map((e) => e.eventId)).to.deep.equal(['c_1']);
+  });
+
+  it('is empty until a check is pushed', () => {
+    expect(checkEventsOf(new CheckColumnsBuilder(3).columns())).to.deep.equal([]);
+    expect(new CheckColumnsBuilder(3).length).to.equal(0);
+  });
+
   it('gives back every check as its row, each distinct repeated value listed once', () => {
     const checks = [
       checkEvent('c_1'),

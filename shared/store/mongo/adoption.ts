@@ -1,5 +1,6 @@
 import { mongo, Types } from 'mongoose';
 import { requireCount, requirePage } from '../bounds';
+import { CheckColumns, checkEventsOf } from '../check-columns';
 import { foldCheckEvents } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
@@ -21,6 +22,10 @@ const REMEMBERED_BATCHES = 50;
  */
 export class MongoAdoption implements AdoptionStore {
   constructor(private readonly models: MongoModels) {}
+
+  insertCheckColumns(columns: CheckColumns): Promise<void> {
+    return this.insertCheckEvents(checkEventsOf(columns));
+  }
 
   async insertCheckEvents(events: CheckEvent[]): Promise<void> {
     if (events.length === 0) return;

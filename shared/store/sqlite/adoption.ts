@@ -1,4 +1,5 @@
 import { requireCount, requirePage } from '../bounds';
+import { CheckColumns, checkColumns } from '../check-columns';
 import { checkGroups, latestReports } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
 import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
@@ -18,7 +19,11 @@ export class SqliteAdoption implements AdoptionStore {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
 
   insertCheckEvents(events: CheckEvent[]): Promise<void> {
-    return this.background.insertChecks(events);
+    return this.insertCheckColumns(checkColumns(events));
+  }
+
+  insertCheckColumns(columns: CheckColumns): Promise<void> {
+    return this.background.insertChecks(columns);
   }
 
   async claimCheckBatch(limit: number): Promise<CheckBatch | null> {

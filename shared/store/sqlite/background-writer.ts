@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { CheckEvent, DistributionEvent } from '../models';
+import type { DistributionEvent } from '../models';
 import type { BackgroundOperation, BackgroundReply } from './write-thread';
-import { checkColumns } from './check-columns';
+import type { CheckColumns } from '../check-columns';
 import { eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
 import type { ClaimedChecks, CountRow, SeenRow } from './check-rollup';
 
@@ -66,8 +66,8 @@ export class BackgroundWriter {
     return this.perform({ op: 'insertEvents', rows: events.map(eventRow) }) as Promise<void>;
   }
 
-  insertChecks(events: CheckEvent[]): Promise<void> {
-    return this.perform({ op: 'insertChecks', checks: checkColumns(events) }) as Promise<void>;
+  insertChecks(checks: CheckColumns): Promise<void> {
+    return this.perform({ op: 'insertChecks', checks }) as Promise<void>;
   }
 
   claimChecks(limit: number): Promise<ClaimedChecks | null> {

@@ -1,48 +1,6 @@
-import { CHECK_CODE, CHECK_CODED_FIELDS, ValueCodes, writeCheckCodes } from '../check-codes';
-import type { CheckEvent } from '../models';
+import { CHECK_CODE, CHECK_CODED_FIELDS } from '../check-codes';
+import { CheckColumns, textOffsetOf } from '../check-columns';
 import type { CheckRow } from './event-writes';
-
-/**
- * A window's checks as they cross to the write thread. Copying between threads costs per value
- * copied, and an array of 12 values per check copied each application, customer, feed and version
- * again for every check: here each distinct one is copied once, the values unique to a check (event
- * id, install hash, install id) travel as one string, and the numbers as typed arrays.
- */
-export interface CheckColumns {
-  /** The distinct values of the coded columns (null: no version offered). */
-  values: (string | null)[];
-  /** Per check, CHECK_CODED_FIELDS indices into `values`: application, customer, client, platform, arch, channel, running version, offered version. */
-  codes: Uint32Array;
-  /** Each check's event id, install hash and install id, concatenated in that order. */
-  text: string;
-  /** Per check, the lengths of those three in `text` (-1: no install id). */
-  lengths: Int32Array;
-  timestamps: Float64Array;
-}
-
-export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
-  const values = new ValueCodes();
-  const codes = new Uint32Array(events.length * CHECK_CODED_FIELDS);
-  const lengths = new Int32Array(events.length * 3);
-  const timestamps = new Float64Array(events.length);
-  const text: string[] = [];
-  events.forEach((e, i) => {
-    writeCheckCodes(codes, i * CHECK_CODED_FIELDS, e, values);
-    lengths[i * 3] = e.eventId.length;
-    lengths[i * 3 + 1] = e.installHash.length;
-    lengths[i * 3 + 2] = e.installId === null ? -1 : e.installId.length;
-    text.push(e.eventId, e.installHash, e.installId ?? '');
-    timestamps[i] = e.timestamp.getTime();
-  });
-  return { values: values.values, codes, text: text.join(''), lengths, timestamps };
-}
-
-/** Where the `index`-th check's strings start in `text`. */
-export function textOffsetOf(columns: CheckColumns, index: number): number {
-  let offset = 0;
-  for (let i = 0; i < index * 3; i += 1) offset += Math.max(0, columns.lengths[i]);
-  return offset;
-}
 
 /**
  * Calls `each` with the row of every check from the `from`-th to before the `to`-th (all by

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import type Database from 'better-sqlite3';
 import { CHECK_CODED_FIELDS } from '../check-codes';
-import type { CheckColumns } from './check-columns';
-import { forEachCheckRow, textOffsetOf } from './check-columns';
+import type { CheckColumns } from '../check-columns';
+import { textOffsetOf } from '../check-columns';
+import { forEachCheckRow } from './check-columns';
 import type { CheckRow } from './event-writes';
 
 /**

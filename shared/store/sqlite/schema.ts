@@ -3,7 +3,7 @@ import { versionOrderKey } from '../../releases/version-order';
 import { CHECK_WRITE_GROUP_MAX_ITEMS } from '../../policy';
 import type { CheckEvent, UpdateClientFamily } from '../models';
 import type { StoreOptions } from '../options';
-import { checkColumns } from './check-columns';
+import { checkColumns } from '../check-columns';
 import { checksIn, encodeWindow, windowKey } from './check-windows';
 
 /**

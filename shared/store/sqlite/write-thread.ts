@@ -9,7 +9,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openThreadConnection } from './connection';
-import type { CheckColumns } from './check-columns';
+import type { CheckColumns } from '../check-columns';
 import { EventRow, eventWrites, runOperation } from './event-writes';
 import type { CountRow, SeenRow } from './check-rollup';
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { checkColumns } from '../../../shared/store/check-columns';
 import { utcDate } from '../../../shared/store/dates';
 import { ALL, type AdoptionCount, type CheckEvent, type CheckGroup, type CustomerVersionSeen } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
@@ -52,6 +53,16 @@ describeStoreContract('update checks and adoption', (subject) => {
     await store.adoption.finishCheckBatch(next!.batchId, [count({ checks: 1, installs: 1 })], []);
     expect(await store.adoption.claimCheckBatch(2)).to.equal(null);
     expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal([count({ checks: 3, installs: 2 }), counts[1]]);
+  });
+
+  it('stores checks written as columns (a gateway\'s window) as it stores check events, a repeated window once', async () => {
+    const columns = checkColumns([check('c_1', { installId: 'staging-1' }), check('c_2', { runningVersion: '2.0.0', offeredVersion: null })]);
+    await store.adoption.insertCheckColumns(columns);
+    await store.adoption.insertCheckColumns(columns);
+    await store.adoption.insertCheckEvents([check('c_3', { timestamp: at(7) })]);
+    const batch = await store.adoption.claimCheckBatch(10);
+    expect(batch?.checks).to.equal(3);
+    expect(batch?.groups).to.deep.equal([group('1.0.0', 2, ['hash_c_1', 'hash_c_3']), group('2.0.0', 1, ['hash_c_2'])]);
   });
 
   it('gives a batch as its checks per day and exact selection with their distinct installs, and each customer\'s latest report per version', async () => {

@@ -1,0 +1,114 @@
+import { CHECK_CODE, CHECK_CODED_FIELDS, ValueCodes, writeCheckCodes } from './check-codes';
+import type { Arch, Platform } from '../releases/platforms';
+import type { CheckEvent, UpdateClientFamily } from './models';
+
+/**
+ * Update checks as columns: how a gateway gathers a write window's checks and hands them to the
+ * store. Copying between threads costs per value copied, and an array of 12 values per check copied
+ * each application, customer, feed and version again for every check: here each distinct one is
+ * kept once, the values unique to a check (event id, install hash, install id) as one string, and
+ * the numbers as typed arrays.
+ */
+export interface CheckColumns {
+  /** The distinct values of the coded columns (null: no version offered). */
+  values: (string | null)[];
+  /** Per check, CHECK_CODED_FIELDS indices into `values`: application, customer, client, platform, arch, channel, running version, offered version. */
+  codes: Uint32Array;
+  /** Each check's event id, install hash and install id, concatenated in that order. */
+  text: string;
+  /** Per check, the lengths of those three in `text` (-1: no install id). */
+  lengths: Int32Array;
+  timestamps: Float64Array;
+}
+
+/**
+ * Gathers up to `capacity` checks straight into columns. A window's checks wait up to
+ * CHECK_WRITE_GROUP_MAX_DELAY_MS for their write: under load young-generation collections run
+ * meanwhile, and every object a waiting check kept alive (its event, its Date) was copied, then
+ * promoted, then made again as columns for the write. Here a check leaves three strings (which the
+ * hasher and the request already made) and numbers in arrays allocated once per window.
+ */
+export class CheckColumnsBuilder {
+  private readonly values = new ValueCodes();
+  private readonly codes: Uint32Array;
+  private readonly lengths: Int32Array;
+  private readonly timestamps: Float64Array;
+  private readonly text: string[] = [];
+  private count = 0;
+
+  constructor(private readonly capacity: number) {
+    this.codes = new Uint32Array(capacity * CHECK_CODED_FIELDS);
+    this.lengths = new Int32Array(capacity * 3);
+    this.timestamps = new Float64Array(capacity);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  push(check: CheckEvent): void {
+    if (this.count === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
+    const i = this.count;
+    writeCheckCodes(this.codes, i * CHECK_CODED_FIELDS, check, this.values);
+    this.lengths[i * 3] = check.eventId.length;
+    this.lengths[i * 3 + 1] = check.installHash.length;
+    this.lengths[i * 3 + 2] = check.installId === null ? -1 : check.installId.length;
+    this.text.push(check.eventId, check.installHash, check.installId ?? '');
+    this.timestamps[i] = check.timestamp.getTime();
+    this.count += 1;
+  }
+
+  /** The checks pushed. Arrays cut to them: a view would carry its whole buffer to the write thread. */
+  columns(): CheckColumns {
+    const full = this.count === this.capacity;
+    const cut = <A extends Uint32Array | Int32Array | Float64Array>(array: A, perCheck: number): A => (full ? array : array.slice(0, this.count * perCheck) as A);
+    return {
+      values: this.values.values,
+      codes: cut(this.codes, CHECK_CODED_FIELDS),
+      text: this.text.join(''),
+      lengths: cut(this.lengths, 3),
+      timestamps: cut(this.timestamps, 1),
+    };
+  }
+}
+
+export function checkColumns(events: readonly CheckEvent[]): CheckColumns {
+  const builder = new CheckColumnsBuilder(events.length);
+  for (const event of events) builder.push(event);
+  return builder.columns();
+}
+
+/** Where the `index`-th check's strings start in `text`. */
+export function textOffsetOf(columns: CheckColumns, index: number): number {
+  let offset = 0;
+  for (let i = 0; i < index * 3; i += 1) offset += Math.max(0, columns.lengths[i]);
+  return offset;
+}
+
+/** The columns' checks as events (for a store that keeps a document per check). */
+export function checkEventsOf(columns: CheckColumns): CheckEvent[] {
+  const { values, codes, text, lengths, timestamps } = columns;
+  const value = (at: number): string => values[codes[at]] as string;
+  let offset = 0;
+  const next = (length: number): string => text.slice(offset, (offset += length));
+  return Array.from(timestamps, (ms, i): CheckEvent => {
+    const at = i * CHECK_CODED_FIELDS;
+    const eventId = next(lengths[i * 3]);
+    const installHash = next(lengths[i * 3 + 1]);
+    const installId = lengths[i * 3 + 2] < 0 ? null : next(lengths[i * 3 + 2]);
+    return {
+      eventId,
+      applicationId: value(at + CHECK_CODE.application),
+      customerId: value(at + CHECK_CODE.customer),
+      client: value(at + CHECK_CODE.client) as UpdateClientFamily,
+      platform: value(at + CHECK_CODE.platform) as Platform,
+      arch: value(at + CHECK_CODE.arch) as Arch,
+      channel: value(at + CHECK_CODE.channel),
+      runningVersion: value(at + CHECK_CODE.runningVersion),
+      offeredVersion: values[codes[at + CHECK_CODE.offeredVersion]],
+      installId,
+      installHash,
+      timestamp: new Date(ms),
+    };
+  });
+}
