@@ -214,7 +214,10 @@ describe('web and worker processes under faults', function () {
     // The stopped worker finishes its hash and tries to publish.
     const versionChanged = async () => JSON.stringify(await versions()) !== JSON.stringify(before);
     const gaveUp = () => logLines(stale).some((line) => line.msg.startsWith('a verification ended after its upload had been failed') && line.uploadId === uploadId);
-    await pollUntil(async () => (gaveUp() || await versionChanged() ? true : undefined), 60_000, 'the stale verification to end');
+    await pollUntil(async () => (gaveUp() || await versionChanged() ? true : undefined), 60_000, 'the stale verification to end').catch((error: Error) => {
+      // What the resumed worker did instead is the only clue a rare failure here leaves.
+      throw new Error(`${error.message}; the stopped worker's last log lines:\n${stale.stdout.split('\n').slice(-20).join('\n')}`);
+    });
     expect(await versions(), 'the version and its other files').to.deep.equal(before);
     const own = (await listing())[0].files.find((f: { fileId: string }) => f.fileId === fileId);
     expect(own).to.include({ status: 'failed', checksum: null, sha512: null });
