@@ -1,7 +1,8 @@
 /**
  * Load generator, run as its own process so autocannon never shares an event loop (or a core's
- * time slice) with the server under test or the bench controller. Argument: a JSON LoadSpec.
- * Runs a warm-up, then the measured run, and prints one JSON line: LoadRun.
+ * time slice) with the server under test or the bench controller. Argument: a JSON array of LoadSpecs,
+ * loaded side by side when there are several. Runs a warm-up, then the measured run, and prints one
+ * JSON line: their LoadRuns.
  */
 import autocannon from 'autocannon';
 
@@ -28,14 +29,25 @@ export interface LoadRun {
 }
 
 async function main(): Promise<void> {
-  const spec = JSON.parse(process.argv[2]) as LoadSpec;
-  const options = { url: spec.url, connections: spec.connections, headers: spec.headers };
-  const warmUp = await autocannon({ ...options, duration: spec.warmUpSeconds });
-  const result = await autocannon({ ...options, duration: spec.seconds });
+  const specs = JSON.parse(process.argv[2]) as LoadSpec[];
+  // Several specs are loaded side by side: their warm-ups together, then their measured runs together.
+  const warmUps = await Promise.all(specs.map((spec) => autocannon({ ...optionsOf(spec), duration: spec.warmUpSeconds })));
+  const results = await Promise.all(specs.map((spec) => autocannon({ ...optionsOf(spec), duration: spec.seconds })));
+  const runs = specs.map((spec, i) => loadRunOf(spec, warmUps[i], results[i]));
+  process.stdout.write(`${JSON.stringify(runs)}\n`);
+}
+
+type AutocannonResult = Awaited<ReturnType<typeof autocannon>>;
+
+function optionsOf(spec: LoadSpec): { url: string; connections: number; headers?: Record<string, string> } {
+  return { url: spec.url, connections: spec.connections, headers: spec.headers };
+}
+
+function loadRunOf(spec: LoadSpec, warmUp: AutocannonResult, result: AutocannonResult): LoadRun {
   const statusCodes = countsByStatus(result);
   const answered = sum(Object.values(statusCodes));
   const expected = statusCodes[String(spec.expectStatus)] ?? 0;
-  const run: LoadRun = {
+  return {
     requestsPerSecond: expected / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -45,10 +57,9 @@ async function main(): Promise<void> {
     errors: result.errors + result.timeouts,
     statusCodes,
   };
-  process.stdout.write(`${JSON.stringify(run)}\n`);
 }
 
-function countsByStatus(result: Awaited<ReturnType<typeof autocannon>>): Record<string, number> {
+function countsByStatus(result: AutocannonResult): Record<string, number> {
   return Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
 }
 

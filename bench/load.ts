@@ -33,14 +33,22 @@ export interface LoadSummary {
  * request is the steadier figure.
  */
 export async function runLoad(target: LoadTarget, connections: number): Promise<MeasuredLoadRun> {
-  const { pid, ...load } = target;
-  const spec: LoadSpec = { ...load, connections, warmUpSeconds: WARM_UP_SECONDS, seconds: MEASURE_SECONDS };
-  const cpuBefore = pid === undefined ? 0 : readCpuSeconds(pid);
-  const run = await runJsonChild<LoadRun>('load-generator', [JSON.stringify(spec)], (WARM_UP_SECONDS + MEASURE_SECONDS) * 1000 + 30_000);
-  const cpuMicrosPerRequest = pid === undefined || run.answeredWithWarmUp === 0
-    ? null
-    : ((readCpuSeconds(pid) - cpuBefore) * 1e6) / run.answeredWithWarmUp;
-  return { ...run, cpuMicrosPerRequest };
+  const [run] = await runLoads([target], connections);
+  return run;
+}
+
+/** Loads every target at once, each with `connections` of its own, from one load generator. */
+async function runLoads(targets: LoadTarget[], connections: number): Promise<MeasuredLoadRun[]> {
+  const specs = targets.map(({ pid: _pid, ...load }): LoadSpec => ({ ...load, connections, warmUpSeconds: WARM_UP_SECONDS, seconds: MEASURE_SECONDS }));
+  const cpuBefore = targets.map(({ pid }) => (pid === undefined ? 0 : readCpuSeconds(pid)));
+  const runs = await runJsonChild<LoadRun[]>('load-generator', [JSON.stringify(specs)], (WARM_UP_SECONDS + MEASURE_SECONDS) * 1000 + 30_000);
+  return runs.map((run, i) => {
+    const { pid } = targets[i];
+    const cpuMicrosPerRequest = pid === undefined || run.answeredWithWarmUp === 0
+      ? null
+      : ((readCpuSeconds(pid) - cpuBefore[i]) * 1e6) / run.answeredWithWarmUp;
+    return { ...run, cpuMicrosPerRequest };
+  });
 }
 
 /**
@@ -56,6 +64,27 @@ export async function compareLoad(
   await runLoad(subject, connections);
   const runs = await alternate(() => runLoad(baseline, connections), () => runLoad(subject, connections), pairs);
   return { baseline: summarise(runs.baseline), subject: summarise(runs.subject) };
+}
+
+/**
+ * Baseline and subject loaded side by side, at the same time from one load generator, `runs` times
+ * after one unmeasured run (as compareLoad); which is started first alternates. On a shared machine
+ * whose slow spells last seconds (a hypervisor's steal time, other tenants), alternating runs of a
+ * few seconds each meet different spells; side by side both meet the same, so a cost of a few
+ * percent is not lost in the swing. Each gets its own connections, and the two share the cores.
+ */
+export async function compareSideBySide(
+  baseline: LoadTarget, subject: LoadTarget, connections: number, runs = RUNS,
+): Promise<{ baseline: LoadSummary; subject: LoadSummary }> {
+  await runLoads([baseline, subject], connections);
+  const measured = { baseline: [] as MeasuredLoadRun[], subject: [] as MeasuredLoadRun[] };
+  for (let run = 0; run < runs; run += 1) {
+    const subjectFirst = run % 2 === 1;
+    const [first, second] = await runLoads(subjectFirst ? [subject, baseline] : [baseline, subject], connections);
+    measured.baseline.push(subjectFirst ? second : first);
+    measured.subject.push(subjectFirst ? first : second);
+  }
+  return { baseline: summarise(measured.baseline), subject: summarise(measured.subject) };
 }
 
 /** What a comparison's figures are held to; each is reported, never asserted. */
