@@ -1,6 +1,25 @@
-import { CHECK_CODE, CHECK_CODED_FIELDS, ValueCodes, writeCheckCodes } from './check-codes';
 import type { Arch, Platform } from '../releases/platforms';
 import type { CheckEvent, UpdateClientFamily } from './models';
+
+/** An update check's fields whose values repeat from check to check, in the order they are coded. */
+export const CHECK_CODE = { application: 0, customer: 1, client: 2, platform: 3, arch: 4, channel: 5, runningVersion: 6, offeredVersion: 7 } as const;
+/** How many codes a check has. */
+export const CHECK_CODED_FIELDS = 8;
+
+/** Distinct values, each numbered the first time it is seen: each is kept (or copied) once. */
+class ValueCodes {
+  readonly values: (string | null)[] = [];
+  private readonly indices = new Map<string | null, number>();
+
+  code(value: string | null): number {
+    let index = this.indices.get(value);
+    if (index === undefined) {
+      index = this.values.push(value) - 1;
+      this.indices.set(value, index);
+    }
+    return index;
+  }
+}
 
 /**
  * Update checks as columns: how a gateway gathers a write window's checks and hands them to the
@@ -49,7 +68,16 @@ export class CheckColumnsBuilder {
   push(check: CheckEvent): void {
     if (this.count === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
     const i = this.count;
-    writeCheckCodes(this.codes, i * CHECK_CODED_FIELDS, check, this.values);
+    const at = i * CHECK_CODED_FIELDS;
+    const { codes, values } = this;
+    codes[at + CHECK_CODE.application] = values.code(check.applicationId);
+    codes[at + CHECK_CODE.customer] = values.code(check.customerId);
+    codes[at + CHECK_CODE.client] = values.code(check.client);
+    codes[at + CHECK_CODE.platform] = values.code(check.platform);
+    codes[at + CHECK_CODE.arch] = values.code(check.arch);
+    codes[at + CHECK_CODE.channel] = values.code(check.channel);
+    codes[at + CHECK_CODE.runningVersion] = values.code(check.runningVersion);
+    codes[at + CHECK_CODE.offeredVersion] = values.code(check.offeredVersion);
     this.lengths[i * 3] = check.eventId.length;
     this.lengths[i * 3 + 1] = check.installHash.length;
     this.lengths[i * 3 + 2] = check.installId === null ? -1 : check.installId.length;
@@ -111,4 +139,20 @@ export function checkEventsOf(columns: CheckColumns): CheckEvent[] {
       timestamp: new Date(ms),
     };
   });
+}
+
+/**
+ * Calls `each` with the install hash, time and first code's index (in `codes`) of every check from
+ * the `from`-th to before the `to`-th: what the rollup groups by, without making the other strings.
+ */
+export function forEachCheckHash(
+  columns: CheckColumns, each: (installHash: string, timestampMs: number, codeAt: number) => void, from = 0, to = columns.timestamps.length,
+): void {
+  const { text, lengths, timestamps } = columns;
+  let offset = textOffsetOf(columns, from);
+  for (let i = from; i < to; i += 1) {
+    const hashAt = offset + lengths[i * 3];
+    offset = hashAt + lengths[i * 3 + 1] + Math.max(0, lengths[i * 3 + 2]);
+    each(text.slice(hashAt, hashAt + lengths[i * 3 + 1]), timestamps[i], i * CHECK_CODED_FIELDS);
+  }
 }

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { CheckColumnsBuilder, checkColumns, checkEventsOf } from '../../shared/store/check-columns';
-import { forEachCheckRow } from '../../shared/store/sqlite/check-columns';
-import type { CheckRow } from '../../shared/store/sqlite/event-writes';
+import { CheckColumnsBuilder, checkColumns, checkEventsOf, forEachCheckHash } from '../../shared/store/check-columns';
 import { at, checkEvent } from '../support/records';
 
 describe('check columns (a write window of update checks)', () => {
@@ -34,7 +32,7 @@ describe('check columns (a write window of update checks)', () => {
     expect(new CheckColumnsBuilder(3).length).to.equal(0);
   });
 
-  it('gives back every check as its row, each distinct repeated value listed once', () => {
+  it('gives back every check, each distinct repeated value listed once, and each install hash with its time', () => {
     const checks = [
       checkEvent('c_1'),
       checkEvent('c_2', { installId: 'ïd-2', offeredVersion: '2.0.0', timestamp: at(3) }),
@@ -42,16 +40,13 @@ describe('check columns (a write window of update checks)', () => {
     ];
     const columns = checkColumns(checks);
     expect(columns.values).to.deep.equal(['app_1', 'cust_1', 'electron-updater', 'linux', 'x64', 'stable', '1.0.0', null, '2.0.0', 'cust_2']);
-    const rows: CheckRow[] = [];
-    forEachCheckRow(columns, (row) => rows.push([...row] as CheckRow));
-    expect(rows).to.deep.equal(checks.map((e) => [
-      e.eventId, e.applicationId, e.customerId, e.client, e.platform, e.arch, e.channel, e.runningVersion, e.offeredVersion, e.installId, e.installHash, e.timestamp.getTime(),
-    ]));
+    expect(checkEventsOf(columns)).to.deep.equal(checks);
+    const hashes: [string, number, number][] = [];
+    forEachCheckHash(columns, (installHash, ms, codeAt) => hashes.push([installHash, ms, codeAt]), 1);
+    expect(hashes).to.deep.equal([['hash_c_2', at(3).getTime(), 8], ['h_é', at(0).getTime(), 16]]);
   });
 
   it('holds no check for an empty window', () => {
-    const rows: CheckRow[] = [];
-    forEachCheckRow(checkColumns([]), (row) => rows.push(row));
-    expect(rows).to.deep.equal([]);
+    expect(checkEventsOf(checkColumns([]))).to.deep.equal([]);
   });
 });

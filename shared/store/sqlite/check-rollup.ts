@@ -1,7 +1,5 @@
 import type Database from 'better-sqlite3';
-import { CHECK_CODE } from '../check-codes';
-import type { CheckColumns } from '../check-columns';
-import { forEachCheckHash } from './check-columns';
+import { CHECK_CODE, CheckColumns, forEachCheckHash } from '../check-columns';
 import { checksIn, decodeWindow } from './check-windows';
 
 /** A counter's values in column order, as they cross to the write thread. */

@@ -1,11 +1,7 @@
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import type Database from 'better-sqlite3';
-import { CHECK_CODED_FIELDS } from '../check-codes';
-import type { CheckColumns } from '../check-columns';
-import { textOffsetOf } from '../check-columns';
-import { forEachCheckRow } from './check-columns';
-import type { CheckRow } from './event-writes';
+import { CHECK_CODED_FIELDS, CheckColumns, checkEventsOf, textOffsetOf } from '../check-columns';
 
 /**
  * Raw update checks are stored a window to a row (table check_windows, schema.ts): the checks one
@@ -78,14 +74,11 @@ export type StoredCheck = Record<'seq' | 'event_id' | 'application_id' | 'custom
 export function readStoredChecks(db: Database.Database): StoredCheck[] {
   const checks: StoredCheck[] = [];
   for (const window of db.prepare('SELECT first_seq, body FROM check_windows ORDER BY first_seq').iterate() as Iterable<{ first_seq: number; body: Buffer }>) {
-    let seq = window.first_seq;
-    forEachCheckRow(decodeWindow(window.body), (row: CheckRow) => {
-      const [eventId, applicationId, customerId, client, platform, arch, channel, runningVersion, offeredVersion, installId, installHash, ts] = row;
-      checks.push({
-        seq: seq++, event_id: eventId, application_id: applicationId, customer_id: customerId, client, platform, arch, channel,
-        running_version: runningVersion, offered_version: offeredVersion, install_id: installId, install_hash: installHash, ts,
-      });
-    });
+    checkEventsOf(decodeWindow(window.body)).forEach((e, i) => checks.push({
+      seq: window.first_seq + i, event_id: e.eventId, application_id: e.applicationId, customer_id: e.customerId, client: e.client,
+      platform: e.platform, arch: e.arch, channel: e.channel, running_version: e.runningVersion, offered_version: e.offeredVersion,
+      install_id: e.installId, install_hash: e.installHash, ts: e.timestamp.getTime(),
+    }));
   }
   return checks;
 }

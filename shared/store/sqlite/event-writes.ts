@@ -21,12 +21,6 @@ export function eventRow(e: DistributionEvent): EventRow {
   return [e.eventId, e.type, e.applicationId, e.version, e.fileId, e.customerId, e.clientIp, e.userAgent, e.timestamp.getTime(), e.platform, e.arch];
 }
 
-/** A check event as the values of its row, in column order (see EventRow); checks cross to the thread as CheckColumns. */
-export type CheckRow = [
-  eventId: string, applicationId: string, customerId: string, client: string, platform: string, arch: string,
-  channel: string, runningVersion: string, offeredVersion: string | null, installId: string | null, installHash: string, timestampMs: number,
-];
-
 /** The store's high-volume writes, prepared once on one connection. */
 export interface EventWrites {
   /** Stores events in one transaction; an event id already stored is skipped. */
