@@ -24,8 +24,10 @@ for (let i = 0; i < BASE64URL.length; i += 1) TRUNCATED_CHARACTER[BASE64URL.char
  * calls over buffers that already hold the day key's inner and outer pads, the digests taken as
  * strings: every check hashes, and an Hmac object per check (a stream, keyed each time, its digest
  * a newly allocated Buffer) cost more than twice as much. An install checks many times a day, so the
- * day's hashes are remembered by message (at most INSTALL_HASH_MEMO_ENTRIES, forgotten at midnight
- * with the key): a repeated check costs one map lookup instead of the two digests.
+ * day's hashes are remembered (at most INSTALL_HASH_MEMO_ENTRIES, forgotten at midnight with the
+ * key): a repeated check costs three map lookups instead of the two digests. They are remembered by
+ * customer, then identity, then user agent, not by the joined message: joining made and hashed a
+ * new string on every check, which cost more than the lookups.
  */
 export class InstallHasher {
   private dayStartMs = 0;
@@ -34,8 +36,9 @@ export class InstallHasher {
   private inner = Buffer.alloc(0);
   /** (day key XOR opad) followed by the inner digest. */
   private readonly outer = Buffer.alloc(BLOCK + DIGEST);
-  /** This day's hashes by message; cleared with the day key, or when full. */
-  private readonly memo = new Map<string, string>();
+  /** This day's hashes by customer, identity and user agent; cleared with the day key, or when full. */
+  private readonly memo = new Map<string, Map<string, Map<string, string>>>();
+  private remembered = 0;
 
   constructor(private readonly secret: Buffer) {}
 
@@ -43,14 +46,29 @@ export class InstallHasher {
   hash(at: Date, customerId: string, identity: string | null, userAgent: string | null): string {
     const ms = at.getTime();
     if (ms < this.dayStartMs || ms >= this.dayEndMs) this.startDay(ms, at);
+    const id = identity ?? '';
+    const agent = userAgent ?? '';
+    const known = this.memo.get(customerId)?.get(id)?.get(agent);
+    if (known !== undefined) return known;
     // NUL separators: no field can run into the next.
-    const message = `${customerId}\0${identity ?? ''}\0${userAgent ?? ''}`;
-    const remembered = this.memo.get(message);
-    if (remembered !== undefined) return remembered;
-    const hashed = this.digest(message);
-    if (this.memo.size >= INSTALL_HASH_MEMO_ENTRIES) this.memo.clear();
-    this.memo.set(message, hashed);
+    const hashed = this.digest(`${customerId}\0${id}\0${agent}`);
+    this.remember(customerId, id, agent, hashed);
     return hashed;
+  }
+
+  private remember(customerId: string, identity: string, userAgent: string, hashed: string): void {
+    if (this.remembered >= INSTALL_HASH_MEMO_ENTRIES) this.forget();
+    let byIdentity = this.memo.get(customerId);
+    if (!byIdentity) this.memo.set(customerId, (byIdentity = new Map()));
+    let byAgent = byIdentity.get(identity);
+    if (!byAgent) byIdentity.set(identity, (byAgent = new Map()));
+    byAgent.set(userAgent, hashed);
+    this.remembered += 1;
+  }
+
+  private forget(): void {
+    this.memo.clear();
+    this.remembered = 0;
   }
 
   private digest(message: string): string {
@@ -65,7 +83,7 @@ export class InstallHasher {
   }
 
   private startDay(ms: number, at: Date): void {
-    this.memo.clear();
+    this.forget();
     this.dayStartMs = ms - (ms % DAY_MS);
     this.dayEndMs = this.dayStartMs + DAY_MS;
     // 32 bytes: shorter than a block, so used as it is, zero-padded (RFC 2104).

@@ -54,6 +54,9 @@ export class CheckColumnsBuilder {
   private readonly timestamps: Float64Array;
   private readonly text: string[] = [];
   private count = 0;
+  /** Each coded field's value in the last check pushed, and its code. */
+  private readonly lastValues: (string | null)[] = new Array<string | null>(CHECK_CODED_FIELDS).fill(null);
+  private readonly lastCodes = new Uint32Array(CHECK_CODED_FIELDS);
 
   constructor(private readonly capacity: number) {
     this.codes = new Uint32Array(capacity * CHECK_CODED_FIELDS);
@@ -69,21 +72,33 @@ export class CheckColumnsBuilder {
     if (this.count === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
     const i = this.count;
     const at = i * CHECK_CODED_FIELDS;
-    const { codes, values } = this;
-    codes[at + CHECK_CODE.application] = values.code(check.applicationId);
-    codes[at + CHECK_CODE.customer] = values.code(check.customerId);
-    codes[at + CHECK_CODE.client] = values.code(check.client);
-    codes[at + CHECK_CODE.platform] = values.code(check.platform);
-    codes[at + CHECK_CODE.arch] = values.code(check.arch);
-    codes[at + CHECK_CODE.channel] = values.code(check.channel);
-    codes[at + CHECK_CODE.runningVersion] = values.code(check.runningVersion);
-    codes[at + CHECK_CODE.offeredVersion] = values.code(check.offeredVersion);
+    const { codes } = this;
+    codes[at + CHECK_CODE.application] = this.code(CHECK_CODE.application, check.applicationId);
+    codes[at + CHECK_CODE.customer] = this.code(CHECK_CODE.customer, check.customerId);
+    codes[at + CHECK_CODE.client] = this.code(CHECK_CODE.client, check.client);
+    codes[at + CHECK_CODE.platform] = this.code(CHECK_CODE.platform, check.platform);
+    codes[at + CHECK_CODE.arch] = this.code(CHECK_CODE.arch, check.arch);
+    codes[at + CHECK_CODE.channel] = this.code(CHECK_CODE.channel, check.channel);
+    codes[at + CHECK_CODE.runningVersion] = this.code(CHECK_CODE.runningVersion, check.runningVersion);
+    codes[at + CHECK_CODE.offeredVersion] = this.code(CHECK_CODE.offeredVersion, check.offeredVersion);
     this.lengths[i * 3] = check.eventId.length;
     this.lengths[i * 3 + 1] = check.installHash.length;
     this.lengths[i * 3 + 2] = check.installId === null ? -1 : check.installId.length;
     this.text.push(check.eventId, check.installHash, check.installId ?? '');
     this.timestamps[i] = check.timestamp.getTime();
     this.count += 1;
+  }
+
+  /**
+   * A field's code, the previous check's when its value is the same: checks of one window mostly
+   * repeat them, and comparing two strings costs less than hashing one for the map.
+   */
+  private code(field: number, value: string | null): number {
+    if (value === this.lastValues[field] && this.count > 0) return this.lastCodes[field];
+    const code = this.values.code(value);
+    this.lastValues[field] = value;
+    this.lastCodes[field] = code;
+    return code;
   }
 
   /** The checks pushed. Arrays cut to them: a view would carry its whole buffer to the write thread. */
