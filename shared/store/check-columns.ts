@@ -40,18 +40,23 @@ export interface CheckColumns {
   timestamps: Float64Array;
 }
 
+/** Checks a window has room for before its arrays first grow. */
+const FIRST_ROOM = 256;
+
 /**
  * Gathers up to `capacity` checks straight into columns. A window's checks wait up to
  * CHECK_WRITE_GROUP_MAX_DELAY_MS for their write: under load young-generation collections run
  * meanwhile, and every object a waiting check kept alive (its event, its Date) was copied, then
  * promoted, then made again as columns for the write. Here a check leaves three strings (which the
- * hasher and the request already made) and numbers in arrays allocated once per window.
+ * hasher and the request already made) and numbers in typed arrays, which start small and double
+ * as the window fills (a quiet window of a few checks allocates no room for thousands).
  */
 export class CheckColumnsBuilder {
   private readonly values = new ValueCodes();
-  private readonly codes: Uint32Array;
-  private readonly lengths: Int32Array;
-  private readonly timestamps: Float64Array;
+  private codes: Uint32Array;
+  private lengths: Int32Array;
+  private timestamps: Float64Array;
+  private room: number;
   private readonly text: string[] = [];
   private count = 0;
   /** Each coded field's value in the last check pushed, and its code. */
@@ -59,9 +64,10 @@ export class CheckColumnsBuilder {
   private readonly lastCodes = new Uint32Array(CHECK_CODED_FIELDS);
 
   constructor(private readonly capacity: number) {
-    this.codes = new Uint32Array(capacity * CHECK_CODED_FIELDS);
-    this.lengths = new Int32Array(capacity * 3);
-    this.timestamps = new Float64Array(capacity);
+    this.room = Math.min(capacity, FIRST_ROOM);
+    this.codes = new Uint32Array(this.room * CHECK_CODED_FIELDS);
+    this.lengths = new Int32Array(this.room * 3);
+    this.timestamps = new Float64Array(this.room);
   }
 
   get length(): number {
@@ -69,7 +75,7 @@ export class CheckColumnsBuilder {
   }
 
   push(check: CheckEvent): void {
-    if (this.count === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
+    if (this.count === this.room) this.grow();
     const i = this.count;
     const at = i * CHECK_CODED_FIELDS;
     const { codes } = this;
@@ -101,9 +107,22 @@ export class CheckColumnsBuilder {
     return code;
   }
 
+  private grow(): void {
+    if (this.room === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
+    this.room = Math.min(this.capacity, this.room * 2);
+    const grown = <A extends Uint32Array | Int32Array | Float64Array>(array: A, perCheck: number): A => {
+      const larger = new (array.constructor as new (length: number) => A)(this.room * perCheck);
+      larger.set(array);
+      return larger;
+    };
+    this.codes = grown(this.codes, CHECK_CODED_FIELDS);
+    this.lengths = grown(this.lengths, 3);
+    this.timestamps = grown(this.timestamps, 1);
+  }
+
   /** The checks pushed. Arrays cut to them: a view would carry its whole buffer to the write thread. */
   columns(): CheckColumns {
-    const full = this.count === this.capacity;
+    const full = this.count === this.room;
     const cut = <A extends Uint32Array | Int32Array | Float64Array>(array: A, perCheck: number): A => (full ? array : array.slice(0, this.count * perCheck) as A);
     return {
       values: this.values.values,

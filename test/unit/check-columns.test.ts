@@ -27,6 +27,27 @@ describe('check columns (a write window of update checks)', () => {
     expect(checkEventsOf(builder.columns()).map((e) => e.eventId)).to.deep.equal(['c_1']);
   });
 
+  it('grows past its first room up to its capacity, every check kept in order', () => {
+    const checks = Array.from({ length: 700 }, (_, i) => checkEvent(`c_${i}`, { runningVersion: `1.${i % 3}.0`, timestamp: at(i % 5) }));
+    const builder = new CheckColumnsBuilder(700);
+    for (const check of checks) builder.push(check);
+    const columns = builder.columns();
+    expect([columns.codes.length, columns.lengths.length, columns.timestamps.length]).to.deep.equal([5600, 2100, 700]);
+    expect(checkEventsOf(columns)).to.deep.equal(checks);
+    expect(() => builder.push(checkEvent('c_700'))).to.throw(RangeError);
+  });
+
+  it('codes a value that repeats, changes and comes back, null included, as the checks had it', () => {
+    const checks = [
+      checkEvent('c_1', { offeredVersion: null, channel: 'stable' }),
+      checkEvent('c_2', { offeredVersion: null, channel: 'stable' }),
+      checkEvent('c_3', { offeredVersion: '2.0.0', channel: 'beta' }),
+      checkEvent('c_4', { offeredVersion: null, channel: 'stable' }),
+      checkEvent('c_5', { offeredVersion: '2.0.0', channel: 'beta' }),
+    ];
+    expect(checkEventsOf(checkColumns(checks))).to.deep.equal(checks);
+  });
+
   it('is empty until a check is pushed', () => {
     expect(checkEventsOf(new CheckColumnsBuilder(3).columns())).to.deep.equal([]);
     expect(new CheckColumnsBuilder(3).length).to.equal(0);
