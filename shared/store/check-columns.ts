@@ -43,6 +43,8 @@ export interface CheckColumns {
 /** Checks a window has room for before its arrays first grow. */
 const FIRST_ROOM = 256;
 
+type NumberColumn = Uint32Array | Int32Array | Float64Array;
+
 /**
  * Gathers up to `capacity` checks straight into columns. A window's checks wait up to
  * CHECK_WRITE_GROUP_MAX_DELAY_MS for their write: under load young-generation collections run
@@ -110,7 +112,7 @@ export class CheckColumnsBuilder {
   private grow(): void {
     if (this.room === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
     this.room = Math.min(this.capacity, this.room * 2);
-    const grown = <A extends Uint32Array | Int32Array | Float64Array>(array: A, perCheck: number): A => {
+    const grown = <A extends NumberColumn>(array: A, perCheck: number): A => {
       const larger = new (array.constructor as new (length: number) => A)(this.room * perCheck);
       larger.set(array);
       return larger;
@@ -123,7 +125,7 @@ export class CheckColumnsBuilder {
   /** The checks pushed. Arrays cut to them: a view would carry its whole buffer to the write thread. */
   columns(): CheckColumns {
     const full = this.count === this.room;
-    const cut = <A extends Uint32Array | Int32Array | Float64Array>(array: A, perCheck: number): A => (full ? array : array.slice(0, this.count * perCheck) as A);
+    const cut = <A extends NumberColumn>(array: A, perCheck: number): A => (full ? array : array.slice(0, this.count * perCheck) as A);
     return {
       values: this.values.values,
       codes: cut(this.codes, CHECK_CODED_FIELDS),
