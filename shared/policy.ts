@@ -302,7 +302,7 @@ export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;
  * still waiting to be rolled up must find it. The counts are kept in the store.
  */
 export const INSTALL_SKETCH_TTL_SECONDS = 3 * DAY_SECONDS;
-/** Install hashes a gateway remembers within a day, so a repeated check is not hashed again (at most about 15 MiB, with the longest user agents and identities). */
+/** Install hashes a gateway remembers within a day, so a repeated check is not hashed again (at most about 25 MiB, every install with its own identity and user agent of the longest lengths kept). */
 export const INSTALL_HASH_MEMO_ENTRIES = 20_000;
 /** The adoption answer covers at most this many days; the default range ends today and spans 30. */
 export const ADOPTION_MAX_DAYS = 366;
