@@ -55,22 +55,18 @@ type NumberColumn = Uint32Array | Int32Array | Float64Array;
  */
 export class CheckColumnsBuilder {
   private readonly values = new ValueCodes();
-  private codes: Uint32Array;
-  private lengths: Int32Array;
-  private timestamps: Float64Array;
-  private room: number;
+  /** Arrays with room for `room` checks, allocated by the first push and grown by later ones. */
+  private codes = new Uint32Array(0);
+  private lengths = new Int32Array(0);
+  private timestamps = new Float64Array(0);
+  private room = 0;
   private readonly text: string[] = [];
   private count = 0;
-  /** Each coded field's value in the last check pushed, and its code. */
-  private readonly lastValues: (string | null)[] = new Array<string | null>(CHECK_CODED_FIELDS).fill(null);
+  /** Each coded field's value in the last check pushed (undefined: none yet), and its code. */
+  private readonly lastValues: (string | null | undefined)[] = new Array<undefined>(CHECK_CODED_FIELDS).fill(undefined);
   private readonly lastCodes = new Uint32Array(CHECK_CODED_FIELDS);
 
-  constructor(private readonly capacity: number) {
-    this.room = Math.min(capacity, FIRST_ROOM);
-    this.codes = new Uint32Array(this.room * CHECK_CODED_FIELDS);
-    this.lengths = new Int32Array(this.room * 3);
-    this.timestamps = new Float64Array(this.room);
-  }
+  constructor(private readonly capacity: number) {}
 
   get length(): number {
     return this.count;
@@ -102,7 +98,7 @@ export class CheckColumnsBuilder {
    * repeat them, and comparing two strings costs less than hashing one for the map.
    */
   private code(field: number, value: string | null): number {
-    if (value === this.lastValues[field] && this.count > 0) return this.lastCodes[field];
+    if (value === this.lastValues[field]) return this.lastCodes[field];
     const code = this.values.code(value);
     this.lastValues[field] = value;
     this.lastCodes[field] = code;
@@ -111,7 +107,7 @@ export class CheckColumnsBuilder {
 
   private grow(): void {
     if (this.room === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
-    this.room = Math.min(this.capacity, this.room * 2);
+    this.room = Math.min(this.capacity, Math.max(FIRST_ROOM, this.room * 2));
     const grown = <A extends NumberColumn>(array: A, perCheck: number): A => {
       const larger = new (array.constructor as new (length: number) => A)(this.room * perCheck);
       larger.set(array);
