@@ -77,7 +77,9 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       query: customerApplicationsQuery,
       status: 200, response: customerApplicationListResponse,
       handle: async ({ query }, ctx, customer) => {
-        const { items, total } = await deps.store.applications.listApplications({ customerId: customer.customerId, page: query.page, pageSize: query.pageSize });
+        // An access token narrowed to applications lists only those.
+        const applicationIds = customer.token?.record.applications ?? undefined;
+        const { items, total } = await deps.store.applications.listApplications({ customerId: customer.customerId, applicationIds, page: query.page, pageSize: query.pageSize });
         const accepted = await Promise.all(items.map((application) => licences.acceptanceOf(customer, application)));
         const baseUrl = callerBaseUrl(deps.config.publicBaseUrl, ctx.state);
         return {

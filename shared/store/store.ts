@@ -47,6 +47,8 @@ export interface ApplicationQuery {
   pageSize: number;
   tag?: string;
   customerId?: string;
+  /** Only these applications (an access token's own list); none when empty. */
+  applicationIds?: readonly string[];
   /** Part of the name or the id, ignoring ASCII letter case. */
   search?: string;
   includeDeleted?: boolean;

@@ -31,6 +31,7 @@ export class MongoApplications implements ApplicationStore {
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
     if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    if (query.applicationIds !== undefined) filter.applicationId = { $in: [...query.applicationIds] };
     if (query.search !== undefined) {
       // An escaped (literal) case-insensitive regex no index can serve: the query walks the listing-order
       // index and tests each live application's name and id, a cost bounded by the vendor's applications.

@@ -41,6 +41,10 @@ export class SqliteApplications implements ApplicationStore {
       where.push('EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)');
       params.push(query.customerId);
     }
+    if (query.applicationIds !== undefined) {
+      where.push(`application_id IN (${query.applicationIds.map(() => '?').join(', ')})`);
+      params.push(...query.applicationIds);
+    }
     if (query.search !== undefined) {
       // instr, not LIKE: the search text's % and _ are plain characters. lower() folds ASCII letters, as the MongoDB adapter's regex does.
       where.push('(instr(lower(name), lower(?)) > 0 OR instr(lower(application_id), lower(?)) > 0)');

@@ -183,6 +183,16 @@ describeStoreContract('applications', (subject) => {
     expect((await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_3' })).total).to.equal(0);
   });
 
+  it("lists a customer's applications narrowed to a list of ids, none for an empty list", async () => {
+    await store.applications.createApplication(application('app_1', { customerIds: ['cust_1'], createdAt: at(1) }));
+    await store.applications.createApplication(application('app_2', { customerIds: ['cust_1'], createdAt: at(2) }));
+    await store.applications.createApplication(application('app_3', { customerIds: ['cust_2'], createdAt: at(3) }));
+    const listed = await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_1', applicationIds: ['app_2', 'app_3'] });
+    expect([listed.items.map((item) => item.applicationId), listed.total]).to.deep.equal([['app_2'], 1]);
+    const none = await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_1', applicationIds: [] });
+    expect([none.items, none.total]).to.deep.equal([[], 0]);
+  });
+
   it('lets concurrent grants and revocations of different customers all land', async () => {
     await store.applications.createApplication(application('app_1', { customerIds: ['cust_0', 'cust_1'] }));
     const granted = ['cust_2', 'cust_3', 'cust_4', 'cust_5', 'cust_6'];
