@@ -258,6 +258,11 @@ export interface ApplicationStore {
   createApplication(app: Application): Promise<Application>;
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null>;
   listApplications(query: ApplicationQuery): Promise<Page<Application>>;
+  /**
+   * Writes the fields the patch names. A licence revision never goes backwards, in one write: the
+   * stored one is kept when the patch names a lower one or none (a licence removed keeps its last
+   * revision, so a licence given again asks past every acceptance of an earlier one).
+   */
   updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null>;
   /** Soft delete; null when the application is unknown or already deleted. */
   softDeleteApplication(applicationId: string, at: Date): Promise<Application | null>;

@@ -67,13 +67,19 @@ export class SqliteApplications implements ApplicationStore {
       sparkle_public_key: patch.sparklePublicKey,
       default_version_status: patch.defaultVersionStatus,
       licence_text: patch.licenceText,
-      licence_revision: patch.licenceRevision,
       display_name: patch.displayName,
       accent_colour: patch.accentColour,
       support_url: patch.supportUrl,
     };
-    const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
-    return changed ? this.getApplication(applicationId) : null;
+    // One IMMEDIATE transaction: the revision is raised over the one stored when it is written.
+    const write = this.database.db.transaction((): boolean => {
+      const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
+      if (changed && patch.licenceRevision != null) {
+        this.database.prepare('UPDATE applications SET licence_revision = MAX(COALESCE(licence_revision, 0), ?) WHERE application_id = ?').run(patch.licenceRevision, applicationId);
+      }
+      return changed;
+    });
+    return write.immediate() ? this.getApplication(applicationId) : null;
   }
 
   async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {
