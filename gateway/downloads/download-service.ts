@@ -68,6 +68,7 @@ export class DownloadService {
     const answered = this.answer(file, lifetimeSeconds, present);
     const answer = isPending(answered) ? await answered : answered;
     if (downloading) await this.record(file, origin);
+    else await this.checkToken(origin);
     return answer;
   }
 
@@ -128,6 +129,11 @@ export class DownloadService {
    */
   async countRanges(token: TokenGrant, bytes: number, origin: DownloadOrigin): Promise<void> {
     await this.meter.count(token, bytes, origin.clientIp, 0);
+  }
+
+  /** A HEAD of a download with an access token counts nothing, but a spent token is refused as its GET would be. */
+  async checkToken(origin: DownloadOrigin): Promise<void> {
+    if (origin.token) await this.meter.check(origin.token);
   }
 
   /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */

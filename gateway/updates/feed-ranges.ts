@@ -20,7 +20,7 @@ type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
  * - a GET without Range (or with one the service ignores, as RFC 9110 lets it: then the whole file
  *   is answered) is one download: recorded, counted against an access token's limits, then `302` to
  *   a pre-signed URL;
- * - a HEAD is no download: `302`, nothing recorded or counted;
+ * - a HEAD is no download: `302`, nothing recorded or counted (a spent access token refused as its GET would be);
  * - a GET with satisfiable byte ranges is a piece of a download (a differential or resumed one): no
  *   download event. With an access token its bytes are counted against the token's `maxBytes` (and
  *   refused once its downloads or bytes are spent), and the ranges are answered here, `206`, never
@@ -43,7 +43,8 @@ export async function answerFileLink(
   const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
   const answer = isPending(answered) ? await answered : answered;
   // An unsatisfiable Range is ignored like any other the service does not serve: the whole file, one download.
-  if (downloading && !Array.isArray(ranges)) await downloads.record(file, clientOrigin(ctx, customer.customerId));
+  if (!downloading) await downloads.checkToken(clientOrigin(ctx, customer.customerId));
+  else if (!Array.isArray(ranges)) await downloads.record(file, clientOrigin(ctx, customer.customerId));
   ctx.set('Location', answer.data.downloadUrl);
   return answer;
 }

@@ -156,6 +156,12 @@ describe('access tokens on every byte path', function () {
     expect((await send(at(token, paths[0]))).status).to.equal(200);
     expect(await usageOf(tokenId, fresh.customerId)).to.include({ downloads: 1 });
     expect(await downloadsOf(fresh.customerId)).to.have.length(1);
+    // Spent now: a HEAD is refused as a GET is, still counting nothing.
+    for (const path of paths) {
+      const head = await send(at(token, path), { method: 'HEAD' });
+      expect([head.status, head.headers.get('location')], path).to.deep.equal([403, null]);
+    }
+    expect(await usageOf(tokenId, fresh.customerId)).to.include({ downloads: 1 });
   });
 
   it('holds the package links of Squirrel.Windows and Velopack to the licence gate, ranges included', async () => {
