@@ -139,7 +139,8 @@ export class ApplicationService {
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /**
- * The licence fields a PATCH writes. `licenceText: null` removes the licence (and its revision). A
+ * The licence fields a PATCH writes. `licenceText: null` removes the licence (its revision is kept,
+ * unseen, so revisions never go back). A
  * new text without a revision asks again (the revision after the stored one); a revision names the
  * one to ask for (the same revision keeps every acceptance: a typo fixed), never one below the
  * stored one (acceptances of it would count again); a revision alone needs a stored text.
@@ -147,11 +148,13 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 function licencePatch(current: Application, request: UpdateApplicationRequest): Pick<ApplicationPatch, 'licenceText' | 'licenceRevision'> {
   if (request.licenceText === null) {
     if (request.licenceRevision !== undefined) throw validationError([{ field: 'licenceRevision', message: 'is the revision of licenceText: leave it out when removing the licence' }]);
-    return { licenceText: null, licenceRevision: null };
+    // The revision stays stored (the store never lowers it): a licence given again asks past it.
+    return { licenceText: null };
   }
   const text = request.licenceText ?? current.licenceText;
   if (text === null) throw validationError([{ field: 'licenceRevision', message: 'is the revision of licenceText: the application has no licence, give licenceText with it' }]);
-  const stored = current.licenceText === null ? 0 : current.licenceRevision ?? 0;
+  // The last revision asked for, of this text or of one removed since.
+  const stored = current.licenceRevision ?? 0;
   if (request.licenceRevision !== undefined && request.licenceRevision < stored) {
     throw validationError([{ field: 'licenceRevision', message: `must be at least ${stored}, the current revision` }]);
   }

@@ -34,7 +34,8 @@ export class AccessTokenCache {
 
   /** The stored token (revoked ones included: the caller refuses them), or null when unknown. */
   resolve(tokenHash: string): Promise<AccessToken | null> {
-    return this.tokens.getOrLoad(tokenHash, () => this.store.accessTokens.findAccessTokenByHash(tokenHash), [tokenTag(tokenHash)]);
+    // Tagged with its customer too: a customer's deletion (which revokes its tokens) drops it on every gateway.
+    return this.tokens.getOrLoad(tokenHash, () => this.store.accessTokens.findAccessTokenByHash(tokenHash), (token) => [tokenTag(tokenHash), ['customer', token.customerId]]);
   }
 
   /**

@@ -120,9 +120,12 @@ export class ShareLinkService {
     return revoked;
   }
 
-  /** A stored link, cached in process until it is revoked (expiry is checked on every use). */
+  /**
+   * A stored link, cached in process until it is revoked (expiry is checked on every use), or its
+   * customer changes (a deletion revokes it) on any gateway.
+   */
   private link(tokenHash: string): Promise<ShareLink | null> {
-    return this.links.getOrLoad(tokenHash, () => this.store.shareLinks.getShareLink(tokenHash), [['share', tokenHash]]);
+    return this.links.getOrLoad(tokenHash, () => this.store.shareLinks.getShareLink(tokenHash), (link) => [['share', tokenHash], ['customer', link.customerId]]);
   }
 
   /** Marks the link expired at expiresAt; expiry is enforced by the timestamp whether or not this job runs. */

@@ -45,14 +45,14 @@ export class LocalCache<T> {
 
   /**
    * The cached value, else the one `load` reads, kept when it exists unless an invalidation arrived
-   * while it was being read.
+   * while it was being read. `tags` may be read from the value (a record names its owner).
    */
-  async getOrLoad(key: string, load: () => Promise<T | null>, tags: CacheTag[]): Promise<T | null> {
+  async getOrLoad(key: string, load: () => Promise<T | null>, tags: CacheTag[] | ((value: T) => CacheTag[])): Promise<T | null> {
     const cached = this.get(key);
     if (cached) return cached;
     const generation = this.bus.generation;
     const value = await load();
-    if (value) this.set(key, value, generation, tags);
+    if (value) this.set(key, value, generation, typeof tags === 'function' ? tags(value) : tags);
     return value;
   }
 

@@ -54,7 +54,8 @@ export function presentApplication(app: Application): z.input<typeof application
     sparklePublicKey: app.sparklePublicKey,
     defaultVersionStatus: app.defaultVersionStatus,
     licenceText: app.licenceText,
-    licenceRevision: app.licenceRevision,
+    // A licence removed keeps its last revision in the store (revisions never go back); it has none to show.
+    licenceRevision: app.licenceText === null ? null : app.licenceRevision,
     displayName: app.displayName,
     accentColour: app.accentColour,
     supportUrl: app.supportUrl,

@@ -47,6 +47,8 @@ export interface ApplicationQuery {
   pageSize: number;
   tag?: string;
   customerId?: string;
+  /** Only these applications (an access token's own list); none when empty. */
+  applicationIds?: readonly string[];
   /** Part of the name or the id, ignoring ASCII letter case. */
   search?: string;
   includeDeleted?: boolean;
@@ -256,6 +258,11 @@ export interface ApplicationStore {
   createApplication(app: Application): Promise<Application>;
   getApplication(applicationId: string, options?: { includeDeleted?: boolean }): Promise<Application | null>;
   listApplications(query: ApplicationQuery): Promise<Page<Application>>;
+  /**
+   * Writes the fields the patch names. A licence revision never goes backwards, in one write: the
+   * stored one is kept when the patch names a lower one or none (a licence removed keeps its last
+   * revision, so a licence given again asks past every acceptance of an earlier one).
+   */
   updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null>;
   /** Soft delete; null when the application is unknown or already deleted. */
   softDeleteApplication(applicationId: string, at: Date): Promise<Application | null>;
@@ -409,13 +416,14 @@ export interface AccessTokenStore {
   /** The token's counts in the period starting at `periodStart` (zeros when nothing was counted). */
   getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage>;
   /**
-   * Counts one download against a token in one atomic conditional write: counted, or refused naming
-   * the limit it would pass, with nothing changed. However many processes count at once, no count
-   * passes its limit. Counts of earlier periods are dropped when a new period starts.
+   * Counts one download (or a byte range of one: its bytes and client, `downloads: 0`) against a
+   * token in one atomic conditional write: counted, or refused naming the limit it would pass, with
+   * nothing changed; a token whose downloads are spent is refused ranges too. However many processes
+   * count at once, no count passes its limit. Counts of earlier periods are dropped when a new period starts.
    */
   countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome>;
-  /** Takes back one counted download and its bytes (a download that could not be recorded); never below 0. */
-  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void>;
+  /** Takes back one counted use (`downloads` as counted) and its bytes (a download that could not be recorded); never below 0. */
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number, downloads: 0 | 1): Promise<void>;
 }
 
 /** Large and multipart upload sessions. */

@@ -121,6 +121,56 @@ describe('portal: customers download in a real Chromium', function () {
     expect(await primaries(UA.mac, 'appleSilicon')).to.deep.equal(['Download for macOS (Apple Silicon)']);
   });
 
+  it('offers for the detected system what the latest link offers, saying which version when it is not the newest', async () => {
+    const { applicationId: split } = await createApplication(app, { name: 'Split Tool', customerIds: [customer.customerId] });
+    const upload = async (version: string, fileName: string, platform: string, arch: string) => (await uploadSmallFile(app, {
+      applicationId: split, version, fileName, platform, arch, status: 'published', content: Buffer.from(`${version} ${fileName} ${'y'.repeat(2000)}`),
+    })).fileId;
+    const intel = await upload('5.0.0', 'Split-5.0.0-x64.dmg', 'macos', 'x64');
+    await upload('5.0.0', 'Split-5.0.0-arm64.dmg', 'macos', 'arm64');
+    const silicon = await upload('5.1.0', 'Split-5.1.0-arm64.dmg', 'macos', 'arm64');
+    await upload('6.0.0', 'Split-6.0.0.AppImage', 'linux', 'x64');
+    // What the latest links answer for each Mac arch: the newest release that has a build for it.
+    for (const [arch, fileId] of [['arm64', silicon], ['x64', intel]]) {
+      const latest = await fetch(`${app.baseUrl}/v1/downloads/latest/${split}/macos/${arch}`, { headers: { authorization: `Bearer ${customer.apiKey}` }, redirect: 'manual' });
+      expect(latest.status).to.equal(302);
+      expect(latest.headers.get('location')).to.include(fileId);
+    }
+
+    const seen = async (userAgent: string, hints: keyof typeof HINTS = 'none') => {
+      const watched = await signedIn(userAgent, customer.apiKey, hints);
+      const release = watched.page.getByRole('article', { name: 'Version 6.0.0' });
+      await release.getByText(/^Detected|^Download for/).first().waitFor();
+      const buttons = await release.getByRole('button', { name: /^Download for / }).allInnerTexts();
+      const said = await release.locator('p').allInnerTexts();
+      return { watched, buttons, said };
+    };
+    const mac = await seen(UA.mac);
+    expect(mac.buttons).to.deep.equal(['Download for macOS (Apple Silicon) (version 5.1.0)', 'Download for macOS (Intel) (version 5.0.0)']);
+    expect(mac.said).to.include('Detected macOS: version 6.0.0 has no build for it; the newest with one: version 5.1.0, version 5.0.0.');
+    expect(mac.said.join(' ')).not.to.include('No build for your system was detected');
+    await checkAndPhotograph(mac.watched.page, 'portal-detected-system');
+    // The Intel build downloads from its own release.
+    const download = mac.watched.page.waitForEvent('download');
+    await mac.watched.page.getByRole('button', { name: 'Download for macOS (Intel) (version 5.0.0)' }).click();
+    expect((await download).suggestedFilename()).to.equal('Split-5.0.0-x64.dmg');
+    mac.watched.assertProblemFree();
+    await mac.watched.close();
+
+    const silicon_ = await seen(UA.mac, 'appleSilicon');
+    expect(silicon_.buttons).to.deep.equal(['Download for macOS (Apple Silicon) (version 5.1.0)']);
+    await silicon_.watched.close();
+    const linux = await seen(UA.linux);
+    expect(linux.buttons).to.deep.equal(['Download for Linux (x64)']);
+    expect(linux.said.join(' ')).not.to.include('Detected');
+    await linux.watched.close();
+    const windows = await seen(UA.windows);
+    expect(windows.buttons).to.deep.equal([]);
+    expect(windows.said).to.include('Detected Windows: no build for it is available to you yet. Choose one below.');
+    windows.watched.assertProblemFree();
+    await windows.watched.close();
+  });
+
   it('downloads the file whose SHA-256 the page shows, as a normal download', async () => {
     const watched = await signedIn(UA.linux);
     const { page } = watched;

@@ -47,6 +47,8 @@ export interface Fixture {
   keys: { spare: SeededCustomer; revoked: SeededCustomer };
   /** Access tokens of the premium customer: one to aim changes and a revocation at, one revoked already. */
   tokens: { spare: string; revoked: string };
+  /** Access tokens of the premium customer as sent in a path (`/t/{token}`): one live, one whose one download is spent. */
+  pathTokens: { live: string; spent: string };
   /**
    * Scoped admin keys: one to aim a revocation at, one revoked already, and one with every scope but
    * admin, limited to an application no request names (refused everywhere with 403).
@@ -166,6 +168,10 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const webhooks = { main: await webhook('main'), spare: await webhook('spare') };
 
   const download = expectStatus(await http.get(`/v1/downloads/url?applicationId=${main}&version=${FIXTURE_VERSIONS.open}`, { key: premium.apiKey }), 200);
+  const pathToken = async (limits: Record<string, number>) =>
+    expectStatus(await http.post(`/v1/management/customers/${premium.customerId}/tokens`, limits), 201).token as string;
+  const pathTokens = { live: await pathToken({ maxDownloads: 1_000_000 }), spent: await pathToken({ maxDownloads: 1 }) };
+  expectStatus(await http.get(`/v1/downloads/url?applicationId=${main}&version=${FIXTURE_VERSIONS.open}`, { key: pathTokens.spent }), 200);
 
   return {
     tag,
@@ -177,6 +183,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
     draft: { version: FIXTURE_DRAFT_VERSION, file: draftFile },
     keys: { spare: spareKey, revoked: revokedKey },
     tokens,
+    pathTokens,
     adminKeys,
     upload: { uploadId: issued.uploadId, target: pathAndQuery(issued.uploadUrl), fileName: pendingName, fileSize: PENDING_FILE_SIZE, version: FIXTURE_VERSIONS.pending },
     multipart: { uploadId: opened.uploadId, fileName: multipartName, fileSize: MULTIPART_FILE_SIZE, partCount: opened.partCount, version: FIXTURE_VERSIONS.pending },

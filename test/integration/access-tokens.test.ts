@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import http from 'node:http';
 import type { Clock } from '../../shared/clock';
 import { createApplication, createCustomer, storeRelease } from '../support/factories';
 import { pollUntil } from '../support/poll';
@@ -186,6 +187,13 @@ describe('Access tokens', function () {
     const beta = await send(app.baseUrl, `/t/${narrow.token}/v1/downloads/url?applicationId=${applicationId}&version=latest&channel=beta&platform=linux&arch=x64`);
     expect(beta.status).to.equal(200);
     expect(beta.body.data.version).to.equal('1.0.0');
+    // The applications listing shows only the token's own applications.
+    const listed = await send(app.baseUrl, `/t/${narrow.token}/v1/downloads/applications`);
+    expect(listed.status).to.equal(200);
+    expect(listed.body.data.applications.map((a: { applicationId: string }) => a.applicationId)).to.deep.equal([applicationId]);
+    expect(listed.body.data.pagination).to.include({ total: 1 });
+    const wide = await send(app.baseUrl, `/t/${token}/v1/downloads/applications`);
+    expect(wide.body.data.applications.map((a: { applicationId: string }) => a.applicationId)).to.have.members([applicationId, otherApplicationId]);
     // A token's applications are among its customer's.
     const outside = await app.http.post(`/v1/management/customers/${customer.customerId}/tokens`, { applications: ['no-such-app'] });
     expect(outside.status).to.equal(400);
@@ -198,6 +206,18 @@ describe('Access tokens', function () {
     expect(unmatched.status).to.equal(404);
     expect(JSON.stringify(unmatched.body)).not.to.include(token);
     await send(second.http.baseUrl, latestPath(token));
+    // Spellings the router does not match still name the token: each is logged without it.
+    for (const spelling of [`//t/${token}/v1/downloads/url`, `/t//${token}/v1/downloads/url`, `/./t/${token}/v1/downloads/url`, `/%74/${token}/v1/downloads/url`]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port: Number(new URL(app.baseUrl).port), path: spelling, agent: false }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      expect(status, spelling).to.be.oneOf([200, 401, 404]);
+    }
     const requests = app.logs.filter((line) => line.msg === 'request');
     expect(requests.some((line) => line.path === '/v1/downloads/url')).to.equal(true);
     expect(requests.some((line) => line.path === '/t/[redacted]/no/such/route')).to.equal(true);

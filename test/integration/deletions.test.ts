@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { createApplication, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
-import { startTestApp, TestApp } from '../support/test-app';
+import { startSecondGateway, startTestApp, TestApp } from '../support/test-app';
 
 /** Undoing mistakes: draft versions and their files, failed uploads' files, customers. */
 describe('deleting drafts, files and customers', function () {
@@ -131,6 +131,34 @@ describe('deleting drafts, files and customers', function () {
       expect(activity.body.data.activities.map((a: Record<string, unknown>) => [a.customerId, a.clientIp, a.userAgent])).to.deep.equal([[null, null, null]]);
       expect(JSON.stringify(activity.body.data)).to.not.include('198.51.100.23').and.not.include('JanesLaptop');
       expect((await app.http.get(`/v1/applications/${applicationId}/stats`)).body.data.totalDownloads).to.equal(1);
+    });
+
+    it("keeps a deleted customer's access tokens and share links revoked on every gateway when one with the same id is created", async () => {
+      const second = await startSecondGateway(app);
+      try {
+        const created = await app.http.post('/v1/management/customers', { name: 'Returning', tier: 'standard' });
+        const { customerId, apiKey } = created.body.data;
+        const { applicationId } = await createApplication(app, { customerIds: [customerId] });
+        await uploadSmallFile(app, { applicationId, version: '1.0.0', status: 'published' });
+        const { token } = (await app.http.post(`/v1/management/customers/${customerId}/tokens`, {})).body.data;
+        const share = (await app.http.post('/v1/downloads/share', { applicationId, version: '1.0.0' }, { key: apiKey })).body.data.token;
+        const gateways = [app.baseUrl, `http://127.0.0.1:${second.gateway.gateway.port}`];
+        const tokenUse = (base: string) => fetch(`${base}/t/${token}/v1/downloads/url?applicationId=${applicationId}&version=1.0.0`).then((res) => res.status);
+        const shareUse = (base: string) => fetch(`${base}/v1/downloads/share/${share}`, { redirect: 'manual' }).then((res) => res.status);
+        // Both are used, so both are cached in process on both gateways.
+        for (const base of gateways) expect([await tokenUse(base), await shareUse(base)]).to.deep.equal([200, 302]);
+
+        expect((await app.http.request('DELETE', `/v1/management/customers/${customerId}`)).status).to.equal(200);
+        const again = await app.http.post('/v1/management/customers', { customerId, name: 'Returning', tier: 'standard' });
+        expect(again.status, again.raw.toString()).to.equal(201);
+        expect((await app.http.request('PUT', `/v1/management/customers/${customerId}/applications/${applicationId}`, { json: {} })).status).to.equal(200);
+        for (const base of gateways) {
+          expect(await tokenUse(base), `the token on ${base}`).to.equal(401);
+          expect(await shareUse(base), `the share link on ${base}`).to.be.oneOf([404, 410]);
+        }
+      } finally {
+        await second.close();
+      }
     });
   });
 });

@@ -124,6 +124,14 @@ describe('licence gate', () => {
     expect([none.status, none.body.error.message]).to.deep.equal([409, `application ${applicationId} has no licence to accept`]);
     expect((await patch({ licenceRevision: 4 })).status).to.equal(400);
 
+    // A licence given again after its removal goes on from the last revision: no acceptance of an earlier text counts for it.
+    expect((await patch({ licenceText: 'Other terms', licenceRevision: 1 })).status).to.equal(400);
+    expect((await patch({ licenceText: 'Other terms' })).body.data).to.include({ licenceText: 'Other terms', licenceRevision: 4 });
+    const refused = await downloadUrl(alice);
+    expect([refused.status, refused.body.error.code]).to.deep.equal([403, 'LICENCE_ACCEPTANCE_REQUIRED']);
+    expect((await licence(alice)).body.data).to.include({ revision: 4, accepted: false });
+    expect((await patch({ licenceText: null })).body.data).to.include({ licenceText: null, licenceRevision: null });
+
     const created = await app.http.post('/v1/management/applications', { applicationId: `${applicationId}-b`, name: 'B', licenceRevision: 2 });
     expect(created.status).to.equal(400);
     const withRevision = await createApplication(app, { licenceText: 'Terms', licenceRevision: 5 });

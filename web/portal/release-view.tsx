@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useLoad } from '../common/hooks';
 import type { downloadResponse } from '../../shared/contract/downloads';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import { primaryBuilds, type VisitorPlatform } from '../../shared/releases/visitor-platform';
@@ -12,9 +13,42 @@ import { targetName } from './visitor';
 export type Release = Wire<typeof releaseListResponse>['releases'][number];
 type ReleaseFile = Release['files'][number];
 type Download = Wire<typeof downloadResponse>;
+type ReleaseList = Wire<typeof releaseListResponse>;
 
 /** The files a person installs: MAIN builds (updates, signatures and blockmaps are for update clients). */
 const installable = (files: readonly ReleaseFile[]) => files.filter((file) => file.fileType === 'MAIN');
+
+/** A build offered for the visitor's system: the file and the release it belongs to. */
+interface SystemBuild {
+  version: string;
+  file: ReleaseFile;
+}
+
+/**
+ * The builds for the visitor's system in a channel, one per arch it may be (both on a Mac): this
+ * release's when it has one, else what the latest link of that platform and arch offers, which is the
+ * first release of the listing asked with the same selectors (the service's one rule: the newest
+ * offered release with a build for them, within the customer's channel, tier, rollout and token).
+ */
+async function systemBuilds(credential: Credential, application: PortalApplication, release: Release, visitor: VisitorPlatform, signal: AbortSignal): Promise<SystemBuild[]> {
+  const { platform } = visitor;
+  if (platform === null) return [];
+  const builds: SystemBuild[] = [];
+  for (const arch of visitor.archs) {
+    const own = primaryBuilds(installable(release.files), { ...visitor, archs: [arch] })[0];
+    let build: SystemBuild | undefined = own && { version: release.version, file: own };
+    if (!build) {
+      const listed = await customerApi<ReleaseList>(credential, '/v1/downloads/releases', {
+        query: { applicationId: application.applicationId, channel: release.channel, platform, arch, pageSize: 1 }, signal,
+      });
+      const newest = listed.releases[0];
+      const file = newest && primaryBuilds(installable(newest.files), { ...visitor, archs: [arch] })[0];
+      if (file) build = { version: newest.version, file };
+    }
+    if (build && !builds.some((known) => known.file.fileId === build!.file.fileId)) builds.push(build);
+  }
+  return builds;
+}
 
 /**
  * One release: its primary download(s) for the visitor's system, every other build, notes, date, sizes,
@@ -32,28 +66,34 @@ export function ReleaseView({ release, application, credential, visitor, primary
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<string | null>(null);
   const files = installable(release.files);
-  const preferred = primary ? primaryBuilds(files, visitor) : [];
-  const others = files.filter((file) => !preferred.includes(file));
+  const system = useLoad((signal) => (primary ? systemBuilds(credential, application, release, visitor, signal) : Promise.resolve([])),
+    [primary, release, application.applicationId, credential, visitor]);
+  const preferred = system.data ?? [];
+  const others = files.filter((file) => !preferred.some((build) => build.file.fileId === file.fileId));
+  const earlier = preferred.filter((build) => build.version !== release.version);
+  const systemName = visitor.platform && targetName(visitor.platform, 'any');
 
-  const download = async (file: ReleaseFile) => {
+  const download = async (file: ReleaseFile, version: string) => {
     setError(undefined);
     setBusy(file.fileId);
     try {
       const signed = await customerApi<Download>(credential, '/v1/downloads/url', {
-        query: { applicationId: application.applicationId, version: release.version, fileId: file.fileId },
+        query: { applicationId: application.applicationId, version, fileId: file.fileId },
       });
       location.assign(signed.downloadUrl);
     } catch (failure) {
-      if (!onRefused(failure, () => void download(file))) setError(failure);
+      if (!onRefused(failure, () => void download(file, version))) setError(failure);
     } finally {
       setBusy(null);
     }
   };
 
-  const button = (file: ReleaseFile, main: boolean) => (
+  const button = (file: ReleaseFile, version: string, main: boolean) => (
     <button key={file.fileId} type="button" class={main ? 'button' : 'button secondary'} disabled={busy === file.fileId}
-      onClick={() => void download(file)}>
-      {main ? `Download for ${targetName(file.platform, file.arch)}` : `${targetName(file.platform, file.arch)}: ${file.fileName}`}
+      onClick={() => void download(file, version)}>
+      {main
+        ? `Download for ${targetName(file.platform, file.arch)}${version === release.version ? '' : ` (version ${version})`}`
+        : `${targetName(file.platform, file.arch)}: ${file.fileName}`}
     </button>
   );
 
@@ -61,12 +101,17 @@ export function ReleaseView({ release, application, credential, visitor, primary
     <article class="release" aria-label={`Version ${release.version}`}>
       <h3>Version {release.version} <span class="badge">{release.channel}</span></h3>
       <p class="release-meta">Released {formatDate(release.publishedAt)}</p>
-      <ErrorNotice error={error} />
-      {preferred.length > 0 && <div class="downloads">{preferred.map((file) => button(file, true))}</div>}
-      {primary && preferred.length === 0 && files.length > 0 && (
-        <p>No build for your system was detected{visitor.platform ? '' : ' (a phone or an unknown system)'}: choose one below.</p>
+      <ErrorNotice error={error ?? system.error} />
+      {earlier.length > 0 && (
+        <p>Detected {systemName}: version {release.version} has {earlier.length === preferred.length ? 'no build' : 'not every build'} for it; the newest with one: version {[...new Set(earlier.map((build) => build.version))].join(', version ')}.</p>
       )}
-      {others.length > 0 && <div class="downloads">{others.map((file) => button(file, false))}</div>}
+      {preferred.length > 0 && <div class="downloads">{preferred.map((build) => button(build.file, build.version, true))}</div>}
+      {primary && !system.loading && preferred.length === 0 && files.length > 0 && (
+        visitor.platform
+          ? <p>Detected {systemName}: no build for it is available to you yet. Choose one below.</p>
+          : <p>No build for your system was detected (a phone or an unknown system): choose one below.</p>
+      )}
+      {others.length > 0 && <div class="downloads">{others.map((file) => button(file, release.version, false))}</div>}
       {release.releaseNotesHtml && (
         <details open={primary}>
           <summary>Release notes</summary>
@@ -91,7 +136,7 @@ export function ReleaseView({ release, application, credential, visitor, primary
             </tbody>
           </table>
         </div>
-        {files.length > 0 && <CommandLine credential={credential} application={application} release={release} file={preferred[0] ?? files[0]} />}
+        {files.length > 0 && <CommandLine credential={credential} application={application} release={release} file={preferred.find((build) => build.version === release.version)?.file ?? files[0]} />}
       </details>
     </article>
   );

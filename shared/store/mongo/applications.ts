@@ -31,6 +31,7 @@ export class MongoApplications implements ApplicationStore {
     if (!query.includeDeleted) filter.deletedAt = null;
     if (query.tag !== undefined) filter.tags = query.tag;
     if (query.customerId !== undefined) filter.customerIds = query.customerId;
+    if (query.applicationIds !== undefined) filter.applicationId = { $in: [...query.applicationIds] };
     if (query.search !== undefined) {
       // An escaped (literal) case-insensitive regex no index can serve: the query walks the listing-order
       // index and tests each live application's name and id, a cost bounded by the vendor's applications.
@@ -53,7 +54,13 @@ export class MongoApplications implements ApplicationStore {
   }
 
   async updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null> {
-    return this.change({ applicationId, deletedAt: null }, { ...definedFields(patch), updatedAt: at });
+    const { licenceRevision, ...fields } = patch;
+    // $max: the revision is raised over the one stored, in the same write, never lowered.
+    const raise = licenceRevision != null ? { $max: { licenceRevision } } : {};
+    const doc = await this.models.applications
+      .findOneAndUpdate({ applicationId, deletedAt: null }, { $set: { ...definedFields(fields), updatedAt: at }, ...raise }, { new: true })
+      .lean<ApplicationDoc>();
+    return doc ? toApplication(doc) : null;
   }
 
   async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {

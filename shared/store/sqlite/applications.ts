@@ -41,6 +41,10 @@ export class SqliteApplications implements ApplicationStore {
       where.push('EXISTS (SELECT 1 FROM json_each(applications.customer_ids) WHERE value = ?)');
       params.push(query.customerId);
     }
+    if (query.applicationIds !== undefined) {
+      where.push(`application_id IN (${query.applicationIds.map(() => '?').join(', ')})`);
+      params.push(...query.applicationIds);
+    }
     if (query.search !== undefined) {
       // instr, not LIKE: the search text's % and _ are plain characters. lower() folds ASCII letters, as the MongoDB adapter's regex does.
       where.push('(instr(lower(name), lower(?)) > 0 OR instr(lower(application_id), lower(?)) > 0)');
@@ -63,13 +67,19 @@ export class SqliteApplications implements ApplicationStore {
       sparkle_public_key: patch.sparklePublicKey,
       default_version_status: patch.defaultVersionStatus,
       licence_text: patch.licenceText,
-      licence_revision: patch.licenceRevision,
       display_name: patch.displayName,
       accent_colour: patch.accentColour,
       support_url: patch.supportUrl,
     };
-    const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
-    return changed ? this.getApplication(applicationId) : null;
+    // One IMMEDIATE transaction: the revision is raised over the one stored when it is written.
+    const write = this.database.db.transaction((): boolean => {
+      const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
+      if (changed && patch.licenceRevision != null) {
+        this.database.prepare('UPDATE applications SET licence_revision = MAX(COALESCE(licence_revision, 0), ?) WHERE application_id = ?').run(patch.licenceRevision, applicationId);
+      }
+      return changed;
+    });
+    return write.immediate() ? this.getApplication(applicationId) : null;
   }
 
   async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {

@@ -21,15 +21,18 @@ describeStoreContract('applications', (subject) => {
     expect(await store.applications.getApplication('app_unknown')).to.equal(null);
   });
 
-  it('keeps an application\'s licence and revision, changes them by patch, and removes them with null', async () => {
+  it('keeps an application\'s licence and revision, changes them by patch, and removes the text with null, keeping the revision', async () => {
     const app = application('app_1', { licenceText: '# Terms\n\nUse it well.', licenceRevision: 1 });
     await store.applications.createApplication(app);
     expect(await store.applications.getApplication('app_1')).to.deep.equal(app);
     const revised = await store.applications.updateApplication('app_1', { licenceText: 'New terms', licenceRevision: 2 }, at(1));
     expect(revised).to.deep.equal({ ...app, licenceText: 'New terms', licenceRevision: 2, updatedAt: at(1) });
     expect(await store.applications.updateApplication('app_1', { name: 'Renamed' }, at(2))).to.deep.include({ licenceText: 'New terms', licenceRevision: 2 });
-    expect(await store.applications.updateApplication('app_1', { licenceText: null, licenceRevision: null }, at(3))).to.deep.include({ licenceText: null, licenceRevision: null });
-    expect(await store.applications.getApplication('app_1')).to.deep.include({ licenceText: null, licenceRevision: null });
+    // A licence removed keeps its revision, and no patch lowers it: revisions never go back.
+    expect(await store.applications.updateApplication('app_1', { licenceText: null, licenceRevision: null }, at(3))).to.deep.include({ licenceText: null, licenceRevision: 2 });
+    expect(await store.applications.getApplication('app_1')).to.deep.include({ licenceText: null, licenceRevision: 2 });
+    expect(await store.applications.updateApplication('app_1', { licenceText: 'Other terms', licenceRevision: 1 }, at(4))).to.deep.include({ licenceText: 'Other terms', licenceRevision: 2 });
+    expect(await store.applications.updateApplication('app_1', { licenceText: 'Third terms', licenceRevision: 3 }, at(5))).to.deep.include({ licenceText: 'Third terms', licenceRevision: 3 });
   });
 
   it('keeps the branding of an application: display name, accent colour and support link, set and cleared by patch', async () => {
@@ -181,6 +184,16 @@ describeStoreContract('applications', (subject) => {
     expect((await store.applications.revokeApplicationAccess('app_1', 'cust_3', at(6)))?.customerIds).to.deep.equal([]);
     expect(emptied?.customerIds).to.deep.equal(['cust_3']);
     expect((await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_3' })).total).to.equal(0);
+  });
+
+  it("lists a customer's applications narrowed to a list of ids, none for an empty list", async () => {
+    await store.applications.createApplication(application('app_1', { customerIds: ['cust_1'], createdAt: at(1) }));
+    await store.applications.createApplication(application('app_2', { customerIds: ['cust_1'], createdAt: at(2) }));
+    await store.applications.createApplication(application('app_3', { customerIds: ['cust_2'], createdAt: at(3) }));
+    const listed = await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_1', applicationIds: ['app_2', 'app_3'] });
+    expect([listed.items.map((item) => item.applicationId), listed.total]).to.deep.equal([['app_2'], 1]);
+    const none = await store.applications.listApplications({ page: 1, pageSize: 10, customerId: 'cust_1', applicationIds: [] });
+    expect([none.items, none.total]).to.deep.equal([[], 0]);
   });
 
   it('lets concurrent grants and revocations of different customers all land', async () => {

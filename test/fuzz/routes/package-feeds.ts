@@ -3,6 +3,7 @@ import type { Mutation } from '../draft';
 import { text } from '../fields';
 import { pathParameterDefects, unreadBodyOddities } from '../mutations';
 import { encoded, SINGLE_LINE_CONTROLS, insertedIn } from '../values';
+import { byteRangeOddities, tokenPathDefects } from '../byte-paths';
 import type { RouteContext } from './context';
 import { draft, fuzzer, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -60,7 +61,7 @@ export function packageFeedFuzzers({ f, keys, customer, applicationParam }: Rout
     fuzzer({
       method: 'GET', path: SQUIRREL_PACKAGE, changesData: false,
       base: draft('GET', SQUIRREL_PACKAGE, { applicationId: main, channel: 'stable', fileName: 'MyApp-1.0.0-full.nupkg' }, customer),
-      ...plus(keyed('customer', keys), [application, channelParam, fileNameParam], [channels, packages, unreadBodyOddities]),
+      ...plus(keyed('customer', keys), [application, channelParam, fileNameParam, tokenPathDefects(f.pathTokens, 404)], [channels, packages, byteRangeOddities(f.pathTokens, customer), unreadBodyOddities]),
     }),
     fuzzer({
       method: 'GET', path: VELOPACK_FEED, changesData: false,
@@ -80,7 +81,7 @@ export function packageFeedFuzzers({ f, keys, customer, applicationParam }: Rout
     fuzzer({
       method: 'GET', path: VELOPACK_PACKAGE, changesData: false,
       base: draft('GET', VELOPACK_PACKAGE, { applicationId: main, fileName: 'MyApp-1.0.0-full.nupkg' }, customer),
-      ...plus(keyed('customer', keys), [application, fileNameParam], [packages, unreadBodyOddities]),
+      ...plus(keyed('customer', keys), [application, fileNameParam, tokenPathDefects(f.pathTokens, 404)], [packages, byteRangeOddities(f.pathTokens, customer), unreadBodyOddities]),
     }),
   ];
 }

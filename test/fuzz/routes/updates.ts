@@ -3,6 +3,7 @@ import type { Draft, Mutation } from '../draft';
 import { text } from '../fields';
 import { pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
 import { encoded, insertedIn, SINGLE_LINE_CONTROLS, unknownId } from '../values';
+import { byteRangeOddities, tokenPathDefects } from '../byte-paths';
 import type { RouteContext } from './context';
 import { draft, fuzzer, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
@@ -63,11 +64,11 @@ export function updateFeedFuzzers({ f, keys, customer, applicationParam }: Route
           d.authorization = free;
           d.params.version = f.versions.premium;
         }, [403])),
+        tokenPathDefects(f.pathTokens),
       ], [
         fc.constant<Mutation>({ label: 'a file that is not MAIN', defect: false, apply: (d) => { d.params.fileName = encoded(f.files.dependency.fileName); } }),
-        // A differential update's byte ranges: one answered here, several (or none the field can mean) redirected.
-        fc.constantFrom('bytes=0-9', 'bytes=-1', 'bytes=0-1, 5-6', 'bytes=5-4', 'bytes=99999999-', 'bytes=x', 'items=0-1', `bytes=${'0-0,'.repeat(1200)}0-0`)
-          .map((range): Mutation => ({ label: `Range ${range.slice(0, 24)}`, defect: false, apply: (d) => { d.headers.push(['Range', range]); } })),
+        // A differential update's byte ranges, with a key or an access token in the path.
+        byteRangeOddities(f.pathTokens, customer),
         unreadBodyOddities,
       ]),
     }),
