@@ -101,7 +101,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   return {
     ...services,
     updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, deps.storage, config),
-    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, config),
+    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, deps.storage, config),
     sparkleAnswers: new SparkleAnswers(services.sparkleFeed, services.updateChecks, config.publicBaseUrl),
   };
 }

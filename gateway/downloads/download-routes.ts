@@ -50,10 +50,10 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
 export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate; logos: LogoService }> = (deps, { downloads, shareLinks: shares, licences, logos }) => {
   return [
     route({
-      method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download',
+      method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download (HEAD records nothing)',
       query: downloadUrlQuery(deps.config.channels), hot: true,
       status: 200, failures: [404, 410], response: downloadResponse,
-      handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload),
+      handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload, ctx.method === 'GET'),
     }),
     route({
       method: 'get', path: LATEST_LINK_PATH, operationId: 'getLatestDownload', guard: 'customer', hot: true, noStore: true,
@@ -61,7 +61,7 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       params: latestPlatformParams, query: latestLinkQuery(deps.config.channels),
       status: 302, response: redirectResponse,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
-        latestRequest(params.applicationId, params.platform, undefined, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+        latestRequest(params.applicationId, params.platform, undefined, query), clientOrigin(ctx, customer.customerId), presentRedirect, ctx.method === 'GET')),
     }),
     route({
       method: 'get', path: LATEST_ARCH_LINK_PATH, operationId: 'getLatestDownloadForArch', guard: 'customer', hot: true, noStore: true,
@@ -69,7 +69,7 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
       params: latestArchParams, query: latestLinkQuery(deps.config.channels),
       status: 302, response: redirectResponse,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
-        latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect)),
+        latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect, ctx.method === 'GET')),
     }),
     route({
       method: 'get', path: CUSTOMER_APPLICATIONS_PATH, operationId: 'listCustomerApplications', guard: 'customer', noStore: true,

@@ -34,7 +34,12 @@ export class DownloadService {
 
   /** The file a request names, granted by the release catalogue and let through the licence gate. */
   check(customer: ReleaseCaller, target: FileRequest): Eventually<GrantedFile> {
-    return andThen(this.releases.grant(customer, target), this.licensed, customer);
+    return this.licensedFile(customer, this.releases.grant(customer, target));
+  }
+
+  /** A file granted by the release catalogue (`granted`), let through the licence gate: what every byte path a customer takes asks. */
+  licensedFile(customer: ReleaseCaller, granted: Eventually<GrantedFile>): Eventually<GrantedFile> {
+    return andThen(granted, this.licensed, customer);
   }
 
   /** A blockmap of a version the caller runs or is offered (ReleaseCatalog.grantBlockmap): read by a differential update, never a download. */
@@ -48,20 +53,21 @@ export class DownloadService {
     return isPending(admitted) ? admitted.then(() => granted) : granted;
   };
 
-  issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
-    return this.issue(this.check(customer, target), DOWNLOAD_URL_LIFETIME_SECONDS, origin, present);
+  /** A download URL's answer; `downloading` is false for a HEAD, which records and counts nothing. */
+  issueUrl<T>(customer: ReleaseCaller, target: FileRequest, origin: DownloadOrigin, present: DownloadPresenter<T>, downloading: boolean): Promise<Reply<T>> {
+    return this.issue(this.check(customer, target), DOWNLOAD_URL_LIFETIME_SECONDS, origin, present, downloading);
   }
 
-  /** A latest link's answer: the newest build offered for the target, its short-lived URL and one download event. */
-  issueLatest<T>(customer: ReleaseCaller, request: LatestBuildRequest, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
-    return this.issue(andThen(this.releases.latestBuild(customer, request), this.licensed, customer), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present);
+  /** A latest link's answer: the newest build offered for the target, its short-lived URL and one download event (none for a HEAD). */
+  issueLatest<T>(customer: ReleaseCaller, request: LatestBuildRequest, origin: DownloadOrigin, present: DownloadPresenter<T>, downloading: boolean): Promise<Reply<T>> {
+    return this.issue(andThen(this.releases.latestBuild(customer, request), this.licensed, customer), LATEST_LINK_REDIRECT_LIFETIME_SECONDS, origin, present, downloading);
   }
 
-  private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: DownloadOrigin, present: DownloadPresenter<T>): Promise<Reply<T>> {
+  private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: DownloadOrigin, present: DownloadPresenter<T>, downloading: boolean): Promise<Reply<T>> {
     const { file } = isPending(checked) ? await checked : checked;
     const answered = this.answer(file, lifetimeSeconds, present);
     const answer = isPending(answered) ? await answered : answered;
-    await this.record(file, origin);
+    if (downloading) await this.record(file, origin);
     return answer;
   }
 
@@ -114,6 +120,14 @@ export class DownloadService {
       await giveBack().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Byte ranges of a file answered to an access token: their `bytes` counted against its limits (403
+   * once its downloads or bytes are spent), no download event (they are pieces of a download).
+   */
+  async countRanges(token: TokenGrant, bytes: number, origin: DownloadOrigin): Promise<void> {
+    await this.meter.count(token, bytes, origin.clientIp, 0);
   }
 
   /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */

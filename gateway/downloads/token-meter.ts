@@ -24,14 +24,19 @@ const CLIENT_HASH_LENGTH = 32;
 export class TokenMeter {
   constructor(private readonly store: Store, private readonly clock: Clock) {}
 
-  /** Counts one download of `bytes` from `clientIp`; returns what gives it back (a download that could not be recorded). */
-  async count(grant: TokenGrant, bytes: number, clientIp: string | null): Promise<() => Promise<void>> {
+  /**
+   * Counts one download of `bytes` from `clientIp` (`downloads` 0: byte ranges of one, counted by
+   * their bytes, refused once the downloads are spent); returns what gives it back (a download that
+   * could not be recorded).
+   */
+  async count(grant: TokenGrant, bytes: number, clientIp: string | null, downloads: 0 | 1 = 1): Promise<() => Promise<void>> {
     const { record, clientKey } = grant;
     const period = tokenPeriod(record.resetEvery, record.createdAt, this.clock.now());
     const outcome = await this.store.accessTokens.countAccessTokenUse({
       tokenId: record.tokenId,
       periodStart: period.start,
       clientHash: keyedDigest(clientKey, clientIp ?? 'unknown').slice(0, CLIENT_HASH_LENGTH),
+      downloads,
       bytes,
       maxDownloads: record.maxDownloads,
       maxClients: record.maxClients,
@@ -44,6 +49,6 @@ export class TokenMeter {
       if (period.end) details.push({ field: 'resetsAt', message: period.end.toISOString() });
       throw new AppError(403, LIMIT_CODES[outcome.limit], `this access token has reached its ${name}${when}`, details, period.end ?? undefined);
     }
-    return () => this.store.accessTokens.uncountAccessTokenUse(record.tokenId, period.start, bytes);
+    return () => this.store.accessTokens.uncountAccessTokenUse(record.tokenId, period.start, bytes, downloads);
   }
 }

@@ -14,7 +14,7 @@ import { andThen, Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import type { DownloadService } from '../downloads/download-service';
 import { squirrelUpdateAnswer } from './feed-documents';
-import { relayedRange, sendRelayedRange } from './feed-ranges';
+import { answerFileLink } from './feed-ranges';
 import { UpdateCheckRecorder } from './update-check-recorder';
 import type { ChannelFileRequest, RunningVersion } from './update-schemas';
 import type { ElectronChannelAnswer, SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
@@ -59,9 +59,9 @@ export class UpdateAnswers {
   }
 
   /**
-   * A file the feeds link to: one download event (GET without Range), 302 to a pre-signed URL; one
-   * byte range of a differential update answered here (FEED_RANGE_RELAY_MAX_BYTES says why); its
-   * blockmap, of any version customers have had, with no event (it is not the file).
+   * A file the feeds link to, answered as every file link is (answerFileLink: a GET one download
+   * event and 302, byte ranges answered here and counted against an access token, HEAD nothing);
+   * its blockmap, of any version customers have had, with no event (it is not the file).
    */
   async electronFile(ctx: AppContext, customer: CustomerPrincipal, target: { applicationId: string; version: string; fileName: string }): Promise<Redirect | Reply<never>> {
     // A file link names the exact version its channel file listed; `latest` would name no file.
@@ -69,14 +69,7 @@ export class UpdateAnswers {
     if (isBlockmapName(target.fileName)) return this.sendBlockmap(target, customer, ctx);
     const granted = this.downloads.check(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
-    const relayed = ctx.method === 'GET' ? relayedRange(ctx.get('Range') || undefined, file.fileSize) : undefined;
-    if (relayed) return sendRelayedRange(this.storage, file, relayed, ctx);
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
-    const answer = isPending(answered) ? await answered : answered;
-    // A HEAD downloads nothing, and a Range request is a piece of a download (a differential update).
-    if (ctx.method === 'GET' && !ctx.get('Range')) await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
-    ctx.set('Location', answer.data.downloadUrl);
-    return answer;
+    return answerFileLink(ctx, customer, file, this.downloads, this.storage);
   }
 
   /** Tauri's check: 204 when up to date, else the newest signed release. */

@@ -39,7 +39,7 @@ export const updateRoutes: RouteModule<{ updateAnswers: UpdateAnswers }> = (deps
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/electron/:version/:fileName`, operationId: 'getElectronUpdateFile', guard: 'customer', noStore: true,
       summary: 'A file the update feeds link to: one download event (GET without Range), 302 to a pre-signed URL; '
-        + 'one byte range of a differential update answered 206 here, several redirected; '
+        + 'byte ranges answered 206 here with an access token (counted against its maxBytes), without one a range of at most 64 MiB here and others redirected; '
         + 'its `{fileName}.blockmap` (of the version offered or of any version customers have had) is no download',
       params: electronFileParams,
       status: [302, 206], failures: [410], response: redirectResponse,

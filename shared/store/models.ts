@@ -217,6 +217,8 @@ export interface TokenUse {
   periodStart: Date;
   /** Keyed hash of the client's address (the address itself is never stored). */
   clientHash: string;
+  /** 1 for a whole download; 0 for a byte range of one, which counts its bytes and its client only. */
+  downloads: 0 | 1;
   bytes: number;
   maxDownloads: number | null;
   maxClients: number | null;

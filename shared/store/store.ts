@@ -409,13 +409,14 @@ export interface AccessTokenStore {
   /** The token's counts in the period starting at `periodStart` (zeros when nothing was counted). */
   getAccessTokenUsage(tokenId: string, periodStart: Date): Promise<AccessTokenUsage>;
   /**
-   * Counts one download against a token in one atomic conditional write: counted, or refused naming
-   * the limit it would pass, with nothing changed. However many processes count at once, no count
-   * passes its limit. Counts of earlier periods are dropped when a new period starts.
+   * Counts one download (or a byte range of one: its bytes and client, `downloads: 0`) against a
+   * token in one atomic conditional write: counted, or refused naming the limit it would pass, with
+   * nothing changed; a token whose downloads are spent is refused ranges too. However many processes
+   * count at once, no count passes its limit. Counts of earlier periods are dropped when a new period starts.
    */
   countAccessTokenUse(use: TokenUse): Promise<TokenUseOutcome>;
-  /** Takes back one counted download and its bytes (a download that could not be recorded); never below 0. */
-  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void>;
+  /** Takes back one counted use (`downloads` as counted) and its bytes (a download that could not be recorded); never below 0. */
+  uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number, downloads: 0 | 1): Promise<void>;
 }
 
 /** Large and multipart upload sessions. */

@@ -122,7 +122,9 @@ for (const storage of ['embedded store', 'S3'] as const) {
         }, 10_000, 'the download event');
         // A HEAD or a ranged GET downloads nothing: still one event.
         expect((await fetch(full.url, { method: 'HEAD', headers, redirect: 'manual' })).status).to.equal(302);
-        expect((await fetch(full.url, { headers: { ...headers, range: 'bytes=0-9' }, redirect: 'manual' })).status).to.equal(302);
+        const ranged = await fetch(full.url, { headers: { ...headers, range: 'bytes=0-9' }, redirect: 'manual' });
+        expect(ranged.status).to.equal(206);
+        expect(Buffer.from(await ranged.arrayBuffer()).equals((bytes.get('MyApp-1.2.0-full.nupkg') as Buffer).subarray(0, 10))).to.equal(true);
         expect((await app.http.get(`/v1/activity?type=download&applicationId=${applicationId}`)).body.data.activities).to.have.length(1);
       });
 

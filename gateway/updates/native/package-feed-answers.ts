@@ -1,14 +1,13 @@
 import { notFound } from '../../../shared/errors';
-import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../../shared/policy';
 import { defaultChannel } from '../../../shared/releases/channels';
-import { presentRedirect } from '../../../shared/contract/downloads';
 import { callerBaseUrl } from '../../http/caller-base-url';
-import { clientOrigin } from '../../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../../http/context';
 import { andThen, Eventually, isPending } from '../../http/eventually';
 import type { Reply } from '../../http/reply';
 import type { DownloadService } from '../../downloads/download-service';
 import type { UpdateCheckRecorder } from '../update-check-recorder';
+import { answerFileLink } from '../feed-ranges';
+import type { ObjectStorage } from '../../../shared/storage/object-storage';
 import type { RunningVersion } from '../update-schemas';
 import { packageUrl, releasesEntry, releasesText, updateEntries, velopackFeed } from './package-feed-documents';
 import type { PackageFeeds, PackageTarget, PackageUpdate } from './package-feeds';
@@ -43,6 +42,7 @@ export class PackageFeedAnswers {
     private readonly feeds: PackageFeeds,
     private readonly downloads: DownloadService,
     private readonly updateChecks: UpdateCheckRecorder,
+    private readonly storage: ObjectStorage,
     private readonly config: { channels: readonly string[]; publicBaseUrl: string },
   ) {
     this.emptyVelopackFeed = Buffer.from(JSON.stringify(velopackFeed([], feeds.notesHtml)));
@@ -72,16 +72,15 @@ export class PackageFeedAnswers {
       this.answerCheck(ctx, customer, { client: 'velopack', applicationId, target, localVersion }, JSON_CONTENT_TYPE, this.velopackDocument(update), update), undefined);
   }
 
-  /** A package link: granted as an exact version's file is, one download event for a GET without Range, then 302 to a pre-signed URL. */
-  async package(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, fileName: string): Promise<Reply<{ downloadUrl: string; expiresAt: string }>> {
-    const granted = this.feeds.grantPackage(customer, applicationId, fileName);
+  /**
+   * A package link: granted as an exact version's file is and let through the licence gate, then
+   * answered as every feed's file link is (answerFileLink: one download event and 302 for a GET,
+   * byte ranges counted against an access token, nothing for a HEAD).
+   */
+  async package(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, fileName: string): Promise<Reply<{ downloadUrl: string; expiresAt: string }> | Reply<never>> {
+    const granted = this.downloads.licensedFile(customer, this.feeds.grantPackage(customer, applicationId, fileName));
     const { file } = isPending(granted) ? await granted : granted;
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
-    const answer = isPending(answered) ? await answered : answered;
-    // A HEAD downloads nothing, and a Range request is a piece of a download (a resumed one).
-    if (ctx.method === 'GET' && !ctx.get('Range')) await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
-    ctx.set('Location', answer.data.downloadUrl);
-    return answer;
+    return answerFileLink(ctx, customer, file, this.downloads, this.storage);
   }
 
   /**

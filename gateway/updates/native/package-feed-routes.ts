@@ -69,9 +69,10 @@ export const packageFeedRoutes: RouteModule<{ packageFeedAnswers: PackageFeedAns
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/squirrel-windows/:channel/:fileName`, operationId: 'getSquirrelWindowsPackage', guard: 'customer', noStore: true,
-      summary: 'A package RELEASES lists: one download event (GET without Range), 302 to a pre-signed URL',
+      summary: 'A package RELEASES lists: one download event (GET without Range), 302 to a pre-signed URL; '
+        + 'byte ranges answered 206 here with an access token (counted against its maxBytes), or one of at most 64 MiB without',
       params: squirrelWindowsPackageParams,
-      status: 302, failures: [410], response: redirectResponse,
+      status: [302, 206], failures: [410], response: redirectResponse,
       handle: ({ params }, ctx, customer) => {
         squirrelChannel(params.channel);
         return answers.package(ctx, customer, params.applicationId, params.fileName);
@@ -109,9 +110,10 @@ export const packageFeedRoutes: RouteModule<{ packageFeedAnswers: PackageFeedAns
     }),
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/velopack/:fileName`, operationId: 'getVelopackPackage', guard: 'customer', noStore: true,
-      summary: "A package Velopack's feed lists, at {feed URL}/{FileName}: one download event (GET without Range), 302 to a pre-signed URL",
+      summary: "A package Velopack's feed lists, at {feed URL}/{FileName}: one download event (GET without Range), 302 to a pre-signed URL; "
+        + 'byte ranges answered 206 here with an access token (counted against its maxBytes), or one of at most 64 MiB without',
       params: velopackPackageParams,
-      status: 302, failures: [410], response: redirectResponse,
+      status: [302, 206], failures: [410], response: redirectResponse,
       handle: ({ params }, ctx, customer) => answers.package(ctx, customer, params.applicationId, params.fileName),
     }),
   ];

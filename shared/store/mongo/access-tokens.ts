@@ -73,7 +73,7 @@ export class MongoAccessTokens implements AccessTokenStore {
     if (use.maxClients !== null) filter.$or = [{ clients: clientHash }, { [`clients.${use.maxClients - 1}`]: { $exists: false } }];
     for (let attempt = 0; attempt < COUNT_ATTEMPTS; attempt += 1) {
       const counted = await this.models.accessTokenUsage
-        .findOneAndUpdate(filter, { $inc: { downloads: 1, bytes: use.bytes }, $addToSet: { clients: clientHash } }, { new: true })
+        .findOneAndUpdate(filter, { $inc: { downloads: use.downloads, bytes: use.bytes }, $addToSet: { clients: clientHash } }, { new: true })
         .lean<AccessTokenUsageDoc>();
       if (counted) return { outcome: 'counted', usage: usageOf(counted) };
       const current = await this.models.accessTokenUsage.findOne({ tokenId, periodStart }).lean<AccessTokenUsageDoc>();
@@ -84,11 +84,11 @@ export class MongoAccessTokens implements AccessTokenStore {
     throw new Error(`the use of access token ${tokenId} could not be counted`);
   }
 
-  async uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
+  async uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number, downloads: 0 | 1): Promise<void> {
     // The bytes were added with the download, so they are there to take back.
     await this.models.accessTokenUsage.updateOne(
-      { tokenId, periodStart, downloads: { $gt: 0 }, bytes: { $gte: bytes } },
-      { $inc: { downloads: -1, bytes: -bytes } },
+      { tokenId, periodStart, downloads: { $gte: downloads }, bytes: { $gte: bytes } },
+      { $inc: { downloads: -downloads, bytes: -bytes } },
     );
   }
 

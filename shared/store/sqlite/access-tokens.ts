@@ -88,7 +88,7 @@ export class SqliteAccessTokens implements AccessTokenStore {
         this.database.prepare('DELETE FROM access_token_clients WHERE token_id = ? AND period_start < ?').run(use.tokenId, period);
       }
       if (!knownClient) this.database.prepare('INSERT INTO access_token_clients (token_id, period_start, client_hash) VALUES (?, ?, ?)').run(use.tokenId, period, use.clientHash);
-      const counted = { downloads: usage.downloads + 1, clients: usage.clients + (knownClient ? 0 : 1), bytes: usage.bytes + use.bytes };
+      const counted = { downloads: usage.downloads + use.downloads, clients: usage.clients + (knownClient ? 0 : 1), bytes: usage.bytes + use.bytes };
       this.database.prepare(`INSERT INTO access_token_usage (token_id, period_start, downloads, bytes, clients) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (token_id, period_start) DO UPDATE SET downloads = excluded.downloads, bytes = excluded.bytes, clients = excluded.clients`)
         .run(use.tokenId, period, counted.downloads, counted.bytes, counted.clients);
@@ -97,9 +97,9 @@ export class SqliteAccessTokens implements AccessTokenStore {
     return count.immediate();
   }
 
-  async uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number): Promise<void> {
-    this.database.prepare(`UPDATE access_token_usage SET downloads = downloads - 1, bytes = MAX(bytes - ?, 0)
-      WHERE token_id = ? AND period_start = ? AND downloads > 0`).run(bytes, tokenId, periodStart.getTime());
+  async uncountAccessTokenUse(tokenId: string, periodStart: Date, bytes: number, downloads: 0 | 1): Promise<void> {
+    this.database.prepare(`UPDATE access_token_usage SET downloads = downloads - ?, bytes = MAX(bytes - ?, 0)
+      WHERE token_id = ? AND period_start = ? AND downloads >= ?`).run(downloads, bytes, tokenId, periodStart.getTime(), downloads);
   }
 }
 

@@ -14,7 +14,7 @@ describeStoreContract('access tokens', (subject) => {
   });
 
   const use = (overrides: Partial<TokenUse> = {}): TokenUse => ({
-    tokenId: 'tok_1', periodStart: at(0), clientHash: 'client-a', bytes: 10, maxDownloads: null, maxClients: null, maxBytes: null, ...overrides,
+    tokenId: 'tok_1', periodStart: at(0), clientHash: 'client-a', downloads: 1, bytes: 10, maxDownloads: null, maxClients: null, maxBytes: null, ...overrides,
   });
 
   it('stores a token with its limits, finds it by hash, and refuses a duplicate hash or id', async () => {
@@ -71,13 +71,25 @@ describeStoreContract('access tokens', (subject) => {
     expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, bytes: 80 }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 3, clients: 2, bytes: 100 } });
     expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, bytes: 0 }))).to.deep.equal({ outcome: 'refused', limit: 'downloads', usage: { downloads: 3, clients: 2, bytes: 100 } });
     expect(await store.accessTokens.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 3, clients: 2, bytes: 100 });
-    await store.accessTokens.uncountAccessTokenUse('tok_1', at(0), 80);
+    await store.accessTokens.uncountAccessTokenUse('tok_1', at(0), 80, 1);
     expect(await store.accessTokens.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 2, clients: 2, bytes: 20 });
 
     // A new period starts from nothing; the earlier one is no longer kept.
     expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, periodStart: at(60), clientHash: 'client-c' }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 10 } });
     expect(await store.accessTokens.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
     expect(await store.accessTokens.getAccessTokenUsage('tok_2', at(60))).to.deep.equal({ downloads: 0, clients: 0, bytes: 0 });
+  });
+
+  it('counts a byte range as its bytes and client only, and refuses ranges once the downloads or bytes are spent', async () => {
+    const limits = { maxDownloads: 1, maxClients: 1, maxBytes: 100 };
+    expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, downloads: 0, bytes: 30 }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 0, clients: 1, bytes: 30 } });
+    expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, downloads: 0, bytes: 30, clientHash: 'client-b' }))).to.deep.equal({ outcome: 'refused', limit: 'clients', usage: { downloads: 0, clients: 1, bytes: 30 } });
+    expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, downloads: 0, bytes: 71 }))).to.deep.equal({ outcome: 'refused', limit: 'bytes', usage: { downloads: 0, clients: 1, bytes: 30 } });
+    expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, downloads: 1, bytes: 10 }))).to.deep.equal({ outcome: 'counted', usage: { downloads: 1, clients: 1, bytes: 40 } });
+    // The downloads are spent: a range of one is refused, however small.
+    expect(await store.accessTokens.countAccessTokenUse(use({ ...limits, downloads: 0, bytes: 1 }))).to.deep.equal({ outcome: 'refused', limit: 'downloads', usage: { downloads: 1, clients: 1, bytes: 40 } });
+    await store.accessTokens.uncountAccessTokenUse('tok_1', at(0), 30, 0);
+    expect(await store.accessTokens.getAccessTokenUsage('tok_1', at(0))).to.deep.equal({ downloads: 1, clients: 1, bytes: 10 });
   });
 
   it('never counts past a limit however many uses are counted at once', async () => {
