@@ -5,6 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
-bash scripts/ensure-curl.sh
+bash scripts/ensure-debian-command.sh curl
 bash scripts/build.sh
 exec node dist/bench/run.js "$@"
