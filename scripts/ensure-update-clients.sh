@@ -9,12 +9,4 @@ if ! node -e "require.resolve('electron-updater')" >/dev/null 2>&1 \
   echo "installing the update clients the tests drive (npm install)..." >&2
   npm install --no-audit --no-fund >/dev/null
 fi
-if ! command -v minisign >/dev/null 2>&1; then
-  if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
-    echo "minisign is missing: install it (Debian/Ubuntu: apt-get install minisign)" >&2
-    exit 1
-  fi
-  echo "installing minisign from Debian's packages..." >&2
-  apt-get update -qq
-  apt-get install -y -qq minisign >/dev/null
-fi
+bash scripts/ensure-debian-command.sh minisign

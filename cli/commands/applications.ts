@@ -21,6 +21,8 @@ interface ChangeOptions {
   updateSigningKey?: string | false;
   /** Sparkle's SUPublicEDKey, or false (--no-sparkle-public-key) to remove it. */
   sparklePublicKey?: string | false;
+  /** Uploads naming no status create drafts (true) or publish at once (false, --no-drafts). */
+  drafts?: boolean;
 }
 
 /** A minisign public key given inline or as `@path` (the `.pub` file `tauri signer generate` writes). */
@@ -41,6 +43,7 @@ function applicationFields(options: ChangeOptions & { tags?: boolean; customers?
   return {
     ...(updateSigningKey !== undefined ? { updateSigningKey } : {}),
     ...(options.sparklePublicKey !== undefined ? { sparklePublicKey: options.sparklePublicKey === false ? null : options.sparklePublicKey } : {}),
+    ...(options.drafts !== undefined ? { defaultVersionStatus: options.drafts ? 'draft' : 'published' } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
     ...(options.tag ? { tags: options.tag } : options.tags === false ? { tags: [] } : {}),
@@ -118,6 +121,7 @@ export function applicationsCommand(): Command {
     .option('--customer <customerId>', 'a customer who may download it (repeatable; bds customers grant adds one later)', collect)
     .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
     .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
+    .option('--drafts', 'uploads that name no --status create drafts, invisible to customers until published (default: they publish at once)')
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
       const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
       context.output.result(data, () => context.output.record(printable(data)));
@@ -147,10 +151,12 @@ export function applicationsCommand(): Command {
     .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
     .option('--no-update-signing-key', 'remove the update-signing key: SIGNATURE files are no longer checked')
     .option('--no-sparkle-public-key', 'remove the Sparkle public key: Sparkle signatures are no longer checked')
+    .option('--drafts', 'uploads that name no --status create drafts from now on')
+    .option('--no-drafts', 'uploads that name no --status publish at once from now on')
     .action(action(async (context, applicationId: string, options: ChangeOptions & { tags?: boolean; customers?: boolean }) => {
       const changes = applicationFields(options);
       if (Object.keys(changes).length === 0) {
-        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, --sparkle-public-key, --no-sparkle-public-key');
+        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, --sparkle-public-key, --no-sparkle-public-key, --drafts, --no-drafts');
       }
       const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
       context.output.result(data, () => context.output.record(printable(data)));

@@ -3,6 +3,8 @@ import { queryBoolean, queryString } from '../http/validate';
 import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, NAME_MAX_LENGTH, nameField, newApplicationIdField, paragraphs, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from '../http/common-schemas';
 import { pageFields } from '../http/pagination';
 import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../../shared/policy';
+import { DEFAULT_UPLOAD_STATUS } from '../../shared/releases/lifecycle';
+import { fieldsGiven } from '../http/openapi-extension';
 
 /** https, an ASCII host name (its last label starting with a letter), no port or credentials, then the characters a URL spells unescaped. */
 const SUPPORT_URL_PATTERN = /^https:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?:[/?#][A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]*)?$/;
@@ -60,7 +62,7 @@ export const createApplicationSchema = z
     customerIds: customerIds.optional(),
     updateSigningKey: updateSigningKey.optional(),
     sparklePublicKey: sparklePublicKey.optional(),
-    defaultVersionStatus: defaultVersionStatus.optional(),
+    defaultVersionStatus: defaultVersionStatus.optional().openapi({ default: DEFAULT_UPLOAD_STATUS }),
     licenceText: licenceText.optional(),
     licenceRevision: licenceRevision.optional(),
     displayName: displayName.optional(),
@@ -72,7 +74,13 @@ export const createApplicationSchema = z
     if (request.licenceRevision !== undefined && !request.licenceText) {
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['licenceRevision'], message: 'is the revision of licenceText: give it with one' });
     }
-  });
+  })
+  // The refinement above, as the API description states it: a revision comes with a licence's text.
+  .openapi({
+    dependentRequired: { licenceRevision: ['licenceText'] },
+    if: fieldsGiven('licenceRevision'),
+    then: { properties: { licenceText: { type: 'string' } } },
+  } as never);
 
 export const updateApplicationSchema = atLeastOneField(
   z.object({

@@ -1,5 +1,5 @@
 import { conflict, DuplicateError, notFound, validationError } from '../../shared/errors';
-import { NEW_APPLICATIONS_VERSION_STATUS } from '../../shared/releases/lifecycle';
+import { DEFAULT_UPLOAD_STATUS } from '../../shared/releases/lifecycle';
 import type { Application, VersionWithFiles } from '../../shared/store/models';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
@@ -25,7 +25,7 @@ export class ApplicationService {
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
         sparklePublicKey: input.sparklePublicKey ?? null,
-        defaultVersionStatus: input.defaultVersionStatus ?? NEW_APPLICATIONS_VERSION_STATUS,
+        defaultVersionStatus: input.defaultVersionStatus ?? DEFAULT_UPLOAD_STATUS,
         // A licence starts at revision 1 unless the request names another.
         licenceText: input.licenceText ?? null,
         licenceRevision: input.licenceText ? input.licenceRevision ?? 1 : null,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import { fieldsGiven, statedOf } from '../http/openapi-extension';
 import { queryParameter } from '../http/validate';
 import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, yankReasonField } from '../http/common-schemas';
 
@@ -14,7 +15,7 @@ const rolloutPercentageField = z
   .max(MAX_ROLLOUT_PERCENTAGE, rolloutMessage);
 
 export const updateVersionSchema = (tiers: readonly string[], channels: readonly string[]) =>
-  atLeastOneField(z
+  yankReasonWithYanked(atLeastOneField(z
     .object({
       requiredTier: tierField(tiers).nullable(),
       releaseNotes: releaseNotesField.nullable(),
@@ -28,7 +29,20 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       yankReason: yankReasonField,
     })
     .partial()
-    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical');
+    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical'));
+
+/** `yankReason` says why a version is withdrawn: it goes with `status: yanked` only, as the API description states. */
+function yankReasonWithYanked<T extends z.ZodTypeAny>(body: T): z.ZodEffects<T, z.output<T>, z.input<T>> {
+  return body.superRefine((request: { status?: string; yankReason?: string }, context) => {
+    if (request.yankReason !== undefined && request.status !== 'yanked') {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['yankReason'], message: 'goes with status yanked: it says why the version is withdrawn' });
+    }
+  }).openapi({
+    ...statedOf(body),
+    if: fieldsGiven('yankReason'),
+    then: { required: ['status'], properties: { status: { const: 'yanked' } } },
+  } as never) as z.ZodEffects<T, z.output<T>, z.input<T>>;
+}
 
 /** The admin listing's filters: one channel exactly (no cascade), one status. */
 export const listVersionsQuery = (channels: readonly string[]) =>

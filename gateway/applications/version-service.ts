@@ -1,4 +1,4 @@
-import { AppError, badRequest, conflict, notFound } from '../../shared/errors';
+import { AppError, conflict, notFound } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
@@ -54,7 +54,6 @@ export class VersionService {
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<VersionWithFiles> {
     await this.applications.require(applicationId);
     const { status, ...given } = request;
-    if (given.yankReason !== undefined && status !== 'yanked') throw badRequest('yankReason goes with status yanked: it says why the version is withdrawn');
     // Published again, a version no longer carries the reason it was withdrawn for.
     const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null } : given;
     const at = new Date();

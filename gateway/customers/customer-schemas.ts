@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, newCustomerIdField, notesField, tierField } from '../http/common-schemas';
+import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, SINGLE_LINE_PATTERN, newCustomerIdField, notesField, tierField } from '../http/common-schemas';
 import { CUSTOMER_SEARCH_MAX_LENGTH } from '../../shared/policy';
 import { queryString } from '../http/validate';
 import { pageFields } from '../http/pagination';
@@ -49,7 +49,7 @@ export const listCustomersQuery = z.object({
   search: queryString()
     .max(CUSTOMER_SEARCH_MAX_LENGTH, `must be at most ${CUSTOMER_SEARCH_MAX_LENGTH} characters`)
     .refine(isSingleLineText, 'must be one line without control characters')
-    .openapi({ description: 'Customers whose id or name starts with this text (letters compared without case)' })
+    .openapi({ description: 'Customers whose id or name starts with this text (letters compared without case)', pattern: SINGLE_LINE_PATTERN.source })
     .optional(),
 }).strict();
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
+import { fieldsGiven } from '../http/openapi-extension';
 import { queryParameter } from '../http/validate';
 import { pageFields } from '../http/pagination';
 import { applicationIdField, archSelectorField, channelField, customerIdField, generatedIdField, platformSelectorField, versionField } from '../http/common-schemas';
@@ -51,6 +52,23 @@ export const downloadUrlQuery = (channels: readonly string[]) => z
   .strict()
   .superRefine(checkFileRequest);
 
+/**
+ * checkFileRequest as the API description states it for a body: a fileId names a file of an exact
+ * version, without platform, arch or channel; a channel goes with version latest.
+ */
+const FILE_REQUEST_RULES = {
+  allOf: [
+    {
+      if: fieldsGiven('fileId'),
+      then: {
+        properties: { version: { not: { const: LATEST_VERSION } } },
+        not: { anyOf: [fieldsGiven('platform'), fieldsGiven('arch'), fieldsGiven('channel')] },
+      },
+    },
+    { if: fieldsGiven('channel'), then: { properties: { version: { const: LATEST_VERSION } } } },
+  ],
+};
+
 export const createShareSchema = (channels: readonly string[]) => z
   .object({
     applicationId: applicationIdField,
@@ -73,7 +91,8 @@ export const createShareSchema = (channels: readonly string[]) => z
       .optional(),
   })
   .strict()
-  .superRefine(checkFileRequest);
+  .superRefine(checkFileRequest)
+  .openapi(FILE_REQUEST_RULES as never);
 
 /** The releases a customer may download, newest first: no URLs (each issue of one is a download). */
 export const releasesQuery = (channels: readonly string[]) => z

@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { FILE_TYPE_MAX_LENGTH } from '../../shared/policy';
 import { ARCH_ALIASES, archFromAlias, PLATFORM_ALIASES, platformFromAlias } from '../../shared/releases/platforms';
 import { queryParameter } from '../http/validate';
-import { applicationIdField, channelField } from '../http/common-schemas';
+import { anyCase, applicationIdField, channelField } from '../http/common-schemas';
 
 /** A file type as a latest link names it: a file name's extension, one or two parts (`dmg`, `AppImage`, `tar.gz`). */
 const FILE_TYPE_PATTERN = `^[A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)?$`;
 const FILE_TYPE = new RegExp(FILE_TYPE_PATTERN);
+/** A file type after a segment's first dot, as the API description states it: FILE_TYPE_PATTERN, at most FILE_TYPE_MAX_LENGTH characters. */
+const FILE_TYPE_SUFFIX = `(?:\\.(?=[A-Za-z0-9.]{1,${FILE_TYPE_MAX_LENGTH}}$)[A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)?)?`;
 
 export const fileTypeField = z
   .string()
@@ -42,7 +44,8 @@ function targetSegment<T extends string>(kind: string, aliases: Readonly<Record<
     })
     .openapi({
       type: 'string',
-      description: `A ${kind}: one of ${names} (any case)${last ? '; may end in a file type after a dot (`arm64.dmg`)' : ''}`,
+      pattern: `^(?:${Object.keys(aliases).map(anyCase).join('|')})${last ? FILE_TYPE_SUFFIX : ''}$`,
+      description: `${kind === 'arch' ? 'An' : 'A'} ${kind}: one of ${names} (any case)${last ? '; may end in a file type after a dot (`arm64.dmg`)' : ''}`,
     });
 }
 

@@ -124,9 +124,11 @@ export const RESERVED_WORDS: readonly string[] = [
 ];
 const RESERVED = new Set(RESERVED_WORDS.map((word) => word.toLowerCase()));
 export const isReservedWord = (value: string): boolean => RESERVED.has(value.toLowerCase());
-/** `words` in any case, as one pattern (`[Cc][Oo]...`): what the API description says a new id must not be. */
-const anyCaseOf = (words: readonly string[]) =>
-  `^(?:${words.map((word) => [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')).join('|')})$`;
+/** `word` in any case, as part of a pattern (`[Cc][Oo]...`), its other characters escaped. */
+export const anyCase = (word: string): string =>
+  [...word].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+/** `words` in any case, as one pattern: what the API description says a new id must not be. */
+const anyCaseOf = (words: readonly string[]) => `^(?:${words.map(anyCase).join('|')})$`;
 const notReserved = <T extends z.ZodType<string>>(id: T) =>
   id.refine((value) => !isReservedWord(value), 'is a reserved word (a property name of JavaScript objects)')
     .openapi({ not: { pattern: anyCaseOf(RESERVED_WORDS) } });

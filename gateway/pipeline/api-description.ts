@@ -208,12 +208,12 @@ const IDEMPOTENCY_HEADER = z.object({
   }),
 });
 
-/** Path parameters, those matching a pattern of their own (`:key(.+)`, which may hold '/') saying so. */
+/** Path parameters, those matching a pattern of their own that may hold '/' (`:key(.+)`) saying so. */
 function describedParams(path: string, params: AnyZodObject): AnyZodObject {
-  const patterns = [...path.matchAll(/:(\w+)\(([^)]*)\)/g)];
+  const patterns = [...path.matchAll(/:(\w+)\(([^)]*)\)/g)].filter(([, , pattern]) => pattern.includes('.'));
   if (patterns.length === 0) return params;
   return params.extend(Object.fromEntries(patterns.map(([, name, pattern]) => [
-    name, (params.shape[name] as ZodTypeAny).openapi({ description: `Matches ${pattern} in the path${pattern.includes('.') ? ", '/' included" : ''}` }),
+    name, (params.shape[name] as ZodTypeAny).openapi({ description: `Matches ${pattern} in the path, '/' included` }),
   ])));
 }
 

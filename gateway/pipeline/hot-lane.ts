@@ -92,11 +92,13 @@ function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
   if (params.length === 1 && only.index + only[0].length === route.path.length) {
     return { template, prefix: route.path.slice(0, only.index), param: only[1], answer };
   }
-  const segments = route.path.split('/').map((part): Segment => {
-    // A param with literal text around it in its segment takes what lies between, as the router's lazy match does.
-    const param = /^([^:()]*):(\w+)([^:()]*)$/.exec(part);
+  // Split at the slashes outside a param's pattern.
+  const segments = route.path.split(/\/(?![^(]*\))/).map((part): Segment => {
+    // A param with literal text around it in its segment takes what lies between, dots included
+    // (`releases.:channel([^/]+).json`, the router's pattern for it; without one the router would stop at a dot).
+    const param = /^([^:()]*):(\w+)(?:\(\[\^\/\]\+\))?([^:()]*)$/.exec(part);
     if (param) return { param: param[2], before: param[1], after: param[3] };
-    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params without a pattern, one per segment`);
+    if (part.includes(':')) throw new Error(`${route.path}: the hot lane answers params without a pattern or with ([^/]+), one per segment`);
     return { literal: part };
   });
   return { template, prefix: route.path.slice(0, only.index), segments, answer };

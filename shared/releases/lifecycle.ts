@@ -6,16 +6,14 @@
 export const RELEASE_STATUSES = ['draft', 'published', 'yanked'] as const;
 export type ReleaseStatus = (typeof RELEASE_STATUSES)[number];
 
-/** Uploads that name no status publish at once, as they did before versions had one. */
-export const DEFAULT_UPLOAD_STATUS: ReleaseStatus = 'published';
-
 /**
- * What an application's uploads create a version as when they name no status (its
- * `defaultVersionStatus`): a new application keeps them as drafts, so a test upload is never every
- * customer's update; applications stored before the setting existed keep publishing at once.
+ * What an upload that names no status creates its version as, unless its application says otherwise
+ * (`defaultVersionStatus`): published at once, as the original interface describes. It is also what
+ * a new application's `defaultVersionStatus` is when its creation names none, and what an application
+ * stored before that field existed reads (MongoDB fills it in on read until `npm run migrate` writes
+ * it; SQLite's migration wrote it). An application stored with `draft` keeps `draft`.
  */
-export const NEW_APPLICATIONS_VERSION_STATUS = 'draft' as const;
-export const STORED_APPLICATIONS_VERSION_STATUS = 'published' as const;
+export const DEFAULT_UPLOAD_STATUS = 'published' as const satisfies ReleaseStatus;
 
 export const isReleaseStatus = (value: string): value is ReleaseStatus => (RELEASE_STATUSES as readonly string[]).includes(value);
 

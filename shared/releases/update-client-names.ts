@@ -107,6 +107,15 @@ export interface VelopackChannel {
  * name (any OS: Velopack wants channel names unique across OSes); or `<channel>-<os>` for both.
  * Null for any other name.
  */
+/**
+ * The names parseVelopackChannel takes, as one pattern for the API description (channel names are
+ * `a-z 0-9 _ -`: nothing to escape).
+ */
+export function velopackChannelPattern(channels: readonly string[]): string {
+  const systems = Object.keys(VELOPACK_OS_CHANNELS).join('|');
+  return `^(?:${systems}|(?:${channels.join('|')})(?:-(?:${systems}))?)$`;
+}
+
 export function parseVelopackChannel(name: string, channels: readonly string[]): VelopackChannel | null {
   if (Object.hasOwn(VELOPACK_OS_CHANNELS, name)) return { channel: channels[0], platform: VELOPACK_OS_CHANNELS[name] };
   if (channels.includes(name)) return { channel: name, platform: null };

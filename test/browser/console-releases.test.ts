@@ -90,9 +90,12 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.getByLabel('Application id').fill('notes-app');
     await page.getByLabel('Name', { exact: true }).fill('Field Notes');
     await page.getByLabel('Tags').fill('desktop, notes');
+    // Uploads naming no status publish, as the service's default; drafts are one choice away.
+    expect(await page.getByLabel('New versions from uploads start as').inputValue()).to.equal('published');
     await checkAndPhotograph(page, 'console-applications-new');
     await page.getByRole('button', { name: 'Create application' }).click();
     await page.getByRole('heading', { name: 'Field Notes' }).waitFor();
+    expect((await app.http.get('/v1/management/applications/notes-app')).body.data).to.include({ defaultVersionStatus: 'published' });
 
     await page.getByRole('button', { name: 'Edit application' }).click();
     await page.getByLabel('Update signing key').fill('not a minisign key');

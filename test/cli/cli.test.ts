@@ -378,17 +378,28 @@ describe('bds CLI', function () {
       expect(errorOf(clash)).to.include({ status: 409 });
     });
 
-    it("says where an upload went: a new application's upload is saved as a draft (and how to publish it), a published one reaches customers now", async () => {
-      const draftApp = uniqueId('cli-draft');
-      await admin.run(['apps', 'create', draftApp, '--name', 'Drafts']);
+    it('says where an upload went: published by default, saved as a draft (and how to publish it) in an application created with --drafts', async () => {
       const file = path.join(admin.home, 'draft.zip');
       fs.writeFileSync(file, randomBytes(500));
+      const publishing = uniqueId('cli-pub');
+      expect(jsonOf(await admin.run(['apps', 'create', publishing, '--name', 'Publishing', '--json']))).to.include({ defaultVersionStatus: 'published' });
+      const published = await admin.run(['upload', publishing, '1.0.0', file]);
+      expect(published.code, published.stderr).to.equal(0);
+      expect(published.stdout).to.include('published to stable: customers see it now');
+
+      const draftApp = uniqueId('cli-draft');
+      expect(jsonOf(await admin.run(['apps', 'create', draftApp, '--name', 'Drafts', '--drafts', '--json']))).to.include({ defaultVersionStatus: 'draft' });
       const drafted = await admin.run(['upload', draftApp, '1.0.0', file]);
       expect(drafted.code, drafted.stderr).to.equal(0);
       expect(drafted.stdout).to.include(`saved as draft in stable: publish with bds versions update ${draftApp} 1.0.0 --status published`);
-      const published = await admin.run(['upload', draftApp, '1.1.0', file, '--status', 'published']);
-      expect(published.code, published.stderr).to.equal(0);
-      expect(published.stdout).to.include('published to stable: customers see it now');
+      const named = await admin.run(['upload', draftApp, '1.1.0', file, '--status', 'published']);
+      expect(named.code, named.stderr).to.equal(0);
+      expect(named.stdout).to.include('published to stable: customers see it now');
+
+      expect(jsonOf(await admin.run(['apps', 'update', draftApp, '--no-drafts', '--json']))).to.include({ defaultVersionStatus: 'published' });
+      expect((await admin.run(['upload', draftApp, '1.2.0', file])).stdout).to.include('published to stable: customers see it now');
+      expect(jsonOf(await admin.run(['apps', 'update', publishing, '--drafts', '--json']))).to.include({ defaultVersionStatus: 'draft' });
+      expect((await admin.run(['upload', publishing, '1.1.0', file])).stdout).to.include('saved as draft in stable');
     });
 
     it('a small file that does not match --checksum is refused before a byte is sent (4)', async () => {

@@ -70,15 +70,27 @@ function objectOf(schema: Schema): fc.Arbitrary<Values> {
   const properties = Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([name, property]) => [name, arbitraryOf(property)]));
   return fc.record(properties, { requiredKeys: schema.required ?? [] })
     .filter((value) => Object.keys(value).length >= (schema.minProperties ?? 0))
+    .filter((value) => Object.entries<string[]>(schema.dependentRequired ?? {})
+      .every(([name, needed]) => value[name] === undefined || needed.every((other) => value[other] !== undefined)))
     .filter((value) => [schema, ...(schema.allOf ?? [])].every((rule: Schema) => !rule.if || !satisfies(value, rule.if) || satisfies(value, rule.then))) as fc.Arbitrary<Values>;
 }
 
-/** Whether `value` satisfies a condition of `required` fields, `const` or `pattern` properties, and `anyOf` such conditions (what the description's if/then use). */
+/**
+ * Whether `value` satisfies a condition of `required` fields, properties' `const`, `type`, `pattern`
+ * and `not`, and `anyOf` and `not` of such conditions (what the description's if/then use).
+ */
 function satisfies(value: Values, condition: Schema): boolean {
   if (condition.anyOf && !condition.anyOf.some((choice: Schema) => satisfies(value, choice))) return false;
+  if (condition.not && satisfies(value, condition.not)) return false;
   if (!(condition.required ?? []).every((name: string) => value[name] !== undefined)) return false;
-  return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined
-    || (('const' in property) ? value[name] === property.const : true) && (property.pattern ? new RegExp(property.pattern, 'u').test(String(value[name])) : true));
+  return Object.entries<Schema>(condition.properties ?? {}).every(([name, property]) => value[name] === undefined || fieldSatisfies(value[name], property));
+}
+
+function fieldSatisfies(field: unknown, property: Schema): boolean {
+  if ('const' in property && field !== property.const) return false;
+  if (property.type === 'string' && typeof field !== 'string') return false;
+  if (property.pattern && !new RegExp(property.pattern, 'u').test(String(field))) return false;
+  return !(property.not && fieldSatisfies(field, property.not));
 }
 
 interface Operation {
@@ -121,8 +133,6 @@ describe('requests the API description allows are not refused as invalid', funct
     {
       method: 'post', path: '/v1/management/applications',
       fixed: () => ({ customerIds: fc.constantFrom([], [customer.customerId]), updateSigningKey: fc.oneof(fc.constant(null), signingKeys) }),
-      // The description's words: licenceRevision with a licenceText only.
-      holds: (b) => b.licenceRevision === undefined || typeof b.licenceText === 'string',
     },
     {
       method: 'patch', path: '/v1/management/applications/{applicationId}', params: () => ({ applicationId }),
@@ -154,10 +164,7 @@ describe('requests the API description allows are not refused as invalid', funct
       // The description's words: channel with version=latest only, fileId with an exact version and without platform or arch.
       holds: (q) => (q.version === 'latest' ? q.fileId === undefined : q.channel === undefined) && (q.fileId === undefined || (q.platform === undefined && q.arch === undefined)),
     },
-    {
-      method: 'post', path: '/v1/downloads/share', key: () => customer.apiKey,
-      holds: (b) => (b.version === 'latest' ? b.fileId === undefined : b.channel === undefined) && (b.fileId === undefined || (b.platform === undefined && b.arch === undefined)),
-    },
+    { method: 'post', path: '/v1/downloads/share', key: () => customer.apiKey },
     { method: 'post', path: '/v1/management/upload/large-url' },
     { method: 'post', path: '/v1/management/uploads/multipart' },
     {

@@ -45,6 +45,28 @@ function rawExchange(port: number, head: string): Promise<{ statusLine: string; 
 }
 
 /**
+ * Every answer the server sends on one connection to `first`, then (once the first answer arrived)
+ * to `then`, until it closes: each answer's head and the bytes up to the next status line (a HEAD's
+ * answer is its head alone).
+ */
+function pipelined(port: number, first: string, then?: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(Buffer.from(first, 'latin1')));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (then !== undefined && received.includes('\r\n\r\n')) {
+        socket.end(Buffer.from(then, 'latin1'));
+        then = undefined;
+      }
+    });
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no end: ${JSON.stringify(received)}`)));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received.split(/(?=HTTP\/1\.1 \d{3} )/)));
+  });
+}
+
+/**
  * Every answer to HEAD, refusals included, whether the app or the HTTP layer before it refuses: the
  * status and headers a GET gets, Content-Length included, and no body.
  */
@@ -93,6 +115,63 @@ describe('answers to HEAD', () => {
       expect(raw.rest.toString('latin1'), 'bytes after the head').to.equal('');
     });
   }
+
+  /**
+   * Requests Node's parser refuses after their head is complete, or in the request line: a HEAD gets
+   * the head a GET gets, the same Content-Length included, and not one byte after it.
+   */
+  const parserRefusals: Array<[string, (method: string) => string]> = [
+    ['an unknown HTTP version', (method) => `${method} /healthz HTTP/1.7\r\nHost: localhost\r\n\r\n`],
+    ['two Content-Length headers', (method) => `${method} /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nContent-Length: 1\r\n\r\n`],
+    ['a control byte in the target', (method) => `${method} /hea\u0001lthz HTTP/1.1\r\nHost: localhost\r\n\r\n`],
+    ['a control byte in a header value', (method) => `${method} /healthz HTTP/1.1\r\nHost: localhost\r\nX-Trace: a\u0001b\r\n\r\n`],
+    ['an invalid header name', (method) => `${method} /healthz HTTP/1.1\r\nHost: localhost\r\nX Trace: a\r\n\r\n`],
+    ['a Transfer-Encoding not ending in chunked', (method) => `${method} /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: foo\r\n\r\n`],
+  ];
+
+  for (const [label, request] of parserRefusals) {
+    it(`answers a HEAD the parser refuses for ${label} without a body, as a GET with the envelope`, async () => {
+      const get = await rawExchange(port, request('GET'));
+      expect(get.statusLine).to.match(/^HTTP\/1.1 400 /);
+      expect(JSON.parse(get.rest.toString('utf8'))).to.deep.include({ success: false });
+      expect(Number(get.headers['content-length'])).to.equal(get.rest.length);
+
+      const head = await rawExchange(port, request('HEAD'));
+      expect(head.statusLine).to.match(/^HTTP\/1.1 400 /);
+      expect(head.headers['content-length']).to.equal(get.headers['content-length']);
+      expect(head.headers['x-request-id']).to.be.a('string');
+      expect(head.rest.toString('latin1'), 'bytes after the head').to.equal('');
+    });
+  }
+
+  it('finds the refused HEAD after complete requests in the same bytes, their bodies (by length or in chunks) skipped', async () => {
+    const refusedHead = 'HEAD /healthz HTTP/1.7\r\nHost: localhost\r\n\r\n';
+    const before = [
+      'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n',
+      // A body that reads as a request line, by its length and in chunks.
+      'POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 24\r\n\r\nGET / HTTP/1.1\r\nX: y\r\n\r\n',
+      'POST /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n4;ext=1\r\nGET \r\n10\r\n/ HTTP/1.1\r\n\r\n\r\n\r\n0\r\nX-Trailer: 1\r\n\r\n',
+    ];
+    for (const earlier of before) {
+      const answers = await pipelined(port, `${earlier}${refusedHead}`);
+      const refusal = answers.at(-1) as string;
+      expect(refusal, earlier).to.match(/^HTTP\/1.1 400 /);
+      expect(refusal.endsWith('\r\n\r\n'), `${earlier}: bytes after the refusal's head: ${JSON.stringify(refusal)}`).to.equal(true);
+    }
+    // The same bytes with a GET refused last: its envelope follows.
+    const answers = await pipelined(port, `${before[2]}GET /healthz HTTP/1.7\r\nHost: localhost\r\n\r\n`);
+    expect(answers.at(-1)).to.match(/^HTTP\/1.1 400 [^]*\r\n\r\n\{"success":false/);
+  });
+
+  it('answers a refusal whose bytes do not tell the method (read after others on the connection) without a body', async () => {
+    for (const method of ['HEAD', 'GET']) {
+      const answers = await pipelined(port, 'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', `${method} /healthz HTTP/1.7\r\nHost: localhost\r\n\r\n`);
+      expect(answers).to.have.length(2);
+      expect(answers[0]).to.match(/^HTTP\/1.1 200 /);
+      expect(answers[1]).to.match(/^HTTP\/1.1 400 [^]*\r\ncontent-length: 0\r\n/i);
+      expect(answers[1].endsWith('\r\n\r\n'), `${method}: ${JSON.stringify(answers[1])}`).to.equal(true);
+    }
+  });
 
   it('answers HEAD without Host (400) and with a head only Node\'s parser refuses (431) without a body', async () => {
     const noHost = await rawExchange(port, 'HEAD /healthz HTTP/1.1\r\nConnection: close\r\n\r\n');

@@ -62,6 +62,15 @@ describeWithMongo('with MongoDB', (server) => {
       expect(await store.applications.getApplication('app_1')).to.deep.equal(application('app_1'));
     });
 
+    it('keeps an application stored with drafts as the status of what its uploads create, before and after migrating', async () => {
+      const { isActive: _isActive, ...drafting } = application('app_2', { defaultVersionStatus: 'draft' });
+      await db.collection('applications').insertOne(drafting);
+      expect(await store.applications.getApplication('app_2')).to.include({ defaultVersionStatus: 'draft' });
+      await migrateDatabase(database.uri, options);
+      expect(await db.collection('applications').findOne({ applicationId: 'app_2' })).to.include({ defaultVersionStatus: 'draft' });
+      expect(await store.applications.getApplication('app_2')).to.deep.equal(application('app_2', { defaultVersionStatus: 'draft' }));
+    });
+
     it('reads versions as published since their creation, in the default channel, in the version order, before and after migrating', async () => {
       const old = versionRecord('app_1', '1.10.0', { releaseNotes: 'Old', channel: 'main', publishedAt: at(1), createdAt: at(1), updatedAt: at(1) });
       expect(await store.versions.getVersion('app_1', '1.10.0')).to.deep.equal(old);

@@ -37,11 +37,14 @@ describe('uploads with platforms, architectures, channels and draft versions', f
   }
 
   describe("the application's defaultVersionStatus", () => {
-    it('is draft for a new application unless it names one, is validated, and can be changed', async () => {
-      const created = await app.http.post('/v1/management/applications', { applicationId: `drafts-${randomBytes(3).toString('hex')}`, name: 'Drafts' });
+    it('is published for a new application unless it names draft, is validated, and can be changed', async () => {
+      const created = await app.http.post('/v1/management/applications', { applicationId: `publishing-${randomBytes(3).toString('hex')}`, name: 'Publishing' });
       expect(created.status, created.raw.toString()).to.equal(201);
-      expect(created.body.data).to.include({ defaultVersionStatus: 'draft' });
-      const { applicationId } = created.body.data;
+      expect(created.body.data).to.include({ defaultVersionStatus: 'published' });
+      const drafts = await app.http.post('/v1/management/applications', { applicationId: `drafts-${randomBytes(3).toString('hex')}`, name: 'Drafts', defaultVersionStatus: 'draft' });
+      expect(drafts.status, drafts.raw.toString()).to.equal(201);
+      expect(drafts.body.data).to.include({ defaultVersionStatus: 'draft' });
+      const { applicationId } = drafts.body.data;
       for (const value of ['yanked', 'Published', '', null, 1]) {
         const refused = await app.http.patch(`/v1/management/applications/${applicationId}`, { defaultVersionStatus: value });
         expect(refused.status, String(value)).to.equal(400);

@@ -55,7 +55,7 @@ describe('version lifecycle (management API)', () => {
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
 
     const reasonAlone = await patch(applicationId, '1.1.0', { yankReason: 'Crashes on start' });
-    expect([reasonAlone.status, reasonAlone.body.error?.message]).to.deep.equal([400, 'yankReason goes with status yanked: it says why the version is withdrawn']);
+    expect([reasonAlone.status, reasonAlone.body.error?.message]).to.deep.equal([400, 'yankReason: goes with status yanked: it says why the version is withdrawn']);
     const yanked = await patch(applicationId, '1.1.0', { status: 'yanked', yankReason: '  Crashes on start ' });
     expect(yanked.body.data).to.include({ status: 'yanked', publishedAt, yankReason: 'Crashes on start' });
     expect(await latestOf(alice, applicationId)).to.equal('1.0.0');

@@ -13,11 +13,11 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
 
 /**
- * An application whose uploads publish at once unless they say otherwise (`defaultVersionStatus`
- * published), as most tests download what they upload; a test of drafts says so in `overrides`.
+ * An application as created naming nothing else: its uploads publish at once unless they say
+ * otherwise; a test of drafts says so in `overrides` (`defaultVersionStatus: 'draft'`).
  */
 export async function createApplication(app: TestApp, overrides: Record<string, unknown> = {}) {
-  const body = { applicationId: unique('app'), name: 'Test application', defaultVersionStatus: 'published', ...overrides };
+  const body = { applicationId: unique('app'), name: 'Test application', ...overrides };
   const response = await app.http.post('/v1/management/applications', body);
   if (response.status !== 201) throw new Error(`application not created: ${response.status} ${response.raw}`);
   return response.body.data as { applicationId: string; customerIds: string[] };

@@ -11,7 +11,7 @@ export interface ApplicationFieldValues {
   updateSigningKey: string;
 }
 
-export const emptyApplicationFields: ApplicationFieldValues = { name: '', description: '', tags: '', defaultVersionStatus: 'draft', updateSigningKey: '' };
+export const emptyApplicationFields: ApplicationFieldValues = { name: '', description: '', tags: '', defaultVersionStatus: 'published', updateSigningKey: '' };
 
 /** The request body of the fields: blank description and key are cleared (null) on an edit, left out on a create. */
 export function applicationFieldsBody(values: ApplicationFieldValues, editing: boolean): Record<string, unknown> {
@@ -40,7 +40,7 @@ export function ApplicationFields({ values, onChange, error }: { values: Applica
       <TextArea label="Description" value={values.description} onInput={set('description')} />
       <TextField label="Tags" value={values.tags} hint="Separated by commas, e.g. desktop, beta" onInput={set('tags')} error={fieldError(error, 'tags')} />
       <SelectField label="New versions from uploads start as" value={values.defaultVersionStatus} onChange={set('defaultVersionStatus')}
-        options={[{ value: 'draft', label: 'Draft (publish them yourself)' }, { value: 'published', label: 'Published at once' }]} />
+        options={[{ value: 'published', label: 'Published at once' }, { value: 'draft', label: 'Draft (publish them yourself)' }]} />
       <TextArea label="Update signing key" value={values.updateSigningKey} onInput={set('updateSigningKey')} spellcheck={false}
         hint="The minisign public key that tauri signer generate printed (its base64 line, or the two-line .pub text). Every SIGNATURE upload is then verified under it. Leave blank for none." />
       {fieldError(error, 'updateSigningKey') && <p class="field-error" role="alert">Update signing key: {fieldError(error, 'updateSigningKey')}</p>}

@@ -60,7 +60,7 @@ export const packageFeedRoutes: RouteModule<{ packageFeedAnswers: PackageFeedAns
     route({
       method: 'get', path: `${APPLICATION_UPDATES}/squirrel-windows/:channel/RELEASES`, operationId: 'getSquirrelWindowsChannelReleases', guard: 'customer', noStore: true,
       summary: "Squirrel.Windows' RELEASES for a channel (and the more stable ones): the newest full package and the delta chain from localVersion",
-      params: squirrelWindowsChannelParams, query: squirrelWindowsQuery, hot: true,
+      params: squirrelWindowsChannelParams(channels), query: squirrelWindowsQuery, hot: true,
       status: 200, response: RELEASES,
       handle: ({ params, query }, ctx, customer) => {
         const channel = squirrelChannel(params.channel);
@@ -71,7 +71,7 @@ export const packageFeedRoutes: RouteModule<{ packageFeedAnswers: PackageFeedAns
       method: 'get', path: `${APPLICATION_UPDATES}/squirrel-windows/:channel/:fileName`, operationId: 'getSquirrelWindowsPackage', guard: 'customer', noStore: true,
       summary: 'A package RELEASES lists: one download event (GET without Range), 302 to a pre-signed URL; '
         + 'byte ranges answered 206 here with an access token (counted against its maxBytes), or one of at most 64 MiB without',
-      params: squirrelWindowsPackageParams,
+      params: squirrelWindowsPackageParams(channels),
       status: [302, 206], failures: [410], response: redirectResponse,
       handle: ({ params }, ctx, customer) => {
         squirrelChannel(params.channel);
@@ -79,7 +79,7 @@ export const packageFeedRoutes: RouteModule<{ packageFeedAnswers: PackageFeedAns
       },
     }),
     route({
-      method: 'get', path: `${APPLICATION_UPDATES}/velopack/releases.:channel.json`, operationId: 'getVelopackReleaseFeed', guard: 'customer', noStore: true,
+      method: 'get', path: `${APPLICATION_UPDATES}/velopack/releases.:channel([^/]+).json`, operationId: 'getVelopackReleaseFeed', guard: 'customer', noStore: true,
       summary: "Velopack's release feed for a channel (win, osx, linux, a channel, or <channel>-<os>): the newest full package and the delta chain from localVersion",
       params: velopackChannelParams(channels), query: velopackFeedQuery, hot: true,
       status: 200, response: VELOPACK_FEED,

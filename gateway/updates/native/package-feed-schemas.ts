@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { archOfSquirrelWindowsArch, parseVelopackChannel, VelopackChannel } from '../../../shared/releases/update-client-names';
+import { archOfSquirrelWindowsArch, parseVelopackChannel, velopackChannelPattern, VelopackChannel } from '../../../shared/releases/update-client-names';
 import type { Arch } from '../../../shared/releases/platforms';
 import { versionOrderKey } from '../../../shared/releases/version-order';
 import { queryParameter } from '../../http/validate';
@@ -23,9 +23,14 @@ const localVersion = versionField.transform((version): RunningVersion => ({ vers
 const packageId = z.string().min(1, 'must not be empty').max(100, 'must be at most 100 characters')
   .regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, . _ and - only');
 
+/** A Squirrel.Windows feed's channel: one of CHANNELS, as the description states; any other name is a 404. */
+const squirrelWindowsChannel = (channels: readonly string[]) =>
+  clientName.openapi({ enum: [...channels], description: 'One of the channels (any other name: 404 no channel)' });
+
 export const squirrelWindowsParams = z.object({ applicationId: applicationIdField });
-export const squirrelWindowsChannelParams = z.object({ applicationId: applicationIdField, channel: clientName });
-export const squirrelWindowsPackageParams = z.object({ applicationId: applicationIdField, channel: clientName, fileName });
+export const squirrelWindowsChannelParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: squirrelWindowsChannel(channels) });
+export const squirrelWindowsPackageParams = (channels: readonly string[]) =>
+  z.object({ applicationId: applicationIdField, channel: squirrelWindowsChannel(channels), fileName });
 
 /**
  * What Squirrel.Windows adds to `{feed}/RELEASES` once installed (none at the first install): its
@@ -44,9 +49,17 @@ export interface VelopackChannelRequest {
   channel: VelopackChannel | null;
 }
 
+/**
+ * `releases.{channel}.json` and `RELEASES-{channel}`: every name there is the client's channel (in
+ * `releases.{channel}.json`, whatever lies between the two, dots included); one that is no channel
+ * here is a 404, the same for every spelling. The description states the names that are channels.
+ */
 export const velopackChannelParams = (channels: readonly string[]) => z.object({
   applicationId: applicationIdField,
-  channel: clientName.transform((name): VelopackChannelRequest => ({ name, channel: parseVelopackChannel(name, channels) })),
+  channel: clientName.transform((name): VelopackChannelRequest => ({ name, channel: parseVelopackChannel(name, channels) })).openapi({
+    pattern: velopackChannelPattern(channels),
+    description: 'win, osx, linux, one of the channels, or <channel>-<win|osx|linux> (any other name: 404 no Velopack channel)',
+  }),
 });
 
 export const velopackParams = z.object({ applicationId: applicationIdField });

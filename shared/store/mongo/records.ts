@@ -1,4 +1,4 @@
-import { DEFAULT_UPLOAD_STATUS, STORED_APPLICATIONS_VERSION_STATUS } from '../../releases/lifecycle';
+import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../../releases/platforms';
 import { DEFAULT_ROLLOUT_PERCENTAGE } from '../../releases/rollout';
 import type {
@@ -30,7 +30,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
     sparklePublicKey: orNull(doc.sparklePublicKey),
-    defaultVersionStatus: doc.defaultVersionStatus ?? STORED_APPLICATIONS_VERSION_STATUS,
+    defaultVersionStatus: doc.defaultVersionStatus ?? DEFAULT_UPLOAD_STATUS,
     licenceText: orNull(doc.licenceText),
     licenceRevision: orNull(doc.licenceRevision),
     displayName: orNull(doc.displayName),

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation } from 'mongoose';
-import { STORED_APPLICATIONS_VERSION_STATUS } from '../../releases/lifecycle';
+import { DEFAULT_UPLOAD_STATUS } from '../../releases/lifecycle';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../../releases/platforms';
 import { versionOrderKey } from '../../releases/version-order';
 import type { StoreOptions } from '../options';
@@ -52,7 +52,7 @@ export async function backfillReleaseFields(models: MongoModels, options: StoreO
   // Every release writes both or neither.
   const files = await models.files.updateMany({ platform: { $exists: false } }, { $set: { platform: DEFAULT_PLATFORM, arch: DEFAULT_ARCH } });
   const applications = await models.applications.updateMany({ defaultVersionStatus: { $exists: false } },
-    { $set: { defaultVersionStatus: STORED_APPLICATIONS_VERSION_STATUS } });
+    { $set: { defaultVersionStatus: DEFAULT_UPLOAD_STATUS } });
   return { versions, files: files.modifiedCount, orderKeys: await rekeyVersions(models), applications: applications.modifiedCount };
 }
 

@@ -11,7 +11,7 @@ const FEED = '/v1/updates/:applicationId';
 const SQUIRREL_RELEASES = `${FEED}/squirrel-windows/RELEASES`;
 const SQUIRREL_CHANNEL_RELEASES = `${FEED}/squirrel-windows/:channel/RELEASES`;
 const SQUIRREL_PACKAGE = `${FEED}/squirrel-windows/:channel/:fileName`;
-const VELOPACK_FEED = `${FEED}/velopack/releases.:channel.json`;
+const VELOPACK_FEED = `${FEED}/velopack/releases.:channel([^/]+).json`;
 const VELOPACK_RELEASES = `${FEED}/velopack/RELEASES`;
 const VELOPACK_CHANNEL_RELEASES = `${FEED}/velopack/RELEASES-:channel`;
 const VELOPACK_PACKAGE = `${FEED}/velopack/:fileName`;
@@ -44,8 +44,9 @@ export function packageFeedFuzzers({ f, keys, customer, applicationParam }: Rout
     .map((channel): Mutation => ({ label: `channel ${channel}`, defect: false, apply: (d) => { d.params.channel = channel; } }));
   const packages = fc.constantFrom('MyApp-1.0.0-full.nupkg', 'MyApp-1.0.0-delta.nupkg', 'MyApp-9.9.9-linux-full.nupkg', f.files.main.fileName, 'RELEASES.nupkg')
     .map((fileName): Mutation => ({ label: `package ${fileName}`, defect: false, apply: (d) => { d.params.fileName = encoded(fileName); } }));
-  const velopackChannels = fc.constantFrom('win', 'osx', 'linux', 'beta', 'beta-linux', 'nightly', 'win-beta')
-    .map((channel): Mutation => ({ label: `Velopack channel ${channel}`, defect: false, apply: (d) => { d.params.channel = channel; } }));
+  // Names with dots and escaped ones are the client's channel too: no channel here, 404 like any other.
+  const velopackChannels = fc.constantFrom('win', 'osx', 'linux', 'beta', 'beta-linux', 'nightly', 'win-beta', 'a.b', 'beta.linux', '\u00e4.\u00e7', '%41')
+    .map((channel): Mutation => ({ label: `Velopack channel ${channel}`, defect: false, apply: (d) => { d.params.channel = encoded(channel); } }));
 
   return [
     fuzzer({
