@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../shared/errors';
 import { newRequestId } from '../../shared/ids';
 import { REQUEST_HEAD_MAX_BYTES, REQUEST_HEAD_PARSER_MAX_BYTES } from '../../shared/policy';
+import { refusedRequestMethod } from './refused-request';
 
 interface Refusal {
   status: number;
@@ -33,12 +34,14 @@ export const PROTOCOL_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: 
  * Requests refused before the app sees them: bytes that are not HTTP/1.1, headers too large, an
  * HTTP/1.1 request without Host, an Expect other than 100-continue. Node answers these with a bare
  * status line; here they get the error envelope and a request id like every other error. An answer
- * to HEAD has the headers a GET's would have (its Content-Length included) and no body (RFC 9110).
+ * to HEAD has the headers a GET's would have (its Content-Length included) and no body (RFC 9110);
+ * when the bytes the parser refused do not tell whether the request was a HEAD, the answer has no
+ * body whatever it was (`refused-request.ts`).
  * Returns the request listener to serve with, which refuses a request without Host, or whose head is
  * over REQUEST_HEAD_MAX_BYTES, itself: the server must be created with PROTOCOL_SERVER_OPTIONS.
  */
 export function answerProtocolErrors(server: http.Server, listener: http.RequestListener): http.RequestListener {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
     // A response already on its way cannot be followed by another on the same bytes.
     const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
@@ -46,7 +49,9 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       return;
     }
     const refusal = REFUSALS_BY_PARSER_CODE[error.code ?? ''] ?? NOT_HTTP;
-    const body = envelope(refusal);
+    const method = refusedRequestMethod({ packet: error.rawPacket, errorAt: error.bytesParsed, bytesRead: socket.bytesRead });
+    // A method the bytes do not tell may be HEAD's: no body, and no length of one.
+    const body = method === 'unknown' ? '' : envelope(refusal);
     const head = [
       `HTTP/1.1 ${refusal.status} ${http.STATUS_CODES[refusal.status]}`,
       'Content-Type: application/json; charset=utf-8',
@@ -55,7 +60,7 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       'Connection: close',
     ];
     const answer = `${head.join('\r\n')}\r\n\r\n`;
-    socket.end(isHead(error) ? answer : `${answer}${body}`, () => socket.destroy());
+    socket.end(method === 'other' ? `${answer}${body}` : answer, () => socket.destroy());
   });
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => refuse(response, UNMET_EXPECTATION));
   return (request, response) => {
@@ -77,27 +82,6 @@ function headBytes(request: IncomingMessage): number {
   const raw = request.rawHeaders;
   for (let i = 0; i < raw.length; i += 1) bytes += raw[i].length;
   return bytes;
-}
-
-const HEAD_METHOD = Buffer.from('HEAD ');
-const HEAD_END = Buffer.from('\r\n\r\n');
-
-/**
- * Whether the request the parser refused is a HEAD, as far as the bytes it failed on tell: among the
- * requests in them, the first whose head is over the parser's limit or has not ended. A head may have
- * begun in bytes received earlier, whose method is no longer known: such a request is answered as a GET.
- */
-function isHead(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): boolean {
-  const bytes = error.rawPacket;
-  if (!Buffer.isBuffer(bytes)) return false;
-  let start = 0;
-  for (;;) {
-    // Empty lines before a request line are allowed (RFC 9112, 2.2).
-    while (bytes[start] === 0x0d || bytes[start] === 0x0a) start += 1;
-    const end = bytes.indexOf(HEAD_END, start);
-    if (end < 0 || end - start > REQUEST_HEAD_PARSER_MAX_BYTES) return bytes.subarray(start, start + HEAD_METHOD.length).equals(HEAD_METHOD);
-    start = end + HEAD_END.length;
-  }
 }
 
 function envelope({ code, message }: Refusal): string {
