@@ -339,9 +339,17 @@ export interface VersionStore {
    * conditional on the file's status, after reading the version's).
    */
   deleteFile(fileId: string): Promise<FileDeletion>;
-  /** Moves a file between statuses; only from `from`. Failed files stop reserving their name and MAIN slot. */
+  /**
+   * Moves a pending file to `to`; only from `from`, and only from `pending` (null otherwise, nothing
+   * written): an available file's status and checksum are never changed here (publishFile makes a file
+   * available; a published file's bytes and digests never change), a failed one stays failed. Failed
+   * files stop reserving their name and MAIN slot.
+   */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
-  /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */
+  /**
+   * Records digests computed from the file's bytes where the file has none (updatedAt stays: the file
+   * did not change): a digest already recorded is never replaced. Null when unknown.
+   */
   setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null>;
   /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;

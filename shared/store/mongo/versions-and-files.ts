@@ -164,6 +164,8 @@ export class MongoVersionsAndFiles implements VersionStore {
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
+    // Only a pending file moves: an available one is published bytes, a failed one is settled.
+    if (from !== 'pending') return null;
     const set = { status: to, live: isLive(to), updatedAt: at, ...(checksum === null ? {} : { checksum }) };
     const doc = await guardDuplicates(this.models.files, () =>
       this.models.files.findOneAndUpdate({ fileId, status: from }, { $set: set }, { new: true }).lean<FileDoc>(),
@@ -172,8 +174,10 @@ export class MongoVersionsAndFiles implements VersionStore {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512, sha1: digests.sha1 } }, { new: true }).lean<FileDoc>();
-    return doc ? toFile(doc) : null;
+    // Fills in what is missing, each digest conditionally on its absence: a recorded digest is never replaced.
+    await this.models.files.updateOne({ fileId, sha512: null }, { $set: { sha512: digests.sha512 } });
+    await this.models.files.updateOne({ fileId, sha1: null }, { $set: { sha1: digests.sha1 } });
+    return this.getFile(fileId);
   }
 
   async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {

@@ -160,6 +160,8 @@ export class SqliteVersionsAndFiles implements VersionStore {
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
+    // Only a pending file moves: an available one is published bytes, a failed one is settled.
+    if (from !== 'pending') return null;
     const result = this.database.write(() =>
       this.database.prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
         .run(to, isLive(to), checksum, at.getTime(), fileId, from));
@@ -167,7 +169,9 @@ export class SqliteVersionsAndFiles implements VersionStore {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const result = this.database.prepare('UPDATE files SET sha512 = ?, sha1 = ? WHERE file_id = ?').run(digests.sha512, digests.sha1, fileId);
+    // Fills in what is missing; a recorded digest is never replaced.
+    const result = this.database.write(() => this.database.prepare('UPDATE files SET sha512 = COALESCE(sha512, ?), sha1 = COALESCE(sha1, ?) WHERE file_id = ?')
+      .run(digests.sha512, digests.sha1, fileId));
     return result.changes ? this.getFile(fileId) : null;
   }
 
