@@ -309,3 +309,14 @@ export const ADOPTION_MAX_DAYS = 366;
 export const ADOPTION_DEFAULT_DAYS = 30;
 /** Download statistics name at most this many customers, those with most downloads in the period. */
 export const STATISTICS_TOP_CUSTOMERS = 10;
+
+// Published releases
+
+/**
+ * A soft-deleted application's published bytes are kept at least this many days by default
+ * (RELEASE_PURGE_AFTER_DAYS) before an administrator may purge them: until then it can be restored
+ * with every release it shipped.
+ */
+export const RELEASE_PURGE_AFTER_DEFAULT_DAYS = 90;
+/** The longest RELEASE_PURGE_AFTER_DAYS (ten years). 0 lets a deleted application be purged at once. */
+export const RELEASE_PURGE_AFTER_MAX_DAYS = 3_650;

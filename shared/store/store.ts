@@ -149,6 +149,23 @@ export interface LogoReplacement {
   previous: ApplicationLogo | null;
 }
 
+/**
+ * What startReleasePurge did. `started`: the application is marked for the purge of its releases
+ * (`startedAt`: when it first was; a repeat keeps it) and can no longer be restored. `not-deleted`:
+ * it is live. `too-recent`: it was deleted after `deletedBefore`. `not-found`: no such application.
+ * Only `started` wrote anything.
+ */
+export type ReleasePurgeStart =
+  | { outcome: 'started'; application: Application; startedAt: Date }
+  | { outcome: 'not-deleted' | 'too-recent'; application: Application }
+  | { outcome: 'not-found' };
+
+/** What deletePurgedReleases removed: the application's version and file records. */
+export interface PurgedReleases {
+  versions: number;
+  files: number;
+}
+
 /** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
 export interface CustomerDeletion {
   customer: Customer;
@@ -259,7 +276,7 @@ export interface ApplicationStore {
   updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null>;
   /** Soft delete; null when the application is unknown or already deleted. */
   softDeleteApplication(applicationId: string, at: Date): Promise<Application | null>;
-  /** Undo a soft delete; null when the application is unknown or not deleted. */
+  /** Undo a soft delete; null when the application is unknown, not deleted, or its releases' purge has started. */
   restoreApplication(applicationId: string, at: Date): Promise<Application | null>;
   /**
    * Adds one customer to a live application's customers, or removes one, in one write that leaves the
@@ -280,6 +297,14 @@ export interface ApplicationStore {
    * Null when no live application has that id.
    */
   replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null>;
+  /**
+   * Marks a soft-deleted application, deleted at or before `deletedBefore`, for the purge of its
+   * releases, in one conditional write (see ReleasePurgeStart); from then on it is never restored.
+   * The mark is not part of the application record: releasePurgeStartedAt reads it.
+   */
+  startReleasePurge(applicationId: string, deletedBefore: Date, at: Date): Promise<ReleasePurgeStart>;
+  /** When the purge of the application's releases started, or null when it has not (or no such application). */
+  releasePurgeStartedAt(applicationId: string): Promise<Date | null>;
   /** The customer's acceptance of that revision of the application's licence, or null. */
   getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
 }
@@ -339,6 +364,12 @@ export interface VersionStore {
    * conditional on the file's status, after reading the version's).
    */
   deleteFile(fileId: string): Promise<FileDeletion>;
+  /**
+   * Deletes every version and file record of an application whose releases' purge has started
+   * (startReleasePurge), whatever their status: the only way a published file's record goes. Null,
+   * nothing deleted, when its purge has not started. Its bytes are the caller's to delete first.
+   */
+  deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null>;
   /**
    * Moves a pending file to `to`; only from `from`, and only from `pending` (null otherwise, nothing
    * written): an available file's status and checksum are never changed here (publishFile makes a file

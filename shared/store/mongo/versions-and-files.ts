@@ -8,6 +8,7 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
+  PurgedReleases,
   FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
@@ -161,6 +162,15 @@ export class MongoVersionsAndFiles implements VersionStore {
     // Conditional on the status read: a file that changed meanwhile is judged again as it now is.
     const deleted = await this.models.files.deleteOne({ fileId, status: file.status });
     return deleted.deletedCount === 1 ? { outcome: 'deleted', file } : this.deleteFile(fileId);
+  }
+
+  async deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null> {
+    // The mark is never removed once set, so deleting after reading it cannot race a restore.
+    const marked = await this.models.applications.exists({ applicationId, releasePurgeStartedAt: { $ne: null } });
+    if (!marked) return null;
+    const files = await this.models.files.deleteMany({ applicationId });
+    const versions = await this.models.versions.deleteMany({ applicationId });
+    return { versions: versions.deletedCount, files: files.deletedCount };
   }
 
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {

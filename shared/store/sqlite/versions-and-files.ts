@@ -6,6 +6,7 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
+  PurgedReleases,
   FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
@@ -155,6 +156,18 @@ export class SqliteVersionsAndFiles implements VersionStore {
       }
       this.database.prepare('DELETE FROM files WHERE file_id = ?').run(fileId);
       return { outcome: 'deleted', file };
+    });
+    return remove.immediate();
+  }
+
+  async deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null> {
+    // The mark is checked in the transaction that deletes: it is never removed once set.
+    const remove = this.database.db.transaction((): PurgedReleases | null => {
+      const marked = this.database.prepare('SELECT 1 FROM applications WHERE application_id = ? AND release_purge_started_at IS NOT NULL').get(applicationId);
+      if (!marked) return null;
+      const files = this.database.prepare('DELETE FROM files WHERE application_id = ?').run(applicationId).changes;
+      const versions = this.database.prepare('DELETE FROM versions WHERE application_id = ?').run(applicationId).changes;
+      return { versions, files };
     });
     return remove.immediate();
   }

@@ -5,7 +5,7 @@ import type { Platform } from '../../../shared/releases/platforms';
 import { newestFirst } from '../../../shared/releases/version-order';
 import type { FileRecord, Version } from '../../../shared/store/models';
 import type { Store, VersionTransition } from '../../../shared/store/store';
-import { at, file, version as versionRecord } from '../../support/records';
+import { application as applicationRecord, at, file, version as versionRecord } from '../../support/records';
 import { rejectionOf } from '../../support/rejection';
 import { expectDuplicate, versionNames } from '../../support/store-expectations';
 import { describeStoreContract } from './harness';
@@ -356,6 +356,32 @@ describeStoreContract('versions and files', (subject) => {
       // A settled file stays settled: a failed upload is not revived.
       expect(await store.versions.setFileStatus('f_2', 'failed', 'available', 'sha256:abc', at(7))).to.equal(null);
       expect(await store.versions.getFile('f_2')).to.deep.equal(failed);
+    });
+
+    describe('purged releases', () => {
+      it('deletes every version and file record of an application only once its purge has started', async () => {
+        await store.applications.createApplication(applicationRecord('app_1'));
+        await store.versions.upsertVersion('app_1', '1.0.0', { initialStatus: 'published' }, at(1));
+        await store.versions.upsertVersion('app_1', '1.1.0', { initialStatus: 'published' }, at(1));
+        await store.versions.transitionVersion('app_1', '1.1.0', 'yanked', at(2));
+        await store.versions.upsertVersion('app_1', '2.0.0', { initialStatus: 'draft' }, at(1));
+        await store.versions.insertFile(file('f_1'));
+        await store.versions.insertFile(file('f_2', { version: '1.1.0' }));
+        await store.versions.insertFile(file('f_3', { version: '2.0.0', status: 'pending', checksum: null }));
+        const other = await store.versions.insertFile(file('f_4', { applicationId: 'app_2' }));
+        await store.versions.upsertVersion('app_2', '1.0.0', {}, at(1));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.equal(null);
+        await store.applications.softDeleteApplication('app_1', at(3));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.equal(null);
+        expect(await store.versions.listVersions('app_1')).to.have.length(3);
+        await store.applications.startReleasePurge('app_1', at(3), at(4));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.deep.equal({ versions: 3, files: 3 });
+        expect(await store.versions.listVersions('app_1')).to.deep.equal([]);
+        expect(await store.versions.getFile('f_1')).to.equal(null);
+        expect(await store.versions.deletePurgedReleases('app_1')).to.deep.equal({ versions: 0, files: 0 });
+        expect(await store.versions.getFile('f_4')).to.deep.equal(other);
+        expect(await store.versions.getVersion('app_2', '1.0.0')).to.not.equal(null);
+      });
     });
 
     describe('immutable published files', () => {
