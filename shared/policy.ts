@@ -320,3 +320,8 @@ export const STATISTICS_TOP_CUSTOMERS = 10;
 export const RELEASE_PURGE_AFTER_DEFAULT_DAYS = 90;
 /** The longest RELEASE_PURGE_AFTER_DAYS (ten years). 0 lets a deleted application be purged at once. */
 export const RELEASE_PURGE_AFTER_MAX_DAYS = 3_650;
+
+/** When a soft-deleted application, deleted at `deletedAt`, may have its releases purged, RELEASE_PURGE_AFTER_DAYS being `days`. */
+export function releasePurgeableFrom(deletedAt: Date, days: number): Date {
+  return new Date(deletedAt.getTime() + days * DAY_SECONDS * 1000);
+}

@@ -55,6 +55,11 @@ export interface JobPayloads {
    * request names the key: one that no longer verifies records why and stops being offered.
    */
   'recheck-update-signatures': { applicationId: string };
+  /**
+   * Delete the bytes, then the version and file records, of a soft-deleted application whose purge
+   * an administrator started (`actor`, by request `requestId`); recorded in the audit log when done.
+   */
+  'purge-application-releases': { applicationId: string; actor: string; requestId: string };
 }
 
 export type JobName = keyof JobPayloads;
@@ -117,6 +122,12 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   },
   // Hashes the MAIN files the signatures sign, so it runs beside the digest backfill, apart from uploads.
   'recheck-update-signatures': { queue: 'maintenance' },
+  // One purge of an application at a time; not kept once it ends, so a repeated request runs it again
+  // (one that failed, or a purge some bytes of which a store outage left behind).
+  'purge-application-releases': {
+    queue: 'maintenance',
+    options: ({ applicationId }) => ({ jobId: `purge-application-releases-${applicationId}`, removeOnComplete: true, removeOnFail: true }),
+  },
 };
 
 export interface RecurringJob {

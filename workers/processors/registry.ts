@@ -1,6 +1,7 @@
 import type { FailureHandlerRegistry, ProcessorRegistry } from '../processor';
 import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
+import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { rollupEvents } from './rollup-events';
 import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
@@ -22,6 +23,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'relay-webhook-outbox': relayWebhookOutbox,
   'backfill-file-digests': backfillFileDigests,
   'recheck-update-signatures': recheckUpdateSignatures,
+  'purge-application-releases': purgeApplicationReleases,
 };
 
 /**
