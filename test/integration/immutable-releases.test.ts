@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
 import { createApplication, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
-import { startTestApp, TestApp } from '../support/test-app';
+import { createBucket } from '../support/s3-bucket';
+import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
+import { startTestApp, TestApp, TestAppOptions } from '../support/test-app';
 
 const APPLICATIONS = '/v1/management/applications';
 
@@ -22,16 +24,25 @@ async function published(app: TestApp, applicationId: string, fileId: string) {
   return { record: file && { fileSize: file.fileSize, checksum: file.checksum, sha512: file.sha512, status: file.status }, stored: { bytes, sha256: hash.digest('hex') } };
 }
 
+/** An app on the embedded store or on S3 (s3rver), closed with its S3. */
+async function startOn(storage: 'embedded store' | 'S3', options: TestAppOptions = {}): Promise<{ app: TestApp; close(): Promise<void> }> {
+  const s3: S3rverProcess | undefined = storage === 'S3' ? await startS3rver() : undefined;
+  const app = await startTestApp({ ...options, env: { ...(s3 ? s3Environment(s3, 'immutable-releases') : {}), ...options.env } });
+  if (app.config.s3) await createBucket(app.config.s3);
+  return { app, close: async () => { await app.close(); await s3?.stop(); } };
+}
+
 /** A published file's bytes and digests never change; only a purge after the retention period removes them. */
-describe('immutable releases', function () {
+for (const storage of ['embedded store', 'S3'] as const) describe(`immutable releases (${storage})`, function () {
   this.timeout(120_000);
 
   describe('a published file under every route that could reach it', () => {
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      app = await startTestApp();
+      ({ app, close } = await startOn(storage));
     });
-    after(() => app.close());
+    after(() => close());
 
     it('keeps its bytes and digests through uploads of its name, deletions, yanks, key changes and the application\'s deletion', async () => {
       const { applicationId } = await createApplication(app);
@@ -95,10 +106,11 @@ describe('immutable releases', function () {
 
   describe('the purge after the retention period', () => {
     let app: TestApp;
+    let close: () => Promise<void>;
     before(async () => {
-      app = await startTestApp({ env: { RELEASE_PURGE_AFTER_DAYS: '0' } });
+      ({ app, close } = await startOn(storage, { env: { RELEASE_PURGE_AFTER_DAYS: '0' } }));
     });
-    after(() => app.close());
+    after(() => close());
 
     it('deletes every release\'s bytes and records of a deleted application, audited, and it is never restored', async () => {
       const { applicationId } = await createApplication(app);
