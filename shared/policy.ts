@@ -325,3 +325,22 @@ export const RELEASE_PURGE_AFTER_MAX_DAYS = 3_650;
 export function releasePurgeableFrom(deletedAt: Date, days: number): Date {
   return new Date(deletedAt.getTime() + days * DAY_SECONDS * 1000);
 }
+
+// TUF repositories
+
+/** How long a signed `timestamp.json` is valid by default (TUF_TIMESTAMP_EXPIRY, in seconds): one day. */
+export const TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS = DAY_SECONDS;
+/** The shortest and longest TUF_TIMESTAMP_EXPIRY: one hour to thirty days. */
+export const TUF_TIMESTAMP_EXPIRY_MIN_SECONDS = HOUR_SECONDS;
+export const TUF_TIMESTAMP_EXPIRY_MAX_SECONDS = 30 * DAY_SECONDS;
+/** How long a signed `snapshot.json` is valid: seven days. */
+export const TUF_SNAPSHOT_EXPIRY_SECONDS = 7 * DAY_SECONDS;
+/** How long a signed `targets.json` and each channel's delegated targets role are valid: thirty days. */
+export const TUF_TARGETS_EXPIRY_SECONDS = 30 * DAY_SECONDS;
+/** How long a root made by `bds tuf init` or `bds tuf rotate` is valid by default: one year. */
+export const TUF_ROOT_EXPIRY_DEFAULT_SECONDS = 365 * DAY_SECONDS;
+/**
+ * Online metadata is signed again once less than this share of its lifetime is left, so a client never
+ * meets an expired role while the service runs (a timestamp of one day is signed again after 16 hours).
+ */
+export const TUF_RESIGN_WHEN_LEFT = 1 / 3;
