@@ -35,6 +35,9 @@ import type {
   WebhookOutboxEntry,
   WebhookOutboxPosition,
   LicenceAcceptance,
+  TufOnlineDocuments,
+  TufRepositoryRecord,
+  TufRootRecord,
 } from './models';
 
 export interface Page<T> {
@@ -586,6 +589,27 @@ export interface AuditStore {
   listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
 }
 
+/** Applications' TUF repositories: online keys, the vendor's roots, the online metadata last signed. */
+export interface TufStore {
+  /** Keeps a new repository; when the application has one already, answers that one unchanged (the first keys stay). */
+  createTufRepository(record: TufRepositoryRecord): Promise<TufRepositoryRecord>;
+  findTufRepository(applicationId: string): Promise<TufRepositoryRecord | null>;
+  /**
+   * Replaces the online metadata when the stored timestamp document is still `expectedTimestamp` (null:
+   * none signed yet), so of two signers racing one wins and the other signs again from what won; false
+   * when it was not (or the repository does not exist).
+   */
+  replaceTufMetadata(applicationId: string, expectedTimestamp: string | null, metadata: TufOnlineDocuments, at: Date): Promise<boolean>;
+  /**
+   * Keeps a root when its version is the next one: 1 for the first, else the latest kept plus one.
+   * False otherwise (a root of that version is kept already, or one before it is missing); a root is never replaced.
+   */
+  addTufRoot(root: TufRootRecord): Promise<boolean>;
+  findTufRoot(applicationId: string, version: number): Promise<TufRootRecord | null>;
+  /** The root of the highest version kept, or null. */
+  latestTufRoot(applicationId: string): Promise<TufRootRecord | null>;
+}
+
 /**
  * The store: one port per concern, each reached by its name (`store.versions.publishFile(...)`).
  * A call that finds the database unable to serve rejects with DependencyUnavailableError.
@@ -602,6 +626,7 @@ export interface Store {
   readonly adoption: AdoptionStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
+  readonly tuf: TufStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;
