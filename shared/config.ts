@@ -6,6 +6,9 @@ import {
   CHECK_EVENT_RETENTION_MAX_DAYS,
   RELEASE_PURGE_AFTER_DEFAULT_DAYS,
   RELEASE_PURGE_AFTER_MAX_DAYS,
+  TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
+  TUF_TIMESTAMP_EXPIRY_MAX_SECONDS,
+  TUF_TIMESTAMP_EXPIRY_MIN_SECONDS,
   MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
   MULTIPART_UPLOAD_MAX_TTL_SECONDS,
   PRESIGNED_URL_MAX_SECONDS,
@@ -60,6 +63,8 @@ export interface Config {
   checkEventRetentionDays: number;
   /** Days a soft-deleted application's published bytes are kept before they may be purged (RELEASE_PURGE_AFTER_DAYS). */
   releasePurgeAfterDays: number;
+  /** Seconds a signed TUF `timestamp.json` is valid (TUF_TIMESTAMP_EXPIRY); it is signed again before then. */
+  tufTimestampExpirySeconds: number;
   /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
   recordUpdateChecks: boolean;
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
@@ -198,6 +203,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
   const releasePurgeAfterDays = parseInteger(read('RELEASE_PURGE_AFTER_DAYS'), RELEASE_PURGE_AFTER_DEFAULT_DAYS, 0,
     RELEASE_PURGE_AFTER_MAX_DAYS, 'RELEASE_PURGE_AFTER_DAYS', problems);
+  const tufTimestampExpirySeconds = parseInteger(read('TUF_TIMESTAMP_EXPIRY'), TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
+    TUF_TIMESTAMP_EXPIRY_MIN_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, 'TUF_TIMESTAMP_EXPIRY', problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -227,6 +234,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsPort,
     checkEventRetentionDays,
     releasePurgeAfterDays,
+    tufTimestampExpirySeconds,
     recordUpdateChecks,
   });
 }
