@@ -344,3 +344,7 @@ export const TUF_ROOT_EXPIRY_DEFAULT_SECONDS = 365 * DAY_SECONDS;
  * meets an expired role while the service runs (a timestamp of one day is signed again after 16 hours).
  */
 export const TUF_RESIGN_WHEN_LEFT = 1 / 3;
+/** How often the re-signing job looks for online metadata due for signing: every ten minutes (and at each worker start). */
+export const TUF_RESIGN_INTERVAL_MS = 10 * MINUTE_SECONDS * 1000;
+/** Repositories the re-signing job reads per page. */
+export const TUF_RESIGN_PAGE = 100;

@@ -608,6 +608,8 @@ export interface TufStore {
   findTufRoot(applicationId: string, version: number): Promise<TufRootRecord | null>;
   /** The root of the highest version kept, or null. */
   latestTufRoot(applicationId: string): Promise<TufRootRecord | null>;
+  /** Applications with a repository, by id, those after `afterApplicationId`: what the re-signing job walks. */
+  listTufRepositoryIds(limit: number, afterApplicationId?: string): Promise<string[]>;
 }
 
 /**

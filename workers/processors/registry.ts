@@ -3,6 +3,7 @@ import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
 import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
+import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
 import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
@@ -24,6 +25,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'backfill-file-digests': backfillFileDigests,
   'recheck-update-signatures': recheckUpdateSignatures,
   'purge-application-releases': purgeApplicationReleases,
+  'resign-tuf-metadata': resignTufMetadata,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { requireCount } from '../bounds';
 import type { TufOnlineDocuments, TufRepositoryRecord, TufRootRecord } from '../models';
 import type { TufStore } from '../store';
 import type { MongoModels } from './models';
@@ -61,6 +62,13 @@ export class MongoTuf implements TufStore {
   async latestTufRoot(applicationId: string): Promise<TufRootRecord | null> {
     const doc = await this.models.tufRoots.findOne({ applicationId }).sort({ version: -1 }).lean<TufRootRecord>();
     return doc ? rootOf(doc) : null;
+  }
+
+  async listTufRepositoryIds(limit: number, afterApplicationId?: string): Promise<string[]> {
+    requireCount('limit', limit);
+    const filter = afterApplicationId === undefined ? {} : { applicationId: { $gt: afterApplicationId } };
+    const docs = await this.models.tufRepositories.find(filter, { applicationId: 1 }).sort({ applicationId: 1 }).limit(limit).lean<{ applicationId: string }[]>();
+    return docs.map((doc) => doc.applicationId);
   }
 }
 

@@ -1,3 +1,4 @@
+import { requireCount } from '../bounds';
 import type { TufOnlineDocuments, TufRepositoryRecord, TufRootRecord } from '../models';
 import type { TufStore } from '../store';
 import type { Row, SqliteDatabase } from './database';
@@ -54,6 +55,13 @@ export class SqliteTuf implements TufStore {
   async latestTufRoot(applicationId: string): Promise<TufRootRecord | null> {
     const row = this.database.prepare('SELECT * FROM tuf_roots WHERE application_id = ? ORDER BY version DESC LIMIT 1').get(applicationId) as Row | undefined;
     return row ? rootFromRow(row) : null;
+  }
+
+  async listTufRepositoryIds(limit: number, afterApplicationId?: string): Promise<string[]> {
+    requireCount('limit', limit);
+    const rows = this.database.prepare('SELECT application_id FROM tuf_repositories WHERE application_id > ? ORDER BY application_id LIMIT ?')
+      .all(afterApplicationId ?? '', limit) as Row[];
+    return rows.map((row) => row.application_id as string);
   }
 }
 

@@ -65,6 +65,17 @@ describeStoreContract('TUF repositories', (subject) => {
     expect(await store.tuf.latestTufRoot('app_2')).to.deep.equal(root('app_2', 1));
   });
 
+  it('lists the applications with a repository by id, a page after another', async () => {
+    for (const id of ['app_c', 'app_a', 'app_b']) await store.tuf.createTufRepository(repository(id));
+    expect(await store.tuf.listTufRepositoryIds(2)).to.deep.equal(['app_a', 'app_b']);
+    expect(await store.tuf.listTufRepositoryIds(2, 'app_b')).to.deep.equal(['app_c']);
+    expect(await store.tuf.listTufRepositoryIds(2, 'app_c')).to.deep.equal([]);
+    for (const limit of [0, 1.5]) {
+      const refused = await store.tuf.listTufRepositoryIds(limit).then(() => null, (error: unknown) => error);
+      expect(refused, String(limit)).to.be.instanceOf(RangeError);
+    }
+  });
+
   it('of racing uploads of one root version, exactly one is kept', async () => {
     await store.tuf.addTufRoot(root('app_1', 1));
     const outcomes = await Promise.all([1, 2, 3, 4].map((n) => store.tuf.addTufRoot(root('app_1', 2, `{"racer":${n}}`))));
