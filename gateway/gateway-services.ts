@@ -7,6 +7,7 @@ import { AccessTokenService } from './customers/access-token-service';
 import { AdminKeyService } from './admin-keys/admin-key-service';
 import { ApplicationService } from './applications/application-service';
 import { LogoService } from './applications/logo-service';
+import { ReleasePurgeService } from './applications/release-purge-service';
 import { AuditService } from './admin-keys/audit-service';
 import { CustomerService } from './customers/customer-service';
 import { MultipartUploadService } from './uploads/multipart-upload-service';
@@ -34,6 +35,8 @@ export interface GatewayServices {
   applications: ApplicationService;
   logos: LogoService;
   versions: VersionService;
+  /** The purge of a soft-deleted application's releases. */
+  releasePurges: ReleasePurgeService;
   uploads: UploadService;
   multipartUploads: MultipartUploadService;
   customers: CustomerService;
@@ -75,6 +78,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     applications,
     logos: new LogoService(deps.store, deps.storage, applications, deps.logger),
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
+    releasePurges: new ReleasePurgeService(deps.store, config, deps.jobs),
     uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.
     multipartUploads: new MultipartUploadService(deps.store, deps.storage, deps.jobs, applications, {

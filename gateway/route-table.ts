@@ -8,6 +8,7 @@ import { healthRoutes } from './operations/health-routes';
 import { landingRoutes } from './operations/landing-routes';
 import { adminKeyRoutes } from './admin-keys/admin-key-routes';
 import { applicationRoutes } from './applications/application-routes';
+import { releasePurgeRoutes } from './applications/release-purge-routes';
 import { customerRoutes } from './customers/customer-routes';
 import { customerShareLinkRoutes } from './downloads/customer-share-link-routes';
 import { accessTokenRoutes } from './customers/access-token-routes';
@@ -30,6 +31,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   callerRoutes,
   landingRoutes,
   applicationRoutes,
+  releasePurgeRoutes,
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,

@@ -4,6 +4,11 @@ import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
   CHECK_EVENT_RETENTION_DEFAULT_DAYS,
   CHECK_EVENT_RETENTION_MAX_DAYS,
+  RELEASE_PURGE_AFTER_DEFAULT_DAYS,
+  RELEASE_PURGE_AFTER_MAX_DAYS,
+  TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
+  TUF_TIMESTAMP_EXPIRY_MAX_SECONDS,
+  TUF_TIMESTAMP_EXPIRY_MIN_SECONDS,
   MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
   MULTIPART_UPLOAD_MAX_TTL_SECONDS,
   PRESIGNED_URL_MAX_SECONDS,
@@ -56,6 +61,10 @@ export interface Config {
   metricsPort: number;
   /** Days raw update-check events are kept once rolled up (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
   checkEventRetentionDays: number;
+  /** Days a soft-deleted application's published bytes are kept before they may be purged (RELEASE_PURGE_AFTER_DAYS). */
+  releasePurgeAfterDays: number;
+  /** Seconds a signed TUF `timestamp.json` is valid (TUF_TIMESTAMP_EXPIRY); it is signed again before then. */
+  tufTimestampExpirySeconds: number;
   /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
   recordUpdateChecks: boolean;
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
@@ -192,6 +201,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const recordUpdateChecks = parseBoolean(read('RECORD_UPDATE_CHECKS') ?? 'true', 'RECORD_UPDATE_CHECKS', problems);
   const checkEventRetentionDays = parseInteger(read('CHECK_EVENT_RETENTION_DAYS'), CHECK_EVENT_RETENTION_DEFAULT_DAYS, 1,
     CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
+  const releasePurgeAfterDays = parseInteger(read('RELEASE_PURGE_AFTER_DAYS'), RELEASE_PURGE_AFTER_DEFAULT_DAYS, 0,
+    RELEASE_PURGE_AFTER_MAX_DAYS, 'RELEASE_PURGE_AFTER_DAYS', problems);
+  const tufTimestampExpirySeconds = parseInteger(read('TUF_TIMESTAMP_EXPIRY'), TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
+    TUF_TIMESTAMP_EXPIRY_MIN_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, 'TUF_TIMESTAMP_EXPIRY', problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -220,6 +233,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     metricsPort,
     checkEventRetentionDays,
+    releasePurgeAfterDays,
+    tufTimestampExpirySeconds,
     recordUpdateChecks,
   });
 }

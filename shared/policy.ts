@@ -309,3 +309,42 @@ export const ADOPTION_MAX_DAYS = 366;
 export const ADOPTION_DEFAULT_DAYS = 30;
 /** Download statistics name at most this many customers, those with most downloads in the period. */
 export const STATISTICS_TOP_CUSTOMERS = 10;
+
+// Published releases
+
+/**
+ * A soft-deleted application's published bytes are kept at least this many days by default
+ * (RELEASE_PURGE_AFTER_DAYS) before an administrator may purge them: until then it can be restored
+ * with every release it shipped.
+ */
+export const RELEASE_PURGE_AFTER_DEFAULT_DAYS = 90;
+/** The longest RELEASE_PURGE_AFTER_DAYS (ten years). 0 lets a deleted application be purged at once. */
+export const RELEASE_PURGE_AFTER_MAX_DAYS = 3_650;
+
+/** When a soft-deleted application, deleted at `deletedAt`, may have its releases purged, RELEASE_PURGE_AFTER_DAYS being `days`. */
+export function releasePurgeableFrom(deletedAt: Date, days: number): Date {
+  return new Date(deletedAt.getTime() + days * DAY_SECONDS * 1000);
+}
+
+// TUF repositories
+
+/** How long a signed `timestamp.json` is valid by default (TUF_TIMESTAMP_EXPIRY, in seconds): one day. */
+export const TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS = DAY_SECONDS;
+/** The shortest and longest TUF_TIMESTAMP_EXPIRY: one hour to thirty days. */
+export const TUF_TIMESTAMP_EXPIRY_MIN_SECONDS = HOUR_SECONDS;
+export const TUF_TIMESTAMP_EXPIRY_MAX_SECONDS = 30 * DAY_SECONDS;
+/** How long a signed `snapshot.json` is valid: seven days. */
+export const TUF_SNAPSHOT_EXPIRY_SECONDS = 7 * DAY_SECONDS;
+/** How long a signed `targets.json` and each channel's delegated targets role are valid: thirty days. */
+export const TUF_TARGETS_EXPIRY_SECONDS = 30 * DAY_SECONDS;
+/** How long a root made by `bds tuf init` or `bds tuf rotate` is valid by default: one year. */
+export const TUF_ROOT_EXPIRY_DEFAULT_SECONDS = 365 * DAY_SECONDS;
+/**
+ * Online metadata is signed again once less than this share of its lifetime is left, so a client never
+ * meets an expired role while the service runs (a timestamp of one day is signed again after 16 hours).
+ */
+export const TUF_RESIGN_WHEN_LEFT = 1 / 3;
+/** How often the re-signing job looks for online metadata due for signing: every ten minutes (and at each worker start). */
+export const TUF_RESIGN_INTERVAL_MS = 10 * MINUTE_SECONDS * 1000;
+/** Repositories the re-signing job reads per page. */
+export const TUF_RESIGN_PAGE = 100;

@@ -6,6 +6,7 @@ import type { ProcessMetrics } from '../shared/metrics/process-metrics';
 import type { JobQueues } from '../shared/queues/job-queues';
 import type { ObjectStorage } from '../shared/storage/object-storage';
 import type { Store } from '../shared/store/store';
+import type { TufRepositories } from '../shared/tuf/tuf-repositories';
 import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import type { WebhookEvents } from '../shared/webhooks/webhook-events';
 
@@ -24,6 +25,8 @@ export interface WorkerDeps {
   webhooks: WebhookEvents;
   /** Opens endpoints' signing secrets to sign deliveries. */
   signingSecrets: SigningSecrets;
+  /** Applications' TUF repositories: the re-signing job signs their due metadata. */
+  tufRepositories: TufRepositories;
   /** This process's metrics: job durations are recorded by the workers, webhook delivery attempts by deliverWebhook. */
   metrics: ProcessMetrics;
   /**

@@ -8,6 +8,8 @@ import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers }
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
+import { TufRepositories } from '../shared/tuf/tuf-repositories';
+import { TUF_SNAPSHOT_EXPIRY_SECONDS, TUF_TARGETS_EXPIRY_SECONDS } from '../shared/policy';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
 import { SubscribedEventTypes } from '../shared/webhooks/subscribed-event-types';
@@ -164,8 +166,14 @@ export async function launchWorkers(
   await bus.start();
   const catalogChange = <T>(applicationId: string, write: () => Promise<T>) => bus.change([['application', applicationId]], write);
   const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
-  const signingSecrets = new SigningSecrets(webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir));
-  const deps: WorkerDeps = { config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets };
+  const secretKey = webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir);
+  const signingSecrets = new SigningSecrets(secretKey);
+  const tufRepositories = new TufRepositories(core.store, secretKey, config.channels, {
+    targets: TUF_TARGETS_EXPIRY_SECONDS, snapshot: TUF_SNAPSHOT_EXPIRY_SECONDS, timestamp: config.tufTimestampExpirySeconds,
+  });
+  const deps: WorkerDeps = {
+    config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
+  };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.
   const stopReporting = [core.metrics.reportQueueDepths(() => jobs.depths()), core.metrics.reportRollupLag(() => core.store.activity.oldestUncountedEventAt())];

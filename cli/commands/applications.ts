@@ -5,7 +5,7 @@ import { LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication } from '../http/responses';
+import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication, ReleasePurge } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
@@ -95,7 +95,7 @@ function logoCommand(): Command {
 }
 
 export function applicationsCommand(): Command {
-  const command = new Command('applications').alias('apps').description('Applications: list, create, show, update, delete, restore, logo');
+  const command = new Command('applications').alias('apps').description('Applications: list, create, show, update, delete, restore, purge, logo');
 
   withPageOptions(
     command.command('list').description('List applications, oldest first')
@@ -172,6 +172,15 @@ export function applicationsCommand(): Command {
     .action(action(async (context, applicationId: string) => {
       const { data } = await context.client().post<ApplicationRecord>(`${application(applicationId)}/restore`);
       context.output.result(data, () => context.output.record(printable(data)));
+    }));
+
+  command.command('purge <applicationId>')
+    .description("Purge a soft-deleted application's releases (bytes, versions, files) once RELEASE_PURGE_AFTER_DAYS have passed since its deletion; it can no longer be restored")
+    .requiredOption('--confirm <applicationId>', 'the application id again: a purge cannot be undone')
+    .action(action(async (context, applicationId: string, options: { confirm: string }) => {
+      if (options.confirm !== applicationId) throw new UsageError(`--confirm must repeat the application id (${applicationId}): a purge cannot be undone`);
+      const { data } = await context.client().post<ReleasePurge>(`${application(applicationId)}/purge`);
+      context.output.result(data, () => context.output.line(`${data.message} (purge started ${data.purgeStartedAt})`));
     }));
 
   command.addCommand(logoCommand());

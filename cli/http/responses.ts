@@ -13,6 +13,7 @@ import type {
   deletedApplicationResponse,
 } from '../../shared/contract/applications';
 import type { auditPageResponse } from '../../shared/contract/audit';
+import type { releasePurgeResponse } from '../../shared/contract/release-purges';
 import type { paginationResponse } from '../../shared/contract/common';
 import type {
   apiKeyListResponse,
@@ -52,6 +53,7 @@ export type ApplicationRecord = z.infer<typeof applicationResponse>;
 export type ApplicationWithVersions = z.infer<typeof applicationWithVersionsResponse>;
 export type ApplicationList = z.infer<typeof applicationListResponse>;
 export type DeletedApplication = z.infer<typeof deletedApplicationResponse>;
+export type ReleasePurge = z.infer<typeof releasePurgeResponse>;
 
 /** A file as a version lists it. */
 export type VersionFile = z.infer<typeof fileResponse>;

@@ -109,6 +109,7 @@ export class ApplicationService {
     if (restored) return restored;
     const existing = await this.store.applications.getApplication(applicationId);
     if (existing) throw conflict(`application ${applicationId} is not deleted`);
+    if (await this.store.applications.releasePurgeStartedAt(applicationId)) throw conflict(`application ${applicationId} had its releases purged: it cannot be restored`);
     throw notFound(`application ${applicationId} not found`);
   }
 

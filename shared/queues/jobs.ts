@@ -8,6 +8,7 @@ import {
   JOB_RETRY_BASE_MS,
   ROLLUP_INTERVAL_MS,
   SHARE_LINK_PURGE_INTERVAL_MS,
+  TUF_RESIGN_INTERVAL_MS,
   UPLOAD_SESSION_SWEEP_INTERVAL_MS,
   VERIFY_UPLOAD_ATTEMPTS,
   WEBHOOK_DELIVERY_ATTEMPTS,
@@ -55,6 +56,16 @@ export interface JobPayloads {
    * request names the key: one that no longer verifies records why and stops being offered.
    */
   'recheck-update-signatures': { applicationId: string };
+  /**
+   * Delete the bytes, then the version and file records, of a soft-deleted application whose purge
+   * an administrator started (`actor`, by request `requestId`); recorded in the audit log when done.
+   */
+  'purge-application-releases': { applicationId: string; actor: string; requestId: string };
+  /**
+   * Sign again the TUF metadata that is due: every application's `timestamp.json` (and any other online
+   * role) before it expires (TUF_TIMESTAMP_EXPIRY), and whatever the published files changed.
+   */
+  'resign-tuf-metadata': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;
@@ -117,6 +128,19 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   },
   // Hashes the MAIN files the signatures sign, so it runs beside the digest backfill, apart from uploads.
   'recheck-update-signatures': { queue: 'maintenance' },
+  // One purge of an application at a time; not kept once it ends, so a repeated request runs it again
+  // (one that failed, or a purge some bytes of which a store outage left behind).
+  'purge-application-releases': {
+    queue: 'maintenance',
+    options: ({ applicationId }) => ({ jobId: `purge-application-releases-${applicationId}`, removeOnComplete: true, removeOnFail: true }),
+  },
+  // Recurring, and at each worker start so a service that was down signs before clients see an expired timestamp.
+  'resign-tuf-metadata': {
+    queue: 'maintenance',
+    everyMs: TUF_RESIGN_INTERVAL_MS,
+    options: () => ({ jobId: 'resign-tuf-metadata', removeOnComplete: true, removeOnFail: true }),
+    atWorkerStart: {},
+  },
 };
 
 export interface RecurringJob {

@@ -536,3 +536,40 @@ export interface CustomerAdoption {
   customerId: string;
   versions: { version: string; lastReportedAt: Date }[];
 }
+
+/** An online key of an application's TUF repository: the private half sealed, never stored in plain text. */
+export interface TufStoredKey {
+  keyId: string;
+  /** The raw ed25519 public key, hex. */
+  publicKey: string;
+  /** The PKCS#8 private key, sealed (shared/secrets.ts `sealSecret`) under the key sealing service secrets. */
+  sealedPrivateKey: string;
+}
+
+/** The online metadata of a TUF repository, each document as the exact bytes served. */
+export interface TufOnlineDocuments {
+  targets: string;
+  /** Channel name → its delegated targets role. */
+  channels: Record<string, string>;
+  snapshot: string;
+  timestamp: string;
+}
+
+/** An application's TUF repository: the service's online keys and the online metadata it last signed. */
+export interface TufRepositoryRecord {
+  applicationId: string;
+  keys: { targets: TufStoredKey; snapshot: TufStoredKey; timestamp: TufStoredKey };
+  /** Null until the vendor's first root is uploaded and the online roles are first signed. */
+  metadata: TufOnlineDocuments | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A root of an application's TUF repository as the vendor signed and uploaded it. */
+export interface TufRootRecord {
+  applicationId: string;
+  version: number;
+  /** The signed root, the exact bytes served as `{version}.root.json`. */
+  document: string;
+  createdAt: Date;
+}

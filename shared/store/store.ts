@@ -35,6 +35,9 @@ import type {
   WebhookOutboxEntry,
   WebhookOutboxPosition,
   LicenceAcceptance,
+  TufOnlineDocuments,
+  TufRepositoryRecord,
+  TufRootRecord,
 } from './models';
 
 export interface Page<T> {
@@ -149,6 +152,23 @@ export type AccessTokenPatch = Partial<Omit<AccessToken, 'tokenId' | 'customerId
 export interface LogoReplacement {
   application: Application;
   previous: ApplicationLogo | null;
+}
+
+/**
+ * What startReleasePurge did. `started`: the application is marked for the purge of its releases
+ * (`startedAt`: when it first was; a repeat keeps it) and can no longer be restored. `not-deleted`:
+ * it is live. `too-recent`: it was deleted after `deletedBefore`. `not-found`: no such application.
+ * Only `started` wrote anything.
+ */
+export type ReleasePurgeStart =
+  | { outcome: 'started'; application: Application; startedAt: Date }
+  | { outcome: 'not-deleted' | 'too-recent'; application: Application }
+  | { outcome: 'not-found' };
+
+/** What deletePurgedReleases removed: the application's version and file records. */
+export interface PurgedReleases {
+  versions: number;
+  files: number;
 }
 
 /** What deleteCustomer did: the customer as it was, and how many of its records were revoked or anonymised. */
@@ -266,7 +286,7 @@ export interface ApplicationStore {
   updateApplication(applicationId: string, patch: ApplicationPatch, at: Date): Promise<Application | null>;
   /** Soft delete; null when the application is unknown or already deleted. */
   softDeleteApplication(applicationId: string, at: Date): Promise<Application | null>;
-  /** Undo a soft delete; null when the application is unknown or not deleted. */
+  /** Undo a soft delete; null when the application is unknown, not deleted, or its releases' purge has started. */
   restoreApplication(applicationId: string, at: Date): Promise<Application | null>;
   /**
    * Adds one customer to a live application's customers, or removes one, in one write that leaves the
@@ -287,6 +307,14 @@ export interface ApplicationStore {
    * Null when no live application has that id.
    */
   replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null>;
+  /**
+   * Marks a soft-deleted application, deleted at or before `deletedBefore`, for the purge of its
+   * releases, in one conditional write (see ReleasePurgeStart); from then on it is never restored.
+   * The mark is not part of the application record: releasePurgeStartedAt reads it.
+   */
+  startReleasePurge(applicationId: string, deletedBefore: Date, at: Date): Promise<ReleasePurgeStart>;
+  /** When the purge of the application's releases started, or null when it has not (or no such application). */
+  releasePurgeStartedAt(applicationId: string): Promise<Date | null>;
   /** The customer's acceptance of that revision of the application's licence, or null. */
   getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
 }
@@ -346,9 +374,23 @@ export interface VersionStore {
    * conditional on the file's status, after reading the version's).
    */
   deleteFile(fileId: string): Promise<FileDeletion>;
-  /** Moves a file between statuses; only from `from`. Failed files stop reserving their name and MAIN slot. */
+  /**
+   * Deletes every version and file record of an application whose releases' purge has started
+   * (startReleasePurge), whatever their status: the only way a published file's record goes. Null,
+   * nothing deleted, when its purge has not started. Its bytes are the caller's to delete first.
+   */
+  deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null>;
+  /**
+   * Moves a pending file to `to`; only from `from`, and only from `pending` (null otherwise, nothing
+   * written): an available file's status and checksum are never changed here (publishFile makes a file
+   * available; a published file's bytes and digests never change), a failed one stays failed. Failed
+   * files stop reserving their name and MAIN slot.
+   */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
-  /** Records digests computed from the file's bytes (updatedAt stays: the file did not change); null when unknown. */
+  /**
+   * Records digests computed from the file's bytes where the file has none (updatedAt stays: the file
+   * did not change): a digest already recorded is never replaced. Null when unknown.
+   */
   setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null>;
   /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;
@@ -555,6 +597,29 @@ export interface AuditStore {
   listAuditEntries(query: AuditQuery): Promise<AuditEntry[]>;
 }
 
+/** Applications' TUF repositories: online keys, the vendor's roots, the online metadata last signed. */
+export interface TufStore {
+  /** Keeps a new repository; when the application has one already, answers that one unchanged (the first keys stay). */
+  createTufRepository(record: TufRepositoryRecord): Promise<TufRepositoryRecord>;
+  findTufRepository(applicationId: string): Promise<TufRepositoryRecord | null>;
+  /**
+   * Replaces the online metadata when the stored timestamp document is still `expectedTimestamp` (null:
+   * none signed yet), so of two signers racing one wins and the other signs again from what won; false
+   * when it was not (or the repository does not exist).
+   */
+  replaceTufMetadata(applicationId: string, expectedTimestamp: string | null, metadata: TufOnlineDocuments, at: Date): Promise<boolean>;
+  /**
+   * Keeps a root when its version is the next one: 1 for the first, else the latest kept plus one.
+   * False otherwise (a root of that version is kept already, or one before it is missing); a root is never replaced.
+   */
+  addTufRoot(root: TufRootRecord): Promise<boolean>;
+  findTufRoot(applicationId: string, version: number): Promise<TufRootRecord | null>;
+  /** The root of the highest version kept, or null. */
+  latestTufRoot(applicationId: string): Promise<TufRootRecord | null>;
+  /** Applications with a repository, by id, those after `afterApplicationId`: what the re-signing job walks. */
+  listTufRepositoryIds(limit: number, afterApplicationId?: string): Promise<string[]>;
+}
+
 /**
  * The store: one port per concern, each reached by its name (`store.versions.publishFile(...)`).
  * A call that finds the database unable to serve rejects with DependencyUnavailableError.
@@ -571,6 +636,7 @@ export interface Store {
   readonly adoption: AdoptionStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
+  readonly tuf: TufStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

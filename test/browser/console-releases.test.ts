@@ -111,6 +111,12 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.getByRole('button', { name: 'Delete application' }).click();
     await page.getByRole('button', { name: 'Restore application' }).waitFor();
     expect((await app.http.get('/v1/management/applications/notes-app')).status).to.equal(404);
+    // Deleted moments ago: its releases are kept for RELEASE_PURGE_AFTER_DAYS, so a purge is refused in words.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Purge releases' }).click();
+    await page.getByText(/was deleted less than 90 days ago: its releases may be purged from/).waitFor();
+    await checkAndPhotograph(page, 'console-application-purge-refused');
+    expect(await app.core.store.applications.releasePurgeStartedAt('notes-app')).to.equal(null);
     await page.getByRole('button', { name: 'Restore application' }).click();
     await page.getByRole('button', { name: 'Delete application' }).waitFor();
     expect((await app.http.get('/v1/management/applications/notes-app')).status).to.equal(200);

@@ -128,6 +128,14 @@ describe('bds CLI', function () {
       expect((await admin.run(['apps', 'show', applicationId, '--json'])).code).to.equal(1);
       expect(jsonOf(await admin.run(['apps', 'show', applicationId, '--include-deleted', '--json']))).to.include({ isActive: false });
 
+      // Deleted moments ago: within RELEASE_PURGE_AFTER_DAYS, its releases are kept (and a purge asks for the id again).
+      const unconfirmed = await admin.run(['apps', 'purge', applicationId, '--confirm', 'other', '--json']);
+      expect(unconfirmed.code).to.equal(2);
+      const early = await admin.run(['apps', 'purge', applicationId, '--confirm', applicationId, '--json']);
+      expect(early.code).to.equal(1);
+      expect(errorOf(early)).to.include({ status: 409 });
+      expect(String(errorOf(early).message)).to.match(/less than 90 days ago/);
+
       const restored = jsonOf(await admin.run(['apps', 'restore', applicationId, '--json']));
       expect(restored).to.include({ applicationId, isActive: true, deletedAt: null });
 

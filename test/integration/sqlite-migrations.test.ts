@@ -5,7 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { versionOrderKey } from '../../shared/releases/version-order';
 import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
-import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
+import { CHECK_WINDOWS_SCHEMA_VERSION, FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 import { readStoredChecks } from '../../shared/store/sqlite/check-windows';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
 import { application, at, checkEvent, downloadEvent as event, file, shareLink, uploadSession, version as versionRecord } from '../support/records';
@@ -213,7 +213,7 @@ describe('SQLite store opening a database that kept a row per update check', () 
   it('keeps every check with its number, and the rollup goes on from where it stopped', async () => {
     // As the release before the windows left it: checks 1 to 3 rolled up, 6 and 7 not (4 and 5 purged or never stored).
     const db = new Database(databaseFile());
-    migrateSchema(db, DEFAULT_STORE_OPTIONS, SCHEMA_VERSION - 1);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, CHECK_WINDOWS_SCHEMA_VERSION - 1);
     const insert = db.prepare(
       `INSERT INTO check_events (seq, event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
        VALUES (?, ?, 'app_1', 'cust_1', 'tauri', 'linux', 'x64', 'stable', ?, ?, ?, ?, ?)`,

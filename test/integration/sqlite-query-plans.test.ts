@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../shared/store/sqlite/sqlite-store';
-import { at, webhookDelivery, webhookEndpoint } from '../support/records';
+import { application, at, webhookDelivery, webhookEndpoint } from '../support/records';
 
 describe('SQLite store: customer search and share link listing', () => {
   it('reach their rows through indexes, never a scan of the whole table', async () => {
@@ -56,6 +56,32 @@ describe('SQLite store: webhook statements', () => {
         // with a condition reaches its rows through a key (SEARCH), never by reading every row (SCAN).
         const scans = plan.filter((detail) => (/\bWHERE\b/.test(sql) ? /^SCAN /.test(detail) : /^SCAN \w+$/.test(detail)));
         expect(scans, `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite store: the purge of releases and the digests of files', () => {
+  it('reach their rows through keys and indexes, never a scan of a whole table', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      await store.applications.createApplication(application('app_1'));
+      await store.applications.softDeleteApplication('app_1', at(1));
+      await store.applications.startReleasePurge('app_1', at(1), at(2));
+      await store.applications.releasePurgeStartedAt('app_1');
+      await store.applications.restoreApplication('app_1', at(3));
+      await store.versions.setFileDigests('f_1', { sha512: 'ZGlnZXN0', sha1: '0a'.repeat(20) });
+      await store.versions.deletePurgedReleases('app_1');
+
+      const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
+      const purgeStatements = [...statements.keys()].filter((sql) => /release_purge_started_at|DELETE FROM (files|versions) WHERE application_id = \?$|COALESCE\(sha512/.test(sql.trim()));
+      expect(purgeStatements.length).to.be.at.least(6);
+      for (const sql of purgeStatements) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        expect(plan.filter((detail) => /^SCAN /.test(detail)), `${sql}\n${plan.join('\n')}`).to.deep.equal([]);
       }
     } finally {
       await store.close();

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
+import { RELEASE_PURGE_AFTER_DEFAULT_DAYS, RELEASE_PURGE_AFTER_MAX_DAYS, TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, TUF_TIMESTAMP_EXPIRY_MIN_SECONDS } from '../../shared/policy';
 import { Config, ConfigError, DEFAULT_METRICS_PORT, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
 import { defaultHashingThreads } from '../../shared/hashing-threads/hashing-threads';
 import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
@@ -316,6 +317,31 @@ describe('loadConfig', () => {
     it('refuses a port that is not one', () => {
       expectRefused({ METRICS_PORT: '70000' }, 'METRICS_PORT');
       expectRefused({ METRICS_PORT: 'metrics' }, 'METRICS_PORT');
+    });
+  });
+
+  describe('the retention of a deleted application\'s releases', () => {
+    it(`keeps them ${RELEASE_PURGE_AFTER_DEFAULT_DAYS} days unless RELEASE_PURGE_AFTER_DAYS says otherwise (0: purgeable at once)`, () => {
+      expect(loadConfig({}).releasePurgeAfterDays).to.equal(RELEASE_PURGE_AFTER_DEFAULT_DAYS);
+      expect(loadConfig({ RELEASE_PURGE_AFTER_DAYS: '30' }).releasePurgeAfterDays).to.equal(30);
+      expect(loadConfig({ RELEASE_PURGE_AFTER_DAYS: '0' }).releasePurgeAfterDays).to.equal(0);
+    });
+
+    it('refuses a number of days that is not a whole number from 0 to the largest', () => {
+      for (const days of ['-1', '1.5', 'forever', String(RELEASE_PURGE_AFTER_MAX_DAYS + 1)]) expectRefused({ RELEASE_PURGE_AFTER_DAYS: days }, 'RELEASE_PURGE_AFTER_DAYS');
+    });
+  });
+
+  describe('the lifetime of a TUF timestamp', () => {
+    it(`signs timestamp.json for ${TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS} seconds unless TUF_TIMESTAMP_EXPIRY says otherwise`, () => {
+      expect(loadConfig({}).tufTimestampExpirySeconds).to.equal(TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS);
+      expect(loadConfig({ TUF_TIMESTAMP_EXPIRY: '7200' }).tufTimestampExpirySeconds).to.equal(7200);
+    });
+
+    it('refuses a lifetime that is not a whole number of seconds from an hour to thirty days', () => {
+      for (const seconds of ['0', '60', String(TUF_TIMESTAMP_EXPIRY_MIN_SECONDS - 1), String(TUF_TIMESTAMP_EXPIRY_MAX_SECONDS + 1), '1.5', '1d']) {
+        expectRefused({ TUF_TIMESTAMP_EXPIRY: seconds }, 'TUF_TIMESTAMP_EXPIRY');
+      }
     });
   });
 });

@@ -34,11 +34,17 @@ describe('job table', () => {
       { name: 'purge-check-events', everyMs: 3_600_000 },
       { name: 'purge-webhook-deliveries', everyMs: 3_600_000 },
       { name: 'relay-webhook-outbox', everyMs: 5_000 },
+      { name: 'resign-tuf-metadata', everyMs: 600_000 },
     ]);
   });
 
   it('adds the SHA-512 backfill at every worker start, one run at a time, not kept once it ends', () => {
-    expect(START_UP_JOBS).to.deep.equal([{ name: 'backfill-file-digests', data: {} }]);
+    expect(START_UP_JOBS).to.deep.include({ name: 'backfill-file-digests', data: {} });
     expect(JOBS['backfill-file-digests'].options?.({})).to.include({ jobId: 'backfill-file-digests', removeOnComplete: true, removeOnFail: true });
+  });
+
+  it('re-signs TUF metadata at every worker start too, one run at a time', () => {
+    expect(START_UP_JOBS).to.deep.equal([{ name: 'backfill-file-digests', data: {} }, { name: 'resign-tuf-metadata', data: {} }]);
+    expect(JOBS['resign-tuf-metadata'].options?.({})).to.include({ jobId: 'resign-tuf-metadata', removeOnComplete: true, removeOnFail: true });
   });
 });

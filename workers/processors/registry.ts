@@ -1,7 +1,9 @@
 import type { FailureHandlerRegistry, ProcessorRegistry } from '../processor';
 import { backfillFileDigests } from './backfill-file-digests';
 import { expireUploadSessions } from './expire-upload-sessions';
+import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
+import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
 import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
@@ -22,6 +24,8 @@ export const PROCESSORS: ProcessorRegistry = {
   'relay-webhook-outbox': relayWebhookOutbox,
   'backfill-file-digests': backfillFileDigests,
   'recheck-update-signatures': recheckUpdateSignatures,
+  'purge-application-releases': purgeApplicationReleases,
+  'resign-tuf-metadata': resignTufMetadata,
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import { requirePage } from '../bounds';
 import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore } from '../store';
+import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
 import { toApplication } from './records';
@@ -111,7 +111,25 @@ export class MongoApplications implements ApplicationStore {
   }
 
   async restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
-    return this.change({ applicationId, deletedAt: { $ne: null } }, { deletedAt: null, updatedAt: at });
+    return this.change({ applicationId, deletedAt: { $ne: null }, releasePurgeStartedAt: null }, { deletedAt: null, updatedAt: at });
+  }
+
+  async startReleasePurge(applicationId: string, deletedBefore: Date, at: Date): Promise<ReleasePurgeStart> {
+    // The check and the mark in one conditional update: a restore between them is impossible.
+    await this.models.applications.updateOne(
+      { applicationId, deletedAt: { $ne: null, $lte: deletedBefore }, releasePurgeStartedAt: null },
+      { $set: { releasePurgeStartedAt: at } },
+    );
+    const doc = await this.models.applications.findOne({ applicationId }).lean<ApplicationDoc>();
+    if (!doc) return { outcome: 'not-found' };
+    const application = toApplication(doc);
+    if (doc.releasePurgeStartedAt) return { outcome: 'started', application, startedAt: doc.releasePurgeStartedAt };
+    return { outcome: application.deletedAt === null ? 'not-deleted' : 'too-recent', application };
+  }
+
+  async releasePurgeStartedAt(applicationId: string): Promise<Date | null> {
+    const doc = await this.models.applications.findOne({ applicationId }, { releasePurgeStartedAt: 1 }).lean<ApplicationDoc>();
+    return doc?.releasePurgeStartedAt ?? null;
   }
 
   /** Sets fields on the application matching `filter`, atomically; null when none matches. */

@@ -5,6 +5,7 @@ import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-link
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, licenceAcceptanceSchema, versionSchema } from './schemas/catalog';
+import { tufRepositorySchema, tufRootSchema } from './schemas/tuf';
 import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
 /** The store's models, bound to one dedicated connection rather than mongoose's global default. */
@@ -32,6 +33,8 @@ export function bindModels(connection: Connection) {
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),
+    tufRepositories: connection.model('TufRepository', tufRepositorySchema),
+    tufRoots: connection.model('TufRoot', tufRootSchema),
   };
 }
 

@@ -3,7 +3,7 @@ import { DependencyUnavailableError } from '../../errors';
 import { guardPort } from '../outage-guard';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { MongoAccessTokens } from './access-tokens';
@@ -12,6 +12,7 @@ import { MongoActivity } from './activity';
 import { MongoAdoption } from './adoption';
 import { MongoApplications } from './applications';
 import { MongoAudit } from './audit';
+import { MongoTuf } from './tuf';
 import { openConnection } from './connection';
 import { bindModels } from './models';
 import { MongoShareLinks } from './share-links';
@@ -37,6 +38,7 @@ export class MongoStore implements Store {
   readonly adoption: AdoptionStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
+  readonly tuf: TufStore;
 
   private constructor(private readonly connection: Connection, options: StoreOptions) {
     const models = bindModels(connection);
@@ -50,6 +52,7 @@ export class MongoStore implements Store {
     this.adoption = guardPort(new MongoAdoption(models), translateUnavailable);
     this.webhooks = guardPort(new MongoWebhooks(models), translateUnavailable);
     this.audit = guardPort(new MongoAudit(models), translateUnavailable);
+    this.tuf = guardPort(new MongoTuf(models), translateUnavailable);
   }
 
   /**

@@ -8,6 +8,7 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
+  PurgedReleases,
   FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
@@ -163,7 +164,18 @@ export class MongoVersionsAndFiles implements VersionStore {
     return deleted.deletedCount === 1 ? { outcome: 'deleted', file } : this.deleteFile(fileId);
   }
 
+  async deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null> {
+    // The mark is never removed once set, so deleting after reading it cannot race a restore.
+    const marked = await this.models.applications.exists({ applicationId, releasePurgeStartedAt: { $ne: null } });
+    if (!marked) return null;
+    const files = await this.models.files.deleteMany({ applicationId });
+    const versions = await this.models.versions.deleteMany({ applicationId });
+    return { versions: versions.deletedCount, files: files.deletedCount };
+  }
+
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
+    // Only a pending file moves: an available one is published bytes, a failed one is settled.
+    if (from !== 'pending') return null;
     const set = { status: to, live: isLive(to), updatedAt: at, ...(checksum === null ? {} : { checksum }) };
     const doc = await guardDuplicates(this.models.files, () =>
       this.models.files.findOneAndUpdate({ fileId, status: from }, { $set: set }, { new: true }).lean<FileDoc>(),
@@ -172,8 +184,10 @@ export class MongoVersionsAndFiles implements VersionStore {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const doc = await this.models.files.findOneAndUpdate({ fileId }, { $set: { sha512: digests.sha512, sha1: digests.sha1 } }, { new: true }).lean<FileDoc>();
-    return doc ? toFile(doc) : null;
+    // Fills in what is missing, each digest conditionally on its absence: a recorded digest is never replaced.
+    await this.models.files.updateOne({ fileId, sha512: null }, { $set: { sha512: digests.sha512 } });
+    await this.models.files.updateOne({ fileId, sha1: null }, { $set: { sha1: digests.sha1 } });
+    return this.getFile(fileId);
   }
 
   async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {

@@ -1,6 +1,6 @@
 import { requirePage } from '../bounds';
 import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
-import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore } from '../store';
+import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { Row, SqliteDatabase } from './database';
 import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, toMillis } from './rows';
 
@@ -135,8 +135,27 @@ export class SqliteApplications implements ApplicationStore {
   }
 
   async restoreApplication(applicationId: string, at: Date): Promise<Application | null> {
-    const result = this.database.prepare('UPDATE applications SET deleted_at = NULL, updated_at = ? WHERE application_id = ? AND deleted_at IS NOT NULL')
+    const result = this.database.prepare('UPDATE applications SET deleted_at = NULL, updated_at = ? WHERE application_id = ? AND deleted_at IS NOT NULL AND release_purge_started_at IS NULL')
       .run(at.getTime(), applicationId);
     return result.changes ? this.getApplication(applicationId) : null;
   }
+
+  async startReleasePurge(applicationId: string, deletedBefore: Date, at: Date): Promise<ReleasePurgeStart> {
+    // The check and the mark in one statement: a restore between them is impossible.
+    this.database.write(() => this.database.prepare(
+      `UPDATE applications SET release_purge_started_at = ?
+       WHERE application_id = ? AND deleted_at IS NOT NULL AND deleted_at <= ? AND release_purge_started_at IS NULL`,
+    ).run(at.getTime(), applicationId, deletedBefore.getTime()));
+    const row = this.database.prepare('SELECT * FROM applications WHERE application_id = ?').get(applicationId) as Row | undefined;
+    if (!row) return { outcome: 'not-found' };
+    const application = applicationFromRow(row);
+    if (row.release_purge_started_at !== null) return { outcome: 'started', application, startedAt: new Date(row.release_purge_started_at as number) };
+    return { outcome: application.deletedAt === null ? 'not-deleted' : 'too-recent', application };
+  }
+
+  async releasePurgeStartedAt(applicationId: string): Promise<Date | null> {
+    const row = this.database.prepare('SELECT release_purge_started_at FROM applications WHERE application_id = ?').get(applicationId) as Row | undefined;
+    return typeof row?.release_purge_started_at === 'number' ? new Date(row.release_purge_started_at) : null;
+  }
+
 }

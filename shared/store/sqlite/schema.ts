@@ -610,6 +610,35 @@ const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 type Migration = (db: Database.Database, options: StoreOptions) => void;
 
+/**
+ * When the purge of a soft-deleted application's releases started (null: not started). Kept beside
+ * the application, not in its record: a marked application is never restored.
+ */
+const RELEASE_PURGES = `
+ALTER TABLE applications ADD COLUMN release_purge_started_at INTEGER;
+`;
+
+/**
+ * Applications' TUF repositories: the online keys (private halves sealed) and the online metadata last
+ * signed, one row per application; the roots the vendor uploaded, one row per version.
+ */
+const TUF_REPOSITORIES = `
+CREATE TABLE tuf_repositories (
+  application_id TEXT PRIMARY KEY,
+  online_keys TEXT NOT NULL,
+  metadata TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE tuf_roots (
+  application_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  document TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (application_id, version)
+) WITHOUT ROWID;
+`;
+
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
@@ -637,9 +666,13 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(APPLICATION_LOGOS),
   (db) => db.exec(ACCEPTANCES_BY_CUSTOMER),
   checkWindows,
+  (db) => db.exec(RELEASE_PURGES),
+  (db) => db.exec(TUF_REPOSITORIES),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+/** The schema version the check windows' migration brings a database to. */
+export const CHECK_WINDOWS_SCHEMA_VERSION = MIGRATIONS.indexOf(checkWindows) + 1;
 
 /**
  * Brings the database to SCHEMA_VERSION: the migrations it lacks, in one IMMEDIATE transaction, so

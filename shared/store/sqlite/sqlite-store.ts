@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { guardPort } from '../outage-guard';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
@@ -13,6 +13,7 @@ import { SqliteActivity } from './activity';
 import { SqliteAdoption } from './adoption';
 import { SqliteApplications } from './applications';
 import { SqliteAudit } from './audit';
+import { SqliteTuf } from './tuf';
 import { BackgroundWriter } from './background-writer';
 import { applyConnectionSettings } from './connection';
 import { SqliteDatabase } from './database';
@@ -41,6 +42,7 @@ export class SqliteStore implements Store {
   readonly adoption: AdoptionStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
+  readonly tuf: TufStore;
   private readonly db: Database.Database;
   /** Event writes, folds and checkpoints, off the event loop. */
   private readonly background: BackgroundWriter;
@@ -62,6 +64,7 @@ export class SqliteStore implements Store {
     this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate);
     this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);
     this.audit = guardPort(new SqliteAudit(this.database), translate);
+    this.tuf = guardPort(new SqliteTuf(this.database), translate);
   }
 
   async ping(): Promise<void> {

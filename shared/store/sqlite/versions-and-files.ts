@@ -6,6 +6,7 @@ import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../model
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
+  PurgedReleases,
   FileDeletion, FileDigestUpdate, FilePublication, FilePublicationResult, VersionDeletion, VersionFilter, VersionPatch, VersionStore, VersionTransition,
   VersionUpsert,
 } from '../store';
@@ -159,7 +160,21 @@ export class SqliteVersionsAndFiles implements VersionStore {
     return remove.immediate();
   }
 
+  async deletePurgedReleases(applicationId: string): Promise<PurgedReleases | null> {
+    // The mark is checked in the transaction that deletes: it is never removed once set.
+    const remove = this.database.db.transaction((): PurgedReleases | null => {
+      const marked = this.database.prepare('SELECT 1 FROM applications WHERE application_id = ? AND release_purge_started_at IS NOT NULL').get(applicationId);
+      if (!marked) return null;
+      const files = this.database.prepare('DELETE FROM files WHERE application_id = ?').run(applicationId).changes;
+      const versions = this.database.prepare('DELETE FROM versions WHERE application_id = ?').run(applicationId).changes;
+      return { versions, files };
+    });
+    return remove.immediate();
+  }
+
   async setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null> {
+    // Only a pending file moves: an available one is published bytes, a failed one is settled.
+    if (from !== 'pending') return null;
     const result = this.database.write(() =>
       this.database.prepare('UPDATE files SET status = ?, live = ?, checksum = COALESCE(?, checksum), updated_at = ? WHERE file_id = ? AND status = ?')
         .run(to, isLive(to), checksum, at.getTime(), fileId, from));
@@ -167,7 +182,9 @@ export class SqliteVersionsAndFiles implements VersionStore {
   }
 
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
-    const result = this.database.prepare('UPDATE files SET sha512 = ?, sha1 = ? WHERE file_id = ?').run(digests.sha512, digests.sha1, fileId);
+    // Fills in what is missing; a recorded digest is never replaced.
+    const result = this.database.write(() => this.database.prepare('UPDATE files SET sha512 = COALESCE(sha512, ?), sha1 = COALESCE(sha1, ?) WHERE file_id = ?')
+      .run(digests.sha512, digests.sha1, fileId));
     return result.changes ? this.getFile(fileId) : null;
   }
 

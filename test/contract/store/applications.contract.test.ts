@@ -136,6 +136,33 @@ describeStoreContract('applications', (subject) => {
     expect(await store.applications.restoreApplication('app_1', at(4))).to.equal(null);
   });
 
+  describe('the purge of a deleted application\'s releases', () => {
+    it('starts only for an application deleted at or before the cutoff, once, and writes nothing otherwise', async () => {
+      const app = application('app_1');
+      await store.applications.createApplication(app);
+      expect(await store.applications.startReleasePurge('app_unknown', at(10), at(11))).to.deep.equal({ outcome: 'not-found' });
+      expect(await store.applications.startReleasePurge('app_1', at(10), at(11))).to.deep.equal({ outcome: 'not-deleted', application: app });
+      const deleted = await store.applications.softDeleteApplication('app_1', at(5));
+      expect(await store.applications.startReleasePurge('app_1', at(4), at(11))).to.deep.equal({ outcome: 'too-recent', application: deleted });
+      expect(await store.applications.releasePurgeStartedAt('app_1')).to.equal(null);
+      expect(await store.applications.startReleasePurge('app_1', at(5), at(12))).to.deep.equal({ outcome: 'started', application: deleted, startedAt: at(12) });
+      // A repeat keeps the first mark; the application record itself is unchanged.
+      expect(await store.applications.startReleasePurge('app_1', at(20), at(13))).to.deep.equal({ outcome: 'started', application: deleted, startedAt: at(12) });
+      expect(await store.applications.releasePurgeStartedAt('app_1')).to.deep.equal(at(12));
+      expect(await store.applications.releasePurgeStartedAt('app_unknown')).to.equal(null);
+      expect(await store.applications.getApplication('app_1', { includeDeleted: true })).to.deep.equal(deleted);
+    });
+
+    it('never restores an application whose purge has started', async () => {
+      await store.applications.createApplication(application('app_1'));
+      const deleted = await store.applications.softDeleteApplication('app_1', at(1));
+      await store.applications.startReleasePurge('app_1', at(1), at(2));
+      expect(await store.applications.restoreApplication('app_1', at(3))).to.equal(null);
+      expect(await store.applications.getApplication('app_1', { includeDeleted: true })).to.deep.equal(deleted);
+      expect(await store.applications.getApplication('app_1')).to.equal(null);
+    });
+  });
+
   it('updates only the fields a patch sets, and always updatedAt', async () => {
     const app = application('app_1', { description: 'Old', tags: ['a'], customerIds: ['cust_1'] });
     await store.applications.createApplication(app);

@@ -5,7 +5,7 @@ import type { Platform } from '../../../shared/releases/platforms';
 import { newestFirst } from '../../../shared/releases/version-order';
 import type { FileRecord, Version } from '../../../shared/store/models';
 import type { Store, VersionTransition } from '../../../shared/store/store';
-import { at, file, version as versionRecord } from '../../support/records';
+import { application as applicationRecord, at, file, version as versionRecord } from '../../support/records';
 import { rejectionOf } from '../../support/rejection';
 import { expectDuplicate, versionNames } from '../../support/store-expectations';
 import { describeStoreContract } from './harness';
@@ -309,7 +309,9 @@ describeStoreContract('versions and files', (subject) => {
     it('holds one live MAIN file per platform and arch in a version', async () => {
       const targets: [Platform, FileRecord['arch']][] = [['windows', 'x64'], ['windows', 'arm64'], ['macos', 'universal'], ['macos', 'arm64'], ['linux', 'x64'], ['any', 'any'], ['linux', 'any']];
       for (const [platform, arch] of targets) {
-        await store.versions.insertFile(file(`f_${platform}_${arch}`, { fileName: `app-${platform}-${arch}`, fileType: 'MAIN', platform, arch }));
+        // The windows/x64 slot is held by an upload under way (pending), which may still fail.
+        const underWay = platform === 'windows' && arch === 'x64' ? { status: 'pending' as const, checksum: null } : {};
+        await store.versions.insertFile(file(`f_${platform}_${arch}`, { fileName: `app-${platform}-${arch}`, fileType: 'MAIN', platform, arch, ...underWay }));
       }
       await expectDuplicate(store.versions.insertFile(file('f_again', { fileName: 'app-again.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64' })), 'mainFile');
       await expectDuplicate(store.versions.insertFile(file('f_any', { fileName: 'app-any.zip', fileType: 'MAIN', status: 'pending' })), 'mainFile');
@@ -317,7 +319,7 @@ describeStoreContract('versions and files', (subject) => {
       await store.versions.insertFile(file('f_v2', { fileName: 'app.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64', version: '2.0.0' }));
       await store.versions.insertFile(file('f_sig', { fileName: 'app.exe.sig', fileType: 'SIGNATURE', platform: 'windows', arch: 'x64' }));
       // A failed MAIN file releases its slot.
-      expect(await store.versions.setFileStatus('f_windows_x64', 'available', 'failed', null, at(1))).to.include({ status: 'failed' });
+      expect(await store.versions.setFileStatus('f_windows_x64', 'pending', 'failed', null, at(1))).to.include({ status: 'failed' });
       await store.versions.insertFile(file('f_again', { fileName: 'app-again.exe', fileType: 'MAIN', platform: 'windows', arch: 'x64' }));
     });
 
@@ -346,10 +348,82 @@ describeStoreContract('versions and files', (subject) => {
       const available = await store.versions.setFileStatus('f_1', 'pending', 'available', 'sha256:abc', at(4));
       expect(available).to.deep.equal({ ...pending, status: 'available', checksum: 'sha256:abc', updatedAt: at(4) });
       expect(await store.versions.setFileStatus('f_1', 'pending', 'available', 'sha256:def', at(5))).to.equal(null);
-      const failed = await store.versions.setFileStatus('f_1', 'available', 'failed', null, at(6));
-      expect(failed).to.deep.equal({ ...pending, status: 'failed', checksum: 'sha256:abc', updatedAt: at(6) });
-      expect(await store.versions.getFile('f_1')).to.deep.equal(failed);
+      expect(await store.versions.getFile('f_1')).to.deep.equal(available);
       expect(await store.versions.setFileStatus('f_unknown', 'pending', 'available', null, at(7))).to.equal(null);
+      await store.versions.insertFile(file('f_2', { status: 'pending', checksum: null }));
+      const failed = await store.versions.setFileStatus('f_2', 'pending', 'failed', null, at(6));
+      expect(failed).to.include({ status: 'failed', checksum: null });
+      // A settled file stays settled: a failed upload is not revived.
+      expect(await store.versions.setFileStatus('f_2', 'failed', 'available', 'sha256:abc', at(7))).to.equal(null);
+      expect(await store.versions.getFile('f_2')).to.deep.equal(failed);
+    });
+
+    describe('purged releases', () => {
+      it('deletes every version and file record of an application only once its purge has started', async () => {
+        await store.applications.createApplication(applicationRecord('app_1'));
+        await store.versions.upsertVersion('app_1', '1.0.0', { initialStatus: 'published' }, at(1));
+        await store.versions.upsertVersion('app_1', '1.1.0', { initialStatus: 'published' }, at(1));
+        await store.versions.transitionVersion('app_1', '1.1.0', 'yanked', at(2));
+        await store.versions.upsertVersion('app_1', '2.0.0', { initialStatus: 'draft' }, at(1));
+        await store.versions.insertFile(file('f_1'));
+        await store.versions.insertFile(file('f_2', { version: '1.1.0' }));
+        await store.versions.insertFile(file('f_3', { version: '2.0.0', status: 'pending', checksum: null }));
+        const other = await store.versions.insertFile(file('f_4', { applicationId: 'app_2' }));
+        await store.versions.upsertVersion('app_2', '1.0.0', {}, at(1));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.equal(null);
+        await store.applications.softDeleteApplication('app_1', at(3));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.equal(null);
+        expect(await store.versions.listVersions('app_1')).to.have.length(3);
+        await store.applications.startReleasePurge('app_1', at(3), at(4));
+        expect(await store.versions.deletePurgedReleases('app_1')).to.deep.equal({ versions: 3, files: 3 });
+        expect(await store.versions.listVersions('app_1')).to.deep.equal([]);
+        expect(await store.versions.getFile('f_1')).to.equal(null);
+        expect(await store.versions.deletePurgedReleases('app_1')).to.deep.equal({ versions: 0, files: 0 });
+        expect(await store.versions.getFile('f_4')).to.deep.equal(other);
+        expect(await store.versions.getVersion('app_2', '1.0.0')).to.not.equal(null);
+      });
+    });
+
+    describe('immutable published files', () => {
+      const published = async () => {
+        await store.versions.upsertVersion('app_1', '1.0.0', { initialStatus: 'published' }, at(1));
+        return store.versions.insertFile(file('f_pub', { fileType: 'MAIN', sha512: 'b3JpZ2luYWw=', sha1: '0b'.repeat(20), updatedAt: at(1) }));
+      };
+
+      it('never moves an available file out of available nor replaces its checksum through setFileStatus', async () => {
+        const stored = await published();
+        for (const to of ['failed', 'pending', 'available'] as const) {
+          expect(await store.versions.setFileStatus('f_pub', 'available', to, `sha256:${'ee'.repeat(32)}`, at(5))).to.equal(null);
+        }
+        expect(await store.versions.setFileStatus('f_pub', 'pending', 'available', `sha256:${'ee'.repeat(32)}`, at(5))).to.equal(null);
+        expect(await store.versions.getFile('f_pub')).to.deep.equal(stored);
+      });
+
+      it('never replaces a recorded digest through setFileDigests; it only fills in a missing one', async () => {
+        const stored = await published();
+        expect(await store.versions.setFileDigests('f_pub', { sha512: 'c3dhcHBlZA==', sha1: 'ff'.repeat(20) })).to.deep.equal(stored);
+        expect(await store.versions.getFile('f_pub')).to.deep.equal(stored);
+        const halfway = await store.versions.insertFile(file('f_half', { sha512: 'b3JpZ2luYWw=' }));
+        expect(await store.versions.setFileDigests('f_half', { sha512: 'c3dhcHBlZA==', sha1: '0c'.repeat(20) })).to.deep.equal({ ...halfway, sha1: '0c'.repeat(20) });
+      });
+
+      it('never writes a published file again through a repeated publishFile, whatever digests it names', async () => {
+        const stored = await published();
+        const result = await store.versions.publishFile('f_pub', { checksum: `sha256:${'ee'.repeat(32)}`, sha512: 'c3dhcHBlZA==', sha1: 'ff'.repeat(20), release: {} }, at(6));
+        expect(result).to.have.property('outcome', 'published');
+        expect(await store.versions.getFile('f_pub')).to.deep.equal(stored);
+      });
+
+      it('refuses a file record under a published file\'s id, and the deletion of the file or its version', async () => {
+        const stored = await published();
+        expect(await rejectionOf(store.versions.insertFile(file('f_pub', { fileName: 'other.bin', checksum: `sha256:${'ee'.repeat(32)}` })))).to.be.instanceOf(Error);
+        expect(await store.versions.deleteFile('f_pub')).to.deep.include({ outcome: 'refused', reason: 'published' });
+        expect(await store.versions.deleteVersion('app_1', '1.0.0')).to.have.property('outcome', 'not-draft');
+        expect(await store.versions.transitionVersion('app_1', '1.0.0', 'yanked', at(7), { yankReason: 'bad build' })).to.have.property('outcome', 'applied');
+        expect(await store.versions.deleteFile('f_pub')).to.deep.include({ outcome: 'refused', reason: 'yanked' });
+        expect(await store.versions.deleteVersion('app_1', '1.0.0')).to.have.property('outcome', 'not-draft');
+        expect(await store.versions.getFile('f_pub')).to.deep.equal(stored);
+      });
     });
 
     describe('publishing an uploaded file', () => {

@@ -95,6 +95,14 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
       ], [unreadBodyOddities]),
     }),
     fuzzer({
+      // The deleted application was deleted moments ago: within RELEASE_PURGE_AFTER_DAYS, a purge is refused (409).
+      method: 'POST', path: `${APPLICATION}/purge`, changesData: true,
+      base: draft('POST', `${APPLICATION}/purge`, { applicationId: f.apps.deleted }, admin),
+      ...plus(keyed('admin', keys), [
+        pathParameterDefects('applicationId', fc.oneof(text.hostileSegment('app'), values(main, f.apps.spare)), [400, 404, 409]),
+      ], [unreadBodyOddities]),
+    }),
+    fuzzer({
       method: 'GET', path: `${APPLICATION}/versions`, changesData: false,
       base: draft('GET', `${APPLICATION}/versions`, { applicationId: main }, admin),
       ...plus(keyed('admin', keys, versionListRules), [applicationParam(f.apps.deleted)]),

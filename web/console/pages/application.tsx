@@ -50,11 +50,20 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
     await api(`${apiPath}/restore`, { method: 'POST' });
     loaded.reload();
   });
+  const [purgeStarted, setPurgeStarted] = useState<string | null>(null);
+  const purge = () => action.run(async () => {
+    if (!confirm(`Purge every release of ${app.name}? Their files are deleted for good and the application can no longer be restored.`)) return;
+    const started = await api<{ message: string; purgeStartedAt: string }>(`${apiPath}/purge`, { method: 'POST' });
+    setPurgeStarted(started.purgeStartedAt);
+  });
   return (
     <>
       <PageHeader title={app.name}>
         {app.deletedAt
-          ? <GuardedButton allowed={canManage.allowed} reason={canManage.reason} onClick={restore} disabled={action.busy}>Restore application</GuardedButton>
+          ? <>
+            <GuardedButton allowed={canManage.allowed} reason={canManage.reason} onClick={restore} disabled={action.busy || purgeStarted !== null}>Restore application</GuardedButton>
+            <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button danger" onClick={purge} disabled={action.busy || purgeStarted !== null}>Purge releases</GuardedButton>
+          </>
           : <>
             <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button secondary" onClick={() => setEditing(!editing)} aria-expanded={editing}>Edit application</GuardedButton>
             <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button danger" onClick={remove} disabled={action.busy}>Delete application</GuardedButton>
@@ -62,7 +71,8 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
       </PageHeader>
       <p><a href="/console/applications">All applications</a></p>
       <ErrorNotice error={action.error} />
-      {app.deletedAt && <Notice kind="warning">Deleted {formatDateTime(app.deletedAt)}: customers cannot download it and its update feeds are gone until it is restored.</Notice>}
+      {app.deletedAt && <Notice kind="warning">Deleted {formatDateTime(app.deletedAt)}: customers cannot download it and its update feeds are gone until it is restored. Its releases are kept until they are purged, which the service allows once its retention period has passed.</Notice>}
+      {purgeStarted && <Notice kind="info">Purge started {formatDateTime(purgeStarted)}: the releases' files are being deleted.</Notice>}
       {editing && <EditApplication app={app} onDone={() => { setEditing(false); loaded.reload(); }} />}
       <dl class="facts card">
         <dt>Id</dt><dd><code>{app.applicationId}</code></dd>

@@ -10,7 +10,9 @@ import { collectionOptions } from './schema-options';
  */
 type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl' | 'logo';
 export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
-  & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] };
+  & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] }
+  /** When the purge of its releases started (absent or null: not started); not part of the application record. */
+  & { releasePurgeStartedAt?: Date | null };
 /** `orderKey` is versionOrderKey(version) (shared/releases/version-order.ts): what listings sort by. */
 export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
@@ -45,6 +47,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     createdAt: Date,
     updatedAt: Date,
     deletedAt: Date,
+    releasePurgeStartedAt: Date,
   },
   collectionOptions('applications'),
 );
