@@ -53,14 +53,16 @@ export async function recogniseElectronBuilder(directory: BuildDirectory): Promi
     findings.skipped.push({ path, reason: 'electron-builder channel file: read, not uploaded (the service writes its own)' });
     for (const entry of parsed.files) {
       const artifactPath = [dirName(path), entry.url].filter(Boolean).join('/');
-      const artifact = files.find((file) => file.path === artifactPath);
+      // The URL is the artifact's safe name (spaces as dashes) when the name had spaces.
+      const artifact = files.find((file) => file.path === artifactPath)
+        ?? files.find((file) => dirName(file.path) === dirName(artifactPath) && baseName(file.path).replace(/\s+/g, '-') === entry.url);
       if (!artifact) {
         findings.problems.push({ path, message: `${path} names ${entry.url}, which is not in the directory: publish the whole output directory of the build that wrote it` });
         continue;
       }
-      const actual = base64Of(await reader.digest(artifactPath, 'SHA-512'));
+      const actual = base64Of(await reader.digest(artifact.path, 'SHA-512'));
       if (actual !== entry.sha512) {
-        findings.problems.push({ path: artifactPath, message: `${artifactPath} does not have the sha512 ${path} gives it (file ${actual}, ${baseName(path)} ${entry.sha512}): the file changed after the build; build again` });
+        findings.problems.push({ path: artifact.path, message: `${artifact.path} does not have the sha512 ${path} gives it (file ${actual}, ${baseName(path)} ${entry.sha512}): the file changed after the build; build again` });
       }
     }
   }

@@ -33,12 +33,17 @@ const PLATFORM_OF_KIND: Record<Kind, 'windows' | 'macos' | 'linux'> = {
   msi: 'windows', nsis: 'windows', dmg: 'macos', macos: 'macos', appimage: 'linux', deb: 'linux', rpm: 'linux',
 };
 
-/** Where `bundle/<kind>/` is in a path: the index of `bundle`, or -1. */
-function bundleIndex(parts: string[]): number {
+/**
+ * Where `bundle/<kind>/` is in a path: the index of `bundle`, or -1. A path that starts with a
+ * kind's folder is in the bundle folder itself (`bds publish app target/release/bundle`): -1 there
+ * is `bundle`'s place before the path.
+ */
+function bundleIndex(parts: string[]): number | null {
+  if (parts.length >= 2 && (KINDS as readonly string[]).includes(parts[0])) return -1;
   for (let index = parts.length - 3; index >= 0; index -= 1) {
     if (parts[index] === 'bundle' && (KINDS as readonly string[]).includes(parts[index + 1])) return index;
   }
-  return -1;
+  return null;
 }
 
 /** The arch of a Rust target triple in the path (`aarch64-apple-darwin`, `universal-apple-darwin`). */
@@ -61,7 +66,7 @@ function versionOfName(name: string): string | null {
 
 export async function recogniseTauri(directory: BuildDirectory): Promise<ToolFindings | null> {
   const { files, reader, keys, verify } = directory;
-  const bundled = files.filter((file) => bundleIndex(segments(file.path)) >= 0);
+  const bundled = files.filter((file) => bundleIndex(segments(file.path)) !== null);
   const latestJson = files.find((file) => baseName(file.path) === 'latest.json');
   if (bundled.length === 0) return null;
   const findings = newFindings('tauri');
@@ -81,7 +86,7 @@ export async function recogniseTauri(directory: BuildDirectory): Promise<ToolFin
   const signatures: { path: string; size: number; signs: string }[] = [];
   for (const file of bundled) {
     const parts = segments(file.path);
-    const at = bundleIndex(parts);
+    const at = bundleIndex(parts) as number;
     const name = baseName(file.path);
     if (parts.length !== at + 3) {
       findings.skipped.push({ path: file.path, reason: 'inside a Tauri bundle folder (the .app, .AppDir or package tree the bundle was made from)' });
@@ -119,7 +124,8 @@ export async function recogniseTauri(directory: BuildDirectory): Promise<ToolFin
       continue;
     }
     signed.add(target.fileName);
-    target.mainRank = 0;
+    // A signed updater artifact before any unsigned format; among signed ones, the installer's own rank (NSIS before MSI).
+    target.mainRank = installerKind(target.fileName)?.rank ?? 5;
     const text = (await reader.text(signature.path)).trim();
     if (keys.updateSigningKey && verify) {
       const problem = await verify({ kind: 'minisign', text, signedPath: signature.signs, publicKey: keys.updateSigningKey });
