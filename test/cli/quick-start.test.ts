@@ -93,10 +93,15 @@ describe("README's quick start, run as written", function () {
     const [, adminKey] = await started.printed(/Admin API key[^\n]*\n\s+(adm_\S+)/, 300_000);
     await started.printed(/Listening on/, 60_000);
 
-    const upload = commands.map((line) => /\bbds upload \S+ \S+ (\S+)/.exec(line)).find(Boolean);
-    expect(upload, 'the quick start uploads a file').to.not.equal(undefined);
+    const publish = commands.map((line) => /\bbds publish \S+ (\S+)/.exec(line)).find(Boolean);
+    expect(publish, 'the quick start publishes a build folder').to.not.equal(undefined);
+    // What electron-builder writes for `--linux AppImage`: the AppImage and its channel file.
     const build = randomBytes(256 * 1024);
-    fs.writeFileSync(path.join(workDir, upload![1]), build);
+    const dist = path.join(workDir, publish![1]);
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, 'My App-1.0.0.AppImage'), build);
+    const sha512 = createHash('sha512').update(build).digest('base64');
+    fs.writeFileSync(path.join(dist, 'latest-linux.yml'), `version: 1.0.0\nfiles:\n  - url: My-App-1.0.0.AppImage\n    sha512: ${sha512}\n    size: ${build.length}\npath: My-App-1.0.0.AppImage\nsha512: ${sha512}\nreleaseDate: '2026-11-29T01:00:00.000Z'\n`);
 
     const printed: Record<string, string> = { '<admin-key>': adminKey };
     for (const line of commands.slice(1)) {

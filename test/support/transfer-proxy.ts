@@ -153,6 +153,10 @@ export class TransferProxy {
       });
     });
     upstream.on('error', () => res.destroy());
+    // A client gone mid-body (killed): the service's request ends too, instead of waiting for the rest.
+    req.on('close', () => {
+      if (!req.complete) upstream.destroy();
+    });
     req.pipe(upstream);
   }
 }

@@ -12,13 +12,16 @@ const SHARED = path.join(ROOT, 'shared');
  * What the CLI may load of shared/: the limits, the multipart part layout, the contract (the
  * schemas of the service's answers, whose types the CLI reads them by), and pure vocabularies it
  * checks options against: the release rules (platforms, archs, statuses, the MAIN-file rule), the
- * records' file types, and the webhook event types.
+ * records' file types, and the webhook event types; and the build-output recogniser of `bds publish`
+ * with the signature checks it runs before sending a byte.
  */
 const CLI_MAY_IMPORT = [
   path.join(SHARED, 'policy'),
   path.join(SHARED, 'uploads', 'multipart-layout'),
   path.join(SHARED, 'contract'),
   path.join(SHARED, 'releases'),
+  path.join(SHARED, 'publishing'),
+  path.join(SHARED, 'signing'),
   path.join(SHARED, 'store', 'models'),
   path.join(SHARED, 'webhooks', 'event-types'),
 ];

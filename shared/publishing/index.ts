@@ -1,0 +1,4 @@
+/** The recogniser of build tools' outputs: pure, used by `bds publish` and the console's upload panel. */
+export * from './build-files';
+export { planRelease } from './plan';
+export type { PlanOptions } from './plan';

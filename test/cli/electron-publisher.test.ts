@@ -1,0 +1,83 @@
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Arch, Packager } from 'app-builder-lib';
+import { AppInfo } from 'app-builder-lib/out/appInfo';
+import { PublishManager } from 'app-builder-lib/out/publish/PublishManager';
+import { buildDirectory, electronBuilderOutput } from '../support/build-outputs';
+import { CliUser } from '../support/cli-process';
+import { electronUpdateClient } from '../support/electron-updater-client';
+import { createApplication, createCustomer } from '../support/factories';
+import { DIST_DIR } from '../support/node-process';
+import { startTestApp, TestApp } from '../support/test-app';
+
+/**
+ * The electron-builder publisher (`cli/publish/electron-publisher.ts`) as electron-builder runs it:
+ * app-builder-lib's PublishManager, with `publish: {provider: "custom", url, applicationId, channel}`, finds
+ * `build/electron-publisher-custom.js` in the project's build resources and hands it each artifact
+ * electron-builder announces (here the files of a dist/ laid out as it writes them; no Electron
+ * binary is packaged).
+ */
+describe('electron-builder publisher (provider "custom")', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => {
+    delete process.env.BDS_API_KEY;
+    await app?.close();
+  });
+
+  it('electron-builder\'s publish path sends every artifact to a draft; bds publish then publishes it and electron-updater updates', async () => {
+    const { applicationId } = await createApplication(app, { defaultVersionStatus: 'draft' });
+    const customer = await createCustomer(app);
+    await app.http.patch(`/v1/management/applications/${applicationId}`, { customerIds: [customer.customerId] });
+    const projectDir = buildDirectory('electron-project');
+    fs.writeFileSync(path.join(projectDir, 'package.json'), JSON.stringify({ name: 'bds-demo', productName: 'Bds Demo', version: '1.2.0', description: 'demo', author: 'Bds', devDependencies: { electron: '38.0.0' } }));
+    fs.mkdirSync(path.join(projectDir, 'build'));
+    // What the docs tell a vendor to put in the build resources: the module that ships with bds.
+    fs.writeFileSync(path.join(projectDir, 'build', 'electron-publisher-custom.js'), `module.exports = require(${JSON.stringify(path.join(DIST_DIR, 'cli', 'publish', 'electron-publisher.js'))});\n`);
+    const dist = await electronBuilderOutput('1.2.0', { directory: path.join(projectDir, 'dist') });
+    process.env.BDS_API_KEY = app.adminKey;
+
+    const publish = { provider: 'custom', url: app.baseUrl, applicationId, channel: 'stable' } as never;
+    const packager = new Packager({ projectDir, config: { publish } });
+    await packager.validateConfig();
+    (packager as unknown as { _appInfo: AppInfo })._appInfo = new AppInfo(packager, null);
+    const manager = new PublishManager(packager, { publish: 'always' });
+    const artifacts = fs.readdirSync(dist.directory, { withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.startsWith('builder-')).map((entry) => entry.name);
+    for (const name of artifacts) {
+      await packager.emitArtifactCreated({ file: path.join(dist.directory, name), arch: Arch.x64, packager: null as never, target: null, publishConfig: publish, safeArtifactName: name.replace(/\s+/g, '-') });
+    }
+    await manager.awaitTasks();
+
+    const versions = (await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions as { version: string; status: string; files: { fileName: string; fileType: string; platform: string }[] }[];
+    expect(versions).to.have.length(1);
+    expect(versions[0]).to.include({ version: '1.2.0', status: 'draft' });
+    expect(versions[0].files.map((file) => [file.fileName, file.fileType, file.platform])).to.have.deep.members([
+      ['Bds-Demo-Setup-1.2.0.exe', 'MAIN', 'windows'], ['Bds-Demo-Setup-1.2.0.exe.blockmap', 'BLOCKMAP', 'windows'],
+      ['Bds Demo-1.2.0.dmg', 'MAIN', 'macos'], ['Bds Demo-1.2.0-mac.zip', 'UPDATE', 'macos'], ['Bds Demo-1.2.0-mac.zip.blockmap', 'BLOCKMAP', 'macos'],
+      ['Bds Demo-1.2.0.AppImage', 'MAIN', 'linux'], ['bds-demo_1.2.0_amd64.deb', 'OTHER', 'linux'],
+    ]);
+
+    // The version is published in one change by bds publish over the same dist/: nothing is sent again.
+    const admin = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: app.adminKey });
+    try {
+      const result = await admin.run(['publish', applicationId, dist.directory, '--status', 'published']);
+      expect(result.code, result.stderr).to.equal(0);
+      expect(result.stderr).to.match(/7 of 7 files are already stored, identical: not sent again/);
+    } finally {
+      admin.remove();
+    }
+    const client = await electronUpdateClient({ feedUrl: `${app.baseUrl}/v1/updates/${applicationId}/electron`, version: '1.0.0', platform: 'win32', authorization: `Bearer ${customer.apiKey}` });
+    try {
+      expect((await client.check())?.updateInfo.version).to.equal('1.2.0');
+      const [downloaded] = await client.download();
+      expect(fs.readFileSync(downloaded).equals(dist.bytes.get('Bds-Demo-Setup-1.2.0.exe')!)).to.equal(true);
+    } finally {
+      await client.close();
+    }
+  });
+});
