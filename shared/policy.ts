@@ -309,3 +309,18 @@ export const ADOPTION_MAX_DAYS = 366;
 export const ADOPTION_DEFAULT_DAYS = 30;
 /** Download statistics name at most this many customers, those with most downloads in the period. */
 export const STATISTICS_TOP_CUSTOMERS = 10;
+
+// Package repositories (apt and dnf)
+
+/** Bytes of a `.deb` read to find its control member, and of an `.rpm` to read its headers: both come first in their files. */
+export const PACKAGE_HEADER_READ_MAX_BYTES = 8 * 1024 * 1024;
+/** Largest control archive (a `.deb`'s control.tar, unpacked) read at upload: a few KiB in practice; more is refused, not a bomb unpacked. */
+export const PACKAGE_CONTROL_UNPACKED_MAX_BYTES = 4 * 1024 * 1024;
+/** A repository's `Release` is valid this long after its `Date` (`Valid-Until`): apt refuses older ones, so a replayed index expires. */
+export const REPOSITORY_RELEASE_VALIDITY_SECONDS = 7 * DAY_SECONDS;
+/** A repository index is signed again when it is this old, well inside its validity, even when nothing changed. */
+export const REPOSITORY_INDEX_REFRESH_MS = DAY_SECONDS * 1000;
+/** After a rotation the previous signing key still signs and is still served beside the new one this long, so clients can fetch the new key. */
+export const REPOSITORY_KEY_OVERLAP_SECONDS = 30 * DAY_SECONDS;
+/** Indexes a repository keeps per offered list (one per customer selection and arch set); past this, answers are built and not kept. */
+export const REPOSITORY_INDEXES_PER_LIST = 64;

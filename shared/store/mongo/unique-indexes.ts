@@ -30,6 +30,7 @@ const DUPLICATE_TARGETS = {
   unique_checkEventId: 'eventId',
   unique_adoptionCount: 'adoptionCount',
   unique_customerVersion: 'customerVersion',
+  unique_repositoryKeys: 'repositoryKeys',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;
