@@ -1,0 +1,50 @@
+import { redirectResponse } from '../../shared/contract/downloads';
+import { documentResponse, route } from '../http/route';
+import type { RouteModule } from '../gateway-deps';
+import type { RepositoryAnswers } from './repo-answers';
+import { aptIndexParams, aptSuiteParams, poolParams, repositoryParams } from './repo-schemas';
+
+const APT = '/v1/repos/:applicationId/apt';
+
+const PUBLIC_KEYS = documentResponse('application/pgp-keys', 'The OpenPGP public keys that sign the repository (the current one and any still in its overlap after a rotation), armoured');
+const IN_RELEASE = documentResponse('text/plain', "apt's InRelease: the suite's Release, cleartext-signed");
+const RELEASE = documentResponse('text/plain', "apt's Release: Suite and Codename (the channel), Date, Valid-Until, every index with its size and SHA256");
+const RELEASE_GPG = documentResponse('application/pgp-signature', "apt's Release.gpg: a detached signature of Release");
+const PACKAGES = documentResponse('text/plain', "apt's Packages (or Packages.gz): each offered .deb's control paragraph with Filename, Size, SHA256 and SHA512");
+
+/**
+ * The customer's apt repository of an application: `deb [signed-by=...] {base}/t/{token}/v1/repos/{app}/apt {channel} main`
+ * (or the same URL without `/t/{token}` and HTTP Basic credentials: the customer id and an access
+ * token). Every answer is the customer's own (access, tier, channel cascade, rollout), so none is
+ * stored by a shared cache (`no-store`).
+ */
+export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers }> = (deps, { repositoryAnswers: answers }) => {
+  const { channels } = deps.config;
+  return [
+    route({
+      method: 'get', path: `${APT}/key.asc`, operationId: 'getAptRepositoryKey', guard: 'customer', noStore: true,
+      summary: "The apt repository's signing keys (for `signed-by`, after `gpg --dearmor`)",
+      params: repositoryParams, status: 200, response: PUBLIC_KEYS,
+      handle: ({ params }, ctx, customer) => answers.publicKeys(ctx, customer, params.applicationId),
+    }),
+    ...(['InRelease', 'Release', 'Release.gpg'] as const).map((name) => route({
+      method: 'get', path: `${APT}/dists/:channel/${name}`, operationId: `getApt${name === 'Release.gpg' ? 'ReleaseSignature' : name}`, guard: 'customer', noStore: true,
+      summary: `apt's ${name} of a suite (a channel, with the more stable channels' releases)`,
+      params: aptSuiteParams(channels), status: 200, response: name === 'InRelease' ? IN_RELEASE : name === 'Release' ? RELEASE : RELEASE_GPG,
+      handle: ({ params }, ctx, customer) => answers.aptSuiteFile(ctx, customer, params.applicationId, params.channel, name),
+    })),
+    route({
+      method: 'get', path: `${APT}/dists/:channel/:component/:binary/:indexFile`, operationId: 'getAptPackages', guard: 'customer', noStore: true,
+      summary: "apt's Packages or Packages.gz of a suite and architecture",
+      params: aptIndexParams(channels), status: 200, response: PACKAGES,
+      handle: ({ params }, ctx, customer) =>
+        answers.aptIndex(ctx, customer, params.applicationId, params.channel, `${params.component}/${params.binary}/${params.indexFile}`),
+    }),
+    route({
+      method: 'get', path: `${APT}/pool/:version/:fileName`, operationId: 'getAptPackage', guard: 'customer', noStore: true,
+      summary: 'A .deb the repository lists: one download event (GET without Range), 302 to a pre-signed URL',
+      params: poolParams, status: 302, failures: [410], response: redirectResponse,
+      handle: ({ params }, ctx, customer) => answers.packageFile(ctx, customer, 'deb', params),
+    }),
+  ];
+};

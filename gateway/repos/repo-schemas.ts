@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { applicationIdField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from '../http/common-schemas';
+
+/*
+ * The package repositories' paths. What apt and dnf ask for is fixed by their formats; a name the
+ * repository does not serve is refused here (400) or answered 404, which both clients report.
+ */
+
+const fileName = atMostCharacters(z.string().min(1, 'must not be empty'), FILE_NAME_MAX_LENGTH);
+
+export const repositoryParams = z.object({ applicationId: applicationIdField });
+
+export const aptSuiteParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels) });
+
+/** An index's path parts: bounded only, since apt asks for compressions and architectures a suite may not have (a 404 it moves on from). */
+const pathPart = atMostCharacters(z.string().min(1, 'must not be empty').regex(/^[A-Za-z0-9._-]+$/, 'must be letters, digits, . _ and - only'), 64);
+
+export const aptIndexParams = (channels: readonly string[]) => z.object({
+  applicationId: applicationIdField,
+  channel: channelField(channels),
+  component: pathPart,
+  binary: pathPart,
+  indexFile: pathPart,
+});
+
+export const poolParams = z.object({ applicationId: applicationIdField, version: versionField, fileName });
