@@ -177,7 +177,7 @@ describe('loadConfig', () => {
     });
 
     it('requires WEBHOOK_SECRET_KEY when MONGODB_URI is set: every process must open the secrets the others sealed', () => {
-      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A }, 'WEBHOOK_SECRET_KEY');
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, REPOSITORY_KEY_SECRET: SECRET_KEY }, 'WEBHOOK_SECRET_KEY');
     });
 
     it('requires REPOSITORY_KEY_SECRET when MONGODB_URI is set, and refuses one that is not 64 hex digits', () => {

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import type { Mutation } from '../draft';
+import { text } from '../fields';
+import { pathParameterDefects, unreadBodyOddities } from '../mutations';
+import { encoded, SINGLE_LINE_CONTROLS, insertedIn } from '../values';
+import type { RouteContext } from './context';
+import { draft, fuzzer, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
+
+const APT = '/v1/repos/:applicationId/apt';
+const KEY = `${APT}/key.asc`;
+const SUITE_FILES = ['InRelease', 'Release', 'Release.gpg'].map((name) => `${APT}/dists/:channel/${name}`);
+const INDEX = `${APT}/dists/:channel/:component/:binary/:indexFile`;
+const POOL = `${APT}/pool/:version/:fileName`;
+
+/**
+ * The apt repository: a valid request is answered with the customer's signed suite, its indexes
+ * (an index the suite does not have is a 404 apt moves on from) or a package link (the fixture's
+ * files are no .deb, so a 404); an unknown channel, a hostile path part or a file name too long is
+ * refused, and nothing answers 5xx.
+ */
+export function repositoryFuzzers({ f, keys, customer, applicationParam }: RouteContext): RouteFuzzer[] {
+  const main = f.apps.main;
+  const application = applicationParam(f.apps.deleted, f.apps.spare);
+  const channelParam = pathParameterDefects('channel', fc.oneof(text.hostileSegment('cha'), values('', 'nightly', 'STABLE', 'latest', '__proto__').map(encoded)));
+  const channels = fc.constantFrom('stable', 'beta', 'dev')
+    .map((channel): Mutation => ({ label: `channel ${channel}`, defect: false, apply: (d) => { d.params.channel = channel; } }));
+  const partParam = (name: string) => pathParameterDefects(name, fc.oneof(
+    text.hostileSegment('prt'), values('x'.repeat(65), 'a b', 'a%b').map(encoded), insertedIn('main', SINGLE_LINE_CONTROLS).map(encoded),
+  ));
+  const indexes = fc.constantFrom('Packages', 'Packages.gz', 'Packages.xz', 'Release', 'Translation-en')
+    .map((indexFile): Mutation => ({ label: `index ${indexFile}`, defect: false, apply: (d) => { d.params.indexFile = indexFile; } }));
+  const binaries = fc.constantFrom('binary-amd64', 'binary-arm64', 'binary-all', 'i18n')
+    .map((binary): Mutation => ({ label: `directory ${binary}`, defect: false, apply: (d) => { d.params.binary = binary; } }));
+  const fileNameParam = pathParameterDefects('fileName', fc.oneof(text.badFileName.map(encoded), values('x'.repeat(256)).map(encoded)));
+  const versionParam = pathParameterDefects('version', fc.oneof(values('', '1 0', 'v'.repeat(129)).map(encoded)));
+  return [
+    fuzzer({
+      method: 'GET', path: KEY, changesData: false,
+      base: draft('GET', KEY, { applicationId: main }, customer),
+      ...plus(keyed('customer', keys), [application], [unreadBodyOddities]),
+    }),
+    ...SUITE_FILES.map((path) => fuzzer({
+      method: 'GET', path, changesData: false,
+      base: draft('GET', path, { applicationId: main, channel: 'stable' }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam], [channels, unreadBodyOddities]),
+    })),
+    fuzzer({
+      method: 'GET', path: INDEX, changesData: false,
+      base: draft('GET', INDEX, { applicationId: main, channel: 'stable', component: 'main', binary: 'binary-amd64', indexFile: 'Packages' }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam, partParam('component'), partParam('binary'), partParam('indexFile')],
+        [channels, indexes, binaries, unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: POOL, changesData: false,
+      base: draft('GET', POOL, { applicationId: main, version: f.versions.open, fileName: encoded(f.files.main.fileName) }, customer),
+      ...plus(keyed('customer', keys), [application, versionParam, fileNameParam], [unreadBodyOddities]),
+    }),
+  ];
+}
