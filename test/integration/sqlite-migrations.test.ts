@@ -213,7 +213,7 @@ describe('SQLite store opening a database that kept a row per update check', () 
   it('keeps every check with its number, and the rollup goes on from where it stopped', async () => {
     // As the release before the windows left it: checks 1 to 3 rolled up, 6 and 7 not (4 and 5 purged or never stored).
     const db = new Database(databaseFile());
-    migrateSchema(db, DEFAULT_STORE_OPTIONS, SCHEMA_VERSION - 1);
+    migrateSchema(db, DEFAULT_STORE_OPTIONS, 24); // the schema before the check windows (migration 25)
     const insert = db.prepare(
       `INSERT INTO check_events (seq, event_id, application_id, customer_id, client, platform, arch, channel, running_version, offered_version, install_id, install_hash, ts)
        VALUES (?, ?, 'app_1', 'cust_1', 'tauri', 'linux', 'x64', 'stable', ?, ?, ?, ?, ?)`,
