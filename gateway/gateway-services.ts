@@ -26,6 +26,7 @@ import { SparkleAnswers } from './updates/native/sparkle-answers';
 import { repositoryKeySecret, webhookSecretKey } from '../shared/runtime/local-secrets';
 import { RepositoryKeys } from './repos/repository-keys';
 import { AptRepository } from './repos/apt-repository';
+import { RpmRepository } from './repos/rpm-repository';
 import { RepositoryAnswers } from './repos/repo-answers';
 
 /**
@@ -109,7 +110,8 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   // The feeds' answers, over the feeds and the check recorder above: what the update routes call.
   return {
     repositoryKeys,
-    repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys), downloads),
+    repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
+      new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),
     ...services,
     updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, deps.storage, config),
     packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, config),

@@ -10,11 +10,14 @@ import type { DownloadService } from '../downloads/download-service';
 import type { ReleaseCatalog } from '../releases/release-catalog';
 import type { AptRepository, AptSuite } from './apt-repository';
 import type { RepositoryKeys } from './repository-keys';
+import type { RpmRepodata, RpmRepository } from './rpm-repository';
+import { callerBaseUrl } from '../http/caller-base-url';
 
 const TEXT = 'text/plain; charset=utf-8';
 const GZIP = 'application/gzip';
 const KEY = 'application/pgp-keys';
 const SIGNATURE = 'application/pgp-signature';
+const XML = 'application/xml; charset=utf-8';
 
 type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
 
@@ -30,7 +33,9 @@ export class RepositoryAnswers {
     private readonly releases: ReleaseCatalog,
     private readonly keys: RepositoryKeys,
     private readonly apt: AptRepository,
+    private readonly rpm: RpmRepository,
     private readonly downloads: DownloadService,
+    private readonly publicBaseUrl: string,
   ) {}
 
   /** The application's signing public keys (the current one and any in its overlap), to whoever may use the application. */
@@ -57,6 +62,33 @@ export class RepositoryAnswers {
     }, undefined);
   }
 
+  rpmRepomd(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, signature: boolean): Eventually<void> {
+    return andThen(this.rpm.channel(customer, applicationId, channel), (repodata: RpmRepodata) => {
+      if (signature) send(ctx, SIGNATURE, repodata.repomdSignature);
+      else send(ctx, XML, repodata.repomd);
+    }, undefined);
+  }
+
+  rpmMetadata(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, fileName: string): Eventually<void> {
+    return andThen(this.rpm.channel(customer, applicationId, channel), (repodata: RpmRepodata) => {
+      const bytes = repodata.files.get(`repodata/${fileName}`);
+      if (!bytes) throw notFound(`no metadata ${fileName}`);
+      send(ctx, GZIP, bytes);
+    }, undefined);
+  }
+
+  /**
+   * The `.repo` file of a channel for /etc/yum.repos.d/: its links carry the caller's path token when
+   * it came with one (else the customer sets username and password, its id and an access token).
+   */
+  rpmRepoFile(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string): Eventually<void> {
+    return andThen(this.releases.application(customer, applicationId), (application) => {
+      const base = `${callerBaseUrl(this.publicBaseUrl, ctx.state)}/v1/repos/${applicationId}/rpm`;
+      const name = application.displayName ?? application.name;
+      send(ctx, TEXT, Buffer.from(rpmRepoFile({ applicationId, channel, name, base, withToken: ctx.state.pathToken !== undefined }), 'utf8'));
+    }, undefined);
+  }
+
   /**
    * A package a repository lists, by version and name: granted as a download of that exact version is
    * (access, tier, not yanked: 410; no draft), one download event for a GET, 302 to a pre-signed URL.
@@ -78,4 +110,19 @@ function send(ctx: AppContext, contentType: string, body: Buffer): void {
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;
+}
+
+/** A dnf/yum `.repo` section: signed metadata (repo_gpgcheck) and packages (gpgcheck) under the repository's key. */
+export function rpmRepoFile(repo: { applicationId: string; channel: string; name: string; base: string; withToken: boolean }): string {
+  return [
+    `[${repo.applicationId}-${repo.channel}]`,
+    `name=${repo.name.replace(/[\r\n]/g, ' ')} (${repo.channel})`,
+    `baseurl=${repo.base}/${repo.channel}`,
+    'enabled=1',
+    'gpgcheck=1',
+    'repo_gpgcheck=1',
+    `gpgkey=${repo.base}/key.asc`,
+    ...(repo.withToken ? [] : ['# HTTP Basic: your customer id and an access token', 'username=', 'password=']),
+    '',
+  ].join('\n');
 }

@@ -2,14 +2,20 @@ import { redirectResponse } from '../../shared/contract/downloads';
 import { documentResponse, route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { RepositoryAnswers } from './repo-answers';
-import { aptIndexParams, aptSuiteParams, poolParams, repositoryParams } from './repo-schemas';
+import { notFound } from '../../shared/errors';
+import { aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from './repo-schemas';
 
 const APT = '/v1/repos/:applicationId/apt';
+const RPM = '/v1/repos/:applicationId/rpm';
 
 const PUBLIC_KEYS = documentResponse('application/pgp-keys', 'The OpenPGP public keys that sign the repository (the current one and any still in its overlap after a rotation), armoured');
 const IN_RELEASE = documentResponse('text/plain', "apt's InRelease: the suite's Release, cleartext-signed");
 const RELEASE = documentResponse('text/plain', "apt's Release: Suite and Codename (the channel), Date, Valid-Until, every index with its size and SHA256");
 const RELEASE_GPG = documentResponse('application/pgp-signature', "apt's Release.gpg: a detached signature of Release");
+const REPOMD = documentResponse('application/xml', "dnf's repodata/repomd.xml: primary, filelists and other with their SHA256 digests and sizes");
+const REPOMD_SIGNATURE = documentResponse('application/pgp-signature', "dnf's repodata/repomd.xml.asc: a detached signature of repomd.xml (repo_gpgcheck)");
+const REPODATA = documentResponse('application/gzip', "dnf's primary.xml.gz, filelists.xml.gz or other.xml.gz");
+const REPO_FILE = documentResponse('text/plain', 'A .repo file for /etc/yum.repos.d/: baseurl, gpgcheck=1, repo_gpgcheck=1, gpgkey');
 const PACKAGES = documentResponse('text/plain', "apt's Packages (or Packages.gz): each offered .deb's control paragraph with Filename, Size, SHA256 and SHA512");
 
 /**
@@ -45,6 +51,46 @@ export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers }> =
       summary: 'A .deb the repository lists: one download event (GET without Range), 302 to a pre-signed URL',
       params: poolParams, status: 302, failures: [410], response: redirectResponse,
       handle: ({ params }, ctx, customer) => answers.packageFile(ctx, customer, 'deb', params),
+    }),
+    route({
+      method: 'get', path: `${RPM}/key.asc`, operationId: 'getRpmRepositoryKey', guard: 'customer', noStore: true,
+      summary: "The rpm repository's signing keys (the .repo file's gpgkey)",
+      params: repositoryParams, status: 200, response: PUBLIC_KEYS,
+      handle: ({ params }, ctx, customer) => answers.publicKeys(ctx, customer, params.applicationId),
+    }),
+    route({
+      method: 'get', path: `${RPM}/:channel/repodata/repomd.xml`, operationId: 'getRpmRepomd', guard: 'customer', noStore: true,
+      summary: "dnf's repomd.xml of a channel (with the more stable channels' releases)",
+      params: rpmChannelParams(channels), status: 200, response: REPOMD,
+      handle: ({ params }, ctx, customer) => answers.rpmRepomd(ctx, customer, params.applicationId, params.channel, false),
+    }),
+    route({
+      method: 'get', path: `${RPM}/:channel/repodata/repomd.xml.asc`, operationId: 'getRpmRepomdSignature', guard: 'customer', noStore: true,
+      summary: "dnf's repomd.xml.asc: repomd.xml's detached signature",
+      params: rpmChannelParams(channels), status: 200, response: REPOMD_SIGNATURE,
+      handle: ({ params }, ctx, customer) => answers.rpmRepomd(ctx, customer, params.applicationId, params.channel, true),
+    }),
+    route({
+      method: 'get', path: `${RPM}/:channel/repodata/:fileName`, operationId: 'getRpmMetadata', guard: 'customer', noStore: true,
+      summary: "dnf's primary.xml.gz, filelists.xml.gz or other.xml.gz of a channel",
+      params: rpmMetadataParams(channels), status: 200, response: REPODATA,
+      handle: ({ params }, ctx, customer) => answers.rpmMetadata(ctx, customer, params.applicationId, params.channel, params.fileName),
+    }),
+    route({
+      method: 'get', path: `${RPM}/:channel/:repoFile`, operationId: 'getRpmRepoFile', guard: 'customer', noStore: true,
+      summary: 'The channel\'s .repo file, `{applicationId}.repo`, for /etc/yum.repos.d/',
+      params: rpmRepoFileParams(channels), status: 200, response: REPO_FILE,
+      handle: ({ params }, ctx, customer) => {
+        if (params.repoFile !== `${params.applicationId}.repo`) throw notFound(`no file ${params.repoFile}`);
+        return answers.rpmRepoFile(ctx, customer, params.applicationId, params.channel);
+      },
+    }),
+    route({
+      method: 'get', path: `${RPM}/:channel/packages/:version/:fileName`, operationId: 'getRpmPackage', guard: 'customer', noStore: true,
+      summary: 'An .rpm the repository lists: one download event (GET without Range), 302 to a pre-signed URL',
+      params: rpmPackageParams(channels), status: 302, failures: [410], response: redirectResponse,
+      handle: ({ params }, ctx, customer) =>
+        answers.packageFile(ctx, customer, 'rpm', { applicationId: params.applicationId, version: params.version, fileName: params.fileName }),
     }),
   ];
 };

@@ -24,3 +24,8 @@ export const aptIndexParams = (channels: readonly string[]) => z.object({
 });
 
 export const poolParams = z.object({ applicationId: applicationIdField, version: versionField, fileName });
+
+export const rpmChannelParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels) });
+export const rpmMetadataParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels), fileName: pathPart });
+export const rpmRepoFileParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels), repoFile: pathPart });
+export const rpmPackageParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels), version: versionField, fileName });

@@ -49,7 +49,7 @@ export async function buildRpm(directory: string, spec: PackageSpec & { release?
     `Release: ${release}`,
     `Summary: ${spec.name} for the repository tests`,
     'License: MIT',
-    `BuildArch: ${spec.arch}`,
+    ...(spec.arch === 'noarch' ? ['BuildArch: noarch'] : []),
     '',
     '%description',
     'A package built by rpmbuild in a test.',

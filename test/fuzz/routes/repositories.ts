@@ -11,6 +11,12 @@ const KEY = `${APT}/key.asc`;
 const SUITE_FILES = ['InRelease', 'Release', 'Release.gpg'].map((name) => `${APT}/dists/:channel/${name}`);
 const INDEX = `${APT}/dists/:channel/:component/:binary/:indexFile`;
 const POOL = `${APT}/pool/:version/:fileName`;
+const RPM = '/v1/repos/:applicationId/rpm';
+const RPM_KEY = `${RPM}/key.asc`;
+const REPOMD = [`${RPM}/:channel/repodata/repomd.xml`, `${RPM}/:channel/repodata/repomd.xml.asc`];
+const REPODATA = `${RPM}/:channel/repodata/:fileName`;
+const REPO_FILE = `${RPM}/:channel/:repoFile`;
+const RPM_PACKAGE = `${RPM}/:channel/packages/:version/:fileName`;
 
 /**
  * The apt repository: a valid request is answered with the customer's signed suite, its indexes
@@ -31,6 +37,8 @@ export function repositoryFuzzers({ f, keys, customer, applicationParam }: Route
     .map((indexFile): Mutation => ({ label: `index ${indexFile}`, defect: false, apply: (d) => { d.params.indexFile = indexFile; } }));
   const binaries = fc.constantFrom('binary-amd64', 'binary-arm64', 'binary-all', 'i18n')
     .map((binary): Mutation => ({ label: `directory ${binary}`, defect: false, apply: (d) => { d.params.binary = binary; } }));
+  const metadata = fc.constantFrom('primary.xml.gz', 'filelists.xml.gz', 'other.xml.gz', 'comps.xml', 'primary.sqlite.bz2')
+    .map((fileName): Mutation => ({ label: `metadata ${fileName}`, defect: false, apply: (d) => { d.params.fileName = fileName; } }));
   const fileNameParam = pathParameterDefects('fileName', fc.oneof(text.badFileName.map(encoded), values('x'.repeat(256)).map(encoded)));
   const versionParam = pathParameterDefects('version', fc.oneof(values('', '1 0', 'v'.repeat(129)).map(encoded)));
   return [
@@ -54,6 +62,31 @@ export function repositoryFuzzers({ f, keys, customer, applicationParam }: Route
       method: 'GET', path: POOL, changesData: false,
       base: draft('GET', POOL, { applicationId: main, version: f.versions.open, fileName: encoded(f.files.main.fileName) }, customer),
       ...plus(keyed('customer', keys), [application, versionParam, fileNameParam], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: RPM_KEY, changesData: false,
+      base: draft('GET', RPM_KEY, { applicationId: main }, customer),
+      ...plus(keyed('customer', keys), [application], [unreadBodyOddities]),
+    }),
+    ...REPOMD.map((path) => fuzzer({
+      method: 'GET', path, changesData: false,
+      base: draft('GET', path, { applicationId: main, channel: 'stable' }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam], [channels, unreadBodyOddities]),
+    })),
+    fuzzer({
+      method: 'GET', path: REPODATA, changesData: false,
+      base: draft('GET', REPODATA, { applicationId: main, channel: 'stable', fileName: 'primary.xml.gz' }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam, partParam('fileName')], [channels, metadata, unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: REPO_FILE, changesData: false,
+      base: draft('GET', REPO_FILE, { applicationId: main, channel: 'stable', repoFile: `${main}.repo` }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam, partParam('repoFile')], [channels, unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: RPM_PACKAGE, changesData: false,
+      base: draft('GET', RPM_PACKAGE, { applicationId: main, channel: 'stable', version: f.versions.open, fileName: encoded(f.files.main.fileName) }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam, versionParam, fileNameParam], [channels, unreadBodyOddities]),
     }),
   ];
 }
