@@ -324,3 +324,5 @@ export const REPOSITORY_INDEX_REFRESH_MS = DAY_SECONDS * 1000;
 export const REPOSITORY_KEY_OVERLAP_SECONDS = 30 * DAY_SECONDS;
 /** Indexes a repository keeps per offered list (one per customer selection and arch set); past this, answers are built and not kept. */
 export const REPOSITORY_INDEXES_PER_LIST = 64;
+/** Longest armoured private key an import takes: an RSA 4096 key with its user ids is under 8 KiB. */
+export const REPOSITORY_KEY_IMPORT_MAX_LENGTH = 32 * 1024;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { controlField } from '../../shared/packages/deb-control';
+import { controlField } from '../../shared/packages/package-identity';
 import { DEBIAN_INDEX_ARCHES } from '../../shared/packages/package-arches';
 import type { DebPackageInfo } from '../../shared/store/models';
 import type { ReleaseFile } from '../releases/release-catalog';

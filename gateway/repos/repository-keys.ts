@@ -1,4 +1,4 @@
-import { conflict, validationError } from '../../shared/errors';
+import { conflict, notFound, validationError } from '../../shared/errors';
 import { REPOSITORY_KEY_OVERLAP_SECONDS } from '../../shared/policy';
 import {
   armoredPublicKeys,
@@ -44,6 +44,11 @@ export class RepositoryKeys {
       keys.catch(() => this.opened.delete(anchor));
     }
     return keys;
+  }
+
+  /** 404 unless the application exists (live). */
+  async requireApplication(applicationId: string): Promise<void> {
+    if (!await this.store.applications.getApplication(applicationId)) throw notFound(`application ${applicationId} not found`);
   }
 
   /** The application's ring as stored, for the console (public parts only are presented). */

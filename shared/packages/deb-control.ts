@@ -165,9 +165,3 @@ export function parseControlParagraph(text: string): Array<[string, string]> {
   }
   return fields;
 }
-
-/** A field's value by its case-insensitive name. */
-export function controlField(fields: DebControl['fields'], name: string): string | undefined {
-  const lower = name.toLowerCase();
-  return fields.find(([field]) => field.toLowerCase() === lower)?.[1];
-}

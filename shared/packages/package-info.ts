@@ -1,6 +1,7 @@
 import type { ObjectStorage } from '../storage/object-storage';
 import type { FileRecord, PackageInfo } from '../store/models';
-import { controlField, readDebControl } from './deb-control';
+import { readDebControl } from './deb-control';
+import { packageIdentity } from './package-identity';
 import { archOfPackage, packageFormatOfName } from './package-arches';
 import { PackageFormatError } from './read-prefix';
 import { readRpmHeader } from './rpm-header';
@@ -28,14 +29,6 @@ export async function readPackageInfo(storage: ObjectStorage, file: Pick<FileRec
   }
   const problem = contradiction(info, file);
   return problem ? { problem } : { info };
-}
-
-/** The package's name, version and arch as it states them. */
-export function packageIdentity(info: PackageInfo): { name: string; version: string; arch: string } {
-  if (info.format === 'rpm') {
-    return { name: info.name, version: `${info.epoch ? `${info.epoch}:` : ''}${info.version}-${info.release}`, arch: info.arch };
-  }
-  return { name: controlField(info.fields, 'Package') ?? '', version: controlField(info.fields, 'Version') ?? '', arch: controlField(info.fields, 'Architecture') ?? '' };
 }
 
 /**

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fsp from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
@@ -210,6 +212,52 @@ describe('apt repository with the real apt-get', function () {
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+
+  it('rotates the signing key with an overlap: a client trusting the old key still verifies, key.asc serves both; an imported gpg key signs next', async () => {
+    const rotated = await createApplication(app, { customerIds: [customer.customerId] });
+    const url = `${app.baseUrl}/t/${token}/v1/repos/${rotated.applicationId}/apt`;
+    const content = await fsp.readFile(debs.get('1.0.0/amd64') as string);
+    await uploadSmallFile(app, { applicationId: rotated.applicationId, version: '1.0.0', content, fileName: `${PACKAGE}_1.0.0_amd64.deb`, platform: 'linux', arch: 'x64' });
+    const trustingOld = await aptRoot('amd64', url);
+    await update(trustingOld);
+    const before = (await app.http.get(`/v1/management/applications/${rotated.applicationId}/repositories`)).body.data;
+    expect(before.keys).to.have.length(1);
+    expect(before.channels[0].packages.map((pkg: { packageName: string; packageArch: string }) => `${pkg.packageName}/${pkg.packageArch}`)).to.deep.equal([`${PACKAGE}/amd64`]);
+
+    const rotation = await app.http.post(`/v1/management/applications/${rotated.applicationId}/repositories/rotate-key`, {});
+    expect(rotation.status, rotation.raw.toString()).to.equal(200);
+    const [current, previous] = rotation.body.data.keys as Array<{ fingerprint: string; retiresAt: string | null }>;
+    expect(current.retiresAt).to.equal(null);
+    expect(previous.fingerprint).to.equal(before.keys[0].fingerprint);
+    expect(Date.parse(previous.retiresAt as string) - Date.now()).to.be.greaterThan(29 * 24 * 3600 * 1000);
+    // Still verifies with the old key alone, and with the new key alone.
+    await update(trustingOld);
+    const trustingNew = await aptRoot('amd64', url);
+    const served = await keyOf(url);
+    const servedFile = path.join(directory, `served-${rotated.applicationId}.asc`);
+    await fsp.writeFile(servedFile, served);
+    const { stdout } = await promisify(execFile)('gpg', ['--batch', '--with-colons', '--show-keys', servedFile]);
+    expect(stdout.match(/^fpr:/gm)).to.have.length(2);
+    await update(trustingNew);
+
+    // The vendor's own key, made by gpg, imported: it signs from now on.
+    const home = await fsp.mkdtemp(path.join(directory, 'gnupg-'));
+    const gpg = (args: string[]) => promisify(execFile)('gpg', ['--homedir', home, '--batch', ...args]);
+    await gpg(['--passphrase', '', '--quick-gen-key', 'Vendor Repository <repo@example.com>', 'ed25519', 'sign', 'never']);
+    const exported = (await gpg(['--armor', '--pinentry-mode', 'loopback', '--passphrase', '', '--export-secret-keys'])).stdout;
+    const imported = await app.http.request('PUT', `/v1/management/applications/${rotated.applicationId}/repositories/key`, { json: { privateKey: exported } });
+    expect(imported.status, imported.raw.toString()).to.equal(200);
+    expect(imported.body.data.keys[0]).to.deep.include({ origin: 'imported', retiresAt: null });
+    const vendorKey = (await gpg(['--armor', '--export'])).stdout;
+    const trustingVendor = await AptRoot.create(directory);
+    const keyring = await trustingVendor.trustKey(vendorKey);
+    await trustingVendor.setSource(`deb [signed-by=${keyring}] ${url} stable main`);
+    await update(trustingVendor);
+    // A public key is no private key: refused, nothing changed.
+    const refused = await app.http.request('PUT', `/v1/management/applications/${rotated.applicationId}/repositories/key`, { json: { privateKey: vendorKey } });
+    expect(refused.status).to.equal(400);
+    expect((await app.http.get(`/v1/management/applications/${rotated.applicationId}/repositories`)).body.data.keys).to.have.length(3);
   });
 
   it("gives another customer's token nothing: no index, no key, no package", async () => {

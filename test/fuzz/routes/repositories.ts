@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import type { Mutation } from '../draft';
 import { text } from '../fields';
-import { pathParameterDefects, unreadBodyOddities } from '../mutations';
-import { encoded, SINGLE_LINE_CONTROLS, insertedIn } from '../values';
+import { FieldRule, pathParameterDefects, unreadBodyOddities } from '../mutations';
+import { encoded, SINGLE_LINE_CONTROLS, insertedIn, jsonNotString, jsonString } from '../values';
 import type { RouteContext } from './context';
-import { draft, fuzzer, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
+import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
 
 const APT = '/v1/repos/:applicationId/apt';
 const KEY = `${APT}/key.asc`;
@@ -24,7 +24,22 @@ const RPM_PACKAGE = `${RPM}/:channel/packages/:version/:fileName`;
  * files are no .deb, so a 404); an unknown channel, a hostile path part or a file name too long is
  * refused, and nothing answers 5xx.
  */
-export function repositoryFuzzers({ f, keys, customer, applicationParam }: RouteContext): RouteFuzzer[] {
+const MANAGED = '/v1/management/applications/:applicationId/repositories';
+const armoured = (body: string) => `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${body}\n-----END PGP PRIVATE KEY BLOCK-----\n`;
+
+/** The vendor's key: armour that holds no key is refused by the service, anything else by the schema. */
+const privateKeyField = (required: boolean): FieldRule => ({
+  required,
+  valid: fc.constantFrom(armoured('AAAA'), armoured('xsBNBGZ')).map(jsonString),
+  invalid: fc.oneof(fc.constantFrom('', 'not a key', '-----BEGIN PGP PUBLIC KEY BLOCK-----', 'x'.repeat(40_000)).map(jsonString), jsonNotString),
+});
+const passphraseField: FieldRule = {
+  required: false,
+  valid: fc.constantFrom('correct horse', 'p').map(jsonString),
+  invalid: fc.oneof(fc.constantFrom('', 'x'.repeat(1_025)).map(jsonString), jsonNotString),
+};
+
+export function repositoryFuzzers({ f, keys, customer, admin, applicationParam, known }: RouteContext): RouteFuzzer[] {
   const main = f.apps.main;
   const application = applicationParam(f.apps.deleted, f.apps.spare);
   const channelParam = pathParameterDefects('channel', fc.oneof(text.hostileSegment('cha'), values('', 'nightly', 'STABLE', 'latest', '__proto__').map(encoded)));
@@ -41,7 +56,25 @@ export function repositoryFuzzers({ f, keys, customer, applicationParam }: Route
     .map((fileName): Mutation => ({ label: `metadata ${fileName}`, defect: false, apply: (d) => { d.params.fileName = fileName; } }));
   const fileNameParam = pathParameterDefects('fileName', fc.oneof(text.badFileName.map(encoded), values('x'.repeat(256)).map(encoded)));
   const versionParam = pathParameterDefects('version', fc.oneof(values('', '1 0', 'v'.repeat(129)).map(encoded)));
+  const noParameters = jsonBody({}, { emptyIsRefused: false });
+  const importKey = jsonBody({ privateKey: privateKeyField(true), passphrase: passphraseField }, { emptyIsRefused: true });
+  const managedApplication = applicationParam(f.apps.deleted);
   return [
+    fuzzer({
+      method: 'GET', path: MANAGED, changesData: false,
+      base: draft('GET', MANAGED, { applicationId: main }, admin),
+      ...plus(keyed('admin', keys), [managedApplication], [unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'POST', path: `${MANAGED}/rotate-key`, changesData: true,
+      base: draft('POST', `${MANAGED}/rotate-key`, { applicationId: main }, admin, json({})),
+      ...plus(keyed('admin', keys), [managedApplication, ...noParameters.defects], noParameters.oddities, [...known.jsonBody]),
+    }),
+    fuzzer({
+      method: 'PUT', path: `${MANAGED}/key`, changesData: true,
+      base: draft('PUT', `${MANAGED}/key`, { applicationId: main }, admin, json({ privateKey: JSON.stringify(armoured('AAAA')) })),
+      ...plus(keyed('admin', keys), [managedApplication, ...importKey.defects], importKey.oddities, [...known.jsonBody]),
+    }),
     fuzzer({
       method: 'GET', path: KEY, changesData: false,
       base: draft('GET', KEY, { applicationId: main }, customer),
