@@ -10,6 +10,8 @@ import type { RepositoryKeys } from './repository-keys';
 /** One customer's apt suite (a channel), signed. */
 export interface AptSuite {
   builtAt: number;
+  /** When a key that signed it retires (ms): it is built again then. */
+  signedUntil: number;
   release: Buffer;
   inRelease: Buffer;
   releaseGpg: Buffer;
@@ -55,6 +57,7 @@ async function buildSuite({ applicationId, channel, offered, signing }: IndexSou
   ]);
   return {
     builtAt: Date.now(),
+    signedUntil: signing.changesAt,
     release,
     inRelease: Buffer.from(inRelease, 'utf8'),
     releaseGpg: Buffer.from(releaseGpg, 'utf8'),

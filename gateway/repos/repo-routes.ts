@@ -71,13 +71,13 @@ export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers; rep
     ...(['InRelease', 'Release', 'Release.gpg'] as const).map((name) => route({
       method: 'get', path: `${APT}/dists/:channel/${name}`, operationId: `getApt${name === 'Release.gpg' ? 'ReleaseSignature' : name}`, guard: 'customer', noStore: true,
       summary: `apt's ${name} of a suite (a channel, with the more stable channels' releases)`,
-      params: aptSuiteParams(channels), status: 200, response: name === 'InRelease' ? IN_RELEASE : name === 'Release' ? RELEASE : RELEASE_GPG,
+      params: aptSuiteParams(channels), hot: true, status: 200, response: name === 'InRelease' ? IN_RELEASE : name === 'Release' ? RELEASE : RELEASE_GPG,
       handle: ({ params }, ctx, customer) => answers.aptSuiteFile(ctx, customer, params.applicationId, params.channel, name),
     })),
     route({
       method: 'get', path: `${APT}/dists/:channel/:component/:binary/:indexFile`, operationId: 'getAptPackages', guard: 'customer', noStore: true,
       summary: "apt's Packages or Packages.gz of a suite and architecture",
-      params: aptIndexParams(channels), status: 200, response: PACKAGES,
+      params: aptIndexParams(channels), hot: true, status: 200, response: PACKAGES,
       handle: ({ params }, ctx, customer) =>
         answers.aptIndex(ctx, customer, params.applicationId, params.channel, `${params.component}/${params.binary}/${params.indexFile}`),
     }),
@@ -96,19 +96,19 @@ export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers; rep
     route({
       method: 'get', path: `${RPM}/:channel/repodata/repomd.xml`, operationId: 'getRpmRepomd', guard: 'customer', noStore: true,
       summary: "dnf's repomd.xml of a channel (with the more stable channels' releases)",
-      params: rpmChannelParams(channels), status: 200, response: REPOMD,
+      params: rpmChannelParams(channels), hot: true, status: 200, response: REPOMD,
       handle: ({ params }, ctx, customer) => answers.rpmRepomd(ctx, customer, params.applicationId, params.channel, false),
     }),
     route({
       method: 'get', path: `${RPM}/:channel/repodata/repomd.xml.asc`, operationId: 'getRpmRepomdSignature', guard: 'customer', noStore: true,
       summary: "dnf's repomd.xml.asc: repomd.xml's detached signature",
-      params: rpmChannelParams(channels), status: 200, response: REPOMD_SIGNATURE,
+      params: rpmChannelParams(channels), hot: true, status: 200, response: REPOMD_SIGNATURE,
       handle: ({ params }, ctx, customer) => answers.rpmRepomd(ctx, customer, params.applicationId, params.channel, true),
     }),
     route({
       method: 'get', path: `${RPM}/:channel/repodata/:fileName`, operationId: 'getRpmMetadata', guard: 'customer', noStore: true,
       summary: "dnf's primary.xml.gz, filelists.xml.gz or other.xml.gz of a channel",
-      params: rpmMetadataParams(channels), status: 200, response: REPODATA,
+      params: rpmMetadataParams(channels), hot: true, status: 200, response: REPODATA,
       handle: ({ params }, ctx, customer) => answers.rpmMetadata(ctx, customer, params.applicationId, params.channel, params.fileName),
     }),
     route({

@@ -22,7 +22,7 @@ export interface IndexSource {
  * token gives a customer its own list. An index older than REPOSITORY_INDEX_REFRESH_MS is built again
  * (its Release's Date and Valid-Until move on; the Packages bytes are the same when nothing changed).
  */
-export class RepositoryIndexes<T extends { builtAt: number }> {
+export class RepositoryIndexes<T extends { builtAt: number; signedUntil: number }> {
   private readonly kept = new WeakMap<object, BoundedMap<string, KeptIndex<T>>>();
 
   constructor(
@@ -49,7 +49,8 @@ export class RepositoryIndexes<T extends { builtAt: number }> {
     }
     const key = `${channel}\n${offered.map((release) => release.version.version).join('\n')}`;
     const kept = byList.get(key);
-    if (kept?.value && Date.now() - kept.value.builtAt < REPOSITORY_INDEX_REFRESH_MS) return kept.value;
+    // Built again after a day, or once a key that signed it retires.
+    if (kept?.value && Date.now() - kept.value.builtAt < REPOSITORY_INDEX_REFRESH_MS && Date.now() < kept.value.signedUntil) return kept.value;
     // Being built (first request, or a refresh): every request waits for the same build.
     if (kept?.building) return kept.building;
     const entry: KeptIndex<T> = { value: kept?.value };

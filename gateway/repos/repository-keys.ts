@@ -21,6 +21,8 @@ export interface SigningKeys {
   publicKeys: string;
   /** Their fingerprints, joined: part of what an index is kept under. */
   fingerprints: string;
+  /** When the first of them retires (ms; Infinity when none does): the keys are opened again then. */
+  changesAt: number;
 }
 
 /**
@@ -32,16 +34,20 @@ export interface SigningKeys {
  */
 export class RepositoryKeys {
   private readonly opened = new WeakMap<object, Promise<SigningKeys>>();
+  /** When each anchor's opened keys stop being the ones that sign (a key in its overlap retires). */
+  private readonly expired = new WeakMap<object, number>();
 
   constructor(private readonly store: Store, private readonly catalog: CatalogCache, private readonly secret: () => Buffer) {}
 
   /** The signing keys, a key generated first when the application has none. `anchor`: the catalogue's application record. */
   signingKeys(applicationId: string, anchor: object): Promise<SigningKeys> {
     let keys = this.opened.get(anchor);
+    if (keys && this.expired.get(anchor)! <= Date.now()) keys = undefined;
     if (!keys) {
       keys = this.load(applicationId);
       this.opened.set(anchor, keys);
-      keys.catch(() => this.opened.delete(anchor));
+      this.expired.set(anchor, Infinity);
+      keys.then((opened) => this.expired.set(anchor, opened.changesAt), () => this.opened.delete(anchor));
     }
     return keys;
   }
@@ -100,6 +106,7 @@ export class RepositoryKeys {
     const signing = signingKeysAt(ring.keys, new Date())
       .sort((a, b) => Number(a.retiresAt !== null) - Number(b.retiresAt !== null));
     const keys = await Promise.all(signing.map((key) => openRepositoryKey(this.secret(), applicationId, key)));
-    return { keys, publicKeys: await armoredPublicKeys(signing), fingerprints: signing.map((key) => key.fingerprint).join(',') };
+    const changesAt = Math.min(...signing.map((key) => key.retiresAt?.getTime() ?? Infinity));
+    return { keys, publicKeys: await armoredPublicKeys(signing), fingerprints: signing.map((key) => key.fingerprint).join(','), changesAt };
   }
 }

@@ -9,6 +9,8 @@ import { repodataFiles, repomdXml, RpmEntry, rpmLocationOf } from './rpm-documen
 /** One customer's rpm repository of a channel, signed. */
 export interface RpmRepodata {
   builtAt: number;
+  /** When a key that signed it retires (ms): it is built again then. */
+  signedUntil: number;
   repomd: Buffer;
   /** repomd.xml.asc: its detached signature (dnf's repo_gpgcheck). */
   repomdSignature: Buffer;
@@ -45,6 +47,7 @@ async function buildRepodata({ offered, signing }: IndexSource): Promise<RpmRepo
   const repomd = repomdXml(files, at);
   return {
     builtAt: Date.now(),
+    signedUntil: signing.changesAt,
     repomd,
     repomdSignature: Buffer.from(await detachedSignature(repomd, signing.keys, at), 'utf8'),
     files: new Map(files.map((file) => [file.path, file.bytes])),
