@@ -23,6 +23,7 @@ import { rollupSpeed } from './scenarios/rollup';
 import { smallUpload } from './scenarios/small-upload';
 import { updateFeeds } from './scenarios/update-feeds';
 import { packageFeeds } from './scenarios/package-feeds';
+import { packageRepositories } from './scenarios/package-repositories';
 import { Seeded, seedThroughApi } from './seed';
 import { Service, startService } from './service';
 import { formatTable } from './table';
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       ...(await phase('latest-version download URL load', () => latestDownloadUrl(service, seeded, ''))),
       ...(await phase('update feed checks', () => updateFeeds(service, seeded, ''))),
       ...(await phase('package feed checks', () => packageFeeds(service, seeded, ''))),
+      ...(await phase('package repository indexes', () => packageRepositories(service, seeded, ''))),
       ...(await phase('rate limits on vs off', () => rateLimitCost(service, seeded, redis.url, ''))),
       ...(await phase('rollup lag', () => rollupLag(service, seeded))),
       ...(await phase('object PUT and large upload verification', () => objectPut(service, seeded))),

@@ -9,6 +9,7 @@ import { downloadCommand } from './commands/download';
 import { loginCommand, logoutCommand } from './commands/login';
 import { publishCommand } from './commands/publish';
 import { releasesCommand } from './commands/releases';
+import { reposCommand } from './commands/repos';
 import { shareLinksCommand } from './commands/share-links';
 import { statsCommand } from './commands/stats';
 import { uploadCommand } from './commands/upload';
@@ -37,7 +38,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), uploadCommand(), publishCommand(), uploadsCommand(),
     customersCommand(), tokensCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
-    releasesCommand(), downloadCommand(), shareLinksCommand(),
+    releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(),
   ]) program.addCommand(command);
 
   configureTree(program, json);

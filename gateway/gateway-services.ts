@@ -24,7 +24,11 @@ import { UpdateCheckRecorder } from './updates/update-check-recorder';
 import { UpdateAnswers } from './updates/update-answers';
 import { PackageFeedAnswers } from './updates/native/package-feed-answers';
 import { SparkleAnswers } from './updates/native/sparkle-answers';
-import { webhookSecretKey } from '../shared/runtime/local-secrets';
+import { repositoryKeySecret, webhookSecretKey } from '../shared/runtime/local-secrets';
+import { RepositoryKeys } from './repos/repository-keys';
+import { AptRepository } from './repos/apt-repository';
+import { RpmRepository } from './repos/rpm-repository';
+import { RepositoryAnswers } from './repos/repo-answers';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -63,6 +67,10 @@ export interface GatewayServices {
   packageFeedAnswers: PackageFeedAnswers;
   /** What Sparkle's appcast route answers. */
   sparkleAnswers: SparkleAnswers;
+  /** The package repositories' signing keys (generated on first use, imported, rotated). */
+  repositoryKeys: RepositoryKeys;
+  /** What the package repositories' routes answer (apt, dnf). */
+  repositoryAnswers: RepositoryAnswers;
 }
 
 /** The one place the gateway's services are built. */
@@ -101,8 +109,13 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
     updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger, config.recordUpdateChecks),
   };
+  // Sealed under REPOSITORY_KEY_SECRET, else DATA_DIR's generated key, read when a key is first needed.
+  const repositoryKeys = new RepositoryKeys(deps.store, deps.catalogCache, () => repositoryKeySecret(config.repositoryKeySecretHex, config.dataDir));
   // The feeds' answers, over the feeds and the check recorder above: what the update routes call.
   return {
+    repositoryKeys,
+    repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
+      new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),
     ...services,
     updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, deps.storage, config),
     packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, deps.storage, config),

@@ -21,12 +21,14 @@ import { statisticsRoutes } from './statistics/statistics-routes';
 import { sparkleRoutes } from './updates/native/sparkle-routes';
 import { updateRoutes } from './updates/update-routes';
 import { packageFeedRoutes } from './updates/native/package-feed-routes';
+import { repoRoutes } from './repos/repo-routes';
 
 const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
   updateRoutes,
   sparkleRoutes,
   packageFeedRoutes,
+  repoRoutes,
   healthRoutes,
   callerRoutes,
   landingRoutes,

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-redis.sh
 bash scripts/ensure-update-clients.sh
+bash scripts/ensure-package-managers.sh
 bash scripts/ensure-chromium.sh
 bash scripts/build.sh
 if [ "$#" -eq 0 ]; then set -- 'dist/test/**/*.test.js'; fi

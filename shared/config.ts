@@ -70,6 +70,8 @@ export interface Config {
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
   hashingThreads: number;
   webhooks: WebhookConfig;
+  /** REPOSITORY_KEY_SECRET: 64 hex digits sealing the package repositories' private signing keys; unset on the embedded default (generated into DATA_DIR). */
+  repositoryKeySecretHex: string | undefined;
   /** Requests per window by rate-limit policy (shared/rate-limit-policies.ts); null: RATE_LIMITS=off. */
   rateLimits: RateLimits | null;
 }
@@ -191,6 +193,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 
   const webhooks = readWebhookConfig(read, mongodbUri !== undefined, problems);
   const rateLimits = readRateLimits(read('RATE_LIMITS'), tiers, problems);
+  const repositoryKeySecretHex = read('REPOSITORY_KEY_SECRET')?.toLowerCase();
+  if (repositoryKeySecretHex !== undefined && !/^[0-9a-f]{64}$/.test(repositoryKeySecretHex)) problems.push('REPOSITORY_KEY_SECRET must be 64 hex digits (32 bytes)');
+  // Every gateway must open the keys any other one sealed: a key generated into one machine's DATA_DIR cannot do.
+  if (mongodbUri !== undefined && repositoryKeySecretHex === undefined) problems.push('REPOSITORY_KEY_SECRET is required when MONGODB_URI is set');
 
   const metricsToken = read('METRICS_TOKEN');
   // Sent as a bearer credential: printable ASCII without spaces, at most 512 characters (guards).
@@ -229,6 +235,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     webConcurrency,
     hashingThreads,
     webhooks: Object.freeze(webhooks),
+    repositoryKeySecretHex,
     rateLimits,
     metricsToken,
     metricsPort,

@@ -348,3 +348,20 @@ export const TUF_RESIGN_WHEN_LEFT = 1 / 3;
 export const TUF_RESIGN_INTERVAL_MS = 10 * MINUTE_SECONDS * 1000;
 /** Repositories the re-signing job reads per page. */
 export const TUF_RESIGN_PAGE = 100;
+
+// Package repositories (apt and dnf)
+
+/** Bytes of a `.deb` read to find its control member, and of an `.rpm` to read its headers: both come first in their files. */
+export const PACKAGE_HEADER_READ_MAX_BYTES = 8 * 1024 * 1024;
+/** Largest control archive (a `.deb`'s control.tar, unpacked) read at upload: a few KiB in practice; more is refused, not a bomb unpacked. */
+export const PACKAGE_CONTROL_UNPACKED_MAX_BYTES = 4 * 1024 * 1024;
+/** A repository's `Release` is valid this long after its `Date` (`Valid-Until`): apt refuses older ones, so a replayed index expires. */
+export const REPOSITORY_RELEASE_VALIDITY_SECONDS = 7 * DAY_SECONDS;
+/** A repository index is signed again when it is this old, well inside its validity, even when nothing changed. */
+export const REPOSITORY_INDEX_REFRESH_MS = DAY_SECONDS * 1000;
+/** After a rotation the previous signing key still signs and is still served beside the new one this long, so clients can fetch the new key. */
+export const REPOSITORY_KEY_OVERLAP_SECONDS = 30 * DAY_SECONDS;
+/** Indexes a repository keeps per offered list (one per customer selection and arch set); past this, answers are built and not kept. */
+export const REPOSITORY_INDEXES_PER_LIST = 64;
+/** Longest armoured private key an import takes: an RSA 4096 key with its user ids is under 8 KiB. */
+export const REPOSITORY_KEY_IMPORT_MAX_LENGTH = 32 * 1024;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { repositoriesResponse } from '../../shared/contract/repositories';
 import type {
   accessTokenListResponse,
   accessTokenResponse,
@@ -110,3 +111,5 @@ export type IssuedAccessToken = z.infer<typeof issuedAccessTokenResponse>;
 export type AccessTokenList = z.infer<typeof accessTokenListResponse>;
 export type AccessTokenWithUsage = z.infer<typeof accessTokenWithUsageResponse>;
 export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;
+
+export type ApplicationRepositories = z.infer<typeof repositoriesResponse>;

@@ -39,7 +39,11 @@ export function identifier(
     const { pathToken } = ctx.state;
     if (pathToken !== undefined) return admitToken(pathToken, ctx.method, ctx.path);
     const presented = presentedKey(ctx);
-    if (!presented) throw unauthorized('an API key is required: Authorization: Bearer <key>');
+    if (!presented) {
+      const basic = basicCredentials(ctx.get('Authorization'));
+      if (basic && ctx.path.startsWith(REPOSITORY_PATH)) return andThen(admitToken(basic.password, ctx.method, ctx.path), sameCustomer, basic.login);
+      throw unauthorized('an API key is required: Authorization: Bearer <key>');
+    }
     if (isAccessToken(presented)) return admitToken(presented, ctx.method, ctx.path);
     // One hash serves both checks: admin keys and customer keys are both stored as SHA-256.
     const keyHash = hashSecret(presented);
@@ -58,6 +62,28 @@ export function identifier(
     keyLookups.misses += 1;
     return keyCache.resolve(customerId, keyHash).then(customerPrincipal);
   };
+}
+
+/**
+ * Package repositories also take HTTP Basic credentials, as apt's auth.conf and dnf's
+ * username/password send them: the customer id as the login, one of its access tokens as the
+ * password (so the token need not sit in sources.list or a .repo file). Nowhere else.
+ */
+const REPOSITORY_PATH = '/v1/repos/';
+const BASIC = /^Basic ([A-Za-z0-9+/=]{1,1024})$/i;
+
+function basicCredentials(authorization: string | undefined): { login: string; password: string } | undefined {
+  const encoded = authorization ? BASIC.exec(authorization)?.[1] : undefined;
+  if (!encoded) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 0 ? undefined : { login: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+/** A token presented with a login is admitted only for the customer the login names. */
+function sameCustomer(principal: CustomerPrincipal, login: string): CustomerPrincipal {
+  if (principal.customerId !== login) throw unauthorized('invalid access token');
+  return principal;
 }
 
 /** The key a request presents in `Authorization: Bearer <key>`, if any. */

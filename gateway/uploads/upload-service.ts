@@ -11,6 +11,7 @@ import { expireUploadSession } from '../../shared/uploads/expire-upload-session'
 import { versionMismatch } from '../../shared/releases/upload-release';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
+import { readPackageInfo } from '../../shared/packages/package-info';
 import { contentTypeField } from '../http/common-schemas';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from './upload-schemas';
 import type { StagedFile } from './receive-multipart';
@@ -90,6 +91,8 @@ export class UploadService {
       };
       const signatureProblem = await updateSignatureProblem(this.store, this.storage, this.hashing, file, staged.stagingKey);
       if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
+      const packageReading = await readPackageInfo(this.storage, file, staged.stagingKey);
+      if (packageReading.problem !== undefined) throw validationError([{ field: 'file', message: packageReading.problem }]);
       await this.storage.move(staged.stagingKey, storageKey);
       const now = new Date();
       // The version is announced only when this upload first published it (it created it published).
@@ -99,7 +102,7 @@ export class UploadService {
       ];
       published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
-        const result = await this.store.versions.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, release }, now);
+        const result = await this.store.versions.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, packageInfo: packageReading.info, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
         await this.events.record(buildEvent('upload', result.file, origin, now));

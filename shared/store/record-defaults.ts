@@ -14,7 +14,7 @@ import type { NewUploadSession, VersionUpsert } from './store';
 /** A file as stored: platform and arch `any`, no SHA-512 or SHA-1 and no signature problem unless given. */
 export function fileWithDefaults(file: FileRecord): FileRecord {
   return {
-    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, sha1: file.sha1 ?? null, signatureProblem: file.signatureProblem ?? null,
+    ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH, sha512: file.sha512 ?? null, sha1: file.sha1 ?? null, signatureProblem: file.signatureProblem ?? null, packageInfo: file.packageInfo ?? null,
   };
 }
 

@@ -22,6 +22,9 @@ import type {
   FileRecord,
   FileStatus,
   InitialReleaseStatus,
+  PackageInfo,
+  RepositoryKey,
+  RepositoryKeyRing,
   ShareLink,
   TokenUse,
   TokenUseOutcome,
@@ -94,6 +97,8 @@ export interface FilePublication {
   sha512: string;
   /** SHA-1 of the bytes, hex. */
   sha1: string;
+  /** What the package says of itself (a `.deb` or an `.rpm`), read at upload; null for other files. */
+  packageInfo?: PackageInfo | null;
   release: UploadRelease;
 }
 
@@ -317,6 +322,14 @@ export interface ApplicationStore {
   releasePurgeStartedAt(applicationId: string): Promise<Date | null>;
   /** The customer's acceptance of that revision of the application's licence, or null. */
   getLicenceAcceptance(applicationId: string, customerId: string, revision: number): Promise<LicenceAcceptance | null>;
+  /** The application's package-repository signing keys; null when it has none yet. One indexed read. */
+  getRepositoryKeys(applicationId: string): Promise<RepositoryKeyRing | null>;
+  /**
+   * Writes the application's repository keys when its ring is still at `expectedRevision` (0: none
+   * yet), in one conditional write, and returns the ring written (revision + 1); null when another
+   * writer got there first (two gateways generating a first key at once: one key wins).
+   */
+  replaceRepositoryKeys(applicationId: string, expectedRevision: number, keys: readonly RepositoryKey[]): Promise<RepositoryKeyRing | null>;
 }
 
 /** Versions and their files. */

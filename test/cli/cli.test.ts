@@ -9,6 +9,7 @@ import { pollUntil } from '../support/poll';
 import { startTestApp, TestApp } from '../support/test-app';
 import { findFreePort } from '../../shared/net';
 import { TransferProxy } from '../support/transfer-proxy';
+import { buildDeb } from '../support/linux-packages';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 let counter = 0;
@@ -1028,6 +1029,34 @@ describe('bds CLI', function () {
       expect(errorOf(redeliver)).to.include({ status: 404 });
       expect((await admin.run(['webhooks', 'delete', created.webhookId, '--json'])).code).to.equal(0);
       expect((await admin.run(['webhooks', 'show', created.webhookId, '--json'])).code).to.equal(1);
+    });
+  });
+
+  describe('package repositories', () => {
+    it('repos: what each channel serves with the setup lines, key rotation, and a key import refused for a public key', async () => {
+      const applicationId = uniqueId('cli-repos');
+      expect((await admin.run(['apps', 'create', applicationId, '--name', 'Repos'])).code).to.equal(0);
+      const deb = await buildDeb(admin.home, { name: 'cli-tool', version: '1.0.0', arch: 'amd64' });
+      const uploaded = await admin.run(['upload', applicationId, '1.0.0', deb, '--platform', 'linux', '--arch', 'x64', '--status', 'published']);
+      expect(uploaded.code, uploaded.stderr).to.equal(0);
+      const listed = jsonOf<{ keys: unknown[]; channels: { channel: string; packages: { packageName: string; packageArch: string; format: string }[] }[] }>(
+        await admin.run(['repos', applicationId, '--json']));
+      expect(listed.keys).to.deep.equal([]);
+      expect(listed.channels[0]).to.deep.include({ channel: 'stable' });
+      expect(listed.channels[0].packages.map((pkg) => [pkg.format, pkg.packageName, pkg.packageArch])).to.deep.equal([['deb', 'cli-tool', 'amd64']]);
+      const text = await admin.run(['repos', applicationId]);
+      expect(text.code, text.stderr).to.equal(0);
+      expect(text.stdout).to.include(`gpg --dearmor -o /etc/apt/keyrings/${applicationId}.gpg`).and.to.include(`/v1/repos/${applicationId}/apt stable main`)
+        .and.to.include(`/v1/repos/${applicationId}/rpm/stable/${applicationId}.repo`);
+      const rotated = jsonOf<{ keys: { retiresAt: string | null }[] }>(await admin.run(['repos', 'rotate-key', applicationId, '--json']));
+      expect(rotated.keys).to.have.length(1);
+      const again = jsonOf<{ keys: { retiresAt: string | null }[] }>(await admin.run(['repos', 'rotate-key', applicationId, '--json']));
+      expect(again.keys.map((key) => key.retiresAt === null)).to.deep.equal([true, false]);
+      const publicKeyFile = path.join(admin.home, 'public.asc');
+      fs.writeFileSync(publicKeyFile, '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nAAAA\n-----END PGP PUBLIC KEY BLOCK-----\n');
+      const refused = await admin.run(['repos', 'import-key', applicationId, publicKeyFile]);
+      expect(refused.code).not.to.equal(0);
+      expect(refused.stderr).to.match(/privateKey/);
     });
   });
 });

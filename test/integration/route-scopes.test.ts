@@ -64,6 +64,9 @@ describe('scopes on every route of the route table', function () {
     'POST /v1/management/webhooks': () => ({ url: 'https://hooks.example.com/bds', events: ['upload.completed'] }),
     'PATCH /v1/management/webhooks/:webhookId': () => ({ description: 'changed' }),
     'POST /v1/management/webhooks/:webhookId/rotate-secret': () => ({}),
+    'POST /v1/management/applications/:applicationId/repositories/rotate-key': () => ({}),
+    // Not a key that opens: refused by the service (400) once admitted, which is what this test looks at.
+    'PUT /v1/management/applications/:applicationId/repositories/key': () => ({ privateKey: '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nAAAA\n-----END PGP PRIVATE KEY BLOCK-----\n' }),
     'POST /v1/management/webhooks/:webhookId/deliveries/:deliveryId/redeliver': () => ({}),
   };
 

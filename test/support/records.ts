@@ -86,6 +86,7 @@ export function file(fileId: string, overrides: Partial<FileRecord> = {}): FileR
     sha512: null,
     sha1: null,
     signatureProblem: null,
+    packageInfo: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

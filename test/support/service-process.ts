@@ -44,7 +44,7 @@ export class ServiceProcess {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: `t${randomBytes(6).toString('hex')}`,
       LOG_LEVEL: 'warn',
-      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'), REPOSITORY_KEY_SECRET: randomBytes(32).toString('hex') } : {}),
       ...extraEnv,
     });
     await service.launch();

@@ -66,7 +66,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     REDIS_URL: testRedisUrl(),
     REDIS_PREFIX: `t${randomBytes(6).toString('hex')}`,
     LOG_LEVEL: options.captureLogs ? 'info' : (process.env.TEST_LOG_LEVEL ?? 'silent'),
-    ...(mongodbUri ? { MONGODB_URI: freshDatabase(mongodbUri), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+    ...(mongodbUri ? { MONGODB_URI: freshDatabase(mongodbUri), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'), REPOSITORY_KEY_SECRET: randomBytes(32).toString('hex') } : {}),
     ...options.env,
   });
   const logs: LogRecord[] = [];

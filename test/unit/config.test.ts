@@ -101,7 +101,7 @@ describe('loadConfig', () => {
     });
 
     it('accepts MongoDB with admin keys', () => {
-      const config = loadConfig({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY });
+      const config = loadConfig({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY, REPOSITORY_KEY_SECRET: SECRET_KEY });
       expect(config.mongodbUri).to.equal('mongodb://db.example.com/bds');
       expect(config.webhooks.secretKeyHex).to.equal(SECRET_KEY);
     });
@@ -128,7 +128,7 @@ describe('loadConfig', () => {
       ['PORT', { PORT: '-1' }],
       ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'ftp://example.com' }],
       ['PUBLIC_BASE_URL', { PUBLIC_BASE_URL: 'not a url' }],
-      ['MONGODB_URI', { MONGODB_URI: 'postgres://db', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY }],
+      ['MONGODB_URI', { MONGODB_URI: 'postgres://db', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY, REPOSITORY_KEY_SECRET: SECRET_KEY }],
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'c'.repeat(63) }],
       ['WEBHOOK_SECRET_KEY', { WEBHOOK_SECRET_KEY: 'z'.repeat(64) }],
       ['WEBHOOK_ALLOWED_HOSTS', { WEBHOOK_ALLOWED_HOSTS: 'http://127.0.0.1' }],
@@ -174,11 +174,16 @@ describe('loadConfig', () => {
     });
 
     it('requires ADMIN_API_KEYS when MONGODB_URI is set', () => {
-      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', WEBHOOK_SECRET_KEY: SECRET_KEY }, 'ADMIN_API_KEYS');
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', WEBHOOK_SECRET_KEY: SECRET_KEY, REPOSITORY_KEY_SECRET: SECRET_KEY }, 'ADMIN_API_KEYS');
     });
 
     it('requires WEBHOOK_SECRET_KEY when MONGODB_URI is set: every process must open the secrets the others sealed', () => {
-      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A }, 'WEBHOOK_SECRET_KEY');
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, REPOSITORY_KEY_SECRET: SECRET_KEY }, 'WEBHOOK_SECRET_KEY');
+    });
+
+    it('requires REPOSITORY_KEY_SECRET when MONGODB_URI is set, and refuses one that is not 64 hex digits', () => {
+      expectRefused({ MONGODB_URI: 'mongodb://db.example.com/bds', ADMIN_API_KEYS: KEY_A, WEBHOOK_SECRET_KEY: SECRET_KEY }, 'REPOSITORY_KEY_SECRET');
+      expectRefused({ REPOSITORY_KEY_SECRET: 'c'.repeat(63) }, 'REPOSITORY_KEY_SECRET');
     });
   });
 

@@ -3,12 +3,13 @@ import { buildEvent } from '../../shared/events/event-recorder';
 import { ObjectNotFoundError } from '../../shared/errors';
 import { FileDigests, formatChecksum } from '../../shared/hashing';
 import type { JobPayloads } from '../../shared/queues/jobs';
-import type { FileRecord, UploadSession } from '../../shared/store/models';
+import type { FileRecord, PackageInfo, UploadSession } from '../../shared/store/models';
 import type { FilePublicationResult } from '../../shared/store/store';
 import { releaseOfSession, versionMismatch } from '../../shared/releases/upload-release';
 import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
+import { readPackageInfo } from '../../shared/packages/package-info';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
 import type { WorkerDeps } from '../worker-deps';
@@ -100,7 +101,10 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   }
   const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, file.storageKey);
   if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
-  const result = await publish(session, file, { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1 }, deps);
+  const packageReading = await readPackageInfo(deps.storage, file, file.storageKey);
+  if (packageReading.problem !== undefined) return failUpload(session, file, packageReading.problem, deps);
+  const result = await publish(session, file,
+    { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1, packageInfo: packageReading.info }, deps);
   if (result.outcome === 'version-differs') {
     return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);
   }
@@ -120,7 +124,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
  * the upload. Each step is safe to repeat: the events' ids are fixed by the file, and a repeated
  * publication of an available file completes what an interrupted one left undone.
  */
-async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string }, deps: WorkerDeps): Promise<FilePublicationResult> {
+async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string; packageInfo: PackageInfo | null }, deps: WorkerDeps): Promise<FilePublicationResult> {
   // A version the upload creates without naming a status takes its application's default at publication.
   const application = await deps.store.applications.getApplication(file.applicationId, { includeDeleted: true });
   const release = { ...releaseOfSession(session), createdStatus: application?.defaultVersionStatus };
@@ -159,7 +163,7 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
     // The verification published it and stopped before the end: its bytes are the file's now, and
     // what it left undone (on MongoDB possibly the version's fields) is finished.
     // (An available file's digests are not written again: publishFile writes them only on a pending one.)
-    if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512, sha1: current.sha1 ?? '' }, deps);
+    if (current.checksum && current.sha512) await publish(session, current, { checksum: current.checksum, sha512: current.sha512, sha1: current.sha1 ?? '', packageInfo: current.packageInfo ?? null }, deps);
     await deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
     return;
   }

@@ -1,6 +1,6 @@
 import type { FilterQuery } from 'mongoose';
 import { requirePage } from '../bounds';
-import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
+import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, RepositoryKeyRing } from '../models';
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
@@ -89,6 +89,29 @@ export class MongoApplications implements ApplicationStore {
     return doc && { applicationId: doc.applicationId, customerId: doc.customerId, revision: doc.revision, acceptedAt: doc.acceptedAt, clientIp: doc.clientIp ?? null };
   }
 
+  async getRepositoryKeys(applicationId: string): Promise<RepositoryKeyRing | null> {
+    const doc = await this.models.repositoryKeys.findOne({ applicationId }).lean<RepositoryKeyRing>();
+    return doc && toKeyRing(doc);
+  }
+
+  async replaceRepositoryKeys(applicationId: string, expectedRevision: number, keys: readonly RepositoryKey[]): Promise<RepositoryKeyRing | null> {
+    const stored = keys.map((key) => ({ ...key }));
+    if (expectedRevision === 0) {
+      try {
+        await this.models.repositoryKeys.create({ applicationId, revision: 1, keys: stored });
+      } catch (error) {
+        // Another writer created the ring first: its keys stand.
+        if (isDuplicateKeyError(error)) return null;
+        throw error;
+      }
+      return { applicationId, revision: 1, keys: stored };
+    }
+    const doc = await this.models.repositoryKeys
+      .findOneAndUpdate({ applicationId, revision: expectedRevision }, { $set: { keys: stored }, $inc: { revision: 1 } }, { new: true })
+      .lean<RepositoryKeyRing>();
+    return doc && toKeyRing(doc);
+  }
+
   /** $push and $pull change the one customer atomically, leaving the others to concurrent changes. */
   async grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {
     await this.models.applications.updateOne(
@@ -144,4 +167,15 @@ export class MongoApplications implements ApplicationStore {
 /** `text` as a regex matching itself literally. */
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function toKeyRing(doc: RepositoryKeyRing): RepositoryKeyRing {
+  return {
+    applicationId: doc.applicationId,
+    revision: doc.revision,
+    keys: doc.keys.map((key) => ({
+      fingerprint: key.fingerprint, publicKey: key.publicKey, sealedPrivateKey: key.sealedPrivateKey, algorithm: key.algorithm,
+      origin: key.origin, createdAt: key.createdAt, retiresAt: key.retiresAt ?? null,
+    })),
+  };
 }

@@ -4,7 +4,7 @@ import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customer
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { auditEntrySchema } from './schemas/audit';
-import { applicationSchema, fileSchema, licenceAcceptanceSchema, versionSchema } from './schemas/catalog';
+import { applicationSchema, fileSchema, licenceAcceptanceSchema, repositoryKeyRingSchema, versionSchema } from './schemas/catalog';
 import { tufRepositorySchema, tufRootSchema } from './schemas/tuf';
 import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
 
@@ -13,6 +13,7 @@ export function bindModels(connection: Connection) {
   return {
     applications: connection.model('Application', applicationSchema),
     licenceAcceptances: connection.model('LicenceAcceptance', licenceAcceptanceSchema),
+    repositoryKeys: connection.model('RepositoryKeyRing', repositoryKeyRingSchema),
     versions: connection.model('Version', versionSchema),
     files: connection.model('File', fileSchema),
     customers: connection.model('Customer', customerSchema),

@@ -82,6 +82,7 @@ export function toFile(doc: FileDoc): FileRecord {
     sha512: orNull(doc.sha512),
     sha1: orNull(doc.sha1),
     signatureProblem: orNull(doc.signatureProblem),
+    packageInfo: orNull(doc.packageInfo),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

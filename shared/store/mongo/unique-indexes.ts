@@ -32,6 +32,7 @@ const DUPLICATE_TARGETS = {
   unique_customerVersion: 'customerVersion',
   unique_tufRepository: 'tufRepository',
   unique_tufRoot: 'tufRoot',
+  unique_repositoryKeys: 'repositoryKeys',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

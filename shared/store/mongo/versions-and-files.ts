@@ -119,6 +119,7 @@ export class MongoVersionsAndFiles implements VersionStore {
 
   async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
     const { checksum, sha512, sha1, release } = publication;
+    const packageInfo = publication.packageInfo ?? null;
     const file = await this.getFile(fileId);
     if (file?.status !== 'pending' && file?.status !== 'available') return { outcome: 'not-pending', file };
     const existing = await this.getVersion(file.applicationId, file.version);
@@ -126,7 +127,7 @@ export class MongoVersionsAndFiles implements VersionStore {
     // The file first, conditionally: only the upload that makes it available (or finds it so, a
     // repeat) goes on to write the version, so one whose file was failed meanwhile writes nothing.
     const published = file.status === 'available' ? file : await this.models.files
-      .findOneAndUpdate({ fileId, status: 'pending' }, { $set: { status: 'available', live: true, checksum, sha512, sha1, updatedAt: at } }, { new: true })
+      .findOneAndUpdate({ fileId, status: 'pending' }, { $set: { status: 'available', live: true, checksum, sha512, sha1, packageInfo, updatedAt: at } }, { new: true })
       .lean<FileDoc>()
       .then((doc) => (doc ? toFile(doc) : this.getFile(fileId)));
     if (published?.status !== 'available') return { outcome: 'not-pending', file: published };

@@ -1,8 +1,8 @@
 import { requirePage } from '../bounds';
-import type { Application, ApplicationLogo, LicenceAcceptance } from '../models';
+import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, RepositoryKeyRing } from '../models';
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, toMillis } from './rows';
+import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, repositoryKeyColumns, repositoryKeyRingFromRow, toMillis } from './rows';
 
 export class SqliteApplications implements ApplicationStore {
   constructor(private readonly database: SqliteDatabase) {}
@@ -106,6 +106,20 @@ export class SqliteApplications implements ApplicationStore {
     const row = this.database.prepare('SELECT * FROM licence_acceptances WHERE application_id = ? AND customer_id = ? AND revision = ?')
       .get(applicationId, customerId, revision) as Row | undefined;
     return row ? licenceAcceptanceFromRow(row) : null;
+  }
+
+  async getRepositoryKeys(applicationId: string): Promise<RepositoryKeyRing | null> {
+    const row = this.database.prepare('SELECT * FROM repository_keys WHERE application_id = ?').get(applicationId) as Row | undefined;
+    return row ? repositoryKeyRingFromRow(row) : null;
+  }
+
+  async replaceRepositoryKeys(applicationId: string, expectedRevision: number, keys: readonly RepositoryKey[]): Promise<RepositoryKeyRing | null> {
+    const stored = JSON.stringify(keys.map(repositoryKeyColumns));
+    const result = this.database.write(() => expectedRevision === 0
+      ? this.database.prepare('INSERT OR IGNORE INTO repository_keys (application_id, revision, keys) VALUES (?, 1, ?)').run(applicationId, stored)
+      : this.database.prepare('UPDATE repository_keys SET revision = revision + 1, keys = ? WHERE application_id = ? AND revision = ?')
+        .run(stored, applicationId, expectedRevision));
+    return result.changes ? { applicationId, revision: expectedRevision + 1, keys: keys.map((key) => ({ ...key })) } : null;
   }
 
   async grantApplicationAccess(applicationId: string, customerId: string, at: Date): Promise<Application | null> {

@@ -16,6 +16,9 @@ import type {
   FileType,
   InitialReleaseStatus,
   LicenceAcceptance,
+  PackageInfo,
+  RepositoryKey,
+  RepositoryKeyRing,
   ShareLink,
   UploadSession,
   UploadStatus,
@@ -126,6 +129,7 @@ export function fileFromRow(row: Row): FileRecord {
     sha512: optionalText(row.sha512),
     sha1: optionalText(row.sha1),
     signatureProblem: optionalText(row.signature_problem),
+    packageInfo: row.package_info === null || row.package_info === undefined ? null : JSON.parse(text(row.package_info)) as PackageInfo,
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };
@@ -290,5 +294,23 @@ export function webhookDeliveryFromRow(row: Row): WebhookDelivery {
     deliveredAt: optionalDate(row.delivered_at),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
+  };
+}
+
+/** A repository key as its ring's JSON column holds it: dates as milliseconds. */
+export function repositoryKeyColumns(key: RepositoryKey): Record<string, unknown> {
+  return { ...key, createdAt: key.createdAt.getTime(), retiresAt: key.retiresAt === null ? null : key.retiresAt.getTime() };
+}
+
+export function repositoryKeyRingFromRow(row: Row): RepositoryKeyRing {
+  const keys = JSON.parse(text(row.keys)) as Array<Record<string, unknown>>;
+  return {
+    applicationId: text(row.application_id),
+    revision: row.revision as number,
+    keys: keys.map((key) => ({
+      ...(key as unknown as RepositoryKey),
+      createdAt: new Date(key.createdAt as number),
+      retiresAt: key.retiresAt === null ? null : new Date(key.retiresAt as number),
+    })),
   };
 }

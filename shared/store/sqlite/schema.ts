@@ -605,6 +605,20 @@ CREATE TABLE check_windows (
   db.exec('DROP TABLE check_events');
 }
 
+/**
+ * Package repositories: a `.deb`'s control paragraph or an `.rpm`'s header fields kept with its file
+ * (JSON; null for other files and those stored before), and each application's repository signing
+ * keys, one row per application, written by compare-and-set on its revision.
+ */
+const PACKAGE_REPOSITORIES = `
+ALTER TABLE files ADD COLUMN package_info TEXT;
+CREATE TABLE repository_keys (
+  application_id TEXT PRIMARY KEY,
+  revision INTEGER NOT NULL,
+  keys TEXT NOT NULL
+);
+`;
+
 /** Channel names are validated at start-up; quoting keeps the statement whole whatever they hold. */
 const sqlText = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
@@ -668,6 +682,7 @@ const MIGRATIONS: readonly Migration[] = [
   checkWindows,
   (db) => db.exec(RELEASE_PURGES),
   (db) => db.exec(TUF_REPOSITORIES),
+  (db) => db.exec(PACKAGE_REPOSITORIES),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

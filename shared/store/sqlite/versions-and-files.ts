@@ -90,12 +90,12 @@ export class SqliteVersionsAndFiles implements VersionStore {
     this.database.write(() =>
       this.database.prepare(
           `INSERT INTO files (file_id, application_id, version, file_name, file_size, content_type, checksum, file_type,
-             status, live, storage_key, platform, arch, sha512, sha1, signature_problem, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             status, live, storage_key, platform, arch, sha512, sha1, signature_problem, package_info, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(file.fileId, file.applicationId, file.version, file.fileName, file.fileSize, file.contentType, file.checksum,
           file.fileType, file.status, isLive(file.status), file.storageKey, file.platform, file.arch, file.sha512, file.sha1,
-          file.signatureProblem, toMillis(file.createdAt), toMillis(file.updatedAt)),
+          file.signatureProblem, file.packageInfo ? JSON.stringify(file.packageInfo) : null, toMillis(file.createdAt), toMillis(file.updatedAt)),
     );
     return file;
   }
@@ -111,6 +111,7 @@ export class SqliteVersionsAndFiles implements VersionStore {
 
   async publishFile(fileId: string, publication: FilePublication, at: Date): Promise<FilePublicationResult> {
     const { checksum, sha512, sha1, release } = publication;
+    const packageInfo = publication.packageInfo ? JSON.stringify(publication.packageInfo) : null;
     // One IMMEDIATE transaction: the file's status, the version's channel and status, and both writes
     // are seen and made together, so no reader sees the file without its version's fields.
     const publish = this.database.db.transaction((): FilePublicationResult => {
@@ -119,8 +120,8 @@ export class SqliteVersionsAndFiles implements VersionStore {
       const existing = this.readVersion(file.applicationId, file.version);
       if (existing && uploadReleaseMismatch(existing, release)) return { outcome: 'version-differs', version: existing };
       if (file.status === 'pending') {
-        this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, sha1 = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
-          .run(checksum, sha512, sha1, at.getTime(), fileId);
+        this.database.prepare(`UPDATE files SET status = 'available', live = 1, checksum = ?, sha512 = ?, sha1 = ?, package_info = ?, updated_at = ? WHERE file_id = ? AND status = 'pending'`)
+          .run(checksum, sha512, sha1, packageInfo, at.getTime(), fileId);
       }
       const { releaseNotes, requiredTier, channel, status, createdStatus } = release;
       const version = this.writeVersion(file.applicationId, file.version,

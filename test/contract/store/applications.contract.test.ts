@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { RepositoryKey } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
 import { application, at } from '../../support/records';
 import { expectDuplicate } from '../../support/store-expectations';
@@ -310,5 +311,24 @@ describeStoreContract('applications', (subject) => {
     expect(all.items[1].deletedAt).to.deep.equal(at(9));
     const secondPage = await store.applications.listApplications({ page: 2, pageSize: 1 });
     expect([ids(secondPage.items), secondPage.total]).to.deep.equal([['app_3'], 2]);
+  });
+
+  it('writes an application\'s repository keys by compare-and-set on the ring\'s revision', async () => {
+    const key = (fingerprint: string, retiresAt: Date | null = null): RepositoryKey => ({
+      fingerprint, publicKey: `-----BEGIN PGP PUBLIC KEY BLOCK-----\n${fingerprint}`, sealedPrivateKey: `sealed.${fingerprint}`,
+      algorithm: 'ed25519', origin: 'generated', createdAt: at(1), retiresAt,
+    });
+    expect(await store.applications.getRepositoryKeys('app_1')).to.equal(null);
+    const first = await store.applications.replaceRepositoryKeys('app_1', 0, [key('AAAA')]);
+    expect(first).to.deep.equal({ applicationId: 'app_1', revision: 1, keys: [key('AAAA')] });
+    // A second first key loses: the ring exists.
+    expect(await store.applications.replaceRepositoryKeys('app_1', 0, [key('BBBB')])).to.equal(null);
+    expect(await store.applications.getRepositoryKeys('app_1')).to.deep.equal(first);
+    const rotated = [key('CCCC'), key('AAAA', at(9))];
+    expect(await store.applications.replaceRepositoryKeys('app_1', 1, rotated)).to.deep.equal({ applicationId: 'app_1', revision: 2, keys: rotated });
+    // A writer that read revision 1 is refused, and nothing changes.
+    expect(await store.applications.replaceRepositoryKeys('app_1', 1, [key('DDDD')])).to.equal(null);
+    expect(await store.applications.getRepositoryKeys('app_1')).to.deep.equal({ applicationId: 'app_1', revision: 2, keys: rotated });
+    expect(await store.applications.getRepositoryKeys('app_2')).to.equal(null);
   });
 });

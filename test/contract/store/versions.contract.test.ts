@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { ReleaseStatus } from '../../../shared/releases/lifecycle';
 import type { Platform } from '../../../shared/releases/platforms';
 import { newestFirst } from '../../../shared/releases/version-order';
-import type { FileRecord, Version } from '../../../shared/store/models';
+import type { FileRecord, PackageInfo, Version } from '../../../shared/store/models';
 import type { Store, VersionTransition } from '../../../shared/store/store';
 import { application as applicationRecord, at, file, version as versionRecord } from '../../support/records';
 import { rejectionOf } from '../../support/rejection';
@@ -443,6 +443,24 @@ describeStoreContract('versions and files', (subject) => {
         expect(result).to.deep.equal({ outcome: 'published', file: published, version });
         expect(await store.versions.getFile('f_1')).to.deep.equal(published);
         expect(await store.versions.getVersion('app_1', '1.0.0')).to.deep.equal(version);
+      });
+
+      it('keeps what a package says of itself with the file it publishes, as given', async () => {
+        const packageInfo: PackageInfo = {
+          format: 'deb',
+          fields: [['Package', 'acme-tool'], ['Version', '1.0.0'], ['Architecture', 'amd64'], ['Description', 'A tool\n continued line']],
+        };
+        const pending = await store.versions.insertFile(pendingFile('f_1', { fileName: 'acme-tool_1.0.0_amd64.deb', platform: 'linux', arch: 'x64' }));
+        expect(pending.packageInfo).to.equal(null);
+        const result = await store.versions.publishFile('f_1', { ...digests, packageInfo, release: {} }, at(2));
+        expect(result.outcome === 'published' && result.file.packageInfo).to.deep.equal(packageInfo);
+        expect((await store.versions.getFile('f_1'))?.packageInfo).to.deep.equal(packageInfo);
+        const [version] = await store.versions.listVersions('app_1');
+        expect(version.files[0].packageInfo).to.deep.equal(packageInfo);
+        // Other files keep none.
+        await store.versions.insertFile(pendingFile('f_2', { fileName: 'setup.exe', fileType: 'OTHER' }));
+        const other = await store.versions.publishFile('f_2', { ...digests, release: {} }, at(3));
+        expect(other.outcome === 'published' && other.file.packageInfo).to.equal(null);
       });
 
       it('creates a version that the upload names nothing of in the default channel, published', async () => {

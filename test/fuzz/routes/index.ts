@@ -11,6 +11,7 @@ import { downloadFuzzers } from './downloads';
 import { logoFuzzers } from './logos';
 import { metricsFuzzers } from './metrics';
 import { packageFeedFuzzers } from './package-feeds';
+import { repositoryFuzzers } from './repositories';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
@@ -30,6 +31,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...updateFeedFuzzers(context),
     ...sparkleFuzzers(context),
     ...packageFeedFuzzers(context),
+    ...repositoryFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...logoFuzzers(context),

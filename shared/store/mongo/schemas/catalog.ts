@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { Application, ApplicationLogo, FileRecord, LicenceAcceptance, Version } from '../../models';
+import type { Application, ApplicationLogo, FileRecord, LicenceAcceptance, RepositoryKeyRing, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -115,6 +115,8 @@ export const fileSchema = new Schema<FileDoc>(
     sha512: String,
     sha1: String,
     signatureProblem: String,
+    // What a package says of itself (a .deb's control paragraph, an .rpm's header fields), as read at upload.
+    packageInfo: Schema.Types.Mixed,
     createdAt: Date,
     updatedAt: Date,
   },
@@ -136,3 +138,23 @@ fileSchema.index(
 // fileId; one index per digest, which the query's $or reads and merges in fileId order.
 fileSchema.index({ sha512: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
 fileSchema.index({ sha1: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
+
+/** An application's package-repository signing keys, one document per application, written by compare-and-set on its revision. */
+export const repositoryKeyRingSchema = new Schema<RepositoryKeyRing>(
+  {
+    applicationId: String,
+    revision: Number,
+    keys: [{
+      _id: false,
+      fingerprint: String,
+      publicKey: String,
+      sealedPrivateKey: String,
+      algorithm: String,
+      origin: String,
+      createdAt: Date,
+      retiresAt: Date,
+    }],
+  },
+  collectionOptions('repositoryKeys'),
+);
+repositoryKeyRingSchema.index({ applicationId: 1 }, uniqueIndex('unique_repositoryKeys'));
