@@ -104,8 +104,9 @@ describe("README's quick start, run as written", function () {
       XDG_CONFIG_HOME: path.join(home, 'config'),
       XDG_STATE_HOME: path.join(home, 'state'),
       npm_config_update_notifier: 'false',
-      // A fresh clone, not a fresh machine: npm's download cache is the one this machine has.
+      // A fresh clone, not a fresh machine: npm's download cache and settings are the ones this machine has.
       npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
+      npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc'),
     };
     // `npm start` as written; only where it listens and keeps its data differ from a fresh clone's.
     const port = await findFreePort();
