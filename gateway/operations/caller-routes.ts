@@ -7,6 +7,9 @@ export const callerRoutes: RouteModule = (deps) => [
   route({
     method: 'get', path: '/v1/me', operationId: 'getCaller', guard: 'key', summary: "The kind of the presented key, its scopes and the applications it is limited to; to an admin key, the service's tiers and channels",
     status: 200, response: callerResponse,
-    handle: (_input, _ctx, caller) => presentCaller(caller, deps.config),
+    handle: async (_input, _ctx, caller) => {
+      const customer = caller.kind === 'customer' ? await deps.store.accounts.getCustomer(caller.customerId) : null;
+      return presentCaller(caller, deps.config, customer?.name ?? null);
+    },
   }),
 ];

@@ -20,6 +20,8 @@ export const callerResponse = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('customer'),
     customerId: z.string(),
+    /** The customer's name, as people read it ("Signed in as Acme Corp"). */
+    name: z.string(),
     tier: z.string(),
   }),
 ]);
@@ -34,12 +36,12 @@ export interface ServiceLists {
 
 /** The caller as the guard admitted it: never the key itself. */
 export function presentCaller(principal: { kind: 'admin'; actor: string; scopes: readonly (typeof SCOPES)[number][]; applicationIds: readonly string[] | null }
-  | { kind: 'customer'; customerId: string; tier: string }, lists: ServiceLists): z.input<typeof callerResponse> {
+  | { kind: 'customer'; customerId: string; tier: string }, lists: ServiceLists, customerName: string | null): z.input<typeof callerResponse> {
   if (principal.kind === 'admin') {
     return {
       kind: 'admin', actor: principal.actor, scopes: [...principal.scopes], applicationIds: principal.applicationIds === null ? null : [...principal.applicationIds],
       tiers: [...lists.tiers], channels: [...lists.channels],
     };
   }
-  return { kind: 'customer', customerId: principal.customerId, tier: principal.tier };
+  return { kind: 'customer', customerId: principal.customerId, name: customerName ?? principal.customerId, tier: principal.tier };
 }

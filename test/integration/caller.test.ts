@@ -24,10 +24,11 @@ describe('GET /v1/me: whose key this is', () => {
     expect(response.body.data).to.deep.equal({ kind: 'admin', actor: issued.keyId, scopes: ['publish'], applicationIds: [applicationId], tiers: app.config.tiers, channels: app.config.channels });
   });
 
-  it('tells a customer key its customer and tier, and refuses no key, a wrong key and an inactive customer', async () => {
-    const { customerId, apiKey } = await createCustomer(app, { tier: 'premium' });
+  it('tells a customer key its customer, its name and tier, and refuses no key, a wrong key and an inactive customer', async () => {
+    const customerName = 'Acme Corp';
+    const { customerId, apiKey } = await createCustomer(app, { tier: 'premium', name: customerName });
     const response = await app.http.get('/v1/me', { key: apiKey });
-    expect(response.body.data).to.deep.equal({ kind: 'customer', customerId, tier: 'premium' });
+    expect(response.body.data).to.deep.equal({ kind: 'customer', customerId, name: customerName, tier: 'premium' });
     expect((await app.http.get('/v1/me', { key: null })).status).to.equal(401);
     expect((await app.http.get('/v1/me', { key: `${customerId}.wrong` })).status).to.equal(401);
     const inactive = await createCustomer(app, { isActive: false });

@@ -20,6 +20,8 @@ export function unkeyedFuzzers({ f, admin, known }: RouteContext): RouteFuzzer[]
   return [
     health('/'),
     health('/favicon.svg'),
+    health('/v1/vendor'),
+    health('/v1/vendor/logo'),
     health('/healthz'),
     health('/readyz'),
     health('/v1/openapi.json'),
