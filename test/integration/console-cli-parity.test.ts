@@ -108,6 +108,8 @@ const EXCEPTIONS: Record<string, string> = {
   getApplicationLogo: 'the logo the download portal shows a customer',
   getLandingPage: 'the page a browser opening the service sees',
   getFavicon: "the icon of the service's pages",
+  getVendor: 'the vendor as the pages shown before signing in name it (the portal\'s sign-in, a share link\'s error page); set by VENDOR_NAME',
+  getVendorLogo: 'the logo those pages show; set by VENDOR_LOGO',
   getApiDescription: 'the API description itself, for tools and people writing their own client',
   getHealth: 'for load balancers and monitors',
   getReadiness: 'for load balancers and monitors',
