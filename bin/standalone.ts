@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { launchGateway } from '../gateway/gateway-process';
+import { startBanner } from '../gateway/operations/entrances';
 import { startGatewayCluster } from '../shared/runtime/gateway-cluster';
 import { RedisServerProcess, startRedisServer } from '../shared/redis/redis-server-process';
 import { openCoreServices } from '../shared/runtime/core-services';
@@ -57,9 +58,11 @@ async function main(): Promise<void> {
     print(`Admin API key: the one printed at first start (delete ${path.join(config.dataDir, ADMIN_KEY_HASH_FILE)} to issue a new one)\n`);
   }
   print(`Listening on ${config.publicBaseUrl} (store: ${core.store.kind}, objects: ${core.storage.kind})\n`);
+  print(startBanner(config.publicBaseUrl));
 }
 
 const print = (text: string) => process.stdout.write(text);
+
 
 // A failed start (a taken port, an unreadable DATA_DIR...) closes what started, the redis-server child last.
 main().catch(exitOnFailure(logger, shutDown));

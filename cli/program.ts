@@ -6,6 +6,7 @@ import { applicationsCommand } from './commands/applications';
 import { auditCommand } from './commands/audit';
 import { customersCommand } from './commands/customers';
 import { downloadCommand } from './commands/download';
+import { filesCommand } from './commands/files';
 import { loginCommand, logoutCommand } from './commands/login';
 import { publishCommand } from './commands/publish';
 import { releasesCommand } from './commands/releases';
@@ -36,7 +37,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
 4 verification failed (upload or download digest), 70 internal error, 130 interrupted (run the same command again to resume).`);
 
   for (const command of [
-    loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), uploadCommand(), publishCommand(), uploadsCommand(),
+    loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), filesCommand(), uploadCommand(), publishCommand(), uploadsCommand(),
     customersCommand(), tokensCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
     releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(),
   ]) program.addCommand(command);

@@ -46,7 +46,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   app.use(accessLog(deps.logger));
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(tokenPath());
-  app.use(shareLinkPages());
+  app.use(shareLinkPages(deps.config.vendor));
   app.use(webApps(deps.config));
   app.use(hotLane(built.routes));
   mount(app, built.router);

@@ -6,6 +6,7 @@ import { apiDescriptionRoute } from './operations/api-description-routes';
 import { callerRoutes } from './operations/caller-routes';
 import { healthRoutes } from './operations/health-routes';
 import { landingRoutes } from './operations/landing-routes';
+import { vendorRoutes } from './operations/vendor-routes';
 import { adminKeyRoutes } from './admin-keys/admin-key-routes';
 import { applicationRoutes } from './applications/application-routes';
 import { releasePurgeRoutes } from './applications/release-purge-routes';
@@ -32,6 +33,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   healthRoutes,
   callerRoutes,
   landingRoutes,
+  vendorRoutes,
   applicationRoutes,
   releasePurgeRoutes,
   uploadRoutes,

@@ -34,7 +34,12 @@ fi
 
 tsc=node_modules/.bin/tsc
 if [ ! -x "$tsc" ]; then
-  message="dist/ is out of date (${changed:-never built}) and TypeScript is not installed (a production install omits dev dependencies): build with npm ci && npm run build, then npm prune --omit=dev"
+  if [ ! -d node_modules ]; then
+    # A fresh clone: nothing installed yet.
+    message="the dependencies are not installed: run npm install (it also builds dist/), then npm start again"
+  else
+    message="dist/ is out of date (${changed:-never built}) and TypeScript is not installed: run npm install (a production install omits the dev dependencies that build: npm install && npm run build, then npm prune --omit=dev)"
+  fi
   if $at_install; then
     echo "build: warning: $message" >&2
     exit 0

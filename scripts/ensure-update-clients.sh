@@ -1,16 +1,36 @@
 #!/usr/bin/env bash
-# What the update-feed tests run as the clients would: electron-updater and Tauri's CLI (dev
-# dependencies, with the CLI's native binary for this machine), and minisign, the verifier Tauri's
-# updater embeds, and python3-securesystemslib, the second implementation the TUF metadata is checked
-# with, from Debian's packages. Installs whatever is missing.
+# What the update-feed tests run as vendors and update clients would, installed when missing (by
+# `npm test`; run it once before running such a test file alone). Not dependencies of the service:
+# `npm install` leaves them out. One line per tool: the package to install, then the file that shows
+# it is there. They are installed without saving (`npm install --no-save`): a later `npm install`
+# removes them again, and the next test run puts them back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! node -e "require.resolve('electron-updater')" >/dev/null 2>&1 \
-  || ! node node_modules/@tauri-apps/cli/tauri.js --version >/dev/null 2>&1; then
-  echo "installing the update clients the tests drive (npm install)..." >&2
-  npm install --no-audit --no-fund >/dev/null
+ON_DEMAND=(
+  "app-builder-bin@^4.2.0 app-builder-bin/package.json"        # electron-builder's helper: block maps as electron-builder writes them
+  "@tauri-apps/cli@^2.12.5 @tauri-apps/cli/tauri.js"           # Tauri's CLI: update signatures as a vendor makes them
+  "app-builder-lib@^26.17.0 app-builder-lib/package.json"      # electron-builder's publish path, driving the bds publisher
+)
+missing=()
+for line in "${ON_DEMAND[@]}"; do
+  read -r package marker <<<"$line"
+  if ! node -e "require.resolve(process.argv[1])" "$marker" >/dev/null 2>&1; then missing+=("$package"); fi
+done
+# Tauri's CLI runs through a native binary of its own, an optional package for this machine.
+if ! [[ " ${missing[*]-} " == *" @tauri-apps/cli@"* ]] && ! node node_modules/@tauri-apps/cli/tauri.js --version >/dev/null 2>&1; then
+  missing+=("@tauri-apps/cli@^2.12.5")
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing what the update-feed tests drive (npm install --no-save ${missing[*]})..." >&2
+  npm install --no-save --no-audit --no-fund "${missing[@]}" >/dev/null
+fi
+# The update clients themselves (electron-updater, Velopack's) are dev dependencies: their types are compiled with the tests.
+if ! node -e "require.resolve('electron-updater')" >/dev/null 2>&1; then
+  echo "electron-updater is missing: run npm install" >&2
+  exit 1
 fi
 bash scripts/ensure-debian-command.sh minisign
+# python3-securesystemslib: the second implementation the TUF metadata's keys and signatures are checked with.
 if ! /usr/bin/python3 -c 'import securesystemslib' >/dev/null 2>&1; then
   if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
     echo "python3-securesystemslib is missing: install it (Debian/Ubuntu: apt-get install python3-securesystemslib)" >&2

@@ -1,8 +1,12 @@
 import { isIP } from 'node:net';
+import fs from 'node:fs';
 import path from 'node:path';
+import { sniffImageType } from './image-type';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
 import {
   CHECK_EVENT_RETENTION_DEFAULT_DAYS,
+  LOGO_MAX_BYTES,
+  VENDOR_NAME_MAX_LENGTH,
   CHECK_EVENT_RETENTION_MAX_DAYS,
   RELEASE_PURGE_AFTER_DEFAULT_DAYS,
   RELEASE_PURGE_AFTER_MAX_DAYS,
@@ -67,6 +71,8 @@ export interface Config {
   tufTimestampExpirySeconds: number;
   /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
   recordUpdateChecks: boolean;
+  /** Who distributes here, as the portal's sign-in and the share-link pages name them: VENDOR_NAME and VENDOR_LOGO (a checked image file's path); null when unset. */
+  vendor: { name: string | null; logoFile: string | null };
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
   hashingThreads: number;
   webhooks: WebhookConfig;
@@ -212,6 +218,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const tufTimestampExpirySeconds = parseInteger(read('TUF_TIMESTAMP_EXPIRY'), TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
     TUF_TIMESTAMP_EXPIRY_MIN_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, 'TUF_TIMESTAMP_EXPIRY', problems);
 
+  const vendor = readVendor(read, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -243,7 +251,30 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     releasePurgeAfterDays,
     tufTimestampExpirySeconds,
     recordUpdateChecks,
+    vendor: Object.freeze(vendor),
   });
+}
+
+/** VENDOR_NAME, one line of at most VENDOR_NAME_MAX_LENGTH characters; VENDOR_LOGO, a PNG, JPEG or WebP file of at most LOGO_MAX_BYTES. */
+function readVendor(read: (name: string) => string | undefined, problems: string[]): Config['vendor'] {
+  const name = read('VENDOR_NAME')?.trim() || null;
+  // eslint-disable-next-line no-control-regex
+  if (name !== null && (name.length > VENDOR_NAME_MAX_LENGTH || /[\u0000-\u001f\u007f]/.test(name))) {
+    problems.push(`VENDOR_NAME must be one line of at most ${VENDOR_NAME_MAX_LENGTH} characters`);
+  }
+  const logoFile = read('VENDOR_LOGO') ? path.resolve(read('VENDOR_LOGO') as string) : null;
+  if (logoFile !== null) {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = fs.readFileSync(logoFile);
+    } catch (error) {
+      problems.push(`VENDOR_LOGO cannot be read: ${(error as Error).message}`);
+    }
+    if (bytes && (bytes.length > LOGO_MAX_BYTES || sniffImageType(bytes) === null)) {
+      problems.push(`VENDOR_LOGO must be a PNG, JPEG or WebP file of at most ${LOGO_MAX_BYTES} bytes`);
+    }
+  }
+  return { name, logoFile };
 }
 
 function readWebhookConfig(read: (name: string) => string | undefined, sharedStore: boolean, problems: string[]): WebhookConfig {

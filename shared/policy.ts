@@ -38,6 +38,8 @@ export const MULTIPART_MIN_PART_BYTES = 8 * MIB;
  * into memory to check its type, so the read stops at this many bytes plus one.
  */
 export const LOGO_MAX_BYTES = 512 * 1024;
+/** The longest VENDOR_NAME: a name for a page's heading. */
+export const VENDOR_NAME_MAX_LENGTH = 100;
 /** The image types a logo may have: raster formats browsers show in an <img> (no SVG: it can carry script). */
 export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 /** Lifetime of a large-upload session and its PUT URL unless UPLOAD_URL_TTL_SECONDS says otherwise. */

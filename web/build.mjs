@@ -51,6 +51,8 @@ for (const app of APPS) {
     '<html lang="en"><head><meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${app.title}</title>`,
+    // The service's icon (gateway/http/favicon.ts).
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     style ? `<link rel="stylesheet" href="${base}${style}">` : '',
     `<script type="module" src="${base}${script}"></script>`,
     '</head><body><div id="root"></div>',

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
-import { LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
-import { action, collect } from '../context';
+import { LICENCE_REVISION_MAX, LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
+import { action, collect, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
 import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication, ReleasePurge } from '../http/responses';
@@ -19,30 +19,50 @@ interface ChangeOptions {
   customer?: string[];
   /** The key, `@path` of a file holding it, or false (--no-update-signing-key) to remove it. */
   updateSigningKey?: string | false;
-  /** Sparkle's SUPublicEDKey, or false (--no-sparkle-public-key) to remove it. */
+  /** Sparkle's EdDSA public key (or `@path`), or false (--no-sparkle-public-key) to remove it. */
   sparklePublicKey?: string | false;
+  /** The licence's Markdown (or `@path`), or false (--no-licence) to remove it. */
+  licence?: string | false;
+  licenceRevision?: number;
+  /** The portal's branding; false (--no-…) clears each. */
+  displayName?: string | false;
+  accentColour?: string | false;
+  supportUrl?: string | false;
   /** Uploads naming no status create drafts (true) or publish at once (false, --no-drafts). */
   drafts?: boolean;
 }
 
-/** A minisign public key given inline or as `@path` (the `.pub` file `tauri signer generate` writes). */
-function signingKey(value: string | false | undefined): string | null | undefined {
+/**
+ * A value given inline or as `@path` of a file holding it (the `.pub` file `tauri signer generate`
+ * writes, the licence's Markdown); false (a --no-… option) is null: remove it.
+ */
+function fileValue(value: string | false | undefined, what: string, trim = false): string | null | undefined {
   if (value === undefined) return undefined;
   if (value === false) return null;
   if (!value.startsWith('@')) return value;
   try {
-    return fs.readFileSync(value.slice(1), 'utf8');
+    const text = fs.readFileSync(value.slice(1), 'utf8');
+    return trim ? text.trim() : text;
   } catch (error) {
-    throw new UsageError(`cannot read the update-signing key from ${value.slice(1)}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read the ${what} from ${value.slice(1)}: ${(error as Error).message}`);
   }
 }
 
+/** A field the body names when its option was given (null: --no-… clears it). */
+const field = (name: string, value: unknown): Record<string, unknown> => (value === undefined ? {} : { [name]: value });
+
 /** The body fields an option set names; --no-tags / --no-customers clear the lists. */
 function applicationFields(options: ChangeOptions & { tags?: boolean; customers?: boolean }) {
-  const updateSigningKey = signingKey(options.updateSigningKey);
+  const clearable = (value: string | false | undefined) => (value === false ? null : value);
   return {
-    ...(updateSigningKey !== undefined ? { updateSigningKey } : {}),
-    ...(options.sparklePublicKey !== undefined ? { sparklePublicKey: options.sparklePublicKey === false ? null : options.sparklePublicKey } : {}),
+    ...field('updateSigningKey', fileValue(options.updateSigningKey, 'update-signing key')),
+    // A key file as generate_keys writes it ends with a newline; the key is the one line.
+    ...field('sparklePublicKey', fileValue(options.sparklePublicKey, 'Sparkle public key', true)),
+    ...field('licenceText', fileValue(options.licence, 'licence')),
+    ...field('licenceRevision', options.licenceRevision),
+    ...field('displayName', clearable(options.displayName)),
+    ...field('accentColour', clearable(options.accentColour)),
+    ...field('supportUrl', clearable(options.supportUrl)),
     ...(options.drafts !== undefined ? { defaultVersionStatus: options.drafts ? 'draft' : 'published' } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
@@ -120,7 +140,7 @@ export function applicationsCommand(): Command {
     .option('--tag <tag>', 'a tag (repeatable)', collect)
     .option('--customer <customerId>', 'a customer who may download it (repeatable; bds customers grant adds one later)', collect)
     .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
-    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
+    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it, or @file) Sparkle signatures must verify against")
     .option('--drafts', 'uploads that name no --status create drafts, invisible to customers until published (default: they publish at once)')
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
       const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
@@ -148,15 +168,26 @@ export function applicationsCommand(): Command {
     .option('--customer <customerId>', 'a customer who may download it (repeatable; replaces the list: bds customers grant/revoke change one)', collect)
     .option('--no-customers', 'no customer may download it')
     .option('--update-signing-key <key>', 'the minisign public key update signatures must verify against (or @file.pub)')
-    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it) Sparkle signatures must verify against")
+    .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it, or @file) Sparkle signatures must verify against")
     .option('--no-update-signing-key', 'remove the update-signing key: SIGNATURE files are no longer checked')
     .option('--no-sparkle-public-key', 'remove the Sparkle public key: Sparkle signatures are no longer checked')
+    .option('--licence <markdown>', 'the licence customers accept before downloading, Markdown (or @licence.md); a new text moves to the next revision')
+    .option('--licence-revision <n>', 'the revision of the licence (with --licence; alone, to ask every customer again)', integerOption('--licence-revision', 1, LICENCE_REVISION_MAX))
+    .option('--no-licence', 'remove the licence: customers download without accepting one')
+    .option('--display-name <name>', "the portal's name for the application")
+    .option('--no-display-name', 'the portal shows --name')
+    .option('--accent-colour <#rrggbb>', "the portal's accent colour")
+    .option('--no-accent-colour', "the portal's own colour")
+    .option('--support-url <https-url>', 'where customers get help (the portal links it)')
+    .option('--no-support-url', 'no support link')
     .option('--drafts', 'uploads that name no --status create drafts from now on')
     .option('--no-drafts', 'uploads that name no --status publish at once from now on')
     .action(action(async (context, applicationId: string, options: ChangeOptions & { tags?: boolean; customers?: boolean }) => {
       const changes = applicationFields(options);
       if (Object.keys(changes).length === 0) {
-        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, --sparkle-public-key, --no-sparkle-public-key, --drafts, --no-drafts');
+        throw new UsageError('nothing to change: give at least one of --name, --description, --tag, --no-tags, --customer, --no-customers, --update-signing-key, --no-update-signing-key, '
+          + '--sparkle-public-key, --no-sparkle-public-key, --licence, --licence-revision, --no-licence, --display-name, --no-display-name, --accent-colour, --no-accent-colour, '
+          + '--support-url, --no-support-url, --drafts, --no-drafts');
       }
       const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
       context.output.result(data, () => context.output.record(printable(data)));

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import type { CustomerKeyList, CustomerList, CustomerRecord, IssuedCustomerKey, ProvisionedCustomer, RevokedCustomerKey } from '../http/responses';
+import type { CustomerKeyList, CustomerList, CustomerRecord, DeletedCustomer, IssuedCustomerKey, ProvisionedCustomer, RevokedCustomerKey } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
 const CUSTOMERS = '/v1/management/customers';
@@ -12,7 +12,7 @@ const keys = (id: string) => apiPath`/v1/management/customers/${id}/apikeys`;
 const KEY_SHOWN_ONCE = 'The API key is shown only now: hand it to the customer.';
 
 export function customersCommand(): Command {
-  const command = new Command('customers').description('Customers: list, create, show, update, grant and revoke access to applications, and their API keys');
+  const command = new Command('customers').description('Customers: list, create, show, update, delete, grant and revoke access to applications, and their API keys');
 
   withPageOptions(command.command('list').description('List customers'))
     .action(action(async (context, options: PageOptions) => {
@@ -62,6 +62,13 @@ export function customersCommand(): Command {
       if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive');
       const { data } = await context.client().patch<CustomerRecord>(customer(customerId), changes);
       context.output.result(data, () => context.output.record({ ...data }));
+    }));
+
+  command.command('delete <customerId>').description('Delete a customer: its keys and share links are revoked, its access removed, its activity anonymised (statistics keep counting it)')
+    .action(action(async (context, customerId: string) => {
+      const { data } = await context.client().delete<DeletedCustomer>(customer(customerId));
+      context.output.result(data, () => context.output.line(
+        `${data.message}: ${data.revokedKeys} key(s) and ${data.revokedShareLinks} share link(s) revoked, ${data.anonymisedEvents} download event(s) anonymised`));
     }));
 
   const access = (customerId: string, applicationId: string) => apiPath`/v1/management/customers/${customerId}/applications/${applicationId}`;

@@ -47,6 +47,8 @@ export function statsCommand(): Command {
         dailyChart(output, dates, counts);
       });
     }))
+    // Its options stop at the subcommand: `stats adoption` has options of the same names.
+    .enablePositionalOptions()
     .addCommand(adoptionCommand());
 }
 
@@ -65,6 +67,9 @@ function dailyChart(output: Output, dates: string[], counts: number[]): void {
   output.line(asciichart.plot(series, { height, format: (value: number) => Math.round(value).toString().padStart(CHART_AXIS_WIDTH - 4) }));
   output.line(`${' '.repeat(CHART_AXIS_WIDTH - 2)}${dates[dates.length - shown.length]} … ${dates[dates.length - 1]} (UTC)`);
 }
+
+/** "stable 1.1.0, beta 1.2.0-beta.1": the release each channel's installs are compared with. */
+const latestText = (latest: Record<string, string>): string => Object.entries(latest).map(([channel, version]) => `${channel} ${version}`).join(', ') || '-';
 
 const percent = (part: number, whole: number): string => (whole === 0 ? '-' : `${Math.round((part / whole) * 100)}%`);
 
@@ -100,8 +105,10 @@ function adoptionCommand(): Command {
       });
       context.output.result(data, () => {
         const { output } = context;
-        output.table(['day (UTC)', 'checks', 'active installs', 'on latest', 'outdated'],
-          data.days.filter((day) => day.checks > 0).map((day) => [day.date, day.checks, day.activeInstalls, `${day.onLatest} (${percent(day.onLatest, day.activeInstalls)})`, day.outdated]));
+        output.table(['day (UTC)', 'checks', 'active installs', 'on latest', 'outdated', 'latest (per channel)'],
+          data.days.filter((day) => day.checks > 0).map((day) => [
+            day.date, day.checks, day.activeInstalls, `${day.onLatest} (${percent(day.onLatest, day.activeInstalls)})`, day.outdated, latestText(day.latest),
+          ]));
         const last = [...data.days].reverse().find((day) => day.checks > 0);
         if (last) {
           output.line(`running versions on ${last.date}:`);

@@ -10,6 +10,7 @@ import { apiPath, ApiClient } from '../http/api-client';
 import type { UploadRecord, VersionFile, VersionRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
+import { macUpdateWarning } from '../upload/mac-update-warning';
 import { multipartUpload } from '../upload/multipart-upload';
 import { releaseDestination } from '../upload/release-destination';
 import { ReleaseFields } from '../upload/release-fields';
@@ -104,6 +105,11 @@ async function sendFile(context: CommandContext, applicationId: string, version:
   };
   const { output } = context;
   const client = context.client();
+  const warning = await macUpdateWarning(client, applicationId, version, { fileName, fileType: options.fileType, platform: options.platform, arch: options.arch });
+  if (warning) {
+    output.event('warning', { message: warning });
+    output.note(warning);
+  }
 
   if (stat.size <= SMALL_UPLOAD_MAX_BYTES) {
     // Published as it arrives, so a --checksum is compared before anything is sent.

@@ -3,7 +3,7 @@ import { VERSION_STATUSES } from './choices';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import type { VersionList, VersionRecord } from '../http/responses';
+import type { DeletedVersion, VersionList, VersionRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { releaseNotes } from './release-notes';
 
@@ -19,6 +19,7 @@ interface UpdateOptions {
   bundleVersion?: string | false;
   minimumSystemVersion?: string | false;
   critical?: boolean;
+  yankReason?: string;
 }
 
 /** The PATCH body an option set names; --no-tier and --no-notes clear the field. */
@@ -30,6 +31,10 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
   if (options.bundleVersion !== undefined) changes.bundleVersion = options.bundleVersion === false ? null : options.bundleVersion;
   if (options.minimumSystemVersion !== undefined) changes.minimumSystemVersion = options.minimumSystemVersion === false ? null : options.minimumSystemVersion;
   if (options.critical !== undefined) changes.critical = options.critical;
+  if (options.yankReason !== undefined) {
+    if (options.status !== 'yanked') throw new UsageError('--yank-reason goes with --status yanked: it says why the version is withdrawn');
+    changes.yankReason = options.yankReason;
+  }
   if (options.tier !== undefined) changes.requiredTier = options.tier === false ? null : options.tier;
   if (options.notes === false) {
     if (options.notesFile !== undefined) throw new UsageError('give --no-notes or --notes-file, not both');
@@ -43,7 +48,7 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
 }
 
 export function versionsCommand(): Command {
-  const command = new Command('versions').description("An application's versions: list, update (publish, yank, channel, rollout, tier, notes)");
+  const command = new Command('versions').description("An application's versions: list, update (publish, yank, channel, rollout, tier, notes), delete a draft");
 
   command.command('list <applicationId>').description('List versions with their files, newest first by the version order (drafts and yanked ones included)')
     .option('--channel <channel>', 'this channel only (no cascade)')
@@ -77,12 +82,19 @@ export function versionsCommand(): Command {
     .option('--no-minimum-system-version', 'it runs on any system version')
     .addOption(new Option('--critical', 'Sparkle installs it without letting the user skip it'))
     .addOption(new Option('--not-critical', 'an ordinary update').implies({ critical: false }))
+    .option('--yank-reason <text>', 'with --status yanked: why it is withdrawn (customers and the console see it)')
     .action(action(async (context, applicationId: string, version: string, options: UpdateOptions) => {
       const { data } = await context.client().patch<VersionRecord>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`, versionChanges(options));
       context.output.result(data, () => {
         const { files, ...fields } = data;
         context.output.record({ ...fields, files: files.map((file) => file.fileName) });
       });
+    }));
+
+  command.command('delete <applicationId> <version>').description('Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)')
+    .action(action(async (context, applicationId: string, version: string) => {
+      const { data } = await context.client().delete<DeletedVersion>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`);
+      context.output.result(data, () => context.output.line(data.message));
     }));
 
   return command;

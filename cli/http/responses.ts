@@ -20,6 +20,7 @@ import type {
   apiKeyListResponse,
   apiKeyResponse,
   customerListResponse,
+  deletedCustomerResponse,
   customerResponse,
   issuedApiKeyResponse,
   provisionedCustomerResponse,
@@ -31,7 +32,7 @@ import type { releaseListResponse } from '../../shared/contract/releases';
 import type { activityPageResponse, activityResponse, statisticsResponse } from '../../shared/contract/statistics';
 import type { adoptionResponse, customerAdoptionListResponse } from '../../shared/contract/adoption';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../shared/contract/uploads';
-import type { fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
+import type { deletedFileResponse, deletedVersionResponse, fileResponse, uploadedFileResponse, versionListResponse, versionResponse } from '../../shared/contract/versions';
 import type {
   createdWebhookResponse,
   deletedWebhookResponse,
@@ -60,6 +61,8 @@ export type ReleasePurge = z.infer<typeof releasePurgeResponse>;
 export type VersionFile = z.infer<typeof fileResponse>;
 export type VersionRecord = z.infer<typeof versionResponse>;
 export type VersionList = z.infer<typeof versionListResponse>;
+export type DeletedVersion = z.infer<typeof deletedVersionResponse>;
+export type DeletedFile = z.infer<typeof deletedFileResponse>;
 
 /** What the small upload answers: the published file with its version's notes, tier, channel and status. */
 export type UploadedFile = z.infer<typeof uploadedFileResponse>;
@@ -71,6 +74,7 @@ export type OpenedMultipartUpload = z.infer<typeof multipartUploadResponse>;
 export type PartUrlList = z.infer<typeof partUrlsResponse>;
 
 export type CustomerRecord = z.infer<typeof customerResponse>;
+export type DeletedCustomer = z.infer<typeof deletedCustomerResponse>;
 export type CustomerList = z.infer<typeof customerListResponse>;
 export type ProvisionedCustomer = z.infer<typeof provisionedCustomerResponse>;
 export type CustomerKeyRecord = z.infer<typeof apiKeyResponse>;

@@ -125,7 +125,10 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
       application: inParams('applicationId'),
       params: applicationParams, query: listVersionsQuery(deps.config.channels),
       status: 200, response: versionListResponse,
-      handle: async ({ params, query }) => presentVersionList(await versions.list(params.applicationId, query)),
+      handle: async ({ params, query }) => {
+        const { application, versions: list } = await versions.list(params.applicationId, query);
+        return presentVersionList(list, application);
+      },
     }),
     route({
       method: 'patch', path: `${APPLICATION}/versions/:version`, operationId: 'updateVersion', guard: 'admin', scope: 'publish', summary: "Change a version's channel, status (publish, yank, un-yank), rollout, required tier or release notes",
@@ -133,7 +136,10 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
       audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
       status: 200, failures: [409], response: versionResponse,
-      handle: async ({ params, body }) => presentVersion(await versions.update(params.applicationId, params.version, body)),
+      handle: async ({ params, body }) => {
+        const { application, version } = await versions.update(params.applicationId, params.version, body);
+        return presentVersion(version, application);
+      },
     }),
     route({
       method: 'get', path: `${APPLICATION}/versions/:version/files/:fileId/download`, operationId: 'getAdminFileDownloadUrl', guard: 'admin', scope: 'read',

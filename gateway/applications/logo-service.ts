@@ -9,7 +9,7 @@ import type { Store } from '../../shared/store/store';
 import { logoStorageKey } from '../../shared/uploads/storage-keys';
 import type { ApplicationService } from './application-service';
 import type { AppContext } from '../http/context';
-import { logoTypeOf, sniffImageType } from './image-type';
+import { logoTypeOf, sniffImageType } from '../../shared/image-type';
 import { answerLogo } from './logo-answer';
 
 const TYPE_NAMES: Record<ApplicationLogo['contentType'], string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' };

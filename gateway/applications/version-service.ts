@@ -2,7 +2,7 @@ import { AppError, conflict, notFound } from '../../shared/errors';
 import type { Logger } from '../../shared/logger';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
-import type { FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store, VersionPatch } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
@@ -43,16 +43,18 @@ export class VersionService {
     private readonly logger: Logger,
   ) {}
 
-  async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<VersionWithFiles[]> {
-    await this.applications.require(applicationId);
-    return this.store.versions.listVersions(applicationId, {
+  /** The versions with their application (whose keys decide the feed problems a version lists). */
+  async list(applicationId: string, filter: ListVersionsQuery = {}): Promise<{ application: Application; versions: VersionWithFiles[] }> {
+    const application = await this.applications.require(applicationId);
+    const versions = await this.store.versions.listVersions(applicationId, {
       channels: filter.channel === undefined ? undefined : [filter.channel],
       statuses: filter.status === undefined ? undefined : [filter.status],
     });
+    return { application, versions };
   }
 
-  async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<VersionWithFiles> {
-    await this.applications.require(applicationId);
+  async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<{ application: Application; version: VersionWithFiles }> {
+    const application = await this.applications.require(applicationId);
     const { status, ...given } = request;
     // Published again, a version no longer carries the reason it was withdrawn for.
     const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null } : given;
@@ -66,7 +68,7 @@ export class VersionService {
     );
     if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
     const withFiles = (await this.store.versions.listVersions(applicationId)).find((v) => v.version === version);
-    return withFiles ?? { ...written.version, files: [] };
+    return { application, version: withFiles ?? { ...written.version, files: [] } };
   }
 
   /**

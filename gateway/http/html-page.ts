@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
+import { FAVICON_PATH } from './favicon';
 
 /** The one stylesheet of the service's pages, inline and allowed by its hash alone. */
 const STYLE = 'body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#222}'
   + 'code{background:#f2f2f2;padding:0 .25rem;border-radius:3px}h1{font-size:1.6rem}';
 
 /**
- * Nothing runs and nothing loads from elsewhere: no script at all, the inline style by its hash, no
- * framing, no forms, no base URL.
+ * Nothing runs and nothing loads from elsewhere: no script at all, the inline style by its hash,
+ * images from the service only, no framing, no forms, no base URL.
  */
 export const PAGE_POLICY = [
   "default-src 'none'",
+  // The service's icon and a vendor's logo, from the service itself.
+  "img-src 'self'",
   `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
   "base-uri 'none'",
   "form-action 'none'",
@@ -25,7 +28,7 @@ export function escapeHtml(text: string): string {
 /** A whole page around `body` (already HTML: escape what it quotes). */
 export function htmlPage(title: string, body: string): string {
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
-    + `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>\n<body>\n${body}\n</body></html>\n`;
+    + `<title>${escapeHtml(title)}</title><link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml"><style>${STYLE}</style></head>\n<body>\n${body}\n</body></html>\n`;
 }
 
 /** Answers `page` with `status` and the headers every page carries. */

@@ -14,6 +14,9 @@ const SPREAD_SHARES = [0.5, 0.9] as const;
 /** A published release with its order key, as the day-by-day figures compare versions. */
 interface Release {
   version: string;
+  channel: string;
+  /** Still offered (published, not yanked): only those are a channel's latest. */
+  offered: boolean;
   orderKey: string;
   publishedAt: Date;
   publishedDay: string;
@@ -36,11 +39,17 @@ export class AdoptionService {
     if (from > to) throw badRequest('from must not be after to');
     if (daysBetween(from, to) >= ADOPTION_MAX_DAYS) throw badRequest(`the range must not exceed ${ADOPTION_MAX_DAYS} days`);
 
-    const [counts, releases] = await Promise.all([
-      this.store.adoption.listAdoptionCounts(applicationId, { channel: query.channel ?? ALL, platform: query.platform ?? ALL, arch: query.arch ?? ALL, from, to }),
+    // "Latest" is per channel: an install is compared with what its own channel offers. Without a
+    // channel asked for, each channel's counters are read too (a handful of indexed reads).
+    const perChannel = query.channel === undefined ? this.channels : [query.channel];
+    const countsOf = (channel: string) => this.store.adoption.listAdoptionCounts(applicationId, { channel, platform: query.platform ?? ALL, arch: query.arch ?? ALL, from, to });
+    const [counts, channelCounts, releases] = await Promise.all([
+      countsOf(query.channel ?? ALL),
+      query.channel === undefined ? Promise.all(perChannel.map(countsOf)) : Promise.resolve(undefined),
       this.releases(applicationId, query.channel),
     ]);
-    const days = dayFigures(from, to, counts, releases);
+    const latestOf = latestByChannel(releases, perChannel, this.channels);
+    const days = dayFigures(from, to, counts, channelCounts ? perChannel.map((channel, i) => ({ channel, counts: channelCounts[i], always: false })) : [{ channel: query.channel as string, counts, always: true }], latestOf);
     const orderKeys = new Map(releases.map((release) => [release.version, release.orderKey]));
     return { applicationId, days, releases: releases.map((release) => spread(release, days, orderKeys)) };
   }
@@ -57,12 +66,46 @@ export class AdoptionService {
     const versions = await this.store.versions.listVersions(applicationId, { statuses: ['published', 'yanked'], channels: offered });
     return versions
       .filter((v): v is typeof v & { publishedAt: Date } => v.publishedAt !== null)
-      .map((v: Version & { publishedAt: Date }) => ({ version: v.version, orderKey: versionOrderKey(v.version), publishedAt: v.publishedAt, publishedDay: utcDate(v.publishedAt) }));
+      .map((v: Version & { publishedAt: Date }) => ({
+        version: v.version, channel: v.channel, offered: v.status === 'published', orderKey: versionOrderKey(v.version), publishedAt: v.publishedAt, publishedDay: utcDate(v.publishedAt),
+      }));
   }
 }
 
-/** Every day of the range, oldest first, from its counters (version ALL is the day's total). */
-function dayFigures(from: string, to: string, counts: AdoptionCount[], releases: Release[]): AdoptionDay[] {
+/** For each channel, the releases it offers (its own and those of the more stable channels), not yanked, newest first. */
+function latestByChannel(releases: Release[], channels: readonly string[], allChannels: readonly string[]): Map<string, Release[]> {
+  const rank = new Map(allChannels.map((channel, i) => [channel, i]));
+  return new Map(channels.map((channel) => {
+    const limit = rank.get(channel) ?? -1;
+    return [channel, releases.filter((release) => release.offered && (rank.get(release.channel) ?? Infinity) <= limit)];
+  }));
+}
+
+/** Counters of one channel, compared with that channel's latest release. */
+interface ChannelCounts {
+  channel: string;
+  counts: AdoptionCount[];
+  /** Name its latest release on days without checks too (the channel asked for). */
+  always: boolean;
+}
+
+/** Counters by date. */
+function byDate(counts: AdoptionCount[]): Map<string, AdoptionCount[]> {
+  const dates = new Map<string, AdoptionCount[]>();
+  for (const count of counts) {
+    const list = dates.get(count.date);
+    if (list) list.push(count);
+    else dates.set(count.date, [count]);
+  }
+  return dates;
+}
+
+/**
+ * Every day of the range, oldest first, from its counters (version ALL is the day's total). Installs
+ * are on the latest release or behind it by their channel's latest offered release published by the
+ * end of that day.
+ */
+function dayFigures(from: string, to: string, counts: AdoptionCount[], channels: ChannelCounts[], latestOf: Map<string, Release[]>): AdoptionDay[] {
   const orderKeys = new Map<string, string>();
   const orderKey = (version: string): string => {
     let key = orderKeys.get(version);
@@ -72,12 +115,8 @@ function dayFigures(from: string, to: string, counts: AdoptionCount[], releases:
     }
     return key;
   };
-  const byDate = new Map<string, AdoptionCount[]>();
-  for (const count of counts) {
-    const list = byDate.get(count.date);
-    if (list) list.push(count);
-    else byDate.set(count.date, [count]);
-  }
+  const totals = byDate(counts);
+  const perChannel = channels.map((c) => ({ channel: c.channel, always: c.always, dates: byDate(c.counts), releases: latestOf.get(c.channel) ?? [] }));
   const days: AdoptionDay[] = [];
   for (let ms = Date.parse(`${from}T00:00:00Z`), end = Date.parse(`${to}T00:00:00Z`); ms <= end; ms += DAY_MS) {
     const date = utcDate(new Date(ms));
@@ -85,7 +124,7 @@ function dayFigures(from: string, to: string, counts: AdoptionCount[], releases:
     const byVersion = new Map<string, number>();
     let checks = 0;
     let activeInstalls = 0;
-    for (const count of byDate.get(date) ?? []) {
+    for (const count of totals.get(date) ?? []) {
       if (count.version === ALL) {
         checks = count.checks;
         activeInstalls = count.installs;
@@ -93,19 +132,23 @@ function dayFigures(from: string, to: string, counts: AdoptionCount[], releases:
         byVersion.set(count.version, count.installs);
       }
     }
-    // The newest release published by the end of the day (releases are newest first).
-    const latest = releases.find((release) => release.publishedDay <= date);
     let onLatest = 0;
     let outdated = 0;
-    if (latest) {
-      for (const [version, installs] of byVersion) {
-        if (version === UNKNOWN_VERSION) continue;
-        const order = compareOrderKeys(orderKey(version), latest.orderKey);
-        if (order === 0) onLatest += installs;
-        else if (order < 0) outdated += installs;
+    const latest = new Map<string, string>();
+    for (const channel of perChannel) {
+      // The newest offered release published by the end of the day (releases are newest first).
+      const release = channel.releases.find((r) => r.publishedDay <= date);
+      const dayCounts = channel.dates.get(date);
+      if (!release || (!dayCounts && !channel.always)) continue;
+      latest.set(channel.channel, release.version);
+      for (const count of dayCounts ?? []) {
+        if (count.version === ALL || count.version === UNKNOWN_VERSION) continue;
+        const order = compareOrderKeys(orderKey(count.version), release.orderKey);
+        if (order === 0) onLatest += count.installs;
+        else if (order < 0) outdated += count.installs;
       }
     }
-    days.push({ date, checks, activeInstalls, byVersion: Object.fromEntries(byVersion), onLatest, outdated });
+    days.push({ date, checks, activeInstalls, byVersion: Object.fromEntries(byVersion), onLatest, outdated, latest: Object.fromEntries(latest) });
   }
   return days;
 }

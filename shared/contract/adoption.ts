@@ -10,6 +10,8 @@ export interface AdoptionDay {
   byVersion: Record<string, number>;
   onLatest: number;
   outdated: number;
+  /** Per channel, its latest release by the end of the day. */
+  latest: Record<string, string>;
 }
 
 /** How fast one release spread: days from its publication to half and to nine tenths of the day's active installs. */
@@ -37,10 +39,12 @@ export const adoptionResponse = z.object({
     activeInstalls: z.number().int(),
     /** Distinct installs per running version they reported (`unknown`: the client does not say). */
     byVersion: z.record(z.number().int()),
-    /** Installs running the newest release published by that day. */
+    /** Installs running their channel's latest release that day: the newest one the channel offers (published and not yanked, in the channel or a more stable one) published by the end of the day. */
     onLatest: z.number().int(),
-    /** Installs running a known version older than it. */
+    /** Installs running a known version older than their channel's latest release. */
     outdated: z.number().int(),
+    /** Per channel (the one asked for, or each with a release), its latest release that day, as `onLatest` compares. */
+    latest: z.record(z.string()),
   })),
   /** Published releases, newest first. */
   releases: z.array(z.object({
@@ -56,7 +60,7 @@ export function presentAdoption(adoption: Adoption): z.input<typeof adoptionResp
   return {
     applicationId: adoption.applicationId,
     days: adoption.days.map((day) => ({
-      date: day.date, checks: day.checks, activeInstalls: day.activeInstalls, byVersion: day.byVersion, onLatest: day.onLatest, outdated: day.outdated,
+      date: day.date, checks: day.checks, activeInstalls: day.activeInstalls, byVersion: day.byVersion, onLatest: day.onLatest, outdated: day.outdated, latest: day.latest,
     })),
     releases: adoption.releases.map((release) => ({
       version: release.version, publishedAt: iso(release.publishedAt), daysTo50: release.daysTo50, daysTo90: release.daysTo90,

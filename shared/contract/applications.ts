@@ -70,7 +70,7 @@ export function presentApplication(app: Application): z.input<typeof application
 export const applicationWithVersionsResponse = applicationResponse.extend({ versions: z.array(versionResponse) });
 
 export function presentApplicationWithVersions(app: Application, versions: VersionWithFiles[]): z.input<typeof applicationWithVersionsResponse> {
-  return { ...presentApplication(app), versions: versions.map(presentVersion) };
+  return { ...presentApplication(app), versions: versions.map((version) => presentVersion(version, app)) };
 }
 
 export const applicationListResponse = z.object({ applications: z.array(applicationResponse), pagination: paginationResponse });

@@ -13,21 +13,35 @@ export const callerResponse = z.discriminatedUnion('kind', [
     scopes: z.array(z.enum(SCOPES)),
     /** null: every application. */
     applicationIds: z.array(z.string()).nullable(),
+    /** The service's customer tiers (lowest first) and release channels (most stable first): what a tier or channel may be. */
+    tiers: z.array(z.string()),
+    channels: z.array(z.string()),
   }),
   z.object({
     kind: z.literal('customer'),
     customerId: z.string(),
+    /** The customer's name, as people read it ("Signed in as Acme Corp"). */
+    name: z.string(),
     tier: z.string(),
   }),
 ]);
 
 export type Caller = z.output<typeof callerResponse>;
 
+/** The service's lists an admin chooses from. */
+export interface ServiceLists {
+  tiers: readonly string[];
+  channels: readonly string[];
+}
+
 /** The caller as the guard admitted it: never the key itself. */
 export function presentCaller(principal: { kind: 'admin'; actor: string; scopes: readonly (typeof SCOPES)[number][]; applicationIds: readonly string[] | null }
-  | { kind: 'customer'; customerId: string; tier: string }): z.input<typeof callerResponse> {
+  | { kind: 'customer'; customerId: string; tier: string }, lists: ServiceLists, customerName: string | null): z.input<typeof callerResponse> {
   if (principal.kind === 'admin') {
-    return { kind: 'admin', actor: principal.actor, scopes: [...principal.scopes], applicationIds: principal.applicationIds === null ? null : [...principal.applicationIds] };
+    return {
+      kind: 'admin', actor: principal.actor, scopes: [...principal.scopes], applicationIds: principal.applicationIds === null ? null : [...principal.applicationIds],
+      tiers: [...lists.tiers], channels: [...lists.channels],
+    };
   }
-  return { kind: 'customer', customerId: principal.customerId, tier: principal.tier };
+  return { kind: 'customer', customerId: principal.customerId, name: customerName ?? principal.customerId, tier: principal.tier };
 }

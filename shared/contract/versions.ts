@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { renderOptionalMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
-import { macUpdateFeedProblems } from '../releases/mac-updates';
+import { type FeedKeys, updateFeedProblems } from '../releases/signed-files';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
 import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, messageField, timestamp } from './common';
@@ -93,7 +93,9 @@ export const versionResponse = z.object({
   files: z.array(fileResponse),
   /**
    * Why update feeds leave the version out, one sentence each: a macOS build without a `.zip`
-   * (electron-updater and Squirrel.Mac install only a zip). Empty when nothing does.
+   * (electron-updater and Squirrel.Mac install only a zip); with a Sparkle key, a macOS build without
+   * a signed archive (Sparkle); with an update-signing key, a MAIN build without a signature that
+   * verifies (Tauri). Empty when nothing does.
    */
   updateFeedProblems: z.array(z.string()),
 });
@@ -111,7 +113,11 @@ export function releaseNotesHtmlOf(version: Version): string | null {
   return html;
 }
 
-export function presentVersion(version: VersionWithFiles): z.input<typeof versionResponse> {
+/**
+ * A version as it leaves the service; `keys` are its application's (null where they are not at hand:
+ * the problems that depend on them are then left out).
+ */
+export function presentVersion(version: VersionWithFiles, keys: FeedKeys | null): z.input<typeof versionResponse> {
   return {
     applicationId: version.applicationId,
     version: version.version,
@@ -129,16 +135,15 @@ export function presentVersion(version: VersionWithFiles): z.input<typeof versio
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),
-    updateFeedProblems: macUpdateFeedProblems(version.files
-      .filter((file) => file.status !== 'failed')
-      .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH }))),
+    updateFeedProblems: updateFeedProblems(version.files
+      .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH })), keys),
   };
 }
 
 export const versionListResponse = z.object({ versions: z.array(versionResponse) });
 
-export function presentVersionList(versions: VersionWithFiles[]): z.input<typeof versionListResponse> {
-  return { versions: versions.map(presentVersion) };
+export function presentVersionList(versions: VersionWithFiles[], keys: FeedKeys | null): z.input<typeof versionListResponse> {
+  return { versions: versions.map((version) => presentVersion(version, keys)) };
 }
 
 export const deletedVersionResponse = z.object({

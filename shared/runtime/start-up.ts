@@ -42,7 +42,10 @@ export function configOrExit(): { config: Readonly<Config>; logger: Logger } {
  */
 export function exitOnFailure(logger: Logger, shutDown?: ShutDown) {
   return (error: unknown): void => {
-    logger.fatal({ err: error }, `could not start: ${startFailureInWords(error)}`);
+    // A failure said in words (a port in use...) is all a person needs: no stack after it.
+    const known = knownStartFailure(error);
+    if (known) logger.fatal(`could not start: ${known}`);
+    else logger.fatal({ err: error }, `could not start: ${startFailureInWords(error)}`);
     if (shutDown) shutDown('start-up failed', 1);
     else process.exit(1);
   };
@@ -50,10 +53,15 @@ export function exitOnFailure(logger: Logger, shutDown?: ShutDown) {
 
 /** What a failed listen means to the person starting the service; other errors say it themselves. */
 export function startFailureInWords(error: unknown): string {
-  const { code, syscall, address, port } = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  return knownStartFailure(error) ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A failed listen in words, or undefined for any other failure. */
+function knownStartFailure(error: unknown): string | undefined {
+  const { code, syscall, address, port } = (error ?? {}) as NodeJS.ErrnoException & { address?: string; port?: number };
   const where = address !== undefined && port !== undefined ? `${address}:${port}` : `port ${port ?? '?'}`;
   if (syscall === 'listen' && code === 'EADDRINUSE') return `${where} is already in use by another process (stop it, or choose another PORT)`;
   if (syscall === 'listen' && code === 'EADDRNOTAVAIL') return `${where} cannot be bound: HOST is not an address of this machine`;
   if (syscall === 'listen' && code === 'EACCES') return `${where} needs privileges this process does not have (choose a PORT above 1023)`;
-  return error instanceof Error ? error.message : String(error);
+  return undefined;
 }

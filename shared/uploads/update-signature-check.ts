@@ -8,6 +8,7 @@ import {
   verificationProblem,
 } from '../signing/minisign';
 import type { ObjectStorage } from '../storage/object-storage';
+import { signedFileName } from '../releases/signed-files';
 import type { FileRecord } from '../store/models';
 import type { Store } from '../store/store';
 
@@ -120,8 +121,6 @@ async function signedFile(store: Store, signature: FileRecord, rule: 'main' | 'n
   return (rule === 'named' ? candidates.find((file) => file.fileName === named) : undefined) ?? candidates.find((file) => file.fileType === 'MAIN');
 }
 
-/** The name of the file a signature's name says it signs: its own without the last extension. */
-export const signedFileName = (signatureName: string): string => signatureName.replace(/\.[^.]*$/, '');
 
 async function readText(storage: ObjectStorage, key: string): Promise<string> {
   const chunks: Buffer[] = [];

@@ -54,7 +54,8 @@ export const webhookData = {
     ({ uploadId, ...presentUploadedFile(file, version) }),
   /** A failed upload session, with its failureReason. */
   uploadFailed: (session: UploadSession): WebhookEventData['upload.failed'] => presentUploadSession(session, null, null),
-  version: presentVersion,
+  // An event's data is built from the version alone: the feed problems that depend on the application's keys are left out.
+  version: (version: Parameters<typeof presentVersion>[0]) => presentVersion(version, null),
   applicationDeleted: presentApplication,
   customer: presentCustomer,
   apiKey: presentApiKey,

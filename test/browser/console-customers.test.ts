@@ -44,7 +44,7 @@ describe('console: customers, their keys, access and share links (real Chromium)
     await page.getByRole('button', { name: 'New customer' }).click();
     await page.getByLabel('Name').fill('Acme Robotics');
     await page.getByLabel('Customer id (optional)').fill('acme-robotics');
-    await page.getByLabel('Tier', { exact: true }).fill('premium');
+    await page.getByLabel('Tier', { exact: true }).selectOption('premium');
     await page.getByRole('button', { name: 'Create customer' }).click();
     const firstKey = await page.locator('.shown-once code[data-secret]').innerText();
     expect(await page.locator('.shown-once').innerText()).to.match(/will not be shown again/);

@@ -136,7 +136,7 @@ describe('console: applications, releases and resumable uploads from the browser
     await page.getByRole('link', { name: 'Desk App' }).click();
     await page.getByRole('button', { name: 'New version' }).click();
     await page.getByLabel('Version', { exact: true }).fill('1.0.0');
-    await page.getByLabel('Channel', { exact: true }).fill('beta');
+    await page.getByLabel('Channel', { exact: true }).selectOption('beta');
     await page.getByRole('button', { name: 'Continue to the files' }).click();
     await page.getByText('Version 1.0.0 does not exist yet').waitFor();
 
@@ -205,7 +205,7 @@ describe('console: applications, releases and resumable uploads from the browser
 
     await page.getByRole('button', { name: 'Publish version' }).click();
     await page.locator('.version-facts').getByText('published', { exact: true }).waitFor();
-    await page.getByLabel('Channel', { exact: true }).fill('stable');
+    await page.getByLabel('Channel', { exact: true }).selectOption('stable');
     await page.getByRole('button', { name: 'Move to channel' }).click();
     await page.locator('.version-facts').getByText('channel stable', { exact: true }).waitFor();
     await page.getByLabel(/Staged rollout/).fill('25');

@@ -1,9 +1,6 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Arch, Packager } from 'app-builder-lib';
-import { AppInfo } from 'app-builder-lib/out/appInfo';
-import { PublishManager } from 'app-builder-lib/out/publish/PublishManager';
 import { buildDirectory, electronBuilderOutput } from '../support/build-outputs';
 import { CliUser } from '../support/cli-process';
 import { electronUpdateClient } from '../support/electron-updater-client';
@@ -43,13 +40,14 @@ describe('electron-builder publisher (provider "custom")', function () {
     process.env.BDS_API_KEY = app.adminKey;
 
     const publish = { provider: 'custom', url: app.baseUrl, applicationId, channel: 'stable' } as never;
+    const { Arch, Packager, AppInfo, PublishManager } = appBuilderLib();
     const packager = new Packager({ projectDir, config: { publish } });
     await packager.validateConfig();
-    (packager as unknown as { _appInfo: AppInfo })._appInfo = new AppInfo(packager, null);
+    packager._appInfo = new AppInfo(packager, null);
     const manager = new PublishManager(packager, { publish: 'always' });
     const artifacts = fs.readdirSync(dist.directory, { withFileTypes: true }).filter((entry) => entry.isFile() && !entry.name.startsWith('builder-')).map((entry) => entry.name);
     for (const name of artifacts) {
-      await packager.emitArtifactCreated({ file: path.join(dist.directory, name), arch: Arch.x64, packager: null as never, target: null, publishConfig: publish, safeArtifactName: name.replace(/\s+/g, '-') });
+      await packager.emitArtifactCreated({ file: path.join(dist.directory, name), arch: Arch.x64, packager: null, target: null, publishConfig: publish, safeArtifactName: name.replace(/\s+/g, '-') });
     }
     await manager.awaitTasks();
 
@@ -81,3 +79,26 @@ describe('electron-builder publisher (provider "custom")', function () {
     }
   });
 });
+
+/**
+ * The part of app-builder-lib this test drives. It is installed by the test script on demand
+ * (scripts/ensure-update-clients.sh), not by `npm install` (it brings electron-builder's 190 MB
+ * helper binary), so it is loaded at run time and typed here by what the test calls.
+ */
+interface AppBuilderPackager {
+  validateConfig(): Promise<void>;
+  _appInfo: unknown;
+  emitArtifactCreated(event: { file: string; arch: number; packager: null; target: null; publishConfig: unknown; safeArtifactName: string }): Promise<void>;
+}
+function appBuilderLib(): {
+  Arch: { x64: number };
+  Packager: new (options: { projectDir: string; config: { publish: unknown } }) => AppBuilderPackager;
+  AppInfo: new (packager: AppBuilderPackager, version: null) => unknown;
+  PublishManager: new (packager: AppBuilderPackager, options: { publish: 'always' }) => { awaitTasks(): Promise<void> };
+} {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Arch, Packager } = require('app-builder-lib');
+  const { AppInfo } = require('app-builder-lib/out/appInfo');
+  const { PublishManager } = require('app-builder-lib/out/publish/PublishManager');
+  return { Arch, Packager, AppInfo, PublishManager };
+}

@@ -153,8 +153,8 @@ describe('adoption analytics', function () {
       expect(res.status).to.equal(200);
       const { days, releases } = res.body.data;
       expect(days).to.deep.equal([
-        { date: utcDay(1), checks: 0, activeInstalls: 0, byVersion: {}, onLatest: 0, outdated: 0 },
-        { date: today(), checks: 7, activeInstalls: 4, byVersion: { [UNKNOWN_VERSION]: 2, '1.0.0': 1, '1.1.0': 1 }, onLatest: 1, outdated: 1 },
+        { date: utcDay(1), checks: 0, activeInstalls: 0, byVersion: {}, onLatest: 0, outdated: 0, latest: {} },
+        { date: today(), checks: 7, activeInstalls: 4, byVersion: { [UNKNOWN_VERSION]: 2, '1.0.0': 1, '1.1.0': 1 }, onLatest: 1, outdated: 1, latest: { stable: '1.1.0' } },
       ]);
       expect(releases.map((r: { version: string; daysTo50: number | null; daysTo90: number | null }) => [r.version, r.daysTo50, r.daysTo90]))
         .to.deep.equal([['1.1.0', null, null], ['1.0.0', 0, null]]);
@@ -199,6 +199,36 @@ describe('adoption analytics', function () {
       }
       expect((await app.http.get('/v1/applications/never-created/adoption')).status).to.equal(404);
       expect((await app.http.get('/v1/applications/never-created/customers/adoption')).status).to.equal(404);
+    });
+  });
+
+  describe('the latest release, per channel', () => {
+    it('compares each install with what its own channel offers, yanked releases left out, and names that release', async () => {
+      const { applicationId } = await createApplication(app);
+      const release = async (version: string, channel: string) =>
+        uploadSmallFile(app, { applicationId, version, content: randomBytes(500), fileName: `app_${version}_amd64.deb`, platform: 'linux', arch: 'x64', channel, status: 'published' });
+      await release('1.0.0', 'stable');
+      await release('2.0.0-beta.1', 'beta');
+      await release('2.0.0-beta.2', 'beta');
+      const yank = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0-beta.2`, { status: 'yanked', yankReason: 'crashes at start' });
+      expect(yank.status, JSON.stringify(yank.body)).to.equal(200);
+      // Four stable installs on 1.0.0, two beta installs on beta.1 and one on 0.9.0.
+      const installs: [string, string][] = [['stable', '1.0.0'], ['stable', '1.0.0'], ['stable', '1.0.0'], ['stable', '1.0.0'], ['beta', '2.0.0-beta.1'], ['beta', '2.0.0-beta.1'], ['beta', '0.9.0']];
+      await app.core.store.adoption.insertCheckEvents(installs.map(([channel, runningVersion], i) => checkEvent(newEventId(new Date()), {
+        applicationId, channel, runningVersion, installHash: `latest_install_${i}`, timestamp: new Date(),
+      })));
+      await pollUntil(async () => {
+        await foldAllChecks(app, redis);
+        const [all] = await app.core.store.adoption.listAdoptionCounts(applicationId, { channel: ALL, platform: ALL, arch: ALL, from: today(), to: today() });
+        return all?.checks === installs.length ? all : undefined;
+      }, 20_000, 'the checks counted');
+      const day = async (query: string) => (await app.http.get(`/v1/applications/${applicationId}/adoption?from=${today()}&to=${today()}${query}`)).body.data.days[0];
+      // Every stable install is on stable's latest (the newer beta is not stable's), beta's latest is beta.1 (beta.2 is yanked).
+      expect(await day('')).to.deep.include({ activeInstalls: 7, onLatest: 6, outdated: 1, latest: { stable: '1.0.0', beta: '2.0.0-beta.1' } });
+      expect(await day('&channel=stable')).to.deep.include({ activeInstalls: 4, onLatest: 4, outdated: 0, latest: { stable: '1.0.0' } });
+      expect(await day('&channel=beta')).to.deep.include({ activeInstalls: 3, onLatest: 2, outdated: 1, latest: { beta: '2.0.0-beta.1' } });
+      // A channel without checks that day still names its latest when asked for.
+      expect(await day('&channel=rc')).to.deep.include({ activeInstalls: 0, onLatest: 0, latest: { rc: '1.0.0' } });
     });
   });
 

@@ -96,7 +96,7 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`Sparkle appca
     const bytes = randomBytes(30_000);
     const fileName = options.fileName ?? `App-${version}.zip`;
     const target = { platform: options.platform ?? 'macos', arch: options.arch ?? 'universal' };
-    await uploadSmallFile(app, { applicationId, version, content: bytes, fileName, ...target, channel: options.channel, status: options.status, releaseNotes: options.releaseNotes });
+    await uploadSmallFile(app, { applicationId, version, content: bytes, fileName, ...target, fileType: options.fileType, channel: options.channel, status: options.status, releaseNotes: options.releaseNotes });
     const signature = (options.signingKey ?? key).sign(bytes);
     await uploadSmallFile(app, { applicationId, version, content: Buffer.from(`${signature}\n`), fileName: `${fileName}.sig`, fileType: 'SIGNATURE', ...target });
     return { bytes, signature };
@@ -292,6 +292,26 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`Sparkle appca
       const [arm] = await appcast(applicationId, customer.apiKey, 'stable', '?os=windows&arch=arm64');
       expect(arm.enclosure.url).to.match(/\/1\.0\.0\/App-setup-arm64\.exe$/);
       expect(sparkleVerifies(key.publicKey, await download(arm.enclosure.url, customer.apiKey), arm.enclosure['sparkle:edSignature'])).to.equal(true);
+    });
+
+    it('offers the signed .zip beside an unsigned .dmg, and a version it leaves out says why in updateFeedProblems', async () => {
+      const { applicationId, customer } = await sparkleApplication();
+      const versionOf = async (version: string) => ((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions
+        .find((v: { version: string }) => v.version === version) as { updateFeedProblems: string[] });
+      // 1.0.0: the .dmg (MAIN) and its .zip (UPDATE), nothing signed: left out, and said so.
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', content: randomBytes(1_000), fileName: 'App-1.0.0.dmg', platform: 'macos', arch: 'universal' });
+      await uploadSmallFile(app, { applicationId, version: '1.0.0', content: randomBytes(1_000), fileName: 'App-1.0.0-mac.zip', fileType: 'UPDATE', platform: 'macos', arch: 'universal' });
+      expect(await appcast(applicationId, customer.apiKey)).to.deep.equal([]);
+      const [problem] = (await versionOf('1.0.0')).updateFeedProblems;
+      expect(problem).to.match(/^no Sparkle signature for macos\/universal: Sparkle offers this version only with an archive signed/);
+      // 1.1.0: only the .zip signed, as generate_appcast signs it: the item is the zip.
+      await uploadSmallFile(app, { applicationId, version: '1.1.0', content: randomBytes(1_000), fileName: 'App-1.1.0.dmg', platform: 'macos', arch: 'universal' });
+      const { bytes } = await publishSigned(applicationId, '1.1.0', { fileName: 'App-1.1.0-mac.zip', fileType: 'UPDATE' });
+      const [item] = await appcast(applicationId, customer.apiKey);
+      expect(item['sparkle:shortVersionString']).to.equal('1.1.0');
+      expect(item.enclosure.url).to.match(/\/1\.1\.0\/App-1\.1\.0-mac\.zip$/);
+      expect((await download(item.enclosure.url, customer.apiKey)).equals(bytes)).to.equal(true);
+      expect((await versionOf('1.1.0')).updateFeedProblems).to.deep.equal([]);
     });
 
     it('answers what the other feeds answer to no key, a wrong key, an inactive customer, no access and an unknown application, with no-store', async () => {

@@ -3,11 +3,12 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { onDemandFile } from './on-demand';
 
 const run = promisify(execFile);
 
-/** electron-builder's Go helper, shipped by the `app-builder-bin` package; its `blockmap` command writes what electron-builder publishes. */
-const APP_BUILDER = require.resolve(`app-builder-bin/${process.platform === 'darwin' ? 'mac' : process.platform}/${process.arch}/app-builder`);
+/** electron-builder's Go helper, shipped by the `app-builder-bin` package (installed on demand); its `blockmap` command writes what electron-builder publishes. */
+const appBuilderPath = () => onDemandFile(`app-builder-bin/${process.platform === 'darwin' ? 'mac' : process.platform}/${process.arch}/app-builder`);
 
 let executable: Promise<string> | undefined;
 
@@ -16,7 +17,7 @@ function appBuilder(): Promise<string> {
   executable ??= (async () => {
     const directory = await fsp.mkdtemp(path.join(os.tmpdir(), 'bds-app-builder-'));
     const copy = path.join(directory, 'app-builder');
-    await fsp.copyFile(APP_BUILDER, copy);
+    await fsp.copyFile(appBuilderPath(), copy);
     await fsp.chmod(copy, 0o755);
     return copy;
   })();

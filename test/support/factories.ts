@@ -24,12 +24,13 @@ export async function createApplication(app: TestApp, overrides: Record<string, 
 }
 
 /** A customer and a working key, written through the store. */
-export async function createCustomer(app: TestApp, overrides: { tier?: string; isActive?: boolean; customerId?: string } = {}) {
+export async function createCustomer(app: TestApp, overrides: { tier?: string; isActive?: boolean; customerId?: string; name?: string } = {}) {
   const now = new Date();
   const customerId = overrides.customerId ?? unique('cust');
   await app.core.store.accounts.createCustomer(customer(customerId, {
     tier: overrides.tier ?? 'standard',
     isActive: overrides.isActive ?? true,
+    ...(overrides.name !== undefined ? { name: overrides.name } : {}),
     createdAt: now,
     updatedAt: now,
   }));

@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { onDemandFile } from './on-demand';
 
 const run = promisify(execFile);
 
-/** Tauri's own CLI (`@tauri-apps/cli`, a dev dependency), run as a vendor runs it. */
-const TAURI_CLI = require.resolve('@tauri-apps/cli/tauri.js');
+/** Tauri's own CLI (`@tauri-apps/cli`, installed on demand), run as a vendor runs it. */
+const tauriCli = () => onDemandFile('@tauri-apps/cli/tauri.js');
 
 async function tauri(args: string[]): Promise<string> {
   // CI=true: generate asks nothing; an empty password keeps the key usable without a prompt.
-  const { stdout } = await run(process.execPath, [TAURI_CLI, 'signer', ...args], { env: { ...process.env, CI: 'true' } });
+  const { stdout } = await run(process.execPath, [tauriCli(), 'signer', ...args], { env: { ...process.env, CI: 'true' } });
   return stdout;
 }
 

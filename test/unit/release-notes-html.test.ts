@@ -3,7 +3,7 @@ import { presentVersion } from '../../shared/contract/versions';
 import { version } from '../support/records';
 
 describe('release notes as the service sends them rendered (releaseNotesHtml)', () => {
-  const html = (releaseNotes: string | null) => presentVersion({ ...version('app_1', '1.0.0', { releaseNotes }), files: [] }).releaseNotesHtml;
+  const html = (releaseNotes: string | null) => presentVersion({ ...version('app_1', '1.0.0', { releaseNotes }), files: [] }, null).releaseNotesHtml;
 
   it('renders Markdown: headings, lists, emphasis, code and links with rel="noopener noreferrer nofollow"', () => {
     expect(html('## Fixes\n\n- **Crash** on `start`\n- [site](https://example.com)')).to.equal(

@@ -12,14 +12,14 @@ type Caller = Wire<typeof callerResponse>;
 type Session =
   | { state: 'signed-out'; message?: string; refusal?: unknown }
   | { state: 'checking'; credential: Credential }
-  | { state: 'signed-in'; credential: Credential; customerId: string }
+  | { state: 'signed-in'; credential: Credential; customerName: string }
   | { state: 'failed'; credential: Credential; error: unknown };
 
-/** Asks the service whose the credential is: the portal is for customers. */
+/** Asks the service whose the credential is (the customer's name): the portal is for customers. */
 export async function checkCredential(credential: Credential): Promise<string> {
   const caller = await customerApi<Caller>(credential, '/v1/me');
   if (caller.kind !== 'customer') throw new ApiError(403, 'FORBIDDEN', 'this is an admin key: vendors use the console at /console');
-  return caller.customerId;
+  return caller.name;
 }
 
 function initialSession(): Session {
@@ -40,7 +40,7 @@ export function PortalApp() {
     if (session.state !== 'checking') return;
     const { credential } = session;
     checkCredential(credential).then(
-      (customerId) => setSession({ state: 'signed-in', credential, customerId }),
+      (customerName) => setSession({ state: 'signed-in', credential, customerName }),
       (error) => {
         if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
           forgetCredential();
@@ -67,7 +67,7 @@ export function PortalApp() {
       <a class="skip-link" href="#main">Skip to content</a>
       <header class="portal-header">
         <strong>Downloads</strong>
-        <span class="who">{session.credential.kind === 'token' ? 'Opened from a download link' : `Signed in as ${session.customerId}`}</span>
+        <span class="who">{session.credential.kind === 'token' ? 'Opened from a download link' : `Signed in as ${session.customerName}`}</span>
         <button type="button" class="button secondary button-small" onClick={signOut}>Sign out</button>
       </header>
       <main id="main" class="portal-main">

@@ -1,7 +1,8 @@
 import { SPARKLE_APPCAST_MAX_ITEMS } from '../../../shared/policy';
+import { macUpdateFiles } from '../../../shared/releases/mac-updates';
 import { Arch, selectMainFile } from '../../../shared/releases/platforms';
 import { sparkleSignatureOf, sparkleText } from '../../../shared/signing/sparkle';
-import { signedFileName } from '../../../shared/uploads/update-signature-check';
+import { signedFileName } from '../../../shared/releases/signed-files';
 import { andThen, Eventually, isPending } from '../../http/eventually';
 import type { OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseFile } from '../../releases/release-catalog';
 import { electronFileUrl } from '../feed-documents';
@@ -101,21 +102,27 @@ export class SparkleFeed {
     return pick;
   }
 
-  /** The newest releases with a signed archive, at most SPARKLE_APPCAST_MAX_ITEMS. */
+  /**
+   * The newest releases with a signed archive, at most SPARKLE_APPCAST_MAX_ITEMS: the MAIN archive
+   * when it is signed, else the `.zip` uploaded beside it (Sparkle installs either) when that is.
+   */
   private async pick(offered: readonly OfferedRelease[], system: AppcastSystem, arch: Arch | undefined): Promise<readonly SignedRelease[]> {
     const signed: SignedRelease[] = [];
     for (const release of offered) {
       if (signed.length >= SPARKLE_APPCAST_MAX_ITEMS) break;
-      const archive = archiveOf(release, system, arch);
-      if (!archive) continue;
-      const signatures = await this.signaturesByFile(release, archive);
-      const archiveSignature = signatures.get(archive.fileId);
-      if (!archiveSignature) continue;
-      const deltas = release.files
-        .filter((file) => file.fileName.endsWith(DELTA_SUFFIX) && file.fileType !== 'SIGNATURE' && sameTarget(file, archive) && signatures.has(file.fileId))
-        .map((file) => ({ file, edSignature: signatures.get(file.fileId) as string, deltaFrom: deltaFromOf(file.fileName) }))
-        .filter((delta) => delta.deltaFrom.length > 0);
-      signed.push({ release, archive: { file: archive, edSignature: archiveSignature }, deltas });
+      const main = archiveOf(release, system, arch);
+      if (!main) continue;
+      for (const archive of [main, ...updateZipsOf(release, main)]) {
+        const signatures = await this.signaturesByFile(release, archive);
+        const archiveSignature = signatures.get(archive.fileId);
+        if (!archiveSignature) continue;
+        const deltas = release.files
+          .filter((file) => file.fileName.endsWith(DELTA_SUFFIX) && file.fileType !== 'SIGNATURE' && sameTarget(file, archive) && signatures.has(file.fileId))
+          .map((file) => ({ file, edSignature: signatures.get(file.fileId) as string, deltaFrom: deltaFromOf(file.fileName) }))
+          .filter((delta) => delta.deltaFrom.length > 0);
+        signed.push({ release, archive: { file: archive, edSignature: archiveSignature }, deltas });
+        break;
+      }
     }
     return signed;
   }
@@ -150,6 +157,12 @@ function archiveOf(release: OfferedRelease, system: AppcastSystem, arch: Arch | 
   if (selection.kind === 'match') return selection.file;
   if (selection.kind === 'ambiguous') return selection.choices.find((file) => file.arch === 'universal');
   return undefined;
+}
+
+/** The `.zip` UPDATE files beside a macOS MAIN archive, for its platform and arch. */
+function updateZipsOf(release: OfferedRelease, main: ReleaseFile): ReleaseFile[] {
+  if (main.platform !== 'macos') return [];
+  return macUpdateFiles(release.files).filter((file) => file.fileType === 'UPDATE' && sameTarget(file, main));
 }
 
 const sameTarget = (file: ReleaseFile, archive: ReleaseFile): boolean => file.platform === archive.platform && file.arch === archive.arch;

@@ -7,7 +7,7 @@ import { draft, fuzzer, RouteFuzzer, unkeyed } from './route-fuzzer';
 
 const OBJECT = '/v1/objects/:key(.+)';
 
-/** The landing page, health checks, the API description and the embedded object store's signed URLs: routes no key opens. */
+/** The landing page and the icon, health checks, the API description and the embedded object store's signed URLs: routes no key opens. */
 export function unkeyedFuzzers({ f, admin, known }: RouteContext): RouteFuzzer[] {
   const unneededKey = fc.constant<Mutation>({ label: 'a key health does not need', defect: false, apply: (d) => { d.authorization = admin; } });
   const health = (path: string) => fuzzer({
@@ -19,6 +19,9 @@ export function unkeyedFuzzers({ f, admin, known }: RouteContext): RouteFuzzer[]
   const upload = signedUrlParts(f.upload.target);
   return [
     health('/'),
+    health('/favicon.svg'),
+    health('/v1/vendor'),
+    health('/v1/vendor/logo'),
     health('/healthz'),
     health('/readyz'),
     health('/v1/openapi.json'),

@@ -6,8 +6,8 @@ import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, Se
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { navigate } from '../../common/router';
-import { usePermission } from '../caller';
-import { ApplicationFields, applicationFieldsBody, type ApplicationFieldValues } from '../application-fields';
+import { useCaller, usePermission } from '../caller';
+import { ApplicationFields, applicationFieldsBody, applicationFieldValues, type ApplicationFieldValues } from '../application-fields';
 import { ApplicationLogoPanel } from '../application-logo';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
@@ -81,6 +81,13 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
         <dt>New versions start as</dt><dd>{app.defaultVersionStatus}</dd>
         <dt>Update signing key</dt>
         <dd>{app.updateSigningKey ? <><code>{app.updateSigningKey.slice(0, 24)}…</code> <CopyButton value={app.updateSigningKey} label="Copy key" /></> : 'none: signatures are stored unverified'}</dd>
+        <dt>Sparkle public key</dt>
+        <dd>{app.sparklePublicKey ? <><code>{app.sparklePublicKey.slice(0, 24)}…</code> <CopyButton value={app.sparklePublicKey} label="Copy Sparkle key" /></> : 'none: Sparkle signatures are not verified'}</dd>
+        <dt>Portal name</dt><dd>{app.displayName ?? <span class="hint">{app.name} (the name)</span>}</dd>
+        <dt>Accent colour</dt><dd>{app.accentColour ? <><span class="swatch" data-colour={app.accentColour} ref={paintSwatch} /> <code>{app.accentColour}</code></> : '—'}</dd>
+        <dt>Support URL</dt><dd>{app.supportUrl ? <a href={app.supportUrl} rel="noopener noreferrer">{app.supportUrl}</a> : '—'}</dd>
+        <dt>Licence</dt>
+        <dd>{app.licenceText ? <>revision {app.licenceRevision}: customers accept it before downloading <details><summary>Read it</summary><pre class="licence-text">{app.licenceText}</pre></details></> : 'none'}</dd>
         <dt>Customers with access</dt><dd>{app.customerIds.length}</dd>
       </dl>
       <ApplicationLogoPanel app={app} canManage={canManage} onChanged={loaded.reload} />
@@ -89,15 +96,20 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
   );
 }
 
+/** Paints a colour sample from its data attribute (through the CSSOM, which the content security policy allows). */
+function paintSwatch(element: HTMLElement | null) {
+  if (element?.dataset.colour) element.style.backgroundColor = element.dataset.colour;
+}
+
 function EditApplication({ app, onDone }: { app: Application; onDone: () => void }) {
-  const [values, setValues] = useState<ApplicationFieldValues>({
-    name: app.name, description: app.description ?? '', tags: app.tags.join(', '),
-    defaultVersionStatus: app.defaultVersionStatus, updateSigningKey: app.updateSigningKey ?? '',
-  });
+  const [values, setValues] = useState<ApplicationFieldValues>(applicationFieldValues(app));
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const ok = await action.run(() => api(`/v1/management/applications/${encodeURIComponent(app.applicationId)}`, { method: 'PATCH', body: applicationFieldsBody(values, true) }));
+    const body = applicationFieldsBody(values, app);
+    // Nothing changed: nothing to send.
+    if (Object.keys(body).length === 0) return onDone();
+    const ok = await action.run(() => api(`/v1/management/applications/${encodeURIComponent(app.applicationId)}`, { method: 'PATCH', body }));
     if (ok) onDone();
   };
   return (
@@ -144,7 +156,8 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
               {shown.filter((v) => v.channel === c).map((v) => (
                 <tr key={v.version}>
                   <td><a href={versionPath(app.applicationId, v.version)}>{v.version}</a></td>
-                  <td>{statusBadge(v.status)}{v.updateFeedProblems.length > 0 && <> <span class="badge warn">feed problem</span></>}</td>
+                  <td>{statusBadge(v.status)}{v.updateFeedProblems.length > 0 && <> <span class="badge warn">feed problem</span></>}
+                    {v.status === 'yanked' && v.yankReason && <><br /><span class="hint">Yanked: {v.yankReason}</span></>}</td>
                   <td>{v.rolloutPercentage}%</td>
                   <td>{v.files.length}{v.files.some((f) => f.status !== 'available') && <> ({v.files.filter((f) => f.status !== 'available').length} not available)</>}</td>
                   <td>{formatDateTime(v.publishedAt)}</td>
@@ -161,12 +174,13 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
 /** A version exists once its first file is uploaded: the form names it and opens its page to drop files on. */
 function NewVersion({ app }: { app: ApplicationWithVersions }) {
   const [version, setVersion] = useState('');
-  const [channel, setChannel] = useState(app.versions[0]?.channel ?? 'stable');
+  const { channels } = useCaller();
+  const [channel, setChannel] = useState(app.versions[0]?.channel ?? channels[0]);
   const [status, setStatus] = useState<'draft' | 'published'>('draft');
   const exists = app.versions.some((v) => v.version === version.trim());
   const submit = (event: Event) => {
     event.preventDefault();
-    const query = new URLSearchParams({ channel: channel.trim(), status });
+    const query = new URLSearchParams({ channel, status });
     navigate(`${versionPath(app.applicationId, version.trim())}?${query}`);
   };
   return (
@@ -175,10 +189,11 @@ function NewVersion({ app }: { app: ApplicationWithVersions }) {
       <p class="hint">The version is created with its first file: name it here, then drop its files on the next page.</p>
       <TextField label="Version" required placeholder="1.2.3" value={version} error={exists ? 'this version exists already: open it from the list' : undefined}
         onInput={(event) => setVersion((event.target as HTMLInputElement).value)} />
-      <TextField label="Channel" required value={channel} hint="A configured channel, most stable first (e.g. stable, beta)" onInput={(event) => setChannel((event.target as HTMLInputElement).value)} />
+      <SelectField label="Channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
+        options={channels.map((c, i) => ({ value: c, label: i === 0 ? `${c} (most stable)` : c }))} />
       <SelectField label="Created as" value={status} onChange={(event) => setStatus((event.target as HTMLSelectElement).value as 'draft' | 'published')}
         options={[{ value: 'draft', label: 'Draft (publish it when its files are in)' }, { value: 'published', label: 'Published with its first file' }]} />
-      <button type="submit" class="button" disabled={!version.trim() || !channel.trim() || exists}>Continue to the files</button>
+      <button type="submit" class="button" disabled={!version.trim() || exists}>Continue to the files</button>
     </form>
   );
 }

@@ -87,7 +87,7 @@ function CreateApplication({ onCancel }: { onCancel: () => void }) {
     let created: Application | undefined;
     const ok = await action.run(async () => {
       created = await api<Application>('/v1/management/applications', {
-        method: 'POST', idempotencyKey, body: { applicationId: applicationId.trim(), ...applicationFieldsBody(fields, false) },
+        method: 'POST', idempotencyKey, body: { applicationId: applicationId.trim(), ...applicationFieldsBody(fields, null) },
       });
     });
     if (ok && created) navigate(applicationPath(created.applicationId));

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { applicationListResponse } from '../../../shared/contract/applications';
+import type { versionListResponse } from '../../../shared/contract/versions';
 import type { apiKeyListResponse, customerResponse, issuedApiKeyResponse } from '../../../shared/contract/customers';
 import type { createdCustomerShareLinkResponse, customerShareLinkListResponse } from '../../../shared/contract/downloads';
 import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
@@ -7,7 +8,9 @@ import { api, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad, type Loaded } from '../../common/hooks';
-import { usePermission } from '../caller';
+import { useCaller, usePermission } from '../caller';
+import { navigate } from '../../common/router';
+import { AccessTokens } from './customer-tokens';
 import { CONSOLE_BASE } from '../routes';
 
 type Customer = Wire<typeof customerResponse>;
@@ -16,6 +19,7 @@ type ApiKeyList = Wire<typeof apiKeyListResponse>;
 type IssuedKey = Wire<typeof issuedApiKeyResponse>;
 type ShareLinkList = Wire<typeof customerShareLinkListResponse>;
 type CreatedShareLink = Wire<typeof createdCustomerShareLinkResponse>;
+type VersionList = Wire<typeof versionListResponse>;
 
 const customerApi = (customerId: string) => `/v1/management/customers/${encodeURIComponent(customerId)}`;
 
@@ -37,7 +41,9 @@ export function CustomerPage({ params }: { params: Record<string, string> }) {
           <CustomerDetails customer={customer.data} onChanged={customer.reload} />
           <ApplicationAccess customerId={customerId} granted={granted} />
           <CustomerKeys customerId={customerId} />
+          <AccessTokens customerId={customerId} active={customer.data.isActive} granted={granted} />
           <CustomerShareLinks customerId={customerId} active={customer.data.isActive} granted={granted} />
+          <DeleteCustomer customer={customer.data} />
         </>
       )}
     </>
@@ -46,6 +52,7 @@ export function CustomerPage({ params }: { params: Record<string, string> }) {
 
 function CustomerDetails({ customer, onChanged }: { customer: Customer; onChanged: () => void }) {
   const manage = usePermission('manage');
+  const { tiers } = useCaller();
   const [tier, setTier] = useState(customer.tier);
   const [notes, setNotes] = useState(customer.notes ?? '');
   const [saved, setSaved] = useState('');
@@ -67,10 +74,11 @@ function CustomerDetails({ customer, onChanged }: { customer: Customer; onChange
       </dl>
       <ErrorNotice error={action.error} />
       {saved && <Notice kind="success">{saved}</Notice>}
-      <form onSubmit={(event) => { event.preventDefault(); void patch({ tier: tier.trim(), notes: notes.trim() ? notes : null }, 'Tier and notes saved.'); }}>
+      <form onSubmit={(event) => { event.preventDefault(); void patch({ tier, notes: notes.trim() ? notes : null }, 'Tier and notes saved.'); }}>
         <div class="grid-2">
-          <TextField label="Tier" hint="One of the service's tiers; it decides which versions the customer may download" value={tier}
-            disabled={!manage.allowed} onInput={(e) => setTier((e.target as HTMLInputElement).value)} />
+          <SelectField label="Tier" value={tier} disabled={!manage.allowed} onChange={(e) => setTier((e.target as HTMLSelectElement).value)}
+            options={tiers.map((t) => ({ value: t, label: t }))} />
+          <p class="hint">The service's tiers, lowest first: a version that requires a tier is offered to that tier and those above.</p>
         </div>
         <TextArea label="Notes" value={notes} disabled={!manage.allowed} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
         <div class="page-actions">
@@ -175,7 +183,16 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
   const links = useLoad((signal) => api<ShareLinkList>(`${customerApi(customerId)}/share-links`, { signal }), [customerId]);
   const [created, setCreated] = useState<CreatedShareLink | null>(null);
   const [applicationId, setApplicationId] = useState('');
-  const [version, setVersion] = useState('latest');
+  const [version, setVersion] = useState('');
+  const [fileId, setFileId] = useState('');
+  // The chosen application's published versions and their files, to pick the file from.
+  const versions = useLoad((signal) => (applicationId
+    ? api<VersionList>(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions`, { query: { status: 'published' }, signal })
+    : Promise.resolve({ versions: [] } as VersionList)), [applicationId]);
+  const offered = versions.data?.versions ?? [];
+  const chosenVersion = offered.find((v) => v.version === version) ?? offered[0];
+  const files = (chosenVersion?.files ?? []).filter((f) => f.status === 'available' && f.fileType !== 'SIGNATURE');
+  const chosenFile = files.find((f) => f.fileId === fileId) ?? files.find((f) => f.fileType === 'MAIN') ?? files[0];
   const [maxDownloads, setMaxDownloads] = useState('5');
   const [minutes, setMinutes] = useState('60');
   const action = useAction();
@@ -187,7 +204,8 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
       idempotencyKey: newIdempotencyKey(),
       body: {
         applicationId,
-        version: version.trim(),
+        version: chosenVersion?.version,
+        fileId: chosenFile?.fileId,
         ...(maxDownloads.trim() ? { maxDownloads: Number(maxDownloads) } : {}),
         ...(minutes.trim() ? { expiresInMinutes: Number(minutes) } : {}),
       },
@@ -198,6 +216,17 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
     if (await action.run(() => api(`${customerApi(customerId)}/share-links/${encodeURIComponent(shareLinkId)}`, { method: 'DELETE' })) !== undefined) links.reload();
   };
   const applications = granted.data?.applications ?? [];
+  const appNames = new Map(applications.map((a) => [a.applicationId, a.name]));
+  // Files by name where people read: the versions of the few applications the links are of.
+  const linkedApps = [...new Set(links.data?.shareLinks.map((l) => l.applicationId) ?? [])].sort().join(',');
+  const fileNames = useLoad(async (signal) => {
+    const names = new Map<string, string>();
+    await Promise.all(linkedApps.split(',').filter(Boolean).map(async (id) => {
+      const list = await api<VersionList>(`/v1/management/applications/${encodeURIComponent(id)}/versions`, { signal });
+      for (const v of list.versions) for (const f of v.files) names.set(f.fileId, f.fileName);
+    }));
+    return names;
+  }, [linkedApps]);
   return (
     <section class="card" aria-labelledby="customer-links">
       <h2 id="customer-links">Share links</h2>
@@ -220,7 +249,7 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
                   : <span class="badge ok">active</span>;
                 return (
                   <tr key={link.shareLinkId}>
-                    <td>{link.applicationId} {link.version} <code class="hint">{link.fileId}</code></td>
+                    <td>{appNames.get(link.applicationId) ?? link.applicationId} {link.version}<br /><span class="mono">{fileNames.data?.get(link.fileId) ?? link.fileId}</span></td>
                     <td>{status}</td>
                     <td>{link.remainingDownloads === null ? 'no cap' : `${link.remainingDownloads} of ${link.maxDownloads}`}</td>
                     <td>{formatDateTime(link.expiresAt)}</td>
@@ -240,15 +269,41 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
         <form onSubmit={create} aria-label="New share link">
           <h3>New share link</h3>
           <div class="grid-2">
-            <SelectField label="Application" value={applicationId} required onChange={(e) => setApplicationId((e.target as HTMLSelectElement).value)}
+            <SelectField label="Application" value={applicationId} required onChange={(e) => { setApplicationId((e.target as HTMLSelectElement).value); setVersion(''); setFileId(''); }}
               options={[{ value: '', label: applications.length ? 'Choose an application' : 'Grant an application first' }, ...applications.map((a) => ({ value: a.applicationId, label: a.name }))]} />
-            <TextField label="Version" hint="A version, or latest" required value={version} onInput={(e) => setVersion((e.target as HTMLInputElement).value)} />
+            <SelectField label="Version" value={chosenVersion?.version ?? ''} disabled={offered.length === 0} onChange={(e) => { setVersion((e.target as HTMLSelectElement).value); setFileId(''); }}
+              options={offered.length === 0
+                ? [{ value: '', label: applicationId ? 'No published version' : 'Choose an application first' }]
+                : offered.map((v, i) => ({ value: v.version, label: i === 0 ? `${v.version} (newest, ${v.channel})` : `${v.version} (${v.channel})` }))} />
+            <SelectField label="File" value={chosenFile?.fileId ?? ''} disabled={files.length === 0} onChange={(e) => setFileId((e.target as HTMLSelectElement).value)}
+              options={files.length === 0 ? [{ value: '', label: 'No file to share' }]
+                : files.map((f) => ({ value: f.fileId, label: `${f.fileName} (${f.platform}, ${f.arch}${f.fileType === 'MAIN' ? '' : `, ${f.fileType}`})` }))} />
             <TextField label="Download cap" hint="Uses allowed; empty for no cap" type="number" min={1} value={maxDownloads} onInput={(e) => setMaxDownloads((e.target as HTMLInputElement).value)} />
             <TextField label="Lifetime in minutes" hint="At most 1440 (a day)" type="number" min={1} max={1440} value={minutes} onInput={(e) => setMinutes((e.target as HTMLInputElement).value)} />
           </div>
-          <button type="submit" class="button" disabled={action.busy || !applicationId}>{action.busy ? 'Creating…' : 'Create share link'}</button>
+          <button type="submit" class="button" disabled={action.busy || !chosenFile}>{action.busy ? 'Creating…' : 'Create share link'}</button>
         </form>
       )}
+    </section>
+  );
+}
+
+/** Deleting a customer: its keys, tokens and share links revoked, its downloads kept anonymised in the statistics. */
+function DeleteCustomer({ customer }: { customer: Customer }) {
+  const manage = usePermission('manage');
+  const action = useAction();
+  const remove = async () => {
+    const done = await action.run(() => api(customerApi(customer.customerId), { method: 'DELETE' }));
+    if (done !== undefined) navigate(`${CONSOLE_BASE}/customers`);
+  };
+  return (
+    <section class="card danger-zone" aria-labelledby="customer-delete">
+      <h2 id="customer-delete">Delete customer</h2>
+      <p>Deleting {customer.name} revokes its keys and share links at once and removes its access; its past downloads stay in the statistics, without its name. It cannot be undone.</p>
+      <ErrorNotice error={action.error} />
+      {manage.allowed
+        ? <ConfirmButton label={`Delete ${customer.name}`} confirmLabel="Yes, delete" question={`Delete ${customer.name} for good?`} busy={action.busy} onConfirm={() => void remove()} />
+        : <GuardedButton allowed={false} reason={manage.reason}>Delete {customer.name}</GuardedButton>}
     </section>
   );
 }

@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import type { customerListResponse, provisionedCustomerResponse } from '../../../shared/contract/customers';
 import { ShownOnce, useAction } from '../../common/actions';
 import { api, newIdempotencyKey, type Wire } from '../../common/api';
-import { ErrorNotice, GuardedButton, Loading, PageHeader, TextArea, TextField } from '../../common/components';
+import { ErrorNotice, GuardedButton, Loading, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
 import { formatDate } from '../../common/format';
 import { useDebounced, useLoad } from '../../common/hooks';
-import { usePermission } from '../caller';
+import { useCaller, usePermission } from '../caller';
 import { CONSOLE_BASE } from '../routes';
 import { Pager } from './applications';
 
@@ -73,7 +73,8 @@ export function CustomersPage() {
 function CreateCustomerForm({ onCreated, onCancel }: { onCreated: (customer: ProvisionedCustomer) => void; onCancel: () => void }) {
   const [name, setName] = useState('');
   const [customerId, setCustomerId] = useState('');
-  const [tier, setTier] = useState('standard');
+  const { tiers } = useCaller();
+  const [tier, setTier] = useState(tiers.includes('standard') ? 'standard' : tiers[0]);
   const [notes, setNotes] = useState('');
   const [idempotencyKey] = useState(newIdempotencyKey);
   const action = useAction();
@@ -82,7 +83,7 @@ function CreateCustomerForm({ onCreated, onCancel }: { onCreated: (customer: Pro
     const customer = await action.run(() => api<ProvisionedCustomer>('/v1/management/customers', {
       method: 'POST',
       idempotencyKey,
-      body: { name: name.trim(), tier: tier.trim(), ...(customerId.trim() ? { customerId: customerId.trim() } : {}), ...(notes.trim() ? { notes } : {}) },
+      body: { name: name.trim(), tier, ...(customerId.trim() ? { customerId: customerId.trim() } : {}), ...(notes.trim() ? { notes } : {}) },
     }));
     if (customer) onCreated(customer);
   };
@@ -93,8 +94,8 @@ function CreateCustomerForm({ onCreated, onCancel }: { onCreated: (customer: Pro
       <div class="grid-2">
         <TextField label="Name" required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         <TextField label="Customer id (optional)" hint="Left empty, the service makes one" value={customerId} onInput={(e) => setCustomerId((e.target as HTMLInputElement).value)} />
-        <TextField label="Tier" hint="One of the service's tiers, e.g. free, standard, premium, enterprise" required value={tier}
-          onInput={(e) => setTier((e.target as HTMLInputElement).value)} />
+        <SelectField label="Tier" value={tier} onChange={(e) => setTier((e.target as HTMLSelectElement).value)}
+          options={tiers.map((t) => ({ value: t, label: t }))} />
       </div>
       <TextArea label="Notes (optional)" value={notes} onInput={(e) => setNotes((e.target as HTMLTextAreaElement).value)} />
       <div class="page-actions">

@@ -192,6 +192,13 @@ function AdoptionFigures({ adoption, Chart, chartError }: { adoption: Adoption; 
           </p>
         )
         : <p>No update check in this period.</p>}
+      {last && (
+        <p class="hint" data-latest-releases>
+          {Object.keys(last.latest).length === 0
+            ? 'No release offered on that day: no install counts as on the latest release.'
+            : `Latest release per channel on ${last.date}: ${Object.entries(last.latest).map(([channel, version]) => `${channel} ${version}`).join(', ')} (published, not yanked).`}
+        </p>
+      )}
       {last && (Chart
         ? <Chart name="adoption-by-day" dates={dates} series={series} label={`Active installs and update checks by day from ${dates[0]} to ${dates[dates.length - 1]}`} />
         : !chartError && <Loading label="Drawing the chart" />)}

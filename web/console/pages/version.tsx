@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { applicationWithVersionsResponse } from '../../../shared/contract/applications';
 import { api, type Wire } from '../../common/api';
-import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, TextArea, TextField } from '../../common/components';
+import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
 import { formatBytes, formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
-import { useLocation } from '../../common/router';
-import { usePermission, type Permission } from '../caller';
+import { navigate, useLocation } from '../../common/router';
+import { signatureOf } from '../../../shared/releases/signed-files';
+import { useCaller, usePermission, type Permission } from '../caller';
 import { UploadPanel } from '../uploads/upload-panel';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
@@ -68,7 +69,8 @@ export function VersionPage({ params }: { params: Record<string, string> }) {
       {current.updateFeedProblems.map((problem) => <Notice key={problem} kind="warning">Left out of update feeds: {problem}</Notice>)}
       <ReleaseActions applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
       <ReleaseNotes applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
-      <FileMatrix files={current.files} signingKey={app.updateSigningKey !== null} />
+      <FileMatrix applicationId={applicationId} version={current} signingKey={app.updateSigningKey !== null || app.sparklePublicKey !== null}
+        permission={canPublish} onChanged={loaded.reload} />
       {canPublish.allowed
         ? <UploadPanel applicationId={applicationId} version={version} onFinished={loaded.reload} />
         : <section class="card"><h2>Upload files</h2><p class="hint">{canPublish.reason}</p></section>}
@@ -106,6 +108,12 @@ function ReleaseActions(props: VersionProps) {
     setTier(version.requiredTier ?? '');
   }, [version.channel, version.rolloutPercentage, version.requiredTier]);
   const guard = { allowed: permission.allowed && !action.busy, reason: permission.reason || 'Saving…' };
+  const { channels, tiers } = useCaller();
+  const removeDraft = () => action.run(async () => {
+    if (!confirm(`Delete draft ${version.version} with its ${version.files.length} file(s)? This cannot be undone.`)) return;
+    await api(`/v1/management/applications/${encodeURIComponent(props.applicationId)}/versions/${encodeURIComponent(version.version)}`, { method: 'DELETE' });
+    navigate(applicationPath(props.applicationId));
+  });
   return (
     <section class="card" aria-labelledby="release-heading">
       <h2 id="release-heading">Release</h2>
@@ -114,7 +122,10 @@ function ReleaseActions(props: VersionProps) {
         <div>
           {version.status === 'draft' && <>
             <p class="hint">A draft is offered to nobody. Publishing offers it on channel {version.channel} to {version.rolloutPercentage}% of clients.</p>
-            <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish version</GuardedButton>
+            <div class="page-actions">
+              <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish version</GuardedButton>
+              <GuardedButton {...guard} class="button danger" onClick={removeDraft}>Delete draft</GuardedButton>
+            </div>
           </>}
           {version.status === 'published' && <form onSubmit={(event) => { event.preventDefault(); void patch({ status: 'yanked', yankReason: yankReason.trim() }); }}>
             <TextField label="Reason for yanking" required value={yankReason} hint="Shown with the version to your team, e.g. crashes on start on macOS 12"
@@ -127,9 +138,11 @@ function ReleaseActions(props: VersionProps) {
             <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish again</GuardedButton>
           </>}
         </div>
-        <form onSubmit={(event) => { event.preventDefault(); void patch({ channel: channel.trim() }); }}>
-          <TextField label="Channel" value={channel} hint="Move to a more stable channel to promote (e.g. beta → stable)" onInput={(event) => setChannel((event.target as HTMLInputElement).value)} />
-          <GuardedButton {...guard} type="submit" disabled={channel.trim() === version.channel || !channel.trim()}>Move to channel</GuardedButton>
+        <form onSubmit={(event) => { event.preventDefault(); void patch({ channel }); }}>
+          <SelectField label="Channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
+            options={channels.map((c, i) => ({ value: c, label: i === 0 ? `${c} (most stable)` : c }))} />
+          <p class="hint">Move to a more stable channel to promote (e.g. beta → stable).</p>
+          <GuardedButton {...guard} type="submit" disabled={channel === version.channel}>Move to channel</GuardedButton>
         </form>
         <form onSubmit={(event) => { event.preventDefault(); void patch({ rolloutPercentage: rollout }); }}>
           <div class="field">
@@ -139,9 +152,11 @@ function ReleaseActions(props: VersionProps) {
           </div>
           <GuardedButton {...guard} type="submit" disabled={rollout === version.rolloutPercentage}>Set rollout</GuardedButton>
         </form>
-        <form onSubmit={(event) => { event.preventDefault(); void patch({ requiredTier: tier.trim() || null }); }}>
-          <TextField label="Required tier" value={tier} hint="Customers below this tier are not offered it; blank for every tier" onInput={(event) => setTier((event.target as HTMLInputElement).value)} />
-          <GuardedButton {...guard} type="submit" disabled={(tier.trim() || null) === version.requiredTier}>Set tier</GuardedButton>
+        <form onSubmit={(event) => { event.preventDefault(); void patch({ requiredTier: tier || null }); }}>
+          <SelectField label="Required tier" value={tier} onChange={(event) => setTier((event.target as HTMLSelectElement).value)}
+            options={[{ value: '', label: 'Every tier' }, ...tiers.map((t) => ({ value: t, label: `${t} and above` }))]} />
+          <p class="hint">Customers below this tier are not offered it.</p>
+          <GuardedButton {...guard} type="submit" disabled={(tier || null) === version.requiredTier}>Set tier</GuardedButton>
         </form>
       </div>
     </section>
@@ -194,48 +209,68 @@ function fileStatus(file: FileSummary) {
   return <><span class="badge bad">failed</span> <span class="hint">the upload's verification refused it (see its upload); delete it and upload again</span></>;
 }
 
-/** What the matrix says of a file's signature: a SIGNATURE file's verification, or whether a MAIN file has one beside it. */
+/** What the matrix says of a file's signature: a SIGNATURE file's verification, or the signature that signs this file (by its name, else the MAIN file's). */
 function signatureCell(file: FileSummary, files: readonly FileSummary[], signingKey: boolean) {
   if (file.fileType === 'SIGNATURE') {
     if (file.signatureProblem) return <><span class="badge bad">does not verify</span> <span class="hint">{file.signatureProblem}</span></>;
     if (!signingKey) return <span class="badge">not checked (no signing key)</span>;
     return file.status === 'available' ? <span class="badge ok">verified</span> : <span class="hint">—</span>;
   }
-  if (file.fileType !== 'MAIN') return <span class="hint">—</span>;
-  const signature = files.find((s) => s.fileType === 'SIGNATURE' && s.platform === file.platform && s.arch === file.arch && s.status === 'available');
-  if (!signature) return <span class="hint">none</span>;
-  return signature.signatureProblem ? <span class="badge bad">present, does not verify</span>
-    : <span class={`badge${signingKey ? ' ok' : ''}`}>{signingKey ? 'present, verified' : 'present'}</span>;
+  const signature = signatureOf(file, files);
+  if (!signature) return <span class="hint">{file.fileType === 'MAIN' ? 'none' : '—'}</span>;
+  const by = <span class="hint"> ({signature.fileName})</span>;
+  return signature.signatureProblem ? <><span class="badge bad">present, does not verify</span>{by}</>
+    : <><span class={`badge${signingKey ? ' ok' : ''}`}>{signingKey ? 'present, verified' : 'present'}</span>{by}</>;
 }
 
-function FileMatrix({ files, signingKey }: { files: readonly FileSummary[]; signingKey: boolean }) {
+/** A file may be deleted when it failed, or when its version is a draft (a shipped version's files stay: yank it). */
+const deletable = (file: FileSummary, version: VersionSummary) => file.status === 'failed' || version.status === 'draft';
+
+/**
+ * The version's files, one row each: the name with its target and type under it, size, digests,
+ * status, signature and delete. Narrow screens show each row as a block (the headings beside each
+ * value), so no column is ever hidden off the side.
+ */
+function FileMatrix({ applicationId, version, signingKey, permission, onChanged }: {
+  applicationId: string; version: VersionSummary; signingKey: boolean; permission: Permission; onChanged: () => void;
+}) {
+  const { files } = version;
   const sorted = [...files].sort(byTarget);
+  const action = useAction();
+  const remove = (file: FileSummary) => action.run(async () => {
+    if (!confirm(`Delete ${file.fileName} and its bytes? This cannot be undone.`)) return;
+    await api(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version.version)}/files/${encodeURIComponent(file.fileId)}`, { method: 'DELETE' });
+    onChanged();
+  });
   return (
     <section aria-labelledby="files-heading">
       <h2 id="files-heading">Files</h2>
+      <ErrorNotice error={action.error} />
       {sorted.length === 0 ? <p>No file yet: drop them below.</p> : (
-        <div class="table-wrap" tabIndex={0} role="region" aria-label="Files table">
-          <table class="file-matrix">
-            <caption class="visually-hidden">Files by platform, arch and type</caption>
-            <thead><tr>
-              <th scope="col">Platform</th><th scope="col">Arch</th><th scope="col">Type</th><th scope="col">File</th><th scope="col">Size</th>
-              <th scope="col">SHA-256</th><th scope="col">SHA-512</th><th scope="col">Status</th><th scope="col">Signature</th>
-            </tr></thead>
-            <tbody>
-              {sorted.map((file) => (
-                <tr key={file.fileId}>
-                  <td>{file.platform}</td><td>{file.arch}</td><td>{file.fileType}</td>
-                  <td class="mono">{file.fileName}</td>
-                  <td>{formatBytes(file.fileSize)}</td>
-                  <td><Digest label="SHA-256" value={file.checksum?.replace(/^sha256:/, '') ?? null} /></td>
-                  <td><Digest label="SHA-512" value={file.sha512} /></td>
-                  <td>{fileStatus(file)}</td>
-                  <td>{signatureCell(file, files, signingKey)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <table class="file-matrix">
+          <caption class="visually-hidden">Files by platform, arch and type</caption>
+          <thead><tr>
+            <th scope="col">File</th><th scope="col">Size</th><th scope="col">Digests</th><th scope="col">Status</th><th scope="col">Signature</th><th scope="col"><span class="visually-hidden">Actions</span></th>
+          </tr></thead>
+          <tbody>
+            {sorted.map((file) => (
+              <tr key={file.fileId}>
+                <td data-label="File"><span class="mono file-name">{file.fileName}</span><br />
+                  <span class="hint">{file.platform} · {file.arch} · {file.fileType}</span></td>
+                <td data-label="Size">{formatBytes(file.fileSize)}</td>
+                <td data-label="Digests" class="digests">
+                  <span>SHA-256 <Digest label="SHA-256" value={file.checksum?.replace(/^sha256:/, '') ?? null} /></span>
+                  <span>SHA-512 <Digest label="SHA-512" value={file.sha512} /></span>
+                </td>
+                <td data-label="Status">{fileStatus(file)}</td>
+                <td data-label="Signature">{signatureCell(file, files, signingKey)}</td>
+                <td data-label="Actions">{deletable(file, version)
+                  && <GuardedButton allowed={permission.allowed && !action.busy} reason={permission.reason || 'Deleting…'} class="button danger button-small"
+                    aria-label={`Delete ${file.fileName}`} onClick={() => remove(file)}>Delete</GuardedButton>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

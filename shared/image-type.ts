@@ -1,4 +1,4 @@
-import { LOGO_CONTENT_TYPES } from '../../shared/policy';
+import { LOGO_CONTENT_TYPES } from './policy';
 
 export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number];
 
