@@ -103,7 +103,7 @@ describe('scopes on every route of the route table', function () {
     const values: Record<string, string> = {
       applicationId, uploadId: uploads[applicationId], version: '1.0.0', fileId: 'unknown_file', customerId, keyId: 'unknown_key', tokenId: 'unknown_token', webhookId: 'unknown_webhook', deliveryId: 'unknown_delivery', shareLinkId: 'unknown_link',
     };
-    const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name]));
+    const path = route.path.replace(/:(\w+)(?:\([^)]*\))?/g, (_, name: string) => encodeURIComponent(values[name]));
     const query = route.application?.from === 'query' ? `?${route.application.field}=${applicationId}` : '';
     const method = route.method.toUpperCase();
     const options = { key: key.apiKey };

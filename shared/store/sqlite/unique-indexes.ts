@@ -39,6 +39,7 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_customer_versions_1: 'customerVersion',
   sqlite_autoindex_tuf_repositories_1: 'tufRepository',
   sqlite_autoindex_tuf_roots_1: 'tufRoot',
+  sqlite_autoindex_repository_keys_1: 'repositoryKeys',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
