@@ -3,6 +3,7 @@ import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/acti
 import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
+import { attestationKeySchema, attestationSchema } from './schemas/attestations';
 import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, licenceAcceptanceSchema, versionSchema } from './schemas/catalog';
 import { webhookOutboxSchema, webhookDeliverySchema, webhookEndpointSchema } from './schemas/webhooks';
@@ -32,6 +33,8 @@ export function bindModels(connection: Connection) {
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),
+    attestationKeys: connection.model('AttestationKey', attestationKeySchema),
+    attestations: connection.model('Attestation', attestationSchema),
   };
 }
 

@@ -30,6 +30,8 @@ const DUPLICATE_TARGETS = {
   unique_checkEventId: 'eventId',
   unique_adoptionCount: 'adoptionCount',
   unique_customerVersion: 'customerVersion',
+  unique_attestationKey: 'attestationKey',
+  unique_attestationId: 'attestationId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

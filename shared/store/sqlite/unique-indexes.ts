@@ -37,6 +37,8 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_check_windows_1: 'checkWindow',
   sqlite_autoindex_adoption_counts_1: 'adoptionCount',
   sqlite_autoindex_customer_versions_1: 'customerVersion',
+  sqlite_autoindex_attestation_keys_1: 'attestationKey',
+  sqlite_autoindex_attestations_1: 'attestationId',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
