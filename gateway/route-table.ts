@@ -7,6 +7,7 @@ import { callerRoutes } from './operations/caller-routes';
 import { healthRoutes } from './operations/health-routes';
 import { landingRoutes } from './operations/landing-routes';
 import { adminKeyRoutes } from './admin-keys/admin-key-routes';
+import { attestationRoutes } from './attestations/attestation-routes';
 import { applicationRoutes } from './applications/application-routes';
 import { releasePurgeRoutes } from './applications/release-purge-routes';
 import { customerRoutes } from './customers/customer-routes';
@@ -32,6 +33,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   landingRoutes,
   applicationRoutes,
   releasePurgeRoutes,
+  attestationRoutes,
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,

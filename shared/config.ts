@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
@@ -60,6 +61,11 @@ export interface Config {
   checkEventRetentionDays: number;
   /** Days a soft-deleted application's published bytes are kept before they may be purged (RELEASE_PURGE_AFTER_DAYS). */
   releasePurgeAfterDays: number;
+  /**
+   * The Sigstore trusted root (SIGSTORE_TRUSTED_ROOT: a trusted_root.json file, read at start) that
+   * Sigstore bundles of attestations are verified against, offline; null: they are kept unverified.
+   */
+  sigstoreTrustedRoot: Readonly<Record<string, unknown>> | null;
   /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
   recordUpdateChecks: boolean;
   /** Threads computing file digests (shared/hashing-threads); 0 computes them on the event loop. */
@@ -198,6 +204,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
   const releasePurgeAfterDays = parseInteger(read('RELEASE_PURGE_AFTER_DAYS'), RELEASE_PURGE_AFTER_DEFAULT_DAYS, 0,
     RELEASE_PURGE_AFTER_MAX_DAYS, 'RELEASE_PURGE_AFTER_DAYS', problems);
+  const sigstoreTrustedRoot = readTrustedRoot(read('SIGSTORE_TRUSTED_ROOT'), problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -227,8 +234,24 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsPort,
     checkEventRetentionDays,
     releasePurgeAfterDays,
+    sigstoreTrustedRoot,
     recordUpdateChecks,
   });
+}
+
+/** A Sigstore trusted root file: a JSON object with its lists of authorities (checked in full when a bundle is verified). */
+function readTrustedRoot(file: string | undefined, problems: string[]): Readonly<Record<string, unknown>> | null {
+  if (file === undefined) return null;
+  try {
+    const root = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    if (typeof root === 'object' && root !== null && !Array.isArray(root) && typeof (root as { mediaType?: unknown }).mediaType === 'string') {
+      return Object.freeze(root as Record<string, unknown>);
+    }
+    problems.push('SIGSTORE_TRUSTED_ROOT must name a Sigstore trusted root JSON file (with its mediaType)');
+  } catch {
+    problems.push('SIGSTORE_TRUSTED_ROOT must name a readable Sigstore trusted root JSON file');
+  }
+  return null;
 }
 
 function readWebhookConfig(read: (name: string) => string | undefined, sharedStore: boolean, problems: string[]): WebhookConfig {

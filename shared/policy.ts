@@ -325,3 +325,14 @@ export const RELEASE_PURGE_AFTER_MAX_DAYS = 3_650;
 export function releasePurgeableFrom(deletedAt: Date, days: number): Date {
   return new Date(deletedAt.getTime() + days * DAY_SECONDS * 1000);
 }
+
+/** The largest attestation (a DSSE envelope or a Sigstore bundle, as JSON text) a file takes. */
+export const ATTESTATION_MAX_BYTES = 256 * 1024;
+/** How many attestations one file keeps. */
+export const ATTESTATIONS_PER_FILE_MAX = 20;
+/** How many attestation keys one application registers. */
+export const ATTESTATION_KEYS_PER_APPLICATION_MAX = 20;
+/** The longest id of a registered attestation key. */
+export const ATTESTATION_KEY_ID_MAX_LENGTH = 128;
+/** The longest public key (PEM) a vendor registers. */
+export const ATTESTATION_PUBLIC_KEY_MAX_LENGTH = 4096;
