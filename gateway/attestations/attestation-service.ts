@@ -47,6 +47,7 @@ export class AttestationService {
 
   /** A file's attestations, as its vendor sees them (any file of the application, drafts included). */
   async listForFile(applicationId: string, version: string, fileId: string): Promise<Attestation[]> {
+    await this.requireApplication(applicationId);
     const file = await this.store.versions.getFile(fileId);
     if (!file || file.applicationId !== applicationId || file.version !== version) throw notFound('file not found');
     return this.store.attestations.listAttestations(fileId);
@@ -58,6 +59,7 @@ export class AttestationService {
   }
 
   async addKey(applicationId: string, publicKey: string, keyId: string | undefined): Promise<AttestationKey> {
+    await this.requireApplication(applicationId);
     const { key, algorithm, fingerprint } = readPublicKey(publicKey);
     const existing = await this.store.attestations.listAttestationKeys(applicationId);
     if (existing.length >= ATTESTATION_KEYS_PER_APPLICATION_MAX) throw conflict(`an application registers at most ${ATTESTATION_KEYS_PER_APPLICATION_MAX} attestation keys`);
@@ -69,12 +71,18 @@ export class AttestationService {
     return record;
   }
 
-  listKeys(applicationId: string): Promise<AttestationKey[]> {
+  async listKeys(applicationId: string): Promise<AttestationKey[]> {
+    await this.requireApplication(applicationId);
     return this.store.attestations.listAttestationKeys(applicationId);
   }
 
-  private async availableFile(applicationId: string, version: string, fileId: string): Promise<FileRecord> {
+  /** An application that exists and is not deleted (404 otherwise). */
+  private async requireApplication(applicationId: string): Promise<void> {
     if (!await this.store.applications.getApplication(applicationId)) throw notFound('application not found');
+  }
+
+  private async availableFile(applicationId: string, version: string, fileId: string): Promise<FileRecord> {
+    await this.requireApplication(applicationId);
     const file = await this.store.versions.getFile(fileId);
     if (!file || file.applicationId !== applicationId || file.version !== version || file.status === 'failed') throw notFound('file not found');
     if (file.status !== 'available' || file.checksum === null) throw conflict('the file is not available yet: attest it once its upload is verified');
