@@ -5,6 +5,7 @@ import type {
   accessTokenWithUsageResponse,
   issuedAccessTokenResponse,
 } from '../../shared/contract/access-tokens';
+import type { attestationKeyResponse, attestationListResponse, attestationResponse } from '../../shared/contract/attestations';
 import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
 import type {
   applicationListResponse,
@@ -110,3 +111,7 @@ export type IssuedAccessToken = z.infer<typeof issuedAccessTokenResponse>;
 export type AccessTokenList = z.infer<typeof accessTokenListResponse>;
 export type AccessTokenWithUsage = z.infer<typeof accessTokenWithUsageResponse>;
 export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;
+
+export type AttestationRecord = z.infer<typeof attestationResponse>;
+export type AttestationList = z.infer<typeof attestationListResponse>;
+export type AttestationKeyRecord = z.infer<typeof attestationKeyResponse>;
