@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Attestation, AttestationKey } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
-import { at } from '../../support/records';
+import { application, at } from '../../support/records';
+import { storeRelease } from '../../support/factories';
 import { expectDuplicate } from '../../support/store-expectations';
 import { describeStoreContract } from './harness';
 
@@ -43,5 +44,41 @@ describeStoreContract('attestations', (subject) => {
     expect(await store.attestations.countAttestations('file_9')).to.equal(0);
     await expectDuplicate(store.attestations.insertAttestation(attestation('att_1', { fileId: 'file_3' })), 'attestationId');
     expect(await store.attestations.listAttestations('file_3')).to.deep.equal([]);
+  });
+});
+
+/** A file's attestations go with it: a draft's deleted file or version, a purged application's releases. */
+describeStoreContract('attestations of deleted files', (subject) => {
+  let store: Store;
+
+  beforeEach(() => {
+    store = subject.store;
+  });
+
+  it('removes the attestations of a deleted draft file and version and of purged releases, and no others', async () => {
+    const [draftFile] = await storeRelease(store, 'app_1', '0.9.0', { status: 'draft', files: [{ fileName: 'a.bin' }, { fileName: 'b.bin', fileType: 'OTHER' }] });
+    const [published] = await storeRelease(store, 'app_1', '1.0.0');
+    const [otherApp] = await storeRelease(store, 'app_2', '1.0.0');
+    const [secondDraft] = await storeRelease(store, 'app_1', '0.8.0', { status: 'draft' });
+    const add = (attestationId: string, applicationId: string, version: string, fileId: string) =>
+      store.attestations.insertAttestation(attestation(attestationId, { applicationId, version, fileId }));
+    await add('att_draft', 'app_1', '0.9.0', draftFile);
+    await add('att_second', 'app_1', '0.8.0', secondDraft);
+    await add('att_published', 'app_1', '1.0.0', published);
+    await add('att_other', 'app_2', '1.0.0', otherApp);
+
+    expect((await store.versions.deleteFile(draftFile)).outcome).to.equal('deleted');
+    expect(await store.attestations.countAttestations(draftFile)).to.equal(0);
+    expect((await store.versions.deleteVersion('app_1', '0.8.0')).outcome).to.equal('deleted');
+    expect(await store.attestations.countAttestations(secondDraft)).to.equal(0);
+    expect((await store.versions.deleteFile(published)).outcome).to.equal('refused');
+    expect(await store.attestations.countAttestations(published)).to.equal(1);
+
+    await store.applications.createApplication(application('app_1'));
+    await store.applications.softDeleteApplication('app_1', at(1));
+    expect((await store.applications.startReleasePurge('app_1', at(2), at(3))).outcome).to.equal('started');
+    await store.versions.deletePurgedReleases('app_1');
+    expect(await store.attestations.countAttestations(published)).to.equal(0);
+    expect(await store.attestations.countAttestations(otherApp)).to.equal(1);
   });
 });
