@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RELEASE_PURGE_AFTER_DEFAULT_DAYS, RELEASE_PURGE_AFTER_MAX_DAYS } from '../../shared/policy';
@@ -329,6 +330,24 @@ describe('loadConfig', () => {
 
     it('refuses a number of days that is not a whole number from 0 to the largest', () => {
       for (const days of ['-1', '1.5', 'forever', String(RELEASE_PURGE_AFTER_MAX_DAYS + 1)]) expectRefused({ RELEASE_PURGE_AFTER_DAYS: days }, 'RELEASE_PURGE_AFTER_DAYS');
+    });
+  });
+  describe('the Sigstore trusted root', () => {
+    it('reads SIGSTORE_TRUSTED_ROOT once, and has none unless it is set', () => {
+      expect(loadConfig({}).sigstoreTrustedRoot).to.equal(null);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-root-'));
+      const root = { mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1', tlogs: [], certificateAuthorities: [], ctlogs: [], timestampAuthorities: [] };
+      fs.writeFileSync(path.join(dir, 'root.json'), JSON.stringify(root));
+      expect(loadConfig({ SIGSTORE_TRUSTED_ROOT: path.join(dir, 'root.json') }).sigstoreTrustedRoot).to.deep.equal(root);
+    });
+
+    it('refuses a file that is missing, not JSON, or no trusted root', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-root-'));
+      fs.writeFileSync(path.join(dir, 'text'), 'not json');
+      fs.writeFileSync(path.join(dir, 'array.json'), '[]');
+      for (const file of [path.join(dir, 'missing.json'), path.join(dir, 'text'), path.join(dir, 'array.json')]) {
+        expectRefused({ SIGSTORE_TRUSTED_ROOT: file }, 'SIGSTORE_TRUSTED_ROOT');
+      }
     });
   });
 });
