@@ -3,6 +3,7 @@ import { activityCommand } from './commands/activity';
 import { adminKeysCommand } from './commands/admin-keys';
 import { tokensCommand } from './commands/tokens';
 import { applicationsCommand } from './commands/applications';
+import { attestationsCommand } from './commands/attestations';
 import { auditCommand } from './commands/audit';
 import { customersCommand } from './commands/customers';
 import { downloadCommand } from './commands/download';
@@ -39,7 +40,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), filesCommand(), uploadCommand(), publishCommand(), uploadsCommand(),
     customersCommand(), tokensCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
-    releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(),
+    releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(), attestationsCommand(),
   ]) program.addCommand(command);
 
   configureTree(program, json);

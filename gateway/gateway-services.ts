@@ -1,4 +1,5 @@
 import type { GatewayDeps } from './gateway-deps';
+import { AttestationService } from './attestations/attestation-service';
 import { DownloadService } from './downloads/download-service';
 import { LicenceGate } from './downloads/licence-gate';
 import { ShareLinkService } from './downloads/share-link-service';
@@ -71,6 +72,8 @@ export interface GatewayServices {
   repositoryKeys: RepositoryKeys;
   /** What the package repositories' routes answer (apt, dnf). */
   repositoryAnswers: RepositoryAnswers;
+  /** Provenance attestations of files and the keys that verify them. */
+  attestations: AttestationService;
 }
 
 /** The one place the gateway's services are built. */
@@ -87,6 +90,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     logos: new LogoService(deps.store, deps.storage, applications, deps.logger),
     versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
     releasePurges: new ReleasePurgeService(deps.store, config, deps.jobs),
+    attestations: new AttestationService(deps.store, config.sigstoreTrustedRoot),
     uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.
     multipartUploads: new MultipartUploadService(deps.store, deps.storage, deps.jobs, applications, {

@@ -8,6 +8,7 @@ import { healthRoutes } from './operations/health-routes';
 import { landingRoutes } from './operations/landing-routes';
 import { vendorRoutes } from './operations/vendor-routes';
 import { adminKeyRoutes } from './admin-keys/admin-key-routes';
+import { attestationRoutes } from './attestations/attestation-routes';
 import { applicationRoutes } from './applications/application-routes';
 import { releasePurgeRoutes } from './applications/release-purge-routes';
 import { customerRoutes } from './customers/customer-routes';
@@ -36,6 +37,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   vendorRoutes,
   applicationRoutes,
   releasePurgeRoutes,
+  attestationRoutes,
   uploadRoutes,
   multipartUploadRoutes,
   customerRoutes,

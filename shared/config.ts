@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { sniffImageType } from './image-type';
 import { defaultHashingThreads } from './hashing-threads/hashing-threads';
@@ -69,6 +69,11 @@ export interface Config {
   releasePurgeAfterDays: number;
   /** Seconds a signed TUF `timestamp.json` is valid (TUF_TIMESTAMP_EXPIRY); it is signed again before then. */
   tufTimestampExpirySeconds: number;
+  /**
+   * The Sigstore trusted root (SIGSTORE_TRUSTED_ROOT: a trusted_root.json file, read at start) that
+   * Sigstore bundles of attestations are verified against, offline; null: they are kept unverified.
+   */
+  sigstoreTrustedRoot: Readonly<Record<string, unknown>> | null;
   /** false (RECORD_UPDATE_CHECKS=false): update checks are answered without recording a check event (no adoption figures). */
   recordUpdateChecks: boolean;
   /** Who distributes here, as the portal's sign-in and the share-link pages name them: VENDOR_NAME and VENDOR_LOGO (a checked image file's path); null when unset. */
@@ -219,6 +224,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     TUF_TIMESTAMP_EXPIRY_MIN_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, 'TUF_TIMESTAMP_EXPIRY', problems);
 
   const vendor = readVendor(read, problems);
+  const sigstoreTrustedRoot = readTrustedRoot(read('SIGSTORE_TRUSTED_ROOT'), problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -250,6 +256,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     checkEventRetentionDays,
     releasePurgeAfterDays,
     tufTimestampExpirySeconds,
+    sigstoreTrustedRoot,
     recordUpdateChecks,
     vendor: Object.freeze(vendor),
   });
@@ -275,6 +282,21 @@ function readVendor(read: (name: string) => string | undefined, problems: string
     }
   }
   return { name, logoFile };
+}
+
+/** A Sigstore trusted root file: a JSON object with its lists of authorities (checked in full when a bundle is verified). */
+function readTrustedRoot(file: string | undefined, problems: string[]): Readonly<Record<string, unknown>> | null {
+  if (file === undefined) return null;
+  try {
+    const root = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    if (typeof root === 'object' && root !== null && !Array.isArray(root) && typeof (root as { mediaType?: unknown }).mediaType === 'string') {
+      return Object.freeze(root as Record<string, unknown>);
+    }
+    problems.push('SIGSTORE_TRUSTED_ROOT must name a Sigstore trusted root JSON file (with its mediaType)');
+  } catch {
+    problems.push('SIGSTORE_TRUSTED_ROOT must name a readable Sigstore trusted root JSON file');
+  }
+  return null;
 }
 
 function readWebhookConfig(read: (name: string) => string | undefined, sharedStore: boolean, problems: string[]): WebhookConfig {

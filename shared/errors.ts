@@ -32,6 +32,12 @@ export const ERROR_CODES = {
   RANGE_NOT_SATISFIABLE: 416,
   EXPECTATION_FAILED: 417,
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** An attestation that is no in-toto statement the service can read (a DSSE envelope or a Sigstore bundle with one). */
+  INVALID_ATTESTATION: 422,
+  /** An attestation none of whose subjects has the file's SHA-256 or SHA-512. */
+  ATTESTATION_SUBJECT_MISMATCH: 422,
+  /** A public key the service cannot check signatures with (not an Ed25519 or ECDSA P-256 key in PEM). */
+  UNSUPPORTED_KEY: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
@@ -73,6 +79,7 @@ export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_T
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
 /** An Idempotency-Key sent again with another request than the one it was first sent with. */
+export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'ATTESTATION_SUBJECT_MISMATCH' | 'UNSUPPORTED_KEY') => new AppError(422, code, message);
 export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 

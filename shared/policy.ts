@@ -367,3 +367,13 @@ export const REPOSITORY_KEY_OVERLAP_SECONDS = 30 * DAY_SECONDS;
 export const REPOSITORY_INDEXES_PER_LIST = 64;
 /** Longest armoured private key an import takes: an RSA 4096 key with its user ids is under 8 KiB. */
 export const REPOSITORY_KEY_IMPORT_MAX_LENGTH = 32 * 1024;
+/** The largest attestation (a DSSE envelope or a Sigstore bundle, as JSON text) a file takes. */
+export const ATTESTATION_MAX_BYTES = 256 * 1024;
+/** How many attestations one file keeps. */
+export const ATTESTATIONS_PER_FILE_MAX = 20;
+/** How many attestation keys one application registers. */
+export const ATTESTATION_KEYS_PER_APPLICATION_MAX = 20;
+/** The longest id of a registered attestation key. */
+export const ATTESTATION_KEY_ID_MAX_LENGTH = 128;
+/** The longest public key (PEM) a vendor registers. */
+export const ATTESTATION_PUBLIC_KEY_MAX_LENGTH = 4096;

@@ -6,6 +6,7 @@ import type {
   accessTokenWithUsageResponse,
   issuedAccessTokenResponse,
 } from '../../shared/contract/access-tokens';
+import type { attestationKeyResponse, attestationListResponse, attestationResponse } from '../../shared/contract/attestations';
 import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
 import type {
   applicationListResponse,
@@ -117,3 +118,6 @@ export type AccessTokenWithUsage = z.infer<typeof accessTokenWithUsageResponse>;
 export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;
 
 export type ApplicationRepositories = z.infer<typeof repositoriesResponse>;
+export type AttestationRecord = z.infer<typeof attestationResponse>;
+export type AttestationList = z.infer<typeof attestationListResponse>;
+export type AttestationKeyRecord = z.infer<typeof attestationKeyResponse>;

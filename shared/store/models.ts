@@ -652,3 +652,49 @@ export interface TufRootRecord {
   document: string;
   createdAt: Date;
 }
+
+/** The public-key algorithms an attestation's signature may be checked with. */
+export const ATTESTATION_KEY_ALGORITHMS = ['ed25519', 'ecdsa-p256'] as const;
+export type AttestationKeyAlgorithm = (typeof ATTESTATION_KEY_ALGORITHMS)[number];
+
+/** A public key a vendor registered for an application: its attestations' signatures are checked with it. */
+export interface AttestationKey {
+  applicationId: string;
+  /** The key's id: a DSSE signature's `keyid`, a Sigstore bundle's public-key hint. */
+  keyId: string;
+  algorithm: AttestationKeyAlgorithm;
+  /** SPKI PEM. */
+  publicKeyPem: string;
+  createdAt: Date;
+}
+
+export const ATTESTATION_FORMATS = ['dsse', 'sigstore-bundle'] as const;
+export type AttestationFormat = (typeof ATTESTATION_FORMATS)[number];
+
+/** What the offline check of an attestation's signature found when it was added. */
+export const ATTESTATION_VERIFICATIONS = ['verified', 'unverified', 'failed'] as const;
+export type AttestationVerification = (typeof ATTESTATION_VERIFICATIONS)[number];
+
+/** An in-toto statement about a file, as uploaded (a DSSE envelope or a Sigstore bundle), with what was read from it. */
+export interface Attestation {
+  attestationId: string;
+  applicationId: string;
+  version: string;
+  fileId: string;
+  format: AttestationFormat;
+  predicateType: string;
+  /** The subject digest that matched the file: `sha256` or `sha512`. */
+  digestAlgorithm: 'sha256' | 'sha512';
+  /** From a SLSA provenance predicate: who built it and from which source (null when not stated). */
+  builderId: string | null;
+  sourceRepository: string | null;
+  sourceCommit: string | null;
+  verification: AttestationVerification;
+  /** The registered key that verified it, when one did. */
+  verifiedKeyId: string | null;
+  /** Why it is unverified or failed (null when verified). */
+  verificationDetail: string | null;
+  /** The envelope or bundle exactly as uploaded (JSON text). */
+  document: string;
+  createdAt: Date;
+}

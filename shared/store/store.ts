@@ -1,6 +1,8 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { CheckColumns } from './check-columns';
 import type {
+  Attestation,
+  AttestationKey,
   AdminKey,
   AccessToken,
   AccessTokenUsage,
@@ -633,6 +635,18 @@ export interface TufStore {
   listTufRepositoryIds(limit: number, afterApplicationId?: string): Promise<string[]>;
 }
 
+/** Provenance attestations of files and the keys their signatures are checked with. */
+export interface AttestationStore {
+  /** Registers a key; false (nothing written) when the application already has a key of that id. */
+  addAttestationKey(key: AttestationKey): Promise<boolean>;
+  /** An application's keys, oldest first. */
+  listAttestationKeys(applicationId: string): Promise<AttestationKey[]>;
+  insertAttestation(attestation: Attestation): Promise<Attestation>;
+  /** A file's attestations, oldest first. */
+  listAttestations(fileId: string): Promise<Attestation[]>;
+  countAttestations(fileId: string): Promise<number>;
+}
+
 /**
  * The store: one port per concern, each reached by its name (`store.versions.publishFile(...)`).
  * A call that finds the database unable to serve rejects with DependencyUnavailableError.
@@ -650,6 +664,7 @@ export interface Store {
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
+  readonly attestations: AttestationStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -17,6 +17,8 @@ export interface SeededAdminKey {
 export interface SeededFile {
   fileId: string;
   fileName: string;
+  /** Its SHA-256, hex. */
+  sha256: string;
 }
 
 /**
@@ -125,7 +127,7 @@ export async function seedFixture(http: HttpClient): Promise<Fixture> {
   const upload = async (fields: Omit<SmallUpload, 'applicationId'>): Promise<SeededFile> => {
     const form = smallUploadForm({ applicationId: main, ...fields });
     const file = expectStatus(await http.request('POST', '/v1/management/upload', { body: form }), 201);
-    return { fileId: file.fileId, fileName: file.fileName };
+    return { fileId: file.fileId, fileName: file.fileName, sha256: (file.checksum as string).replace(/^sha256:/, '') };
   };
   const mainFile = await upload({ version: FIXTURE_VERSIONS.open, fileName: `setup-${tag}.exe`, releaseNotes: FIXTURE_RELEASE_NOTES.open });
   const signature = await upload({ version: FIXTURE_VERSIONS.open, fileName: `setup-${tag}.exe.sig`, fileType: 'SIGNATURE' });

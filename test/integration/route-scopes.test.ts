@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { generateKeyPairSync } from 'node:crypto';
 import type { Route } from '../../gateway/http/route';
 import { grants, Scope, SCOPES } from '../../shared/scopes';
 import type { AuditEntry } from '../../shared/store/models';
@@ -68,6 +69,13 @@ describe('scopes on every route of the route table', function () {
     // Not a key that opens: refused by the service (400) once admitted, which is what this test looks at.
     'PUT /v1/management/applications/:applicationId/repositories/key': () => ({ privateKey: '-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nAAAA\n-----END PGP PRIVATE KEY BLOCK-----\n' }),
     'POST /v1/management/webhooks/:webhookId/deliveries/:deliveryId/redeliver': () => ({}),
+    // The file these name is unknown: refused (404) after the scope check.
+    'POST /v1/management/applications/:applicationId/versions/:version/files/:fileId/attestations': () => ({
+      payloadType: 'application/vnd.in-toto+json', payload: 'e30=', signatures: [{ sig: 'AA==' }],
+    }),
+    'POST /v1/management/applications/:applicationId/attestation-keys': () => ({
+      publicKey: generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    }),
   };
 
   before(async () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { RELEASE_PURGE_AFTER_DEFAULT_DAYS, RELEASE_PURGE_AFTER_MAX_DAYS, TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, TUF_TIMESTAMP_EXPIRY_MIN_SECONDS } from '../../shared/policy';
@@ -346,6 +347,25 @@ describe('loadConfig', () => {
     it('refuses a lifetime that is not a whole number of seconds from an hour to thirty days', () => {
       for (const seconds of ['0', '60', String(TUF_TIMESTAMP_EXPIRY_MIN_SECONDS - 1), String(TUF_TIMESTAMP_EXPIRY_MAX_SECONDS + 1), '1.5', '1d']) {
         expectRefused({ TUF_TIMESTAMP_EXPIRY: seconds }, 'TUF_TIMESTAMP_EXPIRY');
+      }
+    });
+  });
+
+  describe('the Sigstore trusted root', () => {
+    it('reads SIGSTORE_TRUSTED_ROOT once, and has none unless it is set', () => {
+      expect(loadConfig({}).sigstoreTrustedRoot).to.equal(null);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-root-'));
+      const root = { mediaType: 'application/vnd.dev.sigstore.trustedroot+json;version=0.1', tlogs: [], certificateAuthorities: [], ctlogs: [], timestampAuthorities: [] };
+      fs.writeFileSync(path.join(dir, 'root.json'), JSON.stringify(root));
+      expect(loadConfig({ SIGSTORE_TRUSTED_ROOT: path.join(dir, 'root.json') }).sigstoreTrustedRoot).to.deep.equal(root);
+    });
+
+    it('refuses a file that is missing, not JSON, or no trusted root', () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-root-'));
+      fs.writeFileSync(path.join(dir, 'text'), 'not json');
+      fs.writeFileSync(path.join(dir, 'array.json'), '[]');
+      for (const file of [path.join(dir, 'missing.json'), path.join(dir, 'text'), path.join(dir, 'array.json')]) {
+        expectRefused({ SIGSTORE_TRUSTED_ROOT: file }, 'SIGSTORE_TRUSTED_ROOT');
       }
     });
   });

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import { useLoad } from '../common/hooks';
+import type { attestationListResponse } from '../../shared/contract/attestations';
 import type { downloadResponse } from '../../shared/contract/downloads';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import { primaryBuilds, type VisitorPlatform } from '../../shared/releases/visitor-platform';
 import type { Wire } from '../common/api';
 import { CopyButton, ErrorNotice } from '../common/components';
 import { formatBytes, formatDate } from '../common/format';
+import { useLoad } from '../common/hooks';
 import { customerApi, customerPath, type Credential } from './credential';
 import type { PortalApplication } from './pages/applications';
 import { targetName } from './visitor';
@@ -14,6 +15,7 @@ export type Release = Wire<typeof releaseListResponse>['releases'][number];
 type ReleaseFile = Release['files'][number];
 type Download = Wire<typeof downloadResponse>;
 type ReleaseList = Wire<typeof releaseListResponse>;
+type Attestations = Wire<typeof attestationListResponse>;
 
 /** The files a person installs: MAIN builds (updates, signatures and blockmaps are for update clients). */
 const installable = (files: readonly ReleaseFile[]) => files.filter((file) => file.fileType === 'MAIN');
@@ -65,6 +67,7 @@ export function ReleaseView({ release, application, credential, visitor, primary
 }) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState<string | null>(null);
+  const [filesOpen, setFilesOpen] = useState(false);
   const files = installable(release.files);
   const system = useLoad((signal) => (primary ? systemBuilds(credential, application, release, visitor, signal) : Promise.resolve([])),
     [primary, release, application.applicationId, credential, visitor]);
@@ -119,7 +122,7 @@ export function ReleaseView({ release, application, credential, visitor, primary
           <div class="markdown" dangerouslySetInnerHTML={{ __html: release.releaseNotesHtml }} />
         </details>
       )}
-      <details>
+      <details onToggle={(event) => setFilesOpen((event.currentTarget as HTMLDetailsElement).open)}>
         <summary>Files, checksums and command line</summary>
         <div class="table-wrap">
           <table>
@@ -136,6 +139,14 @@ export function ReleaseView({ release, application, credential, visitor, primary
             </tbody>
           </table>
         </div>
+        {filesOpen && files.length > 0 && (
+          <section class="provenance-list" aria-label="Provenance">
+            <h4>Provenance</h4>
+            {files.map((file) => (
+              <div key={file.fileId}><span class="file-name">{file.fileName}</span><Provenance credential={credential} fileId={file.fileId} /></div>
+            ))}
+          </section>
+        )}
         {files.length > 0 && <CommandLine credential={credential} application={application} release={release} file={preferred.find((build) => build.version === release.version)?.file ?? files[0]} />}
       </details>
     </article>
@@ -151,8 +162,38 @@ function CommandLine({ credential, application, release, file }: { credential: C
   return (
     <div>
       <p>On a server{credential.kind === 'key' ? ' (with your key in BDS_KEY)' : ''}, the newest build for {targetName(file.platform, file.arch)} on the {release.channel} channel:</p>
-      <pre class="command"><code>{command}</code></pre>
+      <pre class="command" tabIndex={0} aria-label="Command line"><code>{command}</code></pre>
       <CopyButton value={command} label="Copy command" />
     </div>
+  );
+}
+
+/**
+ * What the file's provenance attestations say of its build, read when the files are shown: "built by
+ * ..., from commit ..." from the SLSA predicate, with whether the service verified the signature.
+ */
+function Provenance({ credential, fileId }: { credential: Credential; fileId: string }) {
+  const { data, error, loading } = useLoad(
+    (signal) => customerApi<Attestations>(credential, `/v1/downloads/files/${encodeURIComponent(fileId)}/attestations`, { signal }),
+    [fileId],
+  );
+  if (loading && !data) return <span>Loading…</span>;
+  if (error) return <span>Not available</span>;
+  const stated = (data?.attestations ?? []).filter((attestation) => attestation.provenance.builderId || attestation.provenance.sourceCommit);
+  if (stated.length === 0) return <span>None published</span>;
+  return (
+    <ul class="provenance">
+      {stated.map((attestation) => {
+        const { builderId, sourceRepository, sourceCommit } = attestation.provenance;
+        const verified = attestation.verification.status === 'verified';
+        return (
+          <li key={attestation.attestationId}>
+            provenance: {builderId ? <>built by <code>{builderId}</code></> : 'builder not stated'}
+            {sourceCommit && <>, from commit <code>{sourceCommit}</code>{sourceRepository && <> of <code>{sourceRepository}</code></>}</>}
+            {' '}<span class={verified ? 'badge ok' : attestation.verification.status === 'failed' ? 'badge bad' : 'badge warn'}>{verified ? 'signature verified' : attestation.verification.status === 'failed' ? 'signature does not verify' : 'signature not verified'}</span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

@@ -3,6 +3,7 @@ import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/acti
 import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
+import { attestationKeySchema, attestationSchema } from './schemas/attestations';
 import { auditEntrySchema } from './schemas/audit';
 import { applicationSchema, fileSchema, licenceAcceptanceSchema, repositoryKeyRingSchema, versionSchema } from './schemas/catalog';
 import { tufRepositorySchema, tufRootSchema } from './schemas/tuf';
@@ -36,6 +37,8 @@ export function bindModels(connection: Connection) {
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),
     tufRepositories: connection.model('TufRepository', tufRepositorySchema),
     tufRoots: connection.model('TufRoot', tufRootSchema),
+    attestationKeys: connection.model('AttestationKey', attestationKeySchema),
+    attestations: connection.model('Attestation', attestationSchema),
   };
 }
 

@@ -3,7 +3,7 @@ import { DependencyUnavailableError } from '../../errors';
 import { guardPort } from '../outage-guard';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { MongoAccessTokens } from './access-tokens';
@@ -11,6 +11,7 @@ import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
 import { MongoAdoption } from './adoption';
 import { MongoApplications } from './applications';
+import { MongoAttestations } from './attestations';
 import { MongoAudit } from './audit';
 import { MongoTuf } from './tuf';
 import { openConnection } from './connection';
@@ -39,6 +40,7 @@ export class MongoStore implements Store {
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
+  readonly attestations: AttestationStore;
 
   private constructor(private readonly connection: Connection, options: StoreOptions) {
     const models = bindModels(connection);
@@ -53,6 +55,7 @@ export class MongoStore implements Store {
     this.webhooks = guardPort(new MongoWebhooks(models), translateUnavailable);
     this.audit = guardPort(new MongoAudit(models), translateUnavailable);
     this.tuf = guardPort(new MongoTuf(models), translateUnavailable);
+    this.attestations = guardPort(new MongoAttestations(models), translateUnavailable);
   }
 
   /**

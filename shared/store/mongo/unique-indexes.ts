@@ -33,6 +33,8 @@ const DUPLICATE_TARGETS = {
   unique_tufRepository: 'tufRepository',
   unique_tufRoot: 'tufRoot',
   unique_repositoryKeys: 'repositoryKeys',
+  unique_attestationKey: 'attestationKey',
+  unique_attestationId: 'attestationId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

@@ -149,6 +149,7 @@ export class MongoVersionsAndFiles implements VersionStore {
     }
     const docs = await this.models.files.find({ applicationId, version }).sort({ createdAt: 1, fileId: 1 }).lean<FileDoc[]>();
     await this.models.files.deleteMany({ fileId: { $in: docs.map((doc) => doc.fileId) } });
+    await this.models.attestations.deleteMany({ fileId: { $in: docs.map((doc) => doc.fileId) } });
     return { outcome: 'deleted', version: current, files: docs.map(toFile) };
   }
 
@@ -162,6 +163,7 @@ export class MongoVersionsAndFiles implements VersionStore {
     }
     // Conditional on the status read: a file that changed meanwhile is judged again as it now is.
     const deleted = await this.models.files.deleteOne({ fileId, status: file.status });
+    if (deleted.deletedCount === 1) await this.models.attestations.deleteMany({ fileId });
     return deleted.deletedCount === 1 ? { outcome: 'deleted', file } : this.deleteFile(fileId);
   }
 
@@ -169,6 +171,7 @@ export class MongoVersionsAndFiles implements VersionStore {
     // The mark is never removed once set, so deleting after reading it cannot race a restore.
     const marked = await this.models.applications.exists({ applicationId, releasePurgeStartedAt: { $ne: null } });
     if (!marked) return null;
+    await this.models.attestations.deleteMany({ applicationId });
     const files = await this.models.files.deleteMany({ applicationId });
     const versions = await this.models.versions.deleteMany({ applicationId });
     return { versions: versions.deletedCount, files: files.deletedCount };

@@ -653,6 +653,40 @@ CREATE TABLE tuf_roots (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Provenance attestations of files (read by file, in upload order) and the public keys an
+ * application's vendor registered to check their signatures.
+ */
+const ATTESTATIONS = `
+CREATE TABLE attestation_keys (
+  application_id TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  algorithm TEXT NOT NULL,
+  public_key_pem TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (application_id, key_id)
+);
+CREATE TABLE attestations (
+  attestation_id TEXT PRIMARY KEY,
+  application_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  file_id TEXT NOT NULL,
+  format TEXT NOT NULL,
+  predicate_type TEXT NOT NULL,
+  digest_algorithm TEXT NOT NULL,
+  builder_id TEXT,
+  source_repository TEXT,
+  source_commit TEXT,
+  verification TEXT NOT NULL,
+  verified_key_id TEXT,
+  verification_detail TEXT,
+  document TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX attestations_file ON attestations(file_id, created_at, attestation_id);
+CREATE INDEX attestations_application ON attestations(application_id);
+`;
+
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
@@ -683,6 +717,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(RELEASE_PURGES),
   (db) => db.exec(TUF_REPOSITORIES),
   (db) => db.exec(PACKAGE_REPOSITORIES),
+  (db) => db.exec(ATTESTATIONS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

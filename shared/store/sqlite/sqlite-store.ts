@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { guardPort } from '../outage-guard';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
@@ -12,6 +12,7 @@ import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
 import { SqliteAdoption } from './adoption';
 import { SqliteApplications } from './applications';
+import { SqliteAttestations } from './attestations';
 import { SqliteAudit } from './audit';
 import { SqliteTuf } from './tuf';
 import { BackgroundWriter } from './background-writer';
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
+  readonly attestations: AttestationStore;
   private readonly db: Database.Database;
   /** Event writes, folds and checkpoints, off the event loop. */
   private readonly background: BackgroundWriter;
@@ -65,6 +67,7 @@ export class SqliteStore implements Store {
     this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);
     this.audit = guardPort(new SqliteAudit(this.database), translate);
     this.tuf = guardPort(new SqliteTuf(this.database), translate);
+    this.attestations = guardPort(new SqliteAttestations(this.database), translate);
   }
 
   async ping(): Promise<void> {

@@ -40,6 +40,8 @@ export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_tuf_repositories_1: 'tufRepository',
   sqlite_autoindex_tuf_roots_1: 'tufRoot',
   sqlite_autoindex_repository_keys_1: 'repositoryKeys',
+  sqlite_autoindex_attestation_keys_1: 'attestationKey',
+  sqlite_autoindex_attestations_1: 'attestationId',
 };
 
 const UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

@@ -139,6 +139,7 @@ export class SqliteVersionsAndFiles implements VersionStore {
       if (current.status !== 'draft') return { outcome: 'not-draft', version: current };
       const files = (this.database.prepare('SELECT * FROM files WHERE application_id = ? AND version = ? ORDER BY created_at, file_id')
         .all(applicationId, version) as Row[]).map(fileFromRow);
+      this.database.prepare('DELETE FROM attestations WHERE application_id = ? AND version = ?').run(applicationId, version);
       this.database.prepare('DELETE FROM files WHERE application_id = ? AND version = ?').run(applicationId, version);
       this.database.prepare(`DELETE FROM versions WHERE application_id = ? AND version = ? AND status = 'draft'`).run(applicationId, version);
       return { outcome: 'deleted', version: current, files };
@@ -155,6 +156,7 @@ export class SqliteVersionsAndFiles implements VersionStore {
         const status = this.readVersion(file.applicationId, file.version)?.status;
         if (status === 'published' || status === 'yanked') return { outcome: 'refused', file, reason: status };
       }
+      this.database.prepare('DELETE FROM attestations WHERE file_id = ?').run(fileId);
       this.database.prepare('DELETE FROM files WHERE file_id = ?').run(fileId);
       return { outcome: 'deleted', file };
     });
@@ -166,6 +168,7 @@ export class SqliteVersionsAndFiles implements VersionStore {
     const remove = this.database.db.transaction((): PurgedReleases | null => {
       const marked = this.database.prepare('SELECT 1 FROM applications WHERE application_id = ? AND release_purge_started_at IS NOT NULL').get(applicationId);
       if (!marked) return null;
+      this.database.prepare('DELETE FROM attestations WHERE application_id = ?').run(applicationId);
       const files = this.database.prepare('DELETE FROM files WHERE application_id = ?').run(applicationId).changes;
       const versions = this.database.prepare('DELETE FROM versions WHERE application_id = ?').run(applicationId).changes;
       return { versions, files };

@@ -2,6 +2,7 @@ import type { Fixture } from '../fixture';
 import { accessTokenFuzzers } from './access-tokens';
 import { adminKeyFuzzers } from './admin-keys';
 import { applicationFuzzers } from './applications';
+import { attestationFuzzers } from './attestations';
 import { callerFuzzers } from './caller';
 import { routeContext } from './context';
 import { customerFuzzers } from './customers';
@@ -34,6 +35,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...repositoryFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
+    ...attestationFuzzers(context),
     ...logoFuzzers(context),
     ...uploadFuzzers(context),
     ...customerFuzzers(context),
