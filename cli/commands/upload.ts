@@ -120,6 +120,7 @@ async function sendFile(context: CommandContext, applicationId: string, version:
     const file = await smallUpload(client, filePath, { applicationId, version, fileName }, fields);
     output.event('done', { status: 'completed', uploadId: null, file });
     output.line(`Uploaded ${file.fileName} (${formatBytes(file.fileSize)}) as ${file.applicationId} ${file.version}, ${file.checksum}: ${releaseDestination(file)}`);
+    noteFeedProblems(output, file);
     return;
   }
 
@@ -147,6 +148,12 @@ async function sendFile(context: CommandContext, applicationId: string, version:
   if (failure) throw failure;
   const where = upload.file ? `: ${releaseDestination(upload.file)}` : '';
   output.line(`Uploaded ${upload.fileName} (${formatBytes(upload.fileSize)}) as ${upload.applicationId} ${upload.version}, ${upload.file?.checksum ?? ''}${where}`);
+  if (upload.file) noteFeedProblems(output, upload.file);
+}
+
+/** Why update feeds leave the version out as it now stands (the upload's answer says it), one note each. */
+function noteFeedProblems(output: { note(text: string): void }, file: { version: string; updateFeedProblems: string[] }): void {
+  for (const problem of file.updateFeedProblems) output.note(`update feeds leave ${file.version} out: ${problem}`);
 }
 
 export function uploadCommand(): Command {

@@ -46,8 +46,8 @@ export const multipartUploadRoutes: RouteModule<{ multipartUploads: MultipartUpl
       status: [202, 200], failures: [409, 410], response: uploadSessionResponse,
       handle: async ({ params }) => {
         await multipart.complete(params.uploadId);
-        const { session, file, version } = await uploads.getUpload(params.uploadId);
-        return Reply.withStatus(session.status === 'verifying' ? 202 : 200, presentUploadSession(session, file, version));
+        const { session, file, version, keys } = await uploads.getUpload(params.uploadId);
+        return Reply.withStatus(session.status === 'verifying' ? 202 : 200, presentUploadSession(session, file, version, null, keys));
       },
     }),
     route({

@@ -63,8 +63,8 @@ export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUpload
           await admitFields.whole(form.fields);
           if (!staged) throw validationError([{ field: FILE_FIELD, message: `is required: send the binary in the "${FILE_FIELD}" form field` }]);
           validate(fileNameOfForm, { file: staged.fileName });
-          const { file, version } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
-          return presentUploadedFile(file, version);
+          const { file, version, keys } = await uploads.publishSmallUpload(fields, staged, clientOrigin(ctx, null));
+          return presentUploadedFile(file, version, keys);
         } catch (error) {
           if (staged) await deps.storage.delete(staged.stagingKey);
           throw error;
@@ -90,8 +90,8 @@ export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUpload
       status: [202, 200], failures: [404, 409, 410], response: uploadSessionResponse,
       handle: async ({ body }) => {
         const session = await uploads.completeLargeUpload(body);
-        const { session: current, file, version } = await uploads.getUpload(session.uploadId);
-        return Reply.withStatus(current.status === 'verifying' ? 202 : 200, presentUploadSession(current, file, version));
+        const { session: current, file, version, keys } = await uploads.getUpload(session.uploadId);
+        return Reply.withStatus(current.status === 'verifying' ? 202 : 200, presentUploadSession(current, file, version, null, keys));
       },
     }),
     route({
@@ -100,8 +100,8 @@ export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUpload
       params: uploadParams,
       status: 200, response: uploadSessionResponse,
       handle: async ({ params }) => {
-        const { session, file, version } = await uploads.getUpload(params.uploadId);
-        return presentUploadSession(session, file, version, await multipart.storedParts(session));
+        const { session, file, version, keys } = await uploads.getUpload(params.uploadId);
+        return presentUploadSession(session, file, version, await multipart.storedParts(session), keys);
       },
     }),
   ];

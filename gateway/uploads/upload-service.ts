@@ -5,7 +5,8 @@ import { newId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { JobQueues } from '../../shared/queues/job-queues';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
-import type { FileRecord, UploadSession, Version } from '../../shared/store/models';
+import type { FeedKeys } from '../../shared/releases/signed-files';
+import type { Application, FileRecord, UploadSession, Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { versionMismatch } from '../../shared/releases/upload-release';
@@ -60,16 +61,17 @@ export class UploadService {
    * another channel or status), and the upload event recorded. The bytes are removed on any failure
    * that leaves the file unpublished.
    */
-  async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: Version }> {
+  async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: VersionWithFiles; keys: FeedKeys }> {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(fields.applicationId, fileId);
     let release = releaseOf(fields);
     let reserved: FileRecord | undefined;
     let published: { file: FileRecord; version: Version; at: Date };
+    let application: Application;
     try {
       const target = targetOf(fields);
       checkUpdateFile(fields.fileType, staged.fileName, target);
-      const application = await this.applications.require(fields.applicationId);
+      application = await this.applications.require(fields.applicationId);
       release = { ...release, createdStatus: application.defaultVersionStatus };
       await this.checkVersionTakes(fields.applicationId, fields.version, release);
       const received = new Date();
@@ -108,7 +110,7 @@ export class UploadService {
         await this.events.record(buildEvent('upload', result.file, origin, now));
         return { file: result.file, version: result.version, at: now };
       }), async (written) => [
-        webhookData.uploadCompleted(written.file, written.version, null),
+        webhookData.uploadCompleted(written.file, await versionWithFiles(this.store, written.version, [written.file]), null),
         firstPublishedAt(written.version, written.at) ? webhookData.version(await versionWithFiles(this.store, written.version, [written.file])) : null,
       ]);
     } catch (error) {
@@ -116,7 +118,7 @@ export class UploadService {
       await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
       throw error;
     }
-    return { file: published.file, version: published.version };
+    return { file: published.file, version: await versionWithFiles(this.store, published.version, [published.file]), keys: feedKeysOf(application) };
   }
 
   /**
@@ -221,7 +223,8 @@ export class UploadService {
     return verifying;
   }
 
-  async getUpload(uploadId: string): Promise<{ session: UploadSession; file: FileRecord | null; version: Version | null }> {
+  /** An upload with, once it has completed, its file, its version with every file, and the application's keys (for the version's updateFeedProblems). */
+  async getUpload(uploadId: string): Promise<{ session: UploadSession; file: FileRecord | null; version: VersionWithFiles | null; keys: FeedKeys | null }> {
     const session = await this.store.uploads.getUploadSession(uploadId);
     if (!session) throw notFound(`upload ${uploadId} not found`);
     // Past its expiry an issued session is expired, whether or not the sweep has run yet.
@@ -230,7 +233,9 @@ export class UploadService {
       : session;
     const file = current.status === 'completed' ? await this.store.versions.getFile(session.fileId) : null;
     const version = file ? await this.store.versions.getVersion(session.applicationId, session.version) : null;
-    return { session: current, file, version };
+    if (!file || !version) return { session: current, file, version: null, keys: null };
+    const application = await this.store.applications.getApplication(session.applicationId, { includeDeleted: true });
+    return { session: current, file, version: await versionWithFiles(this.store, version, [file]), keys: application && feedKeysOf(application) };
   }
 
   private checkVersionTakes(applicationId: string, version: string, release: UploadRelease): Promise<void> {
@@ -257,4 +262,9 @@ function checkMatches(session: UploadSession, completion: LargeUploadCompletion)
   if (mismatched.length > 0) {
     throw validationError(mismatched.map((field) => ({ field, message: `does not match the upload (${String(session[field])})` })));
   }
+}
+
+/** The application's keys that decide which feeds need a signature (shared/releases/signed-files.ts). */
+function feedKeysOf(application: Application): FeedKeys {
+  return { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey };
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ARCHS, PLATFORMS } from '../releases/platforms';
 import type { StoredPart } from '../storage/stored-part';
-import type { FileRecord, UploadSession, Version } from '../store/models';
+import type { FeedKeys } from '../releases/signed-files';
+import type { FileRecord, UploadSession, VersionWithFiles } from '../store/models';
 import { partLayout } from '../uploads/multipart-layout';
 import { iso, timestamp } from './common';
 import { presentUploadedFile, uploadedFileResponse } from './versions';
@@ -44,8 +45,9 @@ export const uploadSessionResponse = z.object({
 export function presentUploadSession(
   session: UploadSession,
   file: FileRecord | null,
-  version: Version | null,
+  version: VersionWithFiles | null,
   parts: readonly StoredPart[] | null = null,
+  keys: FeedKeys | null = null,
 ): z.input<typeof uploadSessionResponse> {
   return {
     uploadId: session.uploadId,
@@ -63,7 +65,7 @@ export function presentUploadSession(
     expiresAt: iso(session.expiresAt),
     createdAt: iso(session.createdAt),
     updatedAt: iso(session.updatedAt),
-    file: session.status === 'completed' && file && version ? presentUploadedFile(file, version) : null,
+    file: session.status === 'completed' && file && version ? presentUploadedFile(file, version, keys) : null,
     multipart: session.multipart
       ? {
           partSize: session.multipart.partSize,

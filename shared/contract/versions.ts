@@ -48,15 +48,33 @@ export function presentFile(file: FileRecord): z.input<typeof fileResponse> {
   };
 }
 
-/** A file as its upload answers it: with the notes, tier, channel and status of its version. */
+/**
+ * Why update feeds leave the version out, one sentence each: a macOS build without a `.zip`
+ * (electron-updater and Squirrel.Mac install only a zip); with a Sparkle key, a macOS build without
+ * a signed archive (Sparkle); with an update-signing key, a MAIN build without a signature that
+ * verifies (Tauri). Empty when nothing does.
+ */
+const updateFeedProblemsField = z.array(z.string());
+
+/** A version's updateFeedProblems; `keys` null where the application's keys are not at hand (the rules that need them are left out). */
+function feedProblemsOf(version: VersionWithFiles, keys: FeedKeys | null): string[] {
+  return updateFeedProblems(version.files
+    .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH })), keys);
+}
+
+/**
+ * A file as its upload answers it: with the notes, tier, channel and status of its version, and why
+ * update feeds leave that version out as it now stands (the upload's answer says it at once).
+ */
 export const uploadedFileResponse = fileResponse.extend({
   releaseNotes: z.string().nullable(),
   requiredTier: z.string().nullable(),
   channel: z.string(),
   versionStatus: z.enum(RELEASE_STATUSES),
+  updateFeedProblems: updateFeedProblemsField,
 });
 
-export function presentUploadedFile(file: FileRecord, version: Version): z.input<typeof uploadedFileResponse> {
+export function presentUploadedFile(file: FileRecord, version: VersionWithFiles, keys: FeedKeys | null): z.input<typeof uploadedFileResponse> {
   const { createdAt, ...described } = presentFile(file);
   return {
     ...described,
@@ -64,6 +82,7 @@ export function presentUploadedFile(file: FileRecord, version: Version): z.input
     requiredTier: version.requiredTier,
     channel: version.channel,
     versionStatus: version.status,
+    updateFeedProblems: feedProblemsOf(version, keys),
     createdAt,
   };
 }
@@ -91,13 +110,7 @@ export const versionResponse = z.object({
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
-  /**
-   * Why update feeds leave the version out, one sentence each: a macOS build without a `.zip`
-   * (electron-updater and Squirrel.Mac install only a zip); with a Sparkle key, a macOS build without
-   * a signed archive (Sparkle); with an update-signing key, a MAIN build without a signature that
-   * verifies (Tauri). Empty when nothing does.
-   */
-  updateFeedProblems: z.array(z.string()),
+  updateFeedProblems: updateFeedProblemsField,
 });
 
 /** Rendered once per version record: the catalogue's records are frozen and replaced on every change. */
@@ -135,8 +148,7 @@ export function presentVersion(version: VersionWithFiles, keys: FeedKeys | null)
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),
-    updateFeedProblems: updateFeedProblems(version.files
-      .map((file) => ({ ...file, platform: file.platform ?? DEFAULT_PLATFORM, arch: file.arch ?? DEFAULT_ARCH })), keys),
+    updateFeedProblems: feedProblemsOf(version, keys),
   };
 }
 

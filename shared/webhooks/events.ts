@@ -6,7 +6,7 @@ import { presentShareLink, shareLinkResponse } from '../contract/downloads';
 import { activityResponse, presentActivity } from '../contract/statistics';
 import { presentUploadSession, uploadSessionResponse } from '../contract/uploads';
 import { presentUploadedFile, presentVersion, uploadedFileResponse, versionResponse } from '../contract/versions';
-import type { FileRecord, UploadSession, Version } from '../store/models';
+import type { FileRecord, UploadSession, Version, VersionWithFiles } from '../store/models';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 
 /**
@@ -50,8 +50,8 @@ export type WebhookEventData = { [T in WebhookEventType]: z.input<(typeof WEBHOO
 
 /** The data of each event, from the records it is about: pure, so it can be built and stored with the change. */
 export const webhookData = {
-  uploadCompleted: (file: FileRecord, version: Version, uploadId: string | null): WebhookEventData['upload.completed'] =>
-    ({ uploadId, ...presentUploadedFile(file, version) }),
+  uploadCompleted: (file: FileRecord, version: VersionWithFiles, uploadId: string | null): WebhookEventData['upload.completed'] =>
+    ({ uploadId, ...presentUploadedFile(file, version, null) }),
   /** A failed upload session, with its failureReason. */
   uploadFailed: (session: UploadSession): WebhookEventData['upload.failed'] => presentUploadSession(session, null, null),
   // An event's data is built from the version alone: the feed problems that depend on the application's keys are left out.

@@ -68,7 +68,7 @@ const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
   'upload.completed': async (store, [fileId, uploadId]) => {
     const file = await store.versions.getFile(fileId);
     const version = file?.status === 'available' ? await store.versions.getVersion(file.applicationId, file.version) : null;
-    return file && version ? webhookData.uploadCompleted(file, version, uploadId || null) : null;
+    return file && version ? webhookData.uploadCompleted(file, await versionWithFiles(store, version, [file]), uploadId || null) : null;
   },
   'upload.failed': async (store, [uploadId]) => {
     const session = await store.uploads.getUploadSession(uploadId);

@@ -200,8 +200,14 @@ for (const storage of ['embedded store', 'S3'] as const) {
           expect(response.status, refused.fileName).to.equal(400);
           expect(response.body.error.details[0].field).to.equal('fileType');
         }
+        // The upload's own answer says at once why the feeds leave its version out, and when they no longer do.
+        const dmgAlone = await uploadSmallFile(app, { applicationId, version: '5.1.0', fileName: 'App-5.1.0.dmg', platform: 'macos', arch: 'x64', status: 'draft' });
+        expect(dmgAlone.updateFeedProblems).to.deep.equal([
+          'no .zip for macos/x64: electron-updater and Squirrel.Mac cannot update to this version from App-5.1.0.dmg; upload the app as a .zip with fileType UPDATE beside it',
+        ]);
         const zip = randomBytes(30_000);
-        await uploadSmallFile(app, { applicationId, version: '5.0.0', fileName: 'App-5.0.0-mac.zip', fileType: 'UPDATE', platform: 'macos', arch: 'x64', content: zip });
+        const zipUpload = await uploadSmallFile(app, { applicationId, version: '5.0.0', fileName: 'App-5.0.0-mac.zip', fileType: 'UPDATE', platform: 'macos', arch: 'x64', content: zip });
+        expect(zipUpload.updateFeedProblems).to.deep.equal([]);
         expect(await problemsOf('5.0.0')).to.deep.equal([]);
 
         const after = await electron(applicationId, customer.apiKey, '4.0.0', 'darwin');

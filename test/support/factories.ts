@@ -76,7 +76,7 @@ export function smallUploadForm(upload: SmallUpload): FormData {
 export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
   const response = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
   if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${response.raw}`);
-  return response.body.data as { fileId: string; checksum: string; sha512: string; fileSize: number; fileName: string };
+  return response.body.data as { fileId: string; checksum: string; sha512: string; fileSize: number; fileName: string; updateFeedProblems: string[] };
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');

@@ -136,9 +136,9 @@ async function publish(session: UploadSession, file: FileRecord, digests: { chec
   // the job is retried and emits them again (under the same event ids, so they are dispatched once).
   // This job is their outbox. A repeat finds the version as the first publication left it: published
   // when the file was (its updatedAt), or now when the version's write is what the repeat completes.
-  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, result.version, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
+  const version = await versionWithFiles(deps.store, result.version, [result.file]);
+  await deps.webhooks.emit('upload.completed', webhookData.uploadCompleted(result.file, version, session.uploadId), { eventId: `evt_upload_completed_${file.fileId}`, at: now });
   if (firstPublishedAt(result.version, result.file.updatedAt) || firstPublishedAt(result.version, now)) {
-    const version = await versionWithFiles(deps.store, result.version, [result.file]);
     await deps.webhooks.emit('version.published', webhookData.version(version), { eventId: `evt_version_published_${file.fileId}`, at: now });
   }
   await deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
