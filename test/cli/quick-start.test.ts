@@ -136,7 +136,7 @@ describe("README's quick start, run as written", function () {
     fs.writeFileSync(path.join(dist, 'latest-linux.yml'), `version: 1.0.0\nfiles:\n  - url: My-App-1.0.0.AppImage\n    sha512: ${sha512}\n    size: ${build.length}\npath: My-App-1.0.0.AppImage\nsha512: ${sha512}\nreleaseDate: '2026-11-29T01:00:00.000Z'\n`);
 
     const printed: Record<string, string> = { '<admin-key>': adminKey };
-    for (const line of commands.slice(1)) {
+    for (const line of commands.slice(2)) {
       // The comment after a command says what it prints; placeholders there are not filled in.
       let command = line.replace(/\s+#.*$/, '').split(README_URL).join(baseUrl);
       for (const placeholder of command.match(/<[a-z-]+>/g) ?? []) {
