@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import type { AttestationKeyRecord, AttestationList, AttestationRecord } from '../http/responses';
+import type { AttestationKeyList, AttestationKeyRecord, AttestationList, AttestationRecord } from '../http/responses';
 
 const segment = encodeURIComponent;
 const fileAttestations = (applicationId: string, version: string, fileId: string) =>
@@ -68,6 +68,12 @@ export function attestationsCommand(): Command {
         publicKey: readText(file, 'the public key'), ...(options.keyId ? { keyId: options.keyId } : {}),
       });
       context.output.result(data, () => context.output.line(`registered ${data.algorithm} key ${data.keyId}`));
+    }));
+  command.command('keys').description("The public keys registered to verify the application's attestations")
+    .argument('<applicationId>')
+    .action(action(async (context, applicationId: string) => {
+      const { data } = await context.client().get<AttestationKeyList>(`/v1/management/applications/${segment(applicationId)}/attestation-keys`);
+      context.output.result(data, () => context.output.table(['key id', 'algorithm', 'registered'], data.keys.map((key) => [key.keyId, key.algorithm, key.createdAt])));
     }));
   return command;
 }

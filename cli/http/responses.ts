@@ -6,7 +6,7 @@ import type {
   accessTokenWithUsageResponse,
   issuedAccessTokenResponse,
 } from '../../shared/contract/access-tokens';
-import type { attestationKeyResponse, attestationListResponse, attestationResponse } from '../../shared/contract/attestations';
+import type { attestationKeyListResponse, attestationKeyResponse, attestationListResponse, attestationResponse } from '../../shared/contract/attestations';
 import type { adminKeyListResponse, adminKeyResponse, issuedAdminKeyResponse, revokedAdminKeyResponse } from '../../shared/contract/admin-keys';
 import type {
   applicationListResponse,
@@ -121,3 +121,4 @@ export type ApplicationRepositories = z.infer<typeof repositoriesResponse>;
 export type AttestationRecord = z.infer<typeof attestationResponse>;
 export type AttestationList = z.infer<typeof attestationListResponse>;
 export type AttestationKeyRecord = z.infer<typeof attestationKeyResponse>;
+export type AttestationKeyList = z.infer<typeof attestationKeyListResponse>;

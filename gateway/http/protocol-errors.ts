@@ -49,7 +49,11 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       return;
     }
     const refusal = REFUSALS_BY_PARSER_CODE[error.code ?? ''] ?? NOT_HTTP;
-    const method = refusedRequestMethod({ packet: error.rawPacket, errorAt: error.bytesParsed, bytesRead: socket.bytesRead });
+    // A failure without bytes (a body cut short by the connection's end) is about the request the app
+    // already has, which tells its method itself; else the bytes the parser failed on may tell it.
+    const inFlightMethod = Buffer.isBuffer(error.rawPacket) ? undefined : inFlight?.req?.method;
+    const method = inFlightMethod !== undefined ? (inFlightMethod === 'HEAD' ? 'HEAD' : 'other')
+      : refusedRequestMethod({ packet: error.rawPacket, errorAt: error.bytesParsed, bytesRead: socket.bytesRead });
     // A method the bytes do not tell may be HEAD's: no body, and no length of one.
     const body = method === 'unknown' ? '' : envelope(refusal);
     const head = [

@@ -42,6 +42,9 @@ describe('bds attestations', function () {
     const registered = await admin.run(['attestations', 'add-key', applicationId, path.join(dir, 'key.pem'), '--key-id', 'ci']);
     expect(registered.code, registered.stderr).to.equal(0);
     expect(registered.stdout).to.include('registered ed25519 key ci');
+    const keys = await admin.run(['attestations', 'keys', applicationId, '--json']);
+    expect(keys.code, keys.stderr).to.equal(0);
+    expect((JSON.parse(keys.stdout) as { keys: { keyId: string; algorithm: string }[] }).keys.map((k) => [k.keyId, k.algorithm])).to.deep.equal([['ci', 'ed25519']]);
 
     const added = await admin.run(['attestations', 'add', applicationId, '1.0.0', fileId, path.join(dir, 'good.json')]);
     expect(added.code, added.stderr).to.equal(0);

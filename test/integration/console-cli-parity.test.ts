@@ -81,6 +81,15 @@ const OFFERED: Record<string, Offered> = {
   listWebhookDeliveries: { cli: 'webhooks deliveries', console: 'pages/webhook.tsx' },
   redeliverWebhookDelivery: { cli: 'webhooks redeliver', console: 'pages/webhook.tsx' },
   getCaller: { cli: 'login', console: 'app.tsx' },
+  purgeApplicationReleases: { cli: 'applications purge', console: 'pages/application.tsx' },
+  getApplicationRepositories: { cli: 'repos' },
+  rotateRepositoryKey: { cli: 'repos rotate-key' },
+  importRepositoryKey: { cli: 'repos import-key' },
+  addFileAttestation: { cli: 'attestations add' },
+  listFileAttestations: { cli: 'attestations list' },
+  listDownloadAttestations: { cli: 'attestations list' },
+  addAttestationKey: { cli: 'attestations add-key' },
+  listAttestationKeys: { cli: 'attestations keys' },
 };
 
 /** Operations neither offers, on purpose, and why. */
@@ -114,6 +123,18 @@ const EXCEPTIONS: Record<string, string> = {
   getHealth: 'for load balancers and monitors',
   getReadiness: 'for load balancers and monitors',
   getMetrics: 'for Prometheus',
+  getAptRepositoryKey: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptInRelease: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptRelease: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptReleaseSignature: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptPackages: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptPackage: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmRepositoryKey: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmRepomd: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmRepomdSignature: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmMetadata: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmRepoFile: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getRpmPackage: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
 };
 
 /** The command named by its words, or undefined. */
