@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../shared/errors';
 import { newRequestId } from '../../shared/ids';
 import { REQUEST_HEAD_MAX_BYTES, REQUEST_HEAD_PARSER_MAX_BYTES } from '../../shared/policy';
-import { refusedRequestMethod } from './refused-request';
+import { methodOfFirstBytes, type RefusedMethod, refusedRequestMethod } from './refused-request';
 
 interface Refusal {
   status: number;
@@ -41,6 +41,13 @@ export const PROTOCOL_SERVER_OPTIONS: http.ServerOptions = { requireHostHeader: 
  * over REQUEST_HEAD_MAX_BYTES, itself: the server must be created with PROTOCOL_SERVER_OPTIONS.
  */
 export function answerProtocolErrors(server: http.Server, listener: http.RequestListener): http.RequestListener {
+  // The method each connection's first bytes begin with, for a refusal in a later read of its first
+  // request's head; connections that have had a request reach the app are not asked.
+  const firstMethods = new WeakMap<Socket, RefusedMethod>();
+  const served = new WeakSet<Socket>();
+  server.on('connection', (socket: Socket) => {
+    socket.once('data', (chunk: Buffer) => firstMethods.set(socket, methodOfFirstBytes(chunk)));
+  });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
     // A response already on its way cannot be followed by another on the same bytes.
     const inFlight = (socket as { _httpMessage?: ServerResponse })._httpMessage;
@@ -52,8 +59,9 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
     // A failure without bytes (a body cut short by the connection's end) is about the request the app
     // already has, which tells its method itself; else the bytes the parser failed on may tell it.
     const inFlightMethod = Buffer.isBuffer(error.rawPacket) ? undefined : inFlight?.req?.method;
-    const method = inFlightMethod !== undefined ? (inFlightMethod === 'HEAD' ? 'HEAD' : 'other')
+    let method: RefusedMethod = inFlightMethod !== undefined ? (inFlightMethod === 'HEAD' ? 'HEAD' : 'other')
       : refusedRequestMethod({ packet: error.rawPacket, errorAt: error.bytesParsed, bytesRead: socket.bytesRead });
+    if (method === 'unknown' && !served.has(socket)) method = firstMethods.get(socket) ?? 'unknown';
     // A method the bytes do not tell may be HEAD's: no body, and no length of one.
     const body = method === 'unknown' ? '' : envelope(refusal);
     const head = [
@@ -76,6 +84,7 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
       refuse(response, HEADERS_TOO_LARGE);
       return;
     }
+    served.add(request.socket);
     listener(request, response);
   };
 }

@@ -90,3 +90,16 @@ function endOfChunks(packet: Buffer, at: number): number {
     }
   }
 }
+
+/**
+ * The method a connection's first bytes begin a request with: what a refusal in a later read of that
+ * first request's head (a head spread over several reads) is answered by. `unknown` until the
+ * request line's method is whole in them.
+ */
+export function methodOfFirstBytes(chunk: Buffer): RefusedMethod {
+  let start = 0;
+  while (chunk[start] === CR || chunk[start] === LF) start += 1;
+  const space = chunk.indexOf(0x20, start);
+  if (space < 0) return 'unknown';
+  return chunk.subarray(start, space + 1).equals(HEAD_METHOD) ? 'HEAD' : 'other';
+}

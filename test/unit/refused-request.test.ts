@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { refusedRequestMethod } from '../../gateway/http/refused-request';
+import { methodOfFirstBytes, refusedRequestMethod } from '../../gateway/http/refused-request';
 
 const first = (text: string, errorAt: number) => {
   const packet = Buffer.from(text, 'latin1');
@@ -35,5 +35,14 @@ describe('refusedRequestMethod', () => {
     expect(refusedRequestMethod({ packet, errorAt: 13, bytesRead: packet.length + 30 })).to.equal('unknown');
     expect(refusedRequestMethod({ packet: undefined, errorAt: undefined, bytesRead: 12 })).to.equal('unknown');
     expect(refusedRequestMethod({ packet: undefined, errorAt: undefined, bytesRead: 0 })).to.equal('other');
+  });
+
+  it("reads the method a connection's first bytes begin with, once its request line's method is whole", () => {
+    const of = (text: string) => methodOfFirstBytes(Buffer.from(text, 'latin1'));
+    expect(of('HEAD /healthz HTTP/1.1\r\nX-Long: aaaa')).to.equal('HEAD');
+    expect(of('\r\nHEAD / HTTP/1.1')).to.equal('HEAD');
+    expect(of('GET / HTTP/1.1\r\n')).to.equal('other');
+    expect(of('HEADER / HTTP/1.1')).to.equal('other');
+    expect(of('HEA')).to.equal('unknown');
   });
 });
