@@ -95,7 +95,7 @@ describe('build script', function () {
       withoutTypeScript();
       const atStart = run();
       expect(atStart.status).to.equal(1);
-      expect(atStart.output).to.contain('npm ci && npm run build, then npm prune --omit=dev');
+      expect(atStart.output).to.contain('run npm install').and.contain('npm install && npm run build, then npm prune --omit=dev');
       const atInstall = run('--at-install');
       expect(atInstall.status).to.equal(0);
       expect(atInstall.output).to.contain('warning');
