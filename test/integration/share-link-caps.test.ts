@@ -34,7 +34,7 @@ describe('share-link caps across two gateway processes', function () {
       REDIS_URL: testRedisUrl(),
       REDIS_PREFIX: `t${randomBytes(6).toString('hex')}`,
       LOG_LEVEL: 'warn',
-      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'), REPOSITORY_KEY_SECRET: randomBytes(32).toString('hex') } : {}),
     };
     // One after the other: the first to open the store creates it.
     gateways = [];

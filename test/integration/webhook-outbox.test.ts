@@ -69,7 +69,7 @@ describe('webhook events of a gateway killed between the change and the queueing
       LOG_LEVEL: 'info',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       WEBHOOK_RETRY_BASE_MS: '20',
-      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex') } : {}),
+      ...(process.env.MONGODB_URI ? { MONGODB_URI: freshDatabase(process.env.MONGODB_URI), WEBHOOK_SECRET_KEY: randomBytes(32).toString('hex'), REPOSITORY_KEY_SECRET: randomBytes(32).toString('hex') } : {}),
     };
     admin = new HttpClient(`http://127.0.0.1:${port}`, adminKey);
   });
