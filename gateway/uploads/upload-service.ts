@@ -118,7 +118,7 @@ export class UploadService {
       await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
       throw error;
     }
-    return { file: published.file, version: await versionWithFiles(this.store, published.version, [published.file]), keys: feedKeysOf(application) };
+    return { file: published.file, version: await versionWithFiles(this.store, published.version, [published.file]), keys: application };
   }
 
   /**
@@ -235,7 +235,7 @@ export class UploadService {
     const version = file ? await this.store.versions.getVersion(session.applicationId, session.version) : null;
     if (!file || !version) return { session: current, file, version: null, keys: null };
     const application = await this.store.applications.getApplication(session.applicationId, { includeDeleted: true });
-    return { session: current, file, version: await versionWithFiles(this.store, version, [file]), keys: application && feedKeysOf(application) };
+    return { session: current, file, version: await versionWithFiles(this.store, version, [file]), keys: application };
   }
 
   private checkVersionTakes(applicationId: string, version: string, release: UploadRelease): Promise<void> {
@@ -262,9 +262,4 @@ function checkMatches(session: UploadSession, completion: LargeUploadCompletion)
   if (mismatched.length > 0) {
     throw validationError(mismatched.map((field) => ({ field, message: `does not match the upload (${String(session[field])})` })));
   }
-}
-
-/** The application's keys that decide which feeds need a signature (shared/releases/signed-files.ts). */
-function feedKeysOf(application: Application): FeedKeys {
-  return { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey };
 }
