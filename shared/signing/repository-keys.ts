@@ -91,7 +91,9 @@ export async function armoredPublicKeys(keys: readonly RepositoryKey[]): Promise
   const parts: Uint8Array[] = [];
   for (const key of keys) parts.push((await openpgp.readKey({ armoredKey: key.publicKey })).write());
   const bytes = Buffer.concat(parts);
-  return openpgp.armor(openpgp.enums.armor.publicKey, bytes);
+  // With the CRC line: GnuPG 2.2's --dearmor misreads a block without it whenever its last line has certain lengths.
+  const emitChecksum = true;
+  return openpgp.armor(openpgp.enums.armor.publicKey, bytes, undefined, undefined, undefined, emitChecksum);
 }
 
 /** A cleartext-signed document (apt's InRelease), signed by every key given. */
