@@ -243,7 +243,8 @@ describe('uploads (management API)', () => {
       const response = await app.http.request('PUT', url, {
         key: null,
         body: body instanceof Buffer ? body : (Readable.toWeb(body as Readable) as ReadableStream),
-        headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) },
+        // fetch counts a buffer itself; a second content-length beside its own is refused by undici's newer dispatcher.
+        headers: { 'content-type': 'application/octet-stream', ...(body instanceof Buffer ? {} : { 'content-length': String(length) }) },
       });
       return response.status;
     }

@@ -356,7 +356,7 @@ describe('webhooks', function () {
         const issued = await app.http.post('/v1/management/upload/large-url', { applicationId, version: '2.0.0', fileName, fileType, fileSize: content.length });
         expect(issued.status, issued.raw.toString()).to.equal(201);
         const session = issued.body.data;
-        const put = await fetch(session.uploadUrl, { method: 'PUT', body: content, headers: { 'content-length': String(content.length) } });
+        const put = await fetch(session.uploadUrl, { method: 'PUT', body: content });
         expect(put.status).to.equal(200);
         return session.uploadId as string;
       };
@@ -448,7 +448,7 @@ describe('webhooks', function () {
         const largeUpload = async (fileName: string, checksum?: string) => {
           const issued = await app.http.post('/v1/management/upload/large-url', { applicationId, version: '1.0.0', fileName, fileType: 'OTHER', fileSize: content.length });
           expect(issued.status, issued.raw.toString()).to.equal(201);
-          const put = await fetch(issued.body.data.uploadUrl, { method: 'PUT', body: content, headers: { 'content-length': String(content.length) } });
+          const put = await fetch(issued.body.data.uploadUrl, { method: 'PUT', body: content });
           expect(put.status).to.equal(200);
           const { uploadId } = issued.body.data as { uploadId: string };
           await app.http.post('/v1/management/upload/large-complete', { uploadId, applicationId, version: '1.0.0', fileName, fileSize: content.length, ...(checksum ? { checksum } : {}) });
