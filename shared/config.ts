@@ -1,3 +1,4 @@
+import type { S3Config } from './storage/s3/s3-config';
 import fs from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -23,14 +24,8 @@ import { readRateLimits, RateLimits } from './rate-limit-policies';
 import { channelNameProblem, DEFAULT_CHANNELS } from './releases/channels';
 
 /** Typed, frozen configuration. Nothing outside this module reads process.env. */
-export interface S3Config {
-  endpoint: string | undefined;
-  bucket: string;
-  region: string;
-  accessKeyId: string | undefined;
-  secretAccessKey: string | undefined;
-  forcePathStyle: boolean;
-}
+
+export type { S3Config };
 
 export interface Config {
   port: number;

@@ -3,10 +3,9 @@
  * workers import them from here; the README states the same figures.
  */
 
+import { DAY_SECONDS, HOUR_SECONDS, MINUTE_SECONDS } from './durations';
+
 const MIB = 1024 * 1024;
-const MINUTE_SECONDS = 60;
-const HOUR_SECONDS = 60 * MINUTE_SECONDS;
-const DAY_SECONDS = 24 * HOUR_SECONDS;
 
 // Uploads
 

@@ -3,13 +3,14 @@ import { action, collect } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
 import type { AdminKeyList, IssuedAdminKeyRecord, RevokedAdminKey } from '../http/responses';
+import { DAY_MS } from '../../shared/durations';
 
 const ADMIN_KEYS = '/v1/management/apikeys';
 
 /** `--expires-in 90d` / `12h` as an ISO date-time from now; an ISO date-time as given. */
 function expiry(options: { expiresAt?: string; expiresInDays?: number }): string | undefined {
   if (options.expiresAt !== undefined && options.expiresInDays !== undefined) throw new UsageError('give --expires-at or --expires-in-days, not both');
-  if (options.expiresInDays !== undefined) return new Date(Date.now() + options.expiresInDays * 86_400_000).toISOString();
+  if (options.expiresInDays !== undefined) return new Date(Date.now() + options.expiresInDays * DAY_MS).toISOString();
   return options.expiresAt;
 }
 

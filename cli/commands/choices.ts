@@ -1,6 +1,6 @@
 import { PLATFORMS, ARCHS } from '../../shared/releases/platforms';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
-import { FILE_TYPES } from '../../shared/store/models';
+import { FILE_TYPES } from '../../shared/releases/file-types';
 
 /**
  * The values options take from fixed vocabularies, checked by commander before anything is sent

@@ -5,12 +5,12 @@ import { apiPath } from '../http/api-client';
 import type { ApplicationAdoption, ApplicationStatistics, CustomerAdoptionList } from '../http/responses';
 import type { Output } from '../output/output';
 import { FILE_ARCHS, FILE_PLATFORMS } from './choices';
+import { DAY_MS } from '../../shared/durations';
 
 const CHART_HEIGHT = 10;
 /** Room the chart's axis labels take on each line. */
 const CHART_AXIS_WIDTH = 12;
 const MAX_COLUMNS_PER_DAY = 6;
-const DAY_MS = 86_400_000;
 
 /** One count per UTC day from the first day to the last, oldest first, days without downloads as 0. */
 export function dailySeries(days: { date: string; count: number }[], from?: string, to?: string): { dates: string[]; counts: number[] } {

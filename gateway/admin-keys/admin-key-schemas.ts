@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { ADMIN_KEY_MAX_LIFETIME_DAYS } from '../../shared/policy';
 import { SCOPES } from '../../shared/scopes';
 import { applicationIdField, distinctItems, generatedIdField, nameField } from '../http/common-schemas';
+import { DAY_MS } from '../../shared/durations';
 
 /** The most applications one key can be limited to. */
 export const ADMIN_KEY_MAX_APPLICATIONS = 100;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 const scope = z.enum(SCOPES, { errorMap: () => ({ message: `must be one of ${SCOPES.join(', ')}` }) });
 

@@ -5,6 +5,7 @@ import type { Store } from '../../shared/store/store';
 import type { AuditClosing, AuditOpening, AuditRecorder } from '../http/audit-step';
 import type { AuditListQuery } from './audit-schemas';
 import { CursorFilters, decodeCursor, encodeCursor } from '../http/keyset-cursor';
+import { DAY_MS } from '../../shared/durations';
 
 /**
  * The audit log: entries opened and closed by the route builder (audit-step.ts) around every admin
@@ -45,7 +46,7 @@ export class AuditService implements AuditRecorder {
       target: query.target,
       // UTC days, `to` included.
       from: query.from === undefined ? undefined : new Date(`${query.from}T00:00:00.000Z`),
-      before: query.to === undefined ? undefined : new Date(Date.parse(`${query.to}T00:00:00.000Z`) + 86_400_000),
+      before: query.to === undefined ? undefined : new Date(Date.parse(`${query.to}T00:00:00.000Z`) + DAY_MS),
       after: position && { timestamp: position.timestamp, entryId: position.id },
       limit: query.limit + 1,
     });

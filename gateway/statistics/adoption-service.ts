@@ -6,8 +6,8 @@ import { utcDate } from '../../shared/store/dates';
 import { ALL, type AdoptionCount, type CustomerAdoption, UNKNOWN_VERSION, type Version } from '../../shared/store/models';
 import type { Page, Store } from '../../shared/store/store';
 import { type AdoptionQuery, daysBetween } from './statistics-schemas';
+import { DAY_MS } from '../../shared/durations';
 
-const DAY_MS = 86_400_000;
 /** Shares a release's spread is measured to. */
 const SPREAD_SHARES = [0.5, 0.9] as const;
 

@@ -4,6 +4,7 @@ import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import { pageFields } from '../http/pagination';
 import { queryInteger, queryParameter, queryString } from '../http/validate';
 import { applicationIdField, channelField, versionField } from '../http/common-schemas';
+import { DAY_MS } from '../../shared/durations';
 
 /** A real calendar date, YYYY-MM-DD (`format: date`): 2024-02-29 is one, 2023-02-29 and 2024-02-30 are not. */
 const dateField = queryParameter(z.string().date('must be a calendar date YYYY-MM-DD'));
@@ -50,7 +51,7 @@ export const customerAdoptionQuery = z.object(pageFields).strict();
 
 /** Whole days from one YYYY-MM-DD to another. */
 export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
 }
 
 export type AdoptionQuery = z.output<ReturnType<typeof adoptionQuery>>;

@@ -5,7 +5,8 @@ import { DEFAULT_ARCH, DEFAULT_PLATFORM, fileTargetProblem, FileTarget } from '.
 import { fileTypeOfName } from '../../shared/releases/file-names';
 import { updateFileProblem } from '../../shared/releases/mac-updates';
 import { blockmapFileProblem } from '../../shared/releases/blockmaps';
-import type { FileRecord, FileType } from '../../shared/store/models';
+import type { FileRecord } from '../../shared/store/models';
+import type { FileType } from '../../shared/releases/file-types';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { versionMismatch } from '../../shared/releases/upload-release';
 import type { SmallUploadFields } from './upload-schemas';

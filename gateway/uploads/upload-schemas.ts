@@ -3,7 +3,8 @@ import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MU
 import { MAC_UPDATE_FILE, PACKAGE_UPDATE_FILE } from '../../shared/releases/mac-updates';
 import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
 import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
-import { FILE_TYPES, InitialReleaseStatus } from '../../shared/store/models';
+import { InitialReleaseStatus } from '../../shared/store/models';
+import { FILE_TYPES } from '../../shared/releases/file-types';
 import {
   applicationIdField,
   archField,

@@ -1,10 +1,10 @@
 import { createHmac, hash as sha } from 'node:crypto';
 import { INSTALL_HASH_MEMO_ENTRIES } from '../policy';
 import { utcDate } from '../store/dates';
+import { DAY_MS } from '../durations';
 
 /** What the daily keys are derived under, apart from every other use of the server secret. */
 const LABEL = 'bds install hash v1';
-const DAY_MS = 86_400_000;
 /** SHA-256's block and digest sizes (RFC 2104's B and L). */
 const BLOCK = 64;
 const DIGEST = 32;

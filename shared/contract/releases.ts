@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARCHS, type FileTarget, PLATFORMS } from '../releases/platforms';
-import { FILE_TYPES, type FileRecord, type Version } from '../store/models';
+import { type FileRecord, type Version } from '../store/models';
+import { FILE_TYPES } from '../releases/file-types';
 import { isoOrNull, pagination, paginationResponse, timestamp } from './common';
 import { releaseNotesHtmlOf } from './versions';
 

@@ -3,7 +3,8 @@ import { renderOptionalMarkdown } from '../markdown';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { type FeedKeys, updateFeedProblems } from '../releases/signed-files';
 import { ARCHS, DEFAULT_ARCH, DEFAULT_PLATFORM, PLATFORMS } from '../releases/platforms';
-import { FILE_TYPES, FileRecord, Version, VersionWithFiles } from '../store/models';
+import { FileRecord, Version, VersionWithFiles } from '../store/models';
+import { FILE_TYPES } from '../releases/file-types';
 import { iso, isoOrNull, messageField, timestamp } from './common';
 
 export const fileResponse = z.object({

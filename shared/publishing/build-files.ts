@@ -1,5 +1,5 @@
 import type { Arch, Platform } from '../releases/platforms';
-import type { FileType } from '../store/models';
+import type { FileType } from '../releases/file-types';
 
 /**
  * What a build directory holds, as the recogniser reads it: in the CLI the files of a directory on

@@ -1,4 +1,4 @@
-import type { FileType } from '../store/models';
+import type { FileType } from './file-types';
 import type { Arch, Platform } from './platforms';
 
 /**

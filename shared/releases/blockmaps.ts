@@ -1,4 +1,4 @@
-import type { FileType } from '../store/models';
+import type { FileType } from './file-types';
 
 /*
  * electron-builder's blockmaps. Beside every installer it publishes `{file}.blockmap` (gzipped JSON of

@@ -1,4 +1,4 @@
-import type { FileType } from '../store/models';
+import type { FileType } from './file-types';
 import { isZipArchive, nupkgName, NUPKG_NAME_PATTERN, ZIP_NAME_PATTERN } from './file-names';
 import { FileTarget, selectMainFile } from './platforms';
 

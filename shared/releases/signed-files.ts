@@ -1,4 +1,4 @@
-import type { FileType } from '../store/models';
+import type { FileType } from './file-types';
 import { isZipArchive } from './file-names';
 import { macUpdateFeedProblems, macUpdateFiles } from './mac-updates';
 import type { FileTarget } from './platforms';

@@ -1,7 +1,7 @@
 import type { CheckEvent, CheckGroup, CustomerVersionSeen } from './models';
 import { utcDate } from './dates';
+import { DAY_MS } from '../durations';
 
-const DAY_MS = 86_400_000;
 
 /** One check, or several of one install, as a store's claim reads them: the fields a batch's groups and reports are made of. */
 export interface CheckTally {

@@ -1,6 +1,7 @@
 import type { ACCESS_TOKEN_RESET_PERIODS, LOGO_CONTENT_TYPES } from '../policy';
 import type { ReleaseStatus } from '../releases/lifecycle';
 import type { Arch, Platform } from '../releases/platforms';
+import type { FileType } from '../releases/file-types';
 import type { Scope } from '../scopes';
 
 /** Records held by the store. Dates are Date objects here; presenters turn them into ISO strings. */
@@ -96,14 +97,6 @@ export interface Version {
 /** What a version can be created as: an upload ships it at once or keeps it as a draft. */
 export type InitialReleaseStatus = Extract<ReleaseStatus, 'draft' | 'published'>;
 
-/**
- * `UPDATE`: the archive update clients install beside a MAIN installer they cannot (the macOS `.zip`
- * beside a `.dmg`; shared/releases/mac-updates.ts), offered by the update feeds, never as a download's MAIN file.
- * `BLOCKMAP`: electron-builder's `{file}.blockmap` beside the file it describes, read by electron-updater's
- * differential download (shared/releases/blockmaps.ts).
- */
-export const FILE_TYPES = ['MAIN', 'UPDATE', 'DEPENDENCY', 'SIGNATURE', 'DOCUMENTATION', 'OTHER', 'BLOCKMAP'] as const;
-export type FileType = (typeof FILE_TYPES)[number];
 export type FileStatus = 'pending' | 'available' | 'failed';
 
 export interface FileRecord {

@@ -7,9 +7,9 @@ import { pollUntil } from '../support/poll';
 import { parseExposition, valueOf } from '../support/prometheus-text';
 import { startTestApp, TestApp } from '../support/test-app';
 import { ReceivedRequest, WebhookReceiver } from '../support/webhook-receiver';
+import { DAY_MS } from '../../shared/durations';
 
 const WEBHOOKS = '/v1/management/webhooks';
-const DAY_MS = 24 * 3_600_000;
 
 interface Delivery {
   deliveryId: string;

@@ -3,7 +3,7 @@ import { issueCustomerKey } from '../../shared/api-keys';
 import { newId } from '../../shared/ids';
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Arch, Platform } from '../../shared/releases/platforms';
-import type { FileType } from '../../shared/store/models';
+import type { FileType } from '../../shared/releases/file-types';
 import type { Store } from '../../shared/store/store';
 import { apiKey, at, customer, file } from './records';
 import type { TestApp } from './test-app';

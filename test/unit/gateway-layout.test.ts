@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
+import { ImportEdge, importCycles, importEdges, sourceFiles } from '../support/import-layout';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const GATEWAY = path.join(ROOT, 'gateway');
@@ -26,67 +26,19 @@ const LEVELS: readonly (readonly string[])[] = [
 const FEATURES = new Set(LEVELS[6]);
 const FOUNDATION = new Set(LEVELS.slice(0, 4).flat());
 
-interface Edge { from: string; to: string; typeOnly: boolean }
-
 /** Every .ts file under gateway/, relative to it. */
-function gatewayFiles(): string[] {
-  return fs.readdirSync(GATEWAY, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => path.relative(GATEWAY, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'));
-}
+const gatewayFiles = (): string[] => sourceFiles(GATEWAY);
+
+/** The imports between gateway files; `read` lets a test plant sources. */
+const gatewayEdges = (files: readonly string[] = gatewayFiles(), read?: (file: string) => string): ImportEdge[] => importEdges(GATEWAY, files, read);
 
 /** The room of a gateway file: its top folder, or the file itself at the top. */
 const roomOf = (file: string): string => file.split('/')[0];
 
-function resolveInGateway(from: string, specifier: string): string | undefined {
-  const target = path.resolve(GATEWAY, path.dirname(from), specifier);
-  const relative = path.relative(GATEWAY, target).split(path.sep).join('/');
-  if (relative.startsWith('..')) return undefined;
-  for (const candidate of [`${relative}.ts`, `${relative}/index.ts`, relative]) {
-    if (fs.existsSync(path.join(GATEWAY, candidate)) && fs.statSync(path.join(GATEWAY, candidate)).isFile()) return candidate;
-  }
-  return `${relative}.ts`;
-}
-
-/** Whether an import or re-export brings in types only (`import type`, or every name marked `type`). */
-function isTypeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isImportDeclaration(statement)) {
-    const clause = statement.importClause;
-    if (clause === undefined) return false;
-    if (clause.isTypeOnly) return true;
-    const bindings = clause.namedBindings;
-    return clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings)
-      && bindings.elements.length > 0 && bindings.elements.every((element) => element.isTypeOnly);
-  }
-  return statement.isTypeOnly;
-}
-
-/** The imports between gateway files, from the source text (`import`, `export … from`, `import()`, `require()`). */
-function gatewayEdges(files: readonly string[] = gatewayFiles(), read = (file: string) => fs.readFileSync(path.join(GATEWAY, file), 'utf8')): Edge[] {
-  const edges: Edge[] = [];
-  for (const file of files) {
-    const text = read(file);
-    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
-    const typeOnly = new Map<string, boolean>();
-    for (const statement of source.statements) {
-      if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) {
-        const specifier = statement.moduleSpecifier.text;
-        typeOnly.set(specifier, (typeOnly.get(specifier) ?? true) && isTypeOnly(statement));
-      }
-    }
-    for (const { fileName: specifier } of ts.preProcessFile(text, true, true).importedFiles) {
-      if (!specifier.startsWith('.')) continue;
-      const to = resolveInGateway(file, specifier);
-      if (to !== undefined) edges.push({ from: file, to, typeOnly: typeOnly.get(specifier) ?? false });
-    }
-  }
-  return edges;
-}
-
 const levelOf = (room: string): number => LEVELS.findIndex((rooms) => rooms.includes(room));
 
 /** Imports that point up, from the foundation into a feature, or between features other than by type. */
-function layoutViolations(edges: readonly Edge[]): string[] {
+function layoutViolations(edges: readonly ImportEdge[]): string[] {
   const found: string[] = [];
   for (const { from, to, typeOnly } of edges) {
     const [fromRoom, toRoom] = [roomOf(from), roomOf(to)];
@@ -99,45 +51,6 @@ function layoutViolations(edges: readonly Edge[]): string[] {
     else if (toLevel === fromLevel && FEATURES.has(fromRoom) && !typeOnly) found.push(`${from} -> ${to}: a feature room loads another's code`);
   }
   return found;
-}
-
-/** Every import cycle among files (type-only imports included), one per strongly connected set. */
-function importCycles(edges: readonly Edge[]): string[][] {
-  const next = new Map<string, string[]>();
-  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  let counter = 0;
-  const visit = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter);
-    counter += 1;
-    stack.push(node);
-    onStack.add(node);
-    for (const target of next.get(node) ?? []) {
-      if (!index.has(target)) {
-        visit(target);
-        low.set(node, Math.min(low.get(node)!, low.get(target)!));
-      } else if (onStack.has(target)) {
-        low.set(node, Math.min(low.get(node)!, index.get(target)!));
-      }
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1 || (next.get(node) ?? []).includes(node)) cycles.push(component.sort());
-    }
-  };
-  for (const node of next.keys()) if (!index.has(node)) visit(node);
-  return cycles;
 }
 
 describe('gateway layout', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { isZipArchive } from '../../shared/releases/file-names';
 import { MacUpdateCandidate, macUpdateFeedProblems, macUpdateFiles, updateFileProblem } from '../../shared/releases/mac-updates';
 import type { Arch, Platform } from '../../shared/releases/platforms';
-import type { FileType } from '../../shared/store/models';
+import type { FileType } from '../../shared/releases/file-types';
 
 const build = (fileName: string, fileType: FileType, platform: Platform = 'macos', arch: Arch = 'arm64'): MacUpdateCandidate =>
   ({ fileName, fileType, platform, arch });

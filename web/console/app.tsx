@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, session } from '../common/api';
+import { ApiError, session } from '../common/api';
 import { ErrorNotice, Loading } from '../common/components';
 import { matchPath, navigate, onLinkClick, useLocation } from '../common/router';
-import { CallerContext, type AdminCaller, type Caller } from './caller';
+import { CallerContext, checkKey, type AdminCaller } from './caller';
 import { SignInPage } from './pages/sign-in';
-import { CONSOLE_BASE, HOME, PAGES } from './routes';
+import { CONSOLE_BASE, HOME } from './paths';
+import { PAGES } from './routes';
 
 type Auth =
   | { state: 'signed-out'; message?: string }
@@ -12,12 +13,6 @@ type Auth =
   | { state: 'signed-in'; caller: AdminCaller }
   | { state: 'failed'; error: unknown };
 
-/** Asks the service whose the key is: only an admin key opens the console. */
-export async function checkKey(key?: string): Promise<AdminCaller> {
-  const caller = await api<Caller>('/v1/me', { key });
-  if (caller.kind !== 'admin') throw new ApiError(403, 'FORBIDDEN', 'this is a customer key: the console needs an admin key (customers use the download portal at /portal)');
-  return caller;
-}
 
 export function ConsoleApp() {
   const [auth, setAuth] = useState<Auth>(() => (session.key() ? { state: 'checking' } : { state: 'signed-out' }));

@@ -13,7 +13,7 @@ import { WebhooksPage } from './pages/webhooks';
 import { ApplicationPage } from './pages/application';
 import { VersionPage } from './pages/version';
 
-export const CONSOLE_BASE = '/console';
+import { CONSOLE_BASE } from './paths';
 
 export interface ConsolePage {
   pattern: string;
@@ -35,6 +35,3 @@ export const PAGES: readonly ConsolePage[] = [
   { pattern: `${CONSOLE_BASE}/webhooks/:webhookId`, title: 'Webhook endpoint', component: WebhookPage },
   { pattern: `${CONSOLE_BASE}/admin-keys`, title: 'Admin keys', nav: 'Admin keys', component: AdminKeysPage },
 ];
-
-/** Where the console opens after sign-in, and what `/console` alone shows. */
-export const HOME = `${CONSOLE_BASE}/applications`;

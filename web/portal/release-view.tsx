@@ -8,7 +8,7 @@ import { CopyButton, ErrorNotice } from '../common/components';
 import { formatBytes, formatDate } from '../common/format';
 import { useLoad } from '../common/hooks';
 import { customerApi, customerPath, type Credential } from './credential';
-import type { PortalApplication } from './pages/applications';
+import type { PortalApplication } from './portal-application';
 import { targetName } from './visitor';
 
 export type Release = Wire<typeof releaseListResponse>['releases'][number];

@@ -2,8 +2,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { rollupChecks } from '../../shared/adoption/rollup-checks';
 import { CHECK_EVENT_PURGE_BATCH, CHECK_ROLLUP_BATCH, CHECK_ROLLUP_MAX_BATCHES_PER_RUN } from '../../shared/policy';
 import type { WorkerDeps } from '../worker-deps';
+import { DAY_MS } from '../../shared/durations';
 
-const DAY_MS = 86_400_000;
 
 /** Folds update-check events into the adoption counters, batch after batch; each batch counts once (rollup-checks.ts). */
 export async function rollupUpdateChecks(_job: unknown, deps: WorkerDeps): Promise<number> {

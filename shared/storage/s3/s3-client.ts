@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import type { S3Config } from '../../config';
+import type { S3Config } from './s3-config';
 
 /** The S3 client for a configured bucket, with the options every use of it needs. */
 export function createS3Client(config: S3Config): S3Client {

@@ -18,7 +18,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { S3Config } from '../../config';
+import type { S3Config } from './s3-config';
 import { ObjectNotFoundError } from '../../errors';
 import { DigestKind, Digests, digestsOfStream, FILE_DIGESTS, FileDigests, Hashing } from '../../hashing';
 import { BodyLengthCheck } from '../body-length-check';

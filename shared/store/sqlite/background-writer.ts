@@ -2,9 +2,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
-import type { BackgroundOperation, BackgroundReply } from './write-thread';
+import { BackgroundOperation, BackgroundReply, runOperation } from './background-operations';
 import type { CheckColumns } from '../check-columns';
-import { eventRow, eventWrites, EventWrites, runOperation } from './event-writes';
+import { eventRow, eventWrites, EventWrites } from './event-writes';
 import type { ClaimedChecks, CountRow, SeenRow } from './check-rollup';
 
 const WRITE_THREAD = path.join(__dirname, 'write-thread.js');

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { CHECK_CODE, CheckColumns, forEachCheckHash } from '../check-columns';
 import { checksIn, decodeWindow } from './check-windows';
+import { DAY_MS } from '../../durations';
 
 /** A counter's values in column order, as they cross to the write thread. */
 export type CountRow = [applicationId: string, channel: string, platform: string, arch: string, date: string, version: string, checks: number, installs: number];
@@ -16,7 +17,6 @@ export type TallyRow = [
   checks: number, lastAtMs: number,
 ];
 
-const DAY_MS = 86_400_000;
 /** A window's checks of one install, day and selection: where the first one's codes are, and the batch's tally they count in. */
 interface WindowTally {
   day: number;

@@ -4,7 +4,6 @@ import type { CheckColumns } from '../check-columns';
 import { prepareWindowInsert } from './check-windows';
 import { prepareRollup } from './rollup';
 import { CheckRollup, prepareCheckRollup } from './check-rollup';
-import type { BackgroundOperation } from './write-thread';
 
 /**
  * An event as the values of its row, in column order: what crosses to the background thread. An
@@ -52,11 +51,3 @@ export function eventWrites(db: Database.Database): EventWrites {
   };
 }
 
-/** One operation on a connection's writes: the write thread's, or the serving connection's when that thread is gone. */
-export function runOperation(writes: EventWrites, operation: BackgroundOperation): unknown {
-  if (operation.op === 'insertEvents') return writes.insertEvents(operation.rows);
-  if (operation.op === 'insertChecks') return writes.insertChecks(operation.checks);
-  if (operation.op === 'claimChecks') return writes.checkRollup.claim(operation.limit);
-  if (operation.op === 'finishChecks') return writes.checkRollup.finish(operation.batchId, operation.counts, operation.seen);
-  return writes.rollupEvents(operation.limit);
-}

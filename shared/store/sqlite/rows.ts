@@ -13,7 +13,6 @@ import type {
   EventType,
   FileRecord,
   FileStatus,
-  FileType,
   InitialReleaseStatus,
   LicenceAcceptance,
   PackageInfo,
@@ -29,6 +28,7 @@ import type {
   WebhookOutboxEntry,
   WebhookOutboxState,
 } from '../models';
+import type { FileType } from '../../releases/file-types';
 
 /** Row shapes as SQLite returns them, and their mapping to store records. */
 type Row = Record<string, unknown>;

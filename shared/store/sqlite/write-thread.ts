@@ -9,18 +9,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openThreadConnection } from './connection';
-import type { CheckColumns } from '../check-columns';
-import { EventRow, eventWrites, runOperation } from './event-writes';
-import type { CountRow, SeenRow } from './check-rollup';
+import { eventWrites } from './event-writes';
+import { BackgroundReply, BackgroundRequest, runOperation } from './background-operations';
 
-export type BackgroundOperation =
-  | { op: 'insertEvents'; rows: EventRow[] }
-  | { op: 'insertChecks'; checks: CheckColumns }
-  | { op: 'claimChecks'; limit: number }
-  | { op: 'finishChecks'; batchId: string; counts: CountRow[]; seen: SeenRow[] }
-  | { op: 'rollupEvents'; limit: number };
-export type BackgroundRequest = BackgroundOperation & { id: number };
-export type BackgroundReply = { id: number; result: unknown } | { id: number; error: string; code?: string };
 
 const { file } = workerData as { file: string };
 const db = openThreadConnection(file);

@@ -4,9 +4,9 @@ import { FieldRule, pathParameterDefects, QueryRules, unreadBodyOddities } from 
 import { jsonNotArray, jsonNotString, NOT_A_DATE, NOT_A_PAGE_SIZE } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
+import { DAY_MS } from '../../../shared/durations';
 
 const ADMIN_KEYS = '/v1/management/apikeys';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Scoped admin keys and the audit log. */
 export function adminKeyFuzzers({ f, keys, admin, known }: RouteContext): RouteFuzzer[] {

@@ -9,6 +9,7 @@ import { formatBytes, formatDateTime } from '../../common/format';
 import { useLoad, type Loaded } from '../../common/hooks';
 import { usePermission } from '../caller';
 import { fieldError } from '../application-fields';
+import { DAY_MS } from '../../../shared/durations';
 
 type TokenList = Wire<typeof accessTokenListResponse>;
 type IssuedToken = Wire<typeof issuedAccessTokenResponse>;
@@ -61,7 +62,7 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
         ...(number(maxClients) !== undefined ? { maxClients: number(maxClients) } : {}),
         ...(number(maxMiB) !== undefined ? { maxBytes: Math.round((number(maxMiB) as number) * MIB) } : {}),
         ...(resetEvery ? { resetEvery } : {}),
-        ...(days !== undefined ? { validUntil: new Date(Date.now() + days * 86_400_000).toISOString() } : {}),
+        ...(days !== undefined ? { validUntil: new Date(Date.now() + days * DAY_MS).toISOString() } : {}),
         ...(application ? { applications: [application] } : {}),
       },
     }));

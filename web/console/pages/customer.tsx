@@ -11,7 +11,7 @@ import { useLoad, type Loaded } from '../../common/hooks';
 import { useCaller, usePermission } from '../caller';
 import { navigate } from '../../common/router';
 import { AccessTokens } from './customer-tokens';
-import { CONSOLE_BASE } from '../routes';
+import { CONSOLE_BASE } from '../paths';
 
 type Customer = Wire<typeof customerResponse>;
 type ApplicationList = Wire<typeof applicationListResponse>;

@@ -6,7 +6,7 @@ import { ErrorNotice, GuardedButton, Loading, PageHeader, SelectField, TextArea,
 import { formatDate } from '../../common/format';
 import { useDebounced, useLoad } from '../../common/hooks';
 import { useCaller, usePermission } from '../caller';
-import { CONSOLE_BASE } from '../routes';
+import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
 type CustomerList = Wire<typeof customerListResponse>;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { session } from '../../common/api';
 import { ErrorNotice, Notice, TextField } from '../../common/components';
-import { checkKey } from '../app';
+import { checkKey } from '../caller';
 import type { AdminCaller } from '../caller';
 
 /** Sign-in with an admin key: checked against the service before it is kept in this tab's sessionStorage. */

@@ -10,15 +10,15 @@ import { ErrorNotice, Loading, PageHeader, SelectField, TextField } from '../../
 import { formatDate } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { navigate, useLocation } from '../../common/router';
-import { CONSOLE_BASE } from '../routes';
+import { CONSOLE_BASE } from '../paths';
 import type { DailyChartProps } from './daily-chart';
+import { DAY_MS } from '../../../shared/durations';
 
 type Statistics = Wire<typeof statisticsResponse>;
 type Adoption = Wire<typeof adoptionResponse>;
 type ApplicationList = Wire<typeof applicationListResponse>;
 type Chart = FunctionComponent<DailyChartProps>;
 
-const DAY_MS = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const PERIODS = [
   { value: '7', label: 'Last 7 days' },

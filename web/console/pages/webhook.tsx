@@ -7,7 +7,7 @@ import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { navigate } from '../../common/router';
 import { usePermission } from '../caller';
-import { CONSOLE_BASE } from '../routes';
+import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
 type Webhook = Wire<typeof webhookResponse>;

@@ -7,7 +7,7 @@ import { ErrorNotice, GuardedButton, Loading, PageHeader, TextField } from '../.
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { usePermission } from '../caller';
-import { CONSOLE_BASE } from '../routes';
+import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
 type WebhookList = Wire<typeof webhookListResponse>;

@@ -3,7 +3,7 @@
 // PUT the others a few at a time to their pre-signed URLs (the service itself on the embedded store,
 // the bucket on S3), complete, and follow the verification until the file is published or refused.
 import type { Arch, Platform } from '../../../shared/releases/platforms';
-import type { FileType } from '../../../shared/store/models';
+import type { FileType } from '../../../shared/releases/file-types';
 import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../../shared/contract/uploads';
 import {
   BROWSER_UPLOAD_PARALLEL_PARTS,

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { guessFileTarget } from '../../../shared/releases/artifact-names';
 import { ARCHS, PLATFORMS, type Arch, type Platform } from '../../../shared/releases/platforms';
-import type { FileType } from '../../../shared/store/models';
+import type { FileType } from '../../../shared/releases/file-types';
 import { ErrorNotice, Notice, ProgressBar, SelectField } from '../../common/components';
 import { formatBytes, formatDateTime, formatDuration, formatRate } from '../../common/format';
 import { BrowserUpload, type UploadPhase, type UploadProgress } from './browser-upload';

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { customerApplicationListResponse } from '../../../shared/contract/applications';
 import type { releaseListResponse } from '../../../shared/contract/releases';
 import type { VisitorPlatform } from '../../../shared/releases/visitor-platform';
 import { ApiError, type Wire } from '../../common/api';
@@ -10,10 +9,9 @@ import { bearerOf, customerApi, type Credential } from '../credential';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { detectVisitor } from '../visitor';
+import type { ApplicationList, PortalApplication } from '../portal-application';
 
 type ReleaseList = Wire<typeof releaseListResponse>;
-type ApplicationList = Wire<typeof customerApplicationListResponse>;
-export type PortalApplication = ApplicationList['applications'][number];
 
 /** Every application the customer may download, each with the newest release of each channel it sees. */
 export function ApplicationsPage({ credential }: { credential: Credential }) {
