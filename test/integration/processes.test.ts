@@ -233,7 +233,7 @@ describe('process entry points', function () {
       const exit = await child.exitWithin(30_000);
       expect(exit.code, child.output()).to.equal(1);
       expect(child.stdout + child.stderr).to.include('is already in use by another process (stop it, or choose another PORT)');
-      expect(child.stdout + child.stderr, 'no stack trace after the line that says it').not.to.match(/\bat \S+ \(|"stack"/);
+      expect(child.stdout + child.stderr, `no stack trace after the line that says it:\n${child.output()}`).not.to.match(/\bat \S+ \(|"stack"/);
       const left = redisServersIn(path.join(dataDir, 'redis'));
       left.forEach((pid) => orphans.add(pid));
       expect(left, 'redis-server processes still running in DATA_DIR').to.deep.equal([]);
