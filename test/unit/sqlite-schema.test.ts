@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
 import { DEFAULT_STORE_OPTIONS } from '../../shared/store/options';
 import { FIRST_SCHEMA, migrateSchema, SCHEMA_VERSION } from '../../shared/store/sqlite/schema';
 
@@ -17,6 +19,14 @@ describe('SQLite schema migrations', () => {
 
   const schemaOf = (db: Database.Database) => db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name').all();
   const versionOf = (db: Database.Database) => db.pragma('user_version', { simple: true });
+
+  it('has one file per migration, numbered from 1 without a gap, listed in the order of their numbers', () => {
+    const folder = path.resolve(__dirname, '..', '..', '..', 'shared', 'store', 'sqlite', 'migrations');
+    const numbered = fs.readdirSync(folder).filter((name) => /^\d+-.*\.ts$/.test(name)).sort((a, b) => parseInt(a, 10) - parseInt(b, 10));
+    expect(numbered.map((name) => parseInt(name, 10))).to.deep.equal(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    const listed = [...fs.readFileSync(path.join(folder, 'index.ts'), 'utf8').matchAll(/from '\.\/(\d+-[^']+)'/g)].map((match) => `${match[1]}.ts`);
+    expect(listed).to.deep.equal(numbered);
+  });
 
   it('brings a new database and one of the release before numbering to the same schema, keeping its rows', () => {
     const fresh = database();
