@@ -3,7 +3,7 @@ import { servedContentType, type ObjectStorage } from '../../shared/storage/obje
 import type { FileRecord } from '../../shared/store/models';
 import { andThen, Eventually, isPending } from '../http/eventually';
 import type { LicenceGate } from './licence-gate';
-import type { Reply } from '../http/reply';
+import { Reply } from '../http/reply';
 import { DOWNLOAD_URL_LIFETIME_SECONDS, LATEST_LINK_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
 import { DownloadAnswerCache, DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
@@ -65,7 +65,7 @@ export class DownloadService {
 
   private async issue<T>(checked: Eventually<GrantedFile>, lifetimeSeconds: number, origin: DownloadOrigin, present: DownloadPresenter<T>, downloading: boolean): Promise<Reply<T>> {
     const { file } = isPending(checked) ? await checked : checked;
-    const answered = this.answer(file, lifetimeSeconds, present);
+    const answered = this.answer(file, lifetimeSeconds, present, downloading ? 'GET' : 'HEAD');
     const answer = isPending(answered) ? await answered : answered;
     if (downloading) await this.record(file, origin);
     else await this.checkToken(origin);
@@ -75,10 +75,12 @@ export class DownloadService {
   /**
    * The answer for a GET of `file` signed for `lifetimeSeconds`, presented by `present`: now when it
    * was signed in this second already. URLs are signed to the second, and the answer states the
-   * expiry the URL itself carries.
+   * expiry the URL itself carries. For a HEAD (`method`), which counts nothing, the URL answers HEAD
+   * only, so a look at a link never hands out the file's bytes.
    */
-  answer<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>): Eventually<Reply<T>> {
+  answer<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, method: 'GET' | 'HEAD'): Eventually<Reply<T>> {
     const second = Math.floor(Date.now() / 1000);
+    if (method === 'HEAD') return this.signHead(file, lifetimeSeconds, present, second);
     return counted(this.answers.signed(file, lifetimeSeconds, present, second), this.lookups.answers) ?? this.sign(file, lifetimeSeconds, present, second);
   }
 
@@ -139,6 +141,16 @@ export class DownloadService {
   /** A share link's use: one event each, as each use is counted against the link (its users are not its creator). */
   recordShareLinkUse(file: FileRecord, origin: EventOrigin): Promise<void> {
     return this.events.record(buildEvent('download', file, origin));
+  }
+
+  private async signHead<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Promise<Reply<T>> {
+    const downloadUrl = await this.storage.presignHead(file.storageKey, {
+      expiresInSeconds: lifetimeSeconds,
+      fileName: file.fileName,
+      contentType: servedContentType(file.contentType),
+      signedAt: second,
+    });
+    return Reply.shared(present(Object.freeze({ file, downloadUrl, expiresAt: new Date((second + lifetimeSeconds) * 1000) })));
   }
 
   private async sign<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Promise<Reply<T>> {

@@ -79,7 +79,7 @@ export class ShareLinkService {
     if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
     const checked = this.downloads.check({ customerId: link.customerId, tier: customer.tier }, link);
     const { file } = isPending(checked) ? await checked : checked;
-    const answered = this.downloads.answer(file, Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds), present);
+    const answered = this.downloads.answer(file, Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds), present, record ? 'GET' : 'HEAD');
     const answer = isPending(answered) ? await answered : answered;
     if (link.maxDownloads !== null) await this.countUse(tokenHash, record);
     if (!record) return answer;

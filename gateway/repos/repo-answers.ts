@@ -12,6 +12,7 @@ import type { AptRepository, AptSuite } from './apt-repository';
 import type { RepositoryKeys } from './repository-keys';
 import type { RpmRepodata, RpmRepository } from './rpm-repository';
 import { callerBaseUrl } from '../http/caller-base-url';
+import { readMethodOf } from '../http/read-method';
 
 const TEXT = 'text/plain; charset=utf-8';
 const GZIP = 'application/gzip';
@@ -98,7 +99,7 @@ export class RepositoryAnswers {
     const granted = this.downloads.check(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
     if (file.packageInfo?.format !== format) throw notFound(`version ${target.version} has no ${format} package ${target.fileName}`);
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET' && !ctx.get('Range')) await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
     ctx.set('Location', answer.data.downloadUrl);

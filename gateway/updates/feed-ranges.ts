@@ -11,6 +11,7 @@ import type { AppContext, CustomerPrincipal } from '../http/context';
 import { isPending } from '../http/eventually';
 import { Reply } from '../http/reply';
 import type { DownloadService } from '../downloads/download-service';
+import { readMethodOf } from '../http/read-method';
 
 type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
 
@@ -40,7 +41,7 @@ export async function answerFileLink(
     }
     if (ranges.length === 1 && rangeLength(ranges[0]) <= FEED_RANGE_RELAY_MAX_BYTES) return sendRelayedRange(storage, file, ranges[0], ctx);
   }
-  const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+  const answered = downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
   const answer = isPending(answered) ? await answered : answered;
   // An unsatisfiable Range is ignored like any other the service does not serve: the whole file, one download.
   if (!downloading) await downloads.checkToken(clientOrigin(ctx, customer.customerId));

@@ -18,6 +18,7 @@ import { answerFileLink } from './feed-ranges';
 import { UpdateCheckRecorder } from './update-check-recorder';
 import type { ChannelFileRequest, RunningVersion } from './update-schemas';
 import type { ElectronChannelAnswer, SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
+import { readMethodOf } from '../http/read-method';
 
 const YAML_CONTENT_TYPE = 'text/yaml; charset=utf-8';
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -115,7 +116,7 @@ export class UpdateAnswers {
     // Its answer is the download: the licence gate is asked here (the check answered with the version is not).
     const admitted = this.downloads.check(customer, { applicationId: file.applicationId, version: file.version, fileId: file.fileId });
     if (isPending(admitted)) await admitted;
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
     const answer = isPending(answered) ? await answered : answered;
     if (ctx.method === 'GET') await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
     sendCheck({ kind: 'update', version: release.version.version, body: Buffer.from(JSON.stringify(squirrelUpdateAnswer(release.version, answer.data.downloadUrl))) }, ctx);
@@ -125,7 +126,7 @@ export class UpdateAnswers {
   private async sendBlockmap(target: { applicationId: string; version: string; fileName: string }, customer: CustomerPrincipal, ctx: AppContext): Promise<Redirect> {
     const granted = this.downloads.checkBlockmap(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect);
+    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
     const answer = isPending(answered) ? await answered : answered;
     ctx.set('Location', answer.data.downloadUrl);
     return answer;

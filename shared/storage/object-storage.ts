@@ -126,6 +126,11 @@ export interface ObjectStorage {
   /** A URL a client PUTs `key` through without an API key; the body is held to `contentLength` when given, and to MAX_PUT_BYTES. */
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   presignGet(key: string, options: PresignGetOptions): Promise<string>;
+  /**
+   * A URL that answers HEAD only (the object's length and type, never its bytes): what a HEAD of a
+   * download link is sent to, as it counts nothing. Not cached on the hot path: HEADs are rare.
+   */
+  presignHead(key: string, options: PresignGetOptions): Promise<string>;
 
   /*
    * Multipart uploads: an object of up to MULTIPART_UPLOAD_MAX_BYTES (5 TiB) sent as up to

@@ -4,7 +4,8 @@ import type { BodyLimits, ObjectInfo, StoredPart } from './object-storage';
 
 /** What a signed object URL grants: one method on one key until `expires`, with fixed response headers. */
 export interface SignedGrant {
-  method: 'GET' | 'PUT';
+  /** A HEAD grant reads the object's headers only; a GET grant serves HEAD too. */
+  method: 'GET' | 'HEAD' | 'PUT';
   key: string;
   /** Unix seconds. */
   expires: number;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -535,6 +535,22 @@ describe('S3Storage on s3rver', () => {
     forcePathStyle: true,
   });
 
+  /** The SigV4 query signature S3 computes for `method` on a pre-signed URL (S3RVER_CREDENTIALS; host the only signed header). */
+  function sigV4QuerySignature(method: string, url: string): string {
+    const parsed = new URL(url);
+    const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    const query = [...parsed.searchParams].filter(([name]) => name !== 'X-Amz-Signature')
+      .map(([name, value]) => `${rfc3986(name)}=${rfc3986(value)}`).sort().join('&');
+    const canonical = [method, parsed.pathname, query, `host:${parsed.host}`, '', 'host', 'UNSIGNED-PAYLOAD'].join('\n');
+    const date = parsed.searchParams.get('X-Amz-Date') as string;
+    const scope = (parsed.searchParams.get('X-Amz-Credential') as string).split('/').slice(1).join('/');
+    const toSign = ['AWS4-HMAC-SHA256', date, scope, createHash('sha256').update(canonical).digest('hex')].join('\n');
+    const [day, region, service] = scope.split('/');
+    let key: Buffer = createHmac('sha256', `AWS4${S3RVER_CREDENTIALS.secretAccessKey}`).update(day).digest();
+    for (const part of [region, service, 'aws4_request']) key = createHmac('sha256', key).update(part).digest();
+    return createHmac('sha256', key).update(toSign).digest('hex');
+  }
+
   async function freshBucket(): Promise<S3Storage> {
     const config = configFor(`contract-${randomBytes(6).toString('hex')}`);
     await createBucket(config);
@@ -627,6 +643,20 @@ describe('S3Storage on s3rver', () => {
       expect(response.headers.get('content-disposition')).to.equal(attachmentDisposition(fileName));
       expect(response.headers.get('content-type')).to.equal('application/x-msdownload');
       expect(Buffer.from(await response.arrayBuffer()).equals(body)).to.equal(true);
+    });
+
+    it('answers a pre-signed HEAD URL with the length and refuses a GET of it', async () => {
+      const body = randomBytes(2048);
+      const key = AWKWARD_KEYS[1];
+      await storage.put(key, Readable.from(body), { contentLength: body.length });
+      const url = await storage.presignHead(key, { expiresInSeconds: 60, fileName: 'a.bin' });
+      const head = await fetch(url, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-length')]).to.deep.equal([200, String(body.length)]);
+      // s3rver accepts any SigV4 signature, so the refusal S3 makes is shown by the signature itself:
+      // it is the one of a HEAD of this URL, not of a GET.
+      const signature = new URL(url).searchParams.get('X-Amz-Signature');
+      expect(sigV4QuerySignature('HEAD', url)).to.equal(signature);
+      expect(sigV4QuerySignature('GET', url)).not.to.equal(signature);
     });
 
     it('uploads bytes through a pre-signed PUT URL', async () => {

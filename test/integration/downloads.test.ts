@@ -221,6 +221,9 @@ describe('customer downloads', () => {
       const head = await app.http.request('HEAD', linkPath, { key: null });
       expect(head.status).to.equal(302);
       expect(head.headers.get('location')).to.contain('/v1/objects/');
+      // A HEAD, uncounted, is sent where it can look only: the bytes stay behind a counted GET.
+      expect((await fetch(head.headers.get('location') as string, { method: 'HEAD' })).status).to.equal(200);
+      expect((await fetch(head.headers.get('location') as string)).status).to.equal(403);
       expect((await app.core.store.activity.listEvents({ applicationId, type: 'download', limit: 100 })).length).to.equal(downloadsBefore);
     });
 

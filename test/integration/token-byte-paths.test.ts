@@ -148,6 +148,11 @@ describe('access tokens on every byte path', function () {
       for (const credential of credentials) {
         const head = await send(credential.url, { method: 'HEAD', headers: credential.headers });
         expect(head.status, path).to.be.oneOf([200, 302]);
+        const location = head.headers.get('location');
+        if (head.status !== 302 || location === null) continue;
+        // Where a HEAD is sent it can look, not download: the URL answers HEAD and refuses a GET.
+        expect((await fetch(location, { method: 'HEAD' })).status, `HEAD of ${path}'s location`).to.equal(200);
+        expect((await fetch(location)).status, `GET of ${path}'s location`).to.equal(403);
       }
     }
     expect(await usageOf(tokenId, fresh.customerId)).to.include({ downloads: 0, bytes: 0 });

@@ -65,6 +65,13 @@ describe('UrlSigner', () => {
     expect(signer.verify('HEAD', KEY, signed(getGrant), NOW).verdict).to.equal('valid');
   });
 
+  it('accepts a HEAD grant for HEAD only: neither a GET nor a grant rewritten to GET reads the bytes', () => {
+    const headGrant: SignedGrant = { ...getGrant, method: 'HEAD' };
+    expect(signer.verify('HEAD', KEY, signed(headGrant), NOW).verdict).to.equal('valid');
+    expect(signer.verify('GET', KEY, signed(headGrant), NOW).verdict).to.equal('invalid');
+    expect(signer.verify('GET', KEY, tampered(headGrant, 'X-Method', 'GET'), NOW).verdict).to.equal('invalid');
+  });
+
   it('refuses another method than the granted one', () => {
     expect(signer.verify('PUT', KEY, signed(getGrant), NOW).verdict).to.equal('invalid');
     expect(signer.verify('GET', KEY, signed(putGrant), NOW).verdict).to.equal('invalid');

@@ -138,9 +138,17 @@ export class LocalStorage implements ObjectStorage {
   }
 
   async presignGet(key: string, options: PresignGetOptions): Promise<string> {
+    return this.presignRead('GET', key, options);
+  }
+
+  async presignHead(key: string, options: PresignGetOptions): Promise<string> {
+    return this.presignRead('HEAD', key, options);
+  }
+
+  private presignRead(method: 'GET' | 'HEAD', key: string, options: PresignGetOptions): string {
     const second = options.signedAt ?? Math.floor(Date.now() / 1000);
     return this.url(key, this.signer.sign({
-      method: 'GET',
+      method,
       key,
       expires: second + options.expiresInSeconds,
       disposition: attachmentDisposition(options.fileName),

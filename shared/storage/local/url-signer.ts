@@ -30,10 +30,10 @@ export class UrlSigner {
     return parts.join('&');
   }
 
-  /** Reads the grant of a request's query; `method` is the request's (HEAD counts as GET). */
+  /** Reads the grant of a request's query; `method` is the request's (a GET grant serves HEAD too, a HEAD grant only HEAD). */
   verify(method: string, key: string, query: URLSearchParams, now: Date = new Date()): { verdict: Verdict; grant?: SignedGrant } {
     const grantedMethod = query.get(PARAM.method) as SignedGrant['method'] | null;
-    const requestMethod = method === 'HEAD' ? 'GET' : method;
+    const requestMethod = method === 'HEAD' && grantedMethod === 'GET' ? 'GET' : method;
     const expires = Number(query.get(PARAM.expires));
     const signature = query.get(PARAM.signature) ?? '';
     const lengthParam = query.get(PARAM.contentLength);

@@ -231,6 +231,13 @@ export class S3Storage implements ObjectStorage {
     return presigner.presign({ ...request, credentials });
   }
 
+  /** Signed by the SDK: a HEAD is no hot path. S3 binds the method into the signature, so the URL serves no GET. */
+  async presignHead(key: string, options: PresignGetOptions): Promise<string> {
+    const command = new HeadObjectCommand({ Bucket: this.bucket, Key: key });
+    const signingDate = options.signedAt === undefined ? undefined : new Date(options.signedAt * 1000);
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds, signingDate });
+  }
+
   /** Confirmed once; a failed probe (credentials not available yet) is tried again by the next call. */
   private getUrlPresigner(): Promise<S3GetUrlPresigner | undefined> {
     this.confirmedGetUrlPresigner ??= confirmGetUrlPresigner(this.client, this.config).catch((error: unknown) => {
