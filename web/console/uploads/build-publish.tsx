@@ -204,10 +204,10 @@ export function BuildPublishPanel({ applicationId, keys, channels, defaultChanne
           options={channels.map((c) => ({ value: c, label: c }))} />
         <SelectField label="When every file is in" value={status} disabled={busy} onChange={(event) => setStatus((event.target as HTMLSelectElement).value as 'draft' | 'published')}
           options={[{ value: 'published', label: 'Publish the version' }, { value: 'draft', label: 'Keep it a draft' }]} />
-        <TextField label="Also upload (--include globs)" hint="Comma-separated, e.g. *.txt" value={include} disabled={busy}
+        <TextField label="Also upload (globs)" hint="As --include: comma-separated, e.g. *.txt" value={include} disabled={busy}
           onInput={(event) => setInclude((event.target as HTMLInputElement).value)}
           onChange={() => void read(folder, { include, exclude })} />
-        <TextField label="Leave out (--exclude globs)" hint="Comma-separated, e.g. **/*.pdb" value={exclude} disabled={busy}
+        <TextField label="Leave out (globs)" hint="As --exclude: comma-separated, e.g. **/*.pdb" value={exclude} disabled={busy}
           onInput={(event) => setExclude((event.target as HTMLInputElement).value)}
           onChange={() => void read(folder, { include, exclude })} />
       </div>
@@ -265,10 +265,10 @@ function PlanTable({ plan, sent }: { plan: PublishPlan; sent: Record<string, Sen
             return (
               <tr key={rowKey(file)}>
                 <th scope="row" class="mono">{file.path ?? file.fileName}</th>
-                <td>{file.platform}</td><td>{file.arch}</td><td>{file.fileType}</td>
-                <td class="digest">{formatBytes(file.size)}</td><td>{file.purpose}</td>
+                <td data-label="Platform">{file.platform}</td><td data-label="Arch">{file.arch}</td><td data-label="Type">{file.fileType}</td>
+                <td data-label="Size" class="digest">{formatBytes(file.size)}</td><td data-label="For">{file.purpose}</td>
                 {sending && (
-                  <td class="plan-progress">
+                  <td data-label="Progress" class="plan-progress">
                     {state?.progress && <ProgressBar value={state.progress.sentBytes} max={state.progress.totalBytes} label={`Upload of ${file.fileName}`} />}
                     <span data-phase={state?.phase}>{state ? PHASE_WORDS[state.phase] : ''}</span>
                     {state?.progress?.failureReason && <span class="field-error"> {state.progress.failureReason}</span>}
