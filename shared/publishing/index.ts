@@ -4,3 +4,5 @@ export { planRelease } from './plan';
 export type { PlanOptions } from './plan';
 export { standingOf } from './standing';
 export type { HeldVersion, Standing, StandingOptions } from './standing';
+export { joinPlans, planMadeArtifacts } from './made-artifacts';
+export type { MadeArtifact } from './made-artifacts';
