@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { checkAndPhotograph, launchBrowser, openPage, WatchedPage } from '../support/browser';
 import { buildDirectory, electronBuilderOutput, tauriOutput } from '../support/build-outputs';
@@ -172,18 +175,27 @@ describe('console: a build folder dropped on an application is planned as bds pu
     ]);
   });
 
-  it('a signature the service refuses stops the publish: the version stays a draft, invisible to customers', async () => {
+  it('Tauri: a signature made with another key is refused in the browser before a byte is sent, naming the key and the fix', async () => {
     const { page } = watched;
     const { applicationId } = await createApplication(app, { name: 'Bds Tauri', updateSigningKey: tauriKey.publicKey });
     const otherKey = await generateTauriKey(buildDirectory('console-tauri-other'), 'other');
     const foreign = await tauriOutput('4.0.0', otherKey);
     await page.goto(`/console/applications/${applicationId}/publish`);
     await page.getByLabel('Build folder', { exact: true }).setInputFiles(foreign.directory);
-    await page.getByRole('button', { name: 'Publish 4.0.0 (10 files)' }).click();
-    await page.getByText('Version 4.0.0 stays a draft, invisible to customers.').waitFor({ timeout: 120_000 });
-    expect(await page.locator('[data-phase="failed"]').first().innerText()).to.equal('Failed');
-    const [stored] = await versionsOf(applicationId);
-    expect(stored).to.include({ version: '4.0.0', status: 'draft' });
-    expect(changes.some((change) => change.startsWith('PATCH'))).to.equal(false);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).to.match(/nsis\/BdsDemo_4\.0\.0_x64-setup\.exe\.sig does not verify against BdsDemo_4\.0\.0_x64-setup\.exe under the application's update-signing key: the signature was made with key [0-9A-F]{16}, not with the application's update-signing key [0-9A-F]{16}; sign with the key whose public half/);
+    expect(await page.getByRole('button', { name: 'Publish 4.0.0 (10 files)' }).isDisabled()).to.equal(true);
+
+    // Signed with the application's key, but the AppImage changed after signing: its bytes do not verify.
+    const tampered = await tauriOutput('4.1.0', tauriKey);
+    fs.writeFileSync(path.join(tampered.directory, 'appimage', 'bds-demo_4.1.0_amd64.AppImage'), randomBytes(48 * 1024));
+    await page.getByLabel('Build folder', { exact: true }).setInputFiles(tampered.directory);
+    await page.getByRole('heading', { name: 'Plan: version 4.1.0 from bundle' }).waitFor();
+    const problems = await page.getByRole('alert').innerText();
+    expect(problems).to.match(/appimage\/bds-demo_4\.1\.0_amd64\.AppImage\.sig does not verify against bds-demo_4\.1\.0_amd64\.AppImage under the application's update-signing key: the signature does not match the file's bytes under key [0-9A-F]{16}/);
+    expect(problems).to.match(/one problem/);
+    expect(changes).to.deep.equal([]);
+    expect(await versionsOf(applicationId)).to.deep.equal([]);
   });
 });

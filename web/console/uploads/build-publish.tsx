@@ -11,6 +11,7 @@ import { formatBytes } from '../../common/format';
 import { ScrollTable } from '../../common/scroll-table';
 import { BrowserUpload, type UploadPhase, type UploadProgress } from './browser-upload';
 import { blobOf, folderOfDrop, folderOfInput, folderReader, listingOf, type BuildFolder } from './build-folder';
+import { browserVerifier } from './signature-check';
 
 export interface BuildPublishProps {
   applicationId: string;
@@ -77,7 +78,7 @@ export function BuildPublishPanel({ applicationId, keys, channels, defaultChanne
     setError(undefined);
     try {
       const planned = await planRelease({
-        files: listingOf(chosen), reader: folderReader(chosen), keys,
+        files: listingOf(chosen), reader: folderReader(chosen), keys, verify: browserVerifier(chosen),
         include: globsOf(globs.include), exclude: globsOf(globs.exclude),
       });
       setPlan(planned);
