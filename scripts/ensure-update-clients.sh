@@ -10,7 +10,7 @@ ON_DEMAND=(
   "app-builder-bin@^4.2.0 app-builder-bin/package.json"        # electron-builder's helper: block maps as electron-builder writes them
   "@tauri-apps/cli@^2.12.5 @tauri-apps/cli/tauri.js"           # Tauri's CLI: update signatures as a vendor makes them
   "app-builder-lib@^26.17.0 app-builder-lib/package.json"      # electron-builder's publish path, driving the bds publisher
-  "@electron-forge/publisher-base@^8.0.1 @electron-forge/publisher-base/package.json"  # electron-forge's publisher base (an ES module: Node 20.19+ requires it), the bds forge publisher derives from it
+  "@electron-forge/publisher-base@^8.0.1 @electron-forge/publisher-base"  # electron-forge's publisher base (an ES module: Node 20.19+ requires it), the bds forge publisher derives from it
 )
 missing=()
 for line in "${ON_DEMAND[@]}"; do
