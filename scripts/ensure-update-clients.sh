@@ -10,6 +10,7 @@ ON_DEMAND=(
   "app-builder-bin@^4.2.0 app-builder-bin/package.json"        # electron-builder's helper: block maps as electron-builder writes them
   "@tauri-apps/cli@^2.12.5 @tauri-apps/cli/tauri.js"           # Tauri's CLI: update signatures as a vendor makes them
   "app-builder-lib@^26.17.0 app-builder-lib/package.json"      # electron-builder's publish path, driving the bds publisher
+  "@electron-forge/publisher-base@^8.0.1 @electron-forge/publisher-base"  # electron-forge's publisher base (an ES module: Node 20.19+ requires it), the bds forge publisher derives from it
 )
 missing=()
 for line in "${ON_DEMAND[@]}"; do
@@ -21,8 +22,11 @@ if ! [[ " ${missing[*]-} " == *" @tauri-apps/cli@"* ]] && ! node node_modules/@t
   missing+=("@tauri-apps/cli@^2.12.5")
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
-  echo "installing what the update-feed tests drive (npm install --no-save ${missing[*]})..." >&2
-  npm install --no-save --no-audit --no-fund "${missing[@]}" >/dev/null
+  # All of them in one install: npm prunes the packages it was not told of, those installed before without saving too.
+  everything=()
+  for line in "${ON_DEMAND[@]}"; do read -r package _ <<<"$line"; everything+=("$package"); done
+  echo "installing what the update-feed tests drive (npm install --no-save ${everything[*]})..." >&2
+  npm install --no-save --no-audit --no-fund "${everything[@]}" >/dev/null
 fi
 # The update clients themselves (electron-updater, Velopack's) are dev dependencies: their types are compiled with the tests.
 if ! node -e "require.resolve('electron-updater')" >/dev/null 2>&1; then

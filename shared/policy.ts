@@ -260,6 +260,8 @@ export const SPARKLE_APPCAST_MAX_ITEMS = 10;
 
 /** Parts a browser sends at once: enough to fill a connection, few enough not to starve the page's other requests. */
 export const BROWSER_UPLOAD_PARALLEL_PARTS = 4;
+/** Files of a dropped build folder sent at once (each with its own parallel parts). */
+export const BUILD_PUBLISH_PARALLEL_FILES = 2;
 /** Tries of one part before the upload pauses and waits for the connection (or the person) to resume it. */
 export const BROWSER_UPLOAD_PART_ATTEMPTS = 6;
 /** Backoff between a part's tries: doubles from the first delay up to the last. */

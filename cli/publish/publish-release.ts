@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
-import type { PlannedFile, PublishPlan } from '../../shared/publishing';
+import { standingOf, type PlannedFile, type PublishPlan, type Standing } from '../../shared/publishing';
 import { stateDirectory } from '../config/paths';
 import { CommandContext } from '../context';
 import { CliError, EXIT } from '../errors';
@@ -35,13 +35,6 @@ export interface PublishRequest {
   sha256(relative: string): Promise<string>;
 }
 
-/** What the service holds of the version, and what is left to send. */
-interface Standing {
-  version: VersionRecord | undefined;
-  toSend: PlannedFile[];
-  alreadyThere: PlannedFile[];
-}
-
 const versionsPath = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/versions`;
 
 async function existingVersion(client: ApiClient, applicationId: string, version: string): Promise<VersionRecord | undefined> {
@@ -58,46 +51,15 @@ async function checksumOf(request: PublishRequest, file: PlannedFile): Promise<s
 
 const shownPath = (request: PublishRequest, file: PlannedFile) => (file.path ? path.join(request.root, file.path) : `${file.fileName} (written from the tool's metadata)`);
 
-/**
- * Compares the plan with what the service holds of the version: identical files are not sent
- * again, a different file under a name or in a MAIN slot the version holds is refused, and so is a
- * version customers already see that lacks files (adding them would change a published release).
- */
-async function standingOf(client: ApiClient, request: PublishRequest): Promise<Standing> {
+/** What the service holds of the version, and what is left to send; refused when the plan does not fit it. */
+async function standingFor(client: ApiClient, request: PublishRequest): Promise<Standing & { version: VersionRecord | undefined }> {
   const version = await existingVersion(client, request.applicationId, request.plan.version);
-  if (!version) return { version, toSend: request.plan.files, alreadyThere: [] };
-  const problems: { path: string; message: string }[] = [];
-  if (request.channel && version.channel !== request.channel) {
-    problems.push({ path: '.', message: `version ${version.version} exists in channel ${version.channel}, not ${request.channel}: leave --channel out, or publish under another version` });
-  }
-  const live = version.files.filter((file) => file.status !== 'failed');
-  const toSend: PlannedFile[] = [];
-  const alreadyThere: PlannedFile[] = [];
-  for (const file of request.plan.files) {
-    const sameName = live.find((held) => held.fileName === file.fileName);
-    const sameSlot = file.fileType === 'MAIN' ? live.find((held) => held.fileType === 'MAIN' && held.platform === file.platform && held.arch === file.arch && held.fileName !== file.fileName) : undefined;
-    if (sameSlot) {
-      problems.push({ path: file.path ?? file.fileName, message: `${shownPath(request, file)} would be the MAIN file of ${file.platform}/${file.arch}, which ${sameSlot.fileName} already is in version ${version.version}: a version holds one; publish under another version, or delete the draft (bds versions delete)` });
-      continue;
-    }
-    if (!sameName) {
-      toSend.push(file);
-      continue;
-    }
-    if (sameName.status === 'available') {
-      const checksum = await checksumOf(request, file);
-      if (sameName.checksum === checksum) alreadyThere.push(file);
-      else problems.push({ path: file.path ?? file.fileName, message: `${shownPath(request, file)} differs from ${sameName.fileName} already in version ${version.version} (${sameName.checksum}, the file has ${checksum}): a published file never changes; publish under another version` });
-      continue;
-    }
-    // Pending: an interrupted run's upload, which the resume record takes up.
-    toSend.push(file);
-  }
-  if (version.status !== 'draft' && toSend.length > 0 && problems.length === 0) {
-    problems.push({ path: '.', message: `version ${version.version} is ${version.status} without ${toSend.map((file) => file.fileName).join(', ')}: adding files would change a release customers already have; publish under another version` });
-  }
-  if (problems.length > 0) throw new PublishRefusal(problems);
-  return { version, toSend, alreadyThere };
+  const standing = await standingOf({
+    plan: request.plan, held: version, channel: request.channel,
+    checksumOf: (file) => checksumOf(request, file), shownPath: (file) => shownPath(request, file),
+  });
+  if (standing.problems.length > 0) throw new PublishRefusal(standing.problems);
+  return { ...standing, version };
 }
 
 /** A file written from the tool's metadata goes from a file under the state directory. */
@@ -168,7 +130,7 @@ export async function publishRelease(context: CommandContext, request: PublishRe
   const client = context.client();
   const { output } = context;
   const { plan } = request;
-  const standing = await standingOf(client, request);
+  const standing = await standingFor(client, request);
   const wantsPublished = request.status === 'published';
   if (standing.toSend.length === 0 && standing.version && standing.version.status !== 'draft') {
     output.event('done', { applicationId: request.applicationId, version: plan.version, status: standing.version.status, alreadyPublished: true, sent: 0 });

@@ -51,6 +51,8 @@ export const RECOGNISED_TOOLS = {
 } as const;
 
 export type BuildTool = keyof typeof RECOGNISED_TOOLS;
+/** What made a planned file: a recognised tool, or electron-forge's make results handed to its publisher. */
+export type MadeBy = BuildTool | 'electron-forge';
 
 /** One file of the release as it will be uploaded. */
 export interface PlannedFile {
@@ -65,7 +67,7 @@ export interface PlannedFile {
   fileType: FileType;
   /** What it is for, in words: "Windows installer", "Tauri signature of App_1.0.0_x64-setup.exe". */
   purpose: string;
-  tool: BuildTool;
+  tool: MadeBy;
   /** The file name of the file this one signs or describes: it is sent after that one. */
   attachedTo?: string;
 }
@@ -83,7 +85,7 @@ export interface PlanProblem {
 }
 
 export interface PublishPlan {
-  tools: BuildTool[];
+  tools: MadeBy[];
   version: string;
   /** Version fields the tool wrote (Sparkle's bundle version, minimum system version). */
   versionFields: { bundleVersion?: string; minimumSystemVersion?: string; releaseNotes?: string };

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { buildDirectory, electronBuilderOutput } from '../support/build-outputs';
 import { CliUser } from '../support/cli-process';
 import { electronUpdateClient } from '../support/electron-updater-client';
-import { createApplication, createCustomer } from '../support/factories';
+import { createApplication, createCustomer, storeRelease } from '../support/factories';
 import { DIST_DIR } from '../support/node-process';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -78,6 +79,55 @@ describe('electron-builder publisher (provider "custom")', function () {
       await client.close();
     }
   });
+
+  /**
+   * A project whose publish configuration says `status: published`, its artifacts announced to
+   * app-builder-lib's PublishManager, and the channel files as its update-info step leaves them
+   * (`updateFileWriteTask`, which `createUpdateInfoTasks` fills during a build): PublishManager's
+   * own `awaitTasks` awaits the uploads, then writes the channel files and hands them to the provider.
+   */
+  async function buildAndPublish(applicationId: string, version: string) {
+    const projectDir = buildDirectory('electron-project');
+    fs.writeFileSync(path.join(projectDir, 'package.json'), JSON.stringify({ name: 'bds-demo', productName: 'Bds Demo', version, description: 'demo', author: 'Bds', devDependencies: { electron: '38.0.0' } }));
+    fs.mkdirSync(path.join(projectDir, 'build'));
+    fs.writeFileSync(path.join(projectDir, 'build', 'electron-publisher-custom.js'), `module.exports = require(${JSON.stringify(path.join(DIST_DIR, 'cli', 'publish', 'electron-publisher.js'))});\n`);
+    const dist = await electronBuilderOutput(version, { directory: path.join(projectDir, 'dist') });
+    process.env.BDS_API_KEY = app.adminKey;
+    const publish = { provider: 'custom', url: app.baseUrl, applicationId, channel: 'stable', status: 'published' } as never;
+    const { Arch, Packager, AppInfo, PublishManager } = appBuilderLib();
+    const packager = new Packager({ projectDir, config: { publish } });
+    await packager.validateConfig();
+    packager._appInfo = new AppInfo(packager, null);
+    const manager = new PublishManager(packager, { publish: 'always' });
+    const names = fs.readdirSync(dist.directory, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    for (const name of names.filter((candidate) => !candidate.endsWith('.yml') && !candidate.startsWith('builder-'))) {
+      await packager.emitArtifactCreated({ file: path.join(dist.directory, name), arch: Arch.x64, packager: null, target: null, publishConfig: publish, safeArtifactName: name.replace(/\s+/g, '-') });
+    }
+    for (const name of ['latest.yml', 'latest-mac.yml', 'latest-linux.yml']) {
+      const info = parseYaml(fs.readFileSync(path.join(dist.directory, name), 'utf8')) as { files: { url: string }[] };
+      manager.updateFileWriteTask.push({ file: path.join(dist.directory, name), info, publishConfiguration: publish, packager: null, arch: null });
+    }
+    await manager.awaitTasks();
+  }
+
+  it('with status: published, the version is published in one change when PublishManager hands over the channel files after every artifact', async () => {
+    const { applicationId } = await createApplication(app, { defaultVersionStatus: 'draft' });
+    await buildAndPublish(applicationId, '1.3.0');
+    const [stored] = (await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions as { version: string; status: string; files: { fileName: string; status: string }[] }[];
+    expect(stored).to.include({ version: '1.3.0', status: 'published' });
+    expect(stored.files).to.have.length(7);
+    expect(stored.files.every((file) => file.status === 'available')).to.equal(true);
+  });
+
+  it('with status: published, an artifact the service refuses fails the build before any channel file: the version stays a draft', async () => {
+    const { applicationId } = await createApplication(app, { defaultVersionStatus: 'draft' });
+    // A different file under the AppImage's name, already in the draft: its upload is refused (409).
+    await storeRelease(app.core.store, applicationId, '1.4.0', { status: 'draft', files: [{ fileName: 'Bds Demo-1.4.0.AppImage', platform: 'linux', arch: 'x64' }] });
+    const failure = await buildAndPublish(applicationId, '1.4.0').then(() => null, (error: Error) => error.message);
+    expect(failure).to.match(/version 1\.4\.0 already has a MAIN file/);
+    const [stored] = (await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions as { status: string }[];
+    expect(stored).to.include({ status: 'draft' });
+  });
 });
 
 /**
@@ -94,7 +144,7 @@ function appBuilderLib(): {
   Arch: { x64: number };
   Packager: new (options: { projectDir: string; config: { publish: unknown } }) => AppBuilderPackager;
   AppInfo: new (packager: AppBuilderPackager, version: null) => unknown;
-  PublishManager: new (packager: AppBuilderPackager, options: { publish: 'always' }) => { awaitTasks(): Promise<void> };
+  PublishManager: new (packager: AppBuilderPackager, options: { publish: 'always' }) => { awaitTasks(): Promise<void>; updateFileWriteTask: unknown[] };
 } {
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Arch, Packager } = require('app-builder-lib');

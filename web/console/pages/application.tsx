@@ -136,7 +136,10 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
     <section aria-labelledby="versions-heading">
       <div class="page-header">
         <h2 id="versions-heading">Versions</h2>
-        {!app.deletedAt && <GuardedButton allowed={canPublish.allowed} reason={canPublish.reason} onClick={() => setCreating(!creating)} aria-expanded={creating}>New version</GuardedButton>}
+        {!app.deletedAt && <div class="page-actions">
+          <GuardedButton allowed={canPublish.allowed} reason={canPublish.reason} onClick={() => setCreating(!creating)} aria-expanded={creating}>New version</GuardedButton>
+          {canPublish.allowed && <a class="button secondary" href={`${applicationPath(app.applicationId)}/publish`}>Publish a build folder</a>}
+        </div>}
       </div>
       {creating && <NewVersion app={app} />}
       <div class="toolbar">
