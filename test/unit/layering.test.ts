@@ -9,7 +9,7 @@ const WORKERS = path.join(ROOT, 'workers');
 const SHARED = path.join(ROOT, 'shared');
 
 /**
- * What the CLI may load of shared/: the limits, the multipart part layout, the contract (the
+ * What the CLI may load of shared/: the limits and units of time, the multipart part layout, the contract (the
  * schemas of the service's answers, whose types the CLI reads them by), and pure vocabularies it
  * checks options against: the release rules (platforms, archs, statuses, the MAIN-file rule), the
  * records' file types, and the webhook event types; and the build-output recogniser of `bds publish`
@@ -17,6 +17,7 @@ const SHARED = path.join(ROOT, 'shared');
  */
 const CLI_MAY_IMPORT = [
   path.join(SHARED, 'policy'),
+  path.join(SHARED, 'durations'),
   path.join(SHARED, 'uploads', 'multipart-layout'),
   path.join(SHARED, 'contract'),
   path.join(SHARED, 'releases'),

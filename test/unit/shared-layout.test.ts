@@ -26,9 +26,11 @@ export const SHARED_LEVELS = new PathLevels([
     ],
   },
   {
-    name: 'records, ports and contract',
+    name: 'records, ports and rules',
     members: ['store/', 'token-periods.ts', 'contract/', 'releases/', 'storage/object-storage.ts', 'storage/stored-part.ts', 'uploads/multipart-layout.ts', 'uploads/storage-keys.ts',
       'packages/package-identity.ts',
+      // The build-output recogniser: pure rules over what build tools write, run by the CLI and the console.
+      'publishing/',
     ],
   },
   {
@@ -37,7 +39,7 @@ export const SHARED_LEVELS = new PathLevels([
   },
   {
     name: 'mechanisms',
-    members: ['uploads/', 'events/', 'adoption/', 'webhooks/', 'packages/', 'publishing/', 'signing/', 'tuf/'],
+    members: ['uploads/', 'events/', 'adoption/', 'webhooks/', 'packages/', 'signing/', 'tuf/'],
   },
   {
     name: 'assembly',
@@ -70,7 +72,7 @@ describe('shared layout', () => {
     expect(importCycles(planted)).to.deep.equal([['store/models.ts', 'store/sqlite/event-writes.ts']]);
     expect(SHARED_LEVELS.violations(Object.keys(sources), planted)).to.deep.equal([
       'somewhere/new.ts: in no level of the layout',
-      'store/models.ts -> store/sqlite/event-writes.ts: imports upward (records, ports and contract -> adapters)',
+      'store/models.ts -> store/sqlite/event-writes.ts: imports upward (records, ports and rules -> adapters)',
       'policy.ts -> config.ts: imports upward (vocabulary -> assembly)',
     ]);
   });
