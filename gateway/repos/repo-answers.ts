@@ -12,6 +12,7 @@ import type { AptRepository, AptSuite } from './apt-repository';
 import type { RepositoryKeys } from './repository-keys';
 import type { RpmRepodata, RpmRepository } from './rpm-repository';
 import { callerBaseUrl } from '../http/caller-base-url';
+import { rpmRepoFile } from '../../shared/packages/repository-setup';
 
 const TEXT = 'text/plain; charset=utf-8';
 const GZIP = 'application/gzip';
@@ -85,7 +86,7 @@ export class RepositoryAnswers {
     return andThen(this.releases.application(customer, applicationId), (application) => {
       const base = `${callerBaseUrl(this.publicBaseUrl, ctx.state)}/v1/repos/${applicationId}/rpm`;
       const name = application.displayName ?? application.name;
-      send(ctx, TEXT, Buffer.from(rpmRepoFile({ applicationId, channel, name, base, withToken: ctx.state.pathToken !== undefined }), 'utf8'));
+      send(ctx, TEXT, Buffer.from(rpmRepoFile({ applicationId, channel, name, base, credentials: ctx.state.pathToken !== undefined ? null : 'blank' }), 'utf8'));
     }, undefined);
   }
 
@@ -110,19 +111,4 @@ function send(ctx: AppContext, contentType: string, body: Buffer): void {
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;
-}
-
-/** A dnf/yum `.repo` section: signed metadata (repo_gpgcheck) and packages (gpgcheck) under the repository's key. */
-export function rpmRepoFile(repo: { applicationId: string; channel: string; name: string; base: string; withToken: boolean }): string {
-  return [
-    `[${repo.applicationId}-${repo.channel}]`,
-    `name=${repo.name.replace(/[\r\n]/g, ' ')} (${repo.channel})`,
-    `baseurl=${repo.base}/${repo.channel}`,
-    'enabled=1',
-    'gpgcheck=1',
-    'repo_gpgcheck=1',
-    `gpgkey=${repo.base}/key.asc`,
-    ...(repo.withToken ? [] : ['# HTTP Basic: your customer id and an access token', 'username=', 'password=']),
-    '',
-  ].join('\n');
 }
