@@ -12,6 +12,7 @@ import { WebhookPage } from './pages/webhook';
 import { WebhooksPage } from './pages/webhooks';
 import { ApplicationPage } from './pages/application';
 import { VersionPage } from './pages/version';
+import { RepositoriesPage } from './pages/repositories';
 
 export const CONSOLE_BASE = '/console';
 
@@ -26,6 +27,7 @@ export const PAGES: readonly ConsolePage[] = [
   { pattern: `${CONSOLE_BASE}/applications`, title: 'Applications', nav: 'Applications', component: ApplicationsPage },
   { pattern: `${CONSOLE_BASE}/applications/:applicationId`, title: 'Application', component: ApplicationPage },
   { pattern: `${CONSOLE_BASE}/applications/:applicationId/versions/:version`, title: 'Version', component: VersionPage },
+  { pattern: `${CONSOLE_BASE}/applications/:applicationId/repositories`, title: 'Package repositories', component: RepositoriesPage },
   { pattern: `${CONSOLE_BASE}/customers`, title: 'Customers', nav: 'Customers', component: CustomersPage },
   { pattern: `${CONSOLE_BASE}/customers/:customerId`, title: 'Customer', component: CustomerPage },
   { pattern: `${CONSOLE_BASE}/statistics`, title: 'Statistics', nav: 'Statistics', component: StatisticsPage },
