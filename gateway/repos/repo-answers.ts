@@ -63,6 +63,15 @@ export class RepositoryAnswers {
     }, undefined);
   }
 
+  /** An index by hash (`{component}/{binary}/by-hash/SHA256/{sha256}`), of the current or the previous suite. */
+  aptIndexByHash(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, directory: string, sha256: string): Eventually<void> {
+    return andThen(this.apt.indexByHash(customer, applicationId, channel, directory, sha256), (bytes: Buffer | null) => {
+      if (!bytes) throw notFound(`no index with SHA256 ${sha256}`);
+      // Which index it is cannot be told from its name: gzip's magic bytes say it.
+      send(ctx, bytes[0] === 0x1f && bytes[1] === 0x8b ? GZIP : TEXT, bytes);
+    }, undefined);
+  }
+
   rpmRepomd(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, signature: boolean): Eventually<void> {
     return andThen(this.rpm.channel(customer, applicationId, channel), (repodata: RpmRepodata) => {
       if (signature) send(ctx, SIGNATURE, repodata.repomdSignature);

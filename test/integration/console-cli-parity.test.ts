@@ -128,6 +128,7 @@ const EXCEPTIONS: Record<string, string> = {
   getAptRelease: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
   getAptReleaseSignature: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
   getAptPackages: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
+  getAptIndexByHash: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
   getAptPackage: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
   getRpmRepositoryKey: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
   getRpmRepomd: "a package manager's repository, read by apt or dnf on the customers' machines (bds repos prints the setup)",
