@@ -366,6 +366,12 @@ export const REPOSITORY_INDEX_REFRESH_MS = DAY_SECONDS * 1000;
 export const REPOSITORY_KEY_OVERLAP_SECONDS = 30 * DAY_SECONDS;
 /** Indexes a repository keeps per offered list (one per customer selection and arch set); past this, answers are built and not kept. */
 export const REPOSITORY_INDEXES_PER_LIST = 64;
+/**
+ * Customer selections of an apt suite whose previous suite's indexes stay served by hash
+ * (`by-hash/SHA256/...`) after an index changes, so an apt that read the older InRelease still gets
+ * what it names; past this many, the remembered suites start over.
+ */
+export const REPOSITORY_PREVIOUS_SUITES_KEPT = 4096;
 /** Longest armoured private key an import takes: an RSA 4096 key with its user ids is under 8 KiB. */
 export const REPOSITORY_KEY_IMPORT_MAX_LENGTH = 32 * 1024;
 /** The largest attestation (a DSSE envelope or a Sigstore bundle, as JSON text) a file takes. */

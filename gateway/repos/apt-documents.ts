@@ -83,6 +83,8 @@ export function releaseFile(facts: ReleaseFacts, indexes: readonly IndexFile[]):
     `Valid-Until: ${rfc2822(facts.validUntil)}`,
     `Architectures: ${DEBIAN_INDEX_ARCHES.join(' ')}`,
     `Components: ${APT_COMPONENT}`,
+    // The indexes are also served under `{dir}/by-hash/SHA256/{sha256}`, the current and the previous suite's.
+    'Acquire-By-Hash: yes',
     `Description: ${facts.applicationId}, channel ${facts.suite}`,
     'SHA256:',
     ...sha256,

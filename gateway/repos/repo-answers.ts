@@ -13,6 +13,7 @@ import type { RepositoryKeys } from './repository-keys';
 import type { RpmRepodata, RpmRepository } from './rpm-repository';
 import { callerBaseUrl } from '../http/caller-base-url';
 import { readMethodOf } from '../http/read-method';
+import { rpmRepoFile } from '../../shared/packages/repository-setup';
 
 const TEXT = 'text/plain; charset=utf-8';
 const GZIP = 'application/gzip';
@@ -63,6 +64,15 @@ export class RepositoryAnswers {
     }, undefined);
   }
 
+  /** An index by hash (`{component}/{binary}/by-hash/SHA256/{sha256}`), of the current or the previous suite. */
+  aptIndexByHash(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, directory: string, sha256: string): Eventually<void> {
+    return andThen(this.apt.indexByHash(customer, applicationId, channel, directory, sha256), (bytes: Buffer | null) => {
+      if (!bytes) throw notFound(`no index with SHA256 ${sha256}`);
+      // Which index it is cannot be told from its name: gzip's magic bytes say it.
+      send(ctx, bytes[0] === 0x1f && bytes[1] === 0x8b ? GZIP : TEXT, bytes);
+    }, undefined);
+  }
+
   rpmRepomd(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channel: string, signature: boolean): Eventually<void> {
     return andThen(this.rpm.channel(customer, applicationId, channel), (repodata: RpmRepodata) => {
       if (signature) send(ctx, SIGNATURE, repodata.repomdSignature);
@@ -86,7 +96,7 @@ export class RepositoryAnswers {
     return andThen(this.releases.application(customer, applicationId), (application) => {
       const base = `${callerBaseUrl(this.publicBaseUrl, ctx.state)}/v1/repos/${applicationId}/rpm`;
       const name = application.displayName ?? application.name;
-      send(ctx, TEXT, Buffer.from(rpmRepoFile({ applicationId, channel, name, base, withToken: ctx.state.pathToken !== undefined }), 'utf8'));
+      send(ctx, TEXT, Buffer.from(rpmRepoFile({ applicationId, channel, name, base, credentials: ctx.state.pathToken !== undefined ? null : 'blank' }), 'utf8'));
     }, undefined);
   }
 
@@ -111,19 +121,4 @@ function send(ctx: AppContext, contentType: string, body: Buffer): void {
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;
-}
-
-/** A dnf/yum `.repo` section: signed metadata (repo_gpgcheck) and packages (gpgcheck) under the repository's key. */
-export function rpmRepoFile(repo: { applicationId: string; channel: string; name: string; base: string; withToken: boolean }): string {
-  return [
-    `[${repo.applicationId}-${repo.channel}]`,
-    `name=${repo.name.replace(/[\r\n]/g, ' ')} (${repo.channel})`,
-    `baseurl=${repo.base}/${repo.channel}`,
-    'enabled=1',
-    'gpgcheck=1',
-    'repo_gpgcheck=1',
-    `gpgkey=${repo.base}/key.asc`,
-    ...(repo.withToken ? [] : ['# HTTP Basic: your customer id and an access token', 'username=', 'password=']),
-    '',
-  ].join('\n');
 }

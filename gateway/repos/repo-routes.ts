@@ -7,7 +7,7 @@ import { notFound } from '../../shared/errors';
 import { presentRepositories, repositoriesResponse } from '../../shared/contract/repositories';
 import { inParams } from '../http/access';
 import { importRepositoryKeySchema, rotateRepositoryKeySchema } from './repo-schemas';
-import { aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from './repo-schemas';
+import { aptByHashParams, aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from './repo-schemas';
 
 const APT = '/v1/repos/:applicationId/apt';
 const RPM = '/v1/repos/:applicationId/rpm';
@@ -80,6 +80,13 @@ export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers; rep
       params: aptIndexParams(channels), hot: true, status: 200, response: PACKAGES,
       handle: ({ params }, ctx, customer) =>
         answers.aptIndex(ctx, customer, params.applicationId, params.channel, `${params.component}/${params.binary}/${params.indexFile}`),
+    }),
+    route({
+      method: 'get', path: `${APT}/dists/:channel/:component/:binary/by-hash/SHA256/:hash`, operationId: 'getAptIndexByHash', guard: 'customer', noStore: true,
+      summary: "An index of a suite by its SHA256 (Release says Acquire-By-Hash): the current suite's, or the one answered before it",
+      params: aptByHashParams(channels), hot: true, status: 200, response: PACKAGES,
+      handle: ({ params }, ctx, customer) =>
+        answers.aptIndexByHash(ctx, customer, params.applicationId, params.channel, `${params.component}/${params.binary}`, params.hash),
     }),
     route({
       method: 'get', path: `${APT}/pool/:version/:fileName`, operationId: 'getAptPackage', guard: 'customer', noStore: true,

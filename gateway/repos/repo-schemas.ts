@@ -24,6 +24,14 @@ export const aptIndexParams = (channels: readonly string[]) => z.object({
   indexFile: pathPart,
 });
 
+export const aptByHashParams = (channels: readonly string[]) => z.object({
+  applicationId: applicationIdField,
+  channel: channelField(channels),
+  component: pathPart,
+  binary: pathPart,
+  hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA256 digest in lowercase hex'),
+});
+
 export const poolParams = z.object({ applicationId: applicationIdField, version: versionField, fileName });
 
 export const rpmChannelParams = (channels: readonly string[]) => z.object({ applicationId: applicationIdField, channel: channelField(channels) });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { channelOffers } from '../releases/channels';
 import { packageIdentity } from '../packages/package-identity';
+import { repositoryPaths } from '../packages/repository-setup';
 import type { RepositoryKey, RepositoryKeyRing, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, timestamp } from './common';
 
@@ -67,6 +68,6 @@ export function presentRepositories(
           };
         })),
     })),
-    paths: { apt: `/v1/repos/${applicationId}/apt`, rpm: `/v1/repos/${applicationId}/rpm` },
+    paths: repositoryPaths(applicationId),
   };
 }

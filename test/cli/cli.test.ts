@@ -1046,7 +1046,7 @@ describe('bds CLI', function () {
       expect(listed.channels[0].packages.map((pkg) => [pkg.format, pkg.packageName, pkg.packageArch])).to.deep.equal([['deb', 'cli-tool', 'amd64']]);
       const text = await admin.run(['repos', applicationId]);
       expect(text.code, text.stderr).to.equal(0);
-      expect(text.stdout).to.include(`gpg --dearmor -o /etc/apt/keyrings/${applicationId}.gpg`).and.to.include(`/v1/repos/${applicationId}/apt stable main`)
+      expect(text.stdout).to.include(`gpg --dearmor --yes -o /etc/apt/keyrings/${applicationId}.gpg`).and.to.include(`/v1/repos/${applicationId}/apt stable main`)
         .and.to.include(`/v1/repos/${applicationId}/rpm/stable/${applicationId}.repo`);
       const rotated = jsonOf<{ keys: { retiresAt: string | null }[] }>(await admin.run(['repos', 'rotate-key', applicationId, '--json']));
       expect(rotated.keys).to.have.length(1);

@@ -275,4 +275,42 @@ describe('apt repository with the real apt-get', function () {
     expect(result.output, result.output).to.match(/404|does not have a Release file/);
     expect(await apt.candidate(PACKAGE)).to.equal(null);
   });
+  it('fetches indexes by hash (Acquire-By-Hash), and still serves the previous suite\'s by hash after an index changed', async () => {
+    const apt = await aptRoot();
+    // apt's own account of its requests: every Packages index is asked for under by-hash/SHA256.
+    const updated = await apt.aptGet(['update', '-o', 'Debug::Acquire::http=true']);
+    expect(updated.code, updated.output).to.equal(0);
+    const requested = [...updated.output.matchAll(/^GET (\S+) HTTP/gm)].map((match) => match[1]);
+    const indexRequests = requested.filter((line) => line.includes('/dists/stable/main/binary-amd64/'));
+    expect(indexRequests, requested.join('\n')).to.have.length.above(0);
+    for (const line of indexRequests) expect(line).to.match(/\/by-hash\/SHA256\/[0-9a-f]{64}$/);
+    expect(await apt.candidate(PACKAGE)).not.to.equal(null);
+
+    // A client that read this InRelease asks for its hashes after a new release changed the index.
+    const release = await fetch(`${repositoryUrl()}/dists/stable/Release`).then((response) => response.text());
+    const listed = /^ ([0-9a-f]{64}) +\d+ main\/binary-amd64\/Packages$/m.exec(release);
+    expect(listed, release).not.to.equal(null);
+    expect(release).to.match(/^Acquire-By-Hash: yes$/m);
+    const olderHash = listed![1];
+    const byHash = (hash: string) => fetch(`${repositoryUrl()}/dists/stable/main/binary-amd64/by-hash/SHA256/${hash}`);
+    const older = await byHash(olderHash);
+    expect(older.status).to.equal(200);
+    const olderBytes = Buffer.from(await older.arrayBuffer());
+    const newer = await buildDeb(directory, { name: PACKAGE, version: '9.0.0', arch: 'amd64' });
+    await uploadSmallFile(app, { applicationId, version: '9.0.0', content: await fsp.readFile(newer), fileName: `${PACKAGE}_9.0.0_amd64.deb`, platform: 'linux', arch: 'x64' });
+    const changed = await fetch(`${repositoryUrl()}/dists/stable/Release`).then((response) => response.text());
+    expect(changed).not.to.include(olderHash);
+    const previous = await byHash(olderHash);
+    expect(previous.status).to.equal(200);
+    expect(Buffer.from(await previous.arrayBuffer()).equals(olderBytes)).to.equal(true);
+    // Neither suite's hash, a wrong directory, or a malformed hash: refused.
+    expect((await byHash('0'.repeat(64))).status).to.equal(404);
+    expect((await fetch(`${repositoryUrl()}/dists/stable/main/binary-arm64/by-hash/SHA256/${olderHash}`)).status).to.equal(404);
+    expect((await byHash('ABC')).status).to.equal(400);
+    // Another customer gets nothing by hash.
+    const stranger = await createCustomer(app);
+    expect((await fetch(`${repositoryUrl(await createToken(stranger.customerId))}/dists/stable/main/binary-amd64/by-hash/SHA256/${olderHash}`)).status).to.equal(404);
+    await update(apt);
+    expect(await apt.candidate(PACKAGE)).to.equal('9.0.0');
+  });
 });

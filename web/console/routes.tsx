@@ -13,6 +13,7 @@ import { WebhooksPage } from './pages/webhooks';
 import { ApplicationPage } from './pages/application';
 import { VersionPage } from './pages/version';
 import { PublishBuildPage } from './pages/publish-build';
+import { RepositoriesPage } from './pages/repositories';
 
 import { CONSOLE_BASE } from './paths';
 
@@ -28,6 +29,7 @@ export const PAGES: readonly ConsolePage[] = [
   { pattern: `${CONSOLE_BASE}/applications/:applicationId`, title: 'Application', component: ApplicationPage },
   { pattern: `${CONSOLE_BASE}/applications/:applicationId/versions/:version`, title: 'Version', component: VersionPage },
   { pattern: `${CONSOLE_BASE}/applications/:applicationId/publish`, title: 'Publish a build', component: PublishBuildPage },
+  { pattern: `${CONSOLE_BASE}/applications/:applicationId/repositories`, title: 'Package repositories', component: RepositoriesPage },
   { pattern: `${CONSOLE_BASE}/customers`, title: 'Customers', nav: 'Customers', component: CustomersPage },
   { pattern: `${CONSOLE_BASE}/customers/:customerId`, title: 'Customer', component: CustomerPage },
   { pattern: `${CONSOLE_BASE}/statistics`, title: 'Statistics', nav: 'Statistics', component: StatisticsPage },

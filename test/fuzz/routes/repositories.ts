@@ -10,6 +10,7 @@ const APT = '/v1/repos/:applicationId/apt';
 const KEY = `${APT}/key.asc`;
 const SUITE_FILES = ['InRelease', 'Release', 'Release.gpg'].map((name) => `${APT}/dists/:channel/${name}`);
 const INDEX = `${APT}/dists/:channel/:component/:binary/:indexFile`;
+const BY_HASH = `${APT}/dists/:channel/:component/:binary/by-hash/SHA256/:hash`;
 const POOL = `${APT}/pool/:version/:fileName`;
 const RPM = '/v1/repos/:applicationId/rpm';
 const RPM_KEY = `${RPM}/key.asc`;
@@ -54,6 +55,9 @@ export function repositoryFuzzers({ f, keys, customer, admin, applicationParam, 
     .map((binary): Mutation => ({ label: `directory ${binary}`, defect: false, apply: (d) => { d.params.binary = binary; } }));
   const metadata = fc.constantFrom('primary.xml.gz', 'filelists.xml.gz', 'other.xml.gz', 'comps.xml', 'primary.sqlite.bz2')
     .map((fileName): Mutation => ({ label: `metadata ${fileName}`, defect: false, apply: (d) => { d.params.fileName = fileName; } }));
+  const hashParam = pathParameterDefects('hash', fc.oneof(text.hostileSegment('hsh'), values('A'.repeat(64), 'a'.repeat(63), 'a'.repeat(65), 'g'.repeat(64), '').map(encoded)));
+  const hashes = fc.stringMatching(/^[0-9a-f]{64}$/)
+    .map((hash): Mutation => ({ label: 'another hash', defect: false, apply: (d) => { d.params.hash = hash; } }));
   const fileNameParam = pathParameterDefects('fileName', fc.oneof(text.badFileName.map(encoded), values('x'.repeat(256)).map(encoded)));
   const versionParam = pathParameterDefects('version', fc.oneof(values('', '1 0', 'v'.repeat(129)).map(encoded)));
   const noParameters = jsonBody({}, { emptyIsRefused: false });
@@ -90,6 +94,11 @@ export function repositoryFuzzers({ f, keys, customer, admin, applicationParam, 
       base: draft('GET', INDEX, { applicationId: main, channel: 'stable', component: 'main', binary: 'binary-amd64', indexFile: 'Packages' }, customer),
       ...plus(keyed('customer', keys), [application, channelParam, partParam('component'), partParam('binary'), partParam('indexFile')],
         [channels, indexes, binaries, unreadBodyOddities]),
+    }),
+    fuzzer({
+      method: 'GET', path: BY_HASH, changesData: false,
+      base: draft('GET', BY_HASH, { applicationId: main, channel: 'stable', component: 'main', binary: 'binary-amd64', hash: 'a'.repeat(64) }, customer),
+      ...plus(keyed('customer', keys), [application, channelParam, partParam('component'), partParam('binary'), hashParam], [channels, binaries, hashes, unreadBodyOddities]),
     }),
     fuzzer({
       method: 'GET', path: POOL, changesData: false,

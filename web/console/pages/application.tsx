@@ -11,6 +11,7 @@ import { ApplicationFields, applicationFieldsBody, applicationFieldValues, type 
 import { ApplicationLogoPanel } from '../application-logo';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
+import { repositoriesPath } from './repositories';
 
 type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type Application = Wire<typeof applicationResponse>;
@@ -69,7 +70,7 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
             <GuardedButton allowed={canManage.allowed} reason={canManage.reason} class="button danger" onClick={remove} disabled={action.busy}>Delete application</GuardedButton>
           </>}
       </PageHeader>
-      <p><a href="/console/applications">All applications</a></p>
+      <p><a href="/console/applications">All applications</a> · <a href={repositoriesPath(app.applicationId)}>Package repositories (apt, dnf)</a></p>
       <ErrorNotice error={action.error} />
       {app.deletedAt && <Notice kind="warning">Deleted {formatDateTime(app.deletedAt)}: customers cannot download it and its update feeds are gone until it is restored. Its releases are kept until they are purged, which the service allows once its retention period has passed.</Notice>}
       {purgeStarted && <Notice kind="info">Purge started {formatDateTime(purgeStarted)}: the releases' files are being deleted.</Notice>}

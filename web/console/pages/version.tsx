@@ -11,6 +11,7 @@ import { UploadPanel } from '../uploads/upload-panel';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
 import { statusBadge, type VersionSummary } from './application';
+import { FileAttestations } from '../file-attestations';
 
 type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type FileSummary = VersionSummary['files'][number];
@@ -71,6 +72,7 @@ export function VersionPage({ params }: { params: Record<string, string> }) {
       <ReleaseNotes applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
       <FileMatrix applicationId={applicationId} version={current} signingKey={app.updateSigningKey !== null || app.sparklePublicKey !== null}
         permission={canPublish} onChanged={loaded.reload} />
+      <FileAttestations applicationId={applicationId} version={current.version} files={current.files} permission={canPublish} />
       {canPublish.allowed
         ? <UploadPanel applicationId={applicationId} version={version} onFinished={loaded.reload} />
         : <section class="card"><h2>Upload files</h2><p class="hint">{canPublish.reason}</p></section>}

@@ -8,13 +8,14 @@ import { AuthorizedImage } from '../../common/authorized-image';
 import { bearerOf, customerApi, type Credential } from '../credential';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
+import { RepositorySetupPanel } from '../repository-setup';
 import { detectVisitor } from '../visitor';
 import type { ApplicationList, PortalApplication } from '../portal-application';
 
 type ReleaseList = Wire<typeof releaseListResponse>;
 
 /** Every application the customer may download, each with the newest release of each channel it sees. */
-export function ApplicationsPage({ credential }: { credential: Credential }) {
+export function ApplicationsPage({ credential, customerId }: { credential: Credential; customerId: string }) {
   const [visitor, setVisitor] = useState<VisitorPlatform | null>(null);
   useEffect(() => { void detectVisitor().then(setVisitor); }, []);
   const applications = useLoad((signal) => customerApi<ApplicationList>(credential, '/v1/downloads/applications', { query: { pageSize: 100 }, signal }), [credential]);
@@ -26,13 +27,13 @@ export function ApplicationsPage({ credential }: { credential: Credential }) {
       {applications.loading && !applications.data && <Loading />}
       {applications.data && applications.data.applications.length === 0 && <p>No application is available to you yet. Your vendor can grant you access.</p>}
       {visitor && applications.data?.applications.map((application) => (
-        <ApplicationCard key={application.applicationId} application={application} credential={credential} visitor={visitor} />
+        <ApplicationCard key={application.applicationId} application={application} credential={credential} customerId={customerId} visitor={visitor} />
       ))}
     </>
   );
 }
 
-function ApplicationCard({ application, credential, visitor }: { application: PortalApplication; credential: Credential; visitor: VisitorPlatform }) {
+function ApplicationCard({ application, credential, customerId, visitor }: { application: PortalApplication; credential: Credential; customerId: string; visitor: VisitorPlatform }) {
   // The licence is shown before any download when this customer has not accepted its revision yet.
   const [gate, setGate] = useState<{ retry: () => void } | null>(
     application.licence.required && !application.licence.accepted ? { retry: () => undefined } : null);
@@ -72,6 +73,8 @@ function ApplicationCard({ application, credential, visitor }: { application: Po
       {newestByChannel.map((release) => (
         <ReleaseView key={release.version} release={release} application={application} credential={credential} visitor={visitor} primary onRefused={onRefused} />
       ))}
+      {releases.data && <RepositorySetupPanel applicationId={application.applicationId} applicationName={name} credential={credential}
+        customerId={customerId} releases={releases.data.releases} />}
       {older.length > 0 && (
         <details>
           <summary>Older releases ({older.length})</summary>
