@@ -13,7 +13,8 @@ const SHARED = path.join(ROOT, 'shared');
  * schemas of the service's answers, whose types the CLI reads them by), and pure vocabularies it
  * checks options against: the release rules (platforms, archs, statuses, the MAIN-file rule), the
  * records' file types, and the webhook event types; and the build-output recogniser of `bds publish`
- * with the signature checks it runs before sending a byte.
+ * with the signature checks it runs before sending a byte; and the TUF keys and roots `bds tuf` makes
+ * and signs on the vendor's machine.
  */
 const CLI_MAY_IMPORT = [
   path.join(SHARED, 'policy'),
@@ -24,6 +25,8 @@ const CLI_MAY_IMPORT = [
   path.join(SHARED, 'signing'),
   path.join(SHARED, 'store', 'models'),
   path.join(SHARED, 'webhooks', 'event-types'),
+  path.join(SHARED, 'tuf', 'keys'),
+  path.join(SHARED, 'tuf', 'root'),
 ];
 
 /** Every .ts file under `directory` in the source tree. */
