@@ -122,7 +122,7 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const tufRepositories = openTufRepositories(deps.store, config, () => new Date(deps.clock.now()));
   // The feeds' answers, over the feeds and the check recorder above: what the update routes call.
   return {
-    tufAnswers: new TufAnswers(deps.store, tufRepositories, deps.releaseCatalog, downloads),
+    tufAnswers: new TufAnswers(deps.store, tufRepositories, deps.releaseCatalog, downloads, deps.clock),
     repositoryKeys,
     repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
       new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),

@@ -1,7 +1,11 @@
 import { presentRedirect } from '../../shared/contract/downloads';
 import { presentTufRepository, type tufRepositoryResponse } from '../../shared/contract/tuf';
 import { conflict, notFound, unprocessable } from '../../shared/errors';
-import { DOWNLOAD_URL_LIFETIME_SECONDS, TUF_VERSIONED_ROOT_MAX_AGE_SECONDS } from '../../shared/policy';
+import { BoundedMap } from '../../shared/cache/bounded-map';
+import type { Clock } from '../../shared/clock';
+import {
+  DOWNLOAD_URL_LIFETIME_SECONDS, TUF_SIGN_ON_READ_ENTRIES, TUF_SIGN_ON_READ_INTERVAL_MS, TUF_VERSIONED_ROOT_MAX_AGE_SECONDS,
+} from '../../shared/policy';
 import type { Store } from '../../shared/store/store';
 import { TufRootRefused, type TufRepositories } from '../../shared/tuf/tuf-repositories';
 import type { z } from 'zod';
@@ -33,16 +37,21 @@ type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
  * one event, a 302 to a pre-signed URL.
  */
 export class TufAnswers {
+  /** Per application, when this process last signed on reading its timestamp (the signing itself when one is under way). */
+  private readonly signedOnRead = new BoundedMap<string, { at: number; signing?: Promise<unknown> }>(TUF_SIGN_ON_READ_ENTRIES);
+
   constructor(
     private readonly store: Store,
     private readonly repositories: TufRepositories,
     private readonly releases: ReleaseCatalog,
     private readonly downloads: DownloadService,
+    private readonly clock: Clock,
   ) {}
 
   async metadata(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, name: TufDocumentName): Promise<void> {
     const listed = this.releases.application(customer, applicationId);
     if (isPending(listed)) await listed;
+    if (name.kind === 'timestamp') await this.signDue(applicationId);
     const document = await this.document(applicationId, name);
     ctx.status = 200;
     ctx.set('Content-Type', JSON_TYPE);
@@ -78,6 +87,28 @@ export class TufAnswers {
       throw error;
     }
     return this.describe(applicationId);
+  }
+
+  /**
+   * Signs what is due (a release published since, a role near its expiry) before a timestamp is
+   * read, at most every TUF_SIGN_ON_READ_INTERVAL_MS per application; readers meanwhile wait for the
+   * signing under way. Nothing is signed before the vendor's first root.
+   */
+  private async signDue(applicationId: string): Promise<void> {
+    const now = this.clock.now();
+    const last = this.signedOnRead.get(applicationId);
+    if (last?.signing) {
+      await last.signing;
+      return;
+    }
+    if (last && now - last.at < TUF_SIGN_ON_READ_INTERVAL_MS) return;
+    const signing = this.repositories.resign(applicationId);
+    this.signedOnRead.set(applicationId, { at: now, signing });
+    try {
+      await signing;
+    } finally {
+      this.signedOnRead.set(applicationId, { at: now });
+    }
   }
 
   private async requireApplication(applicationId: string): Promise<void> {
