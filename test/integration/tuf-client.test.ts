@@ -10,6 +10,7 @@ import { openTufRepositories } from '../../shared/tuf/tuf-repositories';
 import { versionOf } from '../../shared/tuf/repository';
 import { CliUser, jsonOf } from '../support/cli-process';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
 import { rejectionOf } from '../support/rejection';
 import { createBucket } from '../support/s3-bucket';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
@@ -30,6 +31,7 @@ for (const storage of ['local storage', 'S3'] as const) describe(`TUF repository
   let vendor: CliUser;
   let token: string;
   let applicationId: string;
+  let customerId: string;
   let keysDir: string;
   const clientDirs: string[] = [];
   /** The gateway's clock, moved by the tests only: its signing on read happens when a test moves it past the interval. */
@@ -78,7 +80,8 @@ for (const storage of ['local storage', 'S3'] as const) describe(`TUF repository
     vendor = new CliUser({ BDS_URL: app.baseUrl, BDS_API_KEY: app.adminKey });
     keysDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tuf-root-keys-'));
     const buyer = await createCustomer(app);
-    ({ applicationId } = await createApplication(app, { customerIds: [buyer.customerId] }));
+    customerId = buyer.customerId;
+    ({ applicationId } = await createApplication(app, { customerIds: [customerId] }));
     token = (await app.http.post(`/v1/management/customers/${buyer.customerId}/tokens`, {})).body.data.token as string;
   });
   after(async () => {
@@ -113,13 +116,20 @@ for (const storage of ['local storage', 'S3'] as const) describe(`TUF repository
     expect(info!.custom).to.deep.equal({ platform: 'linux', arch: 'x64', channel: 'stable', fileType: 'MAIN' });
   });
 
-  it('refuses metadata without a token of a customer of the application, and answers a target with a 302 to its pre-signed URL', async () => {
+  it('refuses metadata without a token of a customer of the application, and answers a target with a 302 to its pre-signed URL, counted as a download', async () => {
     expect((await fetch(`${app.baseUrl}/v1/tuf/${applicationId}/root.json`)).status).to.equal(401);
     const stranger = await createCustomer(app);
     expect((await fetch(`${app.baseUrl}/v1/tuf/${applicationId}/root.json`, { headers: { Authorization: `Bearer ${stranger.apiKey}` } })).status).to.equal(404);
     const target = await fetch(`${repositoryUrl()}/targets/1.0.0/tool-linux-x64.tar.gz`, { redirect: 'manual' });
     expect(target.status).to.equal(302);
     expect(target.headers.get('location')).to.be.a('string');
+    // tuf-js's download before and this one are the customer's downloads of one file, counted as any
+    // other: once, as a repeat by the same customer soon after is not counted again.
+    const counted = await pollUntil(async () => {
+      const events = await app.core.store.activity.listEvents({ type: 'download', applicationId, limit: 10 });
+      return events.length > 0 ? events : undefined;
+    }, 10_000, 'the download recorded');
+    expect(counted.map((event) => [event.version, event.customerId])).to.deep.equal([['1.0.0', customerId]]);
   });
 
   it(`lists a release published since at the next read of the timestamp, and refuses a target whose bytes were changed in ${storage}`, async () => {
