@@ -35,6 +35,8 @@ const days = (value: string): number => {
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 interface KeyOptions {
+  /** An environment variable holding the passphrase that encrypts (and opens) the private key files. */
+  passphraseEnv?: string;
   keysDir?: string;
   keys?: number;
   importKey?: string[];
@@ -44,9 +46,10 @@ interface KeyOptions {
 
 /** Root keys: those imported from PKCS#8 PEM files, else `keys` fresh ones written (0600, never overwriting) under `keysDir`. */
 async function rootKeys(options: KeyOptions): Promise<{ keys: TufKeyPair[]; written: string[] }> {
+  const passphrase = passphraseOf(options);
   if (options.importKey?.length) {
     if (options.keys !== undefined) throw new UsageError('--keys makes new keys: leave it out with --import-key');
-    return { keys: await Promise.all(options.importKey.map(readKey)), written: [] };
+    return { keys: await Promise.all(options.importKey.map((file) => readKey(file, passphrase))), written: [] };
   }
   if (!options.keysDir) throw new UsageError('--keys-dir <dir> is required: the new root keys are written there (keep it offline)');
   await fs.mkdir(options.keysDir, { recursive: true, mode: 0o700 });
@@ -54,14 +57,24 @@ async function rootKeys(options: KeyOptions): Promise<{ keys: TufKeyPair[]; writ
   const written: string[] = [];
   for (const key of keys) {
     const file = path.join(options.keysDir, `root-${key.keyId.slice(0, 16)}.pem`);
-    const pem = createPrivateKey({ key: Buffer.from(key.privateKey, 'base64'), format: 'der', type: 'pkcs8' }).export({ format: 'pem', type: 'pkcs8' });
+    const pem = createPrivateKey({ key: Buffer.from(key.privateKey, 'base64'), format: 'der', type: 'pkcs8' })
+      .export(passphrase ? { format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase } : { format: 'pem', type: 'pkcs8' });
     await fs.writeFile(file, pem, { mode: 0o600, flag: 'wx' });
     written.push(file);
   }
   return { keys, written };
 }
 
-async function readKey(file: string): Promise<TufKeyPair> {
+/** The passphrase of --passphrase-env: the variable must be set and not empty. */
+function passphraseOf(options: KeyOptions): string | undefined {
+  if (options.passphraseEnv === undefined) return undefined;
+  const passphrase = process.env[options.passphraseEnv];
+  if (!passphrase) throw new UsageError(`the environment variable ${options.passphraseEnv} (--passphrase-env) is not set`);
+  return passphrase;
+}
+
+/** An ed25519 private key from a PKCS#8 PEM file, opened with `passphrase` when it is encrypted. */
+async function readKey(file: string, passphrase: string | undefined): Promise<TufKeyPair> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -69,9 +82,10 @@ async function readKey(file: string): Promise<TufKeyPair> {
     throw new UsageError(`cannot read the key file ${file}: ${(error as Error).message}`);
   }
   try {
-    return importTufKey(text);
+    const opened = createPrivateKey(passphrase ? { key: text, passphrase } : text);
+    return importTufKey(opened.export({ format: 'der', type: 'pkcs8' }).toString('base64'));
   } catch (error) {
-    throw new UsageError(`${file} is no ed25519 private key in PKCS#8 PEM: ${(error as Error).message}`);
+    throw new UsageError(`${file} is no ed25519 private key in PKCS#8 PEM${passphrase ? '' : ' (an encrypted one needs --passphrase-env)'}: ${(error as Error).message}`);
   }
 }
 
@@ -118,6 +132,7 @@ export function tufCommand(): Command {
     .option('--keys <n>', 'how many root keys to generate (default 1)', count('--keys'))
     .option('--import-key <file>', 'use this ed25519 private key (PKCS#8 PEM) as a root key instead; repeatable', collect)
     .option('--threshold <n>', 'how many root keys must sign a root (default 1)', count('--threshold'))
+    .option('--passphrase-env <name>', 'an environment variable holding a passphrase: new key files are encrypted with it (AES-256), imported ones opened')
     .option('--expires-days <days>', `the root's lifetime (default ${TUF_ROOT_EXPIRY_DEFAULT_SECONDS / 86_400})`, days)
     .action(action(async (context, applicationId: string, options: KeyOptions) => {
       const { data } = await context.client().get<TufRepository>(repositoryPath(applicationId));
@@ -136,12 +151,13 @@ export function tufCommand(): Command {
     .option('--keys <n>', 'how many new root keys to generate (default 1)', count('--keys'))
     .option('--import-key <file>', 'use this ed25519 private key (PKCS#8 PEM) as a new root key instead; repeatable', collect)
     .option('--threshold <n>', 'how many of the new root keys must sign a root (default 1)', count('--threshold'))
+    .option('--passphrase-env <name>', 'an environment variable holding the passphrase of the key files: old and imported ones opened, new ones encrypted')
     .option('--expires-days <days>', `the new root's lifetime (default ${TUF_ROOT_EXPIRY_DEFAULT_SECONDS / 86_400})`, days)
     .action(action(async (context, applicationId: string, options: KeyOptions & { oldKey: string[] }) => {
       const { data } = await context.client().get<TufRepository>(repositoryPath(applicationId));
       if (!data.root) throw new UsageError(`${applicationId} has no root yet: use bds tuf init`);
       const previous = Metadata.fromJSON(MetadataKind.Root, data.root.document as never);
-      const previousKeys = await Promise.all(options.oldKey.map(readKey));
+      const previousKeys = await Promise.all(options.oldKey.map((file) => readKey(file, passphraseOf(options))));
       const unknown = previousKeys.filter((key) => !previous.signed.roles.root.keyIDs.includes(key.keyId));
       if (unknown.length > 0) throw new UsageError(`not a key of root version ${previous.signed.version}: ${unknown.map((key) => key.keyId).join(', ')}`);
       const { keys, written } = await rootKeys(options);

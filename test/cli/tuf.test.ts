@@ -93,4 +93,24 @@ describe('bds tuf', function () {
     const shown = await admin.run(['tuf', 'show', applicationId, '--json']);
     expect(jsonOf<{ root: { version: number } }>(shown).root.version).to.equal(2);
   });
+
+  it('encrypts new key files with the passphrase of --passphrase-env, and needs it to use them', async () => {
+    const { applicationId } = await createApplication(app);
+    const keysDir = path.join(dir, `${applicationId}-sealed`);
+    const env = { TUF_ROOT_PASSPHRASE: 'correct horse battery staple' };
+    const unset = await admin.run(['tuf', 'init', applicationId, '--keys-dir', keysDir, '--passphrase-env', 'TUF_ROOT_PASSPHRASE']);
+    expect(unset.code, 'the variable is not set').to.equal(2);
+    const init = await admin.run(['tuf', 'init', applicationId, '--keys-dir', keysDir, '--passphrase-env', 'TUF_ROOT_PASSPHRASE', '--json'], { env });
+    expect(init.code, init.stderr).to.equal(0);
+    const [keyFile] = jsonOf<Made>(init).keyFiles;
+    expect(fs.readFileSync(keyFile, 'utf8')).to.match(/^-----BEGIN ENCRYPTED PRIVATE KEY-----/);
+
+    const newDir = path.join(dir, `${applicationId}-sealed-2`);
+    const withoutPassphrase = await admin.run(['tuf', 'rotate', applicationId, '--old-key', keyFile, '--keys-dir', newDir]);
+    expect(withoutPassphrase.code).to.equal(2);
+    expect(withoutPassphrase.stderr).to.include('--passphrase-env');
+    const rotated = await admin.run(['tuf', 'rotate', applicationId, '--old-key', keyFile, '--keys-dir', newDir, '--passphrase-env', 'TUF_ROOT_PASSPHRASE', '--json'], { env });
+    expect(rotated.code, rotated.stderr).to.equal(0);
+    expect(jsonOf<Made>(rotated).root.version).to.equal(2);
+  });
 });
