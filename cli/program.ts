@@ -12,6 +12,7 @@ import { loginCommand, logoutCommand } from './commands/login';
 import { publishCommand } from './commands/publish';
 import { releasesCommand } from './commands/releases';
 import { reposCommand } from './commands/repos';
+import { tufCommand } from './commands/tuf';
 import { shareLinksCommand } from './commands/share-links';
 import { statsCommand } from './commands/stats';
 import { uploadCommand } from './commands/upload';
@@ -40,7 +41,7 @@ Exit codes: 0 done, 1 the service refused (API error), 2 usage or configuration 
   for (const command of [
     loginCommand(), logoutCommand(), applicationsCommand(), versionsCommand(), filesCommand(), uploadCommand(), publishCommand(), uploadsCommand(),
     customersCommand(), tokensCommand(), adminKeysCommand(), webhooksCommand(), statsCommand(), activityCommand(), auditCommand(),
-    releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(), attestationsCommand(),
+    releasesCommand(), downloadCommand(), shareLinksCommand(), reposCommand(), attestationsCommand(), tufCommand(),
   ]) program.addCommand(command);
 
   configureTree(program, json);

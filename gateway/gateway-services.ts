@@ -30,6 +30,8 @@ import { RepositoryKeys } from './repos/repository-keys';
 import { AptRepository } from './repos/apt-repository';
 import { RpmRepository } from './repos/rpm-repository';
 import { RepositoryAnswers } from './repos/repo-answers';
+import { TufAnswers } from './tuf/tuf-answers';
+import { openTufRepositories } from '../shared/runtime/tuf-repositories';
 
 /**
  * Every service the gateway's routes call, each built once per process: route modules declare
@@ -74,6 +76,8 @@ export interface GatewayServices {
   repositoryAnswers: RepositoryAnswers;
   /** Provenance attestations of files and the keys that verify them. */
   attestations: AttestationService;
+  /** What the TUF repositories' routes answer, and the vendor's roots. */
+  tufAnswers: TufAnswers;
 }
 
 /** The one place the gateway's services are built. */
@@ -115,8 +119,10 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   };
   // Sealed under REPOSITORY_KEY_SECRET, else DATA_DIR's generated key, read when a key is first needed.
   const repositoryKeys = new RepositoryKeys(deps.store, deps.catalogCache, () => repositoryKeySecret(config.repositoryKeySecretHex, config.dataDir));
+  const tufRepositories = openTufRepositories(deps.store, config, () => new Date(deps.clock.now()));
   // The feeds' answers, over the feeds and the check recorder above: what the update routes call.
   return {
+    tufAnswers: new TufAnswers(deps.store, tufRepositories, deps.releaseCatalog, downloads, deps.clock),
     repositoryKeys,
     repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
       new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),

@@ -24,6 +24,7 @@ import { sparkleRoutes } from './updates/native/sparkle-routes';
 import { updateRoutes } from './updates/update-routes';
 import { packageFeedRoutes } from './updates/native/package-feed-routes';
 import { repoRoutes } from './repos/repo-routes';
+import { tufRoutes } from './tuf/tuf-routes';
 
 const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
@@ -31,6 +32,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   sparkleRoutes,
   packageFeedRoutes,
   repoRoutes,
+  tufRoutes,
   healthRoutes,
   callerRoutes,
   landingRoutes,

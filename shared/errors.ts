@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   ATTESTATION_SUBJECT_MISMATCH: 422,
   /** A public key the service cannot check signatures with (not an Ed25519 or ECDSA P-256 key in PEM). */
   UNSUPPORTED_KEY: 422,
+  /** A TUF root the service does not keep: not the next version, not signed by a threshold of its own and the previous root's keys, or not naming the service's online keys. */
+  INVALID_TUF_ROOT: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
@@ -79,7 +81,7 @@ export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_T
 export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', message);
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
 /** An Idempotency-Key sent again with another request than the one it was first sent with. */
-export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'ATTESTATION_SUBJECT_MISMATCH' | 'UNSUPPORTED_KEY') => new AppError(422, code, message);
+export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'ATTESTATION_SUBJECT_MISMATCH' | 'UNSUPPORTED_KEY' | 'INVALID_TUF_ROOT') => new AppError(422, code, message);
 export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 

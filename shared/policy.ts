@@ -351,6 +351,18 @@ export const TUF_RESIGN_WHEN_LEFT = 1 / 3;
 export const TUF_RESIGN_INTERVAL_MS = 10 * MINUTE_SECONDS * 1000;
 /** Repositories the re-signing job reads per page. */
 export const TUF_RESIGN_PAGE = 100;
+/**
+ * A gateway asked for `timestamp.json` signs what the published files changed first, at most this
+ * often per application (the re-signing job does it too, every TUF_RESIGN_INTERVAL_MS): a release
+ * reaches TUF clients within these 30 seconds of its publication.
+ */
+export const TUF_SIGN_ON_READ_INTERVAL_MS = 30 * 1000;
+/** Applications whose last signing on read a gateway remembers. */
+export const TUF_SIGN_ON_READ_ENTRIES = 10_000;
+/** Most root keys (and so signatures) a root the vendor uploads may carry. */
+export const TUF_ROOT_MAX_KEYS = 16;
+/** How long a client or cache may keep a versioned root (`{N}.root.json`), which never changes: one day. */
+export const TUF_VERSIONED_ROOT_MAX_AGE_SECONDS = DAY_SECONDS;
 
 // Package repositories (apt and dnf)
 

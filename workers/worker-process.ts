@@ -8,8 +8,7 @@ import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers }
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
-import { TufRepositories } from '../shared/tuf/tuf-repositories';
-import { TUF_SNAPSHOT_EXPIRY_SECONDS, TUF_TARGETS_EXPIRY_SECONDS } from '../shared/policy';
+import { openTufRepositories } from '../shared/runtime/tuf-repositories';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
 import { SubscribedEventTypes } from '../shared/webhooks/subscribed-event-types';
@@ -168,9 +167,7 @@ export async function launchWorkers(
   const webhooks = new WebhookEvents(jobs, core.store, new SubscribedEventTypes(core.store, bus, logger), logger);
   const secretKey = webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir);
   const signingSecrets = new SigningSecrets(secretKey);
-  const tufRepositories = new TufRepositories(core.store, secretKey, config.channels, {
-    targets: TUF_TARGETS_EXPIRY_SECONDS, snapshot: TUF_SNAPSHOT_EXPIRY_SECONDS, timestamp: config.tufTimestampExpirySeconds,
-  });
+  const tufRepositories = openTufRepositories(core.store, config);
   const deps: WorkerDeps = {
     config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
   };

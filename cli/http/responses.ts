@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { repositoriesResponse } from '../../shared/contract/repositories';
+import type { tufRepositoryResponse } from '../../shared/contract/tuf';
 import type {
   accessTokenListResponse,
   accessTokenResponse,
@@ -119,6 +120,7 @@ export type RevokedShareLink = z.infer<typeof revokedShareLinkResponse>;
 
 export type ApplicationRepositories = z.infer<typeof repositoriesResponse>;
 export type AttestationRecord = z.infer<typeof attestationResponse>;
+export type TufRepository = z.infer<typeof tufRepositoryResponse>;
 export type AttestationList = z.infer<typeof attestationListResponse>;
 export type AttestationKeyRecord = z.infer<typeof attestationKeyResponse>;
 export type AttestationKeyList = z.infer<typeof attestationKeyListResponse>;

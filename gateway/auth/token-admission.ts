@@ -9,11 +9,11 @@ import type { AccessTokenCache } from './access-token-cache';
 import type { ApiKeyCache, CustomerStanding } from './api-key-cache';
 
 /**
- * The paths a token opens: downloads, update feeds and package repositories, read only (a token never creates a share link
+ * The paths a token opens: downloads, update feeds, package repositories and TUF repositories, read only (a token never creates a share link
  * or changes anything), and whose it is (`GET /v1/me`, for the portal); its one write is accepting a
  * licence, which its downloads wait for.
  */
-const TOKEN_READS = /^\/v1\/((downloads|updates|repos)\/|me$)/;
+const TOKEN_READS = /^\/v1\/((downloads|updates|repos|tuf)\/|me$)/;
 const TOKEN_WRITES = /^\/v1\/downloads\/licence\/[^/]+\/accept$/;
 
 const tokenOpens = (method: string, path: string): boolean =>

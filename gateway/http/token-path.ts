@@ -2,8 +2,8 @@ import type { Next } from 'koa';
 import { TOKEN_PATH_PREFIX } from './caller-base-url';
 import type { AppContext } from './context';
 
-/** `/t/{token}` in front of a download, update or package-repository route (those a later feed adds under the same prefixes included). */
-const TOKEN_PATH = /^\/t\/([A-Za-z0-9_-]+)(\/v1\/(?:downloads|updates|repos)\/.*)$/;
+/** `/t/{token}` in front of a download, update, package-repository or TUF repository route (those a later feed adds under the same prefixes included). */
+const TOKEN_PATH = /^\/t\/([A-Za-z0-9_-]+)(\/v1\/(?:downloads|updates|repos|tuf)\/.*)$/;
 
 /**
  * The path form of an access token, for clients that send no header: the token is taken out of the

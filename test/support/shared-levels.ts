@@ -25,6 +25,8 @@ export const SHARED_LEVELS = new PathLevels([
     name: 'records, ports and rules',
     members: ['store/', 'token-periods.ts', 'contract/', 'releases/', 'storage/object-storage.ts', 'storage/stored-part.ts', 'uploads/multipart-layout.ts', 'uploads/storage-keys.ts',
       'packages/package-identity.ts', 'packages/repository-setup.ts',
+      // The TUF keys and roots: signed offline by `bds tuf` as by the service.
+      'tuf/keys.ts', 'tuf/root.ts', 'tuf/repository.ts',
       // The build-output recogniser: pure rules over what build tools write, run by the CLI and the console.
       'publishing/',
     ],

@@ -20,7 +20,7 @@ const LEVELS: readonly (readonly string[])[] = [
   ['pipeline'],
   ['releases'],
   ['gateway-deps.ts'],
-  ['applications', 'customers', 'admin-keys', 'uploads', 'webhooks', 'statistics', 'downloads', 'updates', 'repos', 'operations', 'web', 'attestations'],
+  ['applications', 'customers', 'admin-keys', 'uploads', 'webhooks', 'statistics', 'downloads', 'updates', 'repos', 'operations', 'web', 'attestations', 'tuf'],
   ['app.ts', 'gateway-services.ts', 'route-table.ts', 'gateway-process.ts'],
 ];
 const FEATURES = new Set(LEVELS[6]);

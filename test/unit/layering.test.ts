@@ -12,7 +12,7 @@ const SHARED = path.join(ROOT, 'shared');
 /**
  * What the CLI may load of shared/: what a browser page may (the levels below the adapters: limits,
  * vocabularies, the contract, the release rules, the build-output recogniser and the repository setup
- * texts), never a store, storage, Redis or a process's assembly.
+ * texts, and the TUF keys and roots `bds tuf` makes and signs on the vendor's machine), never a store, storage, Redis or a process's assembly.
  */
 const cliMayImport = (target: string): boolean => {
   const inShared = path.relative(SHARED, target).split(path.sep).join('/');

@@ -15,6 +15,7 @@ import { packageFeedFuzzers } from './package-feeds';
 import { repositoryFuzzers } from './repositories';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
+import { tufFuzzers } from './tuf';
 import { statisticsFuzzers } from './statistics';
 import { unkeyedFuzzers } from './unkeyed';
 import { updateFeedFuzzers } from './updates';
@@ -33,6 +34,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...sparkleFuzzers(context),
     ...packageFeedFuzzers(context),
     ...repositoryFuzzers(context),
+    ...tufFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...attestationFuzzers(context),
