@@ -38,6 +38,8 @@ export const ERROR_CODES = {
   ATTESTATION_SUBJECT_MISMATCH: 422,
   /** A public key the service cannot check signatures with (not an Ed25519 or ECDSA P-256 key in PEM). */
   UNSUPPORTED_KEY: 422,
+  /** A maintenance window's `versionRange` that semver does not read as a range. */
+  INVALID_VERSION_RANGE: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
@@ -80,6 +82,10 @@ export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSU
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
 /** An Idempotency-Key sent again with another request than the one it was first sent with. */
 export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'ATTESTATION_SUBJECT_MISMATCH' | 'UNSUPPORTED_KEY') => new AppError(422, code, message);
+/** A maintenance window's range semver cannot match versions against. */
+export const invalidVersionRange = (range: string) => new AppError(422, 'INVALID_VERSION_RANGE',
+  `versionRange: ${JSON.stringify(range)} is not a semver range (such as <3, 2.x or >=1.2.0 <2.0.0)`,
+  [{ field: 'versionRange', message: 'must be a semver range such as <3, 2.x or >=1.2.0 <2.0.0' }]);
 export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 

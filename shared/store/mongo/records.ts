@@ -95,6 +95,8 @@ export function toCustomer(doc: CustomerDoc): Customer {
     tier: doc.tier,
     isActive: doc.isActive,
     notes: orNull(doc.notes),
+    updatesUntil: orNull(doc.updatesUntil),
+    versionRange: orNull(doc.versionRange),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

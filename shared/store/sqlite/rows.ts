@@ -142,6 +142,8 @@ export function customerFromRow(row: Row): Customer {
     tier: text(row.tier),
     isActive: row.is_active === 1,
     notes: optionalText(row.notes),
+    updatesUntil: optionalDate(row.updates_until),
+    versionRange: optionalText(row.version_range),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

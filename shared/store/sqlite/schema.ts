@@ -687,6 +687,14 @@ CREATE INDEX attestations_file ON attestations(file_id, created_at, attestation_
 CREATE INDEX attestations_application ON attestations(application_id);
 `;
 
+/** Maintenance windows of customers and access tokens: the last release date and the version range offered. */
+const MAINTENANCE_WINDOWS = `
+ALTER TABLE customers ADD COLUMN updates_until INTEGER;
+ALTER TABLE customers ADD COLUMN version_range TEXT;
+ALTER TABLE access_tokens ADD COLUMN updates_until INTEGER;
+ALTER TABLE access_tokens ADD COLUMN version_range TEXT;
+`;
+
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
@@ -718,6 +726,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(TUF_REPOSITORIES),
   (db) => db.exec(PACKAGE_REPOSITORIES),
   (db) => db.exec(ATTESTATIONS),
+  (db) => db.exec(MAINTENANCE_WINDOWS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
