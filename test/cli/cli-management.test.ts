@@ -47,6 +47,25 @@ describe('bds CLI: managing applications, versions, files and customers', functi
     return applicationId;
   };
 
+  it('customers and tokens take a maintenance window (--updates-until, --version-range; none clears), a range semver cannot read exits with the 422', async () => {
+    const customerId = uniqueId('cli-window');
+    const created = jsonOf<Record<string, unknown>>(await run(['customers', 'create', '--id', customerId, '--name', 'Windowed', '--tier', 'standard', '--version-range', '<3', '--json']));
+    expect(created).to.include({ versionRange: '<3', updatesUntil: null });
+    const updated = jsonOf<Record<string, unknown>>(await run(['customers', 'update', customerId, '--updates-until', '2027-01-01T00:00:00Z', '--version-range', '2.x', '--json']));
+    expect(updated).to.include({ versionRange: '2.x', updatesUntil: '2027-01-01T00:00:00.000Z' });
+    const refused = await admin.run(['customers', 'update', customerId, '--version-range', 'not-a-range', '--json']);
+    expect(refused.code).to.not.equal(0);
+    expect(errorOf(refused)).to.include({ code: 'INVALID_VERSION_RANGE', status: 422 });
+    expect((await app.core.store.accounts.getCustomer(customerId))?.versionRange).to.equal('2.x');
+    const cleared = jsonOf<Record<string, unknown>>(await run(['customers', 'update', customerId, '--updates-until', 'none', '--version-range', 'none', '--json']));
+    expect(cleared).to.include({ versionRange: null, updatesUntil: null });
+
+    const token = jsonOf<Record<string, unknown>>(await run(['tokens', 'create', customerId, '--version-range', '1.x', '--updates-until', '2026-06-01T00:00:00Z', '--json']));
+    expect(token).to.include({ versionRange: '1.x', updatesUntil: '2026-06-01T00:00:00.000Z' });
+    const changed = jsonOf<Record<string, unknown>>(await run(['tokens', 'update', customerId, token.tokenId as string, '--version-range', 'none', '--json']));
+    expect(changed).to.include({ versionRange: null, updatesUntil: '2026-06-01T00:00:00.000Z' });
+  });
+
   it('apps update: licence text from @file with its revision, branding, default version status, keys from @file; --no-… clears each', async () => {
     const applicationId = await newApp();
     const licence = write('licence.md', '# Terms\n\nUse it kindly.\n');
