@@ -8,18 +8,20 @@ import { ApplicationsPage } from './pages/applications';
 import { SignInPage } from './pages/sign-in';
 
 type Caller = Wire<typeof callerResponse>;
+/** The maintenance window the customer's releases are offered within; null when none. */
+export type Maintenance = Extract<Caller, { kind: 'customer' }>['maintenance'];
 
 type Session =
   | { state: 'signed-out'; message?: string; refusal?: unknown }
   | { state: 'checking'; credential: Credential }
-  | { state: 'signed-in'; credential: Credential; customerName: string }
+  | { state: 'signed-in'; credential: Credential; customerName: string; maintenance: Maintenance }
   | { state: 'failed'; credential: Credential; error: unknown };
 
-/** Asks the service whose the credential is (the customer's name): the portal is for customers. */
-export async function checkCredential(credential: Credential): Promise<string> {
+/** Asks the service whose the credential is (the customer's name, its maintenance window): the portal is for customers. */
+export async function checkCredential(credential: Credential): Promise<{ name: string; maintenance: Maintenance }> {
   const caller = await customerApi<Caller>(credential, '/v1/me');
   if (caller.kind !== 'customer') throw new ApiError(403, 'FORBIDDEN', 'this is an admin key: vendors use the console at /console');
-  return caller.name;
+  return { name: caller.name, maintenance: caller.maintenance };
 }
 
 function initialSession(): Session {
@@ -40,7 +42,7 @@ export function PortalApp() {
     if (session.state !== 'checking') return;
     const { credential } = session;
     checkCredential(credential).then(
-      (customerName) => setSession({ state: 'signed-in', credential, customerName }),
+      ({ name, maintenance }) => setSession({ state: 'signed-in', credential, customerName: name, maintenance }),
       (error) => {
         if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
           forgetCredential();
@@ -71,7 +73,7 @@ export function PortalApp() {
         <button type="button" class="button secondary button-small" onClick={signOut}>Sign out</button>
       </header>
       <main id="main" class="portal-main">
-        <ApplicationsPage credential={session.credential} />
+        <ApplicationsPage credential={session.credential} maintenance={session.maintenance} />
       </main>
     </>
   );
