@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   UNSUPPORTED_KEY: 422,
   /** A maintenance window's `versionRange` that semver does not read as a range. */
   INVALID_VERSION_RANGE: 422,
+  /** A yank's `rollbackTo` that names no published version of the application ranking below the yanked one. */
+  INVALID_ROLLBACK_TARGET: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
@@ -86,6 +88,8 @@ export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'AT
 export const invalidVersionRange = (range: string) => new AppError(422, 'INVALID_VERSION_RANGE',
   `versionRange: ${JSON.stringify(range)} is not a semver range (such as <3, 2.x or >=1.2.0 <2.0.0)`,
   [{ field: 'versionRange', message: 'must be a semver range such as <3, 2.x or >=1.2.0 <2.0.0' }]);
+/** A yank's rollback target the feeds could not offer as a downgrade. */
+export const invalidRollbackTarget = (message: string) => new AppError(422, 'INVALID_ROLLBACK_TARGET', message, [{ field: 'rollbackTo', message }]);
 export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 

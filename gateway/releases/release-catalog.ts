@@ -24,6 +24,7 @@ import { BoundedMap } from '../../shared/cache/bounded-map';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
 import { Entitlement, entitles, outsideWindowMessage } from '../../shared/releases/maintenance-window';
 import { MaintenanceStep } from './maintenance-step';
+import { rollbackTarget } from './rollback-step';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
@@ -125,6 +126,17 @@ export class ReleaseCatalog {
     const index = this.cachedIndex(caller, selector.applicationId);
     if (index) return index.latest(caller, selector, this.rules);
     return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.latest(caller, selector, this.rules));
+  }
+
+  /**
+   * The release an install running `running` is rolled back to: when that version was yanked with
+   * `rollbackTo` and the target is offered to the caller for the selectors (rollback-step.ts); else null.
+   */
+  rollback(caller: ReleaseCaller, selector: ReleaseSelector, running: string): Eventually<OfferedRelease | null> {
+    const index = this.cachedIndex(caller, selector.applicationId);
+    if (index) return rollbackTarget(index.entry(running)?.version, index.releases(caller, selector, this.rules));
+    return this.indexFromStore(caller, selector.applicationId)
+      .then(({ index: loaded }) => rollbackTarget(loaded.entry(running)?.version, loaded.releases(caller, selector, this.rules)));
   }
 
   /**

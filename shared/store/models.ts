@@ -89,6 +89,11 @@ export interface Version {
   critical: boolean;
   /** Why it was yanked, in the words of whoever yanked it; null unless yanked with a reason. */
   yankReason: string | null;
+  /**
+   * Yanked with a rollback: the version feeds offer instead to installs running this one, in the form
+   * each client accepts a downgrade (gateway/releases/rollback-step.ts); null otherwise.
+   */
+  rollbackTo: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

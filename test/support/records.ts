@@ -63,6 +63,7 @@ export function version(applicationId: string, name: string, overrides: Partial<
     minimumSystemVersion: null,
     critical: false,
     yankReason: null,
+    rollbackTo: null,
     createdAt: at(0),
     updatedAt: at(0),
     ...overrides,

@@ -60,6 +60,7 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     minimumSystemVersion: orNull(doc.minimumSystemVersion),
     critical: doc.critical ?? false,
     yankReason: orNull(doc.yankReason),
+    rollbackTo: orNull(doc.rollbackTo),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -107,6 +107,7 @@ export function versionFromRow(row: Row): Version {
     minimumSystemVersion: optionalText(row.minimum_system_version),
     critical: row.critical === 1,
     yankReason: optionalText(row.yank_reason),
+    rollbackTo: optionalText(row.rollback_to),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -695,6 +695,11 @@ ALTER TABLE access_tokens ADD COLUMN updates_until INTEGER;
 ALTER TABLE access_tokens ADD COLUMN version_range TEXT;
 `;
 
+/** The version a yanked one is rolled back to (feeds offer it to installs running the yanked one). */
+const ROLLBACKS = `
+ALTER TABLE versions ADD COLUMN rollback_to TEXT;
+`;
+
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
@@ -727,6 +732,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(PACKAGE_REPOSITORIES),
   (db) => db.exec(ATTESTATIONS),
   (db) => db.exec(MAINTENANCE_WINDOWS),
+  (db) => db.exec(ROLLBACKS),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
