@@ -156,6 +156,23 @@ describe('rollbacks: a release yanked with rollbackTo', function () {
     expect(await feed('4.0.0').check()).to.equal(null);
   });
 
+  it("Velopack: the feed for an install of the yanked version lists the target's full package, which AllowVersionDowngrade installs; Squirrel.Windows stays", async () => {
+    const nupkg = async (version: string): Promise<Build[]> => [{ version, fileName: `MyApp-${version}-full.nupkg`, platform: 'windows', arch: 'x64', bytes: randomBytes(6_000) }];
+    const applicationId = await applicationFor(nupkg, ['0.9.0', '1.0.0', '1.1.0']);
+    expect((await yank(applicationId, '1.1.0', { rollbackTo: '0.9.0' })).status).to.equal(200);
+    const feed = async (localVersion: string) => {
+      const response = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/velopack/releases.win.json?localVersion=${localVersion}&id=MyApp`, {
+        headers: { Authorization: `Bearer ${customer.apiKey}` },
+      });
+      expect(response.status).to.equal(200);
+      return ((await response.json()) as { Assets: Array<{ Type: string; Version: string; FileName: string }> }).Assets.map((asset) => [asset.Type, asset.Version]);
+    };
+    // The install of the yanked 1.1.0 is offered 0.9.0, its rollback, not 1.0.0, the newest offered.
+    expect(await feed('1.1.0')).to.deep.equal([['Full', '0.9.0']]);
+    expect(await feed('0.8.0')).to.deep.equal([['Full', '1.0.0']]);
+    expect(await feed('1.0.0')).to.deep.equal([['Full', '1.0.0']]);
+  });
+
   it('refuses a rollback target that is no earlier published version (422), or rollbackTo without a yank (400), changing nothing', async () => {
     const applicationId = await applicationFor(debBuild, ['2.0.0', '2.1.0', '2.2.0']);
     await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { status: 'yanked' });
