@@ -40,6 +40,10 @@ export const ERROR_CODES = {
   UNSUPPORTED_KEY: 422,
   /** A TUF root the service does not keep: not the next version, not signed by a threshold of its own and the previous root's keys, or not naming the service's online keys. */
   INVALID_TUF_ROOT: 422,
+  /** A maintenance window's `versionRange` that semver does not read as a range. */
+  INVALID_VERSION_RANGE: 422,
+  /** A yank's `rollbackTo` that names no published version of the application ranking below the yanked one. */
+  INVALID_ROLLBACK_TARGET: 422,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
@@ -82,6 +86,12 @@ export const unsupportedMediaType = (message: string) => new AppError(415, 'UNSU
 export const rangeNotSatisfiable = (message: string) => new AppError(416, 'RANGE_NOT_SATISFIABLE', message);
 /** An Idempotency-Key sent again with another request than the one it was first sent with. */
 export const unprocessable = (message: string, code: 'INVALID_ATTESTATION' | 'ATTESTATION_SUBJECT_MISMATCH' | 'UNSUPPORTED_KEY' | 'INVALID_TUF_ROOT') => new AppError(422, code, message);
+/** A maintenance window's range semver cannot match versions against. */
+export const invalidVersionRange = (range: string) => new AppError(422, 'INVALID_VERSION_RANGE',
+  `versionRange: ${JSON.stringify(range)} is not a semver range (such as <3, 2.x or >=1.2.0 <2.0.0)`,
+  [{ field: 'versionRange', message: 'must be a semver range such as <3, 2.x or >=1.2.0 <2.0.0' }]);
+/** A yank's rollback target the feeds could not offer as a downgrade. */
+export const invalidRollbackTarget = (message: string) => new AppError(422, 'INVALID_ROLLBACK_TARGET', message, [{ field: 'rollbackTo', message }]);
 export const idempotencyKeyReused = (message: string) => new AppError(422, 'IDEMPOTENCY_KEY_REUSED', message);
 export const rateLimited = (message: string) => new AppError(429, 'RATE_LIMITED', message);
 

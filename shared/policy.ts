@@ -396,3 +396,7 @@ export const ATTESTATION_KEYS_PER_APPLICATION_MAX = 20;
 export const ATTESTATION_KEY_ID_MAX_LENGTH = 128;
 /** The longest public key (PEM) a vendor registers. */
 export const ATTESTATION_PUBLIC_KEY_MAX_LENGTH = 4096;
+/** The longest semver range a maintenance window (a customer's or an access token's `versionRange`) takes. */
+export const VERSION_RANGE_MAX_LENGTH = 200;
+/** Entitlements an offered list keeps its selection for (one per distinct maintenance window asking); past this, selections are made and not kept. */
+export const ENTITLED_LISTS_PER_OFFER_LIST = 64;

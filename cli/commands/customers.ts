@@ -9,6 +9,19 @@ const CUSTOMERS = '/v1/management/customers';
 const customer = (id: string) => apiPath`/v1/management/customers/${id}`;
 const keys = (id: string) => apiPath`/v1/management/customers/${id}/apikeys`;
 
+interface WindowOptions {
+  updatesUntil?: string;
+  versionRange?: string;
+}
+
+/** The maintenance window's fields given (`none`: removed); the service checks them (a range semver cannot read: 422). */
+function windowOf(options: WindowOptions): Record<string, string | null> {
+  const given: Record<string, string | null> = {};
+  if (options.updatesUntil !== undefined) given.updatesUntil = options.updatesUntil === 'none' ? null : options.updatesUntil;
+  if (options.versionRange !== undefined) given.versionRange = options.versionRange === 'none' ? null : options.versionRange;
+  return given;
+}
+
 const KEY_SHOWN_ONCE = 'The API key is shown only now: hand it to the customer.';
 
 export function customersCommand(): Command {
@@ -28,9 +41,12 @@ export function customersCommand(): Command {
     .requiredOption('--tier <tier>', 'tier (one of the service\'s TIERS)')
     .option('--id <customerId>', 'the customer id (generated when absent)')
     .option('--notes <text>', 'notes')
-    .action(action(async (context, options: { name: string; tier: string; id?: string; notes?: string }) => {
+    .option('--updates-until <date-time>', 'maintenance window: offer only releases published before this ISO 8601 date-time')
+    .option('--version-range <range>', "maintenance window: offer only versions in this semver range, e.g. '<3'")
+    .action(action(async (context, options: { name: string; tier: string; id?: string; notes?: string } & WindowOptions) => {
       const { data } = await context.client().post<ProvisionedCustomer>(CUSTOMERS, {
         name: options.name, tier: options.tier, ...(options.id ? { customerId: options.id } : {}), ...(options.notes !== undefined ? { notes: options.notes } : {}),
+        ...windowOf(options),
       });
       context.output.result(data, () => {
         context.output.record({ ...data });
@@ -44,22 +60,27 @@ export function customersCommand(): Command {
       context.output.result(data, () => context.output.record({ ...data }));
     }));
 
-  command.command('update <customerId>').description("Change a customer's name, tier, notes or status (takes effect on its next request)")
+  command.command('update <customerId>').description("Change a customer's name, tier, notes, status or maintenance window (takes effect on its next request)")
     .option('--name <name>', 'display name')
     .option('--tier <tier>', 'tier')
     .option('--notes <text>', 'notes')
     .option('--no-notes', 'remove the notes')
     .option('--active', 'reactivate')
     .option('--inactive', 'deactivate: its keys are refused (403)')
-    .action(action(async (context, customerId: string, options: { name?: string; tier?: string; notes?: string | false; active?: boolean; inactive?: boolean }) => {
+    .option('--updates-until <date-time>', 'maintenance window: offer only releases published before this ISO 8601 date-time (none: no end)')
+    .option('--version-range <range>', "maintenance window: offer only versions in this semver range, e.g. '<3' (none: every version)")
+    .action(action(async (context, customerId: string, options: { name?: string; tier?: string; notes?: string | false; active?: boolean; inactive?: boolean } & WindowOptions) => {
       if (options.active && options.inactive) throw new UsageError('give --active or --inactive, not both');
       const changes = {
         ...(options.name !== undefined ? { name: options.name } : {}),
         ...(options.tier !== undefined ? { tier: options.tier } : {}),
         ...(options.notes !== undefined ? { notes: options.notes === false ? null : options.notes } : {}),
         ...(options.active ? { isActive: true } : options.inactive ? { isActive: false } : {}),
+        ...windowOf(options),
       };
-      if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive');
+      if (Object.keys(changes).length === 0) {
+        throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive, --updates-until, --version-range');
+      }
       const { data } = await context.client().patch<CustomerRecord>(customer(customerId), changes);
       context.output.result(data, () => context.output.record({ ...data }));
     }));

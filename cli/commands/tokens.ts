@@ -30,6 +30,8 @@ interface LimitOptions {
   channel?: string[];
   platform?: string[];
   resetEvery?: string;
+  updatesUntil?: string;
+  versionRange?: string;
 }
 
 function withLimitOptions(command: Command): Command {
@@ -43,7 +45,9 @@ function withLimitOptions(command: Command): Command {
     .option('--app <applicationId>', "limit the token to this application of the customer's (repeatable)", collect)
     .option('--channel <channel>', 'limit the token to this channel (repeatable)', collect)
     .option('--platform <platform>', 'limit the token to this platform (repeatable)', collect)
-    .option('--reset-every <period>', 'day, week or month: the counts start again each period (none: never)');
+    .option('--reset-every <period>', 'day, week or month: the counts start again each period (none: never)')
+    .option('--updates-until <date-time>', "maintenance window: offer only releases published before this ISO 8601 date-time (none: no end), within the customer's own")
+    .option('--version-range <range>', "maintenance window: offer only versions in this semver range, e.g. '<3' (none: every version), within the customer's own");
 }
 
 /** The request body of the limits given; what is not given is left out. */
@@ -59,6 +63,8 @@ function limitsOf(options: LimitOptions): Record<string, unknown> {
     channels: options.channel,
     platforms: options.platform,
     resetEvery: options.resetEvery,
+    updatesUntil: options.updatesUntil,
+    versionRange: options.versionRange,
   };
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined).map(([field, value]) => [field, value === NONE ? null : value]));
 }
@@ -82,6 +88,8 @@ function described(token: AccessTokenRecord): Record<string, unknown> {
     channels: token.channels ?? 'all',
     platforms: token.platforms ?? 'all',
     resetEvery: token.resetEvery ?? 'never',
+    updatesUntil: token.updatesUntil ?? "the customer's",
+    versionRange: token.versionRange ?? "the customer's",
     lastUsedAt: token.lastUsedAt,
     revokedAt: token.revokedAt,
   };

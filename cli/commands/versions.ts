@@ -20,6 +20,7 @@ interface UpdateOptions {
   minimumSystemVersion?: string | false;
   critical?: boolean;
   yankReason?: string;
+  rollbackTo?: string;
 }
 
 /** The PATCH body an option set names; --no-tier and --no-notes clear the field. */
@@ -34,6 +35,10 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
   if (options.yankReason !== undefined) {
     if (options.status !== 'yanked') throw new UsageError('--yank-reason goes with --status yanked: it says why the version is withdrawn');
     changes.yankReason = options.yankReason;
+  }
+  if (options.rollbackTo !== undefined) {
+    if (options.status !== 'yanked') throw new UsageError('--rollback-to goes with --status yanked: installs running the yanked version are offered it');
+    changes.rollbackTo = options.rollbackTo;
   }
   if (options.tier !== undefined) changes.requiredTier = options.tier === false ? null : options.tier;
   if (options.notes === false) {
@@ -83,6 +88,7 @@ export function versionsCommand(): Command {
     .addOption(new Option('--critical', 'Sparkle installs it without letting the user skip it'))
     .addOption(new Option('--not-critical', 'an ordinary update').implies({ critical: false }))
     .option('--yank-reason <text>', 'with --status yanked: why it is withdrawn (customers and the console see it)')
+    .option('--rollback-to <version>', 'with --status yanked: an earlier published version every feed offers instead to installs running this one (as each client accepts a downgrade; README)')
     .action(action(async (context, applicationId: string, version: string, options: UpdateOptions) => {
       const { data } = await context.client().patch<VersionRecord>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`, versionChanges(options));
       context.output.result(data, () => {

@@ -135,7 +135,7 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
       application: inParams('applicationId'),
       audit: { action: 'version.update', target: [inParams('applicationId'), inParams('version')] },
       params: versionParams, body: updateVersionSchema(deps.config.tiers, deps.config.channels),
-      status: 200, failures: [409], response: versionResponse,
+      status: 200, failures: [409, 422], response: versionResponse,
       handle: async ({ params, body }) => {
         const { application, version } = await versions.update(params.applicationId, params.version, body);
         return presentVersion(version, application);

@@ -3,7 +3,7 @@ import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
 import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { fieldsGiven, statedOf } from '../http/openapi-extension';
 import { queryParameter } from '../http/validate';
-import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, yankReasonField } from '../http/common-schemas';
+import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, versionField, yankReasonField } from '../http/common-schemas';
 
 const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
 
@@ -27,20 +27,31 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       critical: z.boolean({ invalid_type_error: 'must be true or false' }),
       /** With status yanked only (the service refuses it otherwise): why, for the team and the API's readers. */
       yankReason: yankReasonField,
+      /**
+       * With status yanked only: the published version every feed offers instead to installs running
+       * this one, in the form each client accepts a downgrade (422 INVALID_ROLLBACK_TARGET unless it
+       * is a published version of the application ranking below this one).
+       */
+      rollbackTo: versionField,
     })
     .partial()
     .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical'));
 
 /** `yankReason` says why a version is withdrawn: it goes with `status: yanked` only, as the API description states. */
 function yankReasonWithYanked<T extends z.ZodTypeAny>(body: T): z.ZodEffects<T, z.output<T>, z.input<T>> {
-  return body.superRefine((request: { status?: string; yankReason?: string }, context) => {
+  return body.superRefine((request: { status?: string; yankReason?: string; rollbackTo?: string }, context) => {
     if (request.yankReason !== undefined && request.status !== 'yanked') {
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['yankReason'], message: 'goes with status yanked: it says why the version is withdrawn' });
     }
+    if (request.rollbackTo !== undefined && request.status !== 'yanked') {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['rollbackTo'], message: 'goes with status yanked: installs running the yanked version are offered it' });
+    }
   }).openapi({
     ...statedOf(body),
-    if: fieldsGiven('yankReason'),
-    then: { required: ['status'], properties: { status: { const: 'yanked' } } },
+    allOf: [
+      { if: fieldsGiven('yankReason'), then: { required: ['status'], properties: { status: { const: 'yanked' } } } },
+      { if: fieldsGiven('rollbackTo'), then: { required: ['status'], properties: { status: { const: 'yanked' } } } },
+    ],
   } as never) as z.ZodEffects<T, z.output<T>, z.input<T>>;
 }
 

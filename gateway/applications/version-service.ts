@@ -1,4 +1,5 @@
-import { AppError, conflict, notFound } from '../../shared/errors';
+import { AppError, conflict, invalidRollbackTarget, notFound } from '../../shared/errors';
+import { compareVersionPrecedence } from '../../shared/releases/version-order';
 import type { Logger } from '../../shared/logger';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
@@ -56,8 +57,9 @@ export class VersionService {
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<{ application: Application; version: VersionWithFiles }> {
     const application = await this.applications.require(applicationId);
     const { status, ...given } = request;
-    // Published again, a version no longer carries the reason it was withdrawn for.
-    const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null } : given;
+    if (given.rollbackTo !== undefined) await this.requireRollbackTarget(applicationId, version, given.rollbackTo);
+    // Published again, a version no longer carries the reason it was withdrawn for, nor its rollback.
+    const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null, rollbackTo: null } : given;
     const at = new Date();
     const announced = status && ANNOUNCED_STATUSES[status];
     const written = await this.webhooks.announceChange(
@@ -128,6 +130,17 @@ export class VersionService {
   }
 
   /** The fields alone, or with a status as one transition (409 when the lifecycle does not allow it); null for an unknown version. */
+  /**
+   * A rollback target is a published version of the application ranking below the yanked one: what
+   * an install running the yanked version can be moved back to. 422 INVALID_ROLLBACK_TARGET otherwise,
+   * before anything is written.
+   */
+  private async requireRollbackTarget(applicationId: string, yanked: string, target: string): Promise<void> {
+    const found = await this.store.versions.getVersion(applicationId, target);
+    if (!found || found.status !== 'published') throw invalidRollbackTarget(`rollbackTo: ${target} is no published version of ${applicationId}`);
+    if (compareVersionPrecedence(target, yanked) >= 0) throw invalidRollbackTarget(`rollbackTo: ${target} does not rank below ${yanked}: a rollback goes to an earlier release`);
+  }
+
   private async write(
     applicationId: string, version: string, status: ReleaseStatus | undefined, patch: VersionPatch, now: Date,
   ): Promise<Written | null> {

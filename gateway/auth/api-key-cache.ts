@@ -6,13 +6,14 @@ import type { Store } from '../../shared/store/store';
 import type { CacheTag, InvalidationBus } from '../../shared/cache/invalidation-bus';
 import { LocalCache } from '../../shared/cache/local-cache';
 import { KeyUseRecorder } from './key-use-recorder';
+import { type StoredWindow, storedWindow } from '../../shared/releases/maintenance-window';
 
 export interface KeyIdentity {
   keyId: string;
   customerId: string;
 }
 
-export interface CustomerStanding {
+export interface CustomerStanding extends Partial<StoredWindow> {
   tier: string;
   isActive: boolean;
 }
@@ -160,7 +161,7 @@ export class ApiKeyCache {
     if (trusted) return trusted;
     const customer = await this.store.accounts.getCustomer(customerId);
     if (!customer) return null;
-    const standing = { tier: customer.tier, isActive: customer.isActive };
+    const standing: CustomerStanding = { tier: customer.tier, isActive: customer.isActive, ...storedWindow(customer) };
     if (cached === null) await this.fillValue(entry, standing);
     return standing;
   }

@@ -1,6 +1,7 @@
 import { customerIdOfKey, isAccessToken, isScopedAdminKey } from '../../shared/api-keys';
 import { forbidden, unauthorized } from '../../shared/errors';
 import { grants, Scope } from '../../shared/scopes';
+import { entitlementOf } from '../../shared/releases/maintenance-window';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
 import { bearerCredential, hashSecret, sameDigest } from '../../shared/secrets';
 import type { AdminGrant, AdminKeyCache } from './admin-key-cache';
@@ -94,7 +95,10 @@ export function presentedKey(ctx: AppContext): string | undefined {
 function customerPrincipal(resolved: ResolvedKey | null): CustomerPrincipal {
   if (!resolved) throw unauthorized('invalid API key');
   if (!resolved.customer.isActive) throw forbidden('customer account is inactive');
-  return { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };
+  const entitlement = entitlementOf(resolved.customer);
+  const principal: CustomerPrincipal = { kind: 'customer', customerId: resolved.key.customerId, keyId: resolved.key.keyId, tier: resolved.customer.tier };
+  if (entitlement) principal.entitlement = entitlement;
+  return principal;
 }
 
 function scopedPrincipal(grant: AdminGrant | null, adminKeys: AdminKeyCache): AdminPrincipal {

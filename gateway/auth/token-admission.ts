@@ -3,6 +3,7 @@ import type { Clock } from '../../shared/clock';
 import { AppError, forbidden, unauthorized } from '../../shared/errors';
 import { hashSecret } from '../../shared/secrets';
 import type { AccessToken } from '../../shared/store/models';
+import { entitlementOf } from '../../shared/releases/maintenance-window';
 import type { CustomerPrincipal, TokenGrant } from '../http/context';
 import { andThen, Eventually } from '../http/eventually';
 import type { AccessTokenCache } from './access-token-cache';
@@ -43,7 +44,10 @@ export function tokenAdmission(tokens: AccessTokenCache, keyCache: ApiKeyCache, 
       if (!customer) throw unauthorized('invalid access token');
       if (!customer.isActive) throw forbidden('customer account is inactive');
       tokens.recordUse(record.tokenId);
-      return { kind: 'customer', customerId: record.customerId, keyId: record.tokenId, tier: customer.tier, token: grant } satisfies CustomerPrincipal;
+      const principal: CustomerPrincipal = { kind: 'customer', customerId: record.customerId, keyId: record.tokenId, tier: customer.tier, token: grant };
+      const entitlement = entitlementOf(customer, record);
+      if (entitlement) principal.entitlement = entitlement;
+      return principal;
     }, undefined);
   };
 

@@ -29,7 +29,7 @@ export const accessTokenRoutes: RouteModule<{ accessTokens: AccessTokenService }
       method: 'post', path: TOKENS, operationId: 'createAccessToken', guard: 'admin', scope: 'manage', summary: 'Create an access token for a customer, with optional limits',
       audit: { action: 'accessToken.create', target: [inParams('customerId'), inResult('tokenId')] },
       params: customerParams, body: createAccessTokenSchema(channels),
-      status: 201, failures: [404, 409], response: issuedAccessTokenResponse,
+      status: 201, failures: [404, 409, 422], response: issuedAccessTokenResponse,
       handle: async ({ params, body }) => {
         const { record, token } = await accessTokens.create(params.customerId, body);
         return presentIssuedAccessToken(record, token, publicBaseUrl);
@@ -54,7 +54,7 @@ export const accessTokenRoutes: RouteModule<{ accessTokens: AccessTokenService }
       method: 'patch', path: TOKEN, operationId: 'updateAccessToken', guard: 'admin', scope: 'manage', summary: "Change an access token's limits (null removes one)",
       audit: { action: 'accessToken.update', target: [inParams('customerId'), inParams('tokenId')] },
       params: accessTokenParams, body: updateAccessTokenSchema(channels),
-      status: 200, failures: [404], response: accessTokenResponse,
+      status: 200, failures: [404, 422], response: accessTokenResponse,
       handle: async ({ params, body }) => presentAccessToken(await accessTokens.update(params.customerId, params.tokenId, body)),
     }),
     route({

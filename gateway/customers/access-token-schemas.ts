@@ -5,7 +5,7 @@ import {
   ACCESS_TOKEN_MAX_DOWNLOADS,
   ACCESS_TOKEN_RESET_PERIODS,
 } from '../../shared/policy';
-import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, nameField, platformField } from '../http/common-schemas';
+import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, nameField, platformField, updatesUntilField, versionRangeField } from '../http/common-schemas';
 
 const count = (max: number) => z
   .number({ invalid_type_error: 'must be a whole number' })
@@ -34,6 +34,8 @@ function limitFields(channels: readonly string[]) {
     channels: list(channelField(channels), 'channel').nullable(),
     platforms: list(platformField, 'platform').nullable(),
     resetEvery: z.enum(ACCESS_TOKEN_RESET_PERIODS, { errorMap: () => ({ message: `must be one of ${ACCESS_TOKEN_RESET_PERIODS.join(', ')}` }) }).nullable(),
+    updatesUntil: updatesUntilField.nullable(),
+    versionRange: versionRangeField.nullable(),
   };
 }
 

@@ -1,3 +1,4 @@
+import { requireVersionRange } from '../http/common-schemas';
 import { issueAccessToken } from '../../shared/api-keys';
 import type { Clock } from '../../shared/clock';
 import { badRequest, conflict, notFound } from '../../shared/errors';
@@ -32,6 +33,7 @@ export class AccessTokenService {
   ) {}
 
   async create(customerId: string, request: CreateAccessTokenRequest): Promise<{ record: AccessToken; token: string }> {
+    requireVersionRange(request.versionRange);
     await this.customer(customerId);
     if ((await this.store.accessTokens.listAccessTokens(customerId)).length >= ACCESS_TOKENS_PER_CUSTOMER_MAX) {
       throw conflict(`customer ${customerId} already holds ${ACCESS_TOKENS_PER_CUSTOMER_MAX} active access tokens: revoke one first`);
@@ -55,6 +57,8 @@ export class AccessTokenService {
       channels: request.channels ?? null,
       platforms: request.platforms ?? null,
       resetEvery: request.resetEvery ?? null,
+      updatesUntil: request.updatesUntil ?? null,
+      versionRange: request.versionRange ?? null,
       createdAt: now,
       updatedAt: now,
       lastUsedAt: null,
@@ -77,6 +81,7 @@ export class AccessTokenService {
   }
 
   async update(customerId: string, tokenId: string, patch: UpdateAccessTokenRequest): Promise<AccessToken> {
+    requireVersionRange(patch.versionRange);
     const current = await this.store.accessTokens.getAccessToken(customerId, tokenId);
     if (!current || current.revokedAt) throw tokenNotFound(customerId, tokenId);
     if (patch.applications) await this.checkApplications(customerId, patch.applications);

@@ -44,7 +44,7 @@ export const customerRoutes: RouteModule<{ customers: CustomerService; applicati
       method: 'post', path: CUSTOMERS, operationId: 'createCustomer', guard: 'admin', scope: 'manage', summary: 'Create a customer and its first API key',
       audit: { action: 'customer.create', target: inResult('customerId') },
       body: createCustomerSchema(deps.config.tiers),
-      status: 201, response: provisionedCustomerResponse,
+      status: 201, failures: [422], response: provisionedCustomerResponse,
       handle: async ({ body }) => {
         const { customer, key } = await customers.provision(body);
         return presentProvisionedCustomer(customer, key);
@@ -66,10 +66,10 @@ export const customerRoutes: RouteModule<{ customers: CustomerService; applicati
       handle: async ({ params }) => presentCustomer(await customers.get(params.customerId)),
     }),
     route({
-      method: 'patch', path: CUSTOMER, operationId: 'updateCustomer', guard: 'admin', scope: 'manage', summary: "Change a customer's name, tier, notes or status",
+      method: 'patch', path: CUSTOMER, operationId: 'updateCustomer', guard: 'admin', scope: 'manage', summary: "Change a customer's name, tier, notes, status or maintenance window",
       audit: { action: 'customer.update', target: inParams('customerId') },
       params: customerParams, body: updateCustomerSchema(deps.config.tiers),
-      status: 200, response: customerResponse,
+      status: 200, failures: [422], response: customerResponse,
       handle: async ({ params, body }) => presentCustomer(await customers.update(params.customerId, body)),
     }),
     route({

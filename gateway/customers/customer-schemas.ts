@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, SINGLE_LINE_PATTERN, newCustomerIdField, notesField, tierField } from '../http/common-schemas';
+import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, SINGLE_LINE_PATTERN, newCustomerIdField, notesField, tierField, updatesUntilField, versionRangeField } from '../http/common-schemas';
 import { CUSTOMER_SEARCH_MAX_LENGTH } from '../../shared/policy';
 import { queryString } from '../http/validate';
 import { pageFields } from '../http/pagination';
@@ -16,6 +16,8 @@ export function createCustomerSchema(tiers: readonly string[]) {
     name: nameField,
     tier: tierField(tiers),
     notes: notesField.nullable().optional(),
+    updatesUntil: updatesUntilField.nullable().optional(),
+    versionRange: versionRangeField.nullable().optional(),
   });
 }
 
@@ -28,7 +30,9 @@ export function updateCustomerSchema(tiers: readonly string[]) {
     isActive: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
     notes: notesField.nullable().optional(),
     tier: tierField(tiers).optional(),
-  }), 'must contain at least one of: name, isActive, notes, tier');
+    updatesUntil: updatesUntilField.nullable().optional(),
+    versionRange: versionRangeField.nullable().optional(),
+  }), 'must contain at least one of: name, isActive, notes, tier, updatesUntil, versionRange');
 }
 
 export type UpdateCustomerRequest = z.output<ReturnType<typeof updateCustomerSchema>>;

@@ -1,3 +1,4 @@
+import { requireVersionRange } from '../http/common-schemas';
 import { issueCustomerKey } from '../../shared/api-keys';
 import type { IssuedApiKey } from '../../shared/contract/customers';
 import { conflict, DuplicateError, notFound } from '../../shared/errors';
@@ -31,6 +32,7 @@ export class CustomerService {
 
   /** Creates the customer and issues its first key. */
   async provision(input: CreateCustomerInput): Promise<ProvisionedCustomer> {
+    requireVersionRange(input.versionRange);
     const now = new Date();
     const customerId = input.customerId ?? newId('cus');
     const customer = await this.webhooks.announceChange(
@@ -41,6 +43,8 @@ export class CustomerService {
         tier: input.tier,
         isActive: true,
         notes: input.notes ?? null,
+        updatesUntil: input.updatesUntil ?? null,
+        versionRange: input.versionRange ?? null,
         createdAt: now,
         updatedAt: now,
       }),
@@ -60,6 +64,7 @@ export class CustomerService {
   }
 
   async update(customerId: string, patch: UpdateCustomerRequest): Promise<Customer> {
+    requireVersionRange(patch.versionRange);
     const at = new Date();
     const updated = await this.webhooks.announceChange(
       [{ type: 'customer.updated', subject: [customerId], at }],

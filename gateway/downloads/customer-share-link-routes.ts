@@ -1,3 +1,4 @@
+import { entitlementOf, storedWindow } from '../../shared/releases/maintenance-window';
 import { conflict } from '../../shared/errors';
 import {
   createdCustomerShareLinkResponse,
@@ -46,7 +47,7 @@ export const customerShareLinkRoutes: RouteModule<{ customers: CustomerService; 
       const customer = await customers.get(params.customerId);
       // An inactive customer's links are refused at every use: making one would only mislead.
       if (!customer.isActive) throw conflict(`customer ${customer.customerId} is inactive: activate it before sharing on its behalf`);
-      const { token, link } = await shareLinks.create({ customerId: customer.customerId, tier: customer.tier }, body);
+      const { token, link } = await shareLinks.create({ customerId: customer.customerId, tier: customer.tier, entitlement: entitlementOf(storedWindow(customer)) }, body);
       return presentCreatedCustomerShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
     },
   }),

@@ -18,6 +18,7 @@ import type { CreateShareRequest } from './download-schemas';
 import type { DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
 import type { DownloadService } from './download-service';
+import { entitlementOf } from '../../shared/releases/maintenance-window';
 import type { ReleaseCaller } from '../releases/release-catalog';
 
 /**
@@ -77,7 +78,7 @@ export class ShareLinkService {
     const customer = this.keyCache.cachedStanding(link.customerId) ?? await this.keyCache.standing(link.customerId);
     if (!customer) throw notFound('share link not found');
     if (!customer.isActive) throw forbidden('the account that shared this link is inactive');
-    const checked = this.downloads.check({ customerId: link.customerId, tier: customer.tier }, link);
+    const checked = this.downloads.check({ customerId: link.customerId, tier: customer.tier, entitlement: entitlementOf(customer) }, link);
     const { file } = isPending(checked) ? await checked : checked;
     const answered = this.downloads.answer(file, Math.min(SHARE_REDIRECT_LIFETIME_SECONDS, remainingSeconds), present, record ? 'GET' : 'HEAD');
     const answer = isPending(answered) ? await answered : answered;

@@ -6,6 +6,9 @@ import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { MinisignFormatError, parsePublicKey } from '../../shared/signing/minisign';
 import { parseSparklePublicKey, SparkleFormatError, sparkleText } from '../../shared/signing/sparkle';
+import { isVersionRange } from '../../shared/releases/maintenance-window';
+import { invalidVersionRange } from '../../shared/errors';
+import { VERSION_RANGE_MAX_LENGTH } from '../../shared/policy';
 
 /*
  * Field rules shared by every schema. Two kinds of rule for the same field:
@@ -96,6 +99,26 @@ export const fileNameField = atMostCharacters(
     .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', 'must be a file name, without path separators'),
   FILE_NAME_MAX_LENGTH,
 ).openapi({ minLength: 1, pattern: FILE_NAME_PATTERN.source });
+
+/**
+ * A maintenance window's semver range (`<3`, `2.x`, `>=1.2 <2`): one line here; one that `semver` does
+ * not read as a range is refused after validation, 422 INVALID_VERSION_RANGE (`requireVersionRange`).
+ */
+export const versionRangeField = atMostCharacters(
+  string().trim().min(1, 'must not be empty; leave it out (or null) for every version').regex(SINGLE_LINE_PATTERN, SINGLE_LINE_MESSAGE),
+  VERSION_RANGE_MAX_LENGTH,
+).openapi({ description: 'A semver range the offered versions must satisfy (prereleases included); 422 INVALID_VERSION_RANGE when semver cannot read it', example: '<3' });
+
+/** 422 INVALID_VERSION_RANGE for a range given that semver does not read. */
+export function requireVersionRange(range: string | null | undefined): void {
+  if (typeof range === 'string' && !isVersionRange(range)) throw invalidVersionRange(range);
+}
+
+/** A maintenance window's end: releases published at or after it are not offered. */
+export const updatesUntilField = string()
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset (2027-01-01T00:00:00Z)' })
+  .transform((value) => new Date(value))
+  .openapi({ description: 'Releases published at or after this instant are not offered', example: '2027-01-01T00:00:00Z' });
 
 export const descriptionField = paragraphs(DESCRIPTION_MAX_LENGTH);
 export const notesField = paragraphs(NOTES_MAX_LENGTH);

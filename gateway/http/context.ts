@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { ParameterizedContext } from 'koa';
 import type { Scope } from '../../shared/scopes';
 import type { AccessToken } from '../../shared/store/models';
+import type { Entitlement } from '../../shared/releases/maintenance-window';
 
 /**
  * An admin key's holder: a root key of ADMIN_API_KEYS (`actor` 'root', every scope and application)
@@ -14,8 +15,11 @@ export type AdminPrincipal = {
   /** The applications the key is limited to; null for every application. */
   applicationIds: readonly string[] | null;
 };
-/** A customer key's holder, or an access token's (`keyId` its tokenId, `token` what it is limited to). */
-export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string; token?: TokenGrant };
+/**
+ * A customer key's holder, or an access token's (`keyId` its tokenId, `token` what it is limited to);
+ * `entitlement`: the maintenance window the customer (and the token) limits releases to, when any.
+ */
+export type CustomerPrincipal = { kind: 'customer'; customerId: string; keyId: string; tier: string; token?: TokenGrant; entitlement?: Entitlement };
 export type Principal = AdminPrincipal | CustomerPrincipal;
 
 /** What a request made with an access token carries: the token as it stands, and the key its client addresses are hashed with. */

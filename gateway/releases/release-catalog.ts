@@ -22,6 +22,9 @@ import type { CatalogCache } from './catalog-cache';
 import type { Eventually } from '../http/eventually';
 import { BoundedMap } from '../../shared/cache/bounded-map';
 import type { CacheLookups } from '../../shared/metrics/process-metrics';
+import { Entitlement, entitles, outsideWindowMessage } from '../../shared/releases/maintenance-window';
+import { MaintenanceStep } from './maintenance-step';
+import { rollbackTarget } from './rollback-step';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
@@ -29,6 +32,8 @@ export interface ReleaseCaller {
   tier: string;
   /** An access token's restrictions, when the caller came with one: never more than the customer, often less. */
   token?: { record: Pick<AccessTokenLimits, 'applications' | 'channels' | 'platforms'> };
+  /** The maintenance window of the customer (and its token), when one limits it (shared/releases/maintenance-window.ts). */
+  entitlement?: Entitlement;
 }
 
 /** Which releases: one application, a channel and what it cascades to, and optional platform and arch selectors. */
@@ -121,6 +126,17 @@ export class ReleaseCatalog {
     const index = this.cachedIndex(caller, selector.applicationId);
     if (index) return index.latest(caller, selector, this.rules);
     return this.indexFromStore(caller, selector.applicationId).then(({ index: loaded }) => loaded.latest(caller, selector, this.rules));
+  }
+
+  /**
+   * The release an install running `running` is rolled back to: when that version was yanked with
+   * `rollbackTo` and the target is offered to the caller for the selectors (rollback-step.ts); else null.
+   */
+  rollback(caller: ReleaseCaller, selector: ReleaseSelector, running: string): Eventually<OfferedRelease | null> {
+    const index = this.cachedIndex(caller, selector.applicationId);
+    if (index) return rollbackTarget(index.entry(running)?.version, index.releases(caller, selector, this.rules));
+    return this.indexFromStore(caller, selector.applicationId)
+      .then(({ index: loaded }) => rollbackTarget(loaded.entry(running)?.version, loaded.releases(caller, selector, this.rules)));
   }
 
   /**
@@ -245,6 +261,7 @@ export class ReleaseCatalog {
     if (!file) throw notFound(request.platform || request.arch ? `version ${request.version} has no MAIN file for ${describeTarget(request)}` : 'version not found');
     if (!tierAllows(this.rules.tiers, caller.tier, entry.version.requiredTier)) throw forbidden('tier access required');
     if (caller.token) refuseOutsideToken(caller.token.record, entry.version, file);
+    if (caller.entitlement && !entitles(caller.entitlement, entry.version)) throw forbidden(outsideWindowMessage(caller.entitlement, entry.version.version));
     return { application, version: entry.version, file };
   }
 
@@ -326,18 +343,24 @@ class ReleaseIndex {
   }
 
   latest(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): LatestRelease {
-    for (const offer of this.offerList(caller.tier, selector, rules).offers) {
+    for (const offer of this.offersFor(caller, selector, rules).offers) {
       if (inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest))) return offer.latest;
     }
     return NO_RELEASE;
   }
 
   releases(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): readonly OfferedRelease[] {
-    const list = this.offerList(caller.tier, selector, rules);
+    const list = this.offersFor(caller, selector, rules);
     if (!list.staged && !caller.token) return list.releases;
     return list.offers
       .filter((offer) => inRollout(caller, selector.applicationId, offer) && (!caller.token || tokenOffers(caller.token.record, offer.latest)))
       .map((offer) => offer.release);
+  }
+
+  /** The releases offered to the caller's tier, then the steps that depend on the caller: its maintenance window. */
+  private offersFor(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
+    const list = this.offerList(caller.tier, selector, rules);
+    return caller.entitlement ? MAINTENANCE.within(list, caller.entitlement) : list;
   }
 
   private offerList(tier: string, selector: ReleaseSelector, rules: ReleaseRules): OfferList {
@@ -372,6 +395,16 @@ class ReleaseIndex {
     };
   }
 }
+
+/** Offered lists cut to a maintenance window: the offers it admits, in the same order. */
+const MAINTENANCE = new MaintenanceStep<OfferList>((list, admits) => {
+  const offers = list.offers.filter((offer) => admits(offer.release.version));
+  return {
+    offers,
+    releases: Object.freeze(offers.map((offer) => offer.release)),
+    staged: offers.some((offer) => offer.rolloutPercentage < MAX_ROLLOUT_PERCENTAGE),
+  };
+});
 
 function inRollout(caller: ReleaseCaller, applicationId: string, offer: Offer): boolean {
   return offer.rolloutPercentage >= MAX_ROLLOUT_PERCENTAGE

@@ -91,10 +91,17 @@ export class UpdateFeeds {
     baseUrl = this.publicBaseUrl,
   ): Eventually<UpdateCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
+    const answer = (offer: TauriOffer): Eventually<UpdateCheck> =>
+      andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', version: offer.release.version.version, body }), undefined);
     return andThen(this.releases.releases(caller, selector), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
-      if (!offer || !this.isNewer(offer.release.version, running)) return UP_TO_DATE;
-      return andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', version: offer.release.version.version, body }), undefined);
+      if (offer && this.isNewer(offer.release.version, running)) return answer(offer);
+      // Nothing newer: an install of a yanked version is offered its rollback, which the app takes
+      // when its updater's version comparator accepts an older version (README).
+      return andThen(this.releases.rollback(caller, selector, running.version), (target): Eventually<UpdateCheck> => {
+        const back = target && validSemVer(target.version.version) ? tauriOffer(target, selector.platform as Platform, selector.arch as Arch) : null;
+        return back ? answer(back) : UP_TO_DATE;
+      }, undefined);
     }, undefined);
   }
 
@@ -105,12 +112,15 @@ export class UpdateFeeds {
    */
   squirrelMacCheck(caller: ReleaseCaller, applicationId: string, target: SquirrelMacTarget, running: RunningVersion): Eventually<SquirrelMacCheck> {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: 'macos', arch: target.arch };
-    return andThen(this.releases.releases(caller, selector), (offered): SquirrelMacCheck => {
-      // Nothing the client can install (no newer release with a .zip for its arch): up to date.
+    return andThen(this.releases.releases(caller, selector), (offered): Eventually<SquirrelMacCheck> => {
       const latest = this.squirrelPick(offered, target.arch);
-      if (!latest) return UP_TO_DATE;
-      if (!this.isNewer(latest.release.version, running)) return UP_TO_DATE;
-      return latest;
+      if (latest && this.isNewer(latest.release.version, running)) return latest;
+      // Nothing newer: an install of a yanked version is given its rollback, which Squirrel.Mac
+      // installs as it installs any answer; otherwise (no .zip for its arch either) up to date.
+      return andThen(this.releases.rollback(caller, selector, running.version), (back): SquirrelMacCheck => {
+        const selection = back ? selectMainFile(macUpdateFiles(back.files), { platform: 'macos', arch: target.arch }) : null;
+        return back && selection?.kind === 'match' ? { kind: 'update', release: back, file: selection.file } : UP_TO_DATE;
+      }, undefined);
     }, undefined);
   }
 

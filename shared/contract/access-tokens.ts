@@ -16,6 +16,9 @@ const limitsShape = {
   channels: z.array(z.string()).nullable(),
   platforms: z.array(z.string()).nullable(),
   resetEvery: z.enum(ACCESS_TOKEN_RESET_PERIODS).nullable(),
+  /** The token's maintenance window, applied on top of its customer's. */
+  updatesUntil: timestamp.nullable(),
+  versionRange: z.string().nullable(),
 };
 
 /** A token as listed: never its hash, only the prefix a person recognises. */
@@ -46,6 +49,8 @@ export function presentAccessToken(token: AccessToken): z.input<typeof accessTok
     channels: token.channels,
     platforms: token.platforms,
     resetEvery: token.resetEvery,
+    updatesUntil: isoOrNull(token.updatesUntil),
+    versionRange: token.versionRange,
     createdAt: iso(token.createdAt),
     updatedAt: iso(token.updatedAt),
     lastUsedAt: isoOrNull(token.lastUsedAt),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SCOPES } from '../scopes';
+import type { Entitlement } from '../releases/maintenance-window';
+import { timestamp } from './common';
 
 /**
  * Who the presented key belongs to and what it may do, so a console or portal can show only the
@@ -23,6 +25,11 @@ export const callerResponse = z.discriminatedUnion('kind', [
     /** The customer's name, as people read it ("Signed in as Acme Corp"). */
     name: z.string(),
     tier: z.string(),
+    /**
+     * The maintenance window releases are offered within (the customer's and, with an access token, the
+     * token's at once): null when none limits them.
+     */
+    maintenance: z.object({ updatesUntil: timestamp.nullable(), versionRanges: z.array(z.string()) }).nullable(),
   }),
 ]);
 
@@ -36,12 +43,16 @@ export interface ServiceLists {
 
 /** The caller as the guard admitted it: never the key itself. */
 export function presentCaller(principal: { kind: 'admin'; actor: string; scopes: readonly (typeof SCOPES)[number][]; applicationIds: readonly string[] | null }
-  | { kind: 'customer'; customerId: string; tier: string }, lists: ServiceLists, customerName: string | null): z.input<typeof callerResponse> {
+  | { kind: 'customer'; customerId: string; tier: string; entitlement?: Entitlement }, lists: ServiceLists, customerName: string | null): z.input<typeof callerResponse> {
   if (principal.kind === 'admin') {
     return {
       kind: 'admin', actor: principal.actor, scopes: [...principal.scopes], applicationIds: principal.applicationIds === null ? null : [...principal.applicationIds],
       tiers: [...lists.tiers], channels: [...lists.channels],
     };
   }
-  return { kind: 'customer', customerId: principal.customerId, name: customerName ?? principal.customerId, tier: principal.tier };
+  const window = principal.entitlement;
+  return {
+    kind: 'customer', customerId: principal.customerId, name: customerName ?? principal.customerId, tier: principal.tier,
+    maintenance: window ? { updatesUntil: window.updatesUntil === null ? null : new Date(window.updatesUntil).toISOString(), versionRanges: [...window.ranges] } : null,
+  };
 }

@@ -9,6 +9,9 @@ export const customerResponse = z.object({
   tier: z.string(),
   isActive: z.boolean(),
   notes: z.string().nullable(),
+  /** The customer's maintenance window: releases published at or after updatesUntil, or outside versionRange, are not offered. */
+  updatesUntil: timestamp.nullable(),
+  versionRange: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
 });
@@ -20,6 +23,8 @@ export function presentCustomer(customer: Customer): z.input<typeof customerResp
     tier: customer.tier,
     isActive: customer.isActive,
     notes: customer.notes,
+    updatesUntil: isoOrNull(customer.updatesUntil),
+    versionRange: customer.versionRange,
     createdAt: iso(customer.createdAt),
     updatedAt: iso(customer.updatedAt),
   };

@@ -108,6 +108,8 @@ export const versionResponse = z.object({
   publishedAt: timestamp.nullable(),
   /** Why the version was yanked, as the yank said; null when it is not yanked or no reason was given. */
   yankReason: z.string().nullable(),
+  /** Yanked with a rollback: the version the feeds offer instead to installs running this one. */
+  rollbackTo: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -146,6 +148,7 @@ export function presentVersion(version: VersionWithFiles, keys: FeedKeys | null)
     critical: version.critical,
     publishedAt: isoOrNull(version.publishedAt),
     yankReason: version.yankReason ?? null,
+    rollbackTo: version.rollbackTo ?? null,
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

@@ -90,6 +90,11 @@ export interface Version {
   critical: boolean;
   /** Why it was yanked, in the words of whoever yanked it; null unless yanked with a reason. */
   yankReason: string | null;
+  /**
+   * Yanked with a rollback: the version feeds offer instead to installs running this one, in the form
+   * each client accepts a downgrade (gateway/releases/rollback-step.ts); null otherwise.
+   */
+  rollbackTo: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -215,7 +220,18 @@ export interface VersionWithFiles extends Version {
   files: FileRecord[];
 }
 
-export interface Customer {
+/**
+ * A maintenance window (shared/releases/maintenance-window.ts): the releases a customer, or one of its
+ * access tokens, is entitled to. Null fields do not limit; records stored before the fields read null.
+ */
+export interface MaintenanceWindow {
+  /** Releases published at or after this instant are not offered. */
+  updatesUntil: Date | null;
+  /** A semver range (`<3`, `2.x`) the offered versions must satisfy. */
+  versionRange: string | null;
+}
+
+export interface Customer extends MaintenanceWindow {
   customerId: string;
   name: string;
   tier: string;
@@ -241,7 +257,7 @@ export interface ApiKey {
 export type TokenResetPeriod = (typeof ACCESS_TOKEN_RESET_PERIODS)[number];
 
 /** What an access token allows besides its customer's own rights; every null is "no limit". */
-export interface AccessTokenLimits {
+export interface AccessTokenLimits extends MaintenanceWindow {
   /** Downloads in a period. */
   maxDownloads: number | null;
   /** Distinct client addresses in a period. */

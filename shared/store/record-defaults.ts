@@ -45,6 +45,7 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     minimumSystemVersion: upsert.minimumSystemVersion ?? null,
     critical: upsert.critical ?? false,
     yankReason: null,
+    rollbackTo: null,
     createdAt: at,
     updatedAt: at,
   };

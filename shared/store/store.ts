@@ -64,9 +64,9 @@ export interface ApplicationQuery {
 
 export type ApplicationPatch = Partial<Pick<Application, 'name' | 'description' | 'tags' | 'customerIds' | 'updateSigningKey' | 'sparklePublicKey' | 'defaultVersionStatus' | 'licenceText' | 'licenceRevision'
   | 'displayName' | 'accentColour' | 'supportUrl'>>;
-export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier'>>;
+export type CustomerPatch = Partial<Pick<Customer, 'name' | 'isActive' | 'notes' | 'tier' | 'updatesUntil' | 'versionRange'>>;
 /** A version's fields any change may set (not its status, which only transitionVersion changes). */
-export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical' | 'yankReason'>>;
+export type VersionPatch = Partial<Pick<Version, 'releaseNotes' | 'requiredTier' | 'channel' | 'rolloutPercentage' | 'bundleVersion' | 'minimumSystemVersion' | 'critical' | 'yankReason' | 'rollbackTo'>>;
 
 /** What upsertVersion applies: the patch, and what only a version the call creates takes. */
 export interface VersionUpsert extends VersionPatch {

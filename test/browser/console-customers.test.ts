@@ -110,6 +110,33 @@ describe('console: customers, their keys, access and share links (real Chromium)
     watched.assertProblemFree();
   });
 
+  it("sets a customer's maintenance window, shows a range semver cannot read beside its field, and a token's own window in its limits", async () => {
+    await createCustomer(app, { customerId: 'windowed-co', name: 'Windowed Co' });
+    const { page } = watched;
+    await signInToConsole(page, app.adminKey);
+    await page.goto('/console/customers/windowed-co');
+    const card = page.getByRole('region', { name: 'Maintenance window' });
+    await card.getByText('No maintenance window').waitFor();
+    await card.getByLabel('Versions').fill('not a range');
+    await card.getByRole('button', { name: 'Save maintenance window' }).click();
+    await card.getByText('must be a semver range such as <3, 2.x or >=1.2.0 <2.0.0').first().waitFor();
+    expect((await app.http.get('/v1/management/customers/windowed-co')).body.data.versionRange).to.equal(null);
+    await card.getByLabel('Versions').fill('<3');
+    await card.getByLabel('Releases published before').fill('2027-03-01');
+    await card.getByRole('button', { name: 'Save maintenance window' }).click();
+    await card.getByText('Maintenance window saved').waitFor();
+    await card.getByText('Offered the newest release in <3 and published before 2027-03-01, never a newer one').waitFor();
+    expect((await app.http.get('/v1/management/customers/windowed-co')).body.data).to.include({ versionRange: '<3', updatesUntil: '2027-03-01T00:00:00.000Z' });
+
+    const tokens = page.getByRole('region', { name: 'Access tokens' });
+    await tokens.getByLabel('Token versions').fill('2.x');
+    await tokens.getByRole('button', { name: 'Create access token' }).click();
+    await tokens.getByRole('button', { name: 'I have saved it' }).click();
+    await tokens.getByRole('cell', { name: /versions 2\.x/ }).waitFor();
+    await checkAndPhotograph(page, 'console-customer-maintenance');
+    watched.assertProblemFree();
+  });
+
   it('shows a read-only key no write action on the customer pages, with the reason', async () => {
     const customer = await createCustomer(app, { customerId: 'read-only-view' });
     const { apiKey } = await createAdminKey(app, { scopes: ['read'] });

@@ -223,6 +223,12 @@ describe('console: applications, releases and resumable uploads from the browser
 
     expect(await page.getByRole('button', { name: 'Yank version' }).isDisabled(), 'a yank needs its reason').to.equal(true);
     await page.getByLabel('Reason for yanking').fill('Crashes on start on Windows 10');
+    // A rollback needs an earlier published version: refused beside its field, the version still published.
+    await page.getByLabel('Roll installs back to').fill('0.9.0');
+    await page.getByRole('button', { name: 'Yank version' }).click();
+    await page.getByText('rollbackTo: 0.9.0 is no published version of desk-app').first().waitFor();
+    expect(await page.locator('.version-facts').getByText('published', { exact: true }).count()).to.equal(1);
+    await page.getByLabel('Roll installs back to').fill('');
     await page.getByRole('button', { name: 'Yank version' }).click();
     await page.locator('.version-facts').getByText('yanked', { exact: true }).waitFor();
     await page.getByText('Yanked: Crashes on start on Windows 10').waitFor();

@@ -89,6 +89,28 @@ describe('portal: customers download in a real Chromium', function () {
     await watched.close();
   });
 
+  it('tells a customer whose maintenance ended which version is the last it is entitled to, and offers nothing newer', async () => {
+    const lapsed = await createCustomer(app);
+    const granted = await app.http.request('PUT', `/v1/management/customers/${lapsed.customerId}/applications/${deskTool}`, { json: {} });
+    expect(granted.status, granted.raw.toString()).to.be.oneOf([200, 201, 204]);
+    // Ended just now: after every release of the suite was published.
+    const ended = new Date();
+    const patched = await app.http.patch(`/v1/management/customers/${lapsed.customerId}`, { updatesUntil: ended.toISOString(), versionRange: '<2' });
+    expect(patched.status, patched.raw.toString()).to.equal(200);
+    const watched = await signedIn(UA.windows, lapsed.apiKey);
+    const { page } = watched;
+    const card = page.getByRole('region', { name: 'Desk Tool' });
+    // The day as the page's locale and time zone write it.
+    const day = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' }).format(new Date(iso)), ended.toISOString());
+    await card.getByText(`Your maintenance ended on`).waitFor();
+    expect(await card.getByRole('note').textContent()).to.equal(`Your maintenance ended on ${day}; version 1.0.0 is the last you are entitled to (versions <2).`);
+    expect(await page.getByRole('heading', { name: /Version 1\.0\.0/ }).count()).to.equal(1);
+    expect(await page.getByRole('heading', { name: /Version 2\.0\.0/ }).count()).to.equal(0);
+    await checkAndPhotograph(page, 'portal-maintenance-ended');
+    watched.assertProblemFree();
+    await watched.close();
+  });
+
   /** The logo beside the application's name: fetched with the credential, decoded, shown from a blob: URL. */
   async function expectLogoShown(page: Page, name: string) {
     const logo = page.getByRole('region', { name }).getByRole('img', { name });

@@ -6,7 +6,7 @@ import IORedis from 'ioredis';
 import { rollupChecks } from '../../shared/adoption/rollup-checks';
 import { newEventId } from '../../shared/ids';
 import { ALL } from '../../shared/store/models';
-import { createCustomer } from '../support/factories';
+import { createCustomer, uploadSmallFile } from '../support/factories';
 import { CliUser, errorOf, eventsOf, jsonOf } from '../support/cli-process';
 import { pollUntil } from '../support/poll';
 import { checkEvent } from '../support/records';
@@ -46,6 +46,39 @@ describe('bds CLI: managing applications, versions, files and customers', functi
     await run(['apps', 'create', applicationId, '--name', 'Managed App']);
     return applicationId;
   };
+
+  it('customers and tokens take a maintenance window (--updates-until, --version-range; none clears), a range semver cannot read exits with the 422', async () => {
+    const customerId = uniqueId('cli-window');
+    const created = jsonOf<Record<string, unknown>>(await run(['customers', 'create', '--id', customerId, '--name', 'Windowed', '--tier', 'standard', '--version-range', '<3', '--json']));
+    expect(created).to.include({ versionRange: '<3', updatesUntil: null });
+    const updated = jsonOf<Record<string, unknown>>(await run(['customers', 'update', customerId, '--updates-until', '2027-01-01T00:00:00Z', '--version-range', '2.x', '--json']));
+    expect(updated).to.include({ versionRange: '2.x', updatesUntil: '2027-01-01T00:00:00.000Z' });
+    const refused = await admin.run(['customers', 'update', customerId, '--version-range', 'not-a-range', '--json']);
+    expect(refused.code).to.not.equal(0);
+    expect(errorOf(refused)).to.include({ code: 'INVALID_VERSION_RANGE', status: 422 });
+    expect((await app.core.store.accounts.getCustomer(customerId))?.versionRange).to.equal('2.x');
+    const cleared = jsonOf<Record<string, unknown>>(await run(['customers', 'update', customerId, '--updates-until', 'none', '--version-range', 'none', '--json']));
+    expect(cleared).to.include({ versionRange: null, updatesUntil: null });
+
+    const token = jsonOf<Record<string, unknown>>(await run(['tokens', 'create', customerId, '--version-range', '1.x', '--updates-until', '2026-06-01T00:00:00Z', '--json']));
+    expect(token).to.include({ versionRange: '1.x', updatesUntil: '2026-06-01T00:00:00.000Z' });
+    const changed = jsonOf<Record<string, unknown>>(await run(['tokens', 'update', customerId, token.tokenId as string, '--version-range', 'none', '--json']));
+    expect(changed).to.include({ versionRange: null, updatesUntil: '2026-06-01T00:00:00.000Z' });
+  });
+
+  it('versions update --status yanked --rollback-to names the version installs are offered back; a later or unknown one exits with the 422', async () => {
+    const applicationId = await newApp();
+    for (const version of ['1.0.0', '1.1.0']) {
+      await uploadSmallFile(app, { applicationId, version, fileName: `app-${version}.AppImage`, platform: 'linux', arch: 'x64', content: randomBytes(2_000) });
+    }
+    const refused = await admin.run(['versions', 'update', applicationId, '1.0.0', '--status', 'yanked', '--rollback-to', '1.1.0', '--json']);
+    expect(errorOf(refused)).to.include({ code: 'INVALID_ROLLBACK_TARGET', status: 422 });
+    const usage = await admin.run(['versions', 'update', applicationId, '1.1.0', '--rollback-to', '1.0.0']);
+    expect(usage.code).to.not.equal(0);
+    expect(usage.stderr).to.match(/--rollback-to goes with --status yanked/);
+    const yanked = jsonOf<Record<string, unknown>>(await run(['versions', 'update', applicationId, '1.1.0', '--status', 'yanked', '--yank-reason', 'crashes', '--rollback-to', '1.0.0', '--json']));
+    expect(yanked).to.include({ status: 'yanked', rollbackTo: '1.0.0' });
+  });
 
   it('apps update: licence text from @file with its revision, branding, default version status, keys from @file; --no-… clears each', async () => {
     const applicationId = await newApp();

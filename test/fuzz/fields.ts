@@ -145,6 +145,20 @@ export const fields = {
   platform: (): FieldRule => ({ valid: json(oneOf('windows', 'macos', 'linux', 'any')), invalid: fc.oneof(json(text.badPlatform), jsonNotString) }),
   /** `universal` is valid only with platform macos, which another field decides: a mutation of its own tries it. */
   arch: (): FieldRule => ({ valid: json(oneOf('x64', 'arm64', 'ia32', 'armv7l', 'any')), invalid: fc.oneof(json(text.badArch), jsonNotString) }),
+  /**
+   * A maintenance window's range: valid ones admit every version (the fixtures' other routes keep their
+   * offers); one semver cannot read is 422, a wrong type or blank text 400.
+   */
+  versionRange: (): FieldRule => ({
+    valid: fc.constantFrom('">=0.0.0-0"', '"*"', 'null'),
+    invalid: fc.oneof(fc.constantFrom('"not a range"', '"1.2.3.4"', '">=one"', '""', '"<3\\n"', `"${'1'.repeat(201)}"`), jsonNotNullableString),
+    expects: [400, 422],
+  }),
+  /** A maintenance window's end: far enough that every fixture release is inside it. */
+  updatesUntil: (): FieldRule => ({
+    valid: fc.constantFrom('"2999-01-01T00:00:00Z"', 'null'),
+    invalid: fc.oneof(fc.constantFrom('"tomorrow"', '"2027-02-30T00:00:00Z"', '""'), jsonNotNullableString),
+  }),
   channel: (): FieldRule => ({ valid: json(oneOf('stable', 'rc', 'beta', 'alpha', 'dev')), invalid: fc.oneof(json(text.badChannel), jsonNotString) }),
   uploadStatus: (): FieldRule => ({ valid: json(oneOf('draft', 'published')), invalid: fc.oneof(json(text.badUploadStatus), jsonNotString) }),
   tier: (required: boolean, nullable = false): FieldRule => ({

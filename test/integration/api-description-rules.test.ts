@@ -136,11 +136,15 @@ describe('the API description states what the service checks', function () {
       ].map((fields) => ({ applicationId, ...fields })), (value: object) => app.http.post('/v1/downloads/share', value, { key: customerKey }));
     });
 
-    it("a version: yankReason with status yanked (if/then)", async () => {
+    it("a version: yankReason and rollbackTo with status yanked (if/then)", async () => {
       const schema = body('/v1/management/applications/{applicationId}/versions/{version}', 'patch');
-      expect(schema).to.deep.include({ minProperties: 1, if: { properties: { yankReason: {} }, required: ['yankReason'] } });
+      expect(schema).to.deep.include({ minProperties: 1 });
+      expect((schema.allOf as Array<{ if: unknown }>).map((rule) => rule.if)).to.deep.equal([
+        { properties: { yankReason: {} }, required: ['yankReason'] }, { properties: { rollbackTo: {} }, required: ['rollbackTo'] },
+      ]);
       await agree(schema, [
         { yankReason: 'Crashes' }, { status: 'published', yankReason: 'Crashes' }, { rolloutPercentage: 50, yankReason: 'Crashes' },
+        { rollbackTo: '1.0.0' }, { status: 'published', rollbackTo: '1.0.0' },
         { status: 'yanked', yankReason: 'Crashes on start' }, { rolloutPercentage: 60 }, {},
       ], (value: object) => app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, value));
       expect((await app.core.store.versions.getVersion(applicationId, '2.0.0'))?.yankReason).to.equal('Crashes on start');

@@ -132,7 +132,7 @@ describe('the API description', () => {
     const creation = document.paths['/v1/management/applications'].post.responses;
     expect(creation).to.include.keys('201', '400', '401', '403', '409', '413', '415', '422', '429', '503', 'default');
     expect(document.paths['/healthz'].get.responses).not.to.have.key('429');
-    expect(document.components.schemas.Error422.properties.error.properties.code.enum).to.deep.equal(['IDEMPOTENCY_KEY_REUSED', 'INVALID_ATTESTATION', 'ATTESTATION_SUBJECT_MISMATCH', 'UNSUPPORTED_KEY', 'INVALID_TUF_ROOT']);
+    expect(document.components.schemas.Error422.properties.error.properties.code.enum).to.deep.equal(['IDEMPOTENCY_KEY_REUSED', 'INVALID_ATTESTATION', 'ATTESTATION_SUBJECT_MISMATCH', 'UNSUPPORTED_KEY', 'INVALID_TUF_ROOT', 'INVALID_VERSION_RANGE', 'INVALID_ROLLBACK_TARGET']);
     expect(document.components.schemas.Error429.properties.error.properties.code.enum).to.deep.equal(['RATE_LIMITED']);
     // What a route's handler answers besides what its declaration implies, as it declares it.
     expect(document.paths['/v1/downloads/share/{token}'].get.responses).to.include.keys('302', '403', '404', '410', '429');

@@ -28,7 +28,7 @@ describe('GET /v1/me: whose key this is', () => {
     const customerName = 'Acme Corp';
     const { customerId, apiKey } = await createCustomer(app, { tier: 'premium', name: customerName });
     const response = await app.http.get('/v1/me', { key: apiKey });
-    expect(response.body.data).to.deep.equal({ kind: 'customer', customerId, name: customerName, tier: 'premium' });
+    expect(response.body.data).to.deep.equal({ kind: 'customer', customerId, name: customerName, tier: 'premium', maintenance: null });
     expect((await app.http.get('/v1/me', { key: null })).status).to.equal(401);
     expect((await app.http.get('/v1/me', { key: `${customerId}.wrong` })).status).to.equal(401);
     const inactive = await createCustomer(app, { isActive: false });

@@ -8,7 +8,7 @@ import { pollUntil } from '../support/poll';
 
 const CUSTOMERS = '/v1/management/customers';
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const CUSTOMER_FIELDS = ['customerId', 'name', 'tier', 'isActive', 'notes', 'createdAt', 'updatedAt'];
+const CUSTOMER_FIELDS = ['customerId', 'name', 'tier', 'isActive', 'notes', 'updatesUntil', 'versionRange', 'createdAt', 'updatedAt'];
 const ADMIN_ONLY = 'this endpoint requires an admin API key';
 const INACTIVE = 'customer account is inactive';
 

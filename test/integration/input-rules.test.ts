@@ -298,7 +298,7 @@ describe('input rules: records stored under earlier rules stay readable and patc
     app = await startTestApp({ workers: false });
     const { store, storage } = app.core;
     const now = new Date();
-    await store.accounts.createCustomer({ customerId, name: customerName, tier: 'standard', isActive: true, notes: 'nul\u0000 and \u0085', createdAt: now, updatedAt: now });
+    await store.accounts.createCustomer({ customerId, name: customerName, tier: 'standard', isActive: true, notes: 'nul\u0000 and \u0085', updatesUntil: null, versionRange: null, createdAt: now, updatedAt: now });
     const issued = issueCustomerKey(customerId);
     apiKey = issued.apiKey;
     await store.accounts.createApiKey({ keyId: newId('key'), customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now, lastUsedAt: null, revokedAt: null });

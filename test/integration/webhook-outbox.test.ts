@@ -163,7 +163,7 @@ describe('the webhook outbox relay settling pending entries', function () {
     const suffix = randomBytes(4).toString('hex');
     const createdAt = new Date(Date.now() - 60_000);
     await app.core.store.accounts.createCustomer({
-      customerId: `written-${suffix}`, name: 'Written', tier: 'standard', isActive: true, notes: null, createdAt, updatedAt: createdAt,
+      customerId: `written-${suffix}`, name: 'Written', tier: 'standard', isActive: true, notes: null, updatesUntil: null, versionRange: null, createdAt, updatedAt: createdAt,
     });
     const pending = (customerId: string, writtenAgoMs: number, at = createdAt): WebhookOutboxEntry => ({
       eventId: `evt_${customerId}`, type: 'customer.created', occurredAt: at, state: 'pending', data: null, subject: [customerId],

@@ -187,6 +187,8 @@ export interface ElectronClientOptions {
   installedInstaller?: Buffer;
   /** The generic provider's `useMultipleRangeRequest` in `publish` (app-update.yml); unset, the package decides. */
   useMultipleRangeRequest?: boolean;
+  /** `autoUpdater.allowDowngrade`: installs a channel file's version older than its own; unset, the package's default. */
+  allowDowngrade?: boolean;
 }
 
 export interface ElectronClient {
@@ -224,6 +226,8 @@ export async function electronUpdateClient(options: ElectronClientOptions): Prom
   updater.logger = null;
   if (options.authorization) updater.requestHeaders = { Authorization: options.authorization };
   if (options.channel) updater.channel = options.channel;
+  // After the channel, whose setter turns it on.
+  if (options.allowDowngrade !== undefined) updater.allowDowngrade = options.allowDowngrade;
   const withArch = <T>(run: () => Promise<T>) => withLinuxArch(options.linuxArch, run);
   return {
     updater,

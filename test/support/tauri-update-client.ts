@@ -36,6 +36,11 @@ export interface TauriClientOptions {
   headers: Record<string, string>;
   /** `plugins.updater.pubkey`: the key `tauri signer generate` printed. */
   pubkey: string;
+  /**
+   * `UpdaterBuilder::version_comparator(|current, update| ...)`: whether the answered version is
+   * installed; unset, the plugin's default, `update.version > current`.
+   */
+  versionComparator?: (current: string, remote: string) => boolean;
 }
 
 /** What a request of the client got: for tests to check which headers reached which host. */
@@ -71,7 +76,8 @@ export class TauriUpdateClient {
       throw new Error('the `url` or `signature` field was not set on the updater response');
     }
     if (release.pub_date != null && Number.isNaN(Date.parse(String(release.pub_date)))) throw new Error('invalid value for `pub_date`');
-    if (!gt(remoteVersion, this.options.currentVersion)) return null;
+    const accepts = this.options.versionComparator ?? ((current: string, remote: string) => gt(remote, current));
+    if (!accepts(this.options.currentVersion, remoteVersion.version)) return null;
     return {
       version: remoteVersion.version,
       url: release.url,

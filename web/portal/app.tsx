@@ -5,21 +5,23 @@ import { ErrorNotice, Loading } from '../common/components';
 import { describeError } from '../common/errors';
 import { customerApi, forgetCredential, keepCredential, storedCredential, tokenFromLink, type Credential } from './credential';
 import { ApplicationsPage } from './pages/applications';
+import type { Maintenance } from './portal-application';
 import { SignInPage } from './pages/sign-in';
 
 type Caller = Wire<typeof callerResponse>;
+/** The maintenance window the customer's releases are offered within; null when none. */
 
 type Session =
   | { state: 'signed-out'; message?: string; refusal?: unknown }
   | { state: 'checking'; credential: Credential }
-  | { state: 'signed-in'; credential: Credential; customerName: string; customerId: string }
+  | { state: 'signed-in'; credential: Credential; customerName: string; customerId: string; maintenance: Maintenance }
   | { state: 'failed'; credential: Credential; error: unknown };
 
-/** Asks the service whose the credential is (the customer's name and id): the portal is for customers. */
-export async function checkCredential(credential: Credential): Promise<{ name: string; customerId: string }> {
+/** Asks the service whose the credential is (the customer's name and id, its maintenance window): the portal is for customers. */
+export async function checkCredential(credential: Credential): Promise<{ name: string; customerId: string; maintenance: Maintenance }> {
   const caller = await customerApi<Caller>(credential, '/v1/me');
   if (caller.kind !== 'customer') throw new ApiError(403, 'FORBIDDEN', 'this is an admin key: vendors use the console at /console');
-  return { name: caller.name, customerId: caller.customerId };
+  return { name: caller.name, customerId: caller.customerId, maintenance: caller.maintenance };
 }
 
 function initialSession(): Session {
@@ -40,7 +42,7 @@ export function PortalApp() {
     if (session.state !== 'checking') return;
     const { credential } = session;
     checkCredential(credential).then(
-      ({ name, customerId }) => setSession({ state: 'signed-in', credential, customerName: name, customerId }),
+      ({ name, customerId, maintenance }) => setSession({ state: 'signed-in', credential, customerName: name, customerId, maintenance }),
       (error) => {
         if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
           forgetCredential();
@@ -71,7 +73,7 @@ export function PortalApp() {
         <button type="button" class="button secondary button-small" onClick={signOut}>Sign out</button>
       </header>
       <main id="main" class="portal-main">
-        <ApplicationsPage credential={session.credential} customerId={session.customerId} />
+        <ApplicationsPage credential={session.credential} customerId={session.customerId} maintenance={session.maintenance} />
       </main>
     </>
   );

@@ -100,7 +100,15 @@ export class PackageFeeds {
         update = Object.freeze({ full: packaged[0].full, deltas: deltaChain(packaged, installed, this.catalog.cachedReleases(applicationId)) });
         byInstalled.set(installed, update);
       }
-      return update;
+      if (local === undefined || installed >= 0 || compareOrderKeys(packaged[0].orderKey, local.orderKey) > 0) return update;
+      // Nothing newer for a version no longer offered: when it was yanked with a rollback, its full
+      // package is the answer (Velopack installs it with AllowVersionDowngrade; Squirrel.Windows never
+      // installs an older version and stays).
+      const newest = update;
+      return andThen(this.releases.rollback(caller, selector, local.version), (target): PackageUpdate => {
+        const back = target && packaged.find((item) => item.release === target);
+        return back ? { full: back.full, deltas: [] } : newest;
+      }, undefined);
     }, undefined);
   }
 

@@ -130,6 +130,8 @@ function toAccessToken(doc: AccessTokenDoc): AccessToken {
     channels: doc.channels ? [...doc.channels] : null,
     platforms: doc.platforms ? [...doc.platforms] : null,
     resetEvery: orNull(doc.resetEvery),
+    updatesUntil: orNull(doc.updatesUntil),
+    versionRange: orNull(doc.versionRange),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
     lastUsedAt: orNull(doc.lastUsedAt),

@@ -60,6 +60,7 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     minimumSystemVersion: orNull(doc.minimumSystemVersion),
     critical: doc.critical ?? false,
     yankReason: orNull(doc.yankReason),
+    rollbackTo: orNull(doc.rollbackTo),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -95,6 +96,8 @@ export function toCustomer(doc: CustomerDoc): Customer {
     tier: doc.tier,
     isActive: doc.isActive,
     notes: orNull(doc.notes),
+    updatesUntil: orNull(doc.updatesUntil),
+    versionRange: orNull(doc.versionRange),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -211,8 +211,8 @@ export class MongoVersionsAndFiles implements VersionStore {
 
 /** The fields of a version patch that are set (an upsert's initialStatus is not one: it only applies to a new version). */
 function patchFields(patch: VersionPatch): VersionPatch {
-  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason } = patch;
-  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason });
+  const { releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason, rollbackTo } = patch;
+  return definedFields({ releaseNotes, requiredTier, channel, rolloutPercentage, bundleVersion, minimumSystemVersion, critical, yankReason, rollbackTo });
 }
 
 /** The live MAIN file of the file's version, platform and arch. */

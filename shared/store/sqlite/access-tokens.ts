@@ -13,11 +13,11 @@ export class SqliteAccessTokens implements AccessTokenStore {
   async createAccessToken(token: AccessToken): Promise<AccessToken> {
     this.database.write(() =>
       this.database.prepare(`INSERT INTO access_tokens (token_id, customer_id, token_hash, prefix, name, max_downloads, max_clients, max_bytes,
-          valid_from, valid_until, applications, channels, platforms, reset_every, created_at, updated_at, last_used_at, revoked_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          valid_from, valid_until, applications, channels, platforms, reset_every, updates_until, version_range, created_at, updated_at, last_used_at, revoked_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(token.tokenId, token.customerId, token.tokenHash, token.prefix, token.name, token.maxDownloads, token.maxClients, token.maxBytes,
           toMillis(token.validFrom), toMillis(token.validUntil), jsonList(token.applications), jsonList(token.channels), jsonList(token.platforms),
-          token.resetEvery, toMillis(token.createdAt), toMillis(token.updatedAt), toMillis(token.lastUsedAt), toMillis(token.revokedAt)),
+          token.resetEvery, toMillis(token.updatesUntil ?? null), token.versionRange ?? null, toMillis(token.createdAt), toMillis(token.updatedAt), toMillis(token.lastUsedAt), toMillis(token.revokedAt)),
     );
     return token;
   }
@@ -49,6 +49,8 @@ export class SqliteAccessTokens implements AccessTokenStore {
       channels: patch.channels === undefined ? undefined : jsonList(patch.channels),
       platforms: patch.platforms === undefined ? undefined : jsonList(patch.platforms),
       reset_every: patch.resetEvery,
+      updates_until: patch.updatesUntil === undefined ? undefined : toMillis(patch.updatesUntil),
+      version_range: patch.versionRange,
     };
     const changed = this.database.update('access_tokens', 'token_id = ? AND customer_id = ? AND revoked_at IS NULL', [tokenId, customerId], values, at);
     return changed ? this.getAccessToken(customerId, tokenId) : null;
@@ -124,6 +126,8 @@ export function accessTokenFromRow(row: Row): AccessToken {
     channels: list(row.channels),
     platforms: list(row.platforms),
     resetEvery: (row.reset_every as TokenResetPeriod | null) ?? null,
+    updatesUntil: optionalDate(row.updates_until),
+    versionRange: (row.version_range as string | null | undefined) ?? null,
     createdAt: new Date(row.created_at as number),
     updatedAt: new Date(row.updated_at as number),
     lastUsedAt: optionalDate(row.last_used_at),

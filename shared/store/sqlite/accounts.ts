@@ -9,9 +9,10 @@ export class SqliteAccounts implements AccountStore {
 
   async createCustomer(customer: Customer): Promise<Customer> {
     this.database.write(() =>
-      this.database.prepare('INSERT INTO customers (customer_id, name, tier, is_active, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      this.database.prepare(`INSERT INTO customers (customer_id, name, tier, is_active, notes, updates_until, version_range, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(customer.customerId, customer.name, customer.tier, customer.isActive ? 1 : 0, customer.notes,
-          toMillis(customer.createdAt), toMillis(customer.updatedAt)),
+          toMillis(customer.updatesUntil ?? null), customer.versionRange ?? null, toMillis(customer.createdAt), toMillis(customer.updatedAt)),
     );
     return customer;
   }
@@ -38,6 +39,8 @@ export class SqliteAccounts implements AccountStore {
       tier: patch.tier,
       is_active: patch.isActive === undefined ? undefined : patch.isActive ? 1 : 0,
       notes: patch.notes,
+      updates_until: patch.updatesUntil === undefined ? undefined : toMillis(patch.updatesUntil),
+      version_range: patch.versionRange,
     };
     return this.database.update('customers', 'customer_id = ?', [customerId], values, at) ? this.getCustomer(customerId) : null;
   }

@@ -107,6 +107,7 @@ export function versionFromRow(row: Row): Version {
     minimumSystemVersion: optionalText(row.minimum_system_version),
     critical: row.critical === 1,
     yankReason: optionalText(row.yank_reason),
+    rollbackTo: optionalText(row.rollback_to),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };
@@ -142,6 +143,8 @@ export function customerFromRow(row: Row): Customer {
     tier: text(row.tier),
     isActive: row.is_active === 1,
     notes: optionalText(row.notes),
+    updatesUntil: optionalDate(row.updates_until),
+    versionRange: optionalText(row.version_range),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -217,6 +217,7 @@ function versionColumns(patch: VersionPatch): Record<string, unknown> {
     minimum_system_version: patch.minimumSystemVersion,
     critical: patch.critical === undefined ? undefined : patch.critical ? 1 : 0,
     yank_reason: patch.yankReason,
+    rollback_to: patch.rollbackTo,
   };
 }
 

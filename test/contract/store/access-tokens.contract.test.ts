@@ -52,6 +52,17 @@ describeStoreContract('access tokens', (subject) => {
     expect((await store.accessTokens.listAccessTokens('cust_1')).map((t) => t.tokenId)).to.deep.equal(['tok_2']);
   });
 
+  it("keeps a token's maintenance window, changes either field alone and clears it with null", async () => {
+    const token = accessToken('tok_1', { updatesUntil: at(40), versionRange: '1.x' });
+    expect(await store.accessTokens.createAccessToken(token)).to.deep.equal(token);
+    expect(await store.accessTokens.findAccessTokenByHash('hash-tok_1')).to.deep.equal(token);
+    const ranged = await store.accessTokens.updateAccessToken('cust_1', 'tok_1', { versionRange: '<1.5' }, at(2));
+    expect(ranged).to.deep.equal({ ...token, versionRange: '<1.5', updatedAt: at(2) });
+    const cleared = await store.accessTokens.updateAccessToken('cust_1', 'tok_1', { updatesUntil: null, versionRange: null }, at(3));
+    expect(cleared).to.deep.equal({ ...token, updatesUntil: null, versionRange: null, updatedAt: at(3) });
+    expect(await store.accessTokens.listAccessTokens('cust_1')).to.deep.equal([cleared]);
+  });
+
   it('records when a token was last used, never moving it back', async () => {
     await store.accessTokens.createAccessToken(accessToken('tok_1'));
     await store.accessTokens.touchAccessToken('tok_1', at(6));

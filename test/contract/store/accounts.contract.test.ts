@@ -66,6 +66,19 @@ describeStoreContract('accounts', (subject) => {
       expect(await store.accounts.updateCustomer('cust_unknown', { name: 'x' }, at(4))).to.equal(null);
     });
 
+    it('keeps a maintenance window (updatesUntil, versionRange), changes either alone, and clears it with null', async () => {
+      const c = customer('cust_1', { updatesUntil: at(50), versionRange: '<3' });
+      expect(await store.accounts.createCustomer(c)).to.deep.equal(c);
+      expect(await store.accounts.getCustomer('cust_1')).to.deep.equal(c);
+      const narrowed = await store.accounts.updateCustomer('cust_1', { versionRange: '>=2 <3' }, at(2));
+      expect(narrowed).to.deep.equal({ ...c, versionRange: '>=2 <3', updatedAt: at(2) });
+      const moved = await store.accounts.updateCustomer('cust_1', { updatesUntil: at(60) }, at(3));
+      expect(moved).to.deep.equal({ ...c, versionRange: '>=2 <3', updatesUntil: at(60), updatedAt: at(3) });
+      const cleared = await store.accounts.updateCustomer('cust_1', { updatesUntil: null, versionRange: null }, at(4));
+      expect(cleared).to.deep.equal({ ...c, updatesUntil: null, versionRange: null, updatedAt: at(4) });
+      expect((await store.accounts.listCustomers(1, 10)).items).to.deep.equal([cleared]);
+    });
+
     it('reports which of the given customer ids do not exist, once each', async () => {
       await store.accounts.createCustomer(customer('cust_1'));
       await store.accounts.createCustomer(customer('cust_2'));

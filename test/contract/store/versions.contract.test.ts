@@ -120,6 +120,18 @@ describeStoreContract('versions and files', (subject) => {
         expect(await store.versions.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ yankReason: null });
       });
 
+      it('keeps the version a yanked one is rolled back to, in the listings too, and clears it when a patch says null', async () => {
+        await versionIn('published', '1.0.0');
+        await versionIn('published', '1.1.0');
+        await store.versions.transitionVersion('app_1', '1.1.0', 'yanked', at(3), { yankReason: 'Crashes', rollbackTo: '1.0.0' });
+        expect(await store.versions.getVersion('app_1', '1.1.0')).to.include({ status: 'yanked', rollbackTo: '1.0.0' });
+        const listed = await store.versions.listVersions('app_1');
+        expect(listed.map((v) => [v.version, v.rollbackTo])).to.deep.equal([['1.1.0', '1.0.0'], ['1.0.0', null]]);
+        await store.versions.transitionVersion('app_1', '1.1.0', 'published', at(4), { yankReason: null, rollbackTo: null });
+        expect(await store.versions.getVersion('app_1', '1.1.0')).to.include({ status: 'published', rollbackTo: null });
+        expect(await store.versions.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ rollbackTo: null });
+      });
+
       it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
         const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];
         for (const from of statuses) {

@@ -35,6 +35,8 @@ export function accessTokenFuzzers({ f, keys, admin, customerParam, known }: Rou
     channels: list(['stable'], ['nightly', 'Stable', '__proto__']),
     platforms: list(['linux', 'windows'], ['darwin', 'Linux', '']),
     resetEvery: { valid: values('"day"', '"week"', '"month"', 'null'), invalid: fc.oneof(values('"year"', '"Day"', '""', '"__proto__"'), jsonNotString.filter((value) => value !== 'null')) },
+    updatesUntil: fields.updatesUntil(),
+    versionRange: fields.versionRange(),
   };
   const create = jsonBody(limits, { emptyIsRefused: false });
   const update = jsonBody(limits, { emptyIsRefused: true });

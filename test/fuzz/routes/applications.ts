@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { generateKeyPairSync } from 'node:crypto';
 import { fields, text } from '../fields';
-import { FieldRules, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
+import { FieldRules, jsonField, pathParameterDefects, QueryRules, unreadBodyOddities } from '../mutations';
 import { encoded, jsonNotBoolean, jsonNotNullableString, jsonNotNumber, jsonNotString, jsonString, NOT_A_BOOLEAN, unusualText } from '../values';
 import type { RouteContext } from './context';
 import { draft, fuzzer, json, jsonBody, keyed, plus, RouteFuzzer, values } from './route-fuzzer';
@@ -112,6 +112,8 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
       base: draft('PATCH', `${APPLICATION}/versions/:version`, { applicationId: main, version: f.versions.open }, admin, json({ releaseNotes: '"Changed"' })),
       ...plus(keyed('admin', keys), [applicationParam(f.apps.deleted), versionParam, ...versionUpdate.defects], versionUpdate.oddities, [
         ...known.jsonBody, ...known.nulIn('releaseNotes'),
+        // rollbackTo and yankReason go with status yanked only; the seeded version stays published.
+        [jsonField('rollbackTo', '"1.0.0"', [400])], [jsonField('yankReason', '"Crashes"', [400])],
       ]),
     }),
     fuzzer({

@@ -16,6 +16,8 @@ export function customerFuzzers({ f, keys, admin, customerIds, pageRules, custom
     name: fields.name(creating),
     tier: fields.tier(creating),
     notes: fields.multiLine(2_000, { nullable: true }),
+    updatesUntil: fields.updatesUntil(),
+    versionRange: fields.versionRange(),
   });
   const create = jsonBody(customerFields(true), { emptyIsRefused: false });
   const update = jsonBody(customerFields(false), { emptyIsRefused: true });

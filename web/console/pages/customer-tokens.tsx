@@ -5,7 +5,8 @@ import { ACCESS_TOKEN_RESET_PERIODS } from '../../../shared/policy';
 import { ConfirmButton, useAction } from '../../common/actions';
 import { api, newIdempotencyKey, type Wire } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, SelectField, TextField } from '../../common/components';
-import { formatBytes, formatDateTime } from '../../common/format';
+import { formatBytes, formatDate, formatDateTime } from '../../common/format';
+import { updatesUntilOf } from '../maintenance-window';
 import { useLoad, type Loaded } from '../../common/hooks';
 import { usePermission } from '../caller';
 import { fieldError } from '../application-fields';
@@ -27,6 +28,8 @@ function limitsOf(token: TokenList['tokens'][number], names: Map<string, string>
   if (token.maxBytes !== null) parts.push(`${formatBytes(token.maxBytes)}${per}`);
   if (token.applications) parts.push(token.applications.map((id) => names.get(id) ?? id).join(', '));
   if (token.validUntil) parts.push(`until ${formatDateTime(token.validUntil)}`);
+  if (token.versionRange) parts.push(`versions ${token.versionRange}`);
+  if (token.updatesUntil) parts.push(`releases before ${formatDate(token.updatesUntil)}`);
   return parts.join(' · ') || 'no limit';
 }
 
@@ -46,6 +49,8 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
   const [resetEvery, setResetEvery] = useState('');
   const [validDays, setValidDays] = useState('30');
   const [application, setApplication] = useState('');
+  const [versionRange, setVersionRange] = useState('');
+  const [updatesUntil, setUpdatesUntil] = useState('');
   const action = useAction();
   const applications = granted.data?.applications ?? [];
   const names = new Map(applications.map((a) => [a.applicationId, a.name]));
@@ -64,6 +69,8 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
         ...(resetEvery ? { resetEvery } : {}),
         ...(days !== undefined ? { validUntil: new Date(Date.now() + days * DAY_MS).toISOString() } : {}),
         ...(application ? { applications: [application] } : {}),
+        ...(versionRange.trim() ? { versionRange: versionRange.trim() } : {}),
+        ...(updatesUntil ? { updatesUntil: updatesUntilOf(updatesUntil) } : {}),
       },
     }));
     if (token) { setIssued(token); tokens.reload(); }
@@ -127,6 +134,10 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
               options={[{ value: '', label: 'Never (limits for its whole life)' }, ...ACCESS_TOKEN_RESET_PERIODS.map((p) => ({ value: p, label: `Every ${p}` }))]} />
             <TextField label="Valid for days" type="number" min={1} hint="Empty: until revoked" value={validDays} onInput={(e) => setValidDays((e.target as HTMLInputElement).value)}
               error={fieldError(action.error, 'validUntil')} />
+            <TextField label="Token versions" hint="A semver range such as <3; empty: the customer's" value={versionRange}
+              onInput={(e) => setVersionRange((e.target as HTMLInputElement).value)} error={fieldError(action.error, 'versionRange')} />
+            <TextField label="Token releases published before" type="date" hint="Empty: the customer's" value={updatesUntil}
+              onInput={(e) => setUpdatesUntil((e.target as HTMLInputElement).value)} error={fieldError(action.error, 'updatesUntil')} />
           </div>
           <button type="submit" class="button" disabled={action.busy}>{action.busy ? 'Creating…' : 'Create access token'}</button>
         </form>

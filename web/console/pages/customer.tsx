@@ -12,6 +12,8 @@ import { useCaller, usePermission } from '../caller';
 import { navigate } from '../../common/router';
 import { AccessTokens } from './customer-tokens';
 import { CONSOLE_BASE } from '../paths';
+import { fieldError } from '../application-fields';
+import { dateInputOf, updatesUntilOf, windowSummary } from '../maintenance-window';
 
 type Customer = Wire<typeof customerResponse>;
 type ApplicationList = Wire<typeof applicationListResponse>;
@@ -39,6 +41,7 @@ export function CustomerPage({ params }: { params: Record<string, string> }) {
       {customer.data && (
         <>
           <CustomerDetails customer={customer.data} onChanged={customer.reload} />
+          <MaintenanceWindowCard customer={customer.data} onChanged={customer.reload} />
           <ApplicationAccess customerId={customerId} granted={granted} />
           <CustomerKeys customerId={customerId} />
           <AccessTokens customerId={customerId} active={customer.data.isActive} granted={granted} />
@@ -90,6 +93,45 @@ function CustomerDetails({ customer, onChanged }: { customer: Customer; onChange
             {customer.isActive ? 'Deactivate' : 'Activate'}
           </GuardedButton>
         </div>
+      </form>
+    </section>
+  );
+}
+
+/**
+ * The customer's maintenance window: the releases it is entitled to (published before a date, inside a
+ * semver range). Every feed, latest link and the portal offer the newest release inside it.
+ */
+function MaintenanceWindowCard({ customer, onChanged }: { customer: Customer; onChanged: () => void }) {
+  const manage = usePermission('manage');
+  const [range, setRange] = useState(customer.versionRange ?? '');
+  const [until, setUntil] = useState(dateInputOf(customer.updatesUntil));
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  useEffect(() => { setRange(customer.versionRange ?? ''); setUntil(dateInputOf(customer.updatesUntil)); }, [customer]);
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setSaved('');
+    const body = { versionRange: range.trim() ? range.trim() : null, updatesUntil: until ? updatesUntilOf(until) : null };
+    const changed = await action.run(() => api<Customer>(customerApi(customer.customerId), { method: 'PATCH', body }));
+    if (changed) { setSaved('Maintenance window saved: in force from its next request.'); onChanged(); }
+  };
+  return (
+    <section class="card" aria-labelledby="customer-maintenance">
+      <h2 id="customer-maintenance">Maintenance window</h2>
+      <p class="hint">{windowSummary(customer)}</p>
+      <ErrorNotice error={action.error} />
+      {saved && <Notice kind="success">{saved}</Notice>}
+      <form onSubmit={save} aria-label="Maintenance window">
+        <div class="grid-2">
+          <TextField label="Versions" hint="A semver range such as <3 or 2.x; empty: every version" value={range} disabled={!manage.allowed}
+            onInput={(e) => setRange((e.target as HTMLInputElement).value)} error={fieldError(action.error, 'versionRange')} />
+          <TextField label="Releases published before" type="date" hint="Empty: no end (UTC midnight of that day)" value={until} disabled={!manage.allowed}
+            onInput={(e) => setUntil((e.target as HTMLInputElement).value)} error={fieldError(action.error, 'updatesUntil')} />
+        </div>
+        {manage.allowed
+          ? <button type="submit" class="button" disabled={action.busy}>{action.busy ? 'Saving…' : 'Save maintenance window'}</button>
+          : <GuardedButton allowed={false} reason={manage.reason}>Save maintenance window</GuardedButton>}
       </form>
     </section>
   );

@@ -12,6 +12,7 @@ import { useAction } from '../use-action';
 import { applicationPath } from './applications';
 import { statusBadge, type VersionSummary } from './application';
 import { FileAttestations } from '../file-attestations';
+import { fieldError } from '../application-fields';
 
 type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type FileSummary = VersionSummary['files'][number];
@@ -104,6 +105,7 @@ function ReleaseActions(props: VersionProps) {
   const [rollout, setRollout] = useState(version.rolloutPercentage);
   const [tier, setTier] = useState(version.requiredTier ?? '');
   const [yankReason, setYankReason] = useState('');
+  const [rollbackTo, setRollbackTo] = useState('');
   useEffect(() => {
     setChannel(version.channel);
     setRollout(version.rolloutPercentage);
@@ -129,14 +131,18 @@ function ReleaseActions(props: VersionProps) {
               <GuardedButton {...guard} class="button danger" onClick={removeDraft}>Delete draft</GuardedButton>
             </div>
           </>}
-          {version.status === 'published' && <form onSubmit={(event) => { event.preventDefault(); void patch({ status: 'yanked', yankReason: yankReason.trim() }); }}>
+          {version.status === 'published' && <form onSubmit={(event) => { event.preventDefault(); void patch({ status: 'yanked', yankReason: yankReason.trim(), ...(rollbackTo.trim() ? { rollbackTo: rollbackTo.trim() } : {}) }); }}>
             <TextField label="Reason for yanking" required value={yankReason} hint="Shown with the version to your team, e.g. crashes on start on macOS 12"
               onInput={(event) => setYankReason((event.target as HTMLInputElement).value)} />
+            <TextField label="Roll installs back to" value={rollbackTo} error={fieldError(action.error, 'rollbackTo')}
+              hint="Optional: an earlier published version every feed offers to installs running this one (electron-updater with allowDowngrade, Tauri with a version comparator, Squirrel.Mac, Velopack with AllowVersionDowngrade)"
+              onInput={(event) => setRollbackTo((event.target as HTMLInputElement).value)} />
             <GuardedButton {...guard} class="button danger" type="submit" disabled={!yankReason.trim()}>Yank version</GuardedButton>
             <p class="hint">Yanking withdraws it: no client is offered it and its downloads are refused, until it is published again.</p>
           </form>}
           {version.status === 'yanked' && <>
-            <p class="hint">Yanked{version.yankReason ? <>: <strong>{version.yankReason}</strong></> : ''}. Offered to nobody, its downloads refused.</p>
+            <p class="hint">Yanked{version.yankReason ? <>: <strong>{version.yankReason}</strong></> : ''}. Offered to nobody, its downloads refused.
+              {version.rollbackTo && <> Installs running it are offered <strong>{version.rollbackTo}</strong>.</>}</p>
             <GuardedButton {...guard} onClick={() => patch({ status: 'published' })}>Publish again</GuardedButton>
           </>}
         </div>

@@ -10,12 +10,13 @@ import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { RepositorySetupPanel } from '../repository-setup';
 import { detectVisitor } from '../visitor';
-import type { ApplicationList, PortalApplication } from '../portal-application';
+import type { ApplicationList, Maintenance, PortalApplication } from '../portal-application';
+import { formatDate } from '../../common/format';
 
 type ReleaseList = Wire<typeof releaseListResponse>;
 
 /** Every application the customer may download, each with the newest release of each channel it sees. */
-export function ApplicationsPage({ credential, customerId }: { credential: Credential; customerId: string }) {
+export function ApplicationsPage({ credential, customerId, maintenance }: { credential: Credential; customerId: string; maintenance: Maintenance }) {
   const [visitor, setVisitor] = useState<VisitorPlatform | null>(null);
   useEffect(() => { void detectVisitor().then(setVisitor); }, []);
   const applications = useLoad((signal) => customerApi<ApplicationList>(credential, '/v1/downloads/applications', { query: { pageSize: 100 }, signal }), [credential]);
@@ -27,13 +28,15 @@ export function ApplicationsPage({ credential, customerId }: { credential: Crede
       {applications.loading && !applications.data && <Loading />}
       {applications.data && applications.data.applications.length === 0 && <p>No application is available to you yet. Your vendor can grant you access.</p>}
       {visitor && applications.data?.applications.map((application) => (
-        <ApplicationCard key={application.applicationId} application={application} credential={credential} customerId={customerId} visitor={visitor} />
+        <ApplicationCard key={application.applicationId} application={application} credential={credential} customerId={customerId} visitor={visitor} maintenance={maintenance} />
       ))}
     </>
   );
 }
 
-function ApplicationCard({ application, credential, customerId, visitor }: { application: PortalApplication; credential: Credential; customerId: string; visitor: VisitorPlatform }) {
+function ApplicationCard({ application, credential, customerId, visitor, maintenance }: {
+  application: PortalApplication; credential: Credential; customerId: string; visitor: VisitorPlatform; maintenance: Maintenance;
+}) {
   // The licence is shown before any download when this customer has not accepted its revision yet.
   const [gate, setGate] = useState<{ retry: () => void } | null>(
     application.licence.required && !application.licence.accepted ? { retry: () => undefined } : null);
@@ -70,6 +73,9 @@ function ApplicationCard({ application, credential, customerId, visitor }: { app
       <ErrorNotice error={releases.error} onRetry={releases.reload} />
       {releases.loading && !releases.data && <Loading label="Loading releases" />}
       {releases.data && releases.data.releases.length === 0 && <p>No release is available to you yet.</p>}
+      {maintenance && releases.data && releases.data.releases.length > 0 && (
+        <p class="notice notice-info" role="note">{entitlementInWords(maintenance, releases.data.releases[0].version)}</p>
+      )}
       {newestByChannel.map((release) => (
         <ReleaseView key={release.version} release={release} application={application} credential={credential} visitor={visitor} primary onRefused={onRefused} />
       ))}
@@ -85,6 +91,22 @@ function ApplicationCard({ application, credential, customerId, visitor }: { app
       )}
     </section>
   );
+}
+
+/**
+ * What the customer's maintenance window means for this application: when it ended (or ends), and the
+ * newest release it is entitled to, which is the listing's first (the service lists nothing newer).
+ */
+function entitlementInWords(maintenance: NonNullable<Maintenance>, newest: string): string {
+  const ranges = maintenance.versionRanges.join(' and ');
+  if (maintenance.updatesUntil) {
+    const day = formatDate(maintenance.updatesUntil);
+    const covered = ranges ? ` (versions ${ranges})` : '';
+    return Date.parse(maintenance.updatesUntil) <= Date.now()
+      ? `Your maintenance ended on ${day}; version ${newest} is the last you are entitled to${covered}.`
+      : `Your maintenance runs until ${day}${covered}; version ${newest} is the newest you are entitled to so far.`;
+  }
+  return `Your licence covers versions ${ranges}; version ${newest} is the newest you are entitled to.`;
 }
 
 /** The newest release of each channel, in the order the listing gives them (newest first). */

@@ -87,6 +87,7 @@ export const versionSchema = new Schema<VersionDoc>(
     minimumSystemVersion: String,
     critical: Boolean,
     yankReason: String,
+    rollbackTo: String,
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,

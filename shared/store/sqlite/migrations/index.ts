@@ -32,6 +32,8 @@ import { migration as releasePurges } from './26-release-purges';
 import { migration as tufRepositories } from './27-tuf-repositories';
 import { migration as packageRepositories } from './28-package-repositories';
 import { migration as attestations } from './29-attestations';
+import { migration as maintenanceWindows } from './30-maintenance-windows';
+import { migration as rollbacks } from './31-rollbacks';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -63,4 +65,6 @@ export const MIGRATIONS: readonly Migration[] = [
   tufRepositories,
   packageRepositories,
   attestations,
+  maintenanceWindows,
+  rollbacks,
 ];
