@@ -296,6 +296,20 @@ export const CHECK_WRITE_GROUP_MAX_DELAY_MS = 1_000;
  * one and a run per second cost the checks a few percent (bench/README.md).
  */
 export const CHECK_ROLLUP_INTERVAL_MS = 5_000;
+// Update funnel and rollout plans
+
+/**
+ * An install offered a release counts as stuck once this long has passed without it checking in
+ * running that release (UPDATE_ARRIVAL_WINDOW, in hours); the success rate counts only installs
+ * offered at least this long ago, and a download counts for an offer within this long after it.
+ */
+export const UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS = 72;
+export const UPDATE_ARRIVAL_WINDOW_MIN_HOURS = 1;
+export const UPDATE_ARRIVAL_WINDOW_MAX_HOURS = 30 * 24;
+/** A rollout plan's steps: at most this many, each at most this long after the plan starts. */
+export const ROLLOUT_PLAN_MAX_STEPS = 10;
+export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;
+
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;
 export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;
