@@ -33,6 +33,8 @@ export interface JobPayloads {
   'rollup-events': Record<string, never>;
   /** Fold update-check events into the adoption counters (distinct installs through Redis HyperLogLogs). */
   'rollup-update-checks': Record<string, never>;
+  /** Fold update-check events into the update funnel: each install offered a release, and whether it arrived. */
+  'fold-update-funnel': Record<string, never>;
   /** Delete rolled-up update-check events past their retention (CHECK_EVENT_RETENTION_DAYS). */
   'purge-check-events': Record<string, never>;
   /** Record one webhook event's delivery to every endpoint subscribed to it, and queue each. */
@@ -103,6 +105,7 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   'purge-share-links': { queue: 'share-links', everyMs: SHARE_LINK_PURGE_INTERVAL_MS },
   'rollup-events': { queue: 'statistics', everyMs: ROLLUP_INTERVAL_MS },
   'rollup-update-checks': { queue: 'statistics', everyMs: CHECK_ROLLUP_INTERVAL_MS },
+  'fold-update-funnel': { queue: 'statistics', everyMs: CHECK_ROLLUP_INTERVAL_MS },
   'purge-check-events': { queue: 'statistics', everyMs: CHECK_EVENT_PURGE_INTERVAL_MS },
   // One dispatch per event however often it is emitted; it only reads and writes the store, so it
   // retries for longer than the default while the store is away.

@@ -698,3 +698,32 @@ export interface Attestation {
   document: string;
   createdAt: Date;
 }
+
+/** An install offered a release (the update funnel): the first offer, and when the install first checked in running it. */
+export interface InstallOfferRecord {
+  applicationId: string;
+  version: string;
+  /** `id:<install identity>` when the client sent one, else `h:<install hash>` (which changes every UTC day). */
+  installKey: string;
+  customerId: string;
+  platform: string;
+  arch: string;
+  channel: string;
+  offeredAt: Date;
+  /** The first check, at or after the offer, running this release; null while there is none. */
+  arrivedAt: Date | null;
+}
+
+/** A check that ran a release: the install arrived if it had been offered that release before. */
+export interface InstallArrival {
+  applicationId: string;
+  version: string;
+  installKey: string;
+  at: Date;
+}
+
+/** Checks the update funnel read and has not yet moved its position past; `position` names them to the store. */
+export interface FunnelCheckBatch {
+  position: string;
+  events: CheckEvent[];
+}

@@ -9,6 +9,9 @@ import type {
   AdoptionCount,
   CheckBatch,
   CheckEvent,
+  FunnelCheckBatch,
+  InstallArrival,
+  InstallOfferRecord,
   CustomerAdoption,
   CustomerVersionSeen,
   ApiKey,
@@ -569,6 +572,27 @@ export interface AdoptionStore {
   listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>>;
 }
 
+/**
+ * The update funnel: each install a release was offered to, and whether it arrived, folded from the
+ * check events by a worker (shared/rollouts/fold-funnel-checks.ts), its position kept apart from the
+ * adoption rollup's.
+ */
+export interface UpdateFunnelStore {
+  /**
+   * Up to `limit` check events after the funnel's position, in the order stored; null when none.
+   * Reading again before a finish reads the same checks (folding them twice changes nothing).
+   */
+  readFunnelChecks(limit: number): Promise<FunnelCheckBatch | null>;
+  /** Moves the funnel's position past a batch read; a batch finished already (or read before another's finish) changes nothing. */
+  finishFunnelChecks(position: string): Promise<void>;
+  /** Records offers: one record per (application, version, install), keeping the earliest offer. */
+  recordOffers(offers: readonly Omit<InstallOfferRecord, 'arrivedAt'>[]): Promise<void>;
+  /** Marks offered installs arrived: the earliest arrival at or after the offer is kept; arrivals of installs never offered change nothing. */
+  recordArrivals(arrivals: readonly InstallArrival[]): Promise<void>;
+  /** A release's offers by install key, after `afterInstallKey` (null: from the first), at most `limit`. */
+  listInstallOffers(applicationId: string, version: string, afterInstallKey: string | null, limit: number): Promise<InstallOfferRecord[]>;
+}
+
 /** Webhook endpoints, deliveries and the outbox. */
 export interface WebhookStore {
   createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;
@@ -661,6 +685,7 @@ export interface Store {
   readonly shareLinks: ShareLinkStore;
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
+  readonly funnel: UpdateFunnelStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;

@@ -5,7 +5,7 @@ import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
-import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
+import { foldUpdateFunnel, purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
 import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, relayWebhookOutbox, settleFailedDelivery } from './webhooks';
@@ -17,6 +17,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'purge-share-links': purgeShareLinks,
   'rollup-events': rollupEvents,
   'rollup-update-checks': rollupUpdateChecks,
+  'fold-update-funnel': foldUpdateFunnel,
   'purge-check-events': purgeCheckEvents,
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,

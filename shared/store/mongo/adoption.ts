@@ -29,7 +29,7 @@ export class MongoAdoption implements AdoptionStore {
 
   async insertCheckEvents(events: CheckEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const docs: CheckEventDoc[] = events.map((event) => ({ ...checkFields(event), counted: false, batchId: null }));
+    const docs: CheckEventDoc[] = events.map((event) => ({ ...checkFields(event), counted: false, batchId: null, funneled: false }));
     try {
       // Unordered: every new check is inserted even when others in the list are already stored.
       await this.models.checkEvents.collection.insertMany(docs, { ordered: false });

@@ -35,6 +35,7 @@ const DUPLICATE_TARGETS = {
   unique_repositoryKeys: 'repositoryKeys',
   unique_attestationKey: 'attestationKey',
   unique_attestationId: 'attestationId',
+  unique_installOffer: 'installOffer',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

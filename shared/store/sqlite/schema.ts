@@ -687,6 +687,27 @@ CREATE INDEX attestations_file ON attestations(file_id, created_at, attestation_
 CREATE INDEX attestations_application ON attestations(application_id);
 `;
 
+/**
+ * The update funnel: each install a release was offered to (its first offer, its first arrival
+ * after it), keyed by release and install; and the funnel's position among the check windows' checks
+ * (apart from the adoption rollup's).
+ */
+const UPDATE_FUNNEL = `
+CREATE TABLE install_offers (
+  application_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  install_key TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  platform TEXT NOT NULL,
+  arch TEXT NOT NULL,
+  channel TEXT NOT NULL,
+  offered_at INTEGER NOT NULL,
+  arrived_at INTEGER,
+  PRIMARY KEY (application_id, version, install_key)
+) WITHOUT ROWID;
+CREATE TABLE funnel_check_state (id INTEGER PRIMARY KEY CHECK (id = 1), last_seq INTEGER NOT NULL);
+`;
+
 /** In order: migration n brings a database from user_version n - 1 to n. */
 const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(FIRST_SCHEMA),
@@ -718,6 +739,7 @@ const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec(TUF_REPOSITORIES),
   (db) => db.exec(PACKAGE_REPOSITORIES),
   (db) => db.exec(ATTESTATIONS),
+  (db) => db.exec(UPDATE_FUNNEL),
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
