@@ -727,3 +727,23 @@ export interface FunnelCheckBatch {
   position: string;
   events: CheckEvent[];
 }
+
+/** Where a version's rollout plan stands: running (steps taken as health allows), halted (health fell below the bar), or stopped by an admin. */
+export const ROLLOUT_PLAN_STATES = ['running', 'halted', 'stopped'] as const;
+export type RolloutPlanStatus = (typeof ROLLOUT_PLAN_STATES)[number];
+
+/** A version's rollout plan and where it stands (shared/rollouts/rollout-plan.ts decides its steps). */
+export interface RolloutPlanRecord {
+  applicationId: string;
+  version: string;
+  /** The plan as given: `{steps: [{percentage, after}], halt: {minOffered, minSuccessRate, maxFailureReports}}`. */
+  plan: { steps: { percentage: number; after: string }[]; halt: { minOffered: number; minSuccessRate: number; maxFailureReports: number } };
+  status: RolloutPlanStatus;
+  /** The index of the step last taken. */
+  step: number;
+  startedAt: Date;
+  /** When the health last fell below the bar (null while it has not, or since an admin resumed). */
+  haltedAt: Date | null;
+  haltReason: string | null;
+  updatedAt: Date;
+}

@@ -12,6 +12,7 @@ import type {
   FunnelCheckBatch,
   InstallArrival,
   InstallOfferRecord,
+  RolloutPlanRecord,
   CustomerAdoption,
   CustomerVersionSeen,
   ApiKey,
@@ -593,6 +594,27 @@ export interface UpdateFunnelStore {
   listInstallOffers(applicationId: string, version: string, afterInstallKey: string | null, limit: number): Promise<InstallOfferRecord[]>;
 }
 
+/**
+ * Rollout plans, one per version. Each change is a conditional update on where the plan stands, so of
+ * two workers (or a worker and an admin) deciding at once one changes it and the other finds it
+ * changed: a step is taken, and announced, once.
+ */
+export interface RolloutPlanStore {
+  /** Sets a version's plan, running from its first step (replacing any plan it had). */
+  setRolloutPlan(record: RolloutPlanRecord): Promise<void>;
+  getRolloutPlan(applicationId: string, version: string): Promise<RolloutPlanRecord | null>;
+  /** Running plans, by (applicationId, version), after the one given, at most `limit`. */
+  listRunningRolloutPlans(after: { applicationId: string; version: string } | null, limit: number): Promise<RolloutPlanRecord[]>;
+  /** Takes step `toStep` when the plan is running at `fromStep`; false when it is not (another took it, or it halted or stopped). */
+  advanceRolloutPlan(applicationId: string, version: string, fromStep: number, toStep: number, at: Date): Promise<boolean>;
+  /** Halts a plan running at `atStep`; false when it is not. */
+  haltRolloutPlan(applicationId: string, version: string, atStep: number, reason: string, at: Date): Promise<boolean>;
+  /** Runs a halted plan again from where it stands; false when it is not halted. */
+  resumeRolloutPlan(applicationId: string, version: string, at: Date): Promise<boolean>;
+  /** Stops a running or halted plan for good; false when it is already stopped or there is none. */
+  stopRolloutPlan(applicationId: string, version: string, at: Date): Promise<boolean>;
+}
+
 /** Webhook endpoints, deliveries and the outbox. */
 export interface WebhookStore {
   createWebhookEndpoint(endpoint: WebhookEndpoint): Promise<WebhookEndpoint>;
@@ -686,6 +708,7 @@ export interface Store {
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
   readonly funnel: UpdateFunnelStore;
+  readonly rolloutPlans: RolloutPlanStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;

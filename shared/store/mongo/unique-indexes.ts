@@ -36,6 +36,7 @@ const DUPLICATE_TARGETS = {
   unique_attestationKey: 'attestationKey',
   unique_attestationId: 'attestationId',
   unique_installOffer: 'installOffer',
+  unique_rolloutPlan: 'rolloutPlan',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

@@ -689,8 +689,8 @@ CREATE INDEX attestations_application ON attestations(application_id);
 
 /**
  * The update funnel: each install a release was offered to (its first offer, its first arrival
- * after it), keyed by release and install; and the funnel's position among the check windows' checks
- * (apart from the adoption rollup's).
+ * after it), keyed by release and install; the funnel's position among the check windows' checks
+ * (apart from the adoption rollup's); and versions' rollout plans.
  */
 const UPDATE_FUNNEL = `
 CREATE TABLE install_offers (
@@ -706,6 +706,19 @@ CREATE TABLE install_offers (
   PRIMARY KEY (application_id, version, install_key)
 ) WITHOUT ROWID;
 CREATE TABLE funnel_check_state (id INTEGER PRIMARY KEY CHECK (id = 1), last_seq INTEGER NOT NULL);
+CREATE TABLE rollout_plans (
+  application_id TEXT NOT NULL,
+  version TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  status TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  halted_at INTEGER,
+  halt_reason TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (application_id, version)
+);
+CREATE INDEX rollout_plans_running ON rollout_plans (application_id, version) WHERE status = 'running';
 `;
 
 /** In order: migration n brings a database from user_version n - 1 to n. */

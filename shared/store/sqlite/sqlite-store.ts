@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { guardPort } from '../outage-guard';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, Store, TufStore, UpdateFunnelStore, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, RolloutPlanStore, Store, TufStore, UpdateFunnelStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
@@ -12,6 +12,7 @@ import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
 import { SqliteAdoption } from './adoption';
 import { SqliteUpdateFunnel } from './update-funnel';
+import { SqliteRolloutPlans } from './rollout-plans';
 import { SqliteApplications } from './applications';
 import { SqliteAttestations } from './attestations';
 import { SqliteAudit } from './audit';
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
   readonly funnel: UpdateFunnelStore;
+  readonly rolloutPlans: RolloutPlanStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
@@ -67,6 +69,7 @@ export class SqliteStore implements Store {
     this.activity = guardPort(new SqliteActivity(this.database, this.background), translate);
     this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate);
     this.funnel = guardPort(new SqliteUpdateFunnel(this.database), translate);
+    this.rolloutPlans = guardPort(new SqliteRolloutPlans(this.database), translate);
     this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);
     this.audit = guardPort(new SqliteAudit(this.database), translate);
     this.tuf = guardPort(new SqliteTuf(this.database), translate);

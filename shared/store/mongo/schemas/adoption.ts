@@ -1,5 +1,5 @@
 import { Schema, type Types } from 'mongoose';
-import type { AdoptionCount, CheckEvent, CustomerVersionSeen, InstallOfferRecord } from '../../models';
+import type { AdoptionCount, CheckEvent, CustomerVersionSeen, InstallOfferRecord, RolloutPlanRecord } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -97,3 +97,24 @@ export const installOfferSchema = new Schema<InstallOfferDoc>(
   collectionOptions('installOffers'),
 );
 installOfferSchema.index({ applicationId: 1, version: 1, installKey: 1 }, uniqueIndex('unique_installOffer'));
+
+export type RolloutPlanDoc = RolloutPlanRecord;
+
+/** Versions' rollout plans: one per (applicationId, version), each change a conditional update. */
+export const rolloutPlanSchema = new Schema<RolloutPlanDoc>(
+  {
+    applicationId: String,
+    version: String,
+    plan: Schema.Types.Mixed,
+    status: String,
+    step: Number,
+    startedAt: Date,
+    haltedAt: { type: Date, default: null },
+    haltReason: { type: String, default: null },
+    updatedAt: Date,
+  },
+  collectionOptions('rolloutPlans'),
+);
+rolloutPlanSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('unique_rolloutPlan'));
+// The workers' sweep: running plans only, in (applicationId, version) order.
+rolloutPlanSchema.index({ status: 1, applicationId: 1, version: 1 }, { partialFilterExpression: { status: 'running' } });
