@@ -309,6 +309,11 @@ export const UPDATE_ARRIVAL_WINDOW_MAX_HOURS = 30 * 24;
 /** A rollout plan's steps: at most this many, each at most this long after the plan starts. */
 export const ROLLOUT_PLAN_MAX_STEPS = 10;
 export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;
+/** Running rollout plans are looked at this often: each gets a job (one per version at a time) that advances or halts it. */
+export const ROLLOUT_PLAN_SWEEP_INTERVAL_MS = 5_000;
+/** Running plans listed per page of a sweep, and a release's offers read per page when its health is computed. */
+export const ROLLOUT_PLAN_SWEEP_PAGE = 100;
+export const RELEASE_HEALTH_PAGE = 1_000;
 
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;

@@ -172,7 +172,7 @@ export async function launchWorkers(
     targets: TUF_TARGETS_EXPIRY_SECONDS, snapshot: TUF_SNAPSHOT_EXPIRY_SECONDS, timestamp: config.tufTimestampExpirySeconds,
   });
   const deps: WorkerDeps = {
-    config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
+    config, clock: core.clock, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
   };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.

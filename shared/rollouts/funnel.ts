@@ -14,7 +14,8 @@ import { utcDate } from '../store/dates';
  */
 export interface InstallOffer {
   offeredAt: Date;
-  downloadedAt: Date | null;
+  /** Not linked yet by the store's records (undefined): counts as no download. */
+  downloadedAt?: Date | null;
   arrivedAt: Date | null;
 }
 

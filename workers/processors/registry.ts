@@ -5,6 +5,7 @@ import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
+import { stepRolloutPlan, sweepRolloutPlans } from './rollout-plans';
 import { foldUpdateFunnel, purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
@@ -18,6 +19,8 @@ export const PROCESSORS: ProcessorRegistry = {
   'rollup-events': rollupEvents,
   'rollup-update-checks': rollupUpdateChecks,
   'fold-update-funnel': foldUpdateFunnel,
+  'sweep-rollout-plans': sweepRolloutPlans,
+  'step-rollout-plan': stepRolloutPlan,
   'purge-check-events': purgeCheckEvents,
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,
