@@ -11,6 +11,7 @@ import { adminKeyRoutes } from './admin-keys/admin-key-routes';
 import { attestationRoutes } from './attestations/attestation-routes';
 import { applicationRoutes } from './applications/application-routes';
 import { releasePurgeRoutes } from './applications/release-purge-routes';
+import { rolloutPlanRoutes } from './applications/rollout-plan-routes';
 import { customerRoutes } from './customers/customer-routes';
 import { customerShareLinkRoutes } from './downloads/customer-share-link-routes';
 import { accessTokenRoutes } from './customers/access-token-routes';
@@ -37,6 +38,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   vendorRoutes,
   applicationRoutes,
   releasePurgeRoutes,
+  rolloutPlanRoutes,
   attestationRoutes,
   uploadRoutes,
   multipartUploadRoutes,

@@ -23,8 +23,8 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       channel: channelField(channels),
       status: statusField,
       rolloutPercentage: rolloutPercentageField,
-      /** Steps the rollout takes on its own while the release's health holds (the first at once); halts when it falls below the bar. */
-      rolloutPlan: rolloutPlanSchema,
+      /** Steps the rollout takes on its own while the release's health holds (the first at once); halts when it falls below the bar. null stops the version's plan. */
+      rolloutPlan: rolloutPlanSchema.nullable(),
       bundleVersion: bundleVersionField.nullable(),
       minimumSystemVersion: systemVersionField.nullable(),
       critical: z.boolean({ invalid_type_error: 'must be true or false' }),
@@ -37,7 +37,7 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
 /** `yankReason` says why a version is withdrawn: it goes with `status: yanked` only, as the API description states. */
 function yankReasonWithYanked<T extends z.ZodTypeAny>(body: T): z.ZodEffects<T, z.output<T>, z.input<T>> {
   return body.superRefine((request: { status?: string; yankReason?: string; rolloutPercentage?: number; rolloutPlan?: unknown }, context) => {
-    if (request.rolloutPercentage !== undefined && request.rolloutPlan !== undefined) {
+    if (request.rolloutPercentage !== undefined && request.rolloutPlan !== undefined && request.rolloutPlan !== null) {
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['rolloutPercentage'], message: "goes without rolloutPlan: the plan's first step sets the percentage" });
     }
     if (request.yankReason !== undefined && request.status !== 'yanked') {

@@ -69,8 +69,8 @@ export class VersionService {
       async (change) => [change && change.from !== change.version.status ? webhookData.version(await versionWithFiles(this.store, change.version, [])) : null],
     );
     if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
-    // A percentage set by hand takes over from the version's plan: the plan stops.
-    if (fields.rolloutPercentage !== undefined) await this.store.rolloutPlans.stopRolloutPlan(applicationId, version, at);
+    // A percentage set by hand takes over from the version's plan, and null stops it.
+    if (fields.rolloutPercentage !== undefined || rolloutPlan === null) await this.store.rolloutPlans.stopRolloutPlan(applicationId, version, at);
     if (rolloutPlan) {
       await this.store.rolloutPlans.setRolloutPlan({
         applicationId, version, plan: rolloutPlan, status: 'running', step: 0, startedAt: at, haltedAt: null, haltReason: null, updatedAt: at,

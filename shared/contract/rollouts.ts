@@ -57,3 +57,14 @@ export const rolloutHaltedData = z.object({
 
 export type FunnelFiguresResponse = z.infer<typeof funnelFiguresResponse>;
 export const presentFunnelFigures = (figures: FunnelFigures): FunnelFiguresResponse => ({ ...figures });
+
+/** A release's health: the funnel now, per UTC day of offer (the chart over time), and its rollout plan (null when it has none). */
+export const releaseHealthResponse = z.object({
+  applicationId: z.string(),
+  version: z.string(),
+  /** Hours an install has to arrive (UPDATE_ARRIVAL_WINDOW). */
+  arrivalWindowHours: z.number().int(),
+  figures: rolloutFiguresResponse.extend({ downloaded: z.number().int() }),
+  days: z.array(funnelFiguresResponse.extend({ date: z.string() })),
+  rolloutPlan: rolloutPlanResponse.nullable(),
+});

@@ -199,5 +199,40 @@ describe('rollout plans driven by the update funnel', function () {
     expect(received('version.rollout_advanced', applicationId)).to.deep.equal([]);
     const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
     expect(audit.map((entry) => entry.action)).to.deep.equal(['version.rolloutHalted']);
+
+    // The health as the console and `bds versions rollout health` read it.
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.status).to.equal(200);
+    expect(health.body.data.figures).to.deep.include({ offered: 3, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
+    expect(health.body.data.days.map((day: { offered: number }) => day.offered).reduce((a: number, b: number) => a + b, 0)).to.equal(3);
+    expect(health.body.data.rolloutPlan).to.deep.include({ status: 'halted', step: 0, haltReason: 'success rate 0% of 3 installs (at least 90%)' });
+    // An admin stops it for good: it stays at 5%, and is neither resumed nor stopped again.
+    const rollout = `/v1/management/applications/${applicationId}/versions/2.0.0/rollout`;
+    const stopped = await app.http.post(`${rollout}/stop`);
+    expect(stopped.status).to.equal(200);
+    expect(stopped.body.data).to.deep.include({ status: 'stopped', step: 0 });
+    expect((await app.http.post(`${rollout}/stop`)).status).to.equal(409);
+    expect((await app.http.post(`${rollout}/resume`)).status).to.equal(409);
+    expect(await percentageOf(applicationId)).to.equal(5);
+  });
+
+  it('resumes a halted plan only, and reads no plan for a version without one', async () => {
+    const { applicationId } = await releaseWithInstalls();
+    const rollout = `/v1/management/applications/${applicationId}/versions/2.0.0/rollout`;
+    expect((await app.http.post(`${rollout}/resume`)).status).to.equal(404);
+    expect((await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`)).body.data).to.deep.include({
+      rolloutPlan: null, days: [], figures: { offered: 0, downloaded: 0, arrived: 0, matured: 0, stuck: 0, successRate: null, failureReports: 0 },
+    });
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN })).status).to.equal(200);
+    expect((await app.http.post(`${rollout}/resume`)).status, 'running, not halted').to.equal(409);
+    await app.core.store.rolloutPlans.haltRolloutPlan(applicationId, '2.0.0', 0, 'by hand', new Date(clock.now()));
+    const resumed = await app.http.post(`${rollout}/resume`);
+    expect(resumed.status).to.equal(200);
+    expect(resumed.body.data).to.deep.include({ status: 'running', rolloutHaltedAt: null, haltReason: null });
+    // A percentage set by hand takes over: the plan stops.
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPercentage: 50 })).status).to.equal(200);
+    expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status).to.equal('stopped');
+    const both = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN, rolloutPercentage: 10 });
+    expect(both.status).to.equal(400);
   });
 });

@@ -13,6 +13,7 @@ import { logoFuzzers } from './logos';
 import { metricsFuzzers } from './metrics';
 import { packageFeedFuzzers } from './package-feeds';
 import { repositoryFuzzers } from './repositories';
+import { rolloutFuzzers } from './rollouts';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
@@ -35,6 +36,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...repositoryFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
+    ...rolloutFuzzers(context),
     ...attestationFuzzers(context),
     ...logoFuzzers(context),
     ...uploadFuzzers(context),
