@@ -23,12 +23,14 @@ import { metricsRoutes } from './operations/metrics-routes';
 import { statisticsRoutes } from './statistics/statistics-routes';
 import { sparkleRoutes } from './updates/native/sparkle-routes';
 import { updateRoutes } from './updates/update-routes';
+import { updateReportRoutes } from './updates/update-report-routes';
 import { packageFeedRoutes } from './updates/native/package-feed-routes';
 import { repoRoutes } from './repos/repo-routes';
 
 const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
   updateRoutes,
+  updateReportRoutes,
   sparkleRoutes,
   packageFeedRoutes,
   repoRoutes,

@@ -314,6 +314,11 @@ export const ROLLOUT_PLAN_SWEEP_INTERVAL_MS = 5_000;
 /** Running plans listed per page of a sweep, and a release's offers read per page when its health is computed. */
 export const ROLLOUT_PLAN_SWEEP_PAGE = 100;
 export const RELEASE_HEALTH_PAGE = 1_000;
+/** A release's health lists this many of its most reported failure messages. */
+export const TOP_FAILURE_MESSAGES = 5;
+/** An update report's message: at most this many characters (longer is refused), and an install id at most this many. */
+export const UPDATE_REPORT_MESSAGE_MAX_LENGTH = 500;
+export const UPDATE_REPORT_INSTALL_ID_MAX_LENGTH = 128;
 
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;

@@ -3,7 +3,7 @@ import { presentRolloutPlan, releaseHealthResponse, rolloutPlanResponse } from '
 import { funnelDays, funnelFigures } from '../../shared/rollouts/funnel';
 import type { RolloutPlanRecord } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import { RELEASE_HEALTH_PAGE } from '../../shared/policy';
+import { RELEASE_HEALTH_PAGE, TOP_FAILURE_MESSAGES } from '../../shared/policy';
 import { inParams } from '../http/access';
 import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
@@ -31,12 +31,12 @@ export const rolloutPlanRoutes: RouteModule<{ applications: ApplicationService }
         const now = new Date(deps.clock.now());
         const windowMs = deps.config.updateArrivalWindowHours * HOUR_MS;
         const offers = await allOffers(deps.store, applicationId, version);
-        // Failure reports are not received yet: none counted.
-        const figures = { ...funnelFigures(offers, now, windowMs), failureReports: 0 };
+        const figures = { ...funnelFigures(offers, now, windowMs), failureReports: await deps.store.funnel.countFailureReports(applicationId, version) };
+        const topFailureMessages = await deps.store.funnel.topFailureMessages(applicationId, version, TOP_FAILURE_MESSAGES);
         const days = funnelDays(offers, now, windowMs);
         const plan = await deps.store.rolloutPlans.getRolloutPlan(applicationId, version);
         return {
-          applicationId, version, arrivalWindowHours: deps.config.updateArrivalWindowHours, figures, days,
+          applicationId, version, arrivalWindowHours: deps.config.updateArrivalWindowHours, figures, days, topFailureMessages,
           rolloutPlan: plan ? presentRolloutPlan(plan) : null,
         };
       },

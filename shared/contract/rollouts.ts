@@ -66,5 +66,10 @@ export const releaseHealthResponse = z.object({
   arrivalWindowHours: z.number().int(),
   figures: rolloutFiguresResponse.extend({ downloaded: z.number().int() }),
   days: z.array(funnelFiguresResponse.extend({ date: z.string() })),
+  /** The failure reports' messages, most reported first. */
+  topFailureMessages: z.array(z.object({ message: z.string(), reports: z.number().int() })),
   rolloutPlan: rolloutPlanResponse.nullable(),
 });
+
+/** The answer to an app's report: taken (it is counted; it grants nothing). */
+export const updateReportResponse = z.object({ received: z.literal(true) });

@@ -4,8 +4,8 @@ import { addOffer, emptyFigures, settle, type ReleaseHealth } from './funnel';
 
 /**
  * A release's health now: its offers read from the store a page at a time (by the release's key,
- * an index range, never the other releases') and added up. Failure reports are not received yet,
- * so none are counted.
+ * an index range, never the other releases') and added up, with the failure reports its installs
+ * sent (download_failed, install_failed).
  */
 export async function releaseHealth(store: Store, applicationId: string, version: string, now: Date, windowMs: number): Promise<ReleaseHealth> {
   const figures = emptyFigures();
@@ -16,5 +16,5 @@ export async function releaseHealth(store: Store, applicationId: string, version
     if (offers.length < RELEASE_HEALTH_PAGE) break;
     after = offers[offers.length - 1].installKey;
   }
-  return { ...settle(figures), failureReports: 0 };
+  return { ...settle(figures), failureReports: await store.funnel.countFailureReports(applicationId, version) };
 }

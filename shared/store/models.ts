@@ -747,3 +747,26 @@ export interface RolloutPlanRecord {
   haltReason: string | null;
   updatedAt: Date;
 }
+
+/** What an app may report about an update (POST /v1/updates/{applicationId}/reports). */
+export const UPDATE_REPORT_EVENTS = ['download_failed', 'install_failed', 'started'] as const;
+export type UpdateReportEvent = (typeof UPDATE_REPORT_EVENTS)[number];
+
+/** One report an install sent: never trusted for access, counted in its release's health. */
+export interface UpdateReport {
+  reportId: string;
+  applicationId: string;
+  customerId: string;
+  installId: string | null;
+  fromVersion: string;
+  toVersion: string;
+  event: UpdateReportEvent;
+  message: string | null;
+  receivedAt: Date;
+}
+
+/** A failure message and how often a release's installs reported it. */
+export interface FailureMessageCount {
+  message: string;
+  reports: number;
+}

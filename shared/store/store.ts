@@ -12,6 +12,8 @@ import type {
   FunnelCheckBatch,
   InstallArrival,
   InstallOfferRecord,
+  FailureMessageCount,
+  UpdateReport,
   RolloutPlanRecord,
   CustomerAdoption,
   CustomerVersionSeen,
@@ -592,6 +594,12 @@ export interface UpdateFunnelStore {
   recordArrivals(arrivals: readonly InstallArrival[]): Promise<void>;
   /** A release's offers by install key, after `afterInstallKey` (null: from the first), at most `limit`. */
   listInstallOffers(applicationId: string, version: string, afterInstallKey: string | null, limit: number): Promise<InstallOfferRecord[]>;
+  /** Stores one report an install sent. */
+  insertUpdateReport(report: UpdateReport): Promise<void>;
+  /** How many download_failed and install_failed reports name `version` as the one they were updating to. */
+  countFailureReports(applicationId: string, version: string): Promise<number>;
+  /** The failure messages of those reports, most reported first (ties by message), at most `limit`; reports without a message are left out. */
+  topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]>;
 }
 
 /**

@@ -101,6 +101,7 @@ const EXCEPTIONS: Record<string, string> = {
   completeLargeUpload: 'the single pre-signed PUT, for scripts and CI: the CLI and the console send large files with the multipart protocol',
   checkSquirrelMacUpdate: "an update client's feed, read by the vendor's applications",
   checkTauriUpdate: "an update client's feed, read by the vendor's applications",
+  reportUpdate: "sent by the vendor's installed applications about their updates",
   getElectronChannelFile: "an update client's feed, read by the vendor's applications",
   getElectronUpdateFile: "an update client's download, made by the vendor's applications",
   getSparkleAppcast: "an update client's feed, read by the vendor's applications",

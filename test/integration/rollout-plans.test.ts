@@ -216,12 +216,44 @@ describe('rollout plans driven by the update funnel', function () {
     expect(await percentageOf(applicationId)).to.equal(5);
   });
 
+  it('halts at 5% a release that draws failure reports, counting them and their messages in its health', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const plan = { ...PLAN, halt: { ...PLAN.halt, maxFailureReports: 2 } };
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: plan })).status).to.equal(200);
+    const offered = await checkRound(applicationId, installs, false);
+    const inside = installs.filter((one) => offered.get(one.customerId) === '2.0.0');
+    expect(inside.map((one) => one.customerId)).to.have.members(installs.filter((one) => isInRollout(one.customerId, applicationId, '2.0.0', 5)).map((one) => one.customerId));
+    // What electron-updater's `autoUpdater.on('error')` handler of each of them sends.
+    for (const one of inside) {
+      const sent = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${one.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ installId: one.stagingUserId, fromVersion: '1.0.0', toVersion: '2.0.0', event: 'install_failed', message: 'EACCES: permission denied' }),
+      });
+      expect(sent.status).to.equal(202);
+    }
+    // A customer the application does not list is refused, and nothing is counted.
+    const stranger = await createCustomer(app);
+    const refused = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+      method: 'POST', headers: { Authorization: `Bearer ${stranger.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fromVersion: '1.0.0', toVersion: '2.0.0', event: 'install_failed' }),
+    });
+    expect(refused.status).to.equal(404);
+    await pollUntil(async () => ((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status === 'halted' ? true : undefined), 40_000, 'halted');
+    expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.haltReason).to.equal('3 failure reports (at most 2)');
+    await pollUntil(async () => (received('version.rollout_halted', applicationId).length === 1 ? true : undefined), 20_000, 'the halt delivered');
+    expect(await percentageOf(applicationId)).to.equal(5);
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures.failureReports).to.equal(3);
+    expect(health.body.data.topFailureMessages).to.deep.equal([{ message: 'EACCES: permission denied', reports: 3 }]);
+  });
+
   it('resumes a halted plan only, and reads no plan for a version without one', async () => {
     const { applicationId } = await releaseWithInstalls();
     const rollout = `/v1/management/applications/${applicationId}/versions/2.0.0/rollout`;
     expect((await app.http.post(`${rollout}/resume`)).status).to.equal(404);
     expect((await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`)).body.data).to.deep.include({
-      rolloutPlan: null, days: [], figures: { offered: 0, downloaded: 0, arrived: 0, matured: 0, stuck: 0, successRate: null, failureReports: 0 },
+      rolloutPlan: null, days: [], topFailureMessages: [], figures: { offered: 0, downloaded: 0, arrived: 0, matured: 0, stuck: 0, successRate: null, failureReports: 0 },
     });
     expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN })).status).to.equal(200);
     expect((await app.http.post(`${rollout}/resume`)).status, 'running, not halted').to.equal(409);

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
-import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema, installOfferSchema, rolloutPlanSchema } from './schemas/adoption';
+import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema, installOfferSchema, rolloutPlanSchema, updateReportSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { attestationKeySchema, attestationSchema } from './schemas/attestations';
@@ -34,6 +34,7 @@ export function bindModels(connection: Connection) {
     customerVersions: connection.model('CustomerVersion', customerVersionSchema),
     installOffers: connection.model('InstallOffer', installOfferSchema),
     rolloutPlans: connection.model('RolloutPlan', rolloutPlanSchema),
+    updateReports: connection.model('UpdateReport', updateReportSchema),
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),

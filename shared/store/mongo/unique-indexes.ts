@@ -37,6 +37,7 @@ const DUPLICATE_TARGETS = {
   unique_attestationId: 'attestationId',
   unique_installOffer: 'installOffer',
   unique_rolloutPlan: 'rolloutPlan',
+  unique_reportId: 'reportId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

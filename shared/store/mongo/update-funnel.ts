@@ -1,6 +1,6 @@
 import { Types } from 'mongoose';
 import { requireCount } from '../bounds';
-import type { FunnelCheckBatch, InstallArrival, InstallOfferRecord } from '../models';
+import type { FailureMessageCount, FunnelCheckBatch, InstallArrival, InstallOfferRecord, UpdateReport } from '../models';
 import type { UpdateFunnelStore } from '../store';
 import type { MongoModels } from './models';
 import type { CheckEventDoc, InstallOfferDoc } from './schemas/adoption';
@@ -12,6 +12,8 @@ import { isDuplicateKeyError } from './unique-indexes';
  * `$min`, and an arrival is set only where none or a later one is, so a batch folded twice, or by two
  * workers at once, changes nothing.
  */
+const FAILURE_EVENTS = ['download_failed', 'install_failed'];
+
 export class MongoUpdateFunnel implements UpdateFunnelStore {
   constructor(private readonly models: MongoModels) {}
 
@@ -66,6 +68,25 @@ export class MongoUpdateFunnel implements UpdateFunnelStore {
         update: { $set: { arrivedAt: a.at } },
       },
     })), { ordered: false });
+  }
+
+  async insertUpdateReport(report: UpdateReport): Promise<void> {
+    await this.models.updateReports.collection.insertOne({ ...report });
+  }
+
+  async countFailureReports(applicationId: string, version: string): Promise<number> {
+    return this.models.updateReports.countDocuments({ applicationId, toVersion: version, event: { $in: FAILURE_EVENTS } });
+  }
+
+  async topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]> {
+    requireCount('limit', limit);
+    const groups = await this.models.updateReports.aggregate<{ _id: string; reports: number }>([
+      { $match: { applicationId, toVersion: version, event: { $in: FAILURE_EVENTS }, message: { $ne: null } } },
+      { $group: { _id: '$message', reports: { $sum: 1 } } },
+      { $sort: { reports: -1, _id: 1 } },
+      { $limit: limit },
+    ]);
+    return groups.map((group) => ({ message: group._id, reports: group.reports }));
   }
 
   async listInstallOffers(applicationId: string, version: string, afterInstallKey: string | null, limit: number): Promise<InstallOfferRecord[]> {

@@ -690,7 +690,7 @@ CREATE INDEX attestations_application ON attestations(application_id);
 /**
  * The update funnel: each install a release was offered to (its first offer, its first arrival
  * after it), keyed by release and install; the funnel's position among the check windows' checks
- * (apart from the adoption rollup's); and versions' rollout plans.
+ * (apart from the adoption rollup's); versions' rollout plans; and the reports apps send about updates.
  */
 const UPDATE_FUNNEL = `
 CREATE TABLE install_offers (
@@ -719,6 +719,18 @@ CREATE TABLE rollout_plans (
   PRIMARY KEY (application_id, version)
 );
 CREATE INDEX rollout_plans_running ON rollout_plans (application_id, version) WHERE status = 'running';
+CREATE TABLE update_reports (
+  report_id TEXT PRIMARY KEY,
+  application_id TEXT NOT NULL,
+  customer_id TEXT NOT NULL,
+  install_id TEXT,
+  from_version TEXT NOT NULL,
+  to_version TEXT NOT NULL,
+  event TEXT NOT NULL,
+  message TEXT,
+  received_at INTEGER NOT NULL
+);
+CREATE INDEX update_reports_by_release ON update_reports (application_id, to_version, event, message);
 `;
 
 /** In order: migration n brings a database from user_version n - 1 to n. */

@@ -1,6 +1,6 @@
 import { requireCount } from '../bounds';
 import { checkEventsOf } from '../check-columns';
-import type { CheckEvent, FunnelCheckBatch, InstallArrival, InstallOfferRecord } from '../models';
+import type { CheckEvent, FailureMessageCount, FunnelCheckBatch, InstallArrival, InstallOfferRecord, UpdateReport } from '../models';
 import type { UpdateFunnelStore } from '../store';
 import { checksIn, columnsFrom, decodeWindow } from './check-windows';
 import type { Row, SqliteDatabase } from './database';
@@ -78,6 +78,28 @@ export class SqliteUpdateFunnel implements UpdateFunnelStore {
       customerId: row.customer_id as string, platform: row.platform as string, arch: row.arch as string, channel: row.channel as string,
       offeredAt: new Date(row.offered_at as number), arrivedAt: row.arrived_at === null ? null : new Date(row.arrived_at as number),
     }));
+  }
+
+  async insertUpdateReport(r: UpdateReport): Promise<void> {
+    this.database.write(() => this.database.prepare(
+      `INSERT INTO update_reports (report_id, application_id, customer_id, install_id, from_version, to_version, event, message, received_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(r.reportId, r.applicationId, r.customerId, r.installId, r.fromVersion, r.toVersion, r.event, r.message, r.receivedAt.getTime()));
+  }
+
+  async countFailureReports(applicationId: string, version: string): Promise<number> {
+    return (this.database.prepare(
+      `SELECT count(*) AS n FROM update_reports WHERE application_id = ? AND to_version = ? AND event IN ('download_failed', 'install_failed')`,
+    ).get(applicationId, version) as { n: number }).n;
+  }
+
+  async topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]> {
+    requireCount('limit', limit);
+    return this.database.prepare(
+      `SELECT message, count(*) AS reports FROM update_reports
+       WHERE application_id = ? AND to_version = ? AND event IN ('download_failed', 'install_failed') AND message IS NOT NULL
+       GROUP BY message ORDER BY reports DESC, message LIMIT ?`,
+    ).all(applicationId, version, limit) as FailureMessageCount[];
   }
 
   private position(): number {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { foldFunnelChecks } from '../../../shared/rollouts/fold-funnel-checks';
-import type { CheckEvent, InstallOfferRecord } from '../../../shared/store/models';
+import type { CheckEvent, InstallOfferRecord, UpdateReport } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
 import { at, checkEvent } from '../../support/records';
 import { rejectionOf } from '../../support/rejection';
@@ -70,6 +70,24 @@ describeStoreContract('update funnel', (subject) => {
     expect(rest?.events).to.deep.equal(checks.slice(2));
     await store.funnel.finishFunnelChecks(rest!.position);
     expect(await store.funnel.readFunnelChecks(2)).to.equal(null);
+  });
+
+  it('counts the failure reports that name a release, and their most reported messages', async () => {
+    const report = (reportId: string, overrides: Partial<UpdateReport> = {}): UpdateReport => ({
+      reportId, applicationId: 'app_1', customerId: 'cust_1', installId: null, fromVersion: '1.0.0', toVersion: '2.0.0',
+      event: 'install_failed', message: 'EPERM', receivedAt: at(1), ...overrides,
+    });
+    for (const r of [
+      report('r1'), report('r2', { event: 'download_failed', message: 'ECONNRESET' }), report('r3', { installId: 'i-1' }),
+      report('r4', { message: null }), report('r5', { event: 'started', message: 'EPERM' }), report('r6', { toVersion: '3.0.0' }),
+      report('r7', { applicationId: 'app_2' }), report('r8', { message: 'ABC' }),
+    ]) await store.funnel.insertUpdateReport(r);
+    expect(await store.funnel.countFailureReports('app_1', '2.0.0')).to.equal(5);
+    expect(await store.funnel.countFailureReports('app_1', '9.9.9')).to.equal(0);
+    expect(await store.funnel.topFailureMessages('app_1', '2.0.0', 5)).to.deep.equal([
+      { message: 'EPERM', reports: 2 }, { message: 'ABC', reports: 1 }, { message: 'ECONNRESET', reports: 1 },
+    ]);
+    expect(await store.funnel.topFailureMessages('app_1', '2.0.0', 1)).to.deep.equal([{ message: 'EPERM', reports: 2 }]);
   });
 
   it('folds checks into offers and arrivals once, however often a batch is folded', async () => {

@@ -13,7 +13,7 @@ import { logoFuzzers } from './logos';
 import { metricsFuzzers } from './metrics';
 import { packageFeedFuzzers } from './package-feeds';
 import { repositoryFuzzers } from './repositories';
-import { rolloutFuzzers } from './rollouts';
+import { rolloutFuzzers, updateReportFuzzers } from './rollouts';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
 import { statisticsFuzzers } from './statistics';
@@ -37,6 +37,7 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
     ...rolloutFuzzers(context),
+    ...updateReportFuzzers(context),
     ...attestationFuzzers(context),
     ...logoFuzzers(context),
     ...uploadFuzzers(context),

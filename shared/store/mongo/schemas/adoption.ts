@@ -1,5 +1,5 @@
 import { Schema, type Types } from 'mongoose';
-import type { AdoptionCount, CheckEvent, CustomerVersionSeen, InstallOfferRecord, RolloutPlanRecord } from '../../models';
+import type { AdoptionCount, CheckEvent, CustomerVersionSeen, InstallOfferRecord, RolloutPlanRecord, UpdateReport } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -118,3 +118,23 @@ export const rolloutPlanSchema = new Schema<RolloutPlanDoc>(
 rolloutPlanSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('unique_rolloutPlan'));
 // The workers' sweep: running plans only, in (applicationId, version) order.
 rolloutPlanSchema.index({ status: 1, applicationId: 1, version: 1 }, { partialFilterExpression: { status: 'running' } });
+
+export type UpdateReportDoc = UpdateReport;
+
+/** Reports apps sent about updates, counted per release. */
+export const updateReportSchema = new Schema<UpdateReportDoc>(
+  {
+    reportId: String,
+    applicationId: String,
+    customerId: String,
+    installId: { type: String, default: null },
+    fromVersion: String,
+    toVersion: String,
+    event: String,
+    message: { type: String, default: null },
+    receivedAt: Date,
+  },
+  collectionOptions('updateReports'),
+);
+updateReportSchema.index({ reportId: 1 }, uniqueIndex('unique_reportId'));
+updateReportSchema.index({ applicationId: 1, toVersion: 1, event: 1, message: 1 });
