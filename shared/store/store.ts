@@ -567,7 +567,7 @@ export interface AdoptionStore {
    * already changes nothing. Returns false when this batch was already finished.
    */
   finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean>;
-  /** Deletes up to `limit` rolled-up check events older than `before`; returns how many. */
+  /** Deletes up to `limit` rolled-up check events older than `before` that the update funnel has read too; returns how many. */
   purgeCheckEvents(before: Date, limit: number): Promise<number>;
   /** The counters of one application for one (channel, platform, arch) selection (ALL for none), every version, within the inclusive dates. */
   listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]>;

@@ -71,7 +71,8 @@ export class MongoAdoption implements AdoptionStore {
   async purgeCheckEvents(before: Date, limit: number): Promise<number> {
     requireCount('limit', limit);
     const old = await this.models.checkEvents
-      .find({ counted: true, timestamp: { $lt: before } }, { _id: 1 })
+      // Not a check the update funnel has still to read (checks stored before it have no flag).
+      .find({ counted: true, funneled: { $ne: false }, timestamp: { $lt: before } }, { _id: 1 })
       .sort({ timestamp: 1 })
       .limit(limit)
       .lean();

@@ -90,7 +90,18 @@ describeStoreContract('update funnel', (subject) => {
     expect(await store.funnel.topFailureMessages('app_1', '2.0.0', 1)).to.deep.equal([{ message: 'EPERM', reports: 2 }]);
   });
 
-  it('folds checks into offers and arrivals once, however often a batch is folded', async () => {
+  it('keeps old checks the adoption rollup counted until the funnel has read them too', async () => {
+    await store.adoption.insertCheckEvents([checkEvent('c_1', { timestamp: at(0) }), checkEvent('c_2', { timestamp: at(1) })]);
+    const batch = (await store.adoption.claimCheckBatch(10))!;
+    await store.adoption.finishCheckBatch(batch.batchId, [], []);
+    expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(0);
+    const read = (await store.funnel.readFunnelChecks(1))!;
+    await store.funnel.finishFunnelChecks(read.position);
+    expect(await store.adoption.purgeCheckEvents(at(10), 10)).to.equal(1);
+    expect((await store.funnel.readFunnelChecks(10))?.events.map((event) => event.eventId)).to.deep.equal(['c_2']);
+  });
+
+    it('folds checks into offers and arrivals once, however often a batch is folded', async () => {
     const check = (id: string, minutes: number, overrides: Partial<CheckEvent>) => checkEvent(id, { timestamp: at(minutes), ...overrides });
     await store.adoption.insertCheckEvents([
       check('c_1', 1, { installId: 'i-1', runningVersion: '1.0.0', offeredVersion: '2.0.0' }),
