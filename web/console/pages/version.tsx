@@ -11,6 +11,7 @@ import { UploadPanel } from '../uploads/upload-panel';
 import { useAction } from '../use-action';
 import { applicationPath } from './applications';
 import { statusBadge, type VersionSummary } from './application';
+import { VersionHealth } from './version-health';
 
 type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type FileSummary = VersionSummary['files'][number];
@@ -68,6 +69,7 @@ export function VersionPage({ params }: { params: Record<string, string> }) {
       </p>
       {current.updateFeedProblems.map((problem) => <Notice key={problem} kind="warning">Left out of update feeds: {problem}</Notice>)}
       <ReleaseActions applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
+      {current.status !== 'draft' && <VersionHealth applicationId={applicationId} version={version} permission={canPublish} onChanged={loaded.reload} />}
       <ReleaseNotes applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
       <FileMatrix applicationId={applicationId} version={current} signingKey={app.updateSigningKey !== null || app.sparklePublicKey !== null}
         permission={canPublish} onChanged={loaded.reload} />
