@@ -7,10 +7,15 @@
  *    hold what 10,000,000 check events make (written as counters: 10M raw events take too long to
  *    generate and fold on this machine, and the answer reads only counters). Both have every version
  *    on every day, so they have as many counters: what differs is the number of checks behind them.
+ * 3. the update funnel: the same ROLLUP_EVENTS checks folded into install offers and arrivals
+ *    (foldFunnelChecks, the worker's batches), next to the adoption rollup of them; and a release's
+ *    health computed from its offers (releaseHealth, as a rollout plan's job computes it).
  * Arguments: <dataDir> <redisUrl> <redisPrefix>. Prints one JSON line.
  */
 import IORedis from 'ioredis';
 import { rollupChecks } from '../shared/adoption/rollup-checks';
+import { foldFunnelChecks } from '../shared/rollouts/fold-funnel-checks';
+import { releaseHealth } from '../shared/rollouts/release-health';
 import { counterKey } from '../shared/adoption/adoption-counts';
 import { newEventId } from '../shared/ids';
 import { CHECK_ROLLUP_BATCH } from '../shared/policy';
@@ -111,6 +116,20 @@ async function main(): Promise<void> {
   const folded = await foldAll(store, redis, prefix);
   const foldMs = performance.now() - started;
 
+  // 3. The update funnel of the same checks, and the health of the release they were offered.
+  started = performance.now();
+  let funnelFolded = 0;
+  for (let n = await foldFunnelChecks(store, CHECK_ROLLUP_BATCH); n > 0; n = await foldFunnelChecks(store, CHECK_ROLLUP_BATCH)) funnelFolded += n;
+  const funnelMs = performance.now() - started;
+  const offered = VERSIONS[VERSIONS.length - 1];
+  const healthTimes: number[] = [];
+  let health = await releaseHealth(store, 'bench-rollup', offered, new Date(now), 72 * 3_600_000);
+  for (let i = 0; i < 5; i += 1) {
+    const healthStarted = performance.now();
+    health = await releaseHealth(store, 'bench-rollup', offered, new Date(now), 72 * 3_600_000);
+    healthTimes.push(performance.now() - healthStarted);
+  }
+
   // 2. The answer at 10k real events and at 10M events' worth of counters.
   await application(store, 'bench-10k', now);
   await application(store, 'bench-10m', now);
@@ -129,7 +148,7 @@ async function main(): Promise<void> {
   redis.disconnect();
   await store.close();
   process.stdout.write(`${JSON.stringify({
-    appended: ROLLUP_EVENTS, appendMs, folded, foldMs,
+    appended: ROLLUP_EVENTS, appendMs, folded, foldMs, funnelFolded, funnelMs, offers: health.offered, healthP50Ms: median(healthTimes),
     smallP50Ms: median(small), largeP50Ms: median(largeTimes), largeCounters: large.length, smallAllSelectionRows: smallRows,
   })}\n`);
 }

@@ -11,6 +11,7 @@ import { adminKeyRoutes } from './admin-keys/admin-key-routes';
 import { attestationRoutes } from './attestations/attestation-routes';
 import { applicationRoutes } from './applications/application-routes';
 import { releasePurgeRoutes } from './applications/release-purge-routes';
+import { rolloutPlanRoutes } from './applications/rollout-plan-routes';
 import { customerRoutes } from './customers/customer-routes';
 import { customerShareLinkRoutes } from './downloads/customer-share-link-routes';
 import { accessTokenRoutes } from './customers/access-token-routes';
@@ -22,6 +23,7 @@ import { metricsRoutes } from './operations/metrics-routes';
 import { statisticsRoutes } from './statistics/statistics-routes';
 import { sparkleRoutes } from './updates/native/sparkle-routes';
 import { updateRoutes } from './updates/update-routes';
+import { updateReportRoutes } from './updates/update-report-routes';
 import { packageFeedRoutes } from './updates/native/package-feed-routes';
 import { repoRoutes } from './repos/repo-routes';
 import { tufRoutes } from './tuf/tuf-routes';
@@ -29,6 +31,7 @@ import { tufRoutes } from './tuf/tuf-routes';
 const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
   updateRoutes,
+  updateReportRoutes,
   sparkleRoutes,
   packageFeedRoutes,
   repoRoutes,
@@ -39,6 +42,7 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
   vendorRoutes,
   applicationRoutes,
   releasePurgeRoutes,
+  rolloutPlanRoutes,
   attestationRoutes,
   uploadRoutes,
   multipartUploadRoutes,

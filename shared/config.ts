@@ -14,6 +14,9 @@ import {
   TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
   TUF_TIMESTAMP_EXPIRY_MAX_SECONDS,
   TUF_TIMESTAMP_EXPIRY_MIN_SECONDS,
+  UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS,
+  UPDATE_ARRIVAL_WINDOW_MAX_HOURS,
+  UPDATE_ARRIVAL_WINDOW_MIN_HOURS,
   MULTIPART_UPLOAD_DEFAULT_TTL_SECONDS,
   MULTIPART_UPLOAD_MAX_TTL_SECONDS,
   PRESIGNED_URL_MAX_SECONDS,
@@ -60,6 +63,8 @@ export interface Config {
   metricsPort: number;
   /** Days raw update-check events are kept once rolled up (CHECK_EVENT_RETENTION_DAYS); the adoption counters stay. */
   checkEventRetentionDays: number;
+  /** Hours after an offer within which an install must check in running the release, else it is stuck (UPDATE_ARRIVAL_WINDOW). */
+  updateArrivalWindowHours: number;
   /** Days a soft-deleted application's published bytes are kept before they may be purged (RELEASE_PURGE_AFTER_DAYS). */
   releasePurgeAfterDays: number;
   /** Seconds a signed TUF `timestamp.json` is valid (TUF_TIMESTAMP_EXPIRY); it is signed again before then. */
@@ -213,6 +218,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const recordUpdateChecks = parseBoolean(read('RECORD_UPDATE_CHECKS') ?? 'true', 'RECORD_UPDATE_CHECKS', problems);
   const checkEventRetentionDays = parseInteger(read('CHECK_EVENT_RETENTION_DAYS'), CHECK_EVENT_RETENTION_DEFAULT_DAYS, 1,
     CHECK_EVENT_RETENTION_MAX_DAYS, 'CHECK_EVENT_RETENTION_DAYS', problems);
+  const updateArrivalWindowHours = parseInteger(read('UPDATE_ARRIVAL_WINDOW'), UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS,
+    UPDATE_ARRIVAL_WINDOW_MIN_HOURS, UPDATE_ARRIVAL_WINDOW_MAX_HOURS, 'UPDATE_ARRIVAL_WINDOW', problems);
   const releasePurgeAfterDays = parseInteger(read('RELEASE_PURGE_AFTER_DAYS'), RELEASE_PURGE_AFTER_DEFAULT_DAYS, 0,
     RELEASE_PURGE_AFTER_MAX_DAYS, 'RELEASE_PURGE_AFTER_DAYS', problems);
   const tufTimestampExpirySeconds = parseInteger(read('TUF_TIMESTAMP_EXPIRY'), TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS,
@@ -249,6 +256,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     metricsToken,
     metricsPort,
     checkEventRetentionDays,
+    updateArrivalWindowHours,
     releasePurgeAfterDays,
     tufTimestampExpirySeconds,
     sigstoreTrustedRoot,

@@ -297,6 +297,30 @@ export const CHECK_WRITE_GROUP_MAX_DELAY_MS = 1_000;
  * one and a run per second cost the checks a few percent (bench/README.md).
  */
 export const CHECK_ROLLUP_INTERVAL_MS = 5_000;
+// Update funnel and rollout plans
+
+/**
+ * An install offered a release counts as stuck once this long has passed without it checking in
+ * running that release (UPDATE_ARRIVAL_WINDOW, in hours); the success rate counts only installs
+ * offered at least this long ago, and a download counts for an offer within this long after it.
+ */
+export const UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS = 72;
+export const UPDATE_ARRIVAL_WINDOW_MIN_HOURS = 1;
+export const UPDATE_ARRIVAL_WINDOW_MAX_HOURS = 30 * 24;
+/** A rollout plan's steps: at most this many, each at most this long after the plan starts. */
+export const ROLLOUT_PLAN_MAX_STEPS = 10;
+export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;
+/** Running rollout plans are looked at this often: each gets a job (one per version at a time) that advances or halts it. */
+export const ROLLOUT_PLAN_SWEEP_INTERVAL_MS = 5_000;
+/** Running plans listed per page of a sweep, and a release's offers read per page when its health is computed. */
+export const ROLLOUT_PLAN_SWEEP_PAGE = 100;
+export const RELEASE_HEALTH_PAGE = 1_000;
+/** A release's health lists this many of its most reported failure messages. */
+export const TOP_FAILURE_MESSAGES = 5;
+/** An update report's message: at most this many characters (longer is refused), and an install id at most this many. */
+export const UPDATE_REPORT_MESSAGE_MAX_LENGTH = 500;
+export const UPDATE_REPORT_INSTALL_ID_MAX_LENGTH = 128;
+
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;
 export const CHECK_ROLLUP_MAX_BATCHES_PER_RUN = 100;

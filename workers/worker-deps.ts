@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Clock } from '../shared/clock';
 import type { Config } from '../shared/config';
 import type { Hashing } from '../shared/hashing';
 import type { Logger } from '../shared/logger';
@@ -13,6 +14,8 @@ import type { WebhookEvents } from '../shared/webhooks/webhook-events';
 /** What processors use; built once per worker process. */
 export interface WorkerDeps {
   config: Readonly<Config>;
+  /** The process's clock: when a rollout plan's steps are due, and how long ago installs were offered. */
+  clock: Clock;
   logger: Logger;
   store: Store;
   storage: ObjectStorage;

@@ -169,7 +169,7 @@ export async function launchWorkers(
   const signingSecrets = new SigningSecrets(secretKey);
   const tufRepositories = openTufRepositories(core.store, config);
   const deps: WorkerDeps = {
-    config, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
+    config, clock: core.clock, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
   };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.

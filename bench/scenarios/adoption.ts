@@ -11,6 +11,10 @@ interface AdoptionRun {
   largeP50Ms: number;
   largeCounters: number;
   smallAllSelectionRows: number;
+  funnelFolded: number;
+  funnelMs: number;
+  offers: number;
+  healthP50Ms: number;
 }
 
 /**
@@ -23,12 +27,28 @@ export async function adoptionFigures(redisUrl: string): Promise<Figure[]> {
   try {
     const run = await runJsonChild<AdoptionRun>('adoption-store', [dir.path, redisUrl, `bench-adoption-${process.pid}`], 600_000);
     if (run.folded !== run.appended) throw new Error(`the adoption rollup folded ${run.folded} of ${run.appended} checks`);
+    if (run.funnelFolded !== run.appended || run.offers === 0) throw new Error(`the update funnel folded ${run.funnelFolded} of ${run.appended} checks into ${run.offers} offers`);
     return [
       figure({
         name: `adoption rollup: ${run.appended.toLocaleString('en-US')} checks folded (SQLite, Redis HLL)`,
         value: run.appended / (run.foldMs / 1000),
         unit: 'events/s',
         baseline: { name: 'appending the same checks', value: run.appended / (run.appendMs / 1000) },
+        detail: run,
+      }),
+      figure({
+        // Side by side with the adoption rollup of the same checks: the funnel must cost no more (ratio of rates >= 1).
+        name: `update funnel: the same ${run.appended.toLocaleString('en-US')} checks folded into install offers and arrivals (SQLite)`,
+        value: run.appended / (run.funnelMs / 1000),
+        unit: 'events/s',
+        baseline: { name: 'the adoption rollup of them', value: run.appended / (run.foldMs / 1000) },
+        target: { on: 'ratio', op: '>=', limit: 1 },
+        detail: run,
+      }),
+      figure({
+        name: `release health from its offers, p50 (${run.offers.toLocaleString('en-US')} installs offered)`,
+        value: run.healthP50Ms,
+        unit: 'ms',
         detail: run,
       }),
       figure({

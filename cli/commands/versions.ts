@@ -3,7 +3,7 @@ import { VERSION_STATUSES } from './choices';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
 import { apiPath } from '../http/api-client';
-import type { DeletedVersion, VersionList, VersionRecord } from '../http/responses';
+import type { DeletedVersion, ReleaseHealth, RolloutPlan, VersionList, VersionRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { releaseNotes } from './release-notes';
 
@@ -13,6 +13,7 @@ interface UpdateOptions {
   channel?: string;
   status?: string;
   rollout?: number;
+  rolloutPlan?: string;
   tier?: string | false;
   notes?: string | false;
   notesFile?: string;
@@ -29,6 +30,7 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
   if (options.channel !== undefined) changes.channel = options.channel;
   if (options.status !== undefined) changes.status = options.status;
   if (options.rollout !== undefined) changes.rolloutPercentage = options.rollout;
+  if (options.rolloutPlan !== undefined) changes.rolloutPlan = parsePlan(options.rolloutPlan);
   if (options.bundleVersion !== undefined) changes.bundleVersion = options.bundleVersion === false ? null : options.bundleVersion;
   if (options.minimumSystemVersion !== undefined) changes.minimumSystemVersion = options.minimumSystemVersion === false ? null : options.minimumSystemVersion;
   if (options.critical !== undefined) changes.critical = options.critical;
@@ -48,7 +50,7 @@ function versionChanges(options: UpdateOptions): Record<string, unknown> {
     const notes = releaseNotes({ notes: options.notes, notesFile: options.notesFile });
     if (notes !== undefined) changes.releaseNotes = notes;
   }
-  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --channel, --status, --rollout, --tier, --no-tier, --notes, --notes-file, --no-notes, --bundle-version, --minimum-system-version, --critical, --not-critical');
+  if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --channel, --status, --rollout, --rollout-plan, --tier, --no-tier, --notes, --notes-file, --no-notes, --bundle-version, --minimum-system-version, --critical, --not-critical');
   return changes;
 }
 
@@ -76,6 +78,7 @@ export function versionsCommand(): Command {
     .addOption(new Option('--status <status>', 'published (publish a draft, or bring a yanked version back) or yanked (withdraw it)').choices(VERSION_STATUSES))
     .option('--channel <channel>', 'one of the service\'s CHANNELS')
     .option('--rollout <percent>', 'offer it as latest to this share of customers (1-100)', integerOption('--rollout', 1, 100))
+    .option('--rollout-plan <json>', 'a rollout plan, e.g. \'{"steps":[{"percentage":5,"after":"0h"},{"percentage":100,"after":"72h"}],"halt":{"minOffered":50,"minSuccessRate":0.9,"maxFailureReports":10}}\'')
     .option('--tier <tier>', 'the lowest customer tier that may download it')
     .option('--no-tier', 'every customer may download it')
     .option('--notes <text>', 'release notes')
@@ -103,5 +106,40 @@ export function versionsCommand(): Command {
       context.output.result(data, () => context.output.line(data.message));
     }));
 
+  command.addCommand(rolloutCommand());
+  return command;
+}
+
+function parsePlan(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError('--rollout-plan must be JSON: {"steps": [{"percentage", "after"}], "halt": {"minOffered", "minSuccessRate", "maxFailureReports"}}');
+  }
+}
+
+/** `bds versions rollout health|resume|stop`: a release's update funnel, and its rollout plan resumed or stopped. */
+function rolloutCommand(): Command {
+  const command = new Command('rollout').description("A version's rollout plan: its release's health, resume a halted plan, stop one");
+  command.command('health <applicationId> <version>').description('The update funnel (offered, downloaded, arrived, stuck, success rate) per day of offer, and the plan')
+    .action(action(async (context, applicationId: string, version: string) => {
+      const { data } = await context.client().get<ReleaseHealth>(apiPath`/v1/applications/${applicationId}/versions/${version}/health`);
+      context.output.result(data, () => {
+        const rate = (value: number | null) => (value === null ? '-' : `${Math.round(value * 1000) / 10}%`);
+        const { figures, rolloutPlan: plan } = data;
+        context.output.line(`offered ${figures.offered}, downloaded ${figures.downloaded}, arrived ${figures.arrived}, stuck ${figures.stuck} of ${figures.matured} judged, success ${rate(figures.successRate)}`);
+        if (plan) context.output.line(`plan ${plan.status} at step ${plan.step + 1} of ${plan.steps.length}${plan.haltReason ? ` (halted: ${plan.haltReason})` : ''}`);
+        context.output.table(['offered on', 'offered', 'downloaded', 'arrived', 'stuck', 'success'], data.days.map((day) => [
+          day.date, String(day.offered), String(day.downloaded), String(day.arrived), String(day.stuck), rate(day.successRate),
+        ]));
+      });
+    }));
+  for (const [name, description] of [['resume', 'Run a halted plan again from its step'], ['stop', 'Stop a plan for good (the version keeps its percentage)']] as const) {
+    command.command(`${name} <applicationId> <version>`).description(description)
+      .action(action(async (context, applicationId: string, version: string) => {
+        const { data } = await context.client().post<RolloutPlan>(apiPath`/v1/management/applications/${applicationId}/versions/${version}/rollout/${name}`);
+        context.output.result(data, () => context.output.record({ ...data, steps: data.steps.map((step) => `${step.percentage}% after ${step.after}`).join(', ') }));
+      }));
+  }
   return command;
 }

@@ -17,6 +17,7 @@ import type {
 } from '../../shared/contract/applications';
 import type { auditPageResponse } from '../../shared/contract/audit';
 import type { releasePurgeResponse } from '../../shared/contract/release-purges';
+import type { releaseHealthResponse, rolloutPlanResponse } from '../../shared/contract/rollouts';
 import type { paginationResponse } from '../../shared/contract/common';
 import type {
   apiKeyListResponse,
@@ -124,3 +125,6 @@ export type TufRepository = z.infer<typeof tufRepositoryResponse>;
 export type AttestationList = z.infer<typeof attestationListResponse>;
 export type AttestationKeyRecord = z.infer<typeof attestationKeyResponse>;
 export type AttestationKeyList = z.infer<typeof attestationKeyListResponse>;
+
+export type ReleaseHealth = z.infer<typeof releaseHealthResponse>;
+export type RolloutPlan = z.infer<typeof rolloutPlanResponse>;

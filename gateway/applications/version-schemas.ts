@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
+import { rolloutPlanSchema } from '../../shared/rollouts/rollout-plan';
 import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { fieldsGiven, statedOf } from '../http/openapi-extension';
 import { queryParameter } from '../http/validate';
@@ -22,6 +23,8 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       channel: channelField(channels),
       status: statusField,
       rolloutPercentage: rolloutPercentageField,
+      /** Steps the rollout takes on its own while the release's health holds (the first at once); halts when it falls below the bar. null stops the version's plan. */
+      rolloutPlan: rolloutPlanSchema.nullable(),
       bundleVersion: bundleVersionField.nullable(),
       minimumSystemVersion: systemVersionField.nullable(),
       critical: z.boolean({ invalid_type_error: 'must be true or false' }),
@@ -35,11 +38,14 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       rollbackTo: versionField,
     })
     .partial()
-    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, bundleVersion, minimumSystemVersion, critical'));
+    .strict(), 'give at least one of requiredTier, releaseNotes, channel, status, rolloutPercentage, rolloutPlan, bundleVersion, minimumSystemVersion, critical'));
 
 /** `yankReason` says why a version is withdrawn: it goes with `status: yanked` only, as the API description states. */
 function yankReasonWithYanked<T extends z.ZodTypeAny>(body: T): z.ZodEffects<T, z.output<T>, z.input<T>> {
-  return body.superRefine((request: { status?: string; yankReason?: string; rollbackTo?: string }, context) => {
+  return body.superRefine((request: { status?: string; yankReason?: string; rollbackTo?: string; rolloutPercentage?: number; rolloutPlan?: unknown }, context) => {
+    if (request.rolloutPercentage !== undefined && request.rolloutPlan !== undefined && request.rolloutPlan !== null) {
+      context.addIssue({ code: z.ZodIssueCode.custom, path: ['rolloutPercentage'], message: "goes without rolloutPlan: the plan's first step sets the percentage" });
+    }
     if (request.yankReason !== undefined && request.status !== 'yanked') {
       context.addIssue({ code: z.ZodIssueCode.custom, path: ['yankReason'], message: 'goes with status yanked: it says why the version is withdrawn' });
     }

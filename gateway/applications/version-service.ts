@@ -56,8 +56,10 @@ export class VersionService {
 
   async update(applicationId: string, version: string, request: UpdateVersionRequest): Promise<{ application: Application; version: VersionWithFiles }> {
     const application = await this.applications.require(applicationId);
-    const { status, ...given } = request;
-    if (given.rollbackTo !== undefined) await this.requireRollbackTarget(applicationId, version, given.rollbackTo);
+    const { status, rolloutPlan, ...fields } = request;
+    if (fields.rollbackTo !== undefined) await this.requireRollbackTarget(applicationId, version, fields.rollbackTo);
+    // A plan starts at its first step's percentage.
+    const given: VersionPatch = rolloutPlan ? { ...fields, rolloutPercentage: rolloutPlan.steps[0].percentage } : fields;
     // Published again, a version no longer carries the reason it was withdrawn for, nor its rollback.
     const patch: VersionPatch = status === 'published' ? { ...given, yankReason: null, rollbackTo: null } : given;
     const at = new Date();
@@ -69,6 +71,13 @@ export class VersionService {
       async (change) => [change && change.from !== change.version.status ? webhookData.version(await versionWithFiles(this.store, change.version, [])) : null],
     );
     if (!written) throw notFound(`version ${version} of ${applicationId} not found`);
+    // A percentage set by hand takes over from the version's plan, and null stops it.
+    if (fields.rolloutPercentage !== undefined || rolloutPlan === null) await this.store.rolloutPlans.stopRolloutPlan(applicationId, version, at);
+    if (rolloutPlan) {
+      await this.store.rolloutPlans.setRolloutPlan({
+        applicationId, version, plan: rolloutPlan, status: 'running', step: 0, startedAt: at, haltedAt: null, haltReason: null, updatedAt: at,
+      });
+    }
     const withFiles = (await this.store.versions.listVersions(applicationId)).find((v) => v.version === version);
     return { application, version: withFiles ?? { ...written.version, files: [] } };
   }

@@ -45,15 +45,15 @@ export class UpdateAnswers {
     this.stableChannel = defaultChannel(config.channels);
   }
 
-  /** electron-updater's channel file, the check recorded (electron-updater sends no running version). */
+  /** electron-updater's channel file, the check recorded (the running version only from the app's `X-App-Version`). */
   electronChannelFile(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, channelFile: ChannelFileRequest): Eventually<void> {
     return andThen(this.feeds.electronChannelFile(customer, applicationId, channelFile), (answer: ElectronChannelAnswer, context: AppContext) => {
       // A channel file is answered only for a name it parsed (else 404), so `file` is there.
       const asked = channelFile.file!;
       this.checks.recordUpdateCheck(context, customer, {
         applicationId, client: 'electron-updater', platform: asked.platform, arch: asked.arch ?? 'any', channel: asked.channel,
-        // electron-updater sends no version with its channel-file request (see the README's "Adoption analytics").
-        runningVersion: undefined, offeredVersion: answer.version, installId: UpdateCheckRecorder.electronInstallId(context),
+        // electron-updater sends no version with its channel-file request unless the app adds it (see the README's "Adoption analytics").
+        runningVersion: UpdateCheckRecorder.electronRunningVersion(context), offeredVersion: answer.version, installId: UpdateCheckRecorder.electronInstallId(context),
       });
       sendYaml(answer.body, context);
     }, ctx);

@@ -5,12 +5,14 @@ import type { EventRecorder } from '../../shared/events/event-recorder';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import { UNKNOWN_VERSION, type UpdateClientFamily } from '../../shared/store/models';
 import { clientAddress } from '../http/client-origin';
+import { versionField } from '../http/common-schemas';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 
 /**
  * What a feed knows of one answered check. Where each client family's fields come from:
- * - electron-updater (channel file GET): platform, arch and channel from the file's name; no running
- *   version (it sends none: User-Agent `electron-builder`), install identity from `x-user-staging-id`.
+ * - electron-updater (channel file GET): platform, arch and channel from the file's name; the running
+ *   version only when the app adds `X-App-Version` (electron-updater sends none: User-Agent
+ *   `electron-builder`), install identity from `x-user-staging-id`.
  * - Tauri: target, arch and current version in the path; channel in the query; no identity.
  * - Squirrel.Mac: current version in the path, arch and channel in the query; no identity.
  * - Squirrel.Windows (RELEASES): `id` and `localVersion` in the query, arch from the package names.
@@ -85,6 +87,17 @@ export class UpdateCheckRecorder {
   static electronInstallId(ctx: AppContext): string | null {
     const id = ctx.get('x-user-staging-id');
     return id ? id.slice(0, INSTALL_ID_MAX_LENGTH) : null;
+  }
+
+  /**
+   * The version an electron-updater app says it runs, when it adds `X-App-Version` to its requests
+   * (`autoUpdater.requestHeaders`); electron-updater itself sends none. A value that is not a version
+   * is left out (the check counts as `unknown`): the header only describes the check, so it never
+   * refuses one.
+   */
+  static electronRunningVersion(ctx: AppContext): string | undefined {
+    const parsed = versionField.safeParse(ctx.get('x-app-version'));
+    return parsed.success ? parsed.data : undefined;
   }
 
   /** Logged once per run of failures, so an outage does not log every check. */

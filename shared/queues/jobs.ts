@@ -6,6 +6,7 @@ import {
   JOB_DEFAULT_ATTEMPTS,
   JOB_FAILED_RETENTION_SECONDS,
   JOB_RETRY_BASE_MS,
+  ROLLOUT_PLAN_SWEEP_INTERVAL_MS,
   ROLLUP_INTERVAL_MS,
   SHARE_LINK_PURGE_INTERVAL_MS,
   TUF_RESIGN_INTERVAL_MS,
@@ -33,6 +34,12 @@ export interface JobPayloads {
   'rollup-events': Record<string, never>;
   /** Fold update-check events into the adoption counters (distinct installs through Redis HyperLogLogs). */
   'rollup-update-checks': Record<string, never>;
+  /** Fold update-check events into the update funnel: each install offered a release, and whether it arrived. */
+  'fold-update-funnel': Record<string, never>;
+  /** Queue a step-rollout-plan job for every running rollout plan. */
+  'sweep-rollout-plans': Record<string, never>;
+  /** Advance or halt one version's rollout plan on its release's health (one job per version at a time). */
+  'step-rollout-plan': { applicationId: string; version: string };
   /** Delete rolled-up update-check events past their retention (CHECK_EVENT_RETENTION_DAYS). */
   'purge-check-events': Record<string, never>;
   /** Record one webhook event's delivery to every endpoint subscribed to it, and queue each. */
@@ -103,6 +110,13 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
   'purge-share-links': { queue: 'share-links', everyMs: SHARE_LINK_PURGE_INTERVAL_MS },
   'rollup-events': { queue: 'statistics', everyMs: ROLLUP_INTERVAL_MS },
   'rollup-update-checks': { queue: 'statistics', everyMs: CHECK_ROLLUP_INTERVAL_MS },
+  'fold-update-funnel': { queue: 'statistics', everyMs: CHECK_ROLLUP_INTERVAL_MS },
+  'sweep-rollout-plans': { queue: 'maintenance', everyMs: ROLLOUT_PLAN_SWEEP_INTERVAL_MS },
+  // One job per version at a time ('|' cannot occur in an application id); not kept, so the next sweep adds it again.
+  'step-rollout-plan': {
+    queue: 'maintenance',
+    options: ({ applicationId, version }) => ({ jobId: `rollout-plan|${applicationId}|${version}`, removeOnComplete: true, removeOnFail: true }),
+  },
   'purge-check-events': { queue: 'statistics', everyMs: CHECK_EVENT_PURGE_INTERVAL_MS },
   // One dispatch per event however often it is emitted; it only reads and writes the store, so it
   // retries for longer than the default while the store is away.

@@ -99,6 +99,6 @@ export class RedisOutageLog {
 /** What ioredis and BullMQ raise when the connection, not the command, failed. */
 const CONNECTION_FAILURE = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection is closed|Stream isn't writeable|Command timed out|MaxRetriesPerRequest/i;
 
-function isConnectionError(error: Error): boolean {
+export function isConnectionError(error: Error): boolean {
   return CONNECTION_FAILURE.test(`${error.name} ${error.message} ${(error as NodeJS.ErrnoException).code ?? ''}`);
 }

@@ -707,3 +707,75 @@ export interface Attestation {
   document: string;
   createdAt: Date;
 }
+
+/** An install offered a release (the update funnel): the first offer, and when the install first checked in running it. */
+export interface InstallOfferRecord {
+  applicationId: string;
+  version: string;
+  /** `id:<install identity>` when the client sent one, else `h:<install hash>` (which changes every UTC day). */
+  installKey: string;
+  customerId: string;
+  platform: string;
+  arch: string;
+  channel: string;
+  offeredAt: Date;
+  /** The first check, at or after the offer, running this release; null while there is none. */
+  arrivedAt: Date | null;
+}
+
+/** A check that ran a release: the install arrived if it had been offered that release before. */
+export interface InstallArrival {
+  applicationId: string;
+  version: string;
+  installKey: string;
+  at: Date;
+}
+
+/** Checks the update funnel read and has not yet moved its position past; `position` names them to the store. */
+export interface FunnelCheckBatch {
+  position: string;
+  events: CheckEvent[];
+}
+
+/** Where a version's rollout plan stands: running (steps taken as health allows), halted (health fell below the bar), or stopped by an admin. */
+export const ROLLOUT_PLAN_STATES = ['running', 'halted', 'stopped'] as const;
+export type RolloutPlanStatus = (typeof ROLLOUT_PLAN_STATES)[number];
+
+/** A version's rollout plan and where it stands (shared/rollouts/rollout-plan.ts decides its steps). */
+export interface RolloutPlanRecord {
+  applicationId: string;
+  version: string;
+  /** The plan as given: `{steps: [{percentage, after}], halt: {minOffered, minSuccessRate, maxFailureReports}}`. */
+  plan: { steps: { percentage: number; after: string }[]; halt: { minOffered: number; minSuccessRate: number; maxFailureReports: number } };
+  status: RolloutPlanStatus;
+  /** The index of the step last taken. */
+  step: number;
+  startedAt: Date;
+  /** When the health last fell below the bar (null while it has not, or since an admin resumed). */
+  haltedAt: Date | null;
+  haltReason: string | null;
+  updatedAt: Date;
+}
+
+/** What an app may report about an update (POST /v1/updates/{applicationId}/reports). */
+export const UPDATE_REPORT_EVENTS = ['download_failed', 'install_failed', 'started'] as const;
+export type UpdateReportEvent = (typeof UPDATE_REPORT_EVENTS)[number];
+
+/** One report an install sent: never trusted for access, counted in its release's health. */
+export interface UpdateReport {
+  reportId: string;
+  applicationId: string;
+  customerId: string;
+  installId: string | null;
+  fromVersion: string;
+  toVersion: string;
+  event: UpdateReportEvent;
+  message: string | null;
+  receivedAt: Date;
+}
+
+/** A failure message and how often a release's installs reported it. */
+export interface FailureMessageCount {
+  message: string;
+  reports: number;
+}

@@ -9,6 +9,12 @@ import type {
   AdoptionCount,
   CheckBatch,
   CheckEvent,
+  FunnelCheckBatch,
+  InstallArrival,
+  InstallOfferRecord,
+  FailureMessageCount,
+  UpdateReport,
+  RolloutPlanRecord,
   CustomerAdoption,
   CustomerVersionSeen,
   ApiKey,
@@ -561,12 +567,60 @@ export interface AdoptionStore {
    * already changes nothing. Returns false when this batch was already finished.
    */
   finishCheckBatch(batchId: string, counts: AdoptionCount[], seen: CustomerVersionSeen[]): Promise<boolean>;
-  /** Deletes up to `limit` rolled-up check events older than `before`; returns how many. */
+  /** Deletes up to `limit` rolled-up check events older than `before` that the update funnel has read too; returns how many. */
   purgeCheckEvents(before: Date, limit: number): Promise<number>;
   /** The counters of one application for one (channel, platform, arch) selection (ALL for none), every version, within the inclusive dates. */
   listAdoptionCounts(applicationId: string, query: AdoptionCountQuery): Promise<AdoptionCount[]>;
   /** Customers (by customerId ascending) with the versions their installs last reported. */
   listCustomerAdoption(applicationId: string, page: number, pageSize: number): Promise<Page<CustomerAdoption>>;
+}
+
+/**
+ * The update funnel: each install a release was offered to, and whether it arrived, folded from the
+ * check events by a worker (shared/rollouts/fold-funnel-checks.ts), its position kept apart from the
+ * adoption rollup's.
+ */
+export interface UpdateFunnelStore {
+  /**
+   * Up to `limit` check events after the funnel's position, in the order stored; null when none.
+   * Reading again before a finish reads the same checks (folding them twice changes nothing).
+   */
+  readFunnelChecks(limit: number): Promise<FunnelCheckBatch | null>;
+  /** Moves the funnel's position past a batch read; a batch finished already (or read before another's finish) changes nothing. */
+  finishFunnelChecks(position: string): Promise<void>;
+  /** Records offers: one record per (application, version, install), keeping the earliest offer. */
+  recordOffers(offers: readonly Omit<InstallOfferRecord, 'arrivedAt'>[]): Promise<void>;
+  /** Marks offered installs arrived: the earliest arrival at or after the offer is kept; arrivals of installs never offered change nothing. */
+  recordArrivals(arrivals: readonly InstallArrival[]): Promise<void>;
+  /** A release's offers by install key, after `afterInstallKey` (null: from the first), at most `limit`. */
+  listInstallOffers(applicationId: string, version: string, afterInstallKey: string | null, limit: number): Promise<InstallOfferRecord[]>;
+  /** Stores one report an install sent. */
+  insertUpdateReport(report: UpdateReport): Promise<void>;
+  /** How many download_failed and install_failed reports name `version` as the one they were updating to. */
+  countFailureReports(applicationId: string, version: string): Promise<number>;
+  /** The failure messages of those reports, most reported first (ties by message), at most `limit`; reports without a message are left out. */
+  topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]>;
+}
+
+/**
+ * Rollout plans, one per version. Each change is a conditional update on where the plan stands, so of
+ * two workers (or a worker and an admin) deciding at once one changes it and the other finds it
+ * changed: a step is taken, and announced, once.
+ */
+export interface RolloutPlanStore {
+  /** Sets a version's plan, running from its first step (replacing any plan it had). */
+  setRolloutPlan(record: RolloutPlanRecord): Promise<void>;
+  getRolloutPlan(applicationId: string, version: string): Promise<RolloutPlanRecord | null>;
+  /** Running plans, by (applicationId, version), after the one given, at most `limit`. */
+  listRunningRolloutPlans(after: { applicationId: string; version: string } | null, limit: number): Promise<RolloutPlanRecord[]>;
+  /** Takes step `toStep` when the plan is running at `fromStep`; false when it is not (another took it, or it halted or stopped). */
+  advanceRolloutPlan(applicationId: string, version: string, fromStep: number, toStep: number, at: Date): Promise<boolean>;
+  /** Halts a plan running at `atStep`; false when it is not. */
+  haltRolloutPlan(applicationId: string, version: string, atStep: number, reason: string, at: Date): Promise<boolean>;
+  /** Runs a halted plan again from where it stands; false when it is not halted. */
+  resumeRolloutPlan(applicationId: string, version: string, at: Date): Promise<boolean>;
+  /** Stops a running or halted plan for good; false when it is already stopped or there is none. */
+  stopRolloutPlan(applicationId: string, version: string, at: Date): Promise<boolean>;
 }
 
 /** Webhook endpoints, deliveries and the outbox. */
@@ -661,6 +715,8 @@ export interface Store {
   readonly shareLinks: ShareLinkStore;
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
+  readonly funnel: UpdateFunnelStore;
+  readonly rolloutPlans: RolloutPlanStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;

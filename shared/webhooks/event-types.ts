@@ -5,6 +5,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'version.published',
   'version.yanked',
   'version.deleted',
+  'version.rollout_advanced',
+  'version.rollout_halted',
   'application.deleted',
   'customer.created',
   'customer.updated',

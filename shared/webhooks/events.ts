@@ -3,6 +3,7 @@ import { accessTokenResponse, presentAccessToken } from '../contract/access-toke
 import { applicationResponse, presentApplication } from '../contract/applications';
 import { apiKeyResponse, customerResponse, presentApiKey, presentCustomer } from '../contract/customers';
 import { presentShareLink, shareLinkResponse } from '../contract/downloads';
+import { rolloutAdvancedData, rolloutHaltedData } from '../contract/rollouts';
 import { activityResponse, presentActivity } from '../contract/statistics';
 import { presentUploadSession, uploadSessionResponse } from '../contract/uploads';
 import { presentUploadedFile, presentVersion, uploadedFileResponse, versionResponse } from '../contract/versions';
@@ -33,6 +34,10 @@ export const WEBHOOK_EVENT_DATA = {
   'version.yanked': versionResponse,
   /** A draft deleted with its files: the version as it was. */
   'version.deleted': versionResponse,
+  /** A rollout plan took a step: the percentages and the health figures it was taken on. */
+  'version.rollout_advanced': rolloutAdvancedData,
+  /** A rollout plan halted: the percentage it stays at, why, and the figures. */
+  'version.rollout_halted': rolloutHaltedData,
   'application.deleted': applicationResponse,
   'customer.created': customerResponse,
   'customer.updated': customerResponse,

@@ -74,6 +74,15 @@ const RECOVERIES: { readonly [T in WebhookEventType]: Recovery } = {
     const session = await store.uploads.getUploadSession(uploadId);
     return session?.status === 'failed' ? webhookData.uploadFailed(session) : null;
   },
+  // A rollout decision's data is known before its change: the change happened when the plan shows it.
+  'version.rollout_advanced': async (store, [applicationId, version, step], _at, known) => {
+    const plan = await store.rolloutPlans.getRolloutPlan(applicationId, version);
+    return plan && plan.step >= Number(step) ? known : null;
+  },
+  'version.rollout_halted': async (store, [applicationId, version], at, known) => {
+    const plan = await store.rolloutPlans.getRolloutPlan(applicationId, version);
+    return plan?.haltedAt?.getTime() === at.getTime() ? known : null;
+  },
   'download.recorded': async (store, [eventId]) => {
     const event = await store.activity.getEvent(eventId);
     return event ? webhookData.downloadRecorded(event) : null;

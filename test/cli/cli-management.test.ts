@@ -128,6 +128,25 @@ describe('bds CLI: managing applications, versions, files and customers', functi
     expect(listed.versions.map((v) => v.version)).to.deep.equal(['1.0.0']);
   });
 
+  it('versions update --rollout-plan sets a plan; versions rollout health shows it, stop ends it, resume refuses a plan that is not halted', async () => {
+    const applicationId = await newApp();
+    await run(['upload', applicationId, '1.0.0', write('plan.AppImage', randomBytes(2_000)), '--status', 'published']);
+    const plan = '{"steps":[{"percentage":5,"after":"0h"},{"percentage":100,"after":"3d"}],"halt":{"minOffered":50,"minSuccessRate":0.9,"maxFailureReports":10}}';
+    const set = jsonOf<{ rolloutPercentage: number }>(await run(['versions', 'update', applicationId, '1.0.0', '--rollout-plan', plan, '--json']));
+    expect(set.rolloutPercentage).to.equal(5);
+    expect((await admin.run(['versions', 'update', applicationId, '1.0.0', '--rollout-plan', '{not json', '--json'])).code, 'not JSON').to.equal(2);
+    const health = jsonOf<{ figures: { offered: number }; rolloutPlan: { status: string; step: number } }>(await run(['versions', 'rollout', 'health', applicationId, '1.0.0', '--json']));
+    expect(health.figures.offered).to.equal(0);
+    expect(health.rolloutPlan).to.include({ status: 'running', step: 0 });
+    const printed = await run(['versions', 'rollout', 'health', applicationId, '1.0.0']);
+    expect(printed.stdout).to.include('offered 0').and.include('plan running at step 1 of 2');
+    const resumed = await admin.run(['versions', 'rollout', 'resume', applicationId, '1.0.0', '--json']);
+    expect(resumed.code).to.equal(1);
+    expect(errorOf(resumed)).to.include({ status: 409 });
+    const stopped = jsonOf<{ status: string }>(await run(['versions', 'rollout', 'stop', applicationId, '1.0.0', '--json']));
+    expect(stopped.status).to.equal('stopped');
+  });
+
   it("files delete takes the file's name (or its id) and removes a draft's file; a shipped version's file is refused", async () => {
     const applicationId = await newApp();
     await run(['upload', applicationId, '1.0.0', write('keep.AppImage', randomBytes(2_000)), '--status', 'draft']);

@@ -73,6 +73,8 @@ describe('scopes on every route of the route table', function () {
     'POST /v1/management/applications/:applicationId/versions/:version/files/:fileId/attestations': () => ({
       payloadType: 'application/vnd.in-toto+json', payload: 'e30=', signatures: [{ sig: 'AA==' }],
     }),
+    // A root signed by nobody the service knows: refused (422) once admitted.
+    'POST /v1/management/applications/:applicationId/tuf/roots': () => ({ signed: { _type: 'root', version: 1 }, signatures: [{ keyid: 'a'.repeat(64), sig: 'ab' }] }),
     'POST /v1/management/applications/:applicationId/attestation-keys': () => ({
       publicKey: generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     }),

@@ -175,6 +175,14 @@ export interface ElectronClientOptions {
   platform: ElectronPlatform;
   /** `Authorization` value, set as the app would: `autoUpdater.requestHeaders = {...}`. */
   authorization?: string;
+  /** More request headers, set as the app would (`autoUpdater.requestHeaders`), e.g. `X-App-Version`. */
+  headers?: Record<string, string>;
+  /**
+   * The install's staging user id (a UUID electron-updater keeps in the app's user data as
+   * `.updaterId`, sent as `x-user-staging-id`): the same id as an earlier client, the same install
+   * (after an update, running the new version). Unset, the package makes one.
+   */
+  stagingUserId?: string;
   /** `autoUpdater.channel`; unset, the client asks for `latest`. */
   channel?: string;
   /** The Linux arch the client names its channel file after (electron-updater reads process.arch). */
@@ -214,6 +222,10 @@ export async function electronUpdateClient(options: ElectronClientOptions): Prom
     await fsp.writeFile(path.join(cacheDirectory, CURRENT_APP_INSTALLER_FILE_NAME), options.installedInstaller);
   }
   const adapter = new StubAppAdapter(options.version, directory, configPath);
+  if (options.stagingUserId) {
+    await fsp.mkdir(adapter.userDataPath, { recursive: true });
+    await fsp.writeFile(path.join(adapter.userDataPath, '.updaterId'), options.stagingUserId);
+  }
   const updater = createUpdater(options.platform, adapter);
   const executor = new NodeHttpExecutor();
   Object.assign(updater as unknown as Record<string, unknown>, {
@@ -224,7 +236,9 @@ export async function electronUpdateClient(options: ElectronClientOptions): Prom
   updater.autoDownload = false;
   updater.autoInstallOnAppQuit = false;
   updater.logger = null;
-  if (options.authorization) updater.requestHeaders = { Authorization: options.authorization };
+  if (options.authorization || options.headers) {
+    updater.requestHeaders = { ...options.headers, ...(options.authorization ? { Authorization: options.authorization } : {}) };
+  }
   if (options.channel) updater.channel = options.channel;
   // After the channel, whose setter turns it on.
   if (options.allowDowngrade !== undefined) updater.allowDowngrade = options.allowDowngrade;

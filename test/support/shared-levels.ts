@@ -27,6 +27,8 @@ export const SHARED_LEVELS = new PathLevels([
       'packages/package-identity.ts', 'packages/repository-setup.ts',
       // The TUF keys and roots: signed offline by `bds tuf` as by the service.
       'tuf/keys.ts', 'tuf/root.ts', 'tuf/repository.ts',
+      // A release's funnel figures and its rollout plan's decisions: pure rules the contract names.
+      'rollouts/funnel.ts', 'rollouts/rollout-plan.ts',
       // The build-output recogniser: pure rules over what build tools write, run by the CLI and the console.
       'publishing/',
     ],
@@ -37,7 +39,7 @@ export const SHARED_LEVELS = new PathLevels([
   },
   {
     name: 'mechanisms',
-    members: ['uploads/', 'events/', 'adoption/', 'webhooks/', 'packages/', 'signing/', 'tuf/'],
+    members: ['uploads/', 'events/', 'adoption/', 'rollouts/', 'webhooks/', 'packages/', 'signing/', 'tuf/'],
   },
   {
     name: 'assembly',

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { RELEASE_PURGE_AFTER_DEFAULT_DAYS, RELEASE_PURGE_AFTER_MAX_DAYS, TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, TUF_TIMESTAMP_EXPIRY_MIN_SECONDS } from '../../shared/policy';
+import { RELEASE_PURGE_AFTER_DEFAULT_DAYS, RELEASE_PURGE_AFTER_MAX_DAYS, TUF_TIMESTAMP_EXPIRY_DEFAULT_SECONDS, TUF_TIMESTAMP_EXPIRY_MAX_SECONDS, TUF_TIMESTAMP_EXPIRY_MIN_SECONDS,
+  UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS, UPDATE_ARRIVAL_WINDOW_MAX_HOURS } from '../../shared/policy';
 import { Config, ConfigError, DEFAULT_METRICS_PORT, DEFAULT_TIERS, loadConfig, MIN_ADMIN_KEY_LENGTH, MIN_METRICS_TOKEN_LENGTH } from '../../shared/config';
 import { defaultHashingThreads } from '../../shared/hashing-threads/hashing-threads';
 import { DEFAULT_CHANNELS } from '../../shared/releases/channels';
@@ -348,6 +349,17 @@ describe('loadConfig', () => {
       for (const seconds of ['0', '60', String(TUF_TIMESTAMP_EXPIRY_MIN_SECONDS - 1), String(TUF_TIMESTAMP_EXPIRY_MAX_SECONDS + 1), '1.5', '1d']) {
         expectRefused({ TUF_TIMESTAMP_EXPIRY: seconds }, 'TUF_TIMESTAMP_EXPIRY');
       }
+    });
+  });
+
+  describe('the update arrival window', () => {
+    it(`waits ${UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS} hours for an offered install to arrive unless UPDATE_ARRIVAL_WINDOW says otherwise`, () => {
+      expect(loadConfig({}).updateArrivalWindowHours).to.equal(UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS);
+      expect(loadConfig({ UPDATE_ARRIVAL_WINDOW: '24' }).updateArrivalWindowHours).to.equal(24);
+    });
+
+    it('refuses a window that is not a whole number of hours from one to thirty days', () => {
+      for (const hours of ['0', '-1', '1.5', '72h', String(UPDATE_ARRIVAL_WINDOW_MAX_HOURS + 1)]) expectRefused({ UPDATE_ARRIVAL_WINDOW: hours }, 'UPDATE_ARRIVAL_WINDOW');
     });
   });
 

@@ -31,6 +31,8 @@ describe('job table', () => {
       { name: 'purge-share-links', everyMs: 3_600_000 },
       { name: 'rollup-events', everyMs: 1_000 },
       { name: 'rollup-update-checks', everyMs: 5_000 },
+      { name: 'fold-update-funnel', everyMs: 5_000 },
+      { name: 'sweep-rollout-plans', everyMs: 5_000 },
       { name: 'purge-check-events', everyMs: 3_600_000 },
       { name: 'purge-webhook-deliveries', everyMs: 3_600_000 },
       { name: 'relay-webhook-outbox', everyMs: 5_000 },

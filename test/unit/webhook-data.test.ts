@@ -18,6 +18,14 @@ const DATA: Record<WebhookEventType, () => unknown> = {
   'version.published': () => webhookData.version(published),
   'version.yanked': () => webhookData.version({ ...published, status: 'yanked' }),
   'version.deleted': () => webhookData.version({ ...published, status: 'draft', publishedAt: null }),
+  'version.rollout_advanced': () => ({
+    applicationId: 'app_1', version: '1.0.0', step: 1, fromPercentage: 5, percentage: 25,
+    figures: { offered: 60, matured: 50, arrived: 48, stuck: 2, successRate: 0.96, failureReports: 0 },
+  }),
+  'version.rollout_halted': () => ({
+    applicationId: 'app_1', version: '1.0.0', percentage: 5, reason: 'success rate 10% of 50 installs (at least 90%)', rolloutHaltedAt: at(5).toISOString(),
+    figures: { offered: 60, matured: 50, arrived: 5, stuck: 45, successRate: 0.1, failureReports: 0 },
+  }),
   'application.deleted': () => webhookData.applicationDeleted(application('app_1', { isActive: false, deletedAt: at(2) })),
   'customer.created': () => webhookData.customer(customer('cust_1')),
   'customer.updated': () => webhookData.customer(customer('cust_1', { tier: 'premium', updatedAt: at(3) })),

@@ -5,7 +5,8 @@ import { purgeApplicationReleases } from './purge-application-releases';
 import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
-import { purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
+import { stepRolloutPlan, sweepRolloutPlans } from './rollout-plans';
+import { foldUpdateFunnel, purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
 import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, relayWebhookOutbox, settleFailedDelivery } from './webhooks';
@@ -17,6 +18,9 @@ export const PROCESSORS: ProcessorRegistry = {
   'purge-share-links': purgeShareLinks,
   'rollup-events': rollupEvents,
   'rollup-update-checks': rollupUpdateChecks,
+  'fold-update-funnel': foldUpdateFunnel,
+  'sweep-rollout-plans': sweepRolloutPlans,
+  'step-rollout-plan': stepRolloutPlan,
   'purge-check-events': purgeCheckEvents,
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,

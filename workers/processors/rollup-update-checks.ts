@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { rollupChecks } from '../../shared/adoption/rollup-checks';
+import { foldFunnelChecks } from '../../shared/rollouts/fold-funnel-checks';
 import { CHECK_EVENT_PURGE_BATCH, CHECK_ROLLUP_BATCH, CHECK_ROLLUP_MAX_BATCHES_PER_RUN } from '../../shared/policy';
 import type { WorkerDeps } from '../worker-deps';
 import { DAY_MS } from '../../shared/durations';
@@ -13,6 +14,18 @@ export async function rollupUpdateChecks(_job: unknown, deps: WorkerDeps): Promi
     folded += count;
     if (count < CHECK_ROLLUP_BATCH) break;
     // Let requests sharing this process run between batches.
+    await yieldToEventLoop();
+  }
+  return folded;
+}
+
+/** Folds update-check events into the update funnel, batch after batch (fold-funnel-checks.ts). */
+export async function foldUpdateFunnel(_job: unknown, deps: WorkerDeps): Promise<number> {
+  let folded = 0;
+  for (let i = 0; i < CHECK_ROLLUP_MAX_BATCHES_PER_RUN; i += 1) {
+    const count = await foldFunnelChecks(deps.store, CHECK_ROLLUP_BATCH);
+    folded += count;
+    if (count < CHECK_ROLLUP_BATCH) break;
     await yieldToEventLoop();
   }
   return folded;

@@ -29,7 +29,7 @@ export class MongoAdoption implements AdoptionStore {
 
   async insertCheckEvents(events: CheckEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const docs: CheckEventDoc[] = events.map((event) => ({ ...checkFields(event), counted: false, batchId: null }));
+    const docs: CheckEventDoc[] = events.map((event) => ({ ...checkFields(event), counted: false, batchId: null, funneled: false }));
     try {
       // Unordered: every new check is inserted even when others in the list are already stored.
       await this.models.checkEvents.collection.insertMany(docs, { ordered: false });
@@ -71,7 +71,8 @@ export class MongoAdoption implements AdoptionStore {
   async purgeCheckEvents(before: Date, limit: number): Promise<number> {
     requireCount('limit', limit);
     const old = await this.models.checkEvents
-      .find({ counted: true, timestamp: { $lt: before } }, { _id: 1 })
+      // Not a check the update funnel has still to read (checks stored before it have no flag).
+      .find({ counted: true, funneled: { $ne: false }, timestamp: { $lt: before } }, { _id: 1 })
       .sort({ timestamp: 1 })
       .limit(limit)
       .lean();

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { dailyCountSchema, eventSchema, rollupBatchSchema } from './schemas/activity';
-import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema } from './schemas/adoption';
+import { adoptionCountSchema, checkEventSchema, checkRollupBatchSchema, customerVersionSchema, installOfferSchema, rolloutPlanSchema, updateReportSchema } from './schemas/adoption';
 import { shareLinkSchema, uploadSessionSchema } from './schemas/uploads-and-links';
 import { accessTokenSchema, accessTokenUsageSchema, adminKeySchema, apiKeySchema, customerSchema } from './schemas/accounts';
 import { attestationKeySchema, attestationSchema } from './schemas/attestations';
@@ -32,6 +32,9 @@ export function bindModels(connection: Connection) {
     checkRollupBatches: connection.model('CheckRollupBatch', checkRollupBatchSchema),
     adoptionCounts: connection.model('AdoptionCount', adoptionCountSchema),
     customerVersions: connection.model('CustomerVersion', customerVersionSchema),
+    installOffers: connection.model('InstallOffer', installOfferSchema),
+    rolloutPlans: connection.model('RolloutPlan', rolloutPlanSchema),
+    updateReports: connection.model('UpdateReport', updateReportSchema),
     webhookEndpoints: connection.model('WebhookEndpoint', webhookEndpointSchema),
     webhookDeliveries: connection.model('WebhookDelivery', webhookDeliverySchema),
     webhookOutbox: connection.model('WebhookOutboxEntry', webhookOutboxSchema),

@@ -3,13 +3,15 @@ import { DependencyUnavailableError } from '../../errors';
 import { guardPort } from '../outage-guard';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, RolloutPlanStore, Store, TufStore, UpdateFunnelStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { MongoAccessTokens } from './access-tokens';
 import { MongoAccounts } from './accounts';
 import { MongoActivity } from './activity';
 import { MongoAdoption } from './adoption';
+import { MongoUpdateFunnel } from './update-funnel';
+import { MongoRolloutPlans } from './rollout-plans';
 import { MongoApplications } from './applications';
 import { MongoAttestations } from './attestations';
 import { MongoAudit } from './audit';
@@ -37,6 +39,8 @@ export class MongoStore implements Store {
   readonly shareLinks: ShareLinkStore;
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
+  readonly funnel: UpdateFunnelStore;
+  readonly rolloutPlans: RolloutPlanStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
@@ -52,6 +56,8 @@ export class MongoStore implements Store {
     this.shareLinks = guardPort(new MongoShareLinks(models), translateUnavailable);
     this.activity = guardPort(new MongoActivity(models, options), translateUnavailable);
     this.adoption = guardPort(new MongoAdoption(models), translateUnavailable);
+    this.funnel = guardPort(new MongoUpdateFunnel(models), translateUnavailable);
+    this.rolloutPlans = guardPort(new MongoRolloutPlans(models), translateUnavailable);
     this.webhooks = guardPort(new MongoWebhooks(models), translateUnavailable);
     this.audit = guardPort(new MongoAudit(models), translateUnavailable);
     this.tuf = guardPort(new MongoTuf(models), translateUnavailable);

@@ -35,6 +35,9 @@ const DUPLICATE_TARGETS = {
   unique_repositoryKeys: 'repositoryKeys',
   unique_attestationKey: 'attestationKey',
   unique_attestationId: 'attestationId',
+  unique_installOffer: 'installOffer',
+  unique_rolloutPlan: 'rolloutPlan',
+  unique_reportId: 'reportId',
 } as const;
 
 export type UniqueIndexName = keyof typeof DUPLICATE_TARGETS;

@@ -54,8 +54,8 @@ export class SqliteAdoption implements AdoptionStore {
     requireCount('limit', limit);
     const cutOff = before.getTime();
     const purge = this.database.db.transaction((): number => {
-      // Only checks the rollup has counted: an old check still waiting is counted first.
-      const position = this.position();
+      // Only checks the rollup has counted and the update funnel has read: an old check still waiting is read first.
+      const position = Math.min(this.position(), this.funnelPosition());
       const windows = this.database.prepare(
         'SELECT first_seq, body FROM check_windows WHERE first_seq <= ? AND first_ts < ? ORDER BY first_seq LIMIT ?',
       ).all(position, cutOff, limit) as { first_seq: number; body: Buffer }[];
@@ -113,6 +113,10 @@ export class SqliteAdoption implements AdoptionStore {
         .map((row) => ({ version: row.version, lastReportedAt: new Date(row.last_reported_at) })),
     }));
     return { items, total };
+  }
+
+  private funnelPosition(): number {
+    return (this.database.prepare('SELECT last_seq FROM funnel_check_state WHERE id = 1').get() as { last_seq: number } | undefined)?.last_seq ?? 0;
   }
 
   private position(): number {

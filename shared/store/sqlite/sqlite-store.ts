@@ -3,7 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { guardPort } from '../outage-guard';
 import type {
-  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, Store, TufStore, UploadStore, VersionStore,
+  AccessTokenStore, AccountStore, ActivityStore, AdoptionStore, ApplicationStore, AttestationStore, AuditStore, ShareLinkStore, RolloutPlanStore, Store, TufStore, UpdateFunnelStore, UploadStore, VersionStore,
   WebhookStore,
 } from '../store';
 import { DEFAULT_STORE_OPTIONS, type StoreOptions } from '../options';
@@ -11,6 +11,8 @@ import { SqliteAccounts } from './accounts';
 import { SqliteAccessTokens } from './access-tokens';
 import { SqliteActivity } from './activity';
 import { SqliteAdoption } from './adoption';
+import { SqliteUpdateFunnel } from './update-funnel';
+import { SqliteRolloutPlans } from './rollout-plans';
 import { SqliteApplications } from './applications';
 import { SqliteAttestations } from './attestations';
 import { SqliteAudit } from './audit';
@@ -41,6 +43,8 @@ export class SqliteStore implements Store {
   readonly shareLinks: ShareLinkStore;
   readonly activity: ActivityStore;
   readonly adoption: AdoptionStore;
+  readonly funnel: UpdateFunnelStore;
+  readonly rolloutPlans: RolloutPlanStore;
   readonly webhooks: WebhookStore;
   readonly audit: AuditStore;
   readonly tuf: TufStore;
@@ -64,6 +68,8 @@ export class SqliteStore implements Store {
     this.shareLinks = guardPort(new SqliteShareLinks(this.database), translate);
     this.activity = guardPort(new SqliteActivity(this.database, this.background), translate);
     this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate);
+    this.funnel = guardPort(new SqliteUpdateFunnel(this.database), translate);
+    this.rolloutPlans = guardPort(new SqliteRolloutPlans(this.database), translate);
     this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);
     this.audit = guardPort(new SqliteAudit(this.database), translate);
     this.tuf = guardPort(new SqliteTuf(this.database), translate);

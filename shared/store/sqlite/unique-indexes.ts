@@ -8,6 +8,9 @@ import type Database from 'better-sqlite3';
  */
 export const DUPLICATE_TARGETS: Readonly<Record<string, string>> = {
   sqlite_autoindex_applications_1: 'applicationId',
+  sqlite_autoindex_install_offers_1: 'installOffer',
+  sqlite_autoindex_rollout_plans_1: 'rolloutPlan',
+  sqlite_autoindex_update_reports_1: 'reportId',
   sqlite_autoindex_versions_1: 'version',
   sqlite_autoindex_files_1: 'fileId',
   files_live_main: 'mainFile',

@@ -43,6 +43,18 @@ export function applicationFuzzers({ f, keys, admin, customerIds, fresh, pageRul
       invalid: fc.oneof(values('"draft"', '"deleted"', '""', '"Published"'), jsonNotString),
       expects: [400, 409],
     },
+    // null stops the version's plan (a plan given with rolloutPercentage would be refused: the integration tests set plans).
+    rolloutPlan: {
+      valid: values('null'),
+      invalid: fc.oneof(values(
+        '{}', '[]', '"5%"', '{"steps":[],"halt":{"minOffered":1,"minSuccessRate":0.9,"maxFailureReports":0}}',
+        '{"steps":[{"percentage":5,"after":"1h"}],"halt":{"minOffered":1,"minSuccessRate":0.9,"maxFailureReports":0}}',
+        '{"steps":[{"percentage":5,"after":"0h"},{"percentage":5,"after":"1h"}],"halt":{"minOffered":1,"minSuccessRate":0.9,"maxFailureReports":0}}',
+        '{"steps":[{"percentage":5,"after":"0h"}],"halt":{"minOffered":0,"minSuccessRate":2,"maxFailureReports":-1}}',
+        '{"steps":[{"percentage":5,"after":"0h"}]}',
+        '{"steps":[{"percentage":5,"after":"0h","x":1}],"halt":{"minOffered":1,"minSuccessRate":0.9,"maxFailureReports":0}}',
+      ), jsonNotNullableString),
+    },
     rolloutPercentage: { valid: values('100', '50', '1'), invalid: fc.oneof(values('0', '101', '-1', '12.5', '1e3', '1e999', '-0'), jsonNotNumber) },
     bundleVersion: { valid: values('"1042"', '"1.2.3"', 'null'), invalid: fc.oneof(values('""', '"a b"', '"<1>"', '"1."', `"${'9'.repeat(65)}"`), jsonNotNullableString) },
     minimumSystemVersion: { valid: values('"11.0"', '"10.0.17763"', 'null'), invalid: fc.oneof(values('""', '"eleven"', '"11.0.0.0.0"', '"11 "'), jsonNotNullableString) },

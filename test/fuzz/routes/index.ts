@@ -13,6 +13,7 @@ import { logoFuzzers } from './logos';
 import { metricsFuzzers } from './metrics';
 import { packageFeedFuzzers } from './package-feeds';
 import { repositoryFuzzers } from './repositories';
+import { rolloutFuzzers, updateReportFuzzers } from './rollouts';
 import type { RouteFuzzer } from './route-fuzzer';
 import { sparkleFuzzers } from './sparkle';
 import { tufFuzzers } from './tuf';
@@ -37,6 +38,8 @@ export function routeFuzzers(fixture: Fixture, adminKey: string, metricsToken: s
     ...tufFuzzers(context),
     ...unkeyedFuzzers(context),
     ...applicationFuzzers(context),
+    ...rolloutFuzzers(context),
+    ...updateReportFuzzers(context),
     ...attestationFuzzers(context),
     ...logoFuzzers(context),
     ...uploadFuzzers(context),

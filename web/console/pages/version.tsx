@@ -13,6 +13,7 @@ import { applicationPath } from './applications';
 import { statusBadge, type VersionSummary } from './application';
 import { FileAttestations } from '../file-attestations';
 import { fieldError } from '../application-fields';
+import { VersionHealth } from './version-health';
 
 type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type FileSummary = VersionSummary['files'][number];
@@ -70,6 +71,7 @@ export function VersionPage({ params }: { params: Record<string, string> }) {
       </p>
       {current.updateFeedProblems.map((problem) => <Notice key={problem} kind="warning">Left out of update feeds: {problem}</Notice>)}
       <ReleaseActions applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
+      {current.status !== 'draft' && <VersionHealth applicationId={applicationId} version={version} permission={canPublish} onChanged={loaded.reload} />}
       <ReleaseNotes applicationId={applicationId} version={current} permission={canPublish} onChanged={loaded.reload} />
       <FileMatrix applicationId={applicationId} version={current} signingKey={app.updateSigningKey !== null || app.sparklePublicKey !== null}
         permission={canPublish} onChanged={loaded.reload} />

@@ -1,10 +1,10 @@
 import { Schema, type Types } from 'mongoose';
-import type { AdoptionCount, CheckEvent, CustomerVersionSeen } from '../../models';
+import type { AdoptionCount, CheckEvent, CustomerVersionSeen, InstallOfferRecord, RolloutPlanRecord, UpdateReport } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
 /** `counted` is false until an adoption rollup claims the check; `batchId` names the batch that claimed it. */
-export type CheckEventDoc = CheckEvent & { counted: boolean; batchId: string | null };
+export type CheckEventDoc = CheckEvent & { counted: boolean; batchId: string | null; funneled?: boolean };
 /** `appliedBatches` holds the latest rollup batches added to this counter, so adding one again is a no-op. */
 export type AdoptionCountDoc = AdoptionCount & { appliedBatches: string[] };
 export type CustomerVersionDoc = CustomerVersionSeen;
@@ -30,12 +30,16 @@ export const checkEventSchema = new Schema<CheckEventDoc>(
     timestamp: Date,
     counted: Boolean,
     batchId: String,
+    /** false until the update funnel has read the check (checks stored before the funnel have none, and are not read). */
+    funneled: Boolean,
   },
   collectionOptions('checkEvents'),
 );
 checkEventSchema.index({ eventId: 1 }, uniqueIndex('unique_checkEventId'));
 // Only the checks still to be counted, in the order rollups claim them.
 checkEventSchema.index({ counted: 1, _id: 1 }, { partialFilterExpression: { counted: false } });
+// Only the checks the update funnel has still to read, in the order it reads them.
+checkEventSchema.index({ funneled: 1, _id: 1 }, { partialFilterExpression: { funneled: false } });
 // The retention purge: counted checks by age.
 checkEventSchema.index({ timestamp: 1 }, { partialFilterExpression: { counted: true } });
 
@@ -74,3 +78,63 @@ export const checkRollupBatchSchema = new Schema<CheckRollupBatchDoc>(
   },
   collectionOptions('checkRollupBatches'),
 );
+
+export type InstallOfferDoc = InstallOfferRecord;
+
+/** The update funnel: one record per (application, version, install), upserted with $min. */
+export const installOfferSchema = new Schema<InstallOfferDoc>(
+  {
+    applicationId: String,
+    version: String,
+    installKey: String,
+    customerId: String,
+    platform: String,
+    arch: String,
+    channel: String,
+    offeredAt: Date,
+    arrivedAt: { type: Date, default: null },
+  },
+  collectionOptions('installOffers'),
+);
+installOfferSchema.index({ applicationId: 1, version: 1, installKey: 1 }, uniqueIndex('unique_installOffer'));
+
+export type RolloutPlanDoc = RolloutPlanRecord;
+
+/** Versions' rollout plans: one per (applicationId, version), each change a conditional update. */
+export const rolloutPlanSchema = new Schema<RolloutPlanDoc>(
+  {
+    applicationId: String,
+    version: String,
+    plan: Schema.Types.Mixed,
+    status: String,
+    step: Number,
+    startedAt: Date,
+    haltedAt: { type: Date, default: null },
+    haltReason: { type: String, default: null },
+    updatedAt: Date,
+  },
+  collectionOptions('rolloutPlans'),
+);
+rolloutPlanSchema.index({ applicationId: 1, version: 1 }, uniqueIndex('unique_rolloutPlan'));
+// The workers' sweep: running plans only, in (applicationId, version) order.
+rolloutPlanSchema.index({ status: 1, applicationId: 1, version: 1 }, { partialFilterExpression: { status: 'running' } });
+
+export type UpdateReportDoc = UpdateReport;
+
+/** Reports apps sent about updates, counted per release. */
+export const updateReportSchema = new Schema<UpdateReportDoc>(
+  {
+    reportId: String,
+    applicationId: String,
+    customerId: String,
+    installId: { type: String, default: null },
+    fromVersion: String,
+    toVersion: String,
+    event: String,
+    message: { type: String, default: null },
+    receivedAt: Date,
+  },
+  collectionOptions('updateReports'),
+);
+updateReportSchema.index({ reportId: 1 }, uniqueIndex('unique_reportId'));
+updateReportSchema.index({ applicationId: 1, toVersion: 1, event: 1, message: 1 });

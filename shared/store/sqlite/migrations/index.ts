@@ -34,6 +34,7 @@ import { migration as packageRepositories } from './28-package-repositories';
 import { migration as attestations } from './29-attestations';
 import { migration as maintenanceWindows } from './30-maintenance-windows';
 import { migration as rollbacks } from './31-rollbacks';
+import { migration as updateFunnel } from './32-update-funnel';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   attestations,
   maintenanceWindows,
   rollbacks,
+  updateFunnel,
 ];

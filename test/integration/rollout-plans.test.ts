@@ -1,0 +1,270 @@
+import { expect } from 'chai';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../../shared/clock';
+import { isInRollout, rolloutBucket } from '../../shared/releases/rollout';
+import { electronUpdateClient } from '../support/electron-updater-client';
+import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { pollUntil } from '../support/poll';
+import { startTestApp, TestApp } from '../support/test-app';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+const HOUR_MS = 3_600_000;
+
+/** Real time until a test moves it forward: check events carry real times, plans' steps and the arrival window read this. */
+class MovableClock implements Clock {
+  private offsetMs = 0;
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+/** One simulated install per customer: electron-updater with its own staging id, telling the service what it runs (X-App-Version). */
+interface Install {
+  customerId: string;
+  apiKey: string;
+  stagingUserId: string;
+  running: string;
+}
+
+const PLAN = {
+  steps: [{ percentage: 5, after: '0h' }, { percentage: 25, after: '24h' }, { percentage: 100, after: '48h' }],
+  halt: { minOffered: 3, minSuccessRate: 0.9, maxFailureReports: 10 },
+};
+
+describe('rollout plans driven by the update funnel', function () {
+  this.timeout(180_000);
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  const clock = new MovableClock();
+
+  before(async () => {
+    app = await startTestApp({ clock, env: { UPDATE_ARRIVAL_WINDOW: '1', RATE_LIMITS: 'off', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' } });
+    receiver = await WebhookReceiver.start();
+    const registered = await app.http.post('/v1/management/webhooks', { url: receiver.url(), events: ['version.rollout_advanced', 'version.rollout_halted'] });
+    expect(registered.status).to.equal(201);
+  });
+
+  after(async () => {
+    await receiver?.close();
+    await app?.close();
+  });
+
+  /**
+   * An application with 1.0.0 and 2.0.0 for Linux, and three customers in each band of 2.0.0's
+   * buckets: under 5, 5 to 24, 25 and over (each with one install running 1.0.0).
+   */
+  async function releaseWithInstalls(): Promise<{ applicationId: string; installs: Install[] }> {
+    const applicationId = `app-${randomBytes(4).toString('hex')}`;
+    const bands = [[0, 5], [5, 25], [25, 100]];
+    const chosen: string[] = [];
+    for (const [low, high] of bands) {
+      let found = 0;
+      while (found < 3) {
+        const customerId = `cust-${randomBytes(5).toString('hex')}`;
+        const bucket = rolloutBucket(customerId, applicationId, '2.0.0');
+        if (bucket >= low && bucket < high) {
+          chosen.push(customerId);
+          found += 1;
+        }
+      }
+    }
+    const installs: Install[] = [];
+    for (const customerId of chosen) {
+      const { apiKey } = await createCustomer(app, { customerId });
+      installs.push({ customerId, apiKey, stagingUserId: randomUUID(), running: '1.0.0' });
+    }
+    await createApplication(app, { applicationId, customerIds: chosen });
+    for (const version of ['1.0.0', '2.0.0']) {
+      await uploadSmallFile(app, { applicationId, version, content: randomBytes(2_000), fileName: `app_${version}_amd64.deb`, platform: 'linux', arch: 'x64' });
+    }
+    return { applicationId, installs };
+  }
+
+  /** Each install checks once; with `install`, one offered 2.0.0 installs it and checks in again running it (same staging id). */
+  async function checkRound(applicationId: string, installs: Install[], install: boolean): Promise<Map<string, string>> {
+    const offered = new Map<string, string>();
+    for (const one of installs) {
+      const client = await electronUpdateClient({
+        feedUrl: `${app.baseUrl}/v1/updates/${applicationId}/electron`, version: one.running, platform: 'linux',
+        authorization: `Bearer ${one.apiKey}`, headers: { 'X-App-Version': one.running }, stagingUserId: one.stagingUserId,
+      });
+      try {
+        const result = await client.check();
+        offered.set(one.customerId, result?.updateInfo.version ?? one.running);
+        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') one.running = '2.0.0';
+      } finally {
+        await client.close();
+      }
+      if (one.running === '2.0.0' && install) {
+        const restarted = await electronUpdateClient({
+          feedUrl: `${app.baseUrl}/v1/updates/${applicationId}/electron`, version: '2.0.0', platform: 'linux',
+          authorization: `Bearer ${one.apiKey}`, headers: { 'X-App-Version': '2.0.0' }, stagingUserId: one.stagingUserId,
+        });
+        try {
+          await restarted.check();
+        } finally {
+          await restarted.close();
+        }
+      }
+    }
+    return offered;
+  }
+
+  const offersOf = (applicationId: string) => app.core.store.funnel.listInstallOffers(applicationId, '2.0.0', null, 1000);
+
+  async function folded(applicationId: string, offered: number, arrived: number): Promise<void> {
+    await pollUntil(async () => {
+      const offers = await offersOf(applicationId);
+      return offers.length === offered && offers.filter((o) => o.arrivedAt).length === arrived ? offers : undefined;
+    }, 30_000, `${offered} offers, ${arrived} arrived, folded`);
+  }
+
+  const percentageOf = async (applicationId: string) => (await app.core.store.versions.getVersion(applicationId, '2.0.0'))?.rolloutPercentage;
+
+  async function percentageBecomes(applicationId: string, percentage: number): Promise<void> {
+    await pollUntil(async () => ((await percentageOf(applicationId)) === percentage ? true : undefined), 40_000, `rollout at ${percentage}%`);
+  }
+
+  const received = (type: string, applicationId: string) => receiver.ofType(type)
+    .map((request) => (JSON.parse(request.body) as { data: Record<string, unknown> }).data)
+    .filter((data) => data.applicationId === applicationId);
+
+  it('walks a healthy release 5 → 25 → 100 as its installs arrive, announcing each step', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const set = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN });
+    expect(set.status, String(set.raw)).to.equal(200);
+    expect(set.body.data.rolloutPercentage).to.equal(5);
+
+    const first = await checkRound(applicationId, installs, true);
+    const inside = (percentage: number) => installs.filter((one) => isInRollout(one.customerId, applicationId, '2.0.0', percentage)).map((one) => one.customerId);
+    expect([...first].filter(([, version]) => version === '2.0.0').map(([customerId]) => customerId)).to.have.members(inside(5));
+    await folded(applicationId, 3, 3);
+    // Not due yet: the plan waits for its time even when healthy.
+    clock.advance(2 * HOUR_MS);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await percentageOf(applicationId)).to.equal(5);
+
+    clock.advance(23 * HOUR_MS);
+    await percentageBecomes(applicationId, 25);
+    const second = await checkRound(applicationId, installs, true);
+    expect([...second].filter(([, version]) => version === '2.0.0').map(([customerId]) => customerId)).to.have.members(inside(25));
+    await folded(applicationId, 6, 6);
+    clock.advance(24 * HOUR_MS);
+    await percentageBecomes(applicationId, 100);
+    const third = await checkRound(applicationId, installs, true);
+    expect([...third.values()]).to.deep.equal(installs.map(() => '2.0.0'));
+
+    await pollUntil(async () => (received('version.rollout_advanced', applicationId).length === 2 ? true : undefined), 20_000, 'both steps delivered');
+    const steps = received('version.rollout_advanced', applicationId);
+    expect(steps.map((data) => [data.fromPercentage, data.percentage])).to.deep.equal([[5, 25], [25, 100]]);
+    expect(steps[0].figures).to.deep.include({ offered: 3, matured: 3, arrived: 3, stuck: 0, successRate: 1 });
+    expect(received('version.rollout_halted', applicationId)).to.deep.equal([]);
+    const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
+    expect(audit.map((entry) => [entry.action, entry.target, entry.outcome])).to.deep.equal([
+      ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'], ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'],
+    ]);
+  });
+
+  it('halts at 5% a release whose installs never arrive, and offers it to no customer outside the 5%', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const set = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN });
+    expect(set.status, String(set.raw)).to.equal(200);
+    // Offered, downloaded or not, never running it: every install checks in still on 1.0.0.
+    await checkRound(applicationId, installs, false);
+    await folded(applicationId, 3, 0);
+    clock.advance(2 * HOUR_MS);
+    await pollUntil(async () => ((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status === 'halted' ? true : undefined), 40_000, 'halted');
+    const plan = await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0');
+    expect(plan?.haltReason).to.equal('success rate 0% of 3 installs (at least 90%)');
+
+    await pollUntil(async () => (received('version.rollout_halted', applicationId).length === 1 ? true : undefined), 20_000, 'the halt delivered');
+    const [halted] = received('version.rollout_halted', applicationId);
+    expect(halted).to.deep.include({ version: '2.0.0', percentage: 5, reason: 'success rate 0% of 3 installs (at least 90%)' });
+    expect(halted.figures).to.deep.include({ offered: 3, matured: 3, arrived: 0, stuck: 3, successRate: 0 });
+
+    // Its steps' times come and go: it stays at 5%, and only the customers inside the 5% were ever offered it.
+    clock.advance(48 * HOUR_MS);
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(await percentageOf(applicationId)).to.equal(5);
+    const later = await checkRound(applicationId, installs, false);
+    for (const one of installs) {
+      const inside = isInRollout(one.customerId, applicationId, '2.0.0', 5);
+      expect(later.get(one.customerId), one.customerId).to.equal(inside ? '2.0.0' : '1.0.0');
+    }
+    const offeredTo = new Set((await offersOf(applicationId)).map((offer) => offer.customerId));
+    expect([...offeredTo]).to.have.members(installs.filter((one) => isInRollout(one.customerId, applicationId, '2.0.0', 5)).map((one) => one.customerId));
+    expect(received('version.rollout_advanced', applicationId)).to.deep.equal([]);
+    const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
+    expect(audit.map((entry) => entry.action)).to.deep.equal(['version.rolloutHalted']);
+
+    // The health as the console and `bds versions rollout health` read it.
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.status).to.equal(200);
+    expect(health.body.data.figures).to.deep.include({ offered: 3, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
+    expect(health.body.data.days.map((day: { offered: number }) => day.offered).reduce((a: number, b: number) => a + b, 0)).to.equal(3);
+    expect(health.body.data.rolloutPlan).to.deep.include({ status: 'halted', step: 0, haltReason: 'success rate 0% of 3 installs (at least 90%)' });
+    // An admin stops it for good: it stays at 5%, and is neither resumed nor stopped again.
+    const rollout = `/v1/management/applications/${applicationId}/versions/2.0.0/rollout`;
+    const stopped = await app.http.post(`${rollout}/stop`);
+    expect(stopped.status).to.equal(200);
+    expect(stopped.body.data).to.deep.include({ status: 'stopped', step: 0 });
+    expect((await app.http.post(`${rollout}/stop`)).status).to.equal(409);
+    expect((await app.http.post(`${rollout}/resume`)).status).to.equal(409);
+    expect(await percentageOf(applicationId)).to.equal(5);
+  });
+
+  it('halts at 5% a release that draws failure reports, counting them and their messages in its health', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const plan = { ...PLAN, halt: { ...PLAN.halt, maxFailureReports: 2 } };
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: plan })).status).to.equal(200);
+    const offered = await checkRound(applicationId, installs, false);
+    const inside = installs.filter((one) => offered.get(one.customerId) === '2.0.0');
+    expect(inside.map((one) => one.customerId)).to.have.members(installs.filter((one) => isInRollout(one.customerId, applicationId, '2.0.0', 5)).map((one) => one.customerId));
+    // What electron-updater's `autoUpdater.on('error')` handler of each of them sends.
+    for (const one of inside) {
+      const sent = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${one.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ installId: one.stagingUserId, fromVersion: '1.0.0', toVersion: '2.0.0', event: 'install_failed', message: 'EACCES: permission denied' }),
+      });
+      expect(sent.status).to.equal(202);
+    }
+    // A customer the application does not list is refused, and nothing is counted.
+    const stranger = await createCustomer(app);
+    const refused = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+      method: 'POST', headers: { Authorization: `Bearer ${stranger.apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fromVersion: '1.0.0', toVersion: '2.0.0', event: 'install_failed' }),
+    });
+    expect(refused.status).to.equal(404);
+    await pollUntil(async () => ((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status === 'halted' ? true : undefined), 40_000, 'halted');
+    expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.haltReason).to.equal('3 failure reports (at most 2)');
+    await pollUntil(async () => (received('version.rollout_halted', applicationId).length === 1 ? true : undefined), 20_000, 'the halt delivered');
+    expect(await percentageOf(applicationId)).to.equal(5);
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures.failureReports).to.equal(3);
+    expect(health.body.data.topFailureMessages).to.deep.equal([{ message: 'EACCES: permission denied', reports: 3 }]);
+  });
+
+  it('resumes a halted plan only, and reads no plan for a version without one', async () => {
+    const { applicationId } = await releaseWithInstalls();
+    const rollout = `/v1/management/applications/${applicationId}/versions/2.0.0/rollout`;
+    expect((await app.http.post(`${rollout}/resume`)).status).to.equal(404);
+    expect((await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`)).body.data).to.deep.include({
+      rolloutPlan: null, days: [], topFailureMessages: [], figures: { offered: 0, downloaded: 0, arrived: 0, matured: 0, stuck: 0, successRate: null, failureReports: 0 },
+    });
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN })).status).to.equal(200);
+    expect((await app.http.post(`${rollout}/resume`)).status, 'running, not halted').to.equal(409);
+    await app.core.store.rolloutPlans.haltRolloutPlan(applicationId, '2.0.0', 0, 'by hand', new Date(clock.now()));
+    const resumed = await app.http.post(`${rollout}/resume`);
+    expect(resumed.status).to.equal(200);
+    expect(resumed.body.data).to.deep.include({ status: 'running', rolloutHaltedAt: null, haltReason: null });
+    // A percentage set by hand takes over: the plan stops.
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPercentage: 50 })).status).to.equal(200);
+    expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status).to.equal('stopped');
+    const both = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN, rolloutPercentage: 10 });
+    expect(both.status).to.equal(400);
+  });
+});
