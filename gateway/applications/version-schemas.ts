@@ -23,7 +23,10 @@ export const updateVersionSchema = (tiers: readonly string[], channels: readonly
       channel: channelField(channels),
       status: statusField,
       rolloutPercentage: rolloutPercentageField,
-      /** Steps the rollout takes on its own while the release's health holds (the first at once); halts when it falls below the bar. null stops the version's plan. */
+      /**
+       * Steps the rollout takes on its own while the release's health holds; halts when it falls below the bar. null stops the version's plan.
+       * The first step's `after` is 0 (taken at once); each later step raises the percentage and comes no earlier than the one before; not given with rolloutPercentage.
+       */
       rolloutPlan: rolloutPlanSchema.nullable(),
       bundleVersion: bundleVersionField.nullable(),
       minimumSystemVersion: systemVersionField.nullable(),
@@ -57,6 +60,8 @@ function yankReasonWithYanked<T extends z.ZodTypeAny>(body: T): z.ZodEffects<T, 
     allOf: [
       { if: fieldsGiven('yankReason'), then: { required: ['status'], properties: { status: { const: 'yanked' } } } },
       { if: fieldsGiven('rollbackTo'), then: { required: ['status'], properties: { status: { const: 'yanked' } } } },
+      // A plan sets the percentage itself (its first step's): the two are not given together.
+      { if: { required: ['rolloutPlan'], properties: { rolloutPlan: { type: 'object' } } }, then: { not: fieldsGiven('rolloutPercentage') } },
     ],
   } as never) as z.ZodEffects<T, z.output<T>, z.input<T>>;
 }

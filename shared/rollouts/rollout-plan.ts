@@ -20,7 +20,7 @@ export function parseAfter(text: string): number | undefined {
   return Number(match[1]) * MS_PER[match[2] as keyof typeof MS_PER];
 }
 
-const afterField = z.string().max(10).refine((text) => {
+const afterField = z.string().max(10).regex(AFTER, 'a duration such as "0h", "30m", "24h" or "3d"').refine((text) => {
   const ms = parseAfter(text);
   return ms !== undefined && ms <= ROLLOUT_PLAN_MAX_AFTER_HOURS * MS_PER.h;
 }, { message: `a duration such as "0h", "30m", "24h" or "3d", at most ${ROLLOUT_PLAN_MAX_AFTER_HOURS / 24} days` });

@@ -136,15 +136,18 @@ describe('the API description states what the service checks', function () {
       ].map((fields) => ({ applicationId, ...fields })), (value: object) => app.http.post('/v1/downloads/share', value, { key: customerKey }));
     });
 
-    it("a version: yankReason and rollbackTo with status yanked (if/then)", async () => {
+    it("a version: yankReason and rollbackTo with status yanked, a rollout plan without rolloutPercentage (if/then)", async () => {
       const schema = body('/v1/management/applications/{applicationId}/versions/{version}', 'patch');
       expect(schema).to.deep.include({ minProperties: 1 });
       expect((schema.allOf as Array<{ if: unknown }>).map((rule) => rule.if)).to.deep.equal([
         { properties: { yankReason: {} }, required: ['yankReason'] }, { properties: { rollbackTo: {} }, required: ['rollbackTo'] },
+        { properties: { rolloutPlan: { type: 'object' } }, required: ['rolloutPlan'] },
       ]);
+      const plan = { steps: [{ percentage: 10, after: '0h' }], halt: { minOffered: 50, minSuccessRate: 0.9, maxFailureReports: 10 } };
       await agree(schema, [
         { yankReason: 'Crashes' }, { status: 'published', yankReason: 'Crashes' }, { rolloutPercentage: 50, yankReason: 'Crashes' },
         { rollbackTo: '1.0.0' }, { status: 'published', rollbackTo: '1.0.0' },
+        { rolloutPercentage: 40, rolloutPlan: plan }, { rolloutPercentage: 40, rolloutPlan: null },
         { status: 'yanked', yankReason: 'Crashes on start' }, { rolloutPercentage: 60 }, {},
       ], (value: object) => app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, value));
       expect((await app.core.store.versions.getVersion(applicationId, '2.0.0'))?.yankReason).to.equal('Crashes on start');

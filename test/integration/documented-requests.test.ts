@@ -34,6 +34,7 @@ function arbitraryOf(schema: Schema): fc.Arbitrary<unknown> {
   switch (schema.type) {
     case 'boolean': return fc.boolean();
     case 'integer': return fc.integer({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9 });
+    case 'number': return fc.double({ min: schema.minimum ?? -1e9, max: schema.maximum ?? 1e9, noNaN: true, noDefaultInfinity: true });
     case 'array': {
       const items = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 4, 4) };
       return schema.uniqueItems ? fc.uniqueArray(arbitraryOf(schema.items), items) : fc.array(arbitraryOf(schema.items), items);
@@ -142,7 +143,20 @@ describe('requests the API description allows are not refused as invalid', funct
     },
     { method: 'get', path: '/v1/management/applications' },
     { method: 'get', path: '/v1/management/applications/{applicationId}/versions', params: () => ({ applicationId }) },
-    { method: 'patch', path: '/v1/management/applications/{applicationId}/versions/{version}', params: () => ({ applicationId, version }) },
+    {
+      method: 'patch', path: '/v1/management/applications/{applicationId}/versions/{version}', params: () => ({ applicationId, version }),
+      // The plan's steps, as its description says in words: the first at once, each later one higher and no earlier, within 365 days.
+      fixed: () => ({
+        rolloutPlan: fc.oneof(fc.constant(null), fc.record({
+          steps: fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 5 })
+            .chain((percentages) => fc.uniqueArray(fc.integer({ min: 1, max: 365 }), { minLength: percentages.length - 1, maxLength: percentages.length - 1 })
+              .map((days) => [0, ...days.sort((a, b) => a - b)].map((day, i) => ({ percentage: [...percentages].sort((a, b) => a - b)[i], after: `${day}d` })))),
+          halt: fc.record({ minOffered: fc.integer({ min: 1, max: 1000 }), minSuccessRate: fc.double({ min: 0, max: 1, noNaN: true }), maxFailureReports: fc.integer({ min: 0, max: 1000 }) }),
+        })),
+      }),
+      // The description's rule on the plan, applied to the plan given above.
+      holds: (body) => !body.rolloutPlan || body.rolloutPercentage === undefined,
+    },
     { method: 'post', path: '/v1/management/customers' },
     { method: 'patch', path: '/v1/management/customers/{customerId}', params: () => ({ customerId: customer.customerId }) },
     { method: 'get', path: '/v1/management/customers' },
