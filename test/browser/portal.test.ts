@@ -79,6 +79,8 @@ describe('portal: customers download in a real Chromium', function () {
     await page.getByRole('heading', { name: 'Licensed Tool', exact: true }).waitFor();
     expect(await page.getByRole('heading', { name: 'Not Yours' }).count()).to.equal(0);
     await page.getByRole('link', { name: 'Get help with Desk Tool' }).waitFor();
+    // The releases arrive after the applications: waited for, then counted.
+    await page.getByRole('heading', { name: /Version 2\.0\.0/ }).first().waitFor();
     expect(await page.getByRole('heading', { name: /Version 2\.0\.0/ }).count()).to.equal(1);
     await page.getByText('Older releases (1)').waitFor();
     await expectLogoShown(page, 'Desk Tool');
