@@ -127,8 +127,8 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
       new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),
     ...services,
-    updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, deps.storage, config),
-    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, deps.storage, config),
+    updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, config),
+    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, config),
     sparkleAnswers: new SparkleAnswers(services.sparkleFeed, services.updateChecks, config.publicBaseUrl),
   };
 }

@@ -13,6 +13,8 @@ import type { CustomerPrincipal } from '../http/context';
 import type { TokenGrant } from '../http/context';
 import type { DownloadOrigin } from '../http/client-origin';
 import type { TokenMeter } from './token-meter';
+import { answerFileLink } from './file-links';
+import type { AppContext } from '../http/context';
 
 /**
  * Pre-signed download URLs: the file the release catalogue grants, its URL, and one
@@ -131,6 +133,14 @@ export class DownloadService {
    */
   async countRanges(token: TokenGrant, bytes: number, origin: DownloadOrigin): Promise<void> {
     await this.meter.count(token, bytes, origin.clientIp, 0);
+  }
+
+  /**
+   * A granted, licensed file asked for through a link a client follows (a feed's file, a repository's
+   * package, a TUF target): the rules of file-links.ts, byte ranges and HEAD included.
+   */
+  answerFileLink(ctx: AppContext, customer: CustomerPrincipal, file: FileRecord): Promise<Reply<{ downloadUrl: string; expiresAt: string }> | Reply<never>> {
+    return answerFileLink(ctx, customer, file, this, this.storage);
   }
 
   /** A HEAD of a download with an access token counts nothing, but a spent token is refused as its GET would be. */

@@ -1,8 +1,5 @@
 import { notFound } from '../../shared/errors';
-import { DOWNLOAD_URL_LIFETIME_SECONDS } from '../../shared/policy';
-import { presentRedirect } from '../../shared/contract/downloads';
 import type { PackageFormat } from '../../shared/packages/package-arches';
-import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { andThen, Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
@@ -12,7 +9,6 @@ import type { AptRepository, AptSuite } from './apt-repository';
 import type { RepositoryKeys } from './repository-keys';
 import type { RpmRepodata, RpmRepository } from './rpm-repository';
 import { callerBaseUrl } from '../http/caller-base-url';
-import { readMethodOf } from '../http/read-method';
 import { rpmRepoFile } from '../../shared/packages/repository-setup';
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -109,11 +105,7 @@ export class RepositoryAnswers {
     const granted = this.downloads.check(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
     if (file.packageInfo?.format !== format) throw notFound(`version ${target.version} has no ${format} package ${target.fileName}`);
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
-    const answer = isPending(answered) ? await answered : answered;
-    if (ctx.method === 'GET' && !ctx.get('Range')) await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
-    ctx.set('Location', answer.data.downloadUrl);
-    return answer;
+    return this.downloads.answerFileLink(ctx, customer, file);
   }
 }
 

@@ -1,22 +1,19 @@
-import { presentRedirect } from '../../shared/contract/downloads';
 import { presentTufRepository, type tufRepositoryResponse } from '../../shared/contract/tuf';
 import { conflict, notFound, unprocessable } from '../../shared/errors';
 import { BoundedMap } from '../../shared/cache/bounded-map';
 import type { Clock } from '../../shared/clock';
 import {
-  DOWNLOAD_URL_LIFETIME_SECONDS, TUF_SIGN_ON_READ_ENTRIES, TUF_SIGN_ON_READ_INTERVAL_MS, TUF_VERSIONED_ROOT_MAX_AGE_SECONDS,
+  TUF_SIGN_ON_READ_ENTRIES, TUF_SIGN_ON_READ_INTERVAL_MS, TUF_VERSIONED_ROOT_MAX_AGE_SECONDS,
 } from '../../shared/policy';
 import type { Store } from '../../shared/store/store';
 import { TufRootRefused, type TufRepositories } from '../../shared/tuf/tuf-repositories';
 import type { z } from 'zod';
 import type { DownloadService } from '../downloads/download-service';
-import { clientOrigin } from '../http/client-origin';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import type { ReleaseCatalog } from '../releases/release-catalog';
 import type { TufDocumentName } from './tuf-schemas';
-import { readMethodOf } from '../http/read-method';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -64,11 +61,7 @@ export class TufAnswers {
   async target(ctx: AppContext, customer: CustomerPrincipal, target: { applicationId: string; version: string; fileName: string }): Promise<Redirect> {
     const granted = this.downloads.check(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
-    const answered = this.downloads.answer(file, DOWNLOAD_URL_LIFETIME_SECONDS, presentRedirect, readMethodOf(ctx));
-    const answer = isPending(answered) ? await answered : answered;
-    if (ctx.method === 'GET' && !ctx.get('Range')) await this.downloads.record(file, clientOrigin(ctx, customer.customerId));
-    ctx.set('Location', answer.data.downloadUrl);
-    return answer;
+    return this.downloads.answerFileLink(ctx, customer, file);
   }
 
   /** The repository for `bds tuf`: online keys (made on first use) and the latest root. */

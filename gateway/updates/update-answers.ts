@@ -5,7 +5,6 @@ import { isBlockmapName } from '../../shared/releases/blockmaps';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import { defaultChannel } from '../../shared/releases/channels';
 import { presentRedirect } from '../../shared/contract/downloads';
-import type { ObjectStorage } from '../../shared/storage/object-storage';
 import type { Arch } from '../../shared/releases/platforms';
 import { callerBaseUrl } from '../http/caller-base-url';
 import { clientOrigin } from '../http/client-origin';
@@ -14,7 +13,6 @@ import { andThen, Eventually, isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import type { DownloadService } from '../downloads/download-service';
 import { squirrelUpdateAnswer } from './feed-documents';
-import { answerFileLink } from './feed-ranges';
 import { UpdateCheckRecorder } from './update-check-recorder';
 import type { ChannelFileRequest, RunningVersion } from './update-schemas';
 import type { ElectronChannelAnswer, SquirrelMacCheck, SquirrelMacUpdate, UpdateCheck, UpdateFeeds } from './update-feeds';
@@ -39,7 +37,6 @@ export class UpdateAnswers {
     private readonly feeds: UpdateFeeds,
     private readonly downloads: DownloadService,
     private readonly checks: UpdateCheckRecorder,
-    private readonly storage: ObjectStorage,
     private readonly config: { channels: readonly string[]; publicBaseUrl: string },
   ) {
     this.stableChannel = defaultChannel(config.channels);
@@ -70,7 +67,7 @@ export class UpdateAnswers {
     if (isBlockmapName(target.fileName)) return this.sendBlockmap(target, customer, ctx);
     const granted = this.downloads.check(customer, target);
     const { file } = isPending(granted) ? await granted : granted;
-    return answerFileLink(ctx, customer, file, this.downloads, this.storage);
+    return this.downloads.answerFileLink(ctx, customer, file);
   }
 
   /** Tauri's check: 204 when up to date, else the newest signed release. */

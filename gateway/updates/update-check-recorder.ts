@@ -96,7 +96,10 @@ export class UpdateCheckRecorder {
    * refuses one.
    */
   static electronRunningVersion(ctx: AppContext): string | undefined {
-    const parsed = versionField.safeParse(ctx.get('x-app-version'));
+    const header = ctx.get('x-app-version');
+    // Most checks carry none: no schema run (and no failed parse's error built) on the feeds' hot path.
+    if (header === '') return undefined;
+    const parsed = versionField.safeParse(header);
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -67,6 +67,8 @@ describe('access tokens on every byte path', function () {
   const electronFile = (app_ = applicationId) => `/v1/updates/${app_}/electron/1.0.0/app-1.0.0.AppImage`;
   const squirrelPackage = (app_ = applicationId) => `/v1/updates/${app_}/squirrel-windows/stable/MyApp-1.0.0-full.nupkg`;
   const velopackPackage = (app_ = applicationId) => `/v1/updates/${app_}/velopack/MyApp-1.0.0-full.nupkg`;
+  /** The same file as a TUF target: a link a client follows like a feed's. */
+  const tufTarget = (app_ = applicationId) => `/v1/tuf/${app_}/targets/1.0.0/app-1.0.0.AppImage`;
   const range = (value: string) => ({ headers: { Range: value } });
   const downloadsOf = async (customerId: string) =>
     (await app.core.store.activity.listEvents({ type: 'download', limit: 100 })).filter((event) => event.customerId === customerId);
@@ -117,7 +119,7 @@ describe('access tokens on every byte path', function () {
   it('refuses every range of a token whose downloads are spent, single or several, instead of redirecting', async () => {
     const { tokenId, token } = await createToken({ maxDownloads: 1 });
     expect((await send(at(token, electronFile()))).status).to.equal(302);
-    for (const path of [electronFile(), squirrelPackage(), velopackPackage()]) {
+    for (const path of [electronFile(), squirrelPackage(), velopackPackage(), tufTarget()]) {
       for (const asked of ['bytes=0-', 'bytes=0-0', 'bytes=0-9,20-29', 'bytes=-10']) {
         const refused = await send(at(token, path), range(asked));
         expect(refused.status, `${path} ${asked}`).to.equal(403);
@@ -138,7 +140,7 @@ describe('access tokens on every byte path', function () {
     const paths = [
       `/v1/downloads/url?applicationId=${applicationId}&version=1.0.0&platform=linux&arch=x64`,
       `/v1/downloads/latest/${applicationId}/linux/x64`,
-      electronFile(), squirrelPackage(), velopackPackage(),
+      electronFile(), squirrelPackage(), velopackPackage(), tufTarget(),
     ];
     for (const path of paths) {
       const credentials: { url: string; headers: Record<string, string> }[] = [

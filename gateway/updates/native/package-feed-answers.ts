@@ -6,8 +6,6 @@ import { andThen, Eventually, isPending } from '../../http/eventually';
 import type { Reply } from '../../http/reply';
 import type { DownloadService } from '../../downloads/download-service';
 import type { UpdateCheckRecorder } from '../update-check-recorder';
-import { answerFileLink } from '../feed-ranges';
-import type { ObjectStorage } from '../../../shared/storage/object-storage';
 import type { RunningVersion } from '../update-schemas';
 import { packageUrl, releasesEntry, releasesText, updateEntries, velopackFeed } from './package-feed-documents';
 import type { PackageFeeds, PackageTarget, PackageUpdate } from './package-feeds';
@@ -42,7 +40,6 @@ export class PackageFeedAnswers {
     private readonly feeds: PackageFeeds,
     private readonly downloads: DownloadService,
     private readonly updateChecks: UpdateCheckRecorder,
-    private readonly storage: ObjectStorage,
     private readonly config: { channels: readonly string[]; publicBaseUrl: string },
   ) {
     this.emptyVelopackFeed = Buffer.from(JSON.stringify(velopackFeed([], feeds.notesHtml)));
@@ -80,7 +77,7 @@ export class PackageFeedAnswers {
   async package(ctx: AppContext, customer: CustomerPrincipal, applicationId: string, fileName: string): Promise<Reply<{ downloadUrl: string; expiresAt: string }> | Reply<never>> {
     const granted = this.downloads.licensedFile(customer, this.feeds.grantPackage(customer, applicationId, fileName));
     const { file } = isPending(granted) ? await granted : granted;
-    return answerFileLink(ctx, customer, file, this.downloads, this.storage);
+    return this.downloads.answerFileLink(ctx, customer, file);
   }
 
   /**

@@ -6,18 +6,26 @@ import { presentRedirect } from '../../shared/contract/downloads';
 import { ByteRange, ObjectStorage, servedContentType } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
 import { multipartRanges, parseByteRanges } from '../http/byte-range';
-import { clientOrigin } from '../http/client-origin';
-import type { AppContext, CustomerPrincipal } from '../http/context';
-import { isPending } from '../http/eventually';
+import { clientOrigin, type DownloadOrigin } from '../http/client-origin';
+import type { AppContext, CustomerPrincipal, TokenGrant } from '../http/context';
+import { isPending, type Eventually } from '../http/eventually';
+import type { DownloadPresenter } from './answer-cache';
 import { Reply } from '../http/reply';
-import type { DownloadService } from '../downloads/download-service';
 import { readMethodOf } from '../http/read-method';
 
 type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
 
+/** What a file link asks of the download service, which hands itself over (DownloadService.answerFileLink). */
+export interface FileLinkDownloads {
+  answer<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, method: 'GET' | 'HEAD'): Eventually<Reply<T>>;
+  countRanges(token: TokenGrant, bytes: number, origin: DownloadOrigin): Promise<void>;
+  checkToken(origin: DownloadOrigin): Promise<void>;
+  record(file: FileRecord, origin: DownloadOrigin): Promise<void>;
+}
+
 /**
- * How a feed's file link (electron-updater, Tauri and Sparkle files, Squirrel.Windows and Velopack
- * packages) answers a request for a granted, licensed file:
+ * How a file link (a feed's electron-updater, Tauri and Sparkle files, Squirrel.Windows and Velopack
+ * packages, a package repository's pool link, a TUF target) answers a request for a granted, licensed file:
  * - a GET without Range (or with one the service ignores, as RFC 9110 lets it: then the whole file
  *   is answered) is one download: recorded, counted against an access token's limits, then `302` to
  *   a pre-signed URL;
@@ -29,7 +37,7 @@ type Redirect = Reply<{ downloadUrl: string; expiresAt: string }>;
  *   most FEED_RANGE_RELAY_MAX_BYTES is answered here (see that limit), anything else redirected.
  */
 export async function answerFileLink(
-  ctx: AppContext, customer: CustomerPrincipal, file: FileRecord, downloads: DownloadService, storage: ObjectStorage,
+  ctx: AppContext, customer: CustomerPrincipal, file: FileRecord, downloads: FileLinkDownloads, storage: ObjectStorage,
 ): Promise<Redirect | Reply<never>> {
   const downloading = ctx.method === 'GET';
   const ranges = downloading ? parseByteRanges(ctx.get('Range') || undefined, file.fileSize) : undefined;
