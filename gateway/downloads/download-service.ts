@@ -1,5 +1,5 @@
 import { buildEvent, EventOrigin, EventRecorder } from '../../shared/events/event-recorder';
-import { servedContentType, type ObjectStorage } from '../../shared/storage/object-storage';
+import { servedContentType, type ObjectStorage, type PresignGetOptions } from '../../shared/storage/object-storage';
 import type { FileRecord } from '../../shared/store/models';
 import { andThen, Eventually, isPending } from '../http/eventually';
 import type { LicenceGate } from './licence-gate';
@@ -153,24 +153,25 @@ export class DownloadService {
     return this.events.record(buildEvent('download', file, origin));
   }
 
+  /** A HEAD-only URL: signed for each look (HEADs are rare), never kept with the GET answers. */
   private async signHead<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Promise<Reply<T>> {
-    const downloadUrl = await this.storage.presignHead(file.storageKey, {
-      expiresInSeconds: lifetimeSeconds,
-      fileName: file.fileName,
-      contentType: servedContentType(file.contentType),
-      signedAt: second,
-    });
-    return Reply.shared(present(Object.freeze({ file, downloadUrl, expiresAt: new Date((second + lifetimeSeconds) * 1000) })));
+    const downloadUrl = await this.storage.presignHead(file.storageKey, readUrlOptions(file, lifetimeSeconds, second));
+    return Reply.shared(present(signedDownload(file, downloadUrl, lifetimeSeconds, second)));
   }
 
   private async sign<T>(file: FileRecord, lifetimeSeconds: number, present: DownloadPresenter<T>, second: number): Promise<Reply<T>> {
-    const downloadUrl = await this.storage.presignGet(file.storageKey, {
-      expiresInSeconds: lifetimeSeconds,
-      fileName: file.fileName,
-      contentType: servedContentType(file.contentType),
-      signedAt: second,
-    });
-    const signed = Object.freeze({ file, downloadUrl, expiresAt: new Date((second + lifetimeSeconds) * 1000) });
-    return this.answers.remember(signed, lifetimeSeconds, present, second);
+    const downloadUrl = await this.storage.presignGet(file.storageKey, readUrlOptions(file, lifetimeSeconds, second));
+    return this.answers.remember(signedDownload(file, downloadUrl, lifetimeSeconds, second), lifetimeSeconds, present, second);
   }
 }
+
+/** What a URL reading `file` is signed with: its lifetime from `second`, the name and type it is served as. */
+const readUrlOptions = (file: FileRecord, lifetimeSeconds: number, second: number): PresignGetOptions => ({
+  expiresInSeconds: lifetimeSeconds,
+  fileName: file.fileName,
+  contentType: servedContentType(file.contentType),
+  signedAt: second,
+});
+
+const signedDownload = (file: FileRecord, downloadUrl: string, lifetimeSeconds: number, second: number) =>
+  Object.freeze({ file, downloadUrl, expiresAt: new Date((second + lifetimeSeconds) * 1000) });
