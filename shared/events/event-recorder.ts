@@ -2,8 +2,7 @@ import { newEventId } from '../ids';
 import { CHECK_WRITE_GROUP_MAX_DELAY_MS, CHECK_WRITE_GROUP_MAX_ITEMS } from '../policy';
 import { DEFAULT_ARCH, DEFAULT_PLATFORM } from '../releases/platforms';
 import type { CheckEvent, DistributionEvent, EventType, FileRecord } from '../store/models';
-import type { Store } from '../store/store';
-import { CheckColumnsBuilder } from '../store/check-columns';
+import type { CheckWindow, Store } from '../store/store';
 import { DownloadRepeats } from './download-repeats';
 import { GroupCommit } from './group-commit';
 import { WindowedGroupCommit } from './windowed-group-commit';
@@ -33,7 +32,7 @@ export function buildEvent(type: EventType, file: FileRecord, origin: EventOrigi
 
 export class EventRecorder {
   private readonly events: GroupCommit<DistributionEvent>;
-  private readonly checks: WindowedGroupCommit<CheckEvent, CheckColumnsBuilder>;
+  private readonly checks: WindowedGroupCommit<CheckEvent, CheckWindow>;
 
   /**
    * `storeBatch`, when given, stores each batch with what must be written with it (webhooks'
@@ -49,11 +48,11 @@ export class EventRecorder {
       const insert = () => this.store.activity.insertEvents(events);
       return this.storeBatch ? this.storeBatch(events, insert) : insert();
     });
-    // No check waits for its write: checks gather over a window, hundreds to a write, as the columns written.
-    this.checks = new WindowedGroupCommit((window) => this.store.adoption.insertCheckColumns(window.columns()), {
+    // No check waits for its write: checks gather over a window, hundreds to a write, in the store's own form.
+    this.checks = new WindowedGroupCommit((window) => window.write(), {
       maxItems: CHECK_WRITE_GROUP_MAX_ITEMS,
       maxDelayMs: CHECK_WRITE_GROUP_MAX_DELAY_MS,
-    }, () => new CheckColumnsBuilder(CHECK_WRITE_GROUP_MAX_ITEMS));
+    }, () => this.store.adoption.openCheckWindow(CHECK_WRITE_GROUP_MAX_ITEMS));
   }
 
   /**

@@ -7,7 +7,7 @@ import { isRolloutPercentage } from '../releases/rollout';
  * reading everything (a negative SQLite LIMIT has no limit), quietly nothing, or storing a rollout
  * no customer could be inside.
  */
-export function requireCount(name: 'limit' | 'page' | 'pageSize', value: number): void {
+export function requireCount(name: 'limit' | 'page' | 'pageSize' | 'capacity', value: number): void {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a whole number of at least 1, not ${value}`);
 }
 

@@ -1,5 +1,4 @@
 import type { ReleaseStatus } from '../releases/lifecycle';
-import type { CheckColumns } from './check-columns';
 import type {
   Attestation,
   AttestationKey,
@@ -549,12 +548,26 @@ export interface ActivityStore {
   listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown>;
 }
 
+/**
+ * Update checks gathered for one write. A check beyond the capacity is refused (RangeError) and the
+ * window keeps those it holds; `write()` stores the checks pushed (none: nothing), once per window.
+ */
+export interface CheckWindow {
+  push(check: CheckEvent): void;
+  readonly length: number;
+  write(): Promise<void>;
+}
+
 /** Update checks and the adoption figures folded from them. */
 export interface AdoptionStore {
   /** Inserts check events; a write repeated with the same events (a retry) stores them once. */
   insertCheckEvents(events: CheckEvent[]): Promise<void>;
-  /** Inserts checks gathered as columns (a gateway's write window), as insertCheckEvents inserts them. */
-  insertCheckColumns(columns: CheckColumns): Promise<void>;
+  /**
+   * Opens a window of up to `capacity` checks (a gateway's write window, a whole number of at least
+   * 1): gathered in the form this store writes them, then stored by its `write()` as
+   * insertCheckEvents stores them.
+   */
+  openCheckWindow(capacity: number): CheckWindow;
   /**
    * Claims up to `limit` check events not yet rolled up (or the batch an interrupted rollup left
    * unfinished, which comes first); null when there is none. Claiming twice before a finish claims

@@ -22,6 +22,27 @@ class Counter {
   }
 }
 
+/** A port with a method that opens a gathering (as AdoptionStore.openCheckWindow): answered at once, written later. */
+class Windows {
+  readonly written: string[][] = [];
+
+  async count(): Promise<number> {
+    return this.written.length;
+  }
+
+  open(capacity: number): { push(item: string): void; write(): Promise<void> } {
+    if (capacity < 1) throw new RangeError('no room');
+    const items: string[] = [];
+    return {
+      push: (item) => items.push(item),
+      write: async () => {
+        if (items.includes('fail')) throw new Error('database gone');
+        this.written.push(items);
+      },
+    };
+  }
+}
+
 const translate = (error: unknown) => new Outage((error as Error).message);
 
 describe('guardPort', () => {
@@ -49,5 +70,20 @@ describe('guardPort', () => {
     const port = guardPort(new Counter(), translate);
     expect(port.next).to.equal(port.next);
     expect(Object.keys(port)).to.have.members(['next', 'fail', 'failAtOnce']);
+  });
+
+  it('answers a method named as opening a gathering at once, a failure thrown translated and thrown, its write translated as a method\'s', async () => {
+    const windows = new Windows();
+    const port = guardPort(windows, translate, ['open']);
+    expect(() => port.open(0)).to.throw(Outage, 'no room');
+    const window = port.open(2);
+    expect(window).not.to.be.instanceOf(Promise);
+    window.push('a');
+    await window.write();
+    expect(windows.written).to.deep.equal([['a']]);
+    const failing = port.open(1);
+    failing.push('fail');
+    expect(await rejectionOf(failing.write())).to.be.instanceOf(Outage).and.to.include({ message: 'database gone' });
+    expect(await port.count()).to.equal(1);
   });
 });

@@ -1,9 +1,8 @@
 import { mongo, Types } from 'mongoose';
 import { requireCount, requirePage } from '../bounds';
-import { CheckColumns, checkEventsOf } from '../check-columns';
 import { foldCheckEvents } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
-import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
+import type { AdoptionCountQuery, Page, AdoptionStore, CheckWindow } from '../store';
 import type { MongoModels } from './models';
 import type { CheckEventDoc, CheckRollupBatchDoc } from './schemas/adoption';
 import { isDuplicateKeyError } from './unique-indexes';
@@ -23,8 +22,9 @@ const REMEMBERED_BATCHES = 50;
 export class MongoAdoption implements AdoptionStore {
   constructor(private readonly models: MongoModels) {}
 
-  insertCheckColumns(columns: CheckColumns): Promise<void> {
-    return this.insertCheckEvents(checkEventsOf(columns));
+  openCheckWindow(capacity: number): CheckWindow {
+    requireCount('capacity', capacity);
+    return new EventWindow(capacity, (events) => this.insertCheckEvents(events));
   }
 
   async insertCheckEvents(events: CheckEvent[]): Promise<void> {
@@ -147,6 +147,26 @@ export class MongoAdoption implements AdoptionStore {
         if (attempt === 3) throw error;
       }
     }
+  }
+}
+
+/** A window's checks as the events inserted, a document each. */
+class EventWindow implements CheckWindow {
+  private readonly events: CheckEvent[] = [];
+
+  constructor(private readonly capacity: number, private readonly insert: (events: CheckEvent[]) => Promise<void>) {}
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  push(check: CheckEvent): void {
+    if (this.events.length === this.capacity) throw new RangeError(`a check window holds at most ${this.capacity} checks`);
+    this.events.push(check);
+  }
+
+  write(): Promise<void> {
+    return this.insert(this.events);
   }
 }
 

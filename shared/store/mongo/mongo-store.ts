@@ -55,7 +55,7 @@ export class MongoStore implements Store {
     this.uploads = guardPort(new MongoUploads(models), translateUnavailable);
     this.shareLinks = guardPort(new MongoShareLinks(models), translateUnavailable);
     this.activity = guardPort(new MongoActivity(models, options), translateUnavailable);
-    this.adoption = guardPort(new MongoAdoption(models), translateUnavailable);
+    this.adoption = guardPort(new MongoAdoption(models), translateUnavailable, ['openCheckWindow']);
     this.funnel = guardPort(new MongoUpdateFunnel(models), translateUnavailable);
     this.rolloutPlans = guardPort(new MongoRolloutPlans(models), translateUnavailable);
     this.webhooks = guardPort(new MongoWebhooks(models), translateUnavailable);

@@ -1,11 +1,22 @@
 import { requireCount, requirePage } from '../bounds';
-import { CheckColumns, checkColumns } from '../check-columns';
 import { checkGroups, latestReports } from '../check-groups';
 import type { AdoptionCount, CheckBatch, CheckEvent, CustomerAdoption, CustomerVersionSeen } from '../models';
-import type { AdoptionCountQuery, Page, AdoptionStore } from '../store';
+import type { AdoptionCountQuery, Page, AdoptionStore, CheckWindow } from '../store';
 import type { BackgroundWriter } from './background-writer';
-import { checksIn, columnsFrom, decodeWindow, encodeWindow } from './check-windows';
+import { CheckColumnsBuilder, checksIn, columnsFrom } from './check-columns';
+import { decodeWindow, encodeWindow } from './check-windows';
 import type { Row, SqliteDatabase } from './database';
+
+/** A window's checks gathered as the columns they cross to the write thread in, and are stored as (check-windows.ts). */
+class SqliteCheckWindow extends CheckColumnsBuilder implements CheckWindow {
+  constructor(capacity: number, private readonly background: BackgroundWriter) {
+    super(capacity);
+  }
+
+  write(): Promise<void> {
+    return this.length === 0 ? Promise.resolve() : this.background.insertChecks(this.columns());
+  }
+}
 
 /**
  * Update checks and their adoption counters. Check events are appended a window to a row
@@ -19,11 +30,14 @@ export class SqliteAdoption implements AdoptionStore {
   constructor(private readonly database: SqliteDatabase, private readonly background: BackgroundWriter) {}
 
   insertCheckEvents(events: CheckEvent[]): Promise<void> {
-    return this.insertCheckColumns(checkColumns(events));
+    const window = this.openCheckWindow(Math.max(1, events.length));
+    for (const event of events) window.push(event);
+    return window.write();
   }
 
-  insertCheckColumns(columns: CheckColumns): Promise<void> {
-    return this.background.insertChecks(columns);
+  openCheckWindow(capacity: number): CheckWindow {
+    requireCount('capacity', capacity);
+    return new SqliteCheckWindow(capacity, this.background);
   }
 
   async claimCheckBatch(limit: number): Promise<CheckBatch | null> {

@@ -1,4 +1,4 @@
-import type { CheckColumns } from '../check-columns';
+import type { CheckColumns } from './check-columns';
 import type { CountRow, SeenRow } from './check-rollup';
 import type { EventRow, EventWrites } from './event-writes';
 

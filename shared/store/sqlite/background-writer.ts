@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
 import { BackgroundOperation, BackgroundReply, runOperation } from './background-operations';
-import type { CheckColumns } from '../check-columns';
+import type { CheckColumns } from './check-columns';
 import { eventRow, eventWrites, EventWrites } from './event-writes';
 import type { ClaimedChecks, CountRow, SeenRow } from './check-rollup';
 

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { CHECK_CODE, CheckColumns, forEachCheckHash } from '../check-columns';
-import { checksIn, decodeWindow } from './check-windows';
+import { CheckColumns, checksIn, FieldPositions, forEachCheckHash, positionsOf } from './check-columns';
+import { decodeWindow } from './check-windows';
 import { DAY_MS } from '../../durations';
 
 /** A counter's values in column order, as they cross to the write thread. */
@@ -26,11 +26,10 @@ interface WindowTally {
   next: WindowTally | undefined;
 }
 
-/** Whether two checks of a window have the same application, customer, channel, platform, arch and running version. */
-function sameSelection(codes: Uint32Array, a: number, b: number): boolean {
-  const same = (field: number): boolean => codes[a + field] === codes[b + field];
-  return same(CHECK_CODE.application) && same(CHECK_CODE.customer) && same(CHECK_CODE.channel)
-    && same(CHECK_CODE.platform) && same(CHECK_CODE.arch) && same(CHECK_CODE.runningVersion);
+/** Whether two checks of a window (their first codes' indices) have the same application, customer, channel, platform, arch and running version. */
+function sameSelection(codes: Uint32Array, p: FieldPositions, a: number, b: number): boolean {
+  const same = (field: number): boolean => field < 0 || codes[a + field] === codes[b + field];
+  return same(p.applicationId) && same(p.customerId) && same(p.channel) && same(p.platform) && same(p.arch) && same(p.runningVersion);
 }
 
 /** A batch's checks counted by (application, day, selection, install hash, customer), as the claim gives them. */
@@ -46,21 +45,23 @@ class CheckTallies {
    */
   addWindow(columns: CheckColumns, from: number, to: number): void {
     const { values, codes } = columns;
-    const value = (at: number): string => values[codes[at]] as string;
+    // Each field where the window's layout has it (a field it does not hold reads as null).
+    const p = positionsOf(columns.layout);
+    const value = (at: number, field: number): string => (field < 0 ? null : values[codes[at + field]]) as string;
     const byInstall = new Map<string, WindowTally>();
     forEachCheckHash(columns, (installHash, ts, at) => {
       const day = Math.floor(ts / DAY_MS);
       const first = byInstall.get(installHash);
       for (let seen = first; seen; seen = seen.next) {
-        if (seen.day === day && sameSelection(codes, seen.at, at)) {
+        if (seen.day === day && sameSelection(codes, p, seen.at, at)) {
           count(seen.tally, 1, ts);
           return;
         }
       }
       // A selection first seen in this window: its tally is the batch's, found or started by the strings once.
       const tally = this.tallyOf(
-        value(at + CHECK_CODE.application), day, value(at + CHECK_CODE.channel), value(at + CHECK_CODE.platform), value(at + CHECK_CODE.arch),
-        value(at + CHECK_CODE.runningVersion), installHash, value(at + CHECK_CODE.customer),
+        value(at, p.applicationId), day, value(at, p.channel), value(at, p.platform), value(at, p.arch),
+        value(at, p.runningVersion), installHash, value(at, p.customerId),
       );
       count(tally, 1, ts);
       byInstall.set(installHash, { day, at, tally, next: first });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { deserialize, serialize } from 'node:v8';
+import { DefaultSerializer, deserialize } from 'node:v8';
 import type Database from 'better-sqlite3';
-import { CHECK_CODED_FIELDS, CheckColumns, checkEventsOf, textOffsetOf } from '../check-columns';
+import { CheckColumns, CheckLayout, checkEventsOf, checksIn } from './check-columns';
 
 /**
  * Raw update checks are stored a window to a row (table check_windows, schema.ts): the checks one
@@ -12,38 +12,46 @@ import { CHECK_CODED_FIELDS, CheckColumns, checkEventsOf, textOffsetOf } from '.
  *
  * Each check keeps a number (its "seq"): a window holds first_seq .. first_seq + checks - 1, numbers
  * only grow, and the adoption rollup's position is the number of the last check it folded, as it was
- * when checks had a row each. The body is V8's serialization of the columns: typed arrays are copied
- * as they are, and V8 reads every earlier version of its format (browsers keep IndexedDB data in it).
+ * when checks had a row each.
+ *
+ * A body's first byte is its format (docs/check-recording.md), and every reader decodes through
+ * decodeWindow, which gives the columns with the layout they were written in:
+ * - WINDOW_FORMAT (1): the byte, then V8's serialization of the columns, their layout included
+ *   (typed arrays are copied as they are; V8 reads every earlier version of its own format).
+ * - the first windows, written before the byte: V8's serialization of the columns without a layout,
+ *   so the body starts with V8's version tag (0xFF); their layout is FIRST_LAYOUT.
+ * A window rewritten (a purge) is written in WINDOW_FORMAT with the layout it had.
  */
+export const WINDOW_FORMAT = 1;
+/** V8's serialization starts with its version tag: how a window written before the format byte begins. */
+const V8_VERSION_TAG = 0xff;
+/** The fields of the windows written before the format byte, in their order: as they were, whatever is coded later. */
+const FIRST_LAYOUT: CheckLayout = Object.freeze({
+  coded: Object.freeze(['applicationId', 'customerId', 'client', 'platform', 'arch', 'channel', 'runningVersion', 'offeredVersion']),
+  texts: Object.freeze(['eventId', 'installHash', 'installId']),
+});
+
 export function encodeWindow(columns: CheckColumns): Buffer {
-  return serialize(columns);
+  const serializer = new DefaultSerializer();
+  serializer.writeRawBytes(Buffer.of(WINDOW_FORMAT));
+  serializer.writeHeader();
+  serializer.writeValue(columns);
+  return serializer.releaseBuffer();
 }
 
 export function decodeWindow(body: Buffer): CheckColumns {
-  return deserialize(body) as CheckColumns;
-}
-
-export function checksIn(columns: CheckColumns): number {
-  return columns.timestamps.length;
+  const format = body[0];
+  if (format === WINDOW_FORMAT) return deserialize(body.subarray(1)) as CheckColumns;
+  if (format === V8_VERSION_TAG) return { ...(deserialize(body) as Omit<CheckColumns, 'layout'>), layout: FIRST_LAYOUT };
+  throw new Error(`a stored check window is in format ${format}, which this version does not read`);
 }
 
 /**
- * What names a window's checks: the digest of their event ids (each unique), install hashes and
- * install ids. The same checks written again (a retried write) are stored once.
+ * What names a window's checks: the digest of their texts (event ids, each unique, install hashes
+ * and install ids). The same checks written again (a retried write) are stored once.
  */
 export function windowKey(columns: CheckColumns): string {
   return createHash('sha256').update(columns.text).digest('base64url');
-}
-
-/** The checks of a window from the `from`-th on (a purge removes a window's oldest checks). */
-export function columnsFrom(columns: CheckColumns, from: number): CheckColumns {
-  return {
-    values: columns.values,
-    codes: columns.codes.slice(CHECK_CODED_FIELDS * from),
-    text: columns.text.slice(textOffsetOf(columns, from)),
-    lengths: columns.lengths.slice(from * 3),
-    timestamps: columns.timestamps.slice(from),
-  };
 }
 
 /** The number the next window's first check takes: after every check stored, and after the rollup position. */

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { DistributionEvent } from '../models';
-import type { CheckColumns } from '../check-columns';
+import type { CheckColumns } from './check-columns';
 import { prepareWindowInsert } from './check-windows';
 import { prepareRollup } from './rollup';
 import { CheckRollup, prepareCheckRollup } from './check-rollup';

@@ -67,7 +67,7 @@ export class SqliteStore implements Store {
     this.uploads = guardPort(new SqliteUploads(this.database), translate);
     this.shareLinks = guardPort(new SqliteShareLinks(this.database), translate);
     this.activity = guardPort(new SqliteActivity(this.database, this.background), translate);
-    this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate);
+    this.adoption = guardPort(new SqliteAdoption(this.database, this.background), translate, ['openCheckWindow']);
     this.funnel = guardPort(new SqliteUpdateFunnel(this.database), translate);
     this.rolloutPlans = guardPort(new SqliteRolloutPlans(this.database), translate);
     this.webhooks = guardPort(new SqliteWebhooks(this.database), translate);

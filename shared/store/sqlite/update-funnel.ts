@@ -1,8 +1,8 @@
 import { requireCount } from '../bounds';
-import { checkEventsOf } from '../check-columns';
+import { checkEventsOf, checksIn, columnsFrom } from './check-columns';
 import type { CheckEvent, FailureMessageCount, FunnelCheckBatch, InstallArrival, InstallOfferRecord, UpdateReport } from '../models';
 import type { UpdateFunnelStore } from '../store';
-import { checksIn, columnsFrom, decodeWindow } from './check-windows';
+import { decodeWindow } from './check-windows';
 import type { Row, SqliteDatabase } from './database';
 
 /**

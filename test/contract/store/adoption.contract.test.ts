@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { checkColumns } from '../../../shared/store/check-columns';
 import { utcDate } from '../../../shared/store/dates';
 import { ALL, type AdoptionCount, type CheckEvent, type CheckGroup, type CustomerVersionSeen } from '../../../shared/store/models';
 import type { Store } from '../../../shared/store/store';
@@ -55,14 +54,41 @@ describeStoreContract('update checks and adoption', (subject) => {
     expect(await store.adoption.listAdoptionCounts('app_1', selection)).to.deep.equal([count({ checks: 3, installs: 2 }), counts[1]]);
   });
 
-  it('stores checks written as columns (a gateway\'s window) as it stores check events, a repeated window once', async () => {
-    const columns = checkColumns([check('c_1', { installId: 'staging-1' }), check('c_2', { runningVersion: '2.0.0', offeredVersion: null })]);
-    await store.adoption.insertCheckColumns(columns);
-    await store.adoption.insertCheckColumns(columns);
+  it('stores the checks gathered in a window (a gateway\'s write) as it stores check events, a window written again once', async () => {
+    const gathered = [check('c_1', { installId: 'staging-1', offeredVersion: '2.0.0' }), check('c_2', { runningVersion: '2.0.0', client: 'tauri', platform: 'windows' })];
+    const window = store.adoption.openCheckWindow(10);
+    expect(window.length).to.equal(0);
+    for (const each of gathered) window.push(each);
+    expect(window.length).to.equal(2);
+    await window.write();
+    // The same checks gathered and written again (a retried write): stored once.
+    const again = store.adoption.openCheckWindow(2);
+    for (const each of gathered) again.push(each);
+    await again.write();
     await store.adoption.insertCheckEvents([check('c_3', { timestamp: at(7) })]);
     const batch = await store.adoption.claimCheckBatch(10);
     expect(batch?.checks).to.equal(3);
-    expect(batch?.groups).to.deep.equal([group('1.0.0', 2, ['hash_c_1', 'hash_c_3']), group('2.0.0', 1, ['hash_c_2'])]);
+    expect(batch?.groups).to.deep.equal([
+      group('1.0.0', 2, ['hash_c_1', 'hash_c_3']),
+      group('2.0.0', 1, ['hash_c_2'], { platform: 'windows' }),
+    ]);
+    // Every field comes back as pushed (the update funnel reads the checks themselves).
+    expect((await store.funnel.readFunnelChecks(10))?.events).to.deep.equal([...gathered, check('c_3', { timestamp: at(7) })]);
+  });
+
+  it('refuses a check beyond a window\'s capacity and writes those it holds; a window of nothing writes nothing', async () => {
+    expect(() => store.adoption.openCheckWindow(0)).to.throw(RangeError);
+    expect(() => store.adoption.openCheckWindow(1.5)).to.throw(RangeError);
+    await store.adoption.openCheckWindow(5).write();
+    expect(await store.adoption.claimCheckBatch(10)).to.equal(null);
+    const window = store.adoption.openCheckWindow(1);
+    window.push(check('c_1'));
+    expect(() => window.push(check('c_2'))).to.throw(RangeError);
+    expect(window.length).to.equal(1);
+    await window.write();
+    const batch = await store.adoption.claimCheckBatch(10);
+    expect(batch?.checks).to.equal(1);
+    expect(batch?.groups).to.deep.equal([group('1.0.0', 1, ['hash_c_1'])]);
   });
 
   it('gives a batch as its checks per day and exact selection with their distinct installs, and each customer\'s latest report per version', async () => {

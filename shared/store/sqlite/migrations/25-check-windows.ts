@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import { CHECK_WRITE_GROUP_MAX_ITEMS } from '../../../policy';
 import type { CheckEvent, UpdateClientFamily } from '../../models';
-import { checkColumns } from '../../check-columns';
-import { checksIn, encodeWindow, windowKey } from '../check-windows';
+import { checkColumns, checksIn } from '../check-columns';
+import { encodeWindow, windowKey } from '../check-windows';
 import type { Migration } from './migration';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CheckColumnsBuilder, checkColumns, checkEventsOf, forEachCheckHash } from '../../shared/store/check-columns';
+import { CheckColumnsBuilder, checkColumns, checkEventsOf, forEachCheckHash } from '../../shared/store/sqlite/check-columns';
 import { at, checkEvent } from '../support/records';
 
 describe('check columns (a write window of update checks)', () => {
