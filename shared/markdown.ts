@@ -56,3 +56,26 @@ export function renderMarkdown(text: string): string {
 export function renderOptionalMarkdown(text: string | null): string | null {
   return text === null ? null : renderMarkdown(text);
 }
+
+/**
+ * GitHub's anchor of a Markdown heading (what `#...` links to on GitHub and on the service's
+ * documentation pages): lower case, every character but letters, digits, `_`, `-` and spaces
+ * dropped, spaces as `-`. A repeated heading's anchor is numbered by `headingSlugs`.
+ */
+export function headingSlug(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+}
+
+/** Anchors for headings in document order: a repeat gets `-1`, `-2`..., as GitHub numbers them. */
+export function headingSlugs(): (heading: string) => string {
+  const seen = new Map<string, number>();
+  return (heading) => {
+    const base = headingSlug(heading);
+    let anchor = base;
+    let count = seen.get(base) ?? 0;
+    while (seen.has(anchor)) anchor = `${base}-${++count}`;
+    seen.set(base, count);
+    seen.set(anchor, 0);
+    return anchor;
+  };
+}
