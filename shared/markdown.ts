@@ -52,6 +52,35 @@ export function renderMarkdown(text: string): string {
   return sanitizeHtml(markdown.parse(text) as string, POLICY);
 }
 
+/**
+ * The service's own documents (the API reference page): the same renderer and allow-list, and each
+ * heading carries its GitHub anchor as `id`, so that a document's `#...` links work on the page as
+ * they do on GitHub.
+ */
+const DOCUMENT_POLICY: sanitizeHtml.IOptions = {
+  ...POLICY,
+  allowedAttributes: { ...(POLICY.allowedAttributes as Record<string, string[]>), ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => [tag, ['id']])) },
+  // Links within the document stay as they are: rel is for links that leave it.
+  transformTags: { ...POLICY.transformTags, a: (tagName, attribs) => ({ tagName, attribs: attribs.href?.startsWith('#') ? attribs : { ...attribs, rel: LINK_REL } }) },
+};
+
+/** Sanitized HTML of a document the service itself wrote, its headings with their anchors. */
+export function renderDocument(text: string): string {
+  const anchor = headingSlugs();
+  const documentMarkdown = new Marked({ gfm: true, async: false }, {
+    renderer: {
+      heading({ tokens, depth }) {
+        const inner = this.parser.parseInline(tokens);
+        return `<h${depth} id="${anchor(decodeEntities(inner.replace(/<[^>]*>/g, '')))}">${inner}</h${depth}>\n`;
+      },
+    },
+  });
+  return sanitizeHtml(documentMarkdown.parse(text) as string, DOCUMENT_POLICY);
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+const decodeEntities = (html: string): string => html.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ENTITIES[name]);
+
 /** Sanitized HTML of a text that may be absent (release notes). */
 export function renderOptionalMarkdown(text: string | null): string | null {
   return text === null ? null : renderMarkdown(text);

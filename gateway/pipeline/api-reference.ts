@@ -85,9 +85,10 @@ function describeOperation(method: string, path: string, operation: Operation): 
   lines.push(`Authorization: ${security(operation.security ?? [])}.`);
   const parameters = operation.parameters ?? [];
   if (parameters.length > 0) {
-    lines.push('', '| Parameter | In | Type | Required | Description |', '|---|---|---|---|---|');
+    lines.push('', '| Parameter | Type | Description |', '|---|---|---|');
     for (const parameter of parameters) {
-      lines.push(row([`\`${parameter.name}\``, parameter.in, typeOf(parameter.schema ?? {}), parameter.required ? 'yes' : 'no', parameter.description ?? parameter.schema?.description ?? '']));
+      const schema = parameter.schema ?? {};
+      lines.push(row([`\`${parameter.name}\` ${parameter.in}${parameter.required ? ', required' : ''}`, typeOf(schema), [parameter.description ?? schema.description, constraints(schema)].filter(Boolean).join(' ')]));
     }
   }
   if (operation.requestBody) {
@@ -122,9 +123,9 @@ function answerType(schema: Schema): string {
 function schemaBlock(schema: Schema): string[] {
   if (schema.type === 'object' && schema.properties) {
     const required = new Set<string>(schema.required ?? []);
-    const lines = ['| Field | Type | Required | Description |', '|---|---|---|---|'];
+    const lines = ['| Field | Type | Description |', '|---|---|---|'];
     for (const [name, field] of Object.entries<Schema>(schema.properties)) {
-      lines.push(row([`\`${name}\``, typeOf(field), required.has(name) ? 'yes' : 'no', [field.description, constraints(field)].filter(Boolean).join(' ')]));
+      lines.push(row([`\`${name}\`${required.has(name) ? ', required' : ''}`, typeOf(field), [field.description, constraints(field)].filter(Boolean).join(' ')]));
     }
     return lines;
   }

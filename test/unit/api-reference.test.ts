@@ -31,7 +31,7 @@ describe('the committed API reference (docs/api.md)', () => {
 
   it('describes the fields of request bodies with the descriptions their schemas carry', () => {
     const section = generated.split('\n### POST /v1/management/applications\n')[1]?.split('\n### ')[0] ?? '';
-    expect(section).to.match(/^\| `applicationId` \| string \| yes \|/m);
+    expect(section).to.match(/^\| `applicationId`, required \| string \| .*matches/m);
     expect(section).to.include('Request body (`application/json`):');
   });
 });
