@@ -126,6 +126,7 @@ const EXCEPTIONS: Record<string, string> = {
   getVendor: 'the vendor as the pages shown before signing in name it (the portal\'s sign-in, a share link\'s error page); set by VENDOR_NAME',
   getVendorLogo: 'the logo those pages show; set by VENDOR_LOGO',
   getApiDescription: 'the API description itself, for tools and people writing their own client',
+  getApiReferencePage: 'the API description as a page to read, for people writing their own client',
   getHealth: 'for load balancers and monitors',
   getReadiness: 'for load balancers and monitors',
   getMetrics: 'for Prometheus',
