@@ -1,7 +1,7 @@
 /**
  * `npm run backup -- <dir>`: backs up the embedded default's DATA_DIR (SQLite store, objects, secret
  * files) into a new directory while the service runs. `npm run restore -- <dir>` puts it back into an
- * empty DATA_DIR. MongoDB and S3 are backed up with their own tools (README, Going to production).
+ * empty DATA_DIR. MongoDB and S3 are backed up with their own tools (docs/production.md).
  */
 import { backupDataDir, restoreDataDir } from '../shared/runtime/data-dir-backup';
 import { configOrExit } from '../shared/runtime/start-up';

@@ -1,6 +1,6 @@
 /**
  * How the CLI ends, one code per kind of failure, so a pipeline can tell "fix the command" from
- * "the service said no" from "the service could not be reached" (README, CLI section).
+ * "the service said no" from "the service could not be reached" (docs/cli.md).
  */
 export const EXIT = {
   ok: 0,

@@ -2,7 +2,7 @@ import type { GatewayDeps, RouteModule } from './gateway-deps';
 import { buildGatewayServices, type GatewayServices } from './gateway-services';
 import type { Route } from './http/route';
 import { downloadRoutes } from './downloads/download-routes';
-import { apiDescriptionRoute } from './operations/api-description-routes';
+import { apiDescriptionRoutes } from './operations/api-description-routes';
 import { callerRoutes } from './operations/caller-routes';
 import { healthRoutes } from './operations/health-routes';
 import { landingRoutes } from './operations/landing-routes';
@@ -62,5 +62,5 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
  */
 export function routeTable(deps: GatewayDeps, services: GatewayServices = buildGatewayServices(deps)): readonly Route[] {
   const routes = MODULES.flatMap((module) => module(deps, services));
-  return [...routes, apiDescriptionRoute(deps, routes)];
+  return [...routes, ...apiDescriptionRoutes(deps, routes)];
 }

@@ -1,6 +1,6 @@
 /*
  * Every limit, lifetime and retention of the service, defined once. Schemas, services, routes and
- * workers import them from here; the README states the same figures.
+ * workers import them from here; the README and docs/ state the same figures.
  */
 
 import { DAY_SECONDS, HOUR_SECONDS, MINUTE_SECONDS } from './durations';

@@ -91,7 +91,7 @@ export function versionsCommand(): Command {
     .addOption(new Option('--critical', 'Sparkle installs it without letting the user skip it'))
     .addOption(new Option('--not-critical', 'an ordinary update').implies({ critical: false }))
     .option('--yank-reason <text>', 'with --status yanked: why it is withdrawn (customers and the console see it)')
-    .option('--rollback-to <version>', 'with --status yanked: an earlier published version every feed offers instead to installs running this one (as each client accepts a downgrade; README)')
+    .option('--rollback-to <version>', 'with --status yanked: an earlier published version every feed offers instead to installs running this one (as each client accepts a downgrade; docs/shipping-updates.md)')
     .action(action(async (context, applicationId: string, version: string, options: UpdateOptions) => {
       const { data } = await context.client().patch<VersionRecord>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`, versionChanges(options));
       context.output.result(data, () => {

@@ -24,7 +24,7 @@ export function apiPath(strings: TemplateStringsArray, ...values: string[]): str
   return strings.reduce((built, part, index) => built + part + (index < values.length ? encodeURIComponent(values[index]) : ''), '');
 }
 
-/** The header under which the service runs a POST once per key and caller (README, Idempotency keys). */
+/** The header under which the service runs a POST once per key and caller (docs/api-conventions.md, Idempotency keys). */
 const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 /**

@@ -1,4 +1,4 @@
-/** The upload fields besides the file's name and size, as both uploads send them (Upload fields in the README's API section). */
+/** The upload fields besides the file's name and size, as both uploads send them (docs/uploads.md, Upload fields). */
 export interface ReleaseFields {
   contentType?: string;
   fileType?: string;

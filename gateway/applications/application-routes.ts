@@ -48,6 +48,7 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
   return [
     route({
       method: 'post', path: APPLICATIONS, operationId: 'createApplication', guard: 'admin', scope: 'manage', summary: 'Create an application',
+      description: 'A taken applicationId, even one of a deleted application, is 409.',
       audit: { action: 'application.create', target: inResult('applicationId'), application: inResult('applicationId') },
       body: createApplicationSchema,
       status: 201, response: applicationResponse,
@@ -81,6 +82,8 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
     }),
     route({
       method: 'delete', path: APPLICATION, operationId: 'deleteApplication', guard: 'admin', scope: 'manage', summary: 'Soft-delete an application',
+      description: 'The application keeps its data and statistics, reads isActive false, and disappears from listings and from every customer endpoint '
+        + '(its share links answer 404). Deleting again is 404. Its published bytes stay until it is purged (POST .../purge).',
       application: inParams('applicationId'), audit: { action: 'application.delete', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: deletedApplicationResponse,
@@ -88,6 +91,7 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
     }),
     route({
       method: 'post', path: `${APPLICATION}/restore`, operationId: 'restoreApplication', guard: 'admin', scope: 'manage', summary: 'Restore a soft-deleted application',
+      description: 'Refused with 409 when the application is not deleted, or when its releases were purged.',
       application: inParams('applicationId'), audit: { action: 'application.restore', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: applicationResponse,
@@ -96,6 +100,9 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
     route({
       method: 'put', path: `${APPLICATION}/logo`, operationId: 'setApplicationLogo', guard: 'admin', scope: 'manage',
       summary: `Set the logo the customer portal shows: the image's raw bytes (${LOGO_CONTENT_TYPES.join(', ')}), replacing any logo before`,
+      description: 'Any other type, SVG included (it can carry script), is 415; bytes whose signature is not the declared type are 400; more than '
+        + 'the limit is 413, on the declared length before a byte is read. The bytes are stored under a key of their SHA-256; a replaced '
+        + "logo's bytes are deleted once the record points at the new ones.",
       application: inParams('applicationId'), audit: { action: 'application.setLogo', target: inParams('applicationId') },
       params: applicationParams, body: rawBytesOf(LOGO_CONTENT_TYPES),
       status: 200, response: applicationResponse,
@@ -115,6 +122,7 @@ export const applicationRoutes: RouteModule<{ applications: ApplicationService; 
     }),
     route({
       method: 'delete', path: `${APPLICATION}/logo`, operationId: 'removeApplicationLogo', guard: 'admin', scope: 'manage', summary: "Remove the application's logo",
+      description: 'An application without a logo is no change.',
       application: inParams('applicationId'), audit: { action: 'application.removeLogo', target: inParams('applicationId') },
       params: applicationParams,
       status: 200, response: applicationResponse,

@@ -18,9 +18,9 @@ function isSupportUrl(value: string): boolean {
   }
 }
 
-const tags = z.array(tagField).max(50, 'at most 50 tags');
+const tags = z.array(tagField).max(50, 'at most 50 tags').openapi({ description: 'Labels the listing filters by (GET ...?tag=)' });
 /** Refers to customers that exist (unknown ones are refused by the service). */
-const customerIds = z.array(customerIdField).max(10_000);
+const customerIds = z.array(customerIdField).max(10_000).openapi({ description: 'The customers granted the application; each must exist (an unknown one is 400)' });
 const description = descriptionField.nullable();
 const updateSigningKey = updateSigningKeyField.nullable();
 const sparklePublicKey = sparklePublicKeyField.nullable();
@@ -28,7 +28,8 @@ const sparklePublicKey = sparklePublicKeyField.nullable();
 const licenceText = paragraphs(LICENCE_TEXT_MAX_LENGTH)
   .refine((text) => text.length > 0, 'must not be empty: null removes the licence')
   .openapi({ minLength: 1 })
-  .nullable();
+  .nullable()
+  .openapi({ description: 'A licence (Markdown) customers must accept before downloading anything of the application; null removes the licence and its gate' });
 /** Counts up from 1; a higher revision asks every customer again. */
 const licenceRevision = z
   .number({ invalid_type_error: 'must be a whole number from 1' })
@@ -40,18 +41,22 @@ const licenceRevision = z
       + 'never below the current revision; a new licenceText without one moves to the next revision',
   });
 /** The portal's name for people: one line, as names are. */
-const displayName = nameField.nullable();
+const displayName = nameField.nullable().openapi({ description: 'A name for people: customers see it in place of name; null clears it' });
 const ACCENT_COLOUR_PATTERN = /^#[0-9a-fA-F]{6}$/;
 /** A colour as CSS writes it, `#rrggbb`; kept as given. */
-const accentColour = z.string({ invalid_type_error: 'must be a colour #rrggbb' }).regex(ACCENT_COLOUR_PATTERN, 'must be a colour #rrggbb').nullable();
+const accentColour = z.string({ invalid_type_error: 'must be a colour #rrggbb' }).regex(ACCENT_COLOUR_PATTERN, 'must be a colour #rrggbb').nullable()
+  .openapi({ description: "The portal's colour for the application, #rrggbb, kept as written; null clears it" });
 /** Where customers get help: an https URL a portal can link to (no credentials, at most SUPPORT_URL_MAX_LENGTH). */
 const supportUrl = z.string({ invalid_type_error: 'must be an https URL' })
   .max(SUPPORT_URL_MAX_LENGTH, `must be at most ${SUPPORT_URL_MAX_LENGTH} characters`)
   .regex(SUPPORT_URL_PATTERN, 'must be an https URL')
   .refine(isSupportUrl, 'must be an https URL without credentials')
-  .nullable();
+  .nullable()
+  .openapi({ description: 'Where customers get help: an https URL with an ASCII host name, no port or credentials; null clears it' });
 /** The status of a version an upload creates without naming one. */
-const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) });
+const defaultVersionStatus = z.enum(['draft', 'published'], { errorMap: () => ({ message: 'must be draft or published' }) }).openapi({
+  description: 'The status of a version an upload creates without naming one; with draft, a version is offered once its PATCH publishes it',
+});
 
 export const createApplicationSchema = z
   .object({
@@ -95,7 +100,8 @@ export const listApplicationsQuery = z
     tag: queryString().optional(),
     customerId: queryString().optional(),
     /** Part of the name or the id, ignoring letter case. */
-    search: queryString().max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`).optional(),
+    search: queryString().max(NAME_MAX_LENGTH, `must be at most ${NAME_MAX_LENGTH} characters`).optional()
+      .openapi({ description: 'The applications whose name or id holds this text, ASCII letter case ignored, read literally (no wildcards)' }),
     includeDeleted: queryBoolean().optional(),
   })
   .strict();

@@ -10,6 +10,9 @@ export const releasePurgeRoutes: RouteModule<{ releasePurges: ReleasePurgeServic
   route({
     method: 'post', path: '/v1/management/applications/:applicationId/purge', operationId: 'purgeApplicationReleases', guard: 'admin', scope: 'manage',
     summary: "Purge a soft-deleted application's releases (bytes, versions and files), once RELEASE_PURGE_AFTER_DAYS have passed since its deletion; it can no longer be restored",
+    description: "The purge-application-releases job deletes every file's bytes, then its version and file records, and records application.releasesPurged "
+      + 'in the audit log under the same actor. A live application is 409, one deleted more recently 409 naming the day it may be purged. '
+      + 'A repeat keeps the first purgeStartedAt and runs the job again (what a store outage left behind).',
     application: inParams('applicationId'), audit: { action: 'application.purge', target: inParams('applicationId') },
     params: applicationParams,
     status: 202, failures: [409], response: releasePurgeResponse,

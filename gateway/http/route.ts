@@ -128,6 +128,11 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
   operationId: string;
   /** One line for people reading the API description. */
   summary: string;
+  /**
+   * What a caller must know that the schemas cannot say (Markdown: the rules between fields, what
+   * happens to stored records, what a repeat does), for the API description and docs/api.md.
+   */
+  description?: string;
   params?: P;
   query?: Q;
   /** A JSON body schema, or a body the handler streams itself. */

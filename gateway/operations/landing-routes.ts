@@ -20,7 +20,7 @@ export const landingRoutes: RouteModule = (deps) => {
     'management API under <code>/v1/management</code>, with an admin key as <code>Authorization: Bearer &lt;key&gt;</code>.</li>',
     '<li>Customers: download with your customer key (<code>GET /v1/downloads/url?applicationId=&hellip;&amp;version=latest</code>), or open a share link you were given.</li>',
     '<li>Health: <a href="/healthz">/healthz</a> and <a href="/readyz">/readyz</a>.</li></ul>',
-    "<p>The service's README explains installation, every route and going to production.</p>",
+    "<p>Every route is described in the <a href=\"/docs/api\">API reference</a>; the service's README and its docs/ folder explain installation and going to production.</p>",
   ].join('\n'));
   return [
     route({

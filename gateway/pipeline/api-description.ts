@@ -169,6 +169,7 @@ function describeRoute(route: Route, errors: ErrorResponses): RouteConfig {
     path: openApiPath(route.path),
     operationId: route.operationId,
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     security: SECURITY[route.guard](route),
     request: {
       ...(route.params ? { params: describedParams(route.path, route.params) } : {}),

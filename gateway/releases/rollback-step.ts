@@ -6,7 +6,7 @@ import type { Version } from '../../shared/store/models';
  * that version, when it is among the releases offered to the caller (its channel, tier, rollout and
  * maintenance window apply as to any offer). Feeds ask it only when nothing newer than the running
  * version is offered: a fix published after the yank goes forward, not back. Which clients accept the
- * older version, and in what form, is each feed's (README, "Rolling back a release").
+ * older version, and in what form, is each feed's (docs/shipping-updates.md, "Rolling back a release").
  */
 export function rollbackTarget(running: Version | undefined, offered: readonly OfferedRelease[]): OfferedRelease | null {
   if (!running || running.status !== 'yanked' || running.rollbackTo === null) return null;

@@ -49,7 +49,7 @@ export class UpdateAnswers {
       const asked = channelFile.file!;
       this.checks.recordUpdateCheck(context, customer, {
         applicationId, client: 'electron-updater', platform: asked.platform, arch: asked.arch ?? 'any', channel: asked.channel,
-        // electron-updater sends no version with its channel-file request unless the app adds it (see the README's "Adoption analytics").
+        // electron-updater sends no version with its channel-file request unless the app adds it (see docs/adoption.md).
         runningVersion: UpdateCheckRecorder.electronRunningVersion(context), offeredVersion: answer.version, installId: UpdateCheckRecorder.electronInstallId(context),
       });
       sendYaml(answer.body, context);

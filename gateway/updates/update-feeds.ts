@@ -97,7 +97,7 @@ export class UpdateFeeds {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (offer && this.isNewer(offer.release.version, running)) return answer(offer);
       // Nothing newer: an install of a yanked version is offered its rollback, which the app takes
-      // when its updater's version comparator accepts an older version (README).
+      // when its updater's version comparator accepts an older version (docs/shipping-updates.md).
       return andThen(this.releases.rollback(caller, selector, running.version), (target): Eventually<UpdateCheck> => {
         const back = target && validSemVer(target.version.version) ? tauriOffer(target, selector.platform as Platform, selector.arch as Arch) : null;
         return back ? answer(back) : UP_TO_DATE;

@@ -536,7 +536,7 @@ export interface WebhookDelivery {
  * Tauri and Squirrel.Mac in the check's path, Squirrel.Windows and Velopack in the `id`/`localVersion`
  * query of their feed, Sparkle in its User-Agent (`<App>/<version> Sparkle/<version>`);
  * electron-updater sends none with its channel file (its User-Agent is `electron-builder`), so its
- * checks record `unknown` unless the app adds a header (see the README's "Adoption analytics").
+ * checks record `unknown` unless the app adds a header (see docs/adoption.md).
  */
 export const UPDATE_CLIENT_FAMILIES = ['electron-updater', 'tauri', 'squirrel-mac', 'squirrel-windows', 'sparkle', 'velopack'] as const;
 export type UpdateClientFamily = (typeof UPDATE_CLIENT_FAMILIES)[number];

@@ -75,43 +75,113 @@ class NpmStart {
   }
 }
 
-describe("README's quick start, run as written", function () {
-  this.timeout(1_200_000);
-  let started: NpmStart | undefined;
-  let cloneDir: string | undefined;
+/** The environment of a person's shell whose home is inside `workDir`; npm's cache and settings are this machine's. */
+function personEnv(workDir: string): Record<string, string> {
+  const home = path.join(workDir, 'home');
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, 'config'),
+    XDG_STATE_HOME: path.join(home, 'state'),
+    npm_config_update_notifier: 'false',
+    npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
+    npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc'),
+  };
+}
 
-  after(async () => {
+/**
+ * Runs the quick start's lines after `npm start` (which is running in `started`) in `workDir`, as a
+ * person would: placeholders filled in from what earlier commands printed, the build folder that
+ * `bds publish` names written as electron-builder writes it; checks the download at the end.
+ */
+async function runAfterStart(commands: string[], started: NpmStart, workDir: string, env: Record<string, string>, baseUrl: string): Promise<string> {
+  const [, adminKey] = await started.printed(/Admin API key[^\n]*\n\s+(adm_\S+)/, 300_000);
+  await started.printed(/Listening on/, 60_000);
+  // The banner names where to go next.
+  for (const entrance of ['/console', '/portal', '/v1/openapi.json', '/docs/api']) await started.printed(new RegExp(`${baseUrl}${entrance}\\b`), 10_000);
+
+  const publish = commands.map((line) => /\bbds publish \S+ (\S+)/.exec(line)).find(Boolean);
+  expect(publish, 'the quick start publishes a build folder').to.not.equal(undefined);
+  // What electron-builder writes for `--linux AppImage`: the AppImage and its channel file.
+  const build = randomBytes(256 * 1024);
+  const dist = path.join(workDir, publish![1]);
+  fs.mkdirSync(dist, { recursive: true });
+  fs.writeFileSync(path.join(dist, 'My App-1.0.0.AppImage'), build);
+  const sha512 = createHash('sha512').update(build).digest('base64');
+  fs.writeFileSync(path.join(dist, 'latest-linux.yml'), `version: 1.0.0\nfiles:\n  - url: My-App-1.0.0.AppImage\n    sha512: ${sha512}\n    size: ${build.length}\npath: My-App-1.0.0.AppImage\nsha512: ${sha512}\nreleaseDate: '2026-11-29T01:00:00.000Z'\n`);
+
+  const printed: Record<string, string> = { '<admin-key>': adminKey };
+  for (const line of commands.slice(2)) {
+    // The comment after a command says what it prints; placeholders there are not filled in.
+    let command = line.replace(/\s+#.*$/, '').split(README_URL).join(baseUrl);
+    for (const placeholder of command.match(/<[a-z-]+>/g) ?? []) {
+      expect(printed, `${placeholder} was printed by a command before "${line}"`).to.have.property(placeholder);
+      command = command.split(placeholder).join(printed[placeholder]);
+    }
+    const run = await shell(command, workDir, env);
+    expect(run.code, `${line}\n${run.stdout}\n${run.stderr}`).to.equal(0);
+    // What a person reads off the output to fill in the next commands' placeholders.
+    const customerId = /^customerId:\s+(\S+)$/m.exec(run.stdout);
+    const apiKey = /^apiKey:\s+(\S+)$/m.exec(run.stdout);
+    if (customerId) printed['<customer-id>'] = customerId[1];
+    if (apiKey) printed['<customer-key>'] = apiKey[1];
+    if (/\bbds download\b/.test(line)) {
+      expect(run.stdout).to.match(new RegExp(`sha256:${sha256(build)} verified`));
+    }
+  }
+  const download = /\bbds download\b.* -o (\S+)/.exec(commands[commands.length - 1]);
+  expect(download, 'the quick start ends with a download to a file it names').to.not.equal(null);
+  expect(sha256(fs.readFileSync(path.join(workDir, download![1])))).to.equal(sha256(build));
+  return adminKey;
+}
+
+/** The quick start's commands, its first two checked to be the install and the start. */
+function readQuickStart(): { commands: string[]; installLine: string; startLine: string } {
+  const commands = quickStartCommands(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
+  expect(commands.length).to.be.within(3, MAX_COMMANDS);
+  const [installLine, startLine] = commands.slice(0, 2).map((line) => line.replace(/\s+#.*$/, ''));
+  expect(installLine).to.equal('npm install');
+  expect(startLine).to.equal('npm start');
+  return { commands, installLine, startLine };
+}
+
+describe("README's quick start, run as written", function () {
+  let started: NpmStart | undefined;
+  let workDir: string | undefined;
+
+  afterEach(async () => {
     await started?.stop();
-    if (cloneDir) fs.rmSync(cloneDir, { recursive: true, force: true });
+    started = undefined;
+    if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+    workDir = undefined;
   });
 
-  it("goes from a fresh clone's npm install to a customer's verified download in at most ten commands, and a second npm start is up within 10 s", async () => {
-    const commands = quickStartCommands(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
-    expect(commands.length).to.be.within(3, MAX_COMMANDS);
-    const [installLine, startLine] = commands.slice(0, 2).map((line) => line.replace(/\s+#.*$/, ''));
-    expect(installLine).to.equal('npm install');
-    expect(startLine).to.equal('npm start');
+  it('runs in this checkout, installed and built, from npm start to the verified download (the fast check)', async function () {
+    this.timeout(300_000);
+    const { commands, startLine } = readQuickStart();
+    // Inside the checkout, where `npx bds` finds this package's bin (.gitignore leaves .quick-start-*/ out).
+    workDir = fs.mkdtempSync(path.join(REPO_ROOT, '.quick-start-'));
+    const env = personEnv(workDir);
+    const port = await findFreePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    started = new NpmStart(startLine, REPO_ROOT, { ...env, PORT: String(port), DATA_DIR: path.join(workDir, 'data'), PUBLIC_BASE_URL: baseUrl });
+    await runAfterStart(commands, started, workDir, env, baseUrl);
+  });
 
+  it("goes from a fresh clone's npm install to a customer's verified download in at most ten commands, and a second npm start is up within 10 s", async function () {
+    this.timeout(1_200_000);
+    const { commands, installLine, startLine } = readQuickStart();
     // A fresh clone; the build to upload, the data and the CLI's home live inside it, where `npx bds` finds this package's `bin`.
-    cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-quick-start-'));
+    const cloneDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bds-quick-start-'));
+    workDir = cloneDir;
     freshClone(cloneDir);
-    const workDir = path.join(cloneDir, '.quick-start');
-    fs.mkdirSync(workDir);
-    const home = path.join(workDir, 'home');
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_CONFIG_HOME: path.join(home, 'config'),
-      XDG_STATE_HOME: path.join(home, 'state'),
-      npm_config_update_notifier: 'false',
-      // A fresh clone, not a fresh machine: npm's download cache and settings are the ones this machine has.
-      npm_config_cache: process.env.npm_config_cache ?? path.join(os.homedir(), '.npm'),
-      npm_config_userconfig: process.env.npm_config_userconfig ?? path.join(os.homedir(), '.npmrc'),
-    };
+    const quickStartDir = path.join(cloneDir, '.quick-start');
+    fs.mkdirSync(quickStartDir);
+    const env = personEnv(quickStartDir);
     // `npm start` as written; only where it listens and keeps its data differ from a fresh clone's.
     const port = await findFreePort();
     const baseUrl = `http://127.0.0.1:${port}`;
-    const serviceEnv = { ...env, PORT: String(port), DATA_DIR: path.join(workDir, 'data'), PUBLIC_BASE_URL: baseUrl };
+    const serviceEnv = { ...env, PORT: String(port), DATA_DIR: path.join(quickStartDir, 'data'), PUBLIC_BASE_URL: baseUrl };
     // Before npm install, npm start says what to do.
     const early = await shell(startLine, cloneDir, serviceEnv);
     expect(early.code).to.not.equal(0);
@@ -120,43 +190,7 @@ describe("README's quick start, run as written", function () {
     expect(install.code, `${install.stdout}\n${install.stderr}`).to.equal(0);
 
     started = new NpmStart(startLine, cloneDir, serviceEnv);
-    const [, adminKey] = await started.printed(/Admin API key[^\n]*\n\s+(adm_\S+)/, 300_000);
-    await started.printed(/Listening on/, 60_000);
-    // The banner names where to go next.
-    for (const entrance of ['/console', '/portal', '/v1/openapi.json']) await started.printed(new RegExp(`${baseUrl}${entrance}\\b`), 10_000);
-
-    const publish = commands.map((line) => /\bbds publish \S+ (\S+)/.exec(line)).find(Boolean);
-    expect(publish, 'the quick start publishes a build folder').to.not.equal(undefined);
-    // What electron-builder writes for `--linux AppImage`: the AppImage and its channel file.
-    const build = randomBytes(256 * 1024);
-    const dist = path.join(workDir, publish![1]);
-    fs.mkdirSync(dist, { recursive: true });
-    fs.writeFileSync(path.join(dist, 'My App-1.0.0.AppImage'), build);
-    const sha512 = createHash('sha512').update(build).digest('base64');
-    fs.writeFileSync(path.join(dist, 'latest-linux.yml'), `version: 1.0.0\nfiles:\n  - url: My-App-1.0.0.AppImage\n    sha512: ${sha512}\n    size: ${build.length}\npath: My-App-1.0.0.AppImage\nsha512: ${sha512}\nreleaseDate: '2026-11-29T01:00:00.000Z'\n`);
-
-    const printed: Record<string, string> = { '<admin-key>': adminKey };
-    for (const line of commands.slice(2)) {
-      // The comment after a command says what it prints; placeholders there are not filled in.
-      let command = line.replace(/\s+#.*$/, '').split(README_URL).join(baseUrl);
-      for (const placeholder of command.match(/<[a-z-]+>/g) ?? []) {
-        expect(printed, `${placeholder} was printed by a command before "${line}"`).to.have.property(placeholder);
-        command = command.split(placeholder).join(printed[placeholder]);
-      }
-      const run = await shell(command, workDir, env);
-      expect(run.code, `${line}\n${run.stdout}\n${run.stderr}`).to.equal(0);
-      // What a person reads off the output to fill in the next commands' placeholders.
-      const customerId = /^customerId:\s+(\S+)$/m.exec(run.stdout);
-      const apiKey = /^apiKey:\s+(\S+)$/m.exec(run.stdout);
-      if (customerId) printed['<customer-id>'] = customerId[1];
-      if (apiKey) printed['<customer-key>'] = apiKey[1];
-      if (/\bbds download\b/.test(line)) {
-        expect(run.stdout).to.match(new RegExp(`sha256:${sha256(build)} verified`));
-      }
-    }
-    const download = /\bbds download\b.* -o (\S+)/.exec(commands[commands.length - 1]);
-    expect(download, 'the quick start ends with a download to a file it names').to.not.equal(null);
-    expect(sha256(fs.readFileSync(path.join(workDir, download![1])))).to.equal(sha256(build));
+    const adminKey = await runAfterStart(commands, started, quickStartDir, env, baseUrl);
 
     // Ctrl-C, then npm start again on the unchanged tree: nothing compiled, up in seconds, the same key.
     await started.stop();

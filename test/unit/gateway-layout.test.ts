@@ -21,7 +21,7 @@ const LEVELS: readonly (readonly string[])[] = [
   ['releases'],
   ['gateway-deps.ts'],
   ['applications', 'customers', 'admin-keys', 'uploads', 'webhooks', 'statistics', 'downloads', 'updates', 'repos', 'operations', 'web', 'attestations', 'tuf'],
-  ['app.ts', 'gateway-services.ts', 'route-table.ts', 'gateway-process.ts'],
+  ['app.ts', 'gateway-services.ts', 'route-table.ts', 'reference-routes.ts', 'gateway-process.ts'],
 ];
 const FEATURES = new Set(LEVELS[6]);
 const FOUNDATION = new Set(LEVELS.slice(0, 4).flat());

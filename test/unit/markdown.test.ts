@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { renderMarkdown } from '../../shared/markdown';
+import { headingSlug, renderDocument, renderMarkdown } from '../../shared/markdown';
 
 describe('Markdown rendered for customers', () => {
   it('renders GFM structure: headings, emphasis, lists, code, tables, task lists', () => {
@@ -49,5 +49,22 @@ describe('Markdown rendered for customers', () => {
   it('escapes text that looks like markup', () => {
     expect(renderMarkdown('1 < 2 & "quotes"')).to.equal('<p>1 &lt; 2 &amp; "quotes"</p>\n');
     expect(renderMarkdown('```\n<b>not bold</b>\n```')).to.equal('<pre><code>&lt;b&gt;not bold&lt;/b&gt;\n</code></pre>\n');
+  });
+});
+
+describe("Markdown of the service's own documents", () => {
+  it('gives each heading its GitHub anchor as id, a repeated one numbered', () => {
+    expect(headingSlug('GET /v1/openapi.json')).to.equal('get-v1openapijson');
+    expect(headingSlug("The `bds` CLI: a whole release")).to.equal('the-bds-cli-a-whole-release');
+    const html = renderDocument('# A & B\n\n## Step `one`\n\n## Step one');
+    expect(html).to.include('<h1 id="a--b">A &amp; B</h1>');
+    expect(html).to.include('<h2 id="step-one">Step <code>one</code></h2>');
+    expect(html).to.include('<h2 id="step-one-1">Step one</h2>');
+  });
+
+  it('keeps links within the document as they are and treats others as the customers\' renderer does', () => {
+    expect(renderDocument('[down](#step-one)')).to.equal('<p><a href="#step-one">down</a></p>\n');
+    expect(renderDocument('[out](https://example.com)')).to.include('rel="noopener noreferrer nofollow"');
+    expect(renderDocument('# t <script>alert(1)</script>\n\n<img src="https://example.com/x.png" onerror="alert(1)">')).not.to.match(/script|img|onerror/);
   });
 });

@@ -7,7 +7,7 @@ import { draft, fuzzer, RouteFuzzer, unkeyed } from './route-fuzzer';
 
 const OBJECT = '/v1/objects/:key(.+)';
 
-/** The landing page and the icon, health checks, the API description and the embedded object store's signed URLs: routes no key opens. */
+/** The landing page and the icon, health checks, the API description and its reference page, and the embedded object store's signed URLs: routes no key opens. */
 export function unkeyedFuzzers({ f, admin, known }: RouteContext): RouteFuzzer[] {
   const unneededKey = fc.constant<Mutation>({ label: 'a key health does not need', defect: false, apply: (d) => { d.authorization = admin; } });
   const health = (path: string) => fuzzer({
@@ -25,6 +25,7 @@ export function unkeyedFuzzers({ f, admin, known }: RouteContext): RouteFuzzer[]
     health('/healthz'),
     health('/readyz'),
     health('/v1/openapi.json'),
+    health('/docs/api'),
     fuzzer({
       method: 'GET', path: OBJECT, changesData: false,
       base: draft('GET', download.path, download.params, null, { kind: 'none' }, download.query),
