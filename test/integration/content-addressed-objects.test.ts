@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import { createApplication, storageKeyOf, uploadSmallFile } from '../support/factories';
@@ -175,6 +177,33 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`content-addre
     await uploadSmallFile(app, { applicationId: draft.applicationId, version: '1.0.0', content: shared, fileName: 'b.bin', fileType: 'DOCUMENTATION' });
     expect((await app.http.request('DELETE', `${APPLICATIONS}/${draft.applicationId}/versions/1.0.0`)).status).to.equal(200);
     expect(await app.core.storage.head(`files/${draft.applicationId}/sha256/${hex(shared)}`)).to.equal(null);
+  });
+
+  it('keeps every record, audited failed, when the object store refuses to delete an object, and a later purge finishes', async function () {
+    // A refusal the local store gives for real: the object's path is a directory, which it does not
+    // delete. (S3's AccessDenied, under a bucket policy or Object Lock, is no failure s3rver can give.)
+    if (storage === 'S3') this.skip();
+    const { applicationId } = await createApplication(app);
+    const held = randomBytes(4096);
+    const freed = randomBytes(4096);
+    await uploadSmallFile(app, { applicationId, version: '1.0.0', content: held, fileName: 'held.bin', fileType: 'DOCUMENTATION' });
+    await uploadSmallFile(app, { applicationId, version: '1.0.0', content: freed, fileName: 'freed.bin', fileType: 'DOCUMENTATION' });
+    const heldPath = path.join(app.config.dataDir, 'objects', 'files', applicationId, 'sha256', hex(held));
+    fs.rmSync(heldPath);
+    fs.mkdirSync(path.join(heldPath, 'retained'), { recursive: true });
+    expect((await app.http.request('DELETE', `${APPLICATIONS}/${applicationId}`)).status).to.equal(200);
+    expect((await app.http.post(`${APPLICATIONS}/${applicationId}/purge`, {})).status).to.equal(202);
+    const audit = async () => (await app.http.get(`/v1/management/audit?action=application.releasesPurged&applicationId=${applicationId}`)).body.data.entries
+      .map((entry: { outcome: string }) => entry.outcome);
+    expect(await pollUntil(async () => ((await audit()).length === 1 ? audit() : undefined), 30_000, 'the purge\'s audit entry')).to.deep.equal(['failed']);
+    // The records stay, so nothing is lost track of; what could be deleted is.
+    expect((await app.core.store.versions.listVersions(applicationId)).flatMap((version) => version.files)).to.have.length(2);
+    expect(await app.core.storage.head(`files/${applicationId}/sha256/${hex(freed)}`)).to.equal(null);
+
+    fs.rmSync(heldPath, { recursive: true });
+    expect((await app.http.post(`${APPLICATIONS}/${applicationId}/purge`, {})).status).to.equal(202);
+    await pollUntil(async () => ((await app.core.store.versions.listVersions(applicationId)).length === 0 ? true : undefined), 30_000, 'the purge started again');
+    expect((await pollUntil(async () => ((await audit()).length === 2 ? audit() : undefined), 30_000, 'the second audit entry')).sort()).to.deep.equal(['failed', 'succeeded']);
   });
 
   it('places a multipart upload\'s assembled bytes at their content address', async function () {
