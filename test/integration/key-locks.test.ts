@@ -36,7 +36,8 @@ describe('key locks in Redis', function () {
 
     steps.length = 0;
     await Promise.all([locks[0].hold('object:b', work('b', 150)), locks[1].hold('object:c', work('c', 10))]);
-    expect(steps).to.deep.equal(['b in', 'c in', 'c out', 'b out']);
+    // Both ran at once: each was in before either came out.
+    expect([...steps.slice(0, 2)].sort()).to.deep.equal(['b in', 'c in']);
     expect(await first.exists(`${prefix}:lock:object:a`, `${prefix}:lock:object:b`, `${prefix}:lock:object:c`)).to.equal(0);
   });
 
