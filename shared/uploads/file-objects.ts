@@ -23,7 +23,8 @@ export class FileObjects {
   /**
    * Places the bytes at `sourceKey` (hashed: `sha256`, hex) as `file`'s object and answers the file as
    * it now is; the source is gone afterwards. Null, nothing placed (the source left as it is), when the
-   * file is no longer pending. Bytes larger than one copy can move (MAX_PUT_BYTES) keep the file's own
+   * file is no longer pending, unless another attempt published it with these bytes (then the file as
+   * published). Bytes larger than one copy can move (MAX_PUT_BYTES) keep the file's own
    * key, `sourceKey` (a multipart upload's assembled object).
    */
   async place(file: FileRecord, sourceKey: string, sha256: string): Promise<FileRecord | null> {
@@ -34,8 +35,14 @@ export class FileObjects {
     const key = contentStorageKey(file.applicationId, sha256);
     return this.locks.hold(objectLock(key), async () => {
       const claimed = await this.store.versions.claimFileObject(file.fileId, key);
+      if (!claimed) {
+        // Published meanwhile by another attempt of the same verification, with these bytes: the
+        // caller's publication is then a repeat. Anything else (failed) places nothing.
+        const current = await this.store.versions.getFile(file.fileId);
+        return current?.status === 'available' && current.storageKey === key ? current : null;
+      }
       // A repeat that finds the bytes placed already has nothing to move.
-      if (claimed && sourceKey !== key) await this.storage.moveUnlessPresent(sourceKey, key);
+      if (sourceKey !== key) await this.storage.moveUnlessPresent(sourceKey, key);
       return claimed;
     });
   }
