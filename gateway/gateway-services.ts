@@ -27,6 +27,9 @@ import { PackageFeedAnswers } from './updates/native/package-feed-answers';
 import { SparkleAnswers } from './updates/native/sparkle-answers';
 import { repositoryKeySecret, webhookSecretKey } from '../shared/runtime/local-secrets';
 import { RepositoryKeys } from './repos/repository-keys';
+import { FileObjects } from '../shared/uploads/file-objects';
+import { KeyLocks } from '../shared/redis/key-locks';
+import { FILE_OBJECT_LOCK_SECONDS, FILE_OBJECT_LOCK_WAIT_MS } from '../shared/policy';
 import { AptRepository } from './repos/apt-repository';
 import { RpmRepository } from './repos/rpm-repository';
 import { RepositoryAnswers } from './repos/repo-answers';
@@ -88,14 +91,15 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
   const signatures = new SignatureTexts(deps.storage);
   const audit = new AuditService(deps.store, deps.logger);
   const licences = new LicenceGate(deps.store, deps.bus, audit);
+  const fileObjects = new FileObjects(deps.store, deps.storage, new KeyLocks(deps.redis, config.redisPrefix, FILE_OBJECT_LOCK_SECONDS, FILE_OBJECT_LOCK_WAIT_MS));
   const downloads = new DownloadService(deps.releaseCatalog, deps.storage, deps.distributionEvents, deps.cacheLookups, new TokenMeter(deps.store, deps.clock), licences);
   const services = {
     applications,
     logos: new LogoService(deps.store, deps.storage, applications, deps.logger),
-    versions: new VersionService(deps.store, applications, deps.webhooks, deps.storage, deps.logger),
+    versions: new VersionService(deps.store, applications, deps.webhooks, fileObjects, deps.logger),
     releasePurges: new ReleasePurgeService(deps.store, config, deps.jobs),
     attestations: new AttestationService(deps.store, config.sigstoreTrustedRoot),
-    uploads: new UploadService(deps.store, deps.storage, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
+    uploads: new UploadService(deps.store, deps.storage, fileObjects, deps.hashing, deps.jobs, deps.distributionEvents, deps.webhooks, applications, config.uploadUrlTtlSeconds, deps.logger),
     // Part URLs live as long as a large upload's URL, and never past the session.
     multipartUploads: new MultipartUploadService(deps.store, deps.storage, deps.jobs, applications, {
       sessionSeconds: config.multipartUploadTtlSeconds,

@@ -150,6 +150,15 @@ export const JSON_BODY_MAX_BYTES = MIB;
 /** The first response to a request with an Idempotency-Key is replayed to its repeats for this long. */
 export const IDEMPOTENCY_RETENTION_SECONDS = DAY_SECONDS;
 /**
+ * How long the placement or the release of a file's content-addressed object holds that object's lock:
+ * longer than the slowest of them (a server-side copy of MAX_PUT_BYTES), so no deletion runs beside a
+ * placement; a process that dies holding it frees it after this.
+ */
+export const FILE_OBJECT_LOCK_SECONDS = 10 * MINUTE_SECONDS;
+/** How long a placement or a release waits for an object's lock before giving up (503, or the job retried). */
+export const FILE_OBJECT_LOCK_WAIT_MS = 30_000;
+
+/**
  * How long a first request holds its key while it runs: longer than any request that takes the key
  * runs, so a repeat never runs beside it. A gateway that dies mid-request frees the key after this.
  */

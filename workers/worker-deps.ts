@@ -10,6 +10,7 @@ import type { Store } from '../shared/store/store';
 import type { TufRepositories } from '../shared/tuf/tuf-repositories';
 import type { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import type { WebhookEvents } from '../shared/webhooks/webhook-events';
+import type { FileObjects } from '../shared/uploads/file-objects';
 
 /** What processors use; built once per worker process. */
 export interface WorkerDeps {
@@ -19,6 +20,8 @@ export interface WorkerDeps {
   logger: Logger;
   store: Store;
   storage: ObjectStorage;
+  /** Verified files' content-addressed objects: placed once, deleted when no file points at them. */
+  fileObjects: FileObjects;
   /** Where file digests are computed: the process's hashing threads. */
   hashing: Hashing;
   jobs: JobQueues;

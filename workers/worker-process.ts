@@ -6,6 +6,9 @@ import { JobQueues } from '../shared/queues/job-queues';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
 import { createSubscriberConnection, createWorkerConnection, whileRedisAnswers } from '../shared/redis/connections';
 import { RedisOutageLog } from '../shared/redis/redis-outage-log';
+import { KeyLocks } from '../shared/redis/key-locks';
+import { FileObjects } from '../shared/uploads/file-objects';
+import { FILE_OBJECT_LOCK_SECONDS, FILE_OBJECT_LOCK_WAIT_MS } from '../shared/policy';
 import type { CoreServices } from '../shared/runtime/core-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 import { openTufRepositories } from '../shared/runtime/tuf-repositories';
@@ -168,8 +171,9 @@ export async function launchWorkers(
   const secretKey = webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir);
   const signingSecrets = new SigningSecrets(secretKey);
   const tufRepositories = openTufRepositories(core.store, config);
+  const fileObjects = new FileObjects(core.store, core.storage, new KeyLocks(connection, config.redisPrefix, FILE_OBJECT_LOCK_SECONDS, FILE_OBJECT_LOCK_WAIT_MS));
   const deps: WorkerDeps = {
-    config, clock: core.clock, logger, store: core.store, storage: core.storage, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
+    config, clock: core.clock, logger, store: core.store, storage: core.storage, fileObjects, hashing: core.hashing, jobs, redis: connection, metrics: core.metrics, catalogChange, webhooks, signingSecrets, tufRepositories,
   };
   const running = await startWorkers(deps, connection, redisOutage, PROCESSORS, FAILURE_HANDLERS, RECURRING_JOBS, START_UP_JOBS);
   // Read only when scraped: the queues' depths and how far the statistics lag behind downloads.

@@ -1,7 +1,7 @@
 import { AppError, conflict, invalidRollbackTarget, notFound } from '../../shared/errors';
 import { compareVersionPrecedence } from '../../shared/releases/version-order';
 import type { Logger } from '../../shared/logger';
-import type { ObjectStorage } from '../../shared/storage/object-storage';
+import type { FileObjects } from '../../shared/uploads/file-objects';
 import { RELEASE_STATUSES, ReleaseStatus, statusChange } from '../../shared/releases/lifecycle';
 import type { Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
 import type { Store, VersionPatch } from '../../shared/store/store';
@@ -40,7 +40,8 @@ export class VersionService {
     private readonly store: Store,
     private readonly applications: ApplicationService,
     private readonly webhooks: WebhookEvents,
-    private readonly storage: ObjectStorage,
+    /** Deletes a deleted file's object once no other file points at it. */
+    private readonly fileObjects: FileObjects,
     private readonly logger: Logger,
   ) {}
 
@@ -127,11 +128,14 @@ export class VersionService {
     return deletion.file;
   }
 
-  /** Bytes whose records are gone: a store that fails leaves them behind, logged, and the deletion stands. */
+  /**
+   * Bytes whose records are gone, each object once no other file points at it (files of the same bytes
+   * share one): a store that fails leaves them behind, logged, and the deletion stands.
+   */
   private async deleteBytes(files: readonly FileRecord[]): Promise<void> {
     await Promise.all(files.map(async (file) => {
       try {
-        await this.storage.delete(file.storageKey);
+        await this.fileObjects.release(file);
       } catch (error) {
         this.logger.warn({ err: error, fileId: file.fileId, applicationId: file.applicationId }, 'could not delete the bytes of a deleted file; they are left in the object store');
       }

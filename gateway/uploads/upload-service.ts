@@ -11,6 +11,7 @@ import type { Store, UploadRelease } from '../../shared/store/store';
 import { expireUploadSession } from '../../shared/uploads/expire-upload-session';
 import { versionMismatch } from '../../shared/releases/upload-release';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
+import type { FileObjects } from '../../shared/uploads/file-objects';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { readPackageInfo } from '../../shared/packages/package-info';
 import { contentTypeField } from '../http/common-schemas';
@@ -32,6 +33,8 @@ export class UploadService {
   constructor(
     private readonly store: Store,
     private readonly storage: ObjectStorage,
+    /** Where verified bytes are placed (their content-addressed object) and released. */
+    private readonly fileObjects: FileObjects,
     /** Where an update signature's prehash of its MAIN file is computed: the hashing threads. */
     private readonly hashing: Hashing,
     private readonly jobs: JobQueues,
@@ -58,14 +61,17 @@ export class UploadService {
    * application's cached records (503, nothing written, when the gateways cannot take it) the file is
    * reserved (pending), which is where a conflict refuses it with the version untouched, then
    * published with what the upload asks of its version (409, nothing written, when the version is in
-   * another channel or status), and the upload event recorded. The bytes are removed on any failure
-   * that leaves the file unpublished.
+   * another channel or status), and the upload event recorded. Between the two its bytes are placed
+   * as its content-addressed object (kept as they are when another file holds the same bytes). The
+   * bytes are removed on any failure that leaves the file unpublished (the object only when no other
+   * file points at it).
    */
   async publishSmallUpload(fields: UploadFields, staged: StagedFile, origin: EventOrigin): Promise<{ file: FileRecord; version: VersionWithFiles; keys: FeedKeys }> {
     const fileId = newId('fil');
     const storageKey = fileStorageKey(fields.applicationId, fileId);
     let release = releaseOf(fields);
     let reserved: FileRecord | undefined;
+    let placed: FileRecord | null = null;
     let published: { file: FileRecord; version: Version; at: Date };
     let application: Application;
     try {
@@ -95,7 +101,6 @@ export class UploadService {
       if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
       const packageReading = await readPackageInfo(this.storage, file, staged.stagingKey);
       if (packageReading.problem !== undefined) throw validationError([{ field: 'file', message: packageReading.problem }]);
-      await this.storage.move(staged.stagingKey, storageKey);
       const now = new Date();
       // The version is announced only when this upload first published it (it created it published).
       const announcements: Announcement[] = [
@@ -104,6 +109,8 @@ export class UploadService {
       ];
       published = await this.webhooks.announceChange(announcements, () => this.applications.change(fields.applicationId, async () => {
         reserved = await this.reserveFile({ ...file, createdAt: now, updatedAt: now });
+        placed = await this.fileObjects.place(reserved, staged.stagingKey, staged.sha256);
+        if (!placed) throw new Error(`file ${fileId} stopped being pending before its bytes were placed`);
         const result = await this.store.versions.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, packageInfo: packageReading.info, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
@@ -115,7 +122,8 @@ export class UploadService {
       ]);
     } catch (error) {
       const unpublished = reserved ? await this.releaseFile(reserved) : true;
-      await Promise.all([this.storage.delete(staged.stagingKey), unpublished ? this.storage.delete(storageKey) : undefined]);
+      const object = placed;
+      await Promise.all([this.storage.delete(staged.stagingKey), unpublished && object ? this.fileObjects.release(object) : undefined]);
       throw error;
     }
     return { file: published.file, version: await versionWithFiles(this.store, published.version, [published.file]), keys: application };

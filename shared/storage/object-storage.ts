@@ -123,6 +123,13 @@ export interface ObjectStorage {
    * what is there; throws ObjectNotFoundError when `from` is missing.
    */
   move(from: string, to: string): Promise<void>;
+  /**
+   * Moves an object of up to MAX_PUT_BYTES to `to` unless an object is there already, which is never
+   * replaced: then `from` is deleted and `to` kept ('present'). What a content-addressed key is written
+   * with: the same key holds the same bytes, and once written they are not written again. Throws
+   * ObjectNotFoundError when `from` is missing and `to` is not there.
+   */
+  moveUnlessPresent(from: string, to: string): Promise<'moved' | 'present'>;
   /** A URL a client PUTs `key` through without an API key; the body is held to `contentLength` when given, and to MAX_PUT_BYTES. */
   presignPut(key: string, options: PresignPutOptions): Promise<string>;
   presignGet(key: string, options: PresignGetOptions): Promise<string>;

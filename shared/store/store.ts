@@ -408,6 +408,18 @@ export interface VersionStore {
    */
   setFileStatus(fileId: string, from: FileStatus, to: FileStatus, checksum: string | null, at: Date): Promise<FileRecord | null>;
   /**
+   * Points a pending file at the object `storageKey` (its content-addressed key, once its bytes are
+   * hashed); null, nothing written, when the file is not pending. Written before the bytes are placed
+   * there, so from then on fileObjectShared counts the file and no other file's deletion removes them.
+   */
+  claimFileObject(fileId: string, storageKey: string): Promise<FileRecord | null>;
+  /**
+   * Whether a file record other than `exceptFileId` that is not failed (pending or available) points at
+   * the object `storageKey`: its bytes may be deleted only when none does. Read through an index on the
+   * storage key.
+   */
+  fileObjectShared(storageKey: string, exceptFileId: string): Promise<boolean>;
+  /**
    * Records digests computed from the file's bytes where the file has none (updatedAt stays: the file
    * did not change): a digest already recorded is never replaced. Null when unknown.
    */

@@ -1,11 +1,23 @@
 import { randomToken } from '../ids';
 
 /**
- * Where bytes live in object storage. Published files have their own key; large uploads land on a
- * staging key first and are moved to the file's key before they are hashed, so a second PUT to a
- * still-valid upload URL can never change a published file.
+ * Where bytes live in object storage. A file's upload has a key of its own while it is pending: large
+ * uploads land on a staging key first and are moved to it before they are hashed (a multipart upload
+ * is assembled there), so a second PUT to a still-valid upload URL can never change a published file.
+ * Files stored before content addressing keep it as their object's key.
  */
 export const fileStorageKey = (applicationId: string, fileId: string): string => `files/${applicationId}/${fileId}`;
+
+const CONTENT_KEY = /^files\/[^/]+\/sha256\/[0-9a-f]{64}$/;
+
+/**
+ * A verified file's object, addressed by its bytes' SHA-256 (hex) within its application: files of the
+ * same bytes share it, and it is written once (ObjectStorage.moveUnlessPresent).
+ */
+export const contentStorageKey = (applicationId: string, sha256: string): string => `files/${applicationId}/sha256/${sha256}`;
+
+/** Whether `key` is a content-addressed object, which other files may share. */
+export const isContentStorageKey = (key: string): boolean => CONTENT_KEY.test(key);
 export const STAGING_DIRECTORY = 'staging';
 export const stagingStorageKey = (uploadId: string): string => `${STAGING_DIRECTORY}/${uploadId}`;
 

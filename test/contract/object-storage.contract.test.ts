@@ -272,6 +272,36 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
       expect((await readAll(await storage.getStream('files/same.bin'))).toString()).to.equal('bytes');
     });
 
+    it('moveUnlessPresent moves an object to a free key, and never replaces one that is there', async () => {
+      await storage.put('staging/first.bin', Readable.from(Buffer.from('the bytes')));
+      expect(await storage.moveUnlessPresent('staging/first.bin', 'files/app/sha256/aa')).to.equal('moved');
+      expect(await storage.head('staging/first.bin')).to.equal(null);
+      expect((await readAll(await storage.getStream('files/app/sha256/aa'))).toString()).to.equal('the bytes');
+      // Other bytes sent to a key that holds an object are dropped; the object stays as it was.
+      await storage.put('staging/second.bin', Readable.from(Buffer.from('other bytes')));
+      expect(await storage.moveUnlessPresent('staging/second.bin', 'files/app/sha256/aa')).to.equal('present');
+      expect(await storage.head('staging/second.bin')).to.equal(null);
+      expect((await readAll(await storage.getStream('files/app/sha256/aa'))).toString()).to.equal('the bytes');
+      // A repeat whose source is gone finds its object there; with neither, the source is missing.
+      expect(await storage.moveUnlessPresent('staging/first.bin', 'files/app/sha256/aa')).to.equal('present');
+      const error = await rejectionOf(storage.moveUnlessPresent('staging/missing.bin', 'files/app/sha256/bb'));
+      expect(error).to.be.instanceOf(ObjectNotFoundError);
+      expect(await storage.head('files/app/sha256/bb')).to.equal(null);
+    });
+
+    it('moveUnlessPresent run twice at once onto one key leaves one object and neither source', async () => {
+      await storage.put('staging/one.bin', Readable.from(Buffer.from('same bytes')));
+      await storage.put('staging/two.bin', Readable.from(Buffer.from('same bytes')));
+      const outcomes = await Promise.all([
+        storage.moveUnlessPresent('staging/one.bin', 'files/app/sha256/cc'),
+        storage.moveUnlessPresent('staging/two.bin', 'files/app/sha256/cc'),
+      ]);
+      expect(outcomes).to.include('moved');
+      expect(await storage.head('staging/one.bin')).to.equal(null);
+      expect(await storage.head('staging/two.bin')).to.equal(null);
+      expect((await readAll(await storage.getStream('files/app/sha256/cc'))).toString()).to.equal('same bytes');
+    });
+
     it('moves objects between keys with nested paths, spaces, unicode and "+"', async () => {
       for (const key of AWKWARD_KEYS.filter((k) => !(gaps.plusInCopySource && k.includes('+')))) {
         await storage.put(`staging/${key}`, Readable.from(Buffer.from(`content of ${key}`)));
@@ -460,6 +490,7 @@ function objectStorageContract(createFixture: () => Promise<StorageFixture>, cre
           digests: () => gone.storage.digests('gone/object.bin', hashInProcess),
           listKeys: () => gone.storage.listKeys('gone', 10),
           move: () => gone.storage.move('gone/staged.bin', 'gone/object.bin'),
+          moveUnlessPresent: () => gone.storage.moveUnlessPresent('gone/staged.bin', 'gone/object.bin'),
           createMultipartUpload: () => gone.storage.createMultipartUpload('gone/object.bin'),
         };
         for (const [operation, attempt] of Object.entries(attempts)) {
@@ -585,6 +616,7 @@ describe('S3Storage on s3rver', () => {
         getStream: () => storage.getStream('failing/object.bin'),
         listKeys: () => storage.listKeys('failing', 10),
         move: () => storage.move('failing/staged.bin', 'failing/object.bin'),
+        moveUnlessPresent: () => storage.moveUnlessPresent('failing/staged.bin', 'failing/object.bin'),
         delete: () => storage.delete('failing/object.bin'),
       };
       for (const [operation, attempt] of Object.entries(attempts)) {

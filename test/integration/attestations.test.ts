@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, uploadSmallFile, storageKeyOf } from '../support/factories';
 import { dsseEnvelope, signingKey, sigstoreBundle, slsaV02Statement, slsaV1Statement, trustedRootFile } from '../support/attestations';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -31,7 +31,7 @@ describe(`provenance attestations (${process.env.MONGODB_URI ? 'MongoDB' : 'SQLi
   const list = async () => (await app.http.get(attestationsPath)).body.data.attestations as Record<string, any>[];
   const storedBytes = async () => {
     const hash = createHash('sha256');
-    for await (const chunk of await app.core.storage.getStream(`files/${applicationId}/${fileId}`)) hash.update(chunk as Buffer);
+    for await (const chunk of await app.core.storage.getStream(await storageKeyOf(app, fileId))) hash.update(chunk as Buffer);
     return hash.digest('hex');
   };
 

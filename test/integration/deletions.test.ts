@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createApplication, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { startSecondGateway, startTestApp, TestApp } from '../support/test-app';
+import { contentStorageKey } from '../../shared/uploads/storage-keys';
 
 /** Undoing mistakes: draft versions and their files, failed uploads' files, customers. */
 describe('deleting drafts, files and customers', function () {
@@ -18,20 +19,22 @@ describe('deleting drafts, files and customers', function () {
   const listed = async (applicationId: string) =>
     ((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions as { version: string; files: { fileId: string; status: string }[] }[])
       .map((v) => [v.version, v.files.map((file) => file.fileId)]);
-  const stored = async (applicationId: string, fileId: string) => (await app.core.storage.head(`files/${applicationId}/${fileId}`)) !== null;
+  /** Whether a file's bytes are stored: its content-addressed object, named by the checksum its upload answered. */
+  const stored = async (applicationId: string, file: { checksum: string }) =>
+    (await app.core.storage.head(contentStorageKey(applicationId, file.checksum.replace(/^sha256:/, '')))) !== null;
 
   describe('versions', () => {
     it('deletes a draft with its files and their bytes, audited; the version can be uploaded afresh', async () => {
       const { applicationId } = await createApplication(app, { defaultVersionStatus: 'draft' });
       const main = await uploadSmallFile(app, { applicationId, version: '1.0.0' });
       const notes = await uploadSmallFile(app, { applicationId, version: '1.0.0', fileName: 'notes.txt', fileType: 'DOCUMENTATION' });
-      expect(await stored(applicationId, main.fileId)).to.equal(true);
+      expect(await stored(applicationId, main)).to.equal(true);
 
       const deleted = await app.http.request('DELETE', versionPath(applicationId, '1.0.0'));
       expect(deleted.status, deleted.raw.toString()).to.equal(200);
       expect(deleted.body.data).to.deep.include({ applicationId, version: '1.0.0', deletedFileIds: [main.fileId, notes.fileId] });
       expect(await listed(applicationId)).to.deep.equal([]);
-      expect([await stored(applicationId, main.fileId), await stored(applicationId, notes.fileId)]).to.deep.equal([false, false]);
+      expect([await stored(applicationId, main), await stored(applicationId, notes)]).to.deep.equal([false, false]);
       const audit = await app.http.get(`/v1/management/audit?action=version.delete&applicationId=${applicationId}`);
       expect(audit.body.data.entries.map((e: { target: string; outcome: string }) => [e.target, e.outcome])).to.deep.equal([[`${applicationId}/1.0.0`, 'succeeded']]);
 
@@ -50,7 +53,7 @@ describe('deleting drafts, files and customers', function () {
       const yanked = await app.http.request('DELETE', versionPath(applicationId, '2.0.0'));
       expect([yanked.status, yanked.body.error.code]).to.deep.equal([409, 'VERSION_YANKED']);
       expect(await listed(applicationId)).to.deep.equal([['2.0.0', [file.fileId]]]);
-      expect(await stored(applicationId, file.fileId)).to.equal(true);
+      expect(await stored(applicationId, file)).to.equal(true);
     });
   });
 
@@ -63,7 +66,7 @@ describe('deleting drafts, files and customers', function () {
       expect(deleted.status, deleted.raw.toString()).to.equal(200);
       expect(deleted.body.data).to.deep.include({ fileId: mistaken.fileId, fileName: 'wrong.exe', status: 'available' });
       expect(await listed(applicationId)).to.deep.equal([['1.0.0', [kept.fileId]]]);
-      expect(await stored(applicationId, mistaken.fileId)).to.equal(false);
+      expect(await stored(applicationId, mistaken)).to.equal(false);
       // Named under another version, or unknown: 404.
       expect((await app.http.request('DELETE', filePath(applicationId, '9.9.9', kept.fileId))).status).to.equal(404);
       expect((await app.http.request('DELETE', filePath(applicationId, '1.0.0', mistaken.fileId))).status).to.equal(404);
@@ -72,7 +75,7 @@ describe('deleting drafts, files and customers', function () {
       const refused = await app.http.request('DELETE', filePath(applicationId, '1.0.0', kept.fileId));
       expect([refused.status, refused.body.error.code]).to.deep.equal([409, 'VERSION_PUBLISHED']);
       expect(refused.body.error.message).to.match(/yank the version/);
-      expect(await stored(applicationId, kept.fileId)).to.equal(true);
+      expect(await stored(applicationId, kept)).to.equal(true);
     });
 
     it("removes a failed upload's file from a published version's listing; a file being uploaded is refused", async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../shared/secrets';
-import { createApplication, createCustomer, sha256, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, sha256, uploadSmallFile, storageKeyOf } from '../support/factories';
 import { shareLink } from '../support/records';
 import { startTestApp, TestApp } from '../support/test-app';
 import { pollUntil } from '../support/poll';
@@ -122,7 +122,7 @@ describe('customer downloads', () => {
       otherExpiry.searchParams.set('X-Expires', String(Number(otherExpiry.searchParams.get('X-Expires')) + 3600));
       expect((await app.http.get(otherExpiry.toString(), { key: null })).status).to.equal(403);
 
-      const shortLived = await app.core.storage.presignGet(`files/${applicationId}/${dependencyFileId}`, { expiresInSeconds: 1, fileName: 'x' });
+      const shortLived = await app.core.storage.presignGet(await storageKeyOf(app, dependencyFileId), { expiresInSeconds: 1, fileName: 'x' });
       const expired = await pollUntil(async () => {
         const answer = await app.http.get(shortLived, { key: null });
         return answer.status === 403 ? answer : undefined;

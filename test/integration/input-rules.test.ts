@@ -23,6 +23,7 @@ async function serviceState(app: TestApp) {
   const objects = [
     ...(await app.core.storage.listKeys('staging', 1_000)),
     ...(await Promise.all(applications.map(({ applicationId }) => app.core.storage.listKeys(`files/${applicationId}`, 1_000)))).flat(),
+    ...(await Promise.all(applications.map(({ applicationId }) => app.core.storage.listKeys(`files/${applicationId}/sha256`, 1_000)))).flat(),
   ].sort();
   return { details, customers, keys, activity, objects };
 }

@@ -88,3 +88,19 @@ describe('SQLite store: the purge of releases and the digests of files', () => {
     }
   });
 });
+
+describe('SQLite store: file objects', () => {
+  it('answers whether another file points at an object through files_storage_key', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      await store.versions.fileObjectShared(`files/app_1/sha256/${'ab'.repeat(32)}`, 'fil_1');
+      const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
+      const sql = [...statements.keys()].find((text) => /FROM files WHERE storage_key = \?/.test(text));
+      expect(sql).to.be.a('string');
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('k', 'f') as { detail: string }[]).map((step) => step.detail);
+      expect(plan.join('\n')).to.match(/SEARCH files USING INDEX files_storage_key/);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -9,7 +9,7 @@ import { TUF_SIGN_ON_READ_INTERVAL_MS } from '../../shared/policy';
 import { openTufRepositories } from '../../shared/runtime/tuf-repositories';
 import { versionOf } from '../../shared/tuf/repository';
 import { CliUser, jsonOf } from '../support/cli-process';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, uploadSmallFile, storageKeyOf } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { rejectionOf } from '../support/rejection';
 import { createBucket } from '../support/s3-bucket';
@@ -140,7 +140,7 @@ for (const storage of ['local storage', 'S3'] as const) describe(`TUF repository
     expect((await fetchTarget(updater, '1.1.0/tool-linux-x64.tar.gz')).equals(content)).to.equal(true);
 
     // Whoever reaches the bucket (or the data directory) swaps the bytes, length kept.
-    await app.core.storage.put(`files/${applicationId}/${fileId}`, Readable.from([randomBytes(2048)]));
+    await app.core.storage.put(await storageKeyOf(app, fileId), Readable.from([randomBytes(2048)]));
     const tampered = client(await rootV1());
     const refusal = await rejectionOf(fetchTarget(tampered.updater, '1.1.0/tool-linux-x64.tar.gz'));
     expect((refusal as Error).message).to.match(/hash|digest/i);

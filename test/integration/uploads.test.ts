@@ -7,7 +7,7 @@ import os from 'node:os';
 import { Readable } from 'node:stream';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { createApplication, sha256, smallUploadForm, uploadSmallFile } from '../support/factories';
+import { createApplication, sha256, smallUploadForm, uploadSmallFile, storageKeyOf } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { statusForHeadersOnly } from '../support/headers-only';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -70,7 +70,7 @@ describe('uploads (management API)', () => {
       const events = await app.core.store.activity.listEvents({ applicationId, limit: 10 });
       expect(events).to.have.length(1);
       expect(events[0]).to.include({ type: 'upload', version: '1.2.3', customerId: null, userAgent: 'uploader/1.0', fileId: res.body.data.fileId });
-      const stream = await app.core.storage.getStream(`files/${applicationId}/${res.body.data.fileId}`);
+      const stream = await app.core.storage.getStream(await storageKeyOf(app, res.body.data.fileId));
       const chunks: Buffer[] = [];
       for await (const c of stream) chunks.push(c as Buffer);
       expect(sha256(Buffer.concat(chunks))).to.equal(sha256(content));
@@ -281,7 +281,7 @@ describe('uploads (management API)', () => {
       // The upload URL can no longer change the published bytes.
       expect(await put(session.uploadUrl, Buffer.alloc(size, 1), size)).to.equal(200);
       const file = completed.file as { fileId: string };
-      const stream = await app.core.storage.getStream(`files/${applicationId}/${file.fileId}`);
+      const stream = await app.core.storage.getStream(await storageKeyOf(app, file.fileId));
       const hash = createHash('sha256');
       for await (const c of stream) hash.update(c as Buffer);
       expect(hash.digest('hex')).to.equal(body.sha256);

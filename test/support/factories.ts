@@ -143,3 +143,10 @@ export async function storeRelease(store: Store, applicationId: string, version:
   }
   return fileIds;
 }
+
+/** The object a file's bytes are stored under: its record's storageKey, which never leaves the service. */
+export async function storageKeyOf(app: TestApp, fileId: string): Promise<string> {
+  const record = await app.core.store.versions.getFile(fileId);
+  if (!record) throw new Error(`file ${fileId} has no record`);
+  return record.storageKey;
+}

@@ -45,7 +45,7 @@ describe('release channels', () => {
   });
 
   describe('names', () => {
-    for (const name of ['stable', 'rc', 'beta', 'early-access', 'canary_2', 'mac', 'linux', 'macos', 'x-linuxy', 'mac-beta', 'a'.repeat(32)]) {
+    for (const name of ['stable', 'rc', 'beta', 'early-access', 'canary_2', 'mac', 'linux', 'macos', 'x-linuxy', 'mac-beta', 'a'.repeat(32), 'root-builds', 'targets2', 'snapshots', 'timestamped']) {
       it(`accepts ${name}`, () => expect(channelNameProblem(name)).to.equal(null));
     }
     const refused: Array<[string, RegExp]> = [
@@ -59,6 +59,10 @@ describe('release channels', () => {
       ['beta-linux', /suffix/],
       ['beta-linux-arm64', /suffix/],
       ['my-linux-builds', /suffix/],
+      ['root', /TUF/],
+      ['timestamp', /TUF/],
+      ['snapshot', /TUF/],
+      ['targets', /TUF/],
     ];
     for (const [name, problem] of refused) {
       it(`refuses ${JSON.stringify(name.length > 20 ? `${name.slice(0, 20)}...` : name)}`, () => expect(channelNameProblem(name)).to.match(problem));

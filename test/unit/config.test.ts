@@ -145,6 +145,8 @@ describe('loadConfig', () => {
       ['CHANNELS', { CHANNELS: 'latest,beta' }],
       ['CHANNELS', { CHANNELS: 'stable,beta-mac' }],
       ['CHANNELS', { CHANNELS: 'stable,nightly-linux-arm64' }],
+      ['CHANNELS', { CHANNELS: 'stable,targets' }],
+      ['CHANNELS', { CHANNELS: 'root,beta' }],
       ['TRUST_PROXY', { TRUST_PROXY: 'maybe' }],
       ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }],
       ['REDIS_PREFIX', { REDIS_PREFIX: 'has:colon' }],

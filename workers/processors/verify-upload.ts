@@ -8,6 +8,7 @@ import type { FilePublicationResult } from '../../shared/store/store';
 import { releaseOfSession, versionMismatch } from '../../shared/releases/upload-release';
 import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
+import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { readPackageInfo } from '../../shared/packages/package-info';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
@@ -71,6 +72,7 @@ async function pendingVerification(uploadId: string, deps: WorkerDeps): Promise<
 }
 
 async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps): Promise<string> {
+  const ownKey = uploadKey(session, file);
   // Fed the bytes while the parts are assembled, when the store copies them itself: no second pass.
   let assembledDigests: FileDigests | undefined;
   if (session.multipart) {
@@ -84,26 +86,36 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
     if (assembly.observed) assembledDigests = await digester.digest();
   } else {
     try {
-      await deps.storage.move(session.storageKey, file.storageKey);
+      await deps.storage.move(session.storageKey, ownKey);
     } catch (error) {
       // Already moved by an earlier attempt of this job.
       if (!(error instanceof ObjectNotFoundError)) throw error;
     }
   }
-  const info = await deps.storage.head(file.storageKey);
+  // The bytes are under the upload's own key, or, for an attempt that follows one which placed them,
+  // already the file's object.
+  const source = file.storageKey !== ownKey && (await deps.storage.head(ownKey)) === null ? file.storageKey : ownKey;
+  const info = await deps.storage.head(source);
   if (!info) return failUpload(session, file, 'the uploaded object is missing', deps);
   if (info.size !== session.fileSize) {
     return failUpload(session, file, `the uploaded object has ${info.size} bytes, ${session.fileSize} were declared`, deps);
   }
-  const digests = assembledDigests ?? await deps.storage.digests(file.storageKey, deps.hashing);
+  const digests = assembledDigests ?? await deps.storage.digests(source, deps.hashing);
   if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }
-  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, file.storageKey);
+  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, source);
   if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
-  const packageReading = await readPackageInfo(deps.storage, file, file.storageKey);
+  const packageReading = await readPackageInfo(deps.storage, file, source);
   if (packageReading.problem !== undefined) return failUpload(session, file, packageReading.problem, deps);
-  const result = await publish(session, file,
+  // Checked: the bytes become the file's content-addressed object (kept as they are when another file
+  // of the application holds the same bytes).
+  const placed = await deps.fileObjects.place(file, source, digests.sha256);
+  if (!placed) {
+    deps.logger.warn({ uploadId: session.uploadId, fileId: file.fileId }, 'a verification ended after its upload had been failed: nothing placed');
+    return failUpload(session, file, 'the upload was failed while its verification was running', deps);
+  }
+  const result = await publish(session, placed,
     { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1, packageInfo: packageReading.info }, deps);
   if (result.outcome === 'version-differs') {
     return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);
@@ -167,12 +179,24 @@ async function settleFailure(session: UploadSession, file: FileRecord, reason: s
     await deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'completed' }, now);
     return;
   }
-  // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone.
-  await Promise.all([deps.storage.delete(file.storageKey), discardUploadBytes(deps.storage, session)]);
+  // Bytes go before the session says failed: whoever sees `failed` sees the bytes gone. The file's
+  // object, when it was placed, goes only if no other file points at it.
+  const settled = current ?? file;
+  const ownKey = uploadKey(session, file);
+  await Promise.all([
+    deps.fileObjects.release(settled),
+    settled.storageKey === ownKey ? undefined : deps.storage.delete(ownKey),
+    discardUploadBytes(deps.storage, session),
+  ]);
   const failed = await deps.webhooks.announceChange(
     [{ type: 'upload.failed', subject: [session.uploadId], at: now, eventId: `evt_upload_failed_${session.uploadId}` }],
     () => deps.store.uploads.updateUploadSession(session.uploadId, ['verifying'], { status: 'failed', failureReason: reason }, now),
     (settled) => [settled && webhookData.uploadFailed(settled)],
   );
   if (failed) deps.logger.info({ uploadId: session.uploadId, reason }, 'upload failed verification');
+}
+
+/** Where an upload's bytes are until they are placed: a multipart upload's assembled object, or a PUT's moved from its staging key. */
+function uploadKey(session: UploadSession, file: FileRecord): string {
+  return session.multipart ? session.storageKey : fileStorageKey(file.applicationId, file.fileId);
 }

@@ -128,6 +128,23 @@ export class LocalStorage implements ObjectStorage {
     }
   }
 
+  async moveUnlessPresent(from: string, to: string): Promise<'moved' | 'present'> {
+    const target = this.pathOf(to);
+    try {
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      // A hard link is made only where no file is (EEXIST otherwise): what is at `to` is never replaced.
+      await fsp.link(this.pathOf(from), target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // A source already gone leaves a target there as it is (a repeated move).
+      if (code !== 'EEXIST' && !(code === 'ENOENT' && (await this.head(to)) !== null)) throw await this.failure(error, from);
+      await this.delete(from);
+      return 'present';
+    }
+    await this.delete(from);
+    return 'moved';
+  }
+
   async presignPut(key: string, options: PresignPutOptions): Promise<string> {
     return this.url(key, this.signer.sign({
       method: 'PUT',

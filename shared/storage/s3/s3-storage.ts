@@ -140,6 +140,27 @@ export class S3Storage implements ObjectStorage {
     await this.delete(from);
   }
 
+  /**
+   * A copy only when nothing is at `to`: checked first, and by the copy itself (`If-None-Match: *`, S3's
+   * conditional write; 412 when another writer got there first). A store that ignores the condition
+   * replaces the object with the same bytes, which a content-addressed key holds by construction.
+   */
+  async moveUnlessPresent(from: string, to: string): Promise<'moved' | 'present'> {
+    if (from === to) throw new Error('moveUnlessPresent needs two keys');
+    let outcome: 'moved' | 'present' = 'present';
+    if ((await this.head(to)) === null) {
+      try {
+        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: copySource(this.bucket, from), IfNoneMatch: '*' }));
+        outcome = 'moved';
+      } catch (error) {
+        if (error instanceof NoSuchKey) throw new ObjectNotFoundError(from);
+        if (!isPreconditionFailure(error)) throw error;
+      }
+    }
+    await this.delete(from);
+    return outcome;
+  }
+
   async presignPut(key: string, options: PresignPutOptions): Promise<string> {
     // Content-Length becomes a signed header, so S3 refuses a body of any other length.
     const command = new PutObjectCommand({
@@ -262,4 +283,10 @@ const PART_ERRORS = new Set(['InvalidPart', 'InvalidPartOrder', 'EntityTooSmall'
 /** CopySource is sent as a raw header: S3 expects it URL-encoded, '+' included. */
 function copySource(bucket: string, key: string): string {
   return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** S3's answer to a conditional write whose condition failed (412), or that raced another (409). */
+function isPreconditionFailure(error: unknown): boolean {
+  const status = (error as { $metadata?: { httpStatusCode?: unknown } } | null)?.$metadata?.httpStatusCode;
+  return status === 412 || status === 409;
 }

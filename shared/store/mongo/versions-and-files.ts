@@ -187,6 +187,17 @@ export class MongoVersionsAndFiles implements VersionStore {
     return doc ? toFile(doc) : null;
   }
 
+  async claimFileObject(fileId: string, storageKey: string): Promise<FileRecord | null> {
+    const doc = await this.models.files.findOneAndUpdate({ fileId, status: 'pending' }, { $set: { storageKey } }, { new: true }).lean<FileDoc>();
+    return doc ? toFile(doc) : null;
+  }
+
+  async fileObjectShared(storageKey: string, exceptFileId: string): Promise<boolean> {
+    // Through the storageKey index: the documents of this key only.
+    const doc = await this.models.files.findOne({ storageKey, fileId: { $ne: exceptFileId }, status: { $ne: 'failed' } }, { _id: 1 }).lean();
+    return doc !== null;
+  }
+
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     // Fills in what is missing, each digest conditionally on its absence: a recorded digest is never replaced.
     await this.models.files.updateOne({ fileId, sha512: null }, { $set: { sha512: digests.sha512 } });

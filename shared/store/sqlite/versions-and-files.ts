@@ -185,6 +185,19 @@ export class SqliteVersionsAndFiles implements VersionStore {
     return result.changes ? this.getFile(fileId) : null;
   }
 
+  async claimFileObject(fileId: string, storageKey: string): Promise<FileRecord | null> {
+    const result = this.database.write(() =>
+      this.database.prepare(`UPDATE files SET storage_key = ? WHERE file_id = ? AND status = 'pending'`).run(storageKey, fileId));
+    return result.changes ? this.getFile(fileId) : null;
+  }
+
+  async fileObjectShared(storageKey: string, exceptFileId: string): Promise<boolean> {
+    // Through files_storage_key: the rows of this key only.
+    const row = this.database.prepare(`SELECT 1 FROM files WHERE storage_key = ? AND file_id != ? AND status != 'failed' LIMIT 1`)
+      .get(storageKey, exceptFileId);
+    return row !== undefined;
+  }
+
   async setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null> {
     // Fills in what is missing; a recorded digest is never replaced.
     const result = this.database.write(() => this.database.prepare('UPDATE files SET sha512 = COALESCE(sha512, ?), sha1 = COALESCE(sha1, ?) WHERE file_id = ?')

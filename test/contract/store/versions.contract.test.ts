@@ -352,6 +352,44 @@ describeStoreContract('versions and files', (subject) => {
       await expectDuplicate(store.versions.insertFile(file('f_5', { fileName: 'app.exe' })), 'fileName');
     });
 
+    it('claimFileObject points a pending file, and only a pending one, at an object', async () => {
+      const objectKey = `files/app_1/sha256/${'ab'.repeat(32)}`;
+      await store.versions.insertFile(file('f_1', { status: 'pending', checksum: null, storageKey: 'files/app_1/f_1' }));
+      await store.versions.insertFile(file('f_2', { storageKey: 'files/app_1/f_2' }));
+      await store.versions.insertFile(file('f_3', { status: 'failed', checksum: null, storageKey: 'files/app_1/f_3' }));
+      const claimed = await store.versions.claimFileObject('f_1', objectKey);
+      expect(claimed).to.include({ fileId: 'f_1', status: 'pending', storageKey: objectKey });
+      expect(await store.versions.getFile('f_1')).to.deep.equal(claimed);
+      // A published file's object never changes; a failed one's is settled.
+      expect(await store.versions.claimFileObject('f_2', objectKey)).to.equal(null);
+      expect(await store.versions.claimFileObject('f_3', objectKey)).to.equal(null);
+      expect(await store.versions.claimFileObject('f_unknown', objectKey)).to.equal(null);
+      expect(await store.versions.getFile('f_2')).to.include({ storageKey: 'files/app_1/f_2' });
+      expect(await store.versions.getFile('f_3')).to.include({ storageKey: 'files/app_1/f_3' });
+    });
+
+    it('fileObjectShared answers whether another pending or available file points at an object', async () => {
+      const objectKey = `files/app_1/sha256/${'cd'.repeat(32)}`;
+      await store.versions.insertFile(file('f_1', { fileName: 'a.exe', storageKey: objectKey }));
+      expect(await store.versions.fileObjectShared(objectKey, 'f_1')).to.equal(false);
+      expect(await store.versions.fileObjectShared(objectKey, 'f_other')).to.equal(true);
+      // A failed file points at nothing it keeps.
+      await store.versions.insertFile(file('f_2', { fileName: 'b.exe', status: 'failed', checksum: null, storageKey: objectKey }));
+      expect(await store.versions.fileObjectShared(objectKey, 'f_1')).to.equal(false);
+      // A pending file that has claimed the object, in another version, keeps it.
+      await store.versions.insertFile(file('f_3', { fileName: 'c.exe', version: '2.0.0', status: 'pending', checksum: null, storageKey: 'files/app_1/f_3' }));
+      expect(await store.versions.fileObjectShared(objectKey, 'f_1')).to.equal(false);
+      await store.versions.claimFileObject('f_3', objectKey);
+      expect(await store.versions.fileObjectShared(objectKey, 'f_1')).to.equal(true);
+      expect(await store.versions.fileObjectShared(objectKey, 'f_3')).to.equal(true);
+      // Once the other file is deleted, the object is the first file's alone.
+      expect(await store.versions.setFileStatus('f_3', 'pending', 'failed', null, at(2))).to.include({ status: 'failed' });
+      expect(await store.versions.fileObjectShared(objectKey, 'f_1')).to.equal(false);
+      expect((await store.versions.deleteFile('f_1')).outcome).to.equal('deleted');
+      expect(await store.versions.fileObjectShared(objectKey, 'f_none')).to.equal(false);
+      expect(await store.versions.fileObjectShared(`files/app_1/sha256/${'ef'.repeat(32)}`, 'f_none')).to.equal(false);
+    });
+
     it('moves a file between statuses only from the expected one (compare-and-set)', async () => {
       const pending = file('f_1', { status: 'pending', checksum: null });
       await store.versions.insertFile(pending);

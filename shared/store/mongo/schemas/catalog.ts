@@ -137,6 +137,8 @@ fileSchema.index(
 );
 // The digest backfill's pages: available files without a SHA-512 or a SHA-1 (null or missing), by
 // fileId; one index per digest, which the query's $or reads and merges in fileId order.
+// Whether another file points at a content-addressed object (fileObjectShared).
+fileSchema.index({ storageKey: 1 });
 fileSchema.index({ sha512: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
 fileSchema.index({ sha1: 1, fileId: 1 }, { partialFilterExpression: { status: 'available' } });
 
