@@ -312,7 +312,7 @@ export const ROLLOUT_PLAN_MAX_STEPS = 10;
 export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;
 /** Running rollout plans are looked at this often: each gets a job (one per version at a time) that advances or halts it. */
 export const ROLLOUT_PLAN_SWEEP_INTERVAL_MS = 5_000;
-/** Running plans listed per page of a sweep, and a release's offers read per page when its health is computed. */
+/** Running plans listed per page of a sweep, and a release's offers (and its downloads) read per page when its health is computed. */
 export const ROLLOUT_PLAN_SWEEP_PAGE = 100;
 export const RELEASE_HEALTH_PAGE = 1_000;
 /** A release's health lists this many of its most reported failure messages. */

@@ -424,6 +424,13 @@ export interface ShareLink {
 
 export type EventType = 'upload' | 'download';
 
+/** A customer's download of a release's file, as the update funnel links it to offers (shared/rollouts/download-links.ts). */
+export interface ReleaseDownload {
+  customerId: string;
+  eventId: string;
+  at: Date;
+}
+
 export interface DistributionEvent {
   /** Unique; a repeated insert of the same id is ignored. */
   eventId: string;

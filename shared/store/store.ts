@@ -25,6 +25,7 @@ import type {
   Customer,
   DailyCount,
   DownloadBreakdown,
+  ReleaseDownload,
   DistributionEvent,
   EventType,
   FileRecord,
@@ -547,6 +548,12 @@ export interface ActivityStore {
    * customerId). Counted from the rollups that knew archs and customers: earlier downloads are in neither.
    */
   listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown>;
+  /**
+   * A release's downloads by customers (downloads without a customer left out) at `from` ≤ time ≤ `to`,
+   * ordered by customer, time and event id, those after `after` (null: from the first), at most `limit`.
+   * Read through an index of the release's downloads by customer, never other releases' events.
+   */
+  listReleaseDownloads(applicationId: string, version: string, range: { from: Date; to: Date }, after: ReleaseDownload | null, limit: number): Promise<ReleaseDownload[]>;
 }
 
 /** Update checks and the adoption figures folded from them. */

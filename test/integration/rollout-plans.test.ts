@@ -83,7 +83,7 @@ describe('rollout plans driven by the update funnel', function () {
     return { applicationId, installs };
   }
 
-  /** Each install checks once; with `install`, one offered 2.0.0 installs it and checks in again running it (same staging id). */
+  /** Each install checks once; with `install`, one offered 2.0.0 downloads and installs it and checks in again running it (same staging id). */
   async function checkRound(applicationId: string, installs: Install[], install: boolean): Promise<Map<string, string>> {
     const offered = new Map<string, string>();
     for (const one of installs) {
@@ -94,7 +94,11 @@ describe('rollout plans driven by the update funnel', function () {
       try {
         const result = await client.check();
         offered.set(one.customerId, result?.updateInfo.version ?? one.running);
-        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') one.running = '2.0.0';
+        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') {
+          // Fetched through the feed's file link with the install's key, as the app downloads it.
+          expect(await client.download()).to.have.length(1);
+          one.running = '2.0.0';
+        }
       } finally {
         await client.close();
       }
@@ -162,6 +166,10 @@ describe('rollout plans driven by the update funnel', function () {
     expect(steps.map((data) => [data.fromPercentage, data.percentage])).to.deep.equal([[5, 25], [25, 100]]);
     expect(steps[0].figures).to.deep.include({ offered: 3, matured: 3, arrived: 3, stuck: 0, successRate: 1 });
     expect(received('version.rollout_halted', applicationId)).to.deep.equal([]);
+    // Each install downloaded it with its customer's key before it arrived: every offer is linked to a download.
+    await folded(applicationId, 9, 9);
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures).to.deep.include({ offered: 9, downloaded: 9, arrived: 9 });
     const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
     expect(audit.map((entry) => [entry.action, entry.target, entry.outcome])).to.deep.equal([
       ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'], ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'],
@@ -203,7 +211,7 @@ describe('rollout plans driven by the update funnel', function () {
     // The health as the console and `bds versions rollout health` read it.
     const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
     expect(health.status).to.equal(200);
-    expect(health.body.data.figures).to.deep.include({ offered: 3, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
+    expect(health.body.data.figures).to.deep.include({ offered: 3, downloaded: 0, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
     expect(health.body.data.days.map((day: { offered: number }) => day.offered).reduce((a: number, b: number) => a + b, 0)).to.equal(3);
     expect(health.body.data.rolloutPlan).to.deep.include({ status: 'halted', step: 0, haltReason: 'success rate 0% of 3 installs (at least 90%)' });
     // An admin stops it for good: it stays at 5%, and is neither resumed nor stopped again.
