@@ -320,6 +320,13 @@ export const TOP_FAILURE_MESSAGES = 5;
 /** An update report's message: at most this many characters (longer is refused), and an install id at most this many. */
 export const UPDATE_REPORT_MESSAGE_MAX_LENGTH = 500;
 export const UPDATE_REPORT_INSTALL_ID_MAX_LENGTH = 128;
+/**
+ * Update reports are kept this long after they were received, then purged (a release's failure
+ * reports and messages count only the reports kept), this often and this many per batch.
+ */
+export const UPDATE_REPORT_RETENTION_MS = 90 * DAY_SECONDS * 1000;
+export const UPDATE_REPORT_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
+export const UPDATE_REPORT_PURGE_BATCH = 5_000;
 
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;

@@ -605,6 +605,8 @@ export interface UpdateFunnelStore {
   insertUpdateReport(report: UpdateReport): Promise<void>;
   /** How many download_failed and install_failed reports name `version` as the one they were updating to. */
   countFailureReports(applicationId: string, version: string): Promise<number>;
+  /** Deletes at most `limit` reports received before `before` (through an index by time); returns how many. */
+  purgeUpdateReports(before: Date, limit: number): Promise<number>;
   /** The failure messages of those reports, most reported first (ties by message), at most `limit`; reports without a message are left out. */
   topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]>;
 }

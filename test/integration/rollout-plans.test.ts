@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../shared/clock';
+import { Queue } from 'bullmq';
+import { UPDATE_REPORT_RETENTION_MS } from '../../shared/policy';
 import { isInRollout, rolloutBucket } from '../../shared/releases/rollout';
 import { electronUpdateClient } from '../support/electron-updater-client';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
@@ -274,5 +276,33 @@ describe('rollout plans driven by the update funnel', function () {
     expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status).to.equal('stopped');
     const both = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN, rolloutPercentage: 10 });
     expect(both.status).to.equal(400);
+  });
+
+  it('purges the reports past their retention when the worker job runs, and keeps the others counted', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const report = async () => {
+      const sent = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${installs[0].apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fromVersion: '1.0.0', toVersion: '2.0.0', event: 'download_failed', message: 'ECONNRESET' }),
+      });
+      expect(sent.status).to.equal(202);
+    };
+    await report();
+    clock.advance(UPDATE_REPORT_RETENTION_MS - 24 * HOUR_MS);
+    await report();
+    const failureReports = () => app.core.store.funnel.countFailureReports(applicationId, '2.0.0');
+    expect(await failureReports()).to.equal(2);
+    // Two days on, the first is past the retention: the hourly job (queued now rather than waited for) purges it.
+    clock.advance(2 * 24 * HOUR_MS);
+    const queue = new Queue('statistics', { connection: { url: app.config.redisUrl as string }, prefix: app.config.redisPrefix });
+    try {
+      await queue.add('purge-update-reports', {});
+      await pollUntil(async () => ((await failureReports()) === 1 ? true : undefined), 30_000, 'the old report purged');
+    } finally {
+      await queue.close();
+    }
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures.failureReports).to.equal(1);
   });
 });

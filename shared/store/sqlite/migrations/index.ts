@@ -36,6 +36,7 @@ import { migration as maintenanceWindows } from './30-maintenance-windows';
 import { migration as rollbacks } from './31-rollbacks';
 import { migration as updateFunnel } from './32-update-funnel';
 import { migration as releaseDownloads } from './33-release-downloads';
+import { migration as updateReportRetention } from './34-update-report-retention';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -71,4 +72,5 @@ export const MIGRATIONS: readonly Migration[] = [
   rollbacks,
   updateFunnel,
   releaseDownloads,
+  updateReportRetention,
 ];
