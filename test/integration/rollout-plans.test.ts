@@ -176,6 +176,15 @@ describe('rollout plans driven by the update funnel', function () {
     expect(audit.map((entry) => [entry.action, entry.target, entry.outcome])).to.deep.equal([
       ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'], ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'],
     ]);
+    // Each entry keeps the figures and the bar its step was taken on, newest first.
+    const thresholds = PLAN.halt;
+    expect(audit.map((entry) => entry.details)).to.deep.equal([
+      { percentage: 100, fromPercentage: 25, reason: null, figures: steps[1].figures, thresholds },
+      { percentage: 25, fromPercentage: 5, reason: null, figures: steps[0].figures, thresholds },
+    ]);
+    const listed = await app.http.get(`/v1/management/audit?applicationId=${applicationId}&action=version.rolloutAdvanced`);
+    expect(listed.status).to.equal(200);
+    expect(listed.body.data.entries.map((entry: { details?: unknown }) => entry.details)).to.deep.equal(audit.map((entry) => entry.details));
   });
 
   it('halts at 5% a release whose installs never arrive, and offers it to no customer outside the 5%', async () => {
@@ -209,6 +218,7 @@ describe('rollout plans driven by the update funnel', function () {
     expect(received('version.rollout_advanced', applicationId)).to.deep.equal([]);
     const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
     expect(audit.map((entry) => entry.action)).to.deep.equal(['version.rolloutHalted']);
+    expect(audit[0].details).to.deep.equal({ percentage: 5, fromPercentage: 5, reason: 'success rate 0% of 3 installs (at least 90%)', figures: halted.figures, thresholds: PLAN.halt });
 
     // The health as the console and `bds versions rollout health` read it.
     const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);

@@ -37,6 +37,7 @@ import { migration as rollbacks } from './31-rollbacks';
 import { migration as updateFunnel } from './32-update-funnel';
 import { migration as releaseDownloads } from './33-release-downloads';
 import { migration as updateReportRetention } from './34-update-report-retention';
+import { migration as auditDetails } from './35-audit-details';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -73,4 +74,5 @@ export const MIGRATIONS: readonly Migration[] = [
   updateFunnel,
   releaseDownloads,
   updateReportRetention,
+  auditDetails,
 ];
