@@ -9,7 +9,9 @@
  *    on every day, so they have as many counters: what differs is the number of checks behind them.
  * 3. the update funnel: the same ROLLUP_EVENTS checks folded into install offers and arrivals
  *    (foldFunnelChecks, the worker's batches), next to the adoption rollup of them; and a release's
- *    health computed from its offers (releaseHealth, as a rollout plan's job computes it).
+ *    health computed from its offers and linked downloads (releaseHealth, as a rollout plan's job
+ *    computes it, with REPORTS customers' downloads of the release to link); and REPORTS update
+ *    reports recorded one write each, as the report route writes them, next to the check appends.
  * Arguments: <dataDir> <redisUrl> <redisPrefix>. Prints one JSON line.
  */
 import IORedis from 'ioredis';
@@ -20,12 +22,14 @@ import { counterKey } from '../shared/adoption/adoption-counts';
 import { newEventId } from '../shared/ids';
 import { CHECK_ROLLUP_BATCH } from '../shared/policy';
 import { createStore } from '../shared/store/create-store';
-import { ALL, type AdoptionCount, type CheckEvent } from '../shared/store/models';
+import { ALL, type AdoptionCount, type CheckEvent, type DistributionEvent } from '../shared/store/models';
 import type { Store } from '../shared/store/store';
 import { AdoptionService } from '../gateway/statistics/adoption-service';
 import { DEFAULT_CHANNELS } from '../shared/releases/channels';
 
 const ROLLUP_EVENTS = 100_000;
+/** Update reports recorded, and downloads of the offered release the health links. */
+const REPORTS = 10_000;
 const SMALL_EVENTS = 10_000;
 const LARGE_EVENTS = 10_000_000;
 const DAYS = 30;
@@ -122,6 +126,19 @@ async function main(): Promise<void> {
   for (let n = await foldFunnelChecks(store, CHECK_ROLLUP_BATCH); n > 0; n = await foldFunnelChecks(store, CHECK_ROLLUP_BATCH)) funnelFolded += n;
   const funnelMs = performance.now() - started;
   const offered = VERSIONS[VERSIONS.length - 1];
+  const downloads: DistributionEvent[] = Array.from({ length: REPORTS }, (_, i) => ({
+    eventId: `bench-download-${i}`, type: 'download', applicationId: 'bench-rollup', version: offered, fileId: 'bench-file', customerId: `cust_${i % 50}`,
+    clientIp: null, userAgent: null, platform: 'any', arch: 'any', timestamp: new Date(now - (i % DAYS) * DAY_MS),
+  }));
+  for (let i = 0; i < downloads.length; i += 1_000) await store.activity.insertEvents(downloads.slice(i, i + 1_000));
+  started = performance.now();
+  for (let i = 0; i < REPORTS; i += 1) {
+    await store.funnel.insertUpdateReport({
+      reportId: `bench-report-${i}`, applicationId: 'bench-rollup', customerId: `cust_${i % 50}`, installId: null, fromVersion: VERSIONS[0], toVersion: offered,
+      event: i % 2 === 0 ? 'install_failed' : 'started', message: i % 2 === 0 ? `EPERM ${i % 7}` : null, receivedAt: new Date(now),
+    });
+  }
+  const reportsMs = performance.now() - started;
   const healthTimes: number[] = [];
   let health = await releaseHealth(store, 'bench-rollup', offered, new Date(now), 72 * 3_600_000);
   for (let i = 0; i < 5; i += 1) {
@@ -148,7 +165,8 @@ async function main(): Promise<void> {
   redis.disconnect();
   await store.close();
   process.stdout.write(`${JSON.stringify({
-    appended: ROLLUP_EVENTS, appendMs, folded, foldMs, funnelFolded, funnelMs, offers: health.offered, healthP50Ms: median(healthTimes),
+    appended: ROLLUP_EVENTS, appendMs, folded, foldMs, funnelFolded, funnelMs, offers: health.offered, downloaded: health.downloaded, healthP50Ms: median(healthTimes),
+    reports: REPORTS, reportsMs, failureReports: health.failureReports,
     smallP50Ms: median(small), largeP50Ms: median(largeTimes), largeCounters: large.length, smallAllSelectionRows: smallRows,
   })}\n`);
 }

@@ -321,7 +321,7 @@ export const ROLLOUT_PLAN_MAX_STEPS = 10;
 export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;
 /** Running rollout plans are looked at this often: each gets a job (one per version at a time) that advances or halts it. */
 export const ROLLOUT_PLAN_SWEEP_INTERVAL_MS = 5_000;
-/** Running plans listed per page of a sweep, and a release's offers read per page when its health is computed. */
+/** Running plans listed per page of a sweep, and a release's offers (and its downloads) read per page when its health is computed. */
 export const ROLLOUT_PLAN_SWEEP_PAGE = 100;
 export const RELEASE_HEALTH_PAGE = 1_000;
 /** A release's health lists this many of its most reported failure messages. */
@@ -329,6 +329,13 @@ export const TOP_FAILURE_MESSAGES = 5;
 /** An update report's message: at most this many characters (longer is refused), and an install id at most this many. */
 export const UPDATE_REPORT_MESSAGE_MAX_LENGTH = 500;
 export const UPDATE_REPORT_INSTALL_ID_MAX_LENGTH = 128;
+/**
+ * Update reports are kept this long after they were received, then purged (a release's failure
+ * reports and messages count only the reports kept), this often and this many per batch.
+ */
+export const UPDATE_REPORT_RETENTION_MS = 90 * DAY_SECONDS * 1000;
+export const UPDATE_REPORT_PURGE_INTERVAL_MS = HOUR_SECONDS * 1000;
+export const UPDATE_REPORT_PURGE_BATCH = 5_000;
 
 /** Check events per adoption rollup batch (a full write window), and batches per run (a backlog is worked off across runs). */
 export const CHECK_ROLLUP_BATCH = 10_000;

@@ -15,6 +15,10 @@ interface AdoptionRun {
   funnelMs: number;
   offers: number;
   healthP50Ms: number;
+  downloaded: number;
+  reports: number;
+  reportsMs: number;
+  failureReports: number;
 }
 
 /**
@@ -28,6 +32,7 @@ export async function adoptionFigures(redisUrl: string): Promise<Figure[]> {
     const run = await runJsonChild<AdoptionRun>('adoption-store', [dir.path, redisUrl, `bench-adoption-${process.pid}`], 600_000);
     if (run.folded !== run.appended) throw new Error(`the adoption rollup folded ${run.folded} of ${run.appended} checks`);
     if (run.funnelFolded !== run.appended || run.offers === 0) throw new Error(`the update funnel folded ${run.funnelFolded} of ${run.appended} checks into ${run.offers} offers`);
+    if (run.downloaded === 0 || run.failureReports !== run.reports / 2) throw new Error(`the health linked ${run.downloaded} downloads and counted ${run.failureReports} failure reports`);
     return [
       figure({
         name: `adoption rollup: ${run.appended.toLocaleString('en-US')} checks folded (SQLite, Redis HLL)`,
@@ -46,9 +51,17 @@ export async function adoptionFigures(redisUrl: string): Promise<Figure[]> {
         detail: run,
       }),
       figure({
-        name: `release health from its offers, p50 (${run.offers.toLocaleString('en-US')} installs offered)`,
+        name: `release health from its offers, p50 (${run.offers.toLocaleString('en-US')} installs offered, ${run.downloaded.toLocaleString('en-US')} linked to downloads)`,
         value: run.healthP50Ms,
         unit: 'ms',
+        detail: run,
+      }),
+      figure({
+        // Side by side with the check appends: a report is one write, as the route makes it (reports are rare next to checks).
+        name: `update reports: ${run.reports.toLocaleString('en-US')} recorded one write each (SQLite)`,
+        value: run.reports / (run.reportsMs / 1000),
+        unit: 'reports/s',
+        baseline: { name: 'appending checks, per check', value: run.appended / (run.appendMs / 1000) },
         detail: run,
       }),
       figure({

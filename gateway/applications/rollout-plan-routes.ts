@@ -3,7 +3,8 @@ import { presentRolloutPlan, releaseHealthResponse, rolloutPlanResponse } from '
 import { funnelDays, funnelFigures } from '../../shared/rollouts/funnel';
 import type { RolloutPlanRecord } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import { RELEASE_HEALTH_PAGE, TOP_FAILURE_MESSAGES } from '../../shared/policy';
+import { TOP_FAILURE_MESSAGES } from '../../shared/policy';
+import { linkedInstallOffers } from '../../shared/rollouts/download-links';
 import { inParams } from '../http/access';
 import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
@@ -30,7 +31,7 @@ export const rolloutPlanRoutes: RouteModule<{ applications: ApplicationService }
         if (!(await deps.store.versions.getVersion(applicationId, version))) throw notFound(`version ${version} of ${applicationId} not found`);
         const now = new Date(deps.clock.now());
         const windowMs = deps.config.updateArrivalWindowHours * HOUR_MS;
-        const offers = await allOffers(deps.store, applicationId, version);
+        const offers = await linkedInstallOffers(deps.store, applicationId, version, windowMs);
         const figures = { ...funnelFigures(offers, now, windowMs), failureReports: await deps.store.funnel.countFailureReports(applicationId, version) };
         const topFailureMessages = await deps.store.funnel.topFailureMessages(applicationId, version, TOP_FAILURE_MESSAGES);
         const days = funnelDays(offers, now, windowMs);
@@ -81,15 +82,3 @@ async function requirePlan(store: Store, applicationId: string, version: string)
   if (!plan) throw notFound(`version ${version} of ${applicationId} has no rollout plan`);
   return plan;
 }
-
-async function allOffers(store: Store, applicationId: string, version: string) {
-  const offers = [];
-  let after: string | null = null;
-  for (;;) {
-    const page = await store.funnel.listInstallOffers(applicationId, version, after, RELEASE_HEALTH_PAGE);
-    offers.push(...page);
-    if (page.length < RELEASE_HEALTH_PAGE) return offers;
-    after = page[page.length - 1].installKey;
-  }
-}
-

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIT_OUTCOMES, type AuditEntry } from '../store/models';
 import { iso, timestamp } from './common';
+import { rolloutDecisionDetails } from './rollouts';
 
 export const auditEntryResponse = z.object({
   entryId: z.string(),
@@ -13,6 +14,8 @@ export const auditEntryResponse = z.object({
   requestId: z.string(),
   outcome: z.enum(AUDIT_OUTCOMES),
   status: z.number().int().nullable(),
+  /** Only for a rollout plan's automatic step or halt (actor `rollout-plan`): the figures and bar it was taken on. */
+  details: rolloutDecisionDetails.optional(),
 });
 
 export function presentAuditEntry(entry: AuditEntry): z.input<typeof auditEntryResponse> {
@@ -26,6 +29,7 @@ export function presentAuditEntry(entry: AuditEntry): z.input<typeof auditEntryR
     requestId: entry.requestId,
     outcome: entry.outcome,
     status: entry.status,
+    ...(entry.details ? { details: entry.details } : {}),
   };
 }
 

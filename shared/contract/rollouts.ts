@@ -16,6 +16,15 @@ export const funnelFiguresResponse = z.object({
 /** The figures a rollout decision was taken on. */
 export const rolloutFiguresResponse = funnelFiguresResponse.omit({ downloaded: true }).extend({ failureReports: z.number().int() });
 
+/** What an automatic rollout change was decided on: its audit entry's `details` (shared/store/models.ts RolloutDecisionDetails). */
+export const rolloutDecisionDetails = z.object({
+  percentage: z.number().int(),
+  fromPercentage: z.number().int(),
+  reason: z.string().nullable(),
+  figures: rolloutFiguresResponse,
+  thresholds: z.object({ minOffered: z.number().int(), minSuccessRate: z.number(), maxFailureReports: z.number().int() }),
+});
+
 /** A version's rollout plan as the API answers it. */
 export const rolloutPlanResponse = z.object({
   steps: z.array(z.object({ percentage: z.number().int(), after: z.string() })),

@@ -1,6 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import {
   CHECK_EVENT_PURGE_INTERVAL_MS,
+  UPDATE_REPORT_PURGE_INTERVAL_MS,
   CHECK_ROLLUP_INTERVAL_MS,
   JOB_COMPLETED_RETENTION,
   JOB_DEFAULT_ATTEMPTS,
@@ -42,6 +43,8 @@ export interface JobPayloads {
   'step-rollout-plan': { applicationId: string; version: string };
   /** Delete rolled-up update-check events past their retention (CHECK_EVENT_RETENTION_DAYS). */
   'purge-check-events': Record<string, never>;
+  /** Delete update reports past their retention (UPDATE_REPORT_RETENTION_MS). */
+  'purge-update-reports': Record<string, never>;
   /** Record one webhook event's delivery to every endpoint subscribed to it, and queue each. */
   'dispatch-webhook-event': { eventId: string; type: string; occurredAt: string; data: unknown };
   /**
@@ -118,6 +121,7 @@ export const JOBS: { readonly [N in JobName]: JobDefinition<JobPayloads[N]> } = 
     options: ({ applicationId, version }) => ({ jobId: `rollout-plan|${applicationId}|${version}`, removeOnComplete: true, removeOnFail: true }),
   },
   'purge-check-events': { queue: 'statistics', everyMs: CHECK_EVENT_PURGE_INTERVAL_MS },
+  'purge-update-reports': { queue: 'statistics', everyMs: UPDATE_REPORT_PURGE_INTERVAL_MS },
   // One dispatch per event however often it is emitted; it only reads and writes the store, so it
   // retries for longer than the default while the store is away.
   'dispatch-webhook-event': { queue: 'webhooks', options: ({ eventId }) => ({ jobId: eventId, attempts: 10 }) },

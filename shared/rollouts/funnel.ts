@@ -14,7 +14,7 @@ import { utcDate } from '../store/dates';
  */
 export interface InstallOffer {
   offeredAt: Date;
-  /** Not linked yet by the store's records (undefined): counts as no download. */
+  /** The first download linked to the offer (download-links.ts); null or undefined: none. */
   downloadedAt?: Date | null;
   arrivedAt: Date | null;
 }

@@ -361,6 +361,20 @@ export interface AuditEntry {
   outcome: AuditOutcome;
   /** The HTTP status answered; null while pending. */
   status: number | null;
+  /** What an automatic change was decided on (a rollout plan's steps and halts); absent for requests. */
+  details?: RolloutDecisionDetails;
+}
+
+/** The figures and bar a rollout plan's automatic step or halt was taken on, as its audit entry keeps them. */
+export interface RolloutDecisionDetails {
+  /** The percentage the version stands at after the change, and the one it stood at before. */
+  percentage: number;
+  fromPercentage: number;
+  /** Why it halted (null for a step). */
+  reason: string | null;
+  figures: { offered: number; matured: number; arrived: number; stuck: number; successRate: number | null; failureReports: number };
+  /** The plan's halt bar. */
+  thresholds: { minOffered: number; minSuccessRate: number; maxFailureReports: number };
 }
 
 /** `aborted`: given up by an admin before completion (its name released, its bytes discarded). */
@@ -423,6 +437,13 @@ export interface ShareLink {
 }
 
 export type EventType = 'upload' | 'download';
+
+/** A customer's download of a release's file, as the update funnel links it to offers (shared/rollouts/download-links.ts). */
+export interface ReleaseDownload {
+  customerId: string;
+  eventId: string;
+  at: Date;
+}
 
 export interface DistributionEvent {
   /** Unique; a repeated insert of the same id is ignored. */

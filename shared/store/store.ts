@@ -24,6 +24,7 @@ import type {
   Customer,
   DailyCount,
   DownloadBreakdown,
+  ReleaseDownload,
   DistributionEvent,
   EventType,
   FileRecord,
@@ -558,6 +559,12 @@ export interface ActivityStore {
    * customerId). Counted from the rollups that knew archs and customers: earlier downloads are in neither.
    */
   listDownloadBreakdown(applicationId: string, query: DailyCountQuery, topCustomers: number): Promise<DownloadBreakdown>;
+  /**
+   * A release's downloads by customers (downloads without a customer left out) at `from` ≤ time ≤ `to`,
+   * ordered by customer, time and event id, those after `after` (null: from the first), at most `limit`.
+   * Read through an index of the release's downloads by customer, never other releases' events.
+   */
+  listReleaseDownloads(applicationId: string, version: string, range: { from: Date; to: Date }, after: ReleaseDownload | null, limit: number): Promise<ReleaseDownload[]>;
 }
 
 /**
@@ -623,6 +630,8 @@ export interface UpdateFunnelStore {
   insertUpdateReport(report: UpdateReport): Promise<void>;
   /** How many download_failed and install_failed reports name `version` as the one they were updating to. */
   countFailureReports(applicationId: string, version: string): Promise<number>;
+  /** Deletes at most `limit` reports received before `before` (through an index by time); returns how many. */
+  purgeUpdateReports(before: Date, limit: number): Promise<number>;
   /** The failure messages of those reports, most reported first (ties by message), at most `limit`; reports without a message are left out. */
   topFailureMessages(applicationId: string, version: string, limit: number): Promise<FailureMessageCount[]>;
 }

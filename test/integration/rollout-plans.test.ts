@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../shared/clock';
+import { Queue } from 'bullmq';
+import { UPDATE_REPORT_RETENTION_MS } from '../../shared/policy';
 import { isInRollout, rolloutBucket } from '../../shared/releases/rollout';
 import { electronUpdateClient } from '../support/electron-updater-client';
 import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
@@ -83,7 +85,7 @@ describe('rollout plans driven by the update funnel', function () {
     return { applicationId, installs };
   }
 
-  /** Each install checks once; with `install`, one offered 2.0.0 installs it and checks in again running it (same staging id). */
+  /** Each install checks once; with `install`, one offered 2.0.0 downloads and installs it and checks in again running it (same staging id). */
   async function checkRound(applicationId: string, installs: Install[], install: boolean): Promise<Map<string, string>> {
     const offered = new Map<string, string>();
     for (const one of installs) {
@@ -94,7 +96,11 @@ describe('rollout plans driven by the update funnel', function () {
       try {
         const result = await client.check();
         offered.set(one.customerId, result?.updateInfo.version ?? one.running);
-        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') one.running = '2.0.0';
+        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') {
+          // Fetched through the feed's file link with the install's key, as the app downloads it.
+          expect(await client.download()).to.have.length(1);
+          one.running = '2.0.0';
+        }
       } finally {
         await client.close();
       }
@@ -162,10 +168,23 @@ describe('rollout plans driven by the update funnel', function () {
     expect(steps.map((data) => [data.fromPercentage, data.percentage])).to.deep.equal([[5, 25], [25, 100]]);
     expect(steps[0].figures).to.deep.include({ offered: 3, matured: 3, arrived: 3, stuck: 0, successRate: 1 });
     expect(received('version.rollout_halted', applicationId)).to.deep.equal([]);
+    // Each install downloaded it with its customer's key before it arrived: every offer is linked to a download.
+    await folded(applicationId, 9, 9);
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures).to.deep.include({ offered: 9, downloaded: 9, arrived: 9 });
     const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
     expect(audit.map((entry) => [entry.action, entry.target, entry.outcome])).to.deep.equal([
       ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'], ['version.rolloutAdvanced', `${applicationId}/2.0.0`, 'succeeded'],
     ]);
+    // Each entry keeps the figures and the bar its step was taken on, newest first.
+    const thresholds = PLAN.halt;
+    expect(audit.map((entry) => entry.details)).to.deep.equal([
+      { percentage: 100, fromPercentage: 25, reason: null, figures: steps[1].figures, thresholds },
+      { percentage: 25, fromPercentage: 5, reason: null, figures: steps[0].figures, thresholds },
+    ]);
+    const listed = await app.http.get(`/v1/management/audit?applicationId=${applicationId}&action=version.rolloutAdvanced`);
+    expect(listed.status).to.equal(200);
+    expect(listed.body.data.entries.map((entry: { details?: unknown }) => entry.details)).to.deep.equal(audit.map((entry) => entry.details));
   });
 
   it('halts at 5% a release whose installs never arrive, and offers it to no customer outside the 5%', async () => {
@@ -199,11 +218,12 @@ describe('rollout plans driven by the update funnel', function () {
     expect(received('version.rollout_advanced', applicationId)).to.deep.equal([]);
     const audit = await app.core.store.audit.listAuditEntries({ applicationId, actor: 'rollout-plan', limit: 10 });
     expect(audit.map((entry) => entry.action)).to.deep.equal(['version.rolloutHalted']);
+    expect(audit[0].details).to.deep.equal({ percentage: 5, fromPercentage: 5, reason: 'success rate 0% of 3 installs (at least 90%)', figures: halted.figures, thresholds: PLAN.halt });
 
     // The health as the console and `bds versions rollout health` read it.
     const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
     expect(health.status).to.equal(200);
-    expect(health.body.data.figures).to.deep.include({ offered: 3, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
+    expect(health.body.data.figures).to.deep.include({ offered: 3, downloaded: 0, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 });
     expect(health.body.data.days.map((day: { offered: number }) => day.offered).reduce((a: number, b: number) => a + b, 0)).to.equal(3);
     expect(health.body.data.rolloutPlan).to.deep.include({ status: 'halted', step: 0, haltReason: 'success rate 0% of 3 installs (at least 90%)' });
     // An admin stops it for good: it stays at 5%, and is neither resumed nor stopped again.
@@ -266,5 +286,33 @@ describe('rollout plans driven by the update funnel', function () {
     expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status).to.equal('stopped');
     const both = await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.0.0`, { rolloutPlan: PLAN, rolloutPercentage: 10 });
     expect(both.status).to.equal(400);
+  });
+
+  it('purges the reports past their retention when the worker job runs, and keeps the others counted', async () => {
+    const { applicationId, installs } = await releaseWithInstalls();
+    const report = async () => {
+      const sent = await fetch(`${app.baseUrl}/v1/updates/${applicationId}/reports`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${installs[0].apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fromVersion: '1.0.0', toVersion: '2.0.0', event: 'download_failed', message: 'ECONNRESET' }),
+      });
+      expect(sent.status).to.equal(202);
+    };
+    await report();
+    clock.advance(UPDATE_REPORT_RETENTION_MS - 24 * HOUR_MS);
+    await report();
+    const failureReports = () => app.core.store.funnel.countFailureReports(applicationId, '2.0.0');
+    expect(await failureReports()).to.equal(2);
+    // Two days on, the first is past the retention: the hourly job (queued now rather than waited for) purges it.
+    clock.advance(2 * 24 * HOUR_MS);
+    const queue = new Queue('statistics', { connection: { url: app.config.redisUrl as string }, prefix: app.config.redisPrefix });
+    try {
+      await queue.add('purge-update-reports', {});
+      await pollUntil(async () => ((await failureReports()) === 1 ? true : undefined), 30_000, 'the old report purged');
+    } finally {
+      await queue.close();
+    }
+    const health = await app.http.get(`/v1/applications/${applicationId}/versions/2.0.0/health`);
+    expect(health.body.data.figures.failureReports).to.equal(1);
   });
 });

@@ -104,3 +104,25 @@ describe('SQLite store: file objects', () => {
     }
   });
 });
+
+describe("SQLite store: a release's downloads by customer", () => {
+  it('are read through their partial index, never a scan of the events', async () => {
+    const store = new SqliteStore(':memory:');
+    try {
+      await store.activity.listReleaseDownloads('app_1', '2.0.0', { from: at(0), to: at(10) }, null, 10);
+      await store.activity.listReleaseDownloads('app_1', '2.0.0', { from: at(0), to: at(10) }, { customerId: 'cust_1', eventId: 'ev_1', at: at(1) }, 10);
+      const { db, statements } = (store as unknown as { database: { db: Database.Database; statements: Map<string, unknown> } }).database;
+      const reads = [...statements.keys()].filter((sql) => /events_release_downloads/.test(sql));
+      expect(reads.length).to.equal(2);
+      for (const sql of reads) {
+        const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((step) => step.detail);
+        // One seek of the release's range (to the position when there is one), the index covering the columns read.
+        expect(plan, `${sql}\n${plan.join('\n')}`).to.have.length(1);
+        expect(plan[0]).to.match(/^SEARCH events USING COVERING INDEX events_release_downloads \(application_id=\? AND version=\? AND /);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

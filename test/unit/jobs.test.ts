@@ -34,6 +34,7 @@ describe('job table', () => {
       { name: 'fold-update-funnel', everyMs: 5_000 },
       { name: 'sweep-rollout-plans', everyMs: 5_000 },
       { name: 'purge-check-events', everyMs: 3_600_000 },
+      { name: 'purge-update-reports', everyMs: 3_600_000 },
       { name: 'purge-webhook-deliveries', everyMs: 3_600_000 },
       { name: 'relay-webhook-outbox', everyMs: 5_000 },
       { name: 'resign-tuf-metadata', everyMs: 600_000 },

@@ -6,7 +6,7 @@ import { recheckUpdateSignatures } from './recheck-update-signatures';
 import { resignTufMetadata } from './resign-tuf-metadata';
 import { rollupEvents } from './rollup-events';
 import { stepRolloutPlan, sweepRolloutPlans } from './rollout-plans';
-import { foldUpdateFunnel, purgeCheckEvents, rollupUpdateChecks } from './rollup-update-checks';
+import { foldUpdateFunnel, purgeCheckEvents, purgeUpdateReports, rollupUpdateChecks } from './rollup-update-checks';
 import { expireShareLink, purgeShareLinks } from './share-links';
 import { settleFailedVerification, verifyUpload } from './verify-upload';
 import { deliverWebhook, dispatchWebhookEvent, purgeWebhookDeliveries, relayWebhookOutbox, settleFailedDelivery } from './webhooks';
@@ -22,6 +22,7 @@ export const PROCESSORS: ProcessorRegistry = {
   'sweep-rollout-plans': sweepRolloutPlans,
   'step-rollout-plan': stepRolloutPlan,
   'purge-check-events': purgeCheckEvents,
+  'purge-update-reports': purgeUpdateReports,
   'dispatch-webhook-event': dispatchWebhookEvent,
   'deliver-webhook': deliverWebhook,
   'purge-webhook-deliveries': purgeWebhookDeliveries,

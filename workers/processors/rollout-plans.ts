@@ -5,7 +5,7 @@ import { ROLLOUT_PLAN_SWEEP_PAGE } from '../../shared/policy';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import { releaseHealth } from '../../shared/rollouts/release-health';
 import { nextRolloutMove, type HealthFigures } from '../../shared/rollouts/rollout-plan';
-import type { RolloutPlanRecord } from '../../shared/store/models';
+import type { RolloutDecisionDetails, RolloutPlanRecord } from '../../shared/store/models';
 import type { WorkerDeps } from '../worker-deps';
 
 const HOUR_MS = 3_600_000;
@@ -52,7 +52,9 @@ export async function stepRolloutPlan(job: Job<JobPayloads['step-rollout-plan']>
     );
     if (!taken) return 'taken by another run';
     await followStep(deps, applicationId, version, move.percentage, fromPercentage, now);
-    await audit(deps, 'version.rolloutAdvanced', applicationId, version, job, now);
+    await audit(deps, 'version.rolloutAdvanced', applicationId, version, job, now, {
+      percentage: move.percentage, fromPercentage, reason: null, figures: move.figures, thresholds: record.plan.halt,
+    });
     deps.logger.info({ applicationId, version, fromPercentage, percentage: move.percentage, figures: move.figures }, 'rollout advanced');
     return `advanced to ${move.percentage}%`;
   }
@@ -65,7 +67,9 @@ export async function stepRolloutPlan(job: Job<JobPayloads['step-rollout-plan']>
       (written) => [written ? data : null],
     );
     if (!halted) return 'changed by another run';
-    await audit(deps, 'version.rolloutHalted', applicationId, version, job, now);
+    await audit(deps, 'version.rolloutHalted', applicationId, version, job, now, {
+      percentage, fromPercentage: percentage, reason: move.reason, figures: move.figures, thresholds: record.plan.halt,
+    });
     deps.logger.warn({ applicationId, version, percentage, reason: move.reason, figures: move.figures satisfies HealthFigures }, 'rollout halted');
     return `halted at ${percentage}%: ${move.reason}`;
   }
@@ -78,10 +82,11 @@ async function followStep(deps: WorkerDeps, applicationId: string, version: stri
   await deps.catalogChange(applicationId, () => deps.store.versions.updateVersion(applicationId, version, { rolloutPercentage: percentage }, at));
 }
 
-async function audit(deps: WorkerDeps, action: string, applicationId: string, version: string, job: Job, at: Date): Promise<void> {
+/** The change's audit entry, with the figures and bar it was decided on. */
+async function audit(deps: WorkerDeps, action: string, applicationId: string, version: string, job: Job, at: Date, details: RolloutDecisionDetails): Promise<void> {
   await deps.store.audit.insertAuditEntry({
     entryId: newEventId(at), timestamp: at, actor: ROLLOUT_PLAN_ACTOR, action, target: `${applicationId}/${version}`, applicationId,
-    requestId: job.id ?? 'rollout-plan', outcome: 'succeeded', status: null,
+    requestId: job.id ?? 'rollout-plan', outcome: 'succeeded', status: null, details,
   });
 }
 

@@ -1,7 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { rollupChecks } from '../../shared/adoption/rollup-checks';
 import { foldFunnelChecks } from '../../shared/rollouts/fold-funnel-checks';
-import { CHECK_EVENT_PURGE_BATCH, CHECK_ROLLUP_BATCH, CHECK_ROLLUP_MAX_BATCHES_PER_RUN } from '../../shared/policy';
+import {
+  CHECK_EVENT_PURGE_BATCH, CHECK_ROLLUP_BATCH, CHECK_ROLLUP_MAX_BATCHES_PER_RUN, UPDATE_REPORT_PURGE_BATCH, UPDATE_REPORT_RETENTION_MS,
+} from '../../shared/policy';
 import type { WorkerDeps } from '../worker-deps';
 import { DAY_MS } from '../../shared/durations';
 
@@ -29,6 +31,18 @@ export async function foldUpdateFunnel(_job: unknown, deps: WorkerDeps): Promise
     await yieldToEventLoop();
   }
   return folded;
+}
+
+/** Deletes update reports older than their retention, a batch at a time. */
+export async function purgeUpdateReports(_job: unknown, deps: WorkerDeps): Promise<number> {
+  const before = new Date(deps.clock.now() - UPDATE_REPORT_RETENTION_MS);
+  let purged = 0;
+  for (;;) {
+    const count = await deps.store.funnel.purgeUpdateReports(before, UPDATE_REPORT_PURGE_BATCH);
+    purged += count;
+    if (count < UPDATE_REPORT_PURGE_BATCH) return purged;
+    await yieldToEventLoop();
+  }
 }
 
 /** Deletes rolled-up check events older than the retention; the counters they made stay. */

@@ -1,7 +1,7 @@
 import { mongo, type FilterQuery } from 'mongoose';
 import { requireCount } from '../bounds';
 import type { Arch } from '../../releases/platforms';
-import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
+import type { DailyCount, DistributionEvent, DownloadBreakdown, ReleaseDownload } from '../models';
 import type { StoreOptions } from '../options';
 import type { ActivityQuery, DailyCountQuery, ActivityStore } from '../store';
 import type { MongoModels } from './models';
@@ -49,6 +49,27 @@ export class MongoActivity implements ActivityStore {
   async rollupEvents(limit: number): Promise<number> {
     requireCount('limit', limit);
     return rollupEvents(this.models, limit);
+  }
+
+  /** Through the partial index of customers' downloads by release, customer, time and event id. */
+  async listReleaseDownloads(applicationId: string, version: string, range: { from: Date; to: Date }, after: ReleaseDownload | null, limit: number): Promise<ReleaseDownload[]> {
+    requireCount('limit', limit);
+    const filter: FilterQuery<EventDoc> = {
+      applicationId, version, type: 'download', customerId: { $type: 'string' }, timestamp: { $gte: range.from, $lte: range.to },
+    };
+    if (after) {
+      filter.$or = [
+        { customerId: { $gt: after.customerId } },
+        { customerId: after.customerId, timestamp: { $gt: after.at } },
+        { customerId: after.customerId, timestamp: after.at, eventId: { $gt: after.eventId } },
+      ];
+    }
+    const docs = await this.models.events
+      .find(filter, { _id: 0, customerId: 1, timestamp: 1, eventId: 1 })
+      .sort({ customerId: 1, timestamp: 1, eventId: 1 })
+      .limit(limit)
+      .lean<Pick<EventDoc, 'customerId' | 'timestamp' | 'eventId'>[]>();
+    return docs.map((doc) => ({ customerId: doc.customerId as string, eventId: doc.eventId, at: doc.timestamp }));
   }
 
   /** The first uncounted event in the order rollups claim them, through the partial index of uncounted events. */

@@ -141,6 +141,7 @@ export function toAuditEntry(doc: AuditEntryDoc): AuditEntry {
     requestId: doc.requestId,
     outcome: doc.outcome,
     status: orNull(doc.status),
+    ...(doc.details ? { details: doc.details } : {}),
   };
 }
 

@@ -74,6 +74,13 @@ export class MongoUpdateFunnel implements UpdateFunnelStore {
     await this.models.updateReports.collection.insertOne({ ...report });
   }
 
+  async purgeUpdateReports(before: Date, limit: number): Promise<number> {
+    requireCount('limit', limit);
+    const old = await this.models.updateReports.find({ receivedAt: { $lt: before } }, { _id: 1 }).sort({ receivedAt: 1 }).limit(limit).lean();
+    const { deletedCount } = await this.models.updateReports.deleteMany({ _id: { $in: old.map((report) => report._id) } });
+    return deletedCount;
+  }
+
   async countFailureReports(applicationId: string, version: string): Promise<number> {
     return this.models.updateReports.countDocuments({ applicationId, toVersion: version, event: { $in: FAILURE_EVENTS } });
   }

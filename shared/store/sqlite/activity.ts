@@ -1,6 +1,6 @@
 import type { Arch, Platform } from '../../releases/platforms';
 import { requireCount } from '../bounds';
-import type { DailyCount, DistributionEvent, DownloadBreakdown } from '../models';
+import type { DailyCount, DistributionEvent, DownloadBreakdown, ReleaseDownload } from '../models';
 import type { ActivityQuery, DailyCountQuery, ActivityStore } from '../store';
 import type { BackgroundWriter } from './background-writer';
 import type { Row, SqliteDatabase } from './database';
@@ -53,6 +53,21 @@ export class SqliteActivity implements ActivityStore {
       `SELECT ts FROM events WHERE seq > (SELECT coalesce(max(last_seq), 0) FROM rollup_state) AND type = 'download' ORDER BY seq LIMIT 1`,
     ).get() as { ts: number } | undefined;
     return row ? new Date(row.ts) : null;
+  }
+
+  /** Through the partial index events_release_downloads; the row value seeks it to the position. */
+  async listReleaseDownloads(applicationId: string, version: string, range: { from: Date; to: Date }, after: ReleaseDownload | null, limit: number): Promise<ReleaseDownload[]> {
+    requireCount('limit', limit);
+    const position = after ? 'AND (customer_id, ts, event_id) > (?, ?, ?)' : '';
+    const rows = this.database.prepare(
+      `SELECT customer_id, ts, event_id FROM events INDEXED BY events_release_downloads
+       WHERE application_id = ? AND version = ? AND type = 'download' AND customer_id IS NOT NULL AND ts >= ? AND ts <= ? ${position}
+       ORDER BY customer_id, ts, event_id LIMIT ?`,
+    ).all(
+      applicationId, version, range.from.getTime(), range.to.getTime(),
+      ...(after ? [after.customerId, after.at.getTime(), after.eventId] : []), limit,
+    ) as { customer_id: string; ts: number; event_id: string }[];
+    return rows.map((row) => ({ customerId: row.customer_id, eventId: row.event_id, at: new Date(row.ts) }));
   }
 
   async listDailyCounts(applicationId: string, query: DailyCountQuery): Promise<DailyCount[]> {

@@ -10,10 +10,10 @@ export class SqliteAudit implements AuditStore {
 
   async insertAuditEntry(entry: AuditEntry): Promise<AuditEntry> {
     this.database.write(() =>
-      this.database.prepare(`INSERT INTO audit_log (entry_id, ts, actor, action, target, application_id, request_id, outcome, status)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      this.database.prepare(`INSERT INTO audit_log (entry_id, ts, actor, action, target, application_id, request_id, outcome, status, details)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
         .run(entry.entryId, toMillis(entry.timestamp), entry.actor, entry.action, entry.target, entry.applicationId,
-          entry.requestId, entry.outcome, entry.status),
+          entry.requestId, entry.outcome, entry.status, entry.details ? JSON.stringify(entry.details) : null),
     );
     return entry;
   }

@@ -8,6 +8,7 @@ import type {
   ApplicationLogo,
   AuditEntry,
   AuditOutcome,
+  RolloutDecisionDetails,
   Customer,
   DistributionEvent,
   EventType,
@@ -188,6 +189,7 @@ export function auditEntryFromRow(row: Row): AuditEntry {
     requestId: text(row.request_id),
     outcome: text(row.outcome) as AuditOutcome,
     status: row.status === null ? null : (row.status as number),
+    ...(typeof row.details === 'string' ? { details: JSON.parse(row.details) as RolloutDecisionDetails } : {}),
   };
 }
 

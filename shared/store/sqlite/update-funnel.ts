@@ -87,6 +87,13 @@ export class SqliteUpdateFunnel implements UpdateFunnelStore {
     ).run(r.reportId, r.applicationId, r.customerId, r.installId, r.fromVersion, r.toVersion, r.event, r.message, r.receivedAt.getTime()));
   }
 
+  async purgeUpdateReports(before: Date, limit: number): Promise<number> {
+    requireCount('limit', limit);
+    return this.database.write(() => this.database.prepare(
+      'DELETE FROM update_reports WHERE report_id IN (SELECT report_id FROM update_reports WHERE received_at < ? ORDER BY received_at LIMIT ?)',
+    ).run(before.getTime(), limit).changes);
+  }
+
   async countFailureReports(applicationId: string, version: string): Promise<number> {
     return (this.database.prepare(
       `SELECT count(*) AS n FROM update_reports WHERE application_id = ? AND to_version = ? AND event IN ('download_failed', 'install_failed')`,

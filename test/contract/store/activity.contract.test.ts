@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Platform } from '../../../shared/releases/platforms';
-import type { DailyCount, DistributionEvent } from '../../../shared/store/models';
+import type { DailyCount, DistributionEvent, ReleaseDownload } from '../../../shared/store/models';
 import type { ActivityQuery, Store } from '../../../shared/store/store';
 import { at, downloadEvent as event } from '../../support/records';
 import { daily } from '../../support/store-expectations';
@@ -329,6 +329,46 @@ describeStoreContract('events and statistics', (subject) => {
       ]);
       expect(await store.activity.listDailyCounts('app_1', { from: '2026-03-04', to: '2026-03-01' })).to.deep.equal([]);
       expect(await store.activity.listDailyCounts('app_2', {})).to.deep.equal([]);
+    });
+  });
+
+  describe("a release's downloads by customer", () => {
+    const range = { from: at(10), to: at(20) };
+    const list = (after: ReleaseDownload | null = null, limit = 100, version = '2.0.0') =>
+      store.activity.listReleaseDownloads('app_1', version, range, after, limit);
+    const download = (eventId: string, customerId: string, minute: number) => ({ customerId, eventId, at: at(minute) });
+
+    beforeEach(async () => {
+      await store.activity.insertEvents([
+        event('ev_1', { version: '2.0.0', customerId: 'cust_b', timestamp: at(12) }),
+        event('ev_2', { version: '2.0.0', customerId: 'cust_a', timestamp: at(15) }),
+        event('ev_3', { version: '2.0.0', customerId: 'cust_a', timestamp: at(11) }),
+        event('ev_4', { version: '2.0.0', customerId: 'cust_a', timestamp: at(15) }),
+        event('ev_5', { version: '2.0.0', customerId: 'cust_a', timestamp: at(10) }),
+        event('ev_6', { version: '2.0.0', customerId: 'cust_a', timestamp: at(20) }),
+        // Outside the range, without a customer, an upload, another release, another application: never listed.
+        event('ev_7', { version: '2.0.0', customerId: 'cust_a', timestamp: at(9) }),
+        event('ev_8', { version: '2.0.0', customerId: 'cust_a', timestamp: at(21) }),
+        event('ev_9', { version: '2.0.0', customerId: null, timestamp: at(12) }),
+        event('ev_10', { version: '2.0.0', customerId: 'cust_a', type: 'upload', timestamp: at(12) }),
+        event('ev_11', { version: '1.0.0', customerId: 'cust_a', timestamp: at(12) }),
+        event('ev_12', { applicationId: 'app_2', version: '2.0.0', customerId: 'cust_a', timestamp: at(12) }),
+      ]);
+    });
+
+    it('lists them by customer, time and event id, the range bounds included', async () => {
+      expect(await list()).to.deep.equal([
+        download('ev_5', 'cust_a', 10), download('ev_3', 'cust_a', 11), download('ev_2', 'cust_a', 15), download('ev_4', 'cust_a', 15),
+        download('ev_6', 'cust_a', 20), download('ev_1', 'cust_b', 12),
+      ]);
+      expect(await list(null, 100, '3.0.0')).to.deep.equal([]);
+    });
+
+    it('pages from a position: the listing after a download, ties in time by event id', async () => {
+      expect(await list(null, 3)).to.deep.equal([download('ev_5', 'cust_a', 10), download('ev_3', 'cust_a', 11), download('ev_2', 'cust_a', 15)]);
+      expect(await list(download('ev_2', 'cust_a', 15), 2)).to.deep.equal([download('ev_4', 'cust_a', 15), download('ev_6', 'cust_a', 20)]);
+      expect(await list(download('ev_6', 'cust_a', 20), 2)).to.deep.equal([download('ev_1', 'cust_b', 12)]);
+      expect(await list(download('ev_1', 'cust_b', 12), 2)).to.deep.equal([]);
     });
   });
 });

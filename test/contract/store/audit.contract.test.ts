@@ -23,6 +23,24 @@ describeStoreContract('audit log', (subject) => {
     await expectDuplicate(store.audit.insertAuditEntry(auditEntry('aud_1', { action: 'customer.update' })), 'entryId');
   });
 
+  it("keeps an automatic change's details as given, and none for an entry without", async () => {
+    const details = {
+      percentage: 5, fromPercentage: 5, reason: 'success rate 0% of 3 installs (at least 90%)',
+      figures: { offered: 3, matured: 3, arrived: 0, stuck: 3, successRate: 0, failureReports: 0 },
+      thresholds: { minOffered: 3, minSuccessRate: 0.9, maxFailureReports: 2 },
+    };
+    const halted = auditEntry('aud_1', { actor: 'rollout-plan', action: 'version.rolloutHalted', status: null, details });
+    const advanced = auditEntry('aud_2', {
+      timestamp: at(1), actor: 'rollout-plan', action: 'version.rolloutAdvanced', status: null,
+      details: { ...details, percentage: 25, reason: null, figures: { ...details.figures, arrived: 3, stuck: 0, successRate: 1 } },
+    });
+    const plain = auditEntry('aud_3', { timestamp: at(2) });
+    for (const entry of [halted, advanced, plain]) await store.audit.insertAuditEntry(entry);
+    const listed = await store.audit.listAuditEntries({ limit: 10 });
+    expect(listed).to.deep.equal([plain, advanced, halted]);
+    expect(listed[0]).to.not.have.property('details');
+  });
+
   it('settles a pending entry once, filling in a target and application only when given', async () => {
     await store.audit.insertAuditEntry(auditEntry('aud_1', { target: null, applicationId: null }));
     await store.audit.insertAuditEntry(auditEntry('aud_2'));

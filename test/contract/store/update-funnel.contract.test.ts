@@ -90,6 +90,20 @@ describeStoreContract('update funnel', (subject) => {
     expect(await store.funnel.topFailureMessages('app_1', '2.0.0', 1)).to.deep.equal([{ message: 'EPERM', reports: 2 }]);
   });
 
+  it('purges the reports received before a time, oldest first, a batch at a time', async () => {
+    const report = (reportId: string, minute: number): UpdateReport => ({
+      reportId, applicationId: 'app_1', customerId: 'cust_1', installId: null, fromVersion: '1.0.0', toVersion: '2.0.0',
+      event: 'install_failed', message: 'EPERM', receivedAt: at(minute),
+    });
+    for (const r of [report('r1', 3), report('r2', 1), report('r3', 2), report('r4', 10)]) await store.funnel.insertUpdateReport(r);
+    expect(await store.funnel.purgeUpdateReports(at(5), 2)).to.equal(2);
+    expect(await store.funnel.countFailureReports('app_1', '2.0.0'), 'the two oldest went first').to.equal(2);
+    expect(await store.funnel.purgeUpdateReports(at(5), 2)).to.equal(1);
+    expect(await store.funnel.purgeUpdateReports(at(5), 2)).to.equal(0);
+    expect(await store.funnel.countFailureReports('app_1', '2.0.0'), 'the one received at the bound or after stays').to.equal(1);
+    expect(await rejectionOf(store.funnel.purgeUpdateReports(at(5), 0))).to.be.instanceOf(RangeError);
+  });
+
   it('keeps old checks the adoption rollup counted until the funnel has read them too', async () => {
     await store.adoption.insertCheckEvents([checkEvent('c_1', { timestamp: at(0) }), checkEvent('c_2', { timestamp: at(1) })]);
     const batch = (await store.adoption.claimCheckBatch(10))!;

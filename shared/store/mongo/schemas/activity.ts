@@ -56,6 +56,11 @@ eventSchema.index({ timestamp: -1, eventId: -1 });
 eventSchema.index({ type: 1, timestamp: -1, eventId: -1 });
 eventSchema.index({ applicationId: 1, timestamp: -1, eventId: -1 });
 eventSchema.index({ applicationId: 1, type: 1, timestamp: -1, eventId: -1 });
+// A release's downloads by customer and time (the update funnel links them to offers).
+eventSchema.index(
+  { applicationId: 1, version: 1, customerId: 1, timestamp: 1, eventId: 1 },
+  { partialFilterExpression: { type: 'download', customerId: { $type: 'string' } } },
+);
 // Only the events still to be counted, in the order rollups claim them.
 eventSchema.index({ counted: 1, _id: 1 }, { partialFilterExpression: { counted: false } });
 

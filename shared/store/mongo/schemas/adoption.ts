@@ -138,3 +138,5 @@ export const updateReportSchema = new Schema<UpdateReportDoc>(
 );
 updateReportSchema.index({ reportId: 1 }, uniqueIndex('unique_reportId'));
 updateReportSchema.index({ applicationId: 1, toVersion: 1, event: 1, message: 1 });
+// Reports past their retention, oldest first.
+updateReportSchema.index({ receivedAt: 1 });

@@ -16,6 +16,7 @@ export const auditEntrySchema = new Schema<AuditEntryDoc>(
     requestId: String,
     outcome: String,
     status: Number,
+    details: Schema.Types.Mixed,
   },
   collectionOptions('auditLog'),
 );

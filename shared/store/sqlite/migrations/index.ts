@@ -36,6 +36,9 @@ import { migration as maintenanceWindows } from './30-maintenance-windows';
 import { migration as rollbacks } from './31-rollbacks';
 import { migration as updateFunnel } from './32-update-funnel';
 import { migration as fileObjects } from './33-file-objects';
+import { migration as releaseDownloads } from './34-release-downloads';
+import { migration as updateReportRetention } from './35-update-report-retention';
+import { migration as auditDetails } from './36-audit-details';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -71,4 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
   rollbacks,
   updateFunnel,
   fileObjects,
+  releaseDownloads,
+  updateReportRetention,
+  auditDetails,
 ];
