@@ -50,10 +50,9 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     REDIS_PREFIX: `bench${randomBytes(4).toString('hex')}`,
     LOG_LEVEL: 'warn',
     RATE_LIMITS: UNREACHED_RATE_LIMITS,
-    // BENCH_CPU_PROF=<directory>: each service writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
     ...options.env,
-  });
+  // BENCH_CPU_PROF=<directory>: each service writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
   try {
     await child.waitFor(/Listening on/, START_TIMEOUT_MS);
   } catch (error) {
