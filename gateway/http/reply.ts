@@ -35,9 +35,9 @@ export class Reply<T> {
     readonly document?: StoredDocument,
   ) {}
 
-  /** A stored document (its bytes, media type and ETag), written by the pipeline: 304 on a matching If-None-Match. */
+  /** A stored document (its bytes, media type and ETag), written by the pipeline: 304 on a matching If-None-Match; frozen, so one reply serves every request. */
   static document(document: StoredDocument): Reply<never> {
-    return new Reply(document.status, undefined as never, undefined, undefined, false, document);
+    return Object.freeze(new Reply(document.status, undefined as never, undefined, undefined, false, document));
   }
 
   /**

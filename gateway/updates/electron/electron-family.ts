@@ -39,8 +39,8 @@ export const electronChannelFile: FeedFamily<ChannelFileCheck, OfferedRelease | 
     if (!release) throw notFound(`no version of ${applicationId} for ${describe(file.platform, file.arch)} in channel ${file.channel}`);
     return { contentType: YAML_CONTENT_TYPE, body: Buffer.from(electronUpdateInfo(release.version, electronFiles(release, file))), offeredVersion: release.version.version };
   },
-  check: ({ applicationId, file, appVersion, installId }) => ({
-    applicationId, client: 'electron-updater', platform: file.platform, arch: file.arch ?? 'any', channel: file.channel, runningVersion: appVersion, installId,
+  check: ({ applicationId, file, appVersion, installId }, { offeredVersion }) => ({
+    applicationId, client: 'electron-updater', platform: file.platform, arch: file.arch ?? 'any', channel: file.channel, runningVersion: appVersion, offeredVersion, installId,
   }),
 };
 

@@ -4,7 +4,7 @@ import { callerBaseUrl } from '../../http/caller-base-url';
 import type { AppContext, CustomerPrincipal } from '../../http/context';
 import { andThen, Eventually, isPending } from '../../http/eventually';
 import { Reply } from '../../http/reply';
-import { NO_CONTENT, StoredDocument, storedDocument } from '../../http/stored-document';
+import { NO_CONTENT, storedDocument } from '../../http/stored-document';
 import type { CatalogCache } from '../../releases/catalog-cache';
 import type { OfferedRelease, ReleaseCaller, ReleaseCatalog, ReleaseSelector } from '../../releases/release-catalog';
 import type { SignatureTexts } from '../signature-texts';
@@ -13,7 +13,8 @@ import type { AnsweredFacts, FeedFamily, FeedLinks, FeedRequest, FeedSources } f
 
 /** A kept answer: the document as written, and what the check's event takes from it. */
 interface StoredAnswer extends AnsweredFacts {
-  document: StoredDocument;
+  /** The reply the pipeline writes, made once. */
+  reply: Reply<never>;
   perCaller?: true;
 }
 
@@ -58,14 +59,14 @@ export class FeedAnswers {
 
   /** The check recorded (a HEAD records nothing: the recorder's rule), and the document to write. */
   private answered<Q extends FeedRequest>(family: FeedFamily<Q, unknown>, ctx: AppContext, customer: CustomerPrincipal, request: Q, stored: StoredAnswer): Reply<never> {
-    this.checks.recordUpdateCheck(ctx, customer, { ...family.check(request, stored), offeredVersion: stored.offeredVersion });
-    return Reply.document(stored.document);
+    this.checks.recordUpdateCheck(ctx, customer, family.check(request, stored));
+    return stored.reply;
   }
 
   private build<Q extends FeedRequest, P>(family: FeedFamily<Q, P>, offered: readonly OfferedRelease[], request: Q, links: FeedLinks, sources: FeedSources): Eventually<StoredAnswer> {
     return andThen(family.pick(offered, request, sources), (pick) =>
       andThen(family.document(pick, links, request), (document): StoredAnswer => ({
-        document: document.status === 204 ? NO_CONTENT : storedDocument(document.contentType, document.body),
+        reply: Reply.document(document.status === 204 ? NO_CONTENT : storedDocument(document.contentType, document.body)),
         offeredVersion: document.offeredVersion,
         platform: document.platform,
         arch: document.arch,

@@ -17,8 +17,8 @@ export interface FeedFamily<Q extends FeedRequest, P> {
   key(request: Q, links: FeedLinks): string;
   pick(offered: readonly OfferedRelease[], request: Q, sources: FeedSources): Eventually<P>;
   document(pick: P, links: FeedLinks, request: Q): Eventually<FeedDocument>;
-  /** What the check's event says of the request and its answer (the offered version is the document's). */
-  check(request: Q, answered: AnsweredFacts): Omit<UpdateCheckFacts, 'offeredVersion'>;
+  /** What the check's event says of the request and its answer (the offered version is the answer's). */
+  check(request: Q, answered: AnsweredFacts): UpdateCheckFacts;
 }
 
 /** What every feed request names: its application, and the version the client runs when it says. */

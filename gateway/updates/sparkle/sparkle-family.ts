@@ -47,8 +47,8 @@ export const sparkleAppcastFeed: FeedFamily<AppcastCheck, readonly SignedRelease
   key: ({ channel, system, arch }, links) => `sparkle/${system}/${arch ?? ''}/${channel}/${links.base}`,
   pick: (offered, { system, arch }, sources) => signedReleases(offered, system, arch, sources),
   document: (signed, links, request) => appcastDocument(signed, links, request),
-  check: ({ applicationId, channel, system, arch, userAgentVersion }) => ({
-    applicationId, client: 'sparkle', platform: system, arch: arch ?? (system === 'macos' ? 'universal' : 'any'), channel, runningVersion: userAgentVersion, installId: null,
+  check: ({ applicationId, channel, system, arch, userAgentVersion }, { offeredVersion }) => ({
+    applicationId, client: 'sparkle', platform: system, arch: arch ?? (system === 'macos' ? 'universal' : 'any'), channel, runningVersion: userAgentVersion, offeredVersion, installId: null,
   }),
 };
 

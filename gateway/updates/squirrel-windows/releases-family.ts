@@ -53,7 +53,7 @@ export const releasesFeed: FeedFamily<ReleasesCheck, ReleasesPick> = {
   },
   check: ({ applicationId, client, target, running }, answered) => ({
     applicationId, client, platform: target.platform ?? answered.platform ?? 'any', arch: target.arch ?? answered.arch ?? 'any',
-    channel: target.channel, runningVersion: running?.version, installId: null,
+    channel: target.channel, runningVersion: running?.version, offeredVersion: answered.offeredVersion, installId: null,
   }),
 };
 

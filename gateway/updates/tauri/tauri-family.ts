@@ -62,7 +62,7 @@ export const tauriCheck: FeedFamily<TauriCheck, TauriOffer | null> = {
     const answer = tauriUpdateAnswer(offer.release.version, fileLink(links, applicationId, offer.main), offer.signature);
     return { contentType: JSON_CONTENT_TYPE, body: Buffer.from(JSON.stringify(answer)), offeredVersion: offer.release.version.version };
   },
-  check: ({ applicationId, platform, arch, channel, running }) => ({ applicationId, client: 'tauri', platform, arch, channel, runningVersion: running.version, installId: null }),
+  check: ({ applicationId, platform, arch, channel, running }, { offeredVersion }) => ({ applicationId, client: 'tauri', platform, arch, channel, runningVersion: running.version, offeredVersion, installId: null }),
 };
 
 export function tauriUpdateAnswer(version: Version, url: string, signature: string): TauriUpdateAnswer {

@@ -26,6 +26,6 @@ export const velopackReleaseFeed: FeedFamily<VelopackCheck, PackageUpdate | null
   }),
   check: ({ applicationId, target, running }, answered) => ({
     applicationId, client: 'velopack', platform: target.platform ?? answered.platform ?? 'any', arch: target.arch ?? answered.arch ?? 'any',
-    channel: target.channel, runningVersion: running?.version, installId: null,
+    channel: target.channel, runningVersion: running?.version, offeredVersion: answered.offeredVersion, installId: null,
   }),
 };
