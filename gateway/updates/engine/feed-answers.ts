@@ -25,8 +25,8 @@ interface StoredAnswer extends AnsweredFacts {
  * pipeline writes (304 on a matching If-None-Match). A warm check answers without a promise.
  */
 export class FeedAnswers {
-  /** Answers by offered selection and request key; a read in flight is kept too, so a burst of cold checks builds one. */
-  private readonly memo = new BoundedMap<string, Eventually<StoredAnswer>>(FEED_ANSWERS_MAX_ENTRIES);
+  /** Answers by offered selection and request key. */
+  private readonly memo = new BoundedMap<string, StoredAnswer>(FEED_ANSWERS_MAX_ENTRIES);
   /** An id per offered release object: the catalogue replaces them on every change, so a selection's key changes with it. */
   private readonly releaseIds = new WeakMap<OfferedRelease, string>();
   /** The key of an offered list the catalogue keeps (a selection without staged rollout): computed once. */
@@ -46,7 +46,7 @@ export class FeedAnswers {
     const selector = family.selector(request);
     return andThen(this.catalog.releases(customer, selector), (offered): Eventually<Reply<never>> => {
       const key = `${request.applicationId}|${this.selectionKey(offered)}|${family.key(request, links)}`;
-      let answer = this.memo.get(key);
+      let answer: Eventually<StoredAnswer> | undefined = this.memo.get(key);
       if (answer === undefined) {
         answer = this.build(family, offered, request, links, this.bound(customer, selector, request.applicationId));
         this.keep(key, answer);
@@ -74,19 +74,17 @@ export class FeedAnswers {
       }), undefined), undefined);
   }
 
-  /** Kept as the value once read, so later checks answer without waiting; a refusal or failed read (the object store down) is not kept. */
+  /**
+   * Kept once made, so later checks answer at once; a refusal or failed read (the object store down)
+   * is not kept, nor an answer made for one caller. A build still waiting is not shared: it may read
+   * a grant for its own caller.
+   */
   private keep(key: string, answer: Eventually<StoredAnswer>): void {
     if (!isPending(answer)) {
       if (!answer.perCaller) this.memo.set(key, answer);
       return;
     }
-    this.memo.set(key, answer);
-    const settled = (value?: StoredAnswer) => {
-      if (this.memo.get(key) !== answer) return;
-      if (value && !value.perCaller) this.memo.set(key, value);
-      else this.memo.delete(key);
-    };
-    answer.then(settled, () => settled());
+    answer.then((value) => { if (!value.perCaller) this.memo.set(key, value); }, () => undefined);
   }
 
   /** What a pick reads beside the offered list, for this caller and selection (made only when an answer is built). */
