@@ -21,8 +21,8 @@ export class NodeChild {
   private readonly waiters = new Set<() => void>();
   readonly stop: () => Promise<void>;
 
-  constructor(script: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  constructor(script: string, args: string[], env: NodeJS.ProcessEnv, nodeOptions: readonly string[] = []) {
+    this.child = spawn(process.execPath, [...nodeOptions, script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     this.exited = once(this.child, 'exit').then(([code]) => code as number | null);
     const collect = (chunk: Buffer) => {
       this.output += chunk.toString();

@@ -18,13 +18,10 @@ import { UploadService } from './uploads/upload-service';
 import { VersionService } from './applications/version-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { SignatureTexts } from './updates/signature-texts';
-import { SparkleFeed } from './updates/native/sparkle-feed';
-import { UpdateFeeds } from './updates/update-feeds';
-import { PackageFeeds } from './updates/native/package-feeds';
 import { UpdateCheckRecorder } from './updates/update-check-recorder';
-import { UpdateAnswers } from './updates/update-answers';
-import { PackageFeedAnswers } from './updates/native/package-feed-answers';
-import { SparkleAnswers } from './updates/native/sparkle-answers';
+import { FeedAnswers } from './updates/engine/feed-answers';
+import { FeedFileLinks } from './updates/engine/feed-file-links';
+import { SquirrelMacAnswers } from './updates/squirrel-mac/squirrel-mac-answers';
 import { repositoryKeySecret, webhookSecretKey } from '../shared/runtime/local-secrets';
 import { RepositoryKeys } from './repos/repository-keys';
 import { FileObjects } from '../shared/uploads/file-objects';
@@ -61,18 +58,14 @@ export interface GatewayServices {
   /** The licence gate every customer download passes, and licence acceptances. */
   licences: LicenceGate;
   shareLinks: ShareLinkService;
-  updateFeeds: UpdateFeeds;
-  sparkleFeed: SparkleFeed;
-  /** Squirrel.Windows and Velopack. */
-  packageFeeds: PackageFeeds;
   /** Records every answered update check (the adoption figures' events). */
   updateChecks: UpdateCheckRecorder;
-  /** What the update routes answer: electron-updater, Tauri, Squirrel.Mac. */
-  updateAnswers: UpdateAnswers;
-  /** What the Squirrel.Windows and Velopack routes answer. */
-  packageFeedAnswers: PackageFeedAnswers;
-  /** What Sparkle's appcast route answers. */
-  sparkleAnswers: SparkleAnswers;
+  /** The one step every update feed is answered by (gateway/updates/engine/). */
+  feedAnswers: FeedAnswers;
+  /** The files and packages the feeds link to. */
+  feedFileLinks: FeedFileLinks;
+  /** Squirrel.Mac's check, whose answer is the download. */
+  squirrelMacAnswers: SquirrelMacAnswers;
   /** The package repositories' signing keys (generated on first use, imported, rotated). */
   repositoryKeys: RepositoryKeys;
   /** What the package repositories' routes answer (apt, dnf). */
@@ -115,9 +108,6 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     downloads,
     licences,
     shareLinks: new ShareLinkService(deps.store, deps.keyCache, deps.bus, downloads, deps.jobs, deps.webhooks, deps.logger, deps.cacheLookups),
-    updateFeeds: new UpdateFeeds(deps.releaseCatalog, signatures, config.publicBaseUrl),
-    sparkleFeed: new SparkleFeed(deps.releaseCatalog, signatures),
-    packageFeeds: new PackageFeeds(deps.releaseCatalog, deps.catalogCache),
     // Install hashes are keyed from the server secret (WEBHOOK_SECRET_KEY, else DATA_DIR's), read at the first check.
     updateChecks: new UpdateCheckRecorder(deps.distributionEvents, () => webhookSecretKey(config.webhooks.secretKeyHex, config.dataDir), deps.logger, config.recordUpdateChecks),
   };
@@ -131,8 +121,8 @@ export function buildGatewayServices(deps: GatewayDeps): GatewayServices {
     repositoryAnswers: new RepositoryAnswers(deps.releaseCatalog, repositoryKeys, new AptRepository(deps.releaseCatalog, repositoryKeys),
       new RpmRepository(deps.releaseCatalog, repositoryKeys), downloads, config.publicBaseUrl),
     ...services,
-    updateAnswers: new UpdateAnswers(services.updateFeeds, downloads, services.updateChecks, config),
-    packageFeedAnswers: new PackageFeedAnswers(services.packageFeeds, downloads, services.updateChecks, config),
-    sparkleAnswers: new SparkleAnswers(services.sparkleFeed, services.updateChecks, config.publicBaseUrl),
+    feedAnswers: new FeedAnswers(deps.releaseCatalog, services.updateChecks, { signatures, versions: deps.catalogCache }, config.publicBaseUrl),
+    feedFileLinks: new FeedFileLinks(deps.releaseCatalog, downloads),
+    squirrelMacAnswers: new SquirrelMacAnswers(deps.releaseCatalog, downloads, services.updateChecks),
   };
 }

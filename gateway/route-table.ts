@@ -21,19 +21,25 @@ import { webhookRoutes } from './webhooks/webhook-routes';
 import { signedObjectRoutes } from './operations/signed-object-routes';
 import { metricsRoutes } from './operations/metrics-routes';
 import { statisticsRoutes } from './statistics/statistics-routes';
-import { sparkleRoutes } from './updates/native/sparkle-routes';
-import { updateRoutes } from './updates/update-routes';
+import { electronRoutes } from './updates/electron/electron-routes';
+import { tauriRoutes } from './updates/tauri/tauri-routes';
+import { squirrelMacRoutes } from './updates/squirrel-mac/squirrel-mac-routes';
+import { sparkleRoutes } from './updates/sparkle/sparkle-routes';
+import { squirrelWindowsRoutes } from './updates/squirrel-windows/squirrel-windows-routes';
+import { velopackRoutes } from './updates/velopack/velopack-routes';
 import { updateReportRoutes } from './updates/update-report-routes';
-import { packageFeedRoutes } from './updates/native/package-feed-routes';
 import { repoRoutes } from './repos/repo-routes';
 import { tufRoutes } from './tuf/tuf-routes';
 
 const MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
-  updateRoutes,
+  electronRoutes,
+  tauriRoutes,
+  squirrelMacRoutes,
   updateReportRoutes,
   sparkleRoutes,
-  packageFeedRoutes,
+  squirrelWindowsRoutes,
+  velopackRoutes,
   repoRoutes,
   tufRoutes,
   healthRoutes,

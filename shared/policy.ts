@@ -265,6 +265,12 @@ export const ROLLUP_INTERVAL_MS = 1_000;
 /** Items of a Sparkle appcast, newest first: the client installs the newest it can run, and older ones only serve a minimumSystemVersion. */
 export const SPARKLE_APPCAST_MAX_ITEMS = 10;
 
+/**
+ * Update feed answers kept in process (gateway/updates/engine/feed-answers.ts), each one document's
+ * bytes for an offered selection and a request's key; past this the memory starts over.
+ */
+export const FEED_ANSWERS_MAX_ENTRIES = 4_000;
+
 // The console's uploads from the browser
 
 /** Parts a browser sends at once: enough to fill a connection, few enough not to starve the page's other requests. */

@@ -1,4 +1,5 @@
 import type { ErrorCode, ErrorDetail } from '../../shared/errors';
+import type { StoredDocument } from './stored-document';
 
 /** What Koa itself sets for an object body. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -30,7 +31,14 @@ export class Reply<T> {
     readonly error?: ErrorBody,
     /** The handler has set the status, headers and body itself: nothing is added. */
     readonly written?: boolean,
+    /** A document answered outside the envelope (an update feed's), written with its validator. */
+    readonly document?: StoredDocument,
   ) {}
+
+  /** A stored document (its bytes, media type and ETag), written by the pipeline: 304 on a matching If-None-Match; frozen, so one reply serves every request. */
+  static document(document: StoredDocument): Reply<never> {
+    return Object.freeze(new Reply(document.status, undefined as never, undefined, undefined, false, document));
+  }
 
   /**
    * An answer the handler has set on the context itself, outside the envelope: a 206 with part of a

@@ -75,7 +75,7 @@ export interface RouteInput<P, Q, B> {
   readonly body: B;
 }
 
-type Answer<R> = R extends ZodTypeAny ? z.input<R> | Reply<z.input<R>> : void;
+type Answer<R> = R extends ZodTypeAny ? z.input<R> | Reply<z.input<R>> : void | Reply<never>;
 
 type BodyInput<B> = B extends ZodTypeAny ? z.output<B> : B extends StreamedBody ? FieldAdmission : undefined;
 

@@ -13,6 +13,7 @@ import type { AdminPrincipal, AppContext, AppState, AppRouter, Principal } from 
 import { andThen, Eventually, isPending } from '../http/eventually';
 import { admission, Credentials } from '../auth/guards';
 import { JSON_CONTENT_TYPE, Reply } from '../http/reply';
+import { writeDocument } from '../http/stored-document';
 import { AUDIT_ACTION_PATTERN, FieldAdmission, isStreamedBody, NoInput, Route, RouteInput, routeTemplate } from '../http/route';
 import { parseInto } from '../http/validate';
 import type { Handling, HeaderCheck, IdempotentRequests } from '../idempotency/idempotent-requests';
@@ -224,6 +225,11 @@ function noQuery(ctx: AppContext, problems: ErrorDetail[]): NoInput {
   return NOTHING;
 }
 
+/** A route answering a document (or bytes): a stored document is written here; any other answer the handler wrote. */
+function sendDocument(result: unknown, ctx: AppContext): void {
+  if (result instanceof Reply && result.document) writeDocument(ctx, result.document);
+}
+
 /**
  * The request's query parameters, parsed from the query string. Not Koa's ctx.query: Koa caches
  * parsed queries in a plain object keyed by the query string, so a query of exactly `__proto__` reads
@@ -234,7 +240,7 @@ function queryOf(ctx: AppContext): ParsedUrlQuery {
 }
 
 function sender(route: Route): (result: unknown, ctx: AppContext) => void {
-  if (!(route.response instanceof z.ZodType)) return () => undefined;
+  if (!(route.response instanceof z.ZodType)) return sendDocument;
   const status = typeof route.status === 'number' ? route.status : route.status[0];
   return (result, ctx) => {
     if (!(result instanceof Reply)) {
@@ -243,6 +249,10 @@ function sender(route: Route): (result: unknown, ctx: AppContext) => void {
       return;
     }
     if (result.written) return;
+    if (result.document) {
+      writeDocument(ctx, result.document);
+      return;
+    }
     ctx.status = result.status ?? status;
     if (result.error) {
       ctx.body = { success: false, error: result.error };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ElectronChannelFile, parseElectronChannelFile } from '../../shared/releases/update-client-names';
 import { versionOrderKey } from '../../shared/releases/version-order';
 import { queryParameter } from '../http/validate';
-import { APPCAST_SYSTEMS } from './native/sparkle-appcast';
+import { APPCAST_SYSTEMS } from './sparkle/sparkle-appcast';
 import { applicationIdField, archSelectorField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from '../http/common-schemas';
 
 /*

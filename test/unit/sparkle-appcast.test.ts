@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { renderMarkdown } from '../../shared/markdown';
-import { sparkleAppcast } from '../../gateway/updates/native/sparkle-appcast';
-import { deltaFromOf } from '../../gateway/updates/native/sparkle-feed';
+import { sparkleAppcast } from '../../gateway/updates/sparkle/sparkle-appcast';
+import { deltaFromOf } from '../../gateway/updates/sparkle/sparkle-family';
 import { file, version } from '../support/records';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false });

@@ -1,5 +1,6 @@
 import type { FileRecord, Version } from '../../../shared/store/models';
-import type { PackageFile, PackageUpdate } from './package-feeds';
+import { releaseNotesHtmlOf } from '../../../shared/contract/versions';
+import type { PackageFile, PackageUpdate } from './package-updates';
 
 /**
  * What Squirrel.Windows and Velopack read, shaped from the packages a feed picked: the RELEASES
@@ -54,9 +55,9 @@ export interface VelopackAssetFeed {
  * keeps the file under that name, so the package route sits beside the feed. `Version` is the
  * release's (Velopack compares them as SemVer; a leading `v` dropped). `SHA256` is the hex checksum
  * the client checks before SHA-1 when present. Notes are the version's Markdown and its sanitized
- * HTML (rendered once per version by the caller).
+ * HTML.
  */
-export function velopackFeed(packages: readonly PackageFile[], notesHtml: (version: Version) => string): VelopackAssetFeed {
+export function velopackFeed(packages: readonly PackageFile[]): VelopackAssetFeed {
   return {
     Assets: packages.map(({ release, file, name }) => ({
       PackageId: name.packageId,
@@ -67,7 +68,10 @@ export function velopackFeed(packages: readonly PackageFile[], notesHtml: (versi
       SHA256: (file.checksum ?? '').replace(/^sha256:/, ''),
       Size: file.fileSize,
       NotesMarkdown: release.version.releaseNotes ?? '',
-      NotesHtml: notesHtml(release.version),
+      NotesHtml: notesHtmlOf(release.version),
     })),
   };
 }
+
+/** A version's notes as sanitized HTML; empty for none. */
+const notesHtmlOf = (version: Version): string => releaseNotesHtmlOf(version) ?? '';
