@@ -12,8 +12,8 @@ import {
   revokedAdminKeyResponse,
 } from '../../shared/contract/admin-keys';
 import { auditPageResponse, presentAuditPage } from '../../shared/contract/audit';
-import { adminKeyParams, createAdminKeySchema } from './admin-key-schemas';
-import { auditQuery } from './audit-schemas';
+import { adminKeyParams, createAdminKeySchema } from '../../shared/contract/admin-keys-requests';
+import { auditQuery } from '../../shared/contract/audit-requests';
 
 const ADMIN_KEYS = '/v1/management/apikeys';
 

@@ -36,8 +36,8 @@ import {
   updateApplicationSchema,
   versionFileParams,
   versionParams,
-} from './application-schemas';
-import { listVersionsQuery, updateVersionSchema } from './version-schemas';
+} from '../../shared/contract/applications-requests';
+import { listVersionsQuery, updateVersionSchema } from '../../shared/contract/versions-requests';
 
 const APPLICATIONS = '/v1/management/applications';
 const APPLICATION = `${APPLICATIONS}/:applicationId`;

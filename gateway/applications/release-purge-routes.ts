@@ -2,7 +2,7 @@ import { inParams } from '../http/access';
 import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import { presentReleasePurge, releasePurgeResponse } from '../../shared/contract/release-purges';
-import { applicationParams } from './application-schemas';
+import { applicationParams } from '../../shared/contract/applications-requests';
 import type { ReleasePurgeService } from './release-purge-service';
 
 /** The purge of a soft-deleted application's releases: the only way published bytes leave the service. */

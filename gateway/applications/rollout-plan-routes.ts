@@ -8,7 +8,7 @@ import { inParams } from '../http/access';
 import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { ApplicationService } from './application-service';
-import { versionParams } from './application-schemas';
+import { versionParams } from '../../shared/contract/applications-requests';
 
 const VERSION = '/v1/management/applications/:applicationId/versions/:version';
 // The health is read beside the application's other statistics (/v1/applications/:applicationId/stats, adoption).

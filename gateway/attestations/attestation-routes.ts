@@ -7,7 +7,7 @@ import {
   presentAttestation, presentAttestationKey, presentAttestationList,
 } from '../../shared/contract/attestations';
 import { notFound } from '../../shared/errors';
-import { addAttestationKeySchema, attestationBody, attestationKeyParams, customerFileParams, fileAttestationParams } from './attestation-schemas';
+import { addAttestationKeySchema, attestationBody, attestationKeyParams, customerFileParams, fileAttestationParams } from '../../shared/contract/attestations-requests';
 import type { AttestationService } from './attestation-service';
 
 const FILE_ATTESTATIONS = '/v1/management/applications/:applicationId/versions/:version/files/:fileId/attestations';

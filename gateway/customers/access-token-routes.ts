@@ -12,8 +12,8 @@ import {
   presentAccessTokenWithUsage,
   presentIssuedAccessToken,
 } from '../../shared/contract/access-tokens';
-import { accessTokenParams, createAccessTokenSchema, updateAccessTokenSchema } from './access-token-schemas';
-import { customerParams } from '../http/common-schemas';
+import { accessTokenParams, createAccessTokenSchema, updateAccessTokenSchema } from '../../shared/contract/access-tokens-requests';
+import { customerParams } from '../../shared/contract/fields';
 
 const TOKENS = '/v1/management/customers/:customerId/tokens';
 const TOKEN = `${TOKENS}/:tokenId`;

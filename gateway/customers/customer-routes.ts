@@ -28,8 +28,8 @@ import {
   issueApiKeySchema,
   listCustomersQuery,
   updateCustomerSchema,
-} from './customer-schemas';
-import { customerParams } from '../http/common-schemas';
+} from '../../shared/contract/customers-requests';
+import { customerParams } from '../../shared/contract/fields';
 
 const CUSTOMERS = '/v1/management/customers';
 const CUSTOMER = `${CUSTOMERS}/:customerId`;

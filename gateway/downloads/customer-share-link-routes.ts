@@ -15,8 +15,8 @@ import { route} from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { CustomerService } from '../customers/customer-service';
 import type { ShareLinkService } from './share-link-service';
-import { customerParams } from '../http/common-schemas';
-import { createShareSchema, customerShareLinkParams } from './download-schemas';
+import { customerParams } from '../../shared/contract/fields';
+import { createShareSchema, customerShareLinkParams } from '../../shared/contract/downloads-requests';
 
 const SHARE_LINKS = '/v1/management/customers/:customerId/share-links';
 

@@ -2,11 +2,11 @@ import { notFound, validationError } from '../../shared/errors';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { AppContext } from '../http/context';
 import type { Reply } from '../http/reply';
-import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from './latest-link-schemas';
+import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from '../../shared/contract/latest-links-requests';
 import type { LatestBuildRequest } from '../releases/release-catalog';
 import { clientAddress, clientOrigin } from '../http/client-origin';
 import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, customerApplicationParams, customerApplicationsQuery, licenceParams } from './licence-schemas';
+import { acceptLicenceSchema, customerApplicationParams, customerApplicationsQuery, licenceParams } from '../../shared/contract/licences-requests';
 import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
 import { route} from '../http/route';
@@ -25,7 +25,7 @@ import {
   revokedShareLinkResponse,
 } from '../../shared/contract/downloads';
 import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
-import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
+import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from '../../shared/contract/downloads-requests';
 import { SHARE_LINKS_PATH } from '../http/loggable-path';
 import { callerBaseUrl } from '../http/caller-base-url';
 import type { LogoService } from '../applications/logo-service';

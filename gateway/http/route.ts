@@ -82,8 +82,7 @@ type BodyInput<B> = B extends ZodTypeAny ? z.output<B> : B extends StreamedBody 
 /** An operationId: a verb and what it acts on, in lower camel case (`getElectronChannelFile`). */
 export const OPERATION_ID_PATTERN = /^[a-z][a-zA-Z0-9]{2,63}$/;
 
-/** `<resource>.<verb>`, in lower camel case: `application.update`, `adminKey.revoke`. */
-export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/;
+export { AUDIT_ACTION_PATTERN } from '../../shared/contract/audit-requests';
 
 /**
  * How a management write is recorded in the audit log (by the route builder, for every write the

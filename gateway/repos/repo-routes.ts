@@ -6,8 +6,8 @@ import type { RepositoryKeys } from './repository-keys';
 import { notFound } from '../../shared/errors';
 import { presentRepositories, repositoriesResponse } from '../../shared/contract/repositories';
 import { inParams } from '../http/access';
-import { importRepositoryKeySchema, rotateRepositoryKeySchema } from './repo-schemas';
-import { aptByHashParams, aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from './repo-schemas';
+import { importRepositoryKeySchema, rotateRepositoryKeySchema } from '../../shared/contract/repositories-requests';
+import { aptByHashParams, aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from '../../shared/contract/repositories-requests';
 
 const APT = '/v1/repos/:applicationId/apt';
 const RPM = '/v1/repos/:applicationId/rpm';

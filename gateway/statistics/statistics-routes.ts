@@ -4,7 +4,7 @@ import type { RouteModule } from '../gateway-deps';
 import type { StatisticsService } from './statistics-service';
 import type { AdoptionService } from './adoption-service';
 import { activityPageResponse, presentActivityPage, presentStatistics, statisticsResponse } from '../../shared/contract/statistics';
-import { activityQuery, adoptionQuery, customerAdoptionQuery, statisticsParams, statisticsQuery } from './statistics-schemas';
+import { activityQuery, adoptionQuery, customerAdoptionQuery, statisticsParams, statisticsQuery } from '../../shared/contract/statistics-requests';
 import { adoptionResponse, customerAdoptionListResponse, presentAdoption, presentCustomerAdoptionList } from '../../shared/contract/adoption';
 
 /** Download statistics, adoption and the activity feed, all admin-only. */

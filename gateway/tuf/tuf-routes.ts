@@ -4,7 +4,7 @@ import { inParams } from '../http/access';
 import { documentResponse, route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { TufAnswers } from './tuf-answers';
-import { metadataDocument, tufMetadataParams, tufRepositoryParams, tufTargetParams, uploadTufRootSchema } from './tuf-schemas';
+import { metadataDocument, tufMetadataParams, tufRepositoryParams, tufTargetParams, uploadTufRootSchema } from '../../shared/contract/tuf-requests';
 
 const MANAGED = '/v1/management/applications/:applicationId/tuf';
 const REPOSITORY = '/v1/tuf/:applicationId';

@@ -12,7 +12,7 @@ import {
   presentUploadSession,
   uploadSessionResponse,
 } from '../../shared/contract/uploads';
-import { multipartUploadSchema, partUrlsSchema, uploadParams } from './upload-schemas';
+import { multipartUploadSchema, partUrlsSchema, uploadParams } from '../../shared/contract/uploads-requests';
 
 export const MULTIPART_UPLOADS = '/v1/management/uploads/multipart';
 const UPLOAD = '/v1/management/uploads/:uploadId';

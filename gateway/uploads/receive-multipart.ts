@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
 import type { Digester, Hashing } from '../../shared/hashing';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
-import { RELEASE_NOTES_MAX_LENGTH } from '../http/common-schemas';
+import { RELEASE_NOTES_MAX_LENGTH } from '../../shared/contract/fields';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { formStagingKey } from '../../shared/uploads/storage-keys';
 

@@ -12,13 +12,13 @@ import type { MultipartUploadService } from './multipart-upload-service';
 import { validate } from '../http/validate';
 import { largeUploadResponse, presentLargeUpload, presentUploadSession, uploadSessionResponse } from '../../shared/contract/uploads';
 import { presentUploadedFile, uploadedFileResponse } from '../../shared/contract/versions';
-import { fileNameField } from '../http/common-schemas';
+import { fileNameField } from '../../shared/contract/fields';
 import {
   largeUploadCompleteSchema,
   largeUploadUrlSchema,
   smallUploadFields,
   uploadParams,
-} from './upload-schemas';
+} from '../../shared/contract/uploads-requests';
 import { FILE_FIELD, receiveMultipart } from './receive-multipart';
 
 const fileNameOfForm = z.object({ file: fileNameField });

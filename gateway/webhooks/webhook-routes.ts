@@ -27,7 +27,7 @@ import {
   noParametersSchema,
   updateWebhookSchema,
   webhookParams,
-} from './webhook-schemas';
+} from '../../shared/contract/webhooks-requests';
 
 const WEBHOOKS = '/v1/management/webhooks';
 const WEBHOOK = `${WEBHOOKS}/:webhookId`;
