@@ -15,7 +15,8 @@ import { formStagingKey } from '../../shared/uploads/storage-keys';
 const FIELD_LIMIT_BYTES = RELEASE_NOTES_MAX_LENGTH * 4 + 1;
 
 /** The form field that carries the file. */
-export const FILE_FIELD = 'file';
+export { UPLOAD_FILE_FIELD as FILE_FIELD } from '../../shared/contract/uploads-requests';
+import { UPLOAD_FILE_FIELD as FILE_FIELD } from '../../shared/contract/uploads-requests';
 
 export interface StagedFile {
   stagingKey: string;

@@ -90,6 +90,9 @@ const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean
 } as never);
 
 /** Form fields of the small upload (the file part is handled separately). */
+/** The small upload's file field: the form's text fields come before it. */
+export const UPLOAD_FILE_FIELD = 'file';
+
 export const smallUploadFields = (choices: UploadFieldChoices) => uploadTargetRules(z.object(uploadFields(choices)).strict(), false);
 
 export const largeUploadUrlSchema = (choices: UploadFieldChoices) =>
