@@ -3,7 +3,9 @@ import type { GatewayDeps } from '../gateway-deps';
 import { describeApi } from '../pipeline/api-description';
 import { documentResponse, Route, route } from '../http/route';
 
-export const API_DESCRIPTION_PATH = '/v1/openapi.json';
+import { API_DESCRIPTION_PATH } from '../../shared/contract/endpoints';
+
+export { API_DESCRIPTION_PATH };
 
 /**
  * GET /v1/openapi.json: the API description (OpenAPI 3.1) of every route in the table, this one

@@ -106,3 +106,6 @@ export const endpoints = {
 } as const satisfies Record<string, Endpoint>;
 
 export type OperationId = keyof typeof endpoints;
+
+/** Where the service describes this API (OpenAPI 3.1), without a key. */
+export const API_DESCRIPTION_PATH = '/v1/openapi.json';
