@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { resolveSettings, Settings } from './config/settings';
-import { ApiClient } from './http/api-client';
+import type { Client } from '../shared/contract/client';
+import { apiClient } from './http/api-client';
 import { Output } from './output/output';
 
 /** The options every command takes (declared once, on the program). */
@@ -23,9 +24,9 @@ export class CommandContext {
     return this.resolved;
   }
 
-  client(): ApiClient {
+  client(): Client {
     const { baseUrl, apiKey } = this.settings();
-    return new ApiClient(baseUrl, apiKey);
+    return apiClient(baseUrl, apiKey);
   }
 }
 

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, Option } from 'commander';
 import { action, integerOption } from '../context';
-import { ApiClient, Query } from '../http/api-client';
-import type { ActivityFeedPage, ActivityItem } from '../http/responses';
+import type { Client, QueryOf } from '../../shared/contract/client';
+
+type Query = QueryOf<'listActivity'>;
+import type { ActivityItem } from '../http/responses';
 import { Output } from '../output/output';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
 
-const ACTIVITY = '/v1/activity';
 /**
  * Events are stored in small batches, so one can appear slightly behind a newer one already shown;
  * a poll looks this far back behind the newest event seen, and ids already shown are skipped.
@@ -35,14 +36,14 @@ function printLine(output: Output, item: ActivityItem): void {
  * reads from the top until it reaches events older than the lookback window behind the newest
  * event seen.
  */
-async function follow(client: ApiClient, output: Output, filters: Query, intervalSeconds: number): Promise<never> {
+async function follow(client: Client, output: Output, filters: Query, intervalSeconds: number): Promise<never> {
   const shown = new Map<string, number>();
   let newest = 0;
   for (let first = true; ; first = false) {
     const fresh: ActivityItem[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const { data } = await client.get<ActivityFeedPage>(ACTIVITY, { ...filters, limit: PAGE_SIZE_MAX, cursor });
+      const data = await client.listActivity({ ...filters, limit: PAGE_SIZE_MAX, cursor });
       let reachedSeen = false;
       for (const item of data.activities) {
         const at = Date.parse(item.timestamp);
@@ -82,7 +83,7 @@ export function activityCommand(): Command {
         await follow(client, context.output, filters, options.interval ?? 2);
         return;
       }
-      const { data } = await client.get<ActivityFeedPage>(ACTIVITY, { ...filters, limit: options.limit, cursor: options.cursor });
+      const data = await client.listActivity({ ...filters, limit: options.limit, cursor: options.cursor });
       context.output.result(data, () => {
         context.output.table(HEAD, data.activities.map(columns));
         if (data.pagination.nextCursor) context.output.line(`more: --cursor ${data.pagination.nextCursor}`);

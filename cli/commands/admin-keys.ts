@@ -1,11 +1,9 @@
+import type { BodyOf } from '../../shared/contract/client';
 import { Command } from 'commander';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { AdminKeyList, IssuedAdminKeyRecord, RevokedAdminKey } from '../http/responses';
 import { DAY_MS } from '../../shared/durations';
 
-const ADMIN_KEYS = '/v1/management/apikeys';
 
 /** `--expires-in 90d` / `12h` as an ISO date-time from now; an ISO date-time as given. */
 function expiry(options: { expiresAt?: string; expiresInDays?: number }): string | undefined {
@@ -27,9 +25,9 @@ export function adminKeysCommand(): Command {
       if (!Number.isInteger(days) || days < 1) throw new UsageError('--expires-in-days must be a whole number of days, at least 1');
       return days;
     })
-    .action(action(async (context, options: { name: string; scope: string[]; app?: string[]; expiresAt?: string; expiresInDays?: number }) => {
+    .action(action(async (context, options: { name: string; scope: BodyOf<'createAdminKey'>['scopes']; app?: string[]; expiresAt?: string; expiresInDays?: number }) => {
       const expiresAt = expiry(options);
-      const { data } = await context.client().post<IssuedAdminKeyRecord>(ADMIN_KEYS, {
+      const data = await context.client().createAdminKey({
         name: options.name, scopes: options.scope, ...(options.app ? { applicationIds: options.app } : {}), ...(expiresAt ? { expiresAt } : {}),
       });
       context.output.result(data, () => {
@@ -40,7 +38,7 @@ export function adminKeysCommand(): Command {
 
   command.command('list').description('List the admin keys not revoked (prefixes only), oldest first')
     .action(action(async (context) => {
-      const { data } = await context.client().get<AdminKeyList>(ADMIN_KEYS);
+      const data = await context.client().listAdminKeys();
       context.output.result(data, () => context.output.table(['key', 'name', 'prefix', 'scopes', 'applications', 'expires', 'last used'], data.apiKeys.map((key) => [
         key.keyId, key.name, key.prefix, key.scopes, key.applicationIds ?? 'all', key.expiresAt ?? 'never', key.lastUsedAt,
       ])));
@@ -48,7 +46,7 @@ export function adminKeysCommand(): Command {
 
   command.command('revoke <keyId>').description("Revoke an admin key: its next request, on any gateway, is refused (401)")
     .action(action(async (context, keyId: string) => {
-      const { data } = await context.client().delete<RevokedAdminKey>(apiPath`/v1/management/apikeys/${keyId}`);
+      const data = await context.client().revokeAdminKey({ keyId: keyId });
       context.output.result(data, () => context.output.line(`revoked ${data.keyId}`));
     }));
 

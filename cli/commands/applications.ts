@@ -4,13 +4,10 @@ import { Command } from 'commander';
 import { LICENCE_REVISION_MAX, LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
 import { action, collect, integerOption } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { ApplicationList, ApplicationRecord, ApplicationWithVersions, DeletedApplication, ReleasePurge } from '../http/responses';
+import type { ApplicationRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
-const APPLICATIONS = '/v1/management/applications';
-const application = (id: string) => apiPath`/v1/management/applications/${id}`;
 
 interface ChangeOptions {
   name?: string;
@@ -63,7 +60,7 @@ function applicationFields(options: ChangeOptions & { tags?: boolean; customers?
     ...field('displayName', clearable(options.displayName)),
     ...field('accentColour', clearable(options.accentColour)),
     ...field('supportUrl', clearable(options.supportUrl)),
-    ...(options.drafts !== undefined ? { defaultVersionStatus: options.drafts ? 'draft' : 'published' } : {}),
+    ...(options.drafts !== undefined ? { defaultVersionStatus: options.drafts ? 'draft' as const : 'published' as const } : {}),
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.description !== undefined ? { description: options.description === '' ? null : options.description } : {}),
     ...(options.tag ? { tags: options.tag } : options.tags === false ? { tags: [] } : {}),
@@ -103,12 +100,12 @@ function logoCommand(): Command {
         throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
       }
       if (bytes.length > LOGO_MAX_BYTES) throw new UsageError(`${file} is ${formatBytes(bytes.length)}: a logo is at most ${formatBytes(LOGO_MAX_BYTES)}`);
-      const { data } = await context.client().putBytes<ApplicationRecord>(`${application(applicationId)}/logo`, bytes, contentType);
+      const data = await context.client().setApplicationLogo({ applicationId: applicationId }, { bytes: bytes, contentType: contentType });
       context.output.result(data, () => context.output.line(`logo of ${data.applicationId} set: ${printable(data).logo as string}`));
     }));
   command.command('remove <applicationId>').description('Remove the logo: the portal shows the name alone')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().delete<ApplicationRecord>(`${application(applicationId)}/logo`);
+      const data = await context.client().removeApplicationLogo({ applicationId: applicationId });
       context.output.result(data, () => context.output.line(`logo of ${data.applicationId} removed`));
     }));
   return command;
@@ -123,7 +120,7 @@ export function applicationsCommand(): Command {
       .option('--customer <customerId>', 'only those this customer may download')
       .option('--include-deleted', 'also soft-deleted applications'),
   ).action(action(async (context, options: PageOptions & { tag?: string; customer?: string; includeDeleted?: boolean }) => {
-    const { data } = await context.client().get<ApplicationList>(APPLICATIONS, {
+    const data = await context.client().listApplications({
       page: options.page, pageSize: options.pageSize, tag: options.tag, customerId: options.customer, includeDeleted: options.includeDeleted,
     });
     context.output.result(data, () => {
@@ -143,14 +140,14 @@ export function applicationsCommand(): Command {
     .option('--sparkle-public-key <key>', "Sparkle's EdDSA public key (SUPublicEDKey, as generate_keys prints it, or @file) Sparkle signatures must verify against")
     .option('--drafts', 'uploads that name no --status create drafts, invisible to customers until published (default: they publish at once)')
     .action(action(async (context, applicationId: string, options: ChangeOptions) => {
-      const { data } = await context.client().post<ApplicationRecord>(APPLICATIONS, { applicationId, ...applicationFields(options) });
+      const data = await context.client().createApplication({ applicationId, ...applicationFields(options) });
       context.output.result(data, () => context.output.record(printable(data)));
     }));
 
   command.command('show <applicationId>').description('Show an application with its versions and files')
     .option('--include-deleted', 'also when soft-deleted')
     .action(action(async (context, applicationId: string, options: { includeDeleted?: boolean }) => {
-      const { data } = await context.client().get<ApplicationWithVersions>(application(applicationId), { includeDeleted: options.includeDeleted });
+      const data = await context.client().getApplication({ applicationId: applicationId }, { includeDeleted: options.includeDeleted });
       context.output.result(data, () => {
         const { versions, ...fields } = data;
         context.output.record(printable(fields));
@@ -189,19 +186,19 @@ export function applicationsCommand(): Command {
           + '--sparkle-public-key, --no-sparkle-public-key, --licence, --licence-revision, --no-licence, --display-name, --no-display-name, --accent-colour, --no-accent-colour, '
           + '--support-url, --no-support-url, --drafts, --no-drafts');
       }
-      const { data } = await context.client().patch<ApplicationRecord>(application(applicationId), changes);
+      const data = await context.client().updateApplication({ applicationId: applicationId }, changes);
       context.output.result(data, () => context.output.record(printable(data)));
     }));
 
   command.command('delete <applicationId>').description('Soft-delete an application (restore brings it back)')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().delete<DeletedApplication>(application(applicationId));
+      const data = await context.client().deleteApplication({ applicationId: applicationId });
       context.output.result(data, () => context.output.line(data.message));
     }));
 
   command.command('restore <applicationId>').description('Restore a soft-deleted application')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().post<ApplicationRecord>(`${application(applicationId)}/restore`);
+      const data = await context.client().restoreApplication({ applicationId: applicationId });
       context.output.result(data, () => context.output.record(printable(data)));
     }));
 
@@ -210,7 +207,7 @@ export function applicationsCommand(): Command {
     .requiredOption('--confirm <applicationId>', 'the application id again: a purge cannot be undone')
     .action(action(async (context, applicationId: string, options: { confirm: string }) => {
       if (options.confirm !== applicationId) throw new UsageError(`--confirm must repeat the application id (${applicationId}): a purge cannot be undone`);
-      const { data } = await context.client().post<ReleasePurge>(`${application(applicationId)}/purge`);
+      const data = await context.client().purgeApplicationReleases({ applicationId: applicationId });
       context.output.result(data, () => context.output.line(`${data.message} (purge started ${data.purgeStartedAt})`));
     }));
 

@@ -1,12 +1,10 @@
+import type { BodyOf } from '../../shared/contract/client';
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import type { AttestationKeyList, AttestationKeyRecord, AttestationList, AttestationRecord } from '../http/responses';
+import type { AttestationRecord } from '../http/responses';
 
-const segment = encodeURIComponent;
-const fileAttestations = (applicationId: string, version: string, fileId: string) =>
-  `/v1/management/applications/${segment(applicationId)}/versions/${segment(version)}/files/${segment(fileId)}/attestations`;
 
 /** A file's text, `-` for standard input. */
 function readText(file: string, what: string): string {
@@ -40,7 +38,7 @@ export function attestationsCommand(): Command {
         if (error instanceof UsageError) throw error;
         throw new UsageError(`${file} is not JSON: ${(error as Error).message}`);
       }
-      const { data } = await context.client().post<AttestationRecord>(fileAttestations(applicationId, version, fileId), body as Record<string, unknown>);
+      const data = await context.client().addFileAttestation({ applicationId: applicationId, version: version, fileId: fileId }, body as BodyOf<'addFileAttestation'>) // the service checks the document;
       context.output.result(data, () => {
         context.output.line(`added ${data.attestationId}: ${data.verification.status}${data.verification.detail ? ` (${data.verification.detail})` : ''}`);
         if (data.provenance.builderId) context.output.line(`built by ${data.provenance.builderId}${data.provenance.sourceCommit ? `, from commit ${data.provenance.sourceCommit}` : ''}`);
@@ -52,10 +50,10 @@ export function attestationsCommand(): Command {
     .option('--version <version>', "the file's version (with --app)")
     .action(action(async (context, fileId: string, options: { app?: string; version?: string }) => {
       if ((options.app === undefined) !== (options.version === undefined)) throw new UsageError('give --app and --version together, or neither');
-      const path = options.app !== undefined && options.version !== undefined
-        ? fileAttestations(options.app, options.version, fileId)
-        : `/v1/downloads/files/${segment(fileId)}/attestations`;
-      const { data } = await context.client().get<AttestationList>(path);
+      const client = context.client();
+      const data = options.app !== undefined && options.version !== undefined
+        ? await client.listFileAttestations({ applicationId: options.app, version: options.version, fileId })
+        : await client.listDownloadAttestations({ fileId });
       context.output.result(data, () => {
         context.output.table(['id', 'format', 'predicate', 'built by', 'source', 'verification'], data.attestations.map(describe));
       });
@@ -64,7 +62,7 @@ export function attestationsCommand(): Command {
     .argument('<applicationId>').argument('<publicKeyFile>', 'the PEM file, or -')
     .option('--key-id <keyId>', "the id its signatures name (a DSSE keyid, a bundle's key hint); default the SHA-256 of the key")
     .action(action(async (context, applicationId: string, file: string, options: { keyId?: string }) => {
-      const { data } = await context.client().post<AttestationKeyRecord>(`/v1/management/applications/${segment(applicationId)}/attestation-keys`, {
+      const data = await context.client().addAttestationKey({ applicationId: applicationId }, {
         publicKey: readText(file, 'the public key'), ...(options.keyId ? { keyId: options.keyId } : {}),
       });
       context.output.result(data, () => context.output.line(`registered ${data.algorithm} key ${data.keyId}`));
@@ -72,7 +70,7 @@ export function attestationsCommand(): Command {
   command.command('keys').description("The public keys registered to verify the application's attestations")
     .argument('<applicationId>')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().get<AttestationKeyList>(`/v1/management/applications/${segment(applicationId)}/attestation-keys`);
+      const data = await context.client().listAttestationKeys({ applicationId: applicationId });
       context.output.result(data, () => context.output.table(['key id', 'algorithm', 'registered'], data.keys.map((key) => [key.keyId, key.algorithm, key.createdAt])));
     }));
   return command;

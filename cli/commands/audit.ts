@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
 import { action, integerOption } from '../context';
-import type { AuditLogPage } from '../http/responses';
 
 export function auditCommand(): Command {
   return new Command('audit').description('The audit log of management writes, newest first (an admin-scope key)')
@@ -10,7 +9,7 @@ export function auditCommand(): Command {
     .option('--limit <n>', `entries per page (1-${PAGE_SIZE_MAX}, default 20)`, integerOption('--limit', 1, PAGE_SIZE_MAX))
     .option('--cursor <cursor>', 'the nextCursor of an earlier page')
     .action(action(async (context, options: { action?: string; app?: string; limit?: number; cursor?: string }) => {
-      const { data } = await context.client().get<AuditLogPage>('/v1/management/audit', {
+      const data = await context.client().listAuditEntries({
         action: options.action, applicationId: options.app, limit: options.limit, cursor: options.cursor,
       });
       context.output.result(data, () => {

@@ -1,13 +1,8 @@
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { CustomerKeyList, CustomerList, CustomerRecord, DeletedCustomer, IssuedCustomerKey, ProvisionedCustomer, RevokedCustomerKey } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
-const CUSTOMERS = '/v1/management/customers';
-const customer = (id: string) => apiPath`/v1/management/customers/${id}`;
-const keys = (id: string) => apiPath`/v1/management/customers/${id}/apikeys`;
 
 interface WindowOptions {
   updatesUntil?: string;
@@ -29,7 +24,7 @@ export function customersCommand(): Command {
 
   withPageOptions(command.command('list').description('List customers'))
     .action(action(async (context, options: PageOptions) => {
-      const { data } = await context.client().get<CustomerList>(CUSTOMERS, { page: options.page, pageSize: options.pageSize });
+      const data = await context.client().listCustomers({ page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['customer', 'name', 'tier', 'active', 'created'], data.customers.map((c) => [c.customerId, c.name, c.tier, c.isActive ? 'yes' : 'no', c.createdAt]));
         pageFooter(context.output, data.pagination, 'customers');
@@ -44,7 +39,7 @@ export function customersCommand(): Command {
     .option('--updates-until <date-time>', 'maintenance window: offer only releases published before this ISO 8601 date-time')
     .option('--version-range <range>', "maintenance window: offer only versions in this semver range, e.g. '<3'")
     .action(action(async (context, options: { name: string; tier: string; id?: string; notes?: string } & WindowOptions) => {
-      const { data } = await context.client().post<ProvisionedCustomer>(CUSTOMERS, {
+      const data = await context.client().createCustomer({
         name: options.name, tier: options.tier, ...(options.id ? { customerId: options.id } : {}), ...(options.notes !== undefined ? { notes: options.notes } : {}),
         ...windowOf(options),
       });
@@ -56,7 +51,7 @@ export function customersCommand(): Command {
 
   command.command('show <customerId>').description('Show a customer')
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().get<CustomerRecord>(customer(customerId));
+      const data = await context.client().getCustomer({ customerId: customerId });
       context.output.result(data, () => context.output.record({ ...data }));
     }));
 
@@ -81,27 +76,26 @@ export function customersCommand(): Command {
       if (Object.keys(changes).length === 0) {
         throw new UsageError('nothing to change: give at least one of --name, --tier, --notes, --no-notes, --active, --inactive, --updates-until, --version-range');
       }
-      const { data } = await context.client().patch<CustomerRecord>(customer(customerId), changes);
+      const data = await context.client().updateCustomer({ customerId: customerId }, changes);
       context.output.result(data, () => context.output.record({ ...data }));
     }));
 
   command.command('delete <customerId>').description('Delete a customer: its keys and share links are revoked, its access removed, its activity anonymised (statistics keep counting it)')
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().delete<DeletedCustomer>(customer(customerId));
+      const data = await context.client().deleteCustomer({ customerId: customerId });
       context.output.result(data, () => context.output.line(
         `${data.message}: ${data.revokedKeys} key(s) and ${data.revokedShareLinks} share link(s) revoked, ${data.anonymisedEvents} download event(s) anonymised`));
     }));
 
-  const access = (customerId: string, applicationId: string) => apiPath`/v1/management/customers/${customerId}/applications/${applicationId}`;
   command.command('grant <customerId> <applicationId>').description("Let a customer download an application (the application's other customers are kept)")
     .action(action(async (context, customerId: string, applicationId: string) => {
-      const { data } = await context.client().put<{ applicationId: string; customerIds: string[] }>(access(customerId, applicationId));
+      const data = await context.client().grantCustomerApplicationAccess({ customerId: customerId, applicationId: applicationId }, {});
       context.output.result(data, () => context.output.line(`${customerId} may download ${data.applicationId} (${data.customerIds.length} customer${data.customerIds.length === 1 ? '' : 's'})`));
     }));
 
   command.command('revoke <customerId> <applicationId>').description("Take a customer's access to an application away (its next download is refused: 404)")
     .action(action(async (context, customerId: string, applicationId: string) => {
-      const { data } = await context.client().delete<{ applicationId: string; customerIds: string[] }>(access(customerId, applicationId));
+      const data = await context.client().revokeCustomerApplicationAccess({ customerId: customerId, applicationId: applicationId });
       context.output.result(data, () => context.output.line(`${customerId} may no longer download ${data.applicationId} (${data.customerIds.length} customer${data.customerIds.length === 1 ? '' : 's'})`));
     }));
 
@@ -114,7 +108,7 @@ function customerKeysCommand(): Command {
 
   command.command('create <customerId>').description('Issue another API key (shown once)')
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().post<IssuedCustomerKey>(keys(customerId), {});
+      const data = await context.client().issueCustomerApiKey({ customerId: customerId }, {});
       context.output.result(data, () => {
         context.output.record({ ...data });
         context.output.note(KEY_SHOWN_ONCE);
@@ -123,13 +117,13 @@ function customerKeysCommand(): Command {
 
   command.command('list <customerId>').description("List a customer's active keys (prefixes only)")
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().get<CustomerKeyList>(keys(customerId));
+      const data = await context.client().listCustomerApiKeys({ customerId: customerId });
       context.output.result(data, () => context.output.table(['key', 'prefix', 'created', 'last used'], data.apiKeys.map((key) => [key.keyId, key.prefix, key.createdAt, key.lastUsedAt])));
     }));
 
   command.command('revoke <customerId> <keyId>').description('Revoke an API key: its next request is refused (401)')
     .action(action(async (context, customerId: string, keyId: string) => {
-      const { data } = await context.client().delete<RevokedCustomerKey>(apiPath`/v1/management/customers/${customerId}/apikeys/${keyId}`);
+      const data = await context.client().revokeCustomerApiKey({ customerId: customerId, keyId: keyId });
       context.output.result(data, () => context.output.line(`revoked ${data.keyId} of ${data.customerId}`));
     }));
 

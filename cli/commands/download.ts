@@ -4,20 +4,22 @@ import { Command, Option } from 'commander';
 import { keyKind } from '../config/settings';
 import { action, type CommandContext } from '../context';
 import { ApiError, UsageError } from '../errors';
-import { ApiClient, apiPath, Query } from '../http/api-client';
+import type { Client, QueryOf } from '../../shared/contract/client';
+
+type Query = Omit<QueryOf<'getDownloadUrl'>, 'applicationId'>;
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { adminDownloadUrl } from '../download/admin-download';
-import { hostTarget } from '../download/host-target';
+import { BuildSelector, hostTarget } from '../download/host-target';
 import { resumableDownload } from '../download/resumable-download';
-import type { DownloadUrl, LicenceAcceptanceRecord, LicenceRecord } from '../http/responses';
+import type { DownloadUrl } from '../http/responses';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface DownloadOptions {
   version: string;
   channel?: string;
-  platform?: string;
-  arch?: string;
+  platform?: BuildSelector['platform'];
+  arch?: BuildSelector['arch'];
   fileId?: string;
   output?: string;
   force?: boolean;
@@ -32,28 +34,28 @@ const LICENCE_REQUIRED = 'LICENCE_ACCEPTANCE_REQUIRED';
  * acceptance accepts its current revision and asks again; without, the refusal shows the licence and
  * how to accept it.
  */
-async function licensedDownloadUrl(context: CommandContext, client: ApiClient, applicationId: string, choice: Query, accept: boolean): Promise<DownloadUrl> {
+async function licensedDownloadUrl(context: CommandContext, client: Client, applicationId: string, choice: Query, accept: boolean): Promise<DownloadUrl> {
   try {
     return await customerDownloadUrl(client, applicationId, choice);
   } catch (error) {
     if (!(error instanceof ApiError && error.code === LICENCE_REQUIRED)) throw error;
-    const licence = (await client.get<LicenceRecord>(apiPath`/v1/downloads/licence/${applicationId}`)).data;
+    const licence = (await client.getLicence({ applicationId: applicationId }));
     if (!accept || licence.revision === null) {
       if (licence.text !== null) context.output.note(`${licence.text}\n`);
       throw new ApiError(error.status, error.code,
         `${applicationId} asks its customers to accept its licence (revision ${licence.revision}, shown above) before downloading: `
         + 'run the command again with --accept-licence to accept it', error.requestId);
     }
-    const accepted = (await client.post<LicenceAcceptanceRecord>(apiPath`/v1/downloads/licence/${applicationId}/accept`, { revision: licence.revision })).data;
+    const accepted = (await client.acceptLicence({ applicationId: applicationId }, { revision: licence.revision }));
     context.output.note(`Accepted the licence of ${applicationId} (revision ${accepted.revision}) at ${accepted.acceptedAt}`);
     return customerDownloadUrl(client, applicationId, choice);
   }
 }
 
 /** A customer's URL; an application it was not granted reads as missing, so the refusal says why it may be. */
-async function customerDownloadUrl(client: ApiClient, applicationId: string, choice: Query): Promise<DownloadUrl> {
+async function customerDownloadUrl(client: Client, applicationId: string, choice: Query): Promise<DownloadUrl> {
   try {
-    return (await client.get<DownloadUrl>('/v1/downloads/url', { applicationId, ...choice })).data;
+    return client.getDownloadUrl({ applicationId, ...choice });
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404 && /^application .* not found$/.test(error.message))) throw error;
     throw new ApiError(error.status, error.code, `${error.message}: a customer sees only the applications it was granted (bds customers grant <customerId> ${applicationId})`, error.requestId, error.fieldErrors);

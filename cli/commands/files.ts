@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { DeletedFile, VersionList } from '../http/responses';
+import type { VersionList } from '../http/responses';
 
 /** The fileId of a version's file named by its id or by its file name (as people read it). */
 async function fileIdOf(list: VersionList, version: string, file: string): Promise<string> {
@@ -20,9 +19,9 @@ export function filesCommand(): Command {
     .description("Delete a file (by file name or fileId) and its bytes: a failed upload's file in any version, any file of a draft (a shipped version's files are refused: yank it)")
     .action(action(async (context, applicationId: string, version: string, file: string) => {
       const client = context.client();
-      const { data: list } = await client.get<VersionList>(apiPath`/v1/management/applications/${applicationId}/versions`);
+      const list = await client.listVersions({ applicationId: applicationId });
       const fileId = await fileIdOf(list, version, file);
-      const { data } = await client.delete<DeletedFile>(apiPath`/v1/management/applications/${applicationId}/versions/${version}/files/${fileId}`);
+      const data = await client.deleteVersionFile({ applicationId: applicationId, version: version, fileId: fileId });
       context.output.result(data, () => context.output.line(data.message));
     }));
   return command;

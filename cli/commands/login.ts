@@ -6,7 +6,8 @@ import { request } from 'undici';
 import { keyKind, normalizeBaseUrl, profileName } from '../config/settings';
 import { ApiError, NetworkError, UsageError } from '../errors';
 import { apiAgent } from '../http/agents';
-import { ApiClient, describeNetworkFailure } from '../http/api-client';
+import { endpoints, API_DESCRIPTION_PATH } from '../../shared/contract/endpoints';
+import { apiClient, describeNetworkFailure } from '../http/api-client';
 import { USER_AGENT } from '../version';
 
 /** Reads all of stdin (a key piped in: `echo "$KEY" | bds login --url ...`). */
@@ -35,14 +36,14 @@ async function readUrl(option: string | undefined): Promise<string> {
 }
 
 /** A path only this service describes: another server's API description, or a web page, is not it. */
-const SERVICE_PATH = '/v1/downloads/url';
+const SERVICE_PATH = endpoints.getDownloadUrl.path;
 
 /**
  * Refuses a URL that is not the service, before a key is asked for or saved: the service describes
  * its API at /v1/openapi.json (without a key).
  */
 async function checkService(url: string): Promise<void> {
-  const described = `${url}/v1/openapi.json`;
+  const described = `${url}${API_DESCRIPTION_PATH}`;
   let status: number;
   let text: string;
   try {
@@ -73,7 +74,7 @@ export function loginCommand(): Command {
       // The key must be one the service knows: a 401 is refused here. Another refusal (403) is a
       // key of the other kind or one without the listing's scope, which still authenticates.
       try {
-        await new ApiClient(url, apiKey).get('/v1/management/applications', { pageSize: 1 });
+        await apiClient(url, apiKey).listApplications({ pageSize: 1 });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status === 401) throw error;
       }

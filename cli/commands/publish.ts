@@ -2,8 +2,6 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { planRelease, RECOGNISED_TOOLS, type PublishPlan } from '../../shared/publishing';
 import { action, collect, CommandContext, integerOption } from '../context';
-import { apiPath } from '../http/api-client';
-import type { ApplicationRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { listBuildFiles, localReader, localVerifier } from '../publish/local-build';
 import { publishRelease, PublishRefusal } from '../publish/publish-release';
@@ -37,7 +35,7 @@ async function publish(context: CommandContext, applicationId: string, directory
   const files = listBuildFiles(root);
   const notes = releaseNotes({ notesFile: options.notes });
   const client = context.client();
-  const { data: application } = await client.get<ApplicationRecord>(apiPath`/v1/management/applications/${applicationId}`);
+  const application = await client.getApplication({ applicationId: applicationId });
   const reader = localReader(root);
   const plan = await planRelease({
     files, reader, verify: localVerifier(root), version: options.version, include: options.include, exclude: options.exclude,

@@ -1,8 +1,8 @@
+import type { QueryOf } from '../../shared/contract/client';
 import { Command, Option } from 'commander';
 import { action } from '../context';
 import { formatBytes } from '../output/format';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
-import type { ReleaseList } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
 /** What a customer key may download of an application: the releases it is offered, newest first, with their files. */
@@ -12,8 +12,8 @@ export function releasesCommand(): Command {
     .option('--channel <channel>', 'this channel and every more stable one (default: the most stable)')
     .addOption(new Option('--platform <platform>', 'files for this platform (and those for any)').choices(SELECTABLE_PLATFORMS))
     .addOption(new Option('--arch <arch>', 'files for this arch (and those for any)').choices(SELECTABLE_ARCHS)))
-    .action(action(async (context, applicationId: string, options: PageOptions & { channel?: string; platform?: string; arch?: string }) => {
-      const { data } = await context.client().get<ReleaseList>('/v1/downloads/releases', {
+    .action(action(async (context, applicationId: string, options: PageOptions & Pick<QueryOf<'listReleases'>, 'channel' | 'platform' | 'arch'>) => {
+      const data = await context.client().listReleases({
         applicationId, channel: options.channel, platform: options.platform, arch: options.arch, page: options.page, pageSize: options.pageSize,
       });
       context.output.result(data, () => {

@@ -1,8 +1,7 @@
 import fs from 'node:fs/promises';
 import { Command } from 'commander';
 import { action } from '../context';
-import { apiPath } from '../http/api-client';
-import type { ApplicationRecord, ApplicationRepositories } from '../http/responses';
+import type { ApplicationRepositories } from '../http/responses';
 import { repositorySetup } from '../../shared/packages/repository-setup';
 
 interface SetupOptions {
@@ -25,7 +24,6 @@ function setupLines(applicationId: string, options: SetupOptions): string[] {
 }
 
 
-const repositories = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/repositories`;
 
 /** What `bds repos` prints for people: the keys, each channel's packages, and the setup lines a customer pastes. */
 function printRepositories(context: Parameters<Parameters<typeof action>[0]>[0], data: ApplicationRepositories, setup: SetupOptions): void {
@@ -46,7 +44,7 @@ function printRepositories(context: Parameters<Parameters<typeof action>[0]>[0],
 }
 
 async function setupOptions(context: Parameters<Parameters<typeof action>[0]>[0], applicationId: string, channel: string): Promise<SetupOptions> {
-  const { data } = await context.client().get<ApplicationRecord>(apiPath`/v1/management/applications/${applicationId}`);
+  const data = await context.client().getApplication({ applicationId: applicationId });
   return { baseUrl: context.settings().baseUrl.replace(/\/+$/, ''), applicationName: data.displayName ?? data.name, channel };
 }
 
@@ -55,13 +53,13 @@ export function reposCommand(): Command {
     .argument('<applicationId>')
     .option('--channel <channel>', 'the channel the setup lines name', 'stable')
     .action(action(async (context, applicationId: string, options: { channel: string }) => {
-      const { data } = await context.client().get<ApplicationRepositories>(repositories(applicationId));
+      const data = await context.client().getApplicationRepositories({ applicationId: applicationId });
       printRepositories(context, data, await setupOptions(context, applicationId, options.channel));
     }));
   command.command('rotate-key').description('Generate a new signing key; the previous one keeps signing and is still served for 30 days')
     .argument('<applicationId>')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().post<ApplicationRepositories>(`${repositories(applicationId)}/rotate-key`, {});
+      const data = await context.client().rotateRepositoryKey({ applicationId: applicationId }, {});
       printRepositories(context, data, await setupOptions(context, applicationId, 'stable'));
     }));
   command.command('import-key').description("Import your armoured OpenPGP private key (Ed25519, or RSA of 3072 bits and more) as the signing key")
@@ -71,7 +69,7 @@ export function reposCommand(): Command {
     .action(action(async (context, applicationId: string, keyFile: string, options: { passphraseEnv?: string }) => {
       const privateKey = await fs.readFile(keyFile, 'utf8');
       const passphrase = options.passphraseEnv ? process.env[options.passphraseEnv] : undefined;
-      const { data } = await context.client().put<ApplicationRepositories>(`${repositories(applicationId)}/key`, { privateKey, ...(passphrase ? { passphrase } : {}) });
+      const data = await context.client().importRepositoryKey({ applicationId: applicationId }, { privateKey, ...(passphrase ? { passphrase } : {}) });
       printRepositories(context, data, await setupOptions(context, applicationId, 'stable'));
     }));
   return command;

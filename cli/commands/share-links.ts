@@ -2,16 +2,14 @@ import { Command, Option } from 'commander';
 import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
-import { hostTarget } from '../download/host-target';
-import { apiPath } from '../http/api-client';
-import type { CreatedShareLink, RevokedShareLink } from '../http/responses';
+import { BuildSelector, hostTarget } from '../download/host-target';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface CreateOptions {
   version: string;
   channel?: string;
-  platform?: string;
-  arch?: string;
+  platform?: BuildSelector['platform'];
+  arch?: BuildSelector['arch'];
   fileId?: string;
   expiresIn?: number;
   maxDownloads?: number;
@@ -37,7 +35,7 @@ export function shareLinksCommand(): Command {
       // This machine's build unless the file is named or the selectors given, as bds download picks.
       const platform = options.fileId === undefined ? options.platform ?? host.platform : undefined;
       const arch = options.fileId === undefined ? options.arch ?? host.arch : undefined;
-      const { data } = await context.client().post<CreatedShareLink>('/v1/downloads/share', {
+      const data = await context.client().createShareLink({
         applicationId,
         version: options.version,
         ...(options.channel !== undefined ? { channel: options.channel } : {}),
@@ -55,7 +53,7 @@ export function shareLinksCommand(): Command {
 
   command.command('revoke <token>').description('Revoke a share link this customer created: its next use is refused')
     .action(action(async (context, token: string) => {
-      const { data } = await context.client().delete<RevokedShareLink>(apiPath`/v1/downloads/share/${token}`);
+      const data = await context.client().revokeShareLink({ token: token });
       context.output.result(data, () => context.output.line(`${data.message} at ${data.revokedAt}`));
     }));
 

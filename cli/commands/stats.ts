@@ -1,8 +1,7 @@
+import type { QueryOf } from '../../shared/contract/client';
 import * as asciichart from 'asciichart';
 import { Command, Option } from 'commander';
 import { action } from '../context';
-import { apiPath } from '../http/api-client';
-import type { ApplicationAdoption, ApplicationStatistics, CustomerAdoptionList } from '../http/responses';
 import type { Output } from '../output/output';
 import { FILE_ARCHS, FILE_PLATFORMS } from './choices';
 import { DAY_MS } from '../../shared/durations';
@@ -31,7 +30,7 @@ export function statsCommand(): Command {
     .option('--from <YYYY-MM-DD>', 'first day (inclusive)')
     .option('--to <YYYY-MM-DD>', 'last day (inclusive)')
     .action(action(async (context, applicationId: string, options: { version?: string; channel?: string; from?: string; to?: string }) => {
-      const { data } = await context.client().get<ApplicationStatistics>(apiPath`/v1/applications/${applicationId}/stats`, {
+      const data = await context.client().getApplicationStatistics({ applicationId: applicationId }, {
         version: options.version, channel: options.channel, from: options.from, to: options.to,
       });
       context.output.result(data, () => {
@@ -86,11 +85,11 @@ function adoptionCommand(): Command {
     .option('--page <n>', 'page of customers', '1')
     .option('--page-size <n>', 'customers per page', '20')
     .action(action(async (context, applicationId: string, options: {
-      from?: string; to?: string; channel?: string; platform?: string; arch?: string; customers?: boolean; page: string; pageSize: string;
+      from?: string; to?: string; channel?: string; platform?: QueryOf<'getApplicationAdoption'>['platform']; arch?: QueryOf<'getApplicationAdoption'>['arch']; customers?: boolean; page: string; pageSize: string;
     }) => {
       if (options.customers) {
-        const { data } = await context.client().get<CustomerAdoptionList>(apiPath`/v1/applications/${applicationId}/customers/adoption`, {
-          page: options.page, pageSize: options.pageSize,
+        const data = await context.client().listCustomerAdoption({ applicationId: applicationId }, {
+          page: Number(options.page), pageSize: Number(options.pageSize),
         });
         context.output.result(data, () => {
           context.output.table(['customer', 'version', 'last reported (UTC)'],
@@ -100,7 +99,7 @@ function adoptionCommand(): Command {
         });
         return;
       }
-      const { data } = await context.client().get<ApplicationAdoption>(apiPath`/v1/applications/${applicationId}/adoption`, {
+      const data = await context.client().getApplicationAdoption({ applicationId: applicationId }, {
         from: options.from, to: options.to, channel: options.channel, platform: options.platform, arch: options.arch,
       });
       context.output.result(data, () => {

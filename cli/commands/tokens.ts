@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { AccessTokenList, AccessTokenRecord, AccessTokenWithUsage, IssuedAccessToken } from '../http/responses';
+import type { AccessTokenRecord } from '../http/responses';
 
 /**
  * `none` stands for null (the limit removed) until the body is built: commander turns an option
@@ -69,8 +68,6 @@ function limitsOf(options: LimitOptions): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined).map(([field, value]) => [field, value === NONE ? null : value]));
 }
 
-const tokensPath = (customerId: string) => apiPath`/v1/management/customers/${customerId}/tokens`;
-const tokenPath = (customerId: string, tokenId: string) => apiPath`/v1/management/customers/${customerId}/tokens/${tokenId}`;
 
 /** A token's limits in one line each, for people. */
 function described(token: AccessTokenRecord): Record<string, unknown> {
@@ -100,7 +97,7 @@ export function tokensCommand(): Command {
 
   withLimitOptions(command.command('create <customerId>').description('Create an access token for a customer (shown once)'))
     .action(action(async (context, customerId: string, options: LimitOptions) => {
-      const { data } = await context.client().post<IssuedAccessToken>(tokensPath(customerId), limitsOf(options));
+      const data = await context.client().createAccessToken({ customerId: customerId }, limitsOf(options));
       context.output.result(data, () => {
         context.output.record({ ...described(data), token: data.token, portalUrl: data.portalUrl });
         context.output.note('The token is shown only now. It works as a bearer or in the path: {base}/t/<token>/v1/downloads/...; the customer opens the download portal at portalUrl.');
@@ -109,7 +106,7 @@ export function tokensCommand(): Command {
 
   command.command('list <customerId>').description("List a customer's active access tokens (prefixes only), oldest first")
     .action(action(async (context, customerId: string) => {
-      const { data } = await context.client().get<AccessTokenList>(tokensPath(customerId));
+      const data = await context.client().listAccessTokens({ customerId: customerId });
       context.output.result(data, () => context.output.table(['token', 'name', 'prefix', 'downloads', 'clients', 'bytes', 'resets', 'valid until', 'last used'], data.tokens.map((token) => [
         token.tokenId, token.name, token.prefix, token.maxDownloads ?? '-', token.maxClients ?? '-', token.maxBytes ?? '-', token.resetEvery ?? 'never', token.validUntil ?? '-', token.lastUsedAt,
       ])));
@@ -117,7 +114,7 @@ export function tokensCommand(): Command {
 
   command.command('show <customerId> <tokenId>').description("A token's limits and its usage in the current period")
     .action(action(async (context, customerId: string, tokenId: string) => {
-      const { data } = await context.client().get<AccessTokenWithUsage>(tokenPath(customerId, tokenId));
+      const data = await context.client().getAccessToken({ customerId: customerId, tokenId: tokenId });
       context.output.result(data, () => context.output.record({
         ...described(data),
         downloads: data.usage.downloads,
@@ -132,13 +129,13 @@ export function tokensCommand(): Command {
     .action(action(async (context, customerId: string, tokenId: string, options: LimitOptions) => {
       const body = limitsOf(options);
       if (Object.keys(body).length === 0) throw new UsageError('give at least one limit to change');
-      const { data } = await context.client().patch<AccessTokenRecord>(tokenPath(customerId, tokenId), body);
+      const data = await context.client().updateAccessToken({ customerId: customerId, tokenId: tokenId }, body);
       context.output.result(data, () => context.output.record(described(data)));
     }));
 
   command.command('revoke <customerId> <tokenId>').description('Revoke an access token: its next request, on any gateway, is refused (401)')
     .action(action(async (context, customerId: string, tokenId: string) => {
-      const { data } = await context.client().delete<AccessTokenRecord>(tokenPath(customerId, tokenId));
+      const data = await context.client().revokeAccessToken({ customerId: customerId, tokenId: tokenId });
       context.output.result(data, () => context.output.line(`revoked ${data.tokenId}`));
     }));
 

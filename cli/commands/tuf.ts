@@ -1,3 +1,4 @@
+import type { BodyOf } from '../../shared/contract/client';
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +9,6 @@ import { generateTufKey, importTufKey, type TufKeyPair } from '../../shared/tuf/
 import { draftRoot, rotateRoot, signRoot } from '../../shared/tuf/root';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
 import type { TufRepository } from '../http/responses';
 
 /*
@@ -18,7 +18,6 @@ import type { TufRepository } from '../http/responses';
  * public keys inside the signed root only.
  */
 
-const repositoryPath = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/tuf`;
 
 type Context = Parameters<Parameters<typeof action>[0]>[0];
 
@@ -99,7 +98,7 @@ function threshold(options: KeyOptions, keys: readonly TufKeyPair[]): number {
 async function upload(context: Context, applicationId: string, root: Metadata<Root>, keys: readonly TufKeyPair[], written: readonly string[], keysDir?: string): Promise<void> {
   const document = root.toJSON();
   if (keysDir) await fs.writeFile(path.join(keysDir, `${root.signed.version}.root.json`), `${JSON.stringify(document, null, 2)}\n`);
-  const { data } = await context.client().post<TufRepository>(`${repositoryPath(applicationId)}/roots`, document);
+  const data = await context.client().uploadTufRoot({ applicationId }, document as BodyOf<'uploadTufRoot'>);
   context.output.result({ ...data, rootKeyIds: keys.map((key) => key.keyId), keyFiles: written }, () => {
     context.output.line(`root version ${root.signed.version} uploaded for ${applicationId} (threshold ${root.signed.roles.root.threshold} of ${keys.length})`);
     context.output.table(['root key', 'private key file'], keys.map((key, index) => [key.keyId, written[index] ?? '(imported)']));
@@ -123,7 +122,7 @@ export function tufCommand(): Command {
   command.command('show').description('The online public keys a root must name, and the latest root')
     .argument('<applicationId>')
     .action(action(async (context, applicationId: string) => {
-      const { data } = await context.client().get<TufRepository>(repositoryPath(applicationId));
+      const data = await context.client().getTufRepository({ applicationId: applicationId });
       printRepository(context, data);
     }));
   command.command('init').description('Make the first root: generate root keys here (or import yours), sign root version 1 with them, upload it (public keys only)')
@@ -135,7 +134,7 @@ export function tufCommand(): Command {
     .option('--passphrase-env <name>', 'an environment variable holding a passphrase: new key files are encrypted with it (AES-256), imported ones opened')
     .option('--expires-days <days>', `the root's lifetime (default ${TUF_ROOT_EXPIRY_DEFAULT_SECONDS / 86_400})`, days)
     .action(action(async (context, applicationId: string, options: KeyOptions) => {
-      const { data } = await context.client().get<TufRepository>(repositoryPath(applicationId));
+      const data = await context.client().getTufRepository({ applicationId: applicationId });
       if (data.root) throw new UsageError(`${applicationId} has root version ${data.root.version} already: use bds tuf rotate`);
       const { keys, written } = await rootKeys(options);
       const root = signRoot(draftRoot({
@@ -154,7 +153,7 @@ export function tufCommand(): Command {
     .option('--passphrase-env <name>', 'an environment variable holding the passphrase of the key files: old and imported ones opened, new ones encrypted')
     .option('--expires-days <days>', `the new root's lifetime (default ${TUF_ROOT_EXPIRY_DEFAULT_SECONDS / 86_400})`, days)
     .action(action(async (context, applicationId: string, options: KeyOptions & { oldKey: string[] }) => {
-      const { data } = await context.client().get<TufRepository>(repositoryPath(applicationId));
+      const data = await context.client().getTufRepository({ applicationId: applicationId });
       if (!data.root) throw new UsageError(`${applicationId} has no root yet: use bds tuf init`);
       const previous = Metadata.fromJSON(MetadataKind.Root, data.root.document as never);
       const previousKeys = await Promise.all(options.oldKey.map((file) => readKey(file, passphraseOf(options))));

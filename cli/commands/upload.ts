@@ -6,8 +6,8 @@ import { FILE_ARCHS, FILE_PLATFORMS, FILE_TYPE_NAMES, UPLOAD_STATUSES } from './
 import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { action, CommandContext, integerOption } from '../context';
 import { ApiError, UsageError, VerificationError } from '../errors';
-import { apiPath, ApiClient } from '../http/api-client';
-import type { UploadRecord, VersionFile, VersionRecord } from '../http/responses';
+import type { Client } from '../../shared/contract/client';
+import type { UploadRecord, VersionFile } from '../http/responses';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
 import { macUpdateWarning } from '../upload/mac-update-warning';
@@ -24,12 +24,13 @@ const MAX_PARALLEL_PARTS = 32;
 
 interface UploadOptions {
   name?: string;
-  fileType?: string;
+  // commander holds these to the contract's choices (FILE_TYPE_NAMES, FILE_PLATFORMS, FILE_ARCHS, UPLOAD_STATUSES)
+  fileType?: ReleaseFields['fileType'];
   contentType?: string;
-  platform?: string;
-  arch?: string;
+  platform?: ReleaseFields['platform'];
+  arch?: ReleaseFields['arch'];
   channel?: string;
-  status?: string;
+  status?: ReleaseFields['status'];
   notes?: string;
   notesFile?: string;
   tier?: string;
@@ -68,8 +69,8 @@ function statInput(filePath: string): fs.Stats {
  * The file already published under this name in the version with the same bytes: what an upload run
  * again after its answer was lost finds (the service refuses the name with 409).
  */
-async function samePublishedFile(client: ApiClient, applicationId: string, version: string, fileName: string, filePath: string): Promise<VersionFile | undefined> {
-  const { data } = await client.get<{ versions: VersionRecord[] }>(apiPath`/v1/management/applications/${applicationId}/versions`);
+async function samePublishedFile(client: Client, applicationId: string, version: string, fileName: string, filePath: string): Promise<VersionFile | undefined> {
+  const data = await client.listVersions({ applicationId: applicationId });
   const file = data.versions.find((candidate) => candidate.version === version)?.files.find((candidate) => candidate.fileName === fileName && candidate.status === 'available');
   if (!file) return undefined;
   return file.checksum === `sha256:${await sha256OfFile(filePath)}` ? file : undefined;

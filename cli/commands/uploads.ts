@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { action, CommandContext } from '../context';
 import type { UploadRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
-import { unpublishedUpload, uploadPath, verificationGoesOn, waitForUpload } from '../upload/upload-status';
+import { unpublishedUpload, verificationGoesOn, waitForUpload } from '../upload/upload-status';
 
 export function showUpload(context: CommandContext, upload: UploadRecord): void {
   context.output.result(upload, () => {
@@ -16,7 +16,7 @@ export function uploadsCommand(): Command {
 
   command.command('show <uploadId>').description("Show an upload's status")
     .action(action(async (context, uploadId: string) => {
-      const { data } = await context.client().get<UploadRecord>(uploadPath(uploadId));
+      const data = await context.client().getUpload({ uploadId });
       showUpload(context, data);
     }));
 
@@ -33,7 +33,7 @@ export function uploadsCommand(): Command {
 
   command.command('abort <uploadId>').description('Abort an upload not completed: its stored parts are discarded and its file name is free again')
     .action(action(async (context, uploadId: string) => {
-      const { data } = await context.client().delete<UploadRecord>(uploadPath(uploadId));
+      const data = await context.client().abortUpload({ uploadId });
       showUpload(context, data);
     }));
 

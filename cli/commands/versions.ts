@@ -1,13 +1,11 @@
+import type { QueryOf } from '../../shared/contract/client';
 import { Command, Option } from 'commander';
 import { VERSION_STATUSES } from './choices';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { DeletedVersion, ReleaseHealth, RolloutPlan, VersionList, VersionRecord } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { releaseNotes } from './release-notes';
 
-const versions = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/versions`;
 
 interface UpdateOptions {
   channel?: string;
@@ -60,8 +58,8 @@ export function versionsCommand(): Command {
   command.command('list <applicationId>').description('List versions with their files, newest first by the version order (drafts and yanked ones included)')
     .option('--channel <channel>', 'this channel only (no cascade)')
     .addOption(new Option('--status <status>', 'this status only').choices(VERSION_STATUSES))
-    .action(action(async (context, applicationId: string, options: { channel?: string; status?: string }) => {
-      const { data } = await context.client().get<VersionList>(versions(applicationId), { channel: options.channel, status: options.status });
+    .action(action(async (context, applicationId: string, options: Pick<QueryOf<'listVersions'>, 'channel' | 'status'>) => {
+      const data = await context.client().listVersions({ applicationId: applicationId }, { channel: options.channel, status: options.status });
       context.output.result(data, () => context.output.table(['version', 'channel', 'status', 'rollout', 'tier', 'files', 'size', 'created'], data.versions.map((version) => [
         version.version,
         version.channel,
@@ -93,7 +91,7 @@ export function versionsCommand(): Command {
     .option('--yank-reason <text>', 'with --status yanked: why it is withdrawn (customers and the console see it)')
     .option('--rollback-to <version>', 'with --status yanked: an earlier published version every feed offers instead to installs running this one (as each client accepts a downgrade; docs/shipping-updates.md)')
     .action(action(async (context, applicationId: string, version: string, options: UpdateOptions) => {
-      const { data } = await context.client().patch<VersionRecord>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`, versionChanges(options));
+      const data = await context.client().updateVersion({ applicationId: applicationId, version: version }, versionChanges(options));
       context.output.result(data, () => {
         const { files, ...fields } = data;
         context.output.record({ ...fields, files: files.map((file) => file.fileName) });
@@ -102,7 +100,7 @@ export function versionsCommand(): Command {
 
   command.command('delete <applicationId> <version>').description('Delete a draft version with its files and their bytes (a published or yanked version is refused: yank it)')
     .action(action(async (context, applicationId: string, version: string) => {
-      const { data } = await context.client().delete<DeletedVersion>(apiPath`/v1/management/applications/${applicationId}/versions/${version}`);
+      const data = await context.client().deleteDraftVersion({ applicationId: applicationId, version: version });
       context.output.result(data, () => context.output.line(data.message));
     }));
 
@@ -123,7 +121,7 @@ function rolloutCommand(): Command {
   const command = new Command('rollout').description("A version's rollout plan: its release's health, resume a halted plan, stop one");
   command.command('health <applicationId> <version>').description('The update funnel (offered, downloaded, arrived, stuck, success rate) per day of offer, and the plan')
     .action(action(async (context, applicationId: string, version: string) => {
-      const { data } = await context.client().get<ReleaseHealth>(apiPath`/v1/applications/${applicationId}/versions/${version}/health`);
+      const data = await context.client().getVersionHealth({ applicationId: applicationId, version: version });
       context.output.result(data, () => {
         const rate = (value: number | null) => (value === null ? '-' : `${Math.round(value * 1000) / 10}%`);
         const { figures, rolloutPlan: plan } = data;
@@ -137,7 +135,8 @@ function rolloutCommand(): Command {
   for (const [name, description] of [['resume', 'Run a halted plan again from its step'], ['stop', 'Stop a plan for good (the version keeps its percentage)']] as const) {
     command.command(`${name} <applicationId> <version>`).description(description)
       .action(action(async (context, applicationId: string, version: string) => {
-        const { data } = await context.client().post<RolloutPlan>(apiPath`/v1/management/applications/${applicationId}/versions/${version}/rollout/${name}`);
+        const client = context.client();
+        const data = await (name === 'resume' ? client.resumeVersionRollout : client.stopVersionRollout)({ applicationId, version });
         context.output.result(data, () => context.output.record({ ...data, steps: data.steps.map((step) => `${step.percentage}% after ${step.after}`).join(', ') }));
       }));
   }

@@ -1,13 +1,13 @@
+import type { BodyOf } from '../../shared/contract/client';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { action, CommandContext } from '../context';
 import { UsageError } from '../errors';
-import { apiPath } from '../http/api-client';
-import type { CreatedWebhook, DeletedWebhook, DeliveryList, DeliveryRecord, RotatedWebhookSecret, WebhookList, WebhookRecord } from '../http/responses';
+import type { CreatedWebhook, RotatedWebhookSecret, WebhookRecord } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
+/** The event types commander holds --event to (the contract's list). */
+type WebhookEvents = NonNullable<BodyOf<'updateWebhook'>['events']>;
 
-const WEBHOOKS = '/v1/management/webhooks';
-const webhook = (id: string) => apiPath`/v1/management/webhooks/${id}`;
 const SECRET_SHOWN_ONCE = 'The signing secret is shown only now: store it where the receiver verifies signatures.';
 
 const eventOption = (description: string) =>
@@ -29,7 +29,7 @@ export function webhooksCommand(): Command {
 
   withPageOptions(command.command('list').description('List webhook endpoints'))
     .action(action(async (context, options: PageOptions) => {
-      const { data } = await context.client().get<WebhookList>(WEBHOOKS, { page: options.page, pageSize: options.pageSize });
+      const data = await context.client().listWebhooks({ page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['webhook', 'url', 'events', 'active', 'failing since'], data.webhooks.map((w) => [
           w.webhookId, w.url, w.events.join('\n'), w.isActive ? 'yes' : `no${w.disabledReason ? ` (${w.disabledReason})` : ''}`, w.failingSince,
@@ -43,8 +43,8 @@ export function webhooksCommand(): Command {
     .addOption(eventOption('an event type to deliver').makeOptionMandatory())
     .option('--description <text>', 'description')
     .option('--inactive', 'register it without delivering yet')
-    .action(action(async (context, options: { url: string; event: string[]; description?: string; inactive?: boolean }) => {
-      const { data } = await context.client().post<CreatedWebhook>(WEBHOOKS, {
+    .action(action(async (context, options: { url: string; event: WebhookEvents; description?: string; inactive?: boolean }) => {
+      const data = await context.client().createWebhook({
         url: options.url, events: options.event,
         ...(options.description !== undefined ? { description: options.description } : {}),
         ...(options.inactive ? { isActive: false } : {}),
@@ -53,7 +53,7 @@ export function webhooksCommand(): Command {
     }));
 
   command.command('show <webhookId>').description('Show an endpoint')
-    .action(action(async (context, webhookId: string) => showWebhook(context, (await context.client().get<WebhookRecord>(webhook(webhookId))).data)));
+    .action(action(async (context, webhookId: string) => showWebhook(context, (await context.client().getWebhook({ webhookId: webhookId })))));
 
   command.command('update <webhookId>').description("Change an endpoint's URL, events, description or status (reactivating one disabled for failing)")
     .option('--url <url>', 'where deliveries are POSTed')
@@ -61,7 +61,7 @@ export function webhooksCommand(): Command {
     .option('--description <text>', 'description ("" clears it)')
     .option('--active', 'deliver (again)')
     .option('--inactive', 'stop delivering')
-    .action(action(async (context, webhookId: string, options: { url?: string; event?: string[]; description?: string; active?: boolean; inactive?: boolean }) => {
+    .action(action(async (context, webhookId: string, options: { url?: string; event?: WebhookEvents; description?: string; active?: boolean; inactive?: boolean }) => {
       if (options.active && options.inactive) throw new UsageError('give --active or --inactive, not both');
       const changes = {
         ...(options.url !== undefined ? { url: options.url } : {}),
@@ -70,24 +70,24 @@ export function webhooksCommand(): Command {
         ...(options.active ? { isActive: true } : options.inactive ? { isActive: false } : {}),
       };
       if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give at least one of --url, --event, --description, --active, --inactive');
-      showWebhook(context, (await context.client().patch<WebhookRecord>(webhook(webhookId), changes)).data);
+      showWebhook(context, (await context.client().updateWebhook({ webhookId: webhookId }, changes)));
     }));
 
   command.command('delete <webhookId>').description('Delete an endpoint and its delivery log')
     .action(action(async (context, webhookId: string) => {
-      const { data } = await context.client().delete<DeletedWebhook>(webhook(webhookId));
+      const data = await context.client().deleteWebhook({ webhookId: webhookId });
       context.output.result(data, () => context.output.line(data.message));
     }));
 
   command.command('rotate-secret <webhookId>').description('Issue a new signing secret (shown once); the previous one signs too until previousSecretExpiresAt')
     .action(action(async (context, webhookId: string) => {
-      const { data } = await context.client().post<RotatedWebhookSecret>(`${webhook(webhookId)}/rotate-secret`, {});
+      const data = await context.client().rotateWebhookSecret({ webhookId: webhookId }, {});
       showWebhook(context, data);
     }));
 
   withPageOptions(command.command('deliveries <webhookId>').description("List an endpoint's deliveries, newest first"))
     .action(action(async (context, webhookId: string, options: PageOptions) => {
-      const { data } = await context.client().get<DeliveryList>(`${webhook(webhookId)}/deliveries`, { page: options.page, pageSize: options.pageSize });
+      const data = await context.client().listWebhookDeliveries({ webhookId: webhookId }, { page: options.page, pageSize: options.pageSize });
       context.output.result(data, () => {
         context.output.table(['delivery', 'event', 'status', 'attempts', 'response', 'last attempt'], data.deliveries.map((d) => [
           d.deliveryId, d.eventType, d.status, d.attempts, d.responseStatus ?? d.error, d.lastAttemptAt,
@@ -98,7 +98,7 @@ export function webhooksCommand(): Command {
 
   command.command('redeliver <webhookId> <deliveryId>').description('Send a delivered or failed message again')
     .action(action(async (context, webhookId: string, deliveryId: string) => {
-      const { data } = await context.client().post<DeliveryRecord>(apiPath`/v1/management/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, {});
+      const data = await context.client().redeliverWebhookDelivery({ webhookId: webhookId, deliveryId: deliveryId }, {});
       context.output.result(data, () => context.output.line(`${data.deliveryId} (${data.eventType}) queued again: ${data.status}`));
     }));
 

@@ -1,7 +1,7 @@
 import { Arch, Platform, selectMainFile } from '../../shared/releases/platforms';
 import { CliError, EXIT, UsageError } from '../errors';
-import { apiPath, ApiClient } from '../http/api-client';
-import type { DownloadUrl, VersionRecord } from '../http/responses';
+import type { Client } from '../../shared/contract/client';
+import type { DownloadUrl } from '../http/responses';
 
 export interface FileChoice {
   version: string;
@@ -20,8 +20,8 @@ const notFound = (message: string) => new CliError(message, EXIT.api, { code: 'N
  * service's own rule for a MAIN file, and signed by the admin download route (not counted as a
  * customer's download).
  */
-export async function adminDownloadUrl(client: ApiClient, applicationId: string, choice: FileChoice): Promise<DownloadUrl> {
-  const { data } = await client.get<{ versions: VersionRecord[] }>(apiPath`/v1/management/applications/${applicationId}/versions`, {
+export async function adminDownloadUrl(client: Client, applicationId: string, choice: FileChoice): Promise<DownloadUrl> {
+  const data = await client.listVersions({ applicationId }, {
     channel: choice.channel,
     status: choice.version === 'latest' ? 'published' : undefined,
   });
@@ -41,5 +41,5 @@ export async function adminDownloadUrl(client: ApiClient, applicationId: string,
   } else if (!available.some((file) => file.fileId === fileId)) {
     throw notFound(`file ${fileId} not found (available) in version ${version.version}`);
   }
-  return (await client.get<DownloadUrl>(apiPath`/v1/management/applications/${applicationId}/versions/${version.version}/files/${fileId}/download`)).data;
+  return client.getAdminFileDownloadUrl({ applicationId, version: version.version, fileId });
 }

@@ -6,8 +6,8 @@ import { isZipArchive } from '../../shared/releases/file-names';
 import { archFromAlias, type Arch } from '../../shared/releases/platforms';
 import { guessFileTarget } from '../../shared/releases/artifact-names';
 import { ApiError } from '../errors';
-import { ApiClient, apiPath } from '../http/api-client';
-import type { VersionRecord } from '../http/responses';
+import type { Client } from '../../shared/contract/client';
+import { apiClient } from '../http/api-client';
 import { Output } from '../output/output';
 import { multipartUpload } from '../upload/multipart-upload';
 import type { ReleaseFields } from '../upload/release-fields';
@@ -58,7 +58,8 @@ const MAIN_INSTALLER = /\.(exe|dmg|appimage)$/i;
 
 export default class BdsPublisher {
   readonly providerName = 'bds';
-  private readonly client: ApiClient;
+  private readonly client: Client;
+  private readonly baseUrl: string;
   private readonly version: string;
   /** The artifacts this run sent (or found stored), by version. */
   private readonly sent = new Map<string, Set<string>>();
@@ -70,7 +71,8 @@ export default class BdsPublisher {
     const key = process.env[keyEnv];
     if (!config.url || !config.applicationId) throw new Error('the bds publish provider needs url and applicationId');
     if (!key) throw new Error(`the bds publish provider: set ${keyEnv} to a publish-scoped admin key`);
-    this.client = new ApiClient(config.url.replace(/\/+$/, ''), key);
+    this.baseUrl = config.url.replace(/\/+$/, '');
+    this.client = apiClient(this.baseUrl, key);
     this.version = version ?? context?.packager?.appInfo?.version ?? '';
   }
 
@@ -114,7 +116,7 @@ export default class BdsPublisher {
       return;
     }
     const records = new ResumeRecords();
-    const resumeTarget = { baseUrl: this.client.baseUrl, ...target };
+    const resumeTarget = { baseUrl: this.baseUrl, ...target };
     const outcome = await multipartUpload({ client: this.client, output: new Output(false), filePath: task.file, target: resumeTarget, fields, parallel: 4, records, signal: new AbortController().signal });
     const upload = isSettled(outcome.upload.status) ? outcome.upload : await waitForUpload(this.client, outcome.upload.uploadId);
     records.remove(resumeTarget);
@@ -132,7 +134,7 @@ export default class BdsPublisher {
     const channelFile = parseYaml(text) as { version?: unknown; files?: { url?: unknown }[] } | null;
     if (!channelFile || channelFile.version === undefined || !Array.isArray(channelFile.files)) return;
     const version = String(channelFile.version);
-    const { data } = await this.client.get<{ versions: VersionRecord[] }>(apiPath`/v1/management/applications/${this.config.applicationId}/versions`);
+    const data = await this.client.listVersions({ applicationId: this.config.applicationId });
     const held = data.versions.find((candidate) => candidate.version === version);
     const stored = new Set((held?.files ?? []).filter((file) => file.status === 'available').map((file) => file.fileName.replace(/\s+/g, '-')));
     const expected = [...(this.sent.get(version) ?? []), ...channelFile.files.map((file) => String(file.url ?? ''))].map((name) => name.replace(/\s+/g, '-'));
@@ -143,14 +145,14 @@ export default class BdsPublisher {
     if (held.status !== 'draft') return;
     let publishing = this.publishing.get(version);
     if (!publishing) {
-      publishing = this.client.patch(apiPath`/v1/management/applications/${this.config.applicationId}/versions/${version}`, { status: 'published' }).then(() => undefined);
+      publishing = this.client.updateVersion({ applicationId: this.config.applicationId, version }, { status: 'published' }).then(() => undefined);
       this.publishing.set(version, publishing);
     }
     await publishing;
   }
 
   private async alreadyStored(version: string, fileName: string, file: string): Promise<boolean> {
-    const { data } = await this.client.get<{ versions: VersionRecord[] }>(apiPath`/v1/management/applications/${this.config.applicationId}/versions`);
+    const data = await this.client.listVersions({ applicationId: this.config.applicationId });
     const stored = data.versions.find((candidate) => candidate.version === version)?.files.find((candidate) => candidate.fileName === fileName && candidate.status === 'available');
     return stored?.checksum === `sha256:${createHash('sha256').update(fs.readFileSync(file)).digest('hex')}`;
   }

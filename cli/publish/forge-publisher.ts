@@ -5,7 +5,7 @@ import { joinPlans, planMadeArtifacts, planRelease, type MadeArtifact, type Publ
 import { archFromAlias, type Platform } from '../../shared/releases/platforms';
 import type { Settings } from '../config/settings';
 import { CommandContext } from '../context';
-import { ApiClient, apiPath } from '../http/api-client';
+import { apiClient } from '../http/api-client';
 import type { ApplicationRecord } from '../http/responses';
 import { localReader, localVerifier } from './local-build';
 import { publishRelease, PublishRefusal } from './publish-release';
@@ -106,8 +106,8 @@ export class BdsForgePublisher extends forgePublisherBase() {
     }
     const settings = { baseUrl: url.replace(/\/+$/, ''), apiKey: key };
     const context = new ConfiguredContext(settings);
-    const client = new ApiClient(settings.baseUrl, settings.apiKey);
-    const { data: application } = await client.get<ApplicationRecord>(apiPath`/v1/management/applications/${applicationId}`);
+    const client = apiClient(settings.baseUrl, settings.apiKey);
+    const application = await client.getApplication({ applicationId });
     const root = commonRoot(artifacts);
     const reader = localReader(root);
     setStatusLine?.(`planning ${applicationId} ${versions[0]} from ${artifacts.length} artifacts`);

@@ -5,7 +5,7 @@ import { standingOf, type PlannedFile, type PublishPlan, type Standing } from '.
 import { stateDirectory } from '../config/paths';
 import { CommandContext } from '../context';
 import { CliError, EXIT } from '../errors';
-import { ApiClient, apiPath } from '../http/api-client';
+import type { BodyOf, Client } from '../../shared/contract/client';
 import type { ApplicationRecord, UploadRecord, VersionFile, VersionRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../output/format';
@@ -35,10 +35,9 @@ export interface PublishRequest {
   sha256(relative: string): Promise<string>;
 }
 
-const versionsPath = (applicationId: string) => apiPath`/v1/management/applications/${applicationId}/versions`;
 
-async function existingVersion(client: ApiClient, applicationId: string, version: string): Promise<VersionRecord | undefined> {
-  const { data } = await client.get<{ versions: VersionRecord[] }>(versionsPath(applicationId));
+async function existingVersion(client: Client, applicationId: string, version: string): Promise<VersionRecord | undefined> {
+  const data = await client.listVersions({ applicationId });
   return data.versions.find((candidate) => candidate.version === version);
 }
 
@@ -52,7 +51,7 @@ async function checksumOf(request: PublishRequest, file: PlannedFile): Promise<s
 const shownPath = (request: PublishRequest, file: PlannedFile) => (file.path ? path.join(request.root, file.path) : `${file.fileName} (written from the tool's metadata)`);
 
 /** What the service holds of the version, and what is left to send; refused when the plan does not fit it. */
-async function standingFor(client: ApiClient, request: PublishRequest): Promise<Standing & { version: VersionRecord | undefined }> {
+async function standingFor(client: Client, request: PublishRequest): Promise<Standing & { version: VersionRecord | undefined }> {
   const version = await existingVersion(client, request.applicationId, request.plan.version);
   const standing = await standingOf({
     plan: request.plan, held: version, channel: request.channel,
@@ -143,11 +142,11 @@ export async function publishRelease(context: CommandContext, request: PublishRe
     await sendAll(context, request, standing.toSend.filter((file) => !file.attachedTo), signal);
     await sendAll(context, request, standing.toSend.filter((file) => file.attachedTo), signal);
   });
-  const change: Record<string, unknown> = { ...plan.versionFields };
+  const change: BodyOf<'updateVersion'> = { ...plan.versionFields };
   if (wantsPublished) change.status = 'published';
   let status = 'draft';
   if (Object.keys(change).length > 0) {
-    const { data } = await client.patch<VersionRecord>(apiPath`/v1/management/applications/${request.applicationId}/versions/${plan.version}`, change);
+    const data = await client.updateVersion({ applicationId: request.applicationId, version: plan.version }, change);
     status = data.status;
   }
   output.event('done', { applicationId: request.applicationId, version: plan.version, status, sent: standing.toSend.length, alreadyStored: standing.alreadyThere.length });

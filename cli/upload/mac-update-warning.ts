@@ -3,7 +3,7 @@ import { isZipArchive } from '../../shared/releases/file-names';
 import { macUpdateFeedProblems } from '../../shared/releases/mac-updates';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import { ApiError } from '../errors';
-import { apiPath, type ApiClient } from '../http/api-client';
+import type { Client } from '../../shared/contract/client';
 import type { VersionList } from '../http/responses';
 
 /** What the upload is about to send, as its options name it. */
@@ -23,13 +23,13 @@ const MAC_INSTALLER = /\.(dmg|pkg)$/i;
  * shared/releases/mac-updates.ts); how to fix it. Null when the version has its zip, or the file is
  * no macOS installer.
  */
-export async function macUpdateWarning(client: ApiClient, applicationId: string, version: string, file: PlannedFile): Promise<string | null> {
+export async function macUpdateWarning(client: Client, applicationId: string, version: string, file: PlannedFile): Promise<string | null> {
   if ((file.fileType ?? 'MAIN') !== 'MAIN' || !MAC_INSTALLER.test(file.fileName) || isZipArchive(file.fileName)) return null;
   if (file.platform !== undefined && file.platform !== 'macos') return null;
   const arch = (file.arch ?? guessFileTarget(file.fileName).arch) as Arch;
   let files: VersionList['versions'][number]['files'] = [];
   try {
-    const { data } = await client.get<VersionList>(apiPath`/v1/management/applications/${applicationId}/versions`);
+    const data = await client.listVersions({ applicationId });
     files = data.versions.find((v) => v.version === version)?.files.filter((f) => f.status !== 'failed') ?? [];
   } catch (error) {
     // A new application or one this key cannot list: the upload itself says what it must.

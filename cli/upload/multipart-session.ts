@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import { ApiError } from '../errors';
-import { ApiClient } from '../http/api-client';
-import type { OpenedMultipartUpload, UploadRecord } from '../http/responses';
+import type { Client } from '../../shared/contract/client';
+import type { UploadRecord } from '../http/responses';
 import { ReleaseFields } from './release-fields';
 import { fileIdentity, ResumeRecords, sameRequest, UploadTarget } from './resume-records';
-import { uploadPath } from './upload-status';
 
-const MULTIPART_UPLOADS = '/v1/management/uploads/multipart';
 
 /** An upload taking parts: how it is cut, and the sizes of the parts the store already holds. */
 export interface PartTaker {
@@ -31,7 +29,7 @@ export interface SettledEarlier {
  * before the first byte moves.
  */
 export async function multipartSession(options: {
-  client: ApiClient;
+  client: Client;
   filePath: string;
   target: UploadTarget;
   fields: ReleaseFields;
@@ -49,7 +47,7 @@ export async function multipartSession(options: {
     if (found) return { upload: found, partCount: earlier.partCount };
     records.remove(target);
   }
-  const { data } = await client.post<OpenedMultipartUpload>(MULTIPART_UPLOADS, {
+  const data = await client.createMultipartUpload({
     applicationId: target.applicationId, version: target.version, fileName: target.fileName, fileSize: identity.size, ...fields,
   });
   records.save(target, { uploadId: data.uploadId, file: identity, fields, partSize: data.partSize, partCount: data.partCount, expiresAt: data.expiresAt });
@@ -62,16 +60,16 @@ export const isPartTaker = (session: PartTaker | SettledEarlier): session is Par
  * The upload an earlier run left, when it can still be used: taking parts or already completing,
  * and asked for by the same request. A changed request's upload still taking parts is aborted.
  */
-async function resumable(client: ApiClient, uploadId: string, sameRequestAsBefore: boolean): Promise<UploadRecord | undefined> {
+async function resumable(client: Client, uploadId: string, sameRequestAsBefore: boolean): Promise<UploadRecord | undefined> {
   let upload: UploadRecord;
   try {
-    upload = (await client.get<UploadRecord>(uploadPath(uploadId))).data;
+    upload = await client.getUpload({ uploadId });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   }
   if (upload.status === 'issued' && !sameRequestAsBefore) {
-    await client.delete(uploadPath(uploadId)).catch((error: unknown) => {
+    await client.abortUpload({ uploadId }).catch((error: unknown) => {
       if (!(error instanceof ApiError && (error.status === 404 || error.status === 409))) throw error;
     });
     return undefined;

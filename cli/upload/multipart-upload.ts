@@ -1,5 +1,5 @@
 import { partLayout, partSizeOf } from '../../shared/uploads/multipart-layout';
-import { ApiClient, apiPath } from '../http/api-client';
+import type { Client } from '../../shared/contract/client';
 import type { UploadRecord } from '../http/responses';
 import { Output } from '../output/output';
 import { TransferProgress } from '../output/progress';
@@ -23,7 +23,7 @@ export interface MultipartOutcome {
  * for completion (the caller waits for the verification).
  */
 export async function multipartUpload(options: {
-  client: ApiClient;
+  client: Client;
   output: Output;
   filePath: string;
   target: UploadTarget;
@@ -77,6 +77,6 @@ export async function multipartUpload(options: {
     progress.stop({ partsDone, partCount });
   }
 
-  const { data } = await client.post<UploadRecord>(apiPath`/v1/management/uploads/${uploadId}/complete`);
+  const data = await client.completeMultipartUpload({ uploadId });
   return { upload: data, resumed, skippedParts, sentParts: jobs.length };
 }

@@ -1,5 +1,5 @@
 import { MULTIPART_PART_URLS_PER_REQUEST } from '../../shared/policy';
-import { ApiClient, apiPath } from '../http/api-client';
+import type { Client } from '../../shared/contract/client';
 import type { PartUrlList } from '../http/responses';
 
 /** A URL this close to its expiry is not used for a new attempt: a part may take minutes to send. */
@@ -18,7 +18,7 @@ export class PartUrls {
   private readonly pending = new Map<number, Promise<void>>();
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly client: Client,
     private readonly uploadId: string,
     private readonly order: readonly number[],
   ) {}
@@ -41,8 +41,8 @@ export class PartUrls {
         if (!this.known.has(next) && !this.pending.has(next)) batch.push(next);
       }
     }
-    const request = this.client.post<PartUrlList>(apiPath`/v1/management/uploads/${this.uploadId}/parts`, { partNumbers: batch })
-      .then(({ data }) => {
+    const request = this.client.createMultipartPartUrls({ uploadId: this.uploadId }, { partNumbers: batch })
+      .then((data) => {
         const expiresAt = Date.parse(data.expiresAt);
         for (const part of data.parts) this.known.set(part.partNumber, { part, expiresAt });
       })

@@ -1,12 +1,8 @@
-/** The upload fields besides the file's name and size, as both uploads send them (docs/uploads.md, Upload fields). */
-export interface ReleaseFields {
-  contentType?: string;
-  fileType?: string;
-  platform?: string;
-  arch?: string;
-  channel?: string;
-  status?: string;
-  releaseNotes?: string;
-  requiredTier?: string;
-  checksum?: string;
-}
+import type { BodyOf } from '../../shared/contract/client';
+
+/**
+ * The upload fields besides the application, version, file name and size, as both uploads send them:
+ * the multipart upload's body (shared/contract/uploads-requests.ts), so a field renamed or added
+ * there is one here.
+ */
+export type ReleaseFields = Omit<BodyOf<'createMultipartUpload'>, 'applicationId' | 'version' | 'fileName' | 'fileSize'>;

@@ -1,25 +1,24 @@
 import fs from 'node:fs';
 import { FormData } from 'undici';
-import { ApiClient } from '../http/api-client';
+import type { Client } from '../../shared/contract/client';
 import type { UploadedFile } from '../http/responses';
 import { ReleaseFields } from './release-fields';
 
-/** The form fields the small upload takes besides the file (its content type travels with the file part). */
-const SMALL_UPLOAD_FIELDS = ['fileType', 'platform', 'arch', 'channel', 'status', 'releaseNotes', 'requiredTier'] as const;
+/** The release fields the small upload's form does not take: the content type travels with the file part; the caller compares the checksum. */
+const NOT_FORM_FIELDS: ReadonlySet<keyof ReleaseFields> = new Set<keyof ReleaseFields>(['contentType', 'checksum']);
 
 /**
  * One form POST, published at once. The fields go before the file so the service checks them
  * before it stores a byte. The small upload takes no checksum field: the caller compares.
  */
-export async function smallUpload(client: ApiClient, filePath: string, target: { applicationId: string; version: string; fileName: string }, fields: ReleaseFields): Promise<UploadedFile> {
+export async function smallUpload(client: Client, filePath: string, target: { applicationId: string; version: string; fileName: string }, fields: ReleaseFields): Promise<UploadedFile> {
   const form = new FormData();
   form.set('applicationId', target.applicationId);
   form.set('version', target.version);
-  for (const name of SMALL_UPLOAD_FIELDS) {
-    const value = fields[name];
-    if (value !== undefined) form.set(name, value);
+  for (const [name, value] of Object.entries(fields) as [keyof ReleaseFields, string | undefined][]) {
+    if (value !== undefined && !NOT_FORM_FIELDS.has(name)) form.set(name, value);
   }
   const bytes = await fs.promises.readFile(filePath);
   form.set('file', new Blob([bytes], { type: fields.contentType ?? 'application/octet-stream' }), target.fileName);
-  return (await client.postForm<UploadedFile>('/v1/management/upload', form)).data;
+  return client.uploadSmallFile(form);
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { apiPath, ApiClient } from '../http/api-client';
+import type { Client } from '../../shared/contract/client';
 import { VerificationError } from '../errors';
 import type { UploadRecord, UploadStatus } from '../http/responses';
 
@@ -7,14 +7,12 @@ import type { UploadRecord, UploadStatus } from '../http/responses';
 const FIRST_POLL_MS = 250;
 const LONGEST_POLL_MS = 5_000;
 
-export const uploadPath = (uploadId: string) => apiPath`/v1/management/uploads/${uploadId}`;
-
 export const isSettled = (status: UploadStatus): boolean => status !== 'issued' && status !== 'verifying';
 
 /** Polls until the upload is settled; `onPoll` sees each state. */
-export async function waitForUpload(client: ApiClient, uploadId: string, onPoll: (upload: UploadRecord) => void = () => {}, signal?: AbortSignal): Promise<UploadRecord> {
+export async function waitForUpload(client: Client, uploadId: string, onPoll: (upload: UploadRecord) => void = () => {}, signal?: AbortSignal): Promise<UploadRecord> {
   for (let delay = FIRST_POLL_MS; ; delay = Math.min(LONGEST_POLL_MS, delay * 2)) {
-    const { data } = await client.get<UploadRecord>(uploadPath(uploadId));
+    const data = await client.getUpload({ uploadId });
     onPoll(data);
     if (isSettled(data.status)) return data;
     await sleep(delay, undefined, { signal });

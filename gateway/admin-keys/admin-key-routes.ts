@@ -1,49 +1,40 @@
-import { inParams, inResult } from '../http/access';
-import { route} from '../http/route';
+import { operationRoute } from '../http/operation-route';
+import { inParams,inResult } from '../http/access';
 import type { RouteModule } from '../gateway-deps';
 import type { AdminKeyService } from './admin-key-service';
 import type { AuditService } from './audit-service';
 import {
-  adminKeyListResponse,
-  issuedAdminKeyResponse,
-  presentAdminKeyList,
-  presentIssuedAdminKey,
-  presentRevokedAdminKey,
-  revokedAdminKeyResponse,
+presentAdminKeyList,
+presentIssuedAdminKey,
+presentRevokedAdminKey
 } from '../../shared/contract/admin-keys';
-import { auditPageResponse, presentAuditPage } from '../../shared/contract/audit';
-import { adminKeyParams, createAdminKeySchema } from './admin-key-schemas';
-import { auditQuery } from './audit-schemas';
+import { presentAuditPage } from '../../shared/contract/audit';
 
-const ADMIN_KEYS = '/v1/management/apikeys';
 
 /** Scoped admin keys and the audit log: the `admin` scope's own routes. The full key appears only in the response that issues it. */
-export const adminKeyRoutes: RouteModule<{ adminKeys: AdminKeyService; audit: AuditService }> = (_deps, { adminKeys: keys, audit }) => {
+export const adminKeyRoutes: RouteModule<{ adminKeys: AdminKeyService; audit: AuditService }> = (deps, { adminKeys: keys, audit }) => {
 
   return [
-    route({
-      method: 'post', path: ADMIN_KEYS, operationId: 'createAdminKey', guard: 'admin', scope: 'admin', summary: 'Issue a scoped admin key',
+    operationRoute(deps.config, 'createAdminKey', {
+      guard: 'admin', scope: 'admin', summary: 'Issue a scoped admin key',
       audit: { action: 'adminKey.create', target: inResult('keyId') },
-      body: createAdminKeySchema,
-      status: 201, response: issuedAdminKeyResponse,
+      status: 201,
       handle: async ({ body }) => presentIssuedAdminKey(await keys.issue(body)),
     }),
-    route({
-      method: 'get', path: ADMIN_KEYS, operationId: 'listAdminKeys', guard: 'admin', scope: 'admin', summary: 'List the scoped admin keys not revoked, oldest first',
-      status: 200, response: adminKeyListResponse,
+    operationRoute(deps.config, 'listAdminKeys', {
+      guard: 'admin', scope: 'admin', summary: 'List the scoped admin keys not revoked, oldest first',
+      status: 200,
       handle: async () => presentAdminKeyList(await keys.list()),
     }),
-    route({
-      method: 'delete', path: `${ADMIN_KEYS}/:keyId`, operationId: 'revokeAdminKey', guard: 'admin', scope: 'admin', summary: 'Revoke a scoped admin key',
+    operationRoute(deps.config, 'revokeAdminKey', {
+      guard: 'admin', scope: 'admin', summary: 'Revoke a scoped admin key',
       audit: { action: 'adminKey.revoke', target: inParams('keyId') },
-      params: adminKeyParams,
-      status: 200, response: revokedAdminKeyResponse,
+      status: 200,
       handle: async ({ params }) => presentRevokedAdminKey(await keys.revoke(params.keyId)),
     }),
-    route({
-      method: 'get', path: '/v1/management/audit', operationId: 'listAuditEntries', guard: 'admin', scope: 'admin', summary: 'Management writes, newest first, paged by cursor',
-      query: auditQuery,
-      status: 200, response: auditPageResponse,
+    operationRoute(deps.config, 'listAuditEntries', {
+      guard: 'admin', scope: 'admin', summary: 'Management writes, newest first, paged by cursor',
+      status: 200,
       handle: async ({ query }) => presentAuditPage(await audit.list(query)),
     }),
   ];

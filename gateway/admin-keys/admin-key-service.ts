@@ -5,7 +5,7 @@ import { newId } from '../../shared/ids';
 import type { AdminKey } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import type { AdminKeyCache } from '../auth/admin-key-cache';
-import type { CreateAdminKeyRequest } from './admin-key-schemas';
+import type { CreateAdminKeyRequest } from '../../shared/contract/admin-keys-requests';
 
 /**
  * Scoped admin keys. A revocation is written through the admin-key cache, so the very next request

@@ -3,7 +3,7 @@ import { newEventId } from '../../shared/ids';
 import type { Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/store';
 import type { AuditClosing, AuditOpening, AuditRecorder } from '../http/audit-step';
-import type { AuditListQuery } from './audit-schemas';
+import type { AuditListQuery } from '../../shared/contract/audit-requests';
 import { CursorFilters, decodeCursor, encodeCursor } from '../http/keyset-cursor';
 import { DAY_MS } from '../../shared/durations';
 

@@ -6,7 +6,7 @@ import type { ApplicationPatch, Page, Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { CatalogCache } from '../releases/catalog-cache';
-import type { CreateApplicationRequest, ListApplicationsQuery, UpdateApplicationRequest } from './application-schemas';
+import type { CreateApplicationRequest, ListApplicationsQuery, UpdateApplicationRequest } from '../../shared/contract/applications-requests';
 
 /** Applications: creation, listing, updates and soft deletion. */
 export class ApplicationService {

@@ -1,30 +1,26 @@
+import { operationRoute } from '../http/operation-route';
 import { conflict, notFound } from '../../shared/errors';
-import { presentRolloutPlan, releaseHealthResponse, rolloutPlanResponse } from '../../shared/contract/rollouts';
+import { presentRolloutPlan } from '../../shared/contract/rollouts';
 import { funnelDays, funnelFigures } from '../../shared/rollouts/funnel';
 import type { RolloutPlanRecord } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
 import { TOP_FAILURE_MESSAGES } from '../../shared/policy';
 import { linkedInstallOffers } from '../../shared/rollouts/download-links';
 import { inParams } from '../http/access';
-import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { ApplicationService } from './application-service';
-import { versionParams } from './application-schemas';
 
-const VERSION = '/v1/management/applications/:applicationId/versions/:version';
-// The health is read beside the application's other statistics (/v1/applications/:applicationId/stats, adoption).
 const HOUR_MS = 3_600_000;
 
 /** A release's health and its rollout plan: read it, resume a halted plan, stop one. */
 export const rolloutPlanRoutes: RouteModule<{ applications: ApplicationService }> = (deps, { applications }) => {
   const plans = (applicationId: string, version: string) => requirePlan(deps.store, applicationId, version);
   return [
-    route({
-      method: 'get', path: '/v1/applications/:applicationId/versions/:version/health', operationId: 'getVersionHealth', guard: 'admin', scope: 'read',
+    operationRoute(deps.config, 'getVersionHealth', {
+      guard: 'admin', scope: 'read',
       summary: "A release's update funnel (offered, downloaded, arrived, stuck, success rate), per day of offer, and its rollout plan",
       application: inParams('applicationId'),
-      params: versionParams,
-      status: 200, response: releaseHealthResponse,
+      status: 200,
       handle: async ({ params }) => {
         await applications.require(params.applicationId);
         const { applicationId, version } = params;
@@ -42,13 +38,12 @@ export const rolloutPlanRoutes: RouteModule<{ applications: ApplicationService }
         };
       },
     }),
-    route({
-      method: 'post', path: `${VERSION}/rollout/resume`, operationId: 'resumeVersionRollout', guard: 'admin', scope: 'publish',
+    operationRoute(deps.config, 'resumeVersionRollout', {
+      guard: 'admin', scope: 'publish',
       summary: "Run a halted rollout plan again from its step (it halts again while the health stays below its bar)",
       application: inParams('applicationId'),
       audit: { action: 'version.rolloutResumed', target: [inParams('applicationId'), inParams('version')] },
-      params: versionParams,
-      status: 200, failures: [409], response: rolloutPlanResponse,
+      status: 200, failures: [409],
       handle: async ({ params }) => {
         await applications.require(params.applicationId);
         const plan = await plans(params.applicationId, params.version);
@@ -58,13 +53,12 @@ export const rolloutPlanRoutes: RouteModule<{ applications: ApplicationService }
         return presentRolloutPlan(await plans(params.applicationId, params.version));
       },
     }),
-    route({
-      method: 'post', path: `${VERSION}/rollout/stop`, operationId: 'stopVersionRollout', guard: 'admin', scope: 'publish',
+    operationRoute(deps.config, 'stopVersionRollout', {
+      guard: 'admin', scope: 'publish',
       summary: 'Stop a rollout plan for good: the version stays at its percentage (yank it, or set a percentage, to change that)',
       application: inParams('applicationId'),
       audit: { action: 'version.rolloutStopped', target: [inParams('applicationId'), inParams('version')] },
-      params: versionParams,
-      status: 200, failures: [409], response: rolloutPlanResponse,
+      status: 200, failures: [409],
       handle: async ({ params }) => {
         await applications.require(params.applicationId);
         await plans(params.applicationId, params.version);

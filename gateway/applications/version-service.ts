@@ -8,7 +8,7 @@ import type { Store, VersionPatch } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
-import type { ListVersionsQuery, UpdateVersionRequest } from './version-schemas';
+import type { ListVersionsQuery, UpdateVersionRequest } from '../../shared/contract/versions-requests';
 import type { ApplicationService } from './application-service';
 
 /** The event a version's move to each status announces; the others announce nothing. */

@@ -3,7 +3,7 @@ import { conflict, notFound, payloadTooLarge } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { Attestation, AttestationKey, FileRecord } from '../../shared/store/models';
 import type { Store } from '../../shared/store/store';
-import type { AttestationBody } from './attestation-schemas';
+import type { AttestationBody } from '../../shared/contract/attestations-requests';
 import { readBundle, readPublicKey, SigstoreVerifier, verifyDsse, type DsseEnvelope, type VerificationOutcome } from './attestation-verifier';
 import { matchSubject, readProvenance, readStatement } from './in-toto-statement';
 

@@ -1,4 +1,4 @@
-import { requireVersionRange } from '../http/common-schemas';
+import { requireVersionRange } from '../../shared/contract/fields';
 import { issueAccessToken } from '../../shared/api-keys';
 import type { Clock } from '../../shared/clock';
 import { badRequest, conflict, notFound } from '../../shared/errors';
@@ -10,7 +10,7 @@ import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import { type TokenPeriod, tokenPeriod } from '../../shared/token-periods';
 import type { AccessTokenCache } from '../auth/access-token-cache';
-import type { CreateAccessTokenRequest, UpdateAccessTokenRequest } from './access-token-schemas';
+import type { CreateAccessTokenRequest, UpdateAccessTokenRequest } from '../../shared/contract/access-tokens-requests';
 
 /** A token with its counts in the period that holds now. */
 export interface AccessTokenWithUsage {

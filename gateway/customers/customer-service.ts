@@ -1,4 +1,4 @@
-import { requireVersionRange } from '../http/common-schemas';
+import { requireVersionRange } from '../../shared/contract/fields';
 import { issueCustomerKey } from '../../shared/api-keys';
 import type { IssuedApiKey } from '../../shared/contract/customers';
 import { conflict, DuplicateError, notFound } from '../../shared/errors';
@@ -10,7 +10,7 @@ import type { CustomerDeletion, Page, Store } from '../../shared/store/store';
 import { webhookData } from '../../shared/webhooks/events';
 import type { WebhookEvents } from '../../shared/webhooks/webhook-events';
 import type { ApiKeyCache } from '../auth/api-key-cache';
-import type { CreateCustomerInput, UpdateCustomerRequest } from './customer-schemas';
+import type { CreateCustomerInput, UpdateCustomerRequest } from '../../shared/contract/customers-requests';
 
 /** A new customer and its first key. */
 export interface ProvisionedCustomer {

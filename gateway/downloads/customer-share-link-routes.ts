@@ -1,24 +1,18 @@
-import { entitlementOf, storedWindow } from '../../shared/releases/maintenance-window';
+import { operationRoute } from '../http/operation-route';
+import { entitlementOf,storedWindow } from '../../shared/releases/maintenance-window';
 import { conflict } from '../../shared/errors';
 import {
-  createdCustomerShareLinkResponse,
-  customerShareLinkListResponse,
-  presentCreatedCustomerShareLink,
-  presentCustomerShareLinkList,
-  presentRevokedShareLink,
-  revokedShareLinkResponse,
+presentCreatedCustomerShareLink,
+presentCustomerShareLinkList,
+presentRevokedShareLink
 } from '../../shared/contract/downloads';
 import { SHARE_LINK_LIST_MAX } from '../../shared/policy';
 import { SHARE_LINKS_PATH } from '../http/loggable-path';
-import { inBody, inParams, inResult } from '../http/access';
-import { route} from '../http/route';
+import { inBody,inParams,inResult } from '../http/access';
 import type { RouteModule } from '../gateway-deps';
 import type { CustomerService } from '../customers/customer-service';
 import type { ShareLinkService } from './share-link-service';
-import { customerParams } from '../http/common-schemas';
-import { createShareSchema, customerShareLinkParams } from './download-schemas';
 
-const SHARE_LINKS = '/v1/management/customers/:customerId/share-links';
 
 /**
  * A customer's share links as the vendor's team manages them (support sending a customer a link, or
@@ -26,23 +20,21 @@ const SHARE_LINKS = '/v1/management/customers/:customerId/share-links';
  * rules as the customer's own (its access and tier decide), and revoked by id.
  */
 export const customerShareLinkRoutes: RouteModule<{ customers: CustomerService; shareLinks: ShareLinkService }> = (deps, { customers, shareLinks }) => [
-  route({
-    method: 'get', path: SHARE_LINKS, operationId: 'listCustomerShareLinks', guard: 'admin', scope: 'read',
+  operationRoute(deps.config, 'listCustomerShareLinks', {
+    guard: 'admin', scope: 'read',
     summary: `A customer's share links, newest first (at most ${SHARE_LINK_LIST_MAX}; expired ones until they are purged)`,
-    params: customerParams,
-    status: 200, response: customerShareLinkListResponse,
+    status: 200,
     handle: async ({ params }) => {
       await customers.get(params.customerId);
       return presentCustomerShareLinkList(await deps.store.shareLinks.listShareLinks(params.customerId, SHARE_LINK_LIST_MAX));
     },
   }),
-  route({
-    method: 'post', path: SHARE_LINKS, operationId: 'createCustomerShareLink', guard: 'admin', scope: 'manage',
+  operationRoute(deps.config, 'createCustomerShareLink', {
+    guard: 'admin', scope: 'manage',
     summary: 'Make a share link on behalf of a customer (its access and tier decide what it may share); the token is shown once',
     application: inBody('applicationId'),
     audit: { action: 'shareLink.create', target: [inParams('customerId'), inResult('shareLinkId')] },
-    params: customerParams, body: createShareSchema(deps.config.channels),
-    status: 201, failures: [409, 410], response: createdCustomerShareLinkResponse,
+    status: 201, failures: [409, 410],
     handle: async ({ params, body }) => {
       const customer = await customers.get(params.customerId);
       // An inactive customer's links are refused at every use: making one would only mislead.
@@ -51,12 +43,11 @@ export const customerShareLinkRoutes: RouteModule<{ customers: CustomerService; 
       return presentCreatedCustomerShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
     },
   }),
-  route({
-    method: 'delete', path: `${SHARE_LINKS}/:shareLinkId`, operationId: 'revokeCustomerShareLink', guard: 'admin', scope: 'manage',
+  operationRoute(deps.config, 'revokeCustomerShareLink', {
+    guard: 'admin', scope: 'manage',
     summary: "Revoke one of a customer's share links",
     audit: { action: 'shareLink.revoke', target: [inParams('customerId'), inParams('shareLinkId')] },
-    params: customerShareLinkParams,
-    status: 200, response: revokedShareLinkResponse,
+    status: 200,
     handle: async ({ params }) => presentRevokedShareLink(await shareLinks.revokeByHash(params.customerId, params.shareLinkId)),
   }),
 ];

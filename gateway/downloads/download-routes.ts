@@ -1,31 +1,28 @@
-import { notFound, validationError } from '../../shared/errors';
-import type { Arch, Platform } from '../../shared/releases/platforms';
+import { operationRoute } from '../http/operation-route';
+import { notFound,validationError } from '../../shared/errors';
+import type { Arch,Platform } from '../../shared/releases/platforms';
 import type { AppContext } from '../http/context';
 import type { Reply } from '../http/reply';
-import { latestArchParams, latestLinkQuery, LatestLinkQuery, latestPlatformParams, TargetSegment } from './latest-link-schemas';
+import { LatestLinkQuery,TargetSegment } from '../../shared/contract/latest-links-requests';
 import type { LatestBuildRequest } from '../releases/release-catalog';
-import { clientAddress, clientOrigin } from '../http/client-origin';
-import { licenceAcceptanceResponse, licenceResponse, presentLicence, presentLicenceAcceptance } from '../../shared/contract/licences';
-import { acceptLicenceSchema, customerApplicationParams, customerApplicationsQuery, licenceParams } from './licence-schemas';
-import { customerApplicationListResponse, presentCustomerApplication } from '../../shared/contract/applications';
+import { clientAddress,clientOrigin } from '../http/client-origin';
+import { presentLicence,presentLicenceAcceptance } from '../../shared/contract/licences';
+import { presentCustomerApplication } from '../../shared/contract/applications';
 import { pagination } from '../../shared/contract/common';
-import { route} from '../http/route';
+import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { DownloadService } from './download-service';
 import type { ShareLinkService } from './share-link-service';
 import type { LicenceGate } from './licence-gate';
 import {
-  createdShareLinkResponse,
-  downloadResponse,
-  presentCreatedShareLink,
-  presentDownload,
-  presentRedirect,
-  presentRevokedShareLink,
-  redirectResponse,
-  revokedShareLinkResponse,
+presentCreatedShareLink,
+presentDownload,
+presentRedirect,
+presentRevokedShareLink,
+redirectResponse
 } from '../../shared/contract/downloads';
-import { presentReleaseList, releaseListResponse } from '../../shared/contract/releases';
-import { createShareSchema, downloadUrlQuery, releasesQuery, SHARE_TOKEN_PATTERN, shareTokenParams } from './download-schemas';
+import { presentReleaseList } from '../../shared/contract/releases';
+import { SHARE_TOKEN_PATTERN,shareTokenParams } from '../../shared/contract/downloads-requests';
 import { SHARE_LINKS_PATH } from '../http/loggable-path';
 import { callerBaseUrl } from '../http/caller-base-url';
 import type { LogoService } from '../applications/logo-service';
@@ -49,33 +46,30 @@ export const LICENCE_ACCEPT_PATH = `${LICENCE_PATH}/accept`;
  */
 export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLinks: ShareLinkService; licences: LicenceGate; logos: LogoService }> = (deps, { downloads, shareLinks: shares, licences, logos }) => {
   return [
-    route({
-      method: 'get', path: DOWNLOAD_URL_PATH, operationId: 'getDownloadUrl', guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download (HEAD records nothing)',
-      query: downloadUrlQuery(deps.config.channels), hot: true,
-      status: 200, failures: [404, 410], response: downloadResponse,
+    operationRoute(deps.config, 'getDownloadUrl', {
+      guard: 'customer', summary: 'A pre-signed download URL for a file the customer may download (HEAD records nothing)',
+      hot: true,
+      status: 200, failures: [404, 410],
       handle: ({ query }, ctx, customer) => downloads.issueUrl(customer, query, clientOrigin(ctx, customer.customerId), presentDownload, ctx.method === 'GET'),
     }),
-    route({
-      method: 'get', path: LATEST_LINK_PATH, operationId: 'getLatestDownload', guard: 'customer', hot: true, noStore: true,
+    operationRoute(deps.config, 'getLatestDownload', {
+      guard: 'customer', hot: true, noStore: true,
       summary: 'Redirect to the newest build offered to the customer for a platform (any arch), optionally of a file type',
-      params: latestPlatformParams, query: latestLinkQuery(deps.config.channels),
-      status: 302, response: redirectResponse,
+      status: 302,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
         latestRequest(params.applicationId, params.platform, undefined, query), clientOrigin(ctx, customer.customerId), presentRedirect, ctx.method === 'GET')),
     }),
-    route({
-      method: 'get', path: LATEST_ARCH_LINK_PATH, operationId: 'getLatestDownloadForArch', guard: 'customer', hot: true, noStore: true,
+    operationRoute(deps.config, 'getLatestDownloadForArch', {
+      guard: 'customer', hot: true, noStore: true,
       summary: 'Redirect to the newest build offered to the customer for a platform and arch, optionally of a file type',
-      params: latestArchParams, query: latestLinkQuery(deps.config.channels),
-      status: 302, response: redirectResponse,
+      status: 302,
       handle: ({ params, query }, ctx, customer) => redirected(ctx, downloads.issueLatest(customer,
         latestRequest(params.applicationId, params.platform, params.arch, query), clientOrigin(ctx, customer.customerId), presentRedirect, ctx.method === 'GET')),
     }),
-    route({
-      method: 'get', path: CUSTOMER_APPLICATIONS_PATH, operationId: 'listCustomerApplications', guard: 'customer', noStore: true,
+    operationRoute(deps.config, 'listCustomerApplications', {
+      guard: 'customer', noStore: true,
       summary: 'The applications the customer may download, oldest first, with how to present them and their licence state',
-      query: customerApplicationsQuery,
-      status: 200, response: customerApplicationListResponse,
+      status: 200,
       handle: async ({ query }, ctx, customer) => {
         // An access token narrowed to applications lists only those.
         const applicationIds = customer.token?.record.applications ?? undefined;
@@ -88,45 +82,40 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
         };
       },
     }),
-    route({
-      method: 'get', path: CUSTOMER_APPLICATION_LOGO_PATH, operationId: 'getApplicationLogo', guard: 'customer',
+    operationRoute(deps.config, 'getApplicationLogo', {
+      guard: 'customer',
       summary: "An application's logo, the image itself (ETag: its SHA-256); 404 when it has none or the customer may not download it",
-      params: customerApplicationParams,
-      status: [200, 304], response: 'bytes',
+      status: [200, 304],
       handle: async ({ params }, ctx, customer) => logos.answer(ctx, params.applicationId, (await downloads.application(customer, params.applicationId)).logo),
     }),
-    route({
-      method: 'get', path: LICENCE_PATH, operationId: 'getLicence', guard: 'customer', noStore: true,
+    operationRoute(deps.config, 'getLicence', {
+      guard: 'customer', noStore: true,
       summary: "An application's licence: its text, rendered HTML and revision, and whether the customer has accepted it",
-      params: licenceParams,
-      status: 200, response: licenceResponse,
+      status: 200,
       handle: async ({ params }, _ctx, customer) => {
         const { application, acceptance } = await downloads.licence(customer, params.applicationId);
         return presentLicence(application, acceptance);
       },
     }),
-    route({
-      method: 'post', path: LICENCE_ACCEPT_PATH, operationId: 'acceptLicence', guard: 'customer',
+    operationRoute(deps.config, 'acceptLicence', {
+      guard: 'customer',
       summary: "Accept the current revision of an application's licence (recorded with the time and client address, and audited)",
-      params: licenceParams, body: acceptLicenceSchema,
-      status: 200, failures: [409], response: licenceAcceptanceResponse,
+      status: 200, failures: [409],
       handle: async ({ params, body }, ctx, customer) => {
         return presentLicenceAcceptance(await downloads.acceptLicence(customer, params.applicationId, body.revision, clientAddress(ctx), ctx.state.requestId));
       },
     }),
-    route({
-      method: 'post', path: SHARE_LINKS_PATH, operationId: 'createShareLink', guard: 'customer', summary: 'Create a share link that downloads without a key',
-      body: createShareSchema(deps.config.channels),
-      status: 201, failures: [404, 410], response: createdShareLinkResponse,
+    operationRoute(deps.config, 'createShareLink', {
+      guard: 'customer', summary: 'Create a share link that downloads without a key',
+      status: 201, failures: [404, 410],
       handle: async ({ body }, _ctx, customer) => {
         const { token, link } = await shares.create(customer, body);
         return presentCreatedShareLink(link, token, `${deps.config.publicBaseUrl}${SHARE_LINKS_PATH}/${token}`);
       },
     }),
-    route({
-      method: 'get', path: RELEASES_PATH, operationId: 'listReleases', guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
-      query: releasesQuery(deps.config.channels),
-      status: 200, failures: [404], response: releaseListResponse,
+    operationRoute(deps.config, 'listReleases', {
+      guard: 'customer', summary: 'The releases the customer may download, newest first, with their files (no URLs)',
+      status: 200, failures: [404],
       handle: async ({ query }, _ctx, customer) => {
         const { page, pageSize, ...selector } = query;
         return presentReleaseList(await downloads.offeredReleases(customer, selector), page, pageSize);
@@ -146,10 +135,9 @@ export const downloadRoutes: RouteModule<{ downloads: DownloadService; shareLink
         return answer;
       },
     }),
-    route({
-      method: 'delete', path: SHARE_LINK_PATH, operationId: 'revokeShareLink', guard: 'customer', summary: 'Revoke a share link (its creator only)',
-      params: shareTokenParams,
-      status: 200, response: revokedShareLinkResponse,
+    operationRoute(deps.config, 'revokeShareLink', {
+      guard: 'customer', summary: 'Revoke a share link (its creator only)',
+      status: 200,
       handle: async ({ params }, _ctx, customer) => presentRevokedShareLink(await shares.revoke(customer.customerId, tokenOf(params.token))),
     }),
   ];

@@ -14,7 +14,7 @@ import { LocalCache } from '../../shared/cache/local-cache';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import { SHARE_LINK_DEFAULT_MINUTES, SHARE_REDIRECT_LIFETIME_SECONDS } from '../../shared/policy';
-import type { CreateShareRequest } from './download-schemas';
+import type { CreateShareRequest } from '../../shared/contract/downloads-requests';
 import type { DownloadPresenter } from './answer-cache';
 import { counted, type DownloadCacheLookups } from '../releases/cache-lookups';
 import type { DownloadService } from './download-service';

@@ -1,5 +1,9 @@
 import { type AnyZodObject, z, type ZodTypeAny } from 'zod';
 import type { Scope } from '../../shared/scopes';
+import type { ResponseDeclaration, StreamedBody } from '../../shared/contract/operation-kinds';
+
+export { documentResponse, isStreamedBody, multipartForm, rawBytes, rawBytesOf } from '../../shared/contract/operation-kinds';
+export type { BytesResponse, DocumentResponse, ResponseDeclaration, StreamedBody } from '../../shared/contract/operation-kinds';
 import type { ApplicationSource, FieldSource } from './access';
 import type { AppContext, CallerOf, Guard } from './context';
 import type { Eventually } from './eventually';
@@ -16,30 +20,6 @@ export function routeTemplate(path: string): string {
 }
 
 /**
- * A request body the handler reads as a stream, never parsed ahead: a multipart form (its text
- * fields described by `fields`) or raw bytes. Declared so that the table describes every body.
- */
-export interface StreamedBody {
-  kind: 'multipart' | 'bytes';
-  /** A form's text fields. */
-  fields?: AnyZodObject;
-  /** The name of a form's file field. */
-  fileField?: string;
-  /** Raw bytes: the media types the route takes (any, described as application/octet-stream, when left out). */
-  mediaTypes?: readonly string[];
-}
-
-/** Whether a route's body is streamed by its handler rather than parsed ahead. */
-export function isStreamedBody(body: ZodTypeAny | StreamedBody | undefined): body is StreamedBody {
-  return body !== undefined && !(body instanceof z.ZodType);
-}
-
-export const multipartForm = (fields: AnyZodObject, fileField: string): StreamedBody => ({ kind: 'multipart', fields, fileField });
-export const rawBytes: StreamedBody = { kind: 'bytes' };
-/** Raw bytes of one of `mediaTypes` (the handler checks the Content-Type). */
-export const rawBytesOf = (mediaTypes: readonly string[]): StreamedBody => ({ kind: 'bytes', mediaTypes });
-
-/**
  * What the handler of a streamed-body route gets as its body: the checks the route declares on the
  * body's fields (the application an application-limited key may act on). The handler reads the form
  * itself, so it runs them on the fields sent before the file when the file part starts (a field not
@@ -49,20 +29,6 @@ export interface FieldAdmission {
   partial(fields: Readonly<Record<string, string>>): Promise<void>;
   whole(fields: Readonly<Record<string, string>>): Promise<void>;
 }
-
-/** A response that is not JSON in the envelope: the handler writes the status, headers and bytes (of any type) itself. */
-export type BytesResponse = 'bytes';
-
-/** A response outside the envelope of one media type (the API description, metrics): the handler writes it itself. */
-export interface DocumentResponse {
-  mediaType: string;
-  description: string;
-}
-
-export const documentResponse = (mediaType: string, description: string): DocumentResponse => ({ mediaType, description });
-
-/** What a route answers: the schema of `data` in the success envelope, or a response the handler writes itself. */
-export type ResponseDeclaration = ZodTypeAny | BytesResponse | DocumentResponse;
 
 /** What a route without params or a query schema gets: nothing. */
 export type NoInput = Readonly<Record<string, never>>;
@@ -82,8 +48,7 @@ type BodyInput<B> = B extends ZodTypeAny ? z.output<B> : B extends StreamedBody 
 /** An operationId: a verb and what it acts on, in lower camel case (`getElectronChannelFile`). */
 export const OPERATION_ID_PATTERN = /^[a-z][a-zA-Z0-9]{2,63}$/;
 
-/** `<resource>.<verb>`, in lower camel case: `application.update`, `adminKey.revoke`. */
-export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/;
+export { AUDIT_ACTION_PATTERN } from '../../shared/contract/audit-requests';
 
 /**
  * How a management write is recorded in the audit log (by the route builder, for every write the
@@ -170,7 +135,7 @@ export interface RouteDefinition<G extends Guard, P, Q, B, R> {
  * What the guard obliges a declaration to state: an admin route its scope, and an admin route that
  * writes its audit entry; other routes none of them. A route that leaves one out does not compile.
  */
-type Obligations<M extends Method, G extends Guard> = G extends 'admin'
+export type Obligations<M extends Method, G extends Guard> = G extends 'admin'
   ? { scope: Scope } & (M extends 'get' ? { audit?: never } : { audit: AuditDeclaration })
   : { scope?: never; application?: never; audit?: never };
 

@@ -6,7 +6,9 @@ import { describeApi } from '../pipeline/api-description';
 import { apiReferenceMarkdown } from '../pipeline/api-reference';
 import { documentResponse, Route, route } from '../http/route';
 
-export const API_DESCRIPTION_PATH = '/v1/openapi.json';
+import { API_DESCRIPTION_PATH } from '../../shared/contract/endpoints';
+
+export { API_DESCRIPTION_PATH };
 export const API_REFERENCE_PATH = '/docs/api';
 
 /**

@@ -1,9 +1,10 @@
+import { operationRoute } from '../http/operation-route';
 import fs from 'node:fs';
-import { presentVendor, VENDOR_LOGO_PATH, vendorResponse } from '../../shared/contract/vendor';
+import { presentVendor,VENDOR_LOGO_PATH } from '../../shared/contract/vendor';
 import { notFound } from '../../shared/errors';
 import { sniffImageType } from '../../shared/image-type';
 import type { RouteModule } from '../gateway-deps';
-import { documentResponse, route } from '../http/route';
+import { documentResponse,route } from '../http/route';
 
 /**
  * GET /v1/vendor and its logo: who distributes here (VENDOR_NAME, VENDOR_LOGO), for the pages people
@@ -15,9 +16,9 @@ export const vendorRoutes: RouteModule = (deps) => {
   const logo = vendor.logoFile ? fs.readFileSync(vendor.logoFile) : null;
   const logoType = logo ? sniffImageType(logo) : null;
   return [
-    route({
-      method: 'get', path: '/v1/vendor', operationId: 'getVendor', guard: 'none', summary: "The vendor's name and logo, as the pages shown before signing in name them",
-      status: 200, response: vendorResponse,
+    operationRoute(deps.config, 'getVendor', {
+      guard: 'none', summary: "The vendor's name and logo, as the pages shown before signing in name them",
+      status: 200,
       handle: () => presentVendor(vendor),
     }),
     route({

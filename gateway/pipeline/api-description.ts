@@ -11,7 +11,7 @@ import { isStreamedBody, OPERATION_ID_PATTERN, takesIdempotencyKey, type Route, 
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, REPLAYED_HEADER } from '../idempotency/idempotent-requests';
 
 // Adds `.openapi()` to zod's prototypes: the generator calls it on the fields of params and queries.
-import '../http/openapi-extension';
+import '../../shared/contract/openapi-extension';
 
 export type ApiDescription = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 

@@ -1,13 +1,13 @@
+import { operationRoute } from '../http/operation-route';
 import { redirectResponse } from '../../shared/contract/downloads';
-import { documentResponse, route } from '../http/route';
+import { documentResponse,route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { RepositoryAnswers } from './repo-answers';
 import type { RepositoryKeys } from './repository-keys';
 import { notFound } from '../../shared/errors';
-import { presentRepositories, repositoriesResponse } from '../../shared/contract/repositories';
+import { presentRepositories } from '../../shared/contract/repositories';
 import { inParams } from '../http/access';
-import { importRepositoryKeySchema, rotateRepositoryKeySchema } from './repo-schemas';
-import { aptByHashParams, aptIndexParams, aptSuiteParams, poolParams, repositoryParams, rpmChannelParams, rpmMetadataParams, rpmPackageParams, rpmRepoFileParams } from './repo-schemas';
+import { aptByHashParams,aptIndexParams,aptSuiteParams,poolParams,repositoryParams,rpmChannelParams,rpmMetadataParams,rpmPackageParams,rpmRepoFileParams } from '../../shared/contract/repositories-requests';
 
 const APT = '/v1/repos/:applicationId/apt';
 const RPM = '/v1/repos/:applicationId/rpm';
@@ -32,30 +32,29 @@ export const repoRoutes: RouteModule<{ repositoryAnswers: RepositoryAnswers; rep
   const { channels } = deps.config;
   const repositories = async (applicationId: string) => presentRepositories(applicationId, await keys.ring(applicationId),
     await deps.store.versions.listVersions(applicationId), channels);
-  const MANAGED = '/v1/management/applications/:applicationId/repositories';
   return [
-    route({
-      method: 'get', path: MANAGED, operationId: 'getApplicationRepositories', guard: 'admin', scope: 'read',
+    operationRoute(deps.config, 'getApplicationRepositories', {
+      guard: 'admin', scope: 'read',
       summary: "What the application's apt and rpm repositories serve per channel, and their signing keys (public parts)",
-      application: inParams('applicationId'), params: repositoryParams, status: 200, response: repositoriesResponse,
+      application: inParams('applicationId'), status: 200,
       handle: async ({ params }) => { await keys.requireApplication(params.applicationId); return repositories(params.applicationId); },
     }),
-    route({
-      method: 'post', path: `${MANAGED}/rotate-key`, operationId: 'rotateRepositoryKey', guard: 'admin', scope: 'manage',
+    operationRoute(deps.config, 'rotateRepositoryKey', {
+      guard: 'admin', scope: 'manage',
       summary: 'Generate a new signing key; the previous ones keep signing and are still served for the overlap (30 days)',
       application: inParams('applicationId'), audit: { action: 'repositoryKey.rotate', target: inParams('applicationId') },
-      params: repositoryParams, body: rotateRepositoryKeySchema, status: 200, response: repositoriesResponse, failures: [409],
+      status: 200, failures: [409],
       handle: async ({ params }) => {
         await keys.requireApplication(params.applicationId);
         await keys.rotate(params.applicationId);
         return repositories(params.applicationId);
       },
     }),
-    route({
-      method: 'put', path: `${MANAGED}/key`, operationId: 'importRepositoryKey', guard: 'admin', scope: 'manage',
+    operationRoute(deps.config, 'importRepositoryKey', {
+      guard: 'admin', scope: 'manage',
       summary: "Import the vendor's OpenPGP signing key (Ed25519 or RSA of 3072 bits and more); the previous ones keep signing for the overlap",
       application: inParams('applicationId'), audit: { action: 'repositoryKey.import', target: inParams('applicationId') },
-      params: repositoryParams, body: importRepositoryKeySchema, status: 200, response: repositoriesResponse, failures: [409],
+      status: 200, failures: [409],
       handle: async ({ params, body }) => {
         await keys.requireApplication(params.applicationId);
         await keys.import(params.applicationId, body.privateKey, body.passphrase);

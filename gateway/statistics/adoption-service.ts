@@ -5,7 +5,7 @@ import { compareOrderKeys, versionOrderKey } from '../../shared/releases/version
 import { utcDate } from '../../shared/store/dates';
 import { ALL, type AdoptionCount, type CustomerAdoption, UNKNOWN_VERSION, type Version } from '../../shared/store/models';
 import type { Page, Store } from '../../shared/store/store';
-import { type AdoptionQuery, daysBetween } from './statistics-schemas';
+import { type AdoptionQuery, daysBetween } from '../../shared/contract/statistics-requests';
 import { DAY_MS } from '../../shared/durations';
 
 /** Shares a release's spread is measured to. */

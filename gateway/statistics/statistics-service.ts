@@ -2,7 +2,7 @@ import type { ActivityPage, Statistics } from '../../shared/contract/statistics'
 import { notFound } from '../../shared/errors';
 import { STATISTICS_TOP_CUSTOMERS } from '../../shared/policy';
 import type { Store } from '../../shared/store/store';
-import type { ActivityQuery, StatisticsQuery } from './statistics-schemas';
+import type { ActivityQuery, StatisticsQuery } from '../../shared/contract/statistics-requests';
 import { CursorFilters, decodeCursor, encodeCursor } from '../http/keyset-cursor';
 
 /** Where downloads of versions no longer stored count in downloadsByChannel. */

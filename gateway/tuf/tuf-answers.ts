@@ -13,7 +13,7 @@ import type { AppContext, CustomerPrincipal } from '../http/context';
 import { isPending } from '../http/eventually';
 import type { Reply } from '../http/reply';
 import type { ReleaseCatalog } from '../releases/release-catalog';
-import type { TufDocumentName } from './tuf-schemas';
+import type { TufDocumentName } from '../../shared/contract/tuf-requests';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

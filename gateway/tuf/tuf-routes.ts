@@ -1,12 +1,11 @@
+import { operationRoute } from '../http/operation-route';
 import { redirectResponse } from '../../shared/contract/downloads';
-import { tufRepositoryResponse } from '../../shared/contract/tuf';
 import { inParams } from '../http/access';
-import { documentResponse, route } from '../http/route';
+import { documentResponse,route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { TufAnswers } from './tuf-answers';
-import { metadataDocument, tufMetadataParams, tufRepositoryParams, tufTargetParams, uploadTufRootSchema } from './tuf-schemas';
+import { metadataDocument,tufMetadataParams,tufTargetParams } from '../../shared/contract/tuf-requests';
 
-const MANAGED = '/v1/management/applications/:applicationId/tuf';
 const REPOSITORY = '/v1/tuf/:applicationId';
 
 const METADATA = documentResponse('application/json', 'A signed TUF metadata document (specification 1.0), the exact bytes its hashes and signatures cover');
@@ -19,17 +18,17 @@ const METADATA = documentResponse('application/json', 'A signed TUF metadata doc
 export const tufRoutes: RouteModule<{ tufAnswers: TufAnswers }> = (deps, { tufAnswers: answers }) => {
   const { channels } = deps.config;
   return [
-    route({
-      method: 'get', path: MANAGED, operationId: 'getTufRepository', guard: 'admin', scope: 'read',
+    operationRoute(deps.config, 'getTufRepository', {
+      guard: 'admin', scope: 'read',
       summary: "The application's TUF repository: the service's online public keys (a root must name them) and the latest root the vendor uploaded",
-      application: inParams('applicationId'), params: tufRepositoryParams, status: 200, response: tufRepositoryResponse,
+      application: inParams('applicationId'), status: 200,
       handle: ({ params }) => answers.describe(params.applicationId),
     }),
-    route({
-      method: 'post', path: `${MANAGED}/roots`, operationId: 'uploadTufRoot', guard: 'admin', scope: 'manage',
+    operationRoute(deps.config, 'uploadTufRoot', {
+      guard: 'admin', scope: 'manage',
       summary: "Upload the next root the vendor signed offline (`bds tuf init`, `bds tuf rotate`): version N+1, signed by a threshold of its own root keys and of root N's, naming the online keys; the online roles are signed at once",
       application: inParams('applicationId'), audit: { action: 'tufRoot.upload', target: inParams('applicationId') },
-      params: tufRepositoryParams, body: uploadTufRootSchema, status: 201, failures: [404, 409, 422], response: tufRepositoryResponse,
+      status: 201, failures: [404, 409, 422],
       handle: ({ params, body }) => answers.uploadRoot(params.applicationId, body),
     }),
     route({

@@ -11,7 +11,7 @@ import { expireUploadSession } from '../../shared/uploads/expire-upload-session'
 import { choosePartSize, describeShortfall, partLayout, PartLayout, partShortfall, partSizeOf } from '../../shared/uploads/multipart-layout';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
 import type { PartUrl } from '../../shared/contract/uploads';
-import type { MultipartUploadRequest } from './upload-schemas';
+import type { MultipartUploadRequest } from '../../shared/contract/uploads-requests';
 import type { ApplicationService } from '../applications/application-service';
 import { checkUpdateFile, checkVersionTakes, fileTypeOf, queueVerification, releaseFile, releaseOf, reserveFile, targetOf } from './pending-files';
 

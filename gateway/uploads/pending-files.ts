@@ -9,7 +9,7 @@ import type { FileRecord } from '../../shared/store/models';
 import type { FileType } from '../../shared/releases/file-types';
 import type { Store, UploadRelease } from '../../shared/store/store';
 import { versionMismatch } from '../../shared/releases/upload-release';
-import type { SmallUploadFields } from './upload-schemas';
+import type { SmallUploadFields } from '../../shared/contract/uploads-requests';
 
 /*
  * What every upload (small, large, multipart) does with the file it brings before its bytes are

@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../../shared/errors';
 import type { Digester, Hashing } from '../../shared/hashing';
 import { MULTIPART_FORM_OVERHEAD_BYTES } from '../../shared/policy';
-import { RELEASE_NOTES_MAX_LENGTH } from '../http/common-schemas';
+import { RELEASE_NOTES_MAX_LENGTH } from '../../shared/contract/fields';
 import type { ObjectStorage } from '../../shared/storage/object-storage';
 import { formStagingKey } from '../../shared/uploads/storage-keys';
 
@@ -15,7 +15,8 @@ import { formStagingKey } from '../../shared/uploads/storage-keys';
 const FIELD_LIMIT_BYTES = RELEASE_NOTES_MAX_LENGTH * 4 + 1;
 
 /** The form field that carries the file. */
-export const FILE_FIELD = 'file';
+export { UPLOAD_FILE_FIELD as FILE_FIELD } from '../../shared/contract/uploads-requests';
+import { UPLOAD_FILE_FIELD as FILE_FIELD } from '../../shared/contract/uploads-requests';
 
 export interface StagedFile {
   stagingKey: string;

@@ -1,25 +1,22 @@
+import { operationRoute } from '../http/operation-route';
 import { z } from 'zod';
-import { payloadTooLarge, unsupportedMediaType, validationError } from '../../shared/errors';
-import { MULTIPART_FORM_OVERHEAD_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
-import { inBody, inParams, inResult, uploadNamedBy } from '../http/access';
+import { payloadTooLarge,unsupportedMediaType,validationError } from '../../shared/errors';
+import { MULTIPART_FORM_OVERHEAD_BYTES,SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
+import { inBody,inParams,inResult,uploadNamedBy } from '../http/access';
 import { clientOrigin } from '../http/client-origin';
 import { declaredLength } from '../http/declared-length';
 import { Reply } from '../http/reply';
-import { multipartForm, route} from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 import type { UploadService } from './upload-service';
 import type { MultipartUploadService } from './multipart-upload-service';
 import { validate } from '../http/validate';
-import { largeUploadResponse, presentLargeUpload, presentUploadSession, uploadSessionResponse } from '../../shared/contract/uploads';
-import { presentUploadedFile, uploadedFileResponse } from '../../shared/contract/versions';
-import { fileNameField } from '../http/common-schemas';
+import { presentLargeUpload,presentUploadSession } from '../../shared/contract/uploads';
+import { presentUploadedFile } from '../../shared/contract/versions';
+import { fileNameField } from '../../shared/contract/fields';
 import {
-  largeUploadCompleteSchema,
-  largeUploadUrlSchema,
-  smallUploadFields,
-  uploadParams,
-} from './upload-schemas';
-import { FILE_FIELD, receiveMultipart } from './receive-multipart';
+smallUploadFields
+} from '../../shared/contract/uploads-requests';
+import { FILE_FIELD,receiveMultipart } from './receive-multipart';
 
 const fileNameOfForm = z.object({ file: fileNameField });
 
@@ -32,11 +29,10 @@ export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUpload
   const fieldsBeforeFile = formFields.partial();
 
   return [
-    route({
-      method: 'post', path: '/v1/management/upload', operationId: 'uploadSmallFile', guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
+    operationRoute(deps.config, 'uploadSmallFile', {
+      guard: 'admin', scope: 'publish', summary: 'Upload a file of up to 10 MB as multipart/form-data, published at once',
       application: inBody('applicationId'), audit: { action: 'upload.small', target: inResult('fileId') },
-      body: multipartForm(formFields, FILE_FIELD),
-      status: 201, failures: [404, 409], response: uploadedFileResponse,
+      status: 201, failures: [404, 409],
       handle: async ({ body: admitFields }, ctx) => {
         if (!ctx.is('multipart/form-data')) throw unsupportedMediaType('send the file as multipart/form-data with a "file" field');
         if ((declaredLength(ctx) ?? 0) > SMALL_UPLOAD_MAX_BYTES + MULTIPART_FORM_OVERHEAD_BYTES) {
@@ -71,34 +67,31 @@ export const uploadRoutes: RouteModule<{ uploads: UploadService; multipartUpload
         }
       },
     }),
-    route({
-      method: 'post', path: '/v1/management/upload/large-url', operationId: 'createLargeUpload', guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
+    operationRoute(deps.config, 'createLargeUpload', {
+      guard: 'admin', scope: 'publish', summary: 'Large upload, step 1: reserve the file and get a pre-signed PUT URL',
       application: inBody('applicationId'), audit: { action: 'upload.start', target: inResult('uploadId') },
-      body: largeUploadUrlSchema(fieldChoices),
-      status: 201, failures: [404, 409], response: largeUploadResponse,
+      status: 201, failures: [404, 409],
       handle: async ({ body }) => {
         const { session, uploadUrl } = await uploads.issueLargeUpload(body);
         return presentLargeUpload(session, uploadUrl);
       },
     }),
-    route({
-      method: 'post', path: '/v1/management/upload/large-complete', operationId: 'completeLargeUpload', guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
+    operationRoute(deps.config, 'completeLargeUpload', {
+      guard: 'admin', scope: 'publish', summary: 'Large upload, step 3: queue the verification of the uploaded bytes',
       // The upload's stored application is the one acted on; the service refuses a body that names another.
       application: uploadNamedBy(inBody('uploadId')), audit: { action: 'upload.complete', target: inBody('uploadId') },
-      body: largeUploadCompleteSchema,
       // 202 while the bytes are being verified; 200 once the upload has completed or failed.
-      status: [202, 200], failures: [404, 409, 410], response: uploadSessionResponse,
+      status: [202, 200], failures: [404, 409, 410],
       handle: async ({ body }) => {
         const session = await uploads.completeLargeUpload(body);
         const { session: current, file, version, keys } = await uploads.getUpload(session.uploadId);
         return Reply.withStatus(current.status === 'verifying' ? 202 : 200, presentUploadSession(current, file, version, null, keys));
       },
     }),
-    route({
-      method: 'get', path: '/v1/management/uploads/:uploadId', operationId: 'getUpload', guard: 'admin', scope: 'publish', summary: 'Read the status of an upload, and the parts a multipart upload holds',
+    operationRoute(deps.config, 'getUpload', {
+      guard: 'admin', scope: 'publish', summary: 'Read the status of an upload, and the parts a multipart upload holds',
       application: uploadNamedBy(inParams('uploadId')),
-      params: uploadParams,
-      status: 200, response: uploadSessionResponse,
+      status: 200,
       handle: async ({ params }) => {
         const { session, file, version, keys } = await uploads.getUpload(params.uploadId);
         return presentUploadSession(session, file, version, await multipart.storedParts(session), keys);

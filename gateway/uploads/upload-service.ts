@@ -14,8 +14,8 @@ import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-
 import type { FileObjects } from '../../shared/uploads/file-objects';
 import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
 import { readPackageInfo } from '../../shared/packages/package-info';
-import { contentTypeField } from '../http/common-schemas';
-import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from './upload-schemas';
+import { contentTypeField } from '../../shared/contract/fields';
+import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../../shared/contract/uploads-requests';
 import type { StagedFile } from './receive-multipart';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';

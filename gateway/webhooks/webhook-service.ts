@@ -8,7 +8,7 @@ import type { Page, Store, WebhookEndpointPatch } from '../../shared/store/store
 import { generateSigningSecret } from '../../shared/webhooks/signature';
 import type { SigningSecrets } from '../../shared/webhooks/signing-secrets';
 import { WEBHOOK_SUBSCRIPTIONS_TAG } from '../../shared/webhooks/subscribed-event-types';
-import type { CreateWebhookRequest, UpdateWebhookRequest } from './webhook-schemas';
+import type { CreateWebhookRequest, UpdateWebhookRequest } from '../../shared/contract/webhooks-requests';
 
 /** An endpoint as created, with its signing secret, which exists in the clear only in this response. */
 export interface CreatedWebhook {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
-import { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../gateway/customers/customer-schemas';
+import { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../shared/contract/customers-requests';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
 import { HttpResult } from '../support/http-client';
 import { startTestApp, TestApp } from '../support/test-app';

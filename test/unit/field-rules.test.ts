@@ -16,7 +16,7 @@ import {
   RESERVED_WORDS,
   tagField,
   versionField,
-} from '../../gateway/http/common-schemas';
+} from '../../shared/contract/fields';
 
 /** The regular expression semver.org gives for SemVer 2.0, to prove the SemVer rows below are SemVer. */
 const SEMVER_2 =

@@ -2,6 +2,7 @@
 // as the bearer header. Answers are typed from the service's own contract (shared/contract/), so a
 // field renamed there fails the front end's type check.
 import type { z } from 'zod';
+import { createClient, refusalOf, type WireRequest, type WireResponse } from '../../shared/contract/client';
 
 /** The response shape a contract schema describes, as it arrives on the wire. */
 export type Wire<S extends z.ZodTypeAny> = z.output<S>;
@@ -58,6 +59,42 @@ export function withQuery(path: string, query: RequestOptions['query']): string 
   return text ? `${path}?${text}` : path;
 }
 
+/** One request with fetch; a failed network is ApiError status 0, an abort stays an AbortError. */
+async function fetchTransport(request: WireRequest): Promise<WireResponse> {
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body as BodyInit | undefined,
+      signal: request.signal,
+      cache: 'no-store',
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'NETWORK', 'the service could not be reached');
+  }
+  const text = await response.text();
+  return { status: response.status, header: (name) => response.headers.get(name), text };
+}
+
+const refused = (refusal: NonNullable<ReturnType<typeof refusalOf>>) =>
+  new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, refusal.retryAfterSeconds);
+
+/**
+ * The typed client of the operations table (shared/contract/client.ts) for this tab: the session's
+ * key as the bearer header, refusals as ApiError. `client.getCustomer({ customerId })`.
+ */
+export const client = createClient({
+  baseUrl: '',
+  transport: fetchTransport,
+  headers: (): Record<string, string> => {
+    const key = session.key();
+    return key ? { Authorization: `Bearer ${key}` } : {};
+  },
+  refused,
+});
+
 /** Calls the API and answers the envelope's `data`, or throws ApiError (status 0: the network failed). */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
@@ -66,37 +103,16 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   if (options.bytes) headers['Content-Type'] = options.bytes.type || 'application/octet-stream';
   else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-  let response: Response;
-  try {
-    response = await fetch(withQuery(path, options.query), {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-      signal: options.signal,
-      cache: 'no-store',
-    });
-  } catch (error) {
-    if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, 'NETWORK', 'the service could not be reached');
-  }
-  const text = await response.text();
-  let envelope: { data?: unknown; error?: { code: string; message: string; details?: Array<{ field: string; message: string }> } } = {};
-  try {
-    envelope = text ? JSON.parse(text) : {};
-  } catch {
-    // Not JSON (a proxy's error page): described by the status alone below.
-  }
-  if (!response.ok) {
-    const retryAfter = Number(response.headers.get('Retry-After'));
-    throw new ApiError(
-      response.status,
-      envelope.error?.code ?? `HTTP_${response.status}`,
-      envelope.error?.message ?? response.statusText,
-      envelope.error?.details ?? [],
-      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
-    );
-  }
-  return envelope.data as T;
+  const response = await fetchTransport({
+    method: options.method ?? 'GET',
+    url: withQuery(path, options.query),
+    headers,
+    body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    signal: options.signal,
+  });
+  const refusal = refusalOf(response);
+  if (refusal) throw refused(refusal);
+  return (JSON.parse(response.text) as { data: T }).data;
 }
 
 /** A fresh Idempotency-Key for one create. */

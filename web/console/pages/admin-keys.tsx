@@ -1,14 +1,13 @@
 import { useState } from 'preact/hooks';
-import type { adminKeyListResponse, issuedAdminKeyResponse } from '../../../shared/contract/admin-keys';
-import { SCOPES } from '../../../shared/scopes';
+import type { issuedAdminKeyResponse } from '../../../shared/contract/admin-keys';
+import { SCOPES, type Scope } from '../../../shared/scopes';
 import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, PageHeader, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { usePermission } from '../caller';
 
-type AdminKeyList = Wire<typeof adminKeyListResponse>;
 type IssuedAdminKey = Wire<typeof issuedAdminKeyResponse>;
 
 const SCOPE_MEANING: Record<string, string> = {
@@ -30,11 +29,11 @@ export function AdminKeysPage() {
 }
 
 function AdminKeys() {
-  const keys = useLoad((signal) => api<AdminKeyList>('/v1/management/apikeys', { signal }), []);
+  const keys = useLoad((signal) => client.listAdminKeys({ signal }), []);
   const [issued, setIssued] = useState<IssuedAdminKey | null>(null);
   const action = useAction();
   const revoke = async (keyId: string) => {
-    if (await action.run(() => api(`/v1/management/apikeys/${encodeURIComponent(keyId)}`, { method: 'DELETE' })) !== undefined) keys.reload();
+    if (await action.run(() => client.revokeAdminKey({ keyId })) !== undefined) keys.reload();
   };
   return (
     <>
@@ -69,15 +68,16 @@ function AdminKeys() {
 
 function CreateAdminKeyForm({ onCreated }: { onCreated: (key: IssuedAdminKey) => void }) {
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['read']);
+  const [scopes, setScopes] = useState<Scope[]>(['read']);
   const [applications, setApplications] = useState('');
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
     const applicationIds = applications.split(/[\s,]+/).filter(Boolean);
-    const key = await action.run(() => api<IssuedAdminKey>('/v1/management/apikeys', {
-      method: 'POST', idempotencyKey: newIdempotencyKey(), body: { name: name.trim(), scopes, ...(applicationIds.length ? { applicationIds } : {}) },
-    }));
+    const key = await action.run(() => client.createAdminKey(
+      { name: name.trim(), scopes, ...(applicationIds.length ? { applicationIds } : {}) },
+      { idempotencyKey: newIdempotencyKey() },
+    ));
     if (key) { setName(''); onCreated(key); }
   };
   return (

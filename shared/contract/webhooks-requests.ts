@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/events';
-import { destinationUrlPattern, destinationUrlProblem } from '../../shared/webhooks/destination';
-import { WEBHOOK_URL_MAX_LENGTH } from '../../shared/policy';
-import { atLeastOneField, descriptionField, distinctItems, isSingleLineText } from '../http/common-schemas';
-import { pageFields } from '../http/pagination';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/events';
+import { destinationUrlPattern, destinationUrlProblem } from '../webhooks/destination';
+import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
+import { atLeastOneField, descriptionField, distinctItems, isSingleLineText } from './fields';
+import { pageFields } from './query-fields';
 
 /** A JSON object body; unknown fields are refused rather than silently dropped. */
 const body = <T extends z.ZodRawShape>(shape: T) =>

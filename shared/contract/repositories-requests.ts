@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { REPOSITORY_KEY_IMPORT_MAX_LENGTH } from '../../shared/policy';
-import { applicationIdField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from '../http/common-schemas';
+import { REPOSITORY_KEY_IMPORT_MAX_LENGTH } from '../policy';
+import { applicationIdField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from './fields';
 
 /*
  * The package repositories' paths. What apt and dnf ask for is fixed by their formats; a name the

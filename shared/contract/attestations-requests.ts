@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ATTESTATION_KEY_ID_MAX_LENGTH, ATTESTATION_PUBLIC_KEY_MAX_LENGTH } from '../../shared/policy';
-import { applicationIdField, generatedIdField, versionField } from '../http/common-schemas';
+import { ATTESTATION_KEY_ID_MAX_LENGTH, ATTESTATION_PUBLIC_KEY_MAX_LENGTH } from '../policy';
+import { applicationIdField, generatedIdField, versionField } from './fields';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const base64 = (what: string) => z.string({ invalid_type_error: `${what} must be base64` }).min(1, `${what} must not be empty`).regex(BASE64, `${what} must be base64`);

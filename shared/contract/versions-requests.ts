@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { RELEASE_STATUSES } from '../../shared/releases/lifecycle';
-import { rolloutPlanSchema } from '../../shared/rollouts/rollout-plan';
-import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
-import { fieldsGiven, statedOf } from '../http/openapi-extension';
-import { queryParameter } from '../http/validate';
-import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, versionField, yankReasonField } from '../http/common-schemas';
+import { RELEASE_STATUSES } from '../releases/lifecycle';
+import { rolloutPlanSchema } from '../rollouts/rollout-plan';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../releases/rollout';
+import { fieldsGiven, statedOf } from './openapi-extension';
+import { queryParameter } from './query-fields';
+import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, versionField, yankReasonField } from './fields';
 
 const statusField = z.enum(RELEASE_STATUSES, { errorMap: () => ({ message: `must be one of: ${RELEASE_STATUSES.join(', ')}` }) });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FILE_TYPE_MAX_LENGTH } from '../../shared/policy';
-import { ARCH_ALIASES, archFromAlias, PLATFORM_ALIASES, platformFromAlias } from '../../shared/releases/platforms';
-import { queryParameter } from '../http/validate';
-import { anyCase, applicationIdField, channelField } from '../http/common-schemas';
+import { FILE_TYPE_MAX_LENGTH } from '../policy';
+import { ARCH_ALIASES, archFromAlias, PLATFORM_ALIASES, platformFromAlias } from '../releases/platforms';
+import { queryParameter } from './query-fields';
+import { anyCase, applicationIdField, channelField } from './fields';
 
 /** A file type as a latest link names it: a file name's extension, one or two parts (`dmg`, `AppImage`, `tar.gz`). */
 const FILE_TYPE_PATTERN = `^[A-Za-z0-9]+(?:\\.[A-Za-z0-9]+)?$`;

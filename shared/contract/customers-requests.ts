@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, SINGLE_LINE_PATTERN, newCustomerIdField, notesField, tierField, updatesUntilField, versionRangeField } from '../http/common-schemas';
-import { CUSTOMER_SEARCH_MAX_LENGTH } from '../../shared/policy';
-import { queryString } from '../http/validate';
-import { pageFields } from '../http/pagination';
+import { applicationIdField, atLeastOneField, customerIdField, generatedIdField, isSingleLineText, nameField, SINGLE_LINE_PATTERN, newCustomerIdField, notesField, tierField, updatesUntilField, versionRangeField } from './fields';
+import { CUSTOMER_SEARCH_MAX_LENGTH } from '../policy';
+import { queryString } from './query-fields';
+import { pageFields } from './query-fields';
 
-export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../http/common-schemas';
+export { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from './fields';
 
 /** A JSON object body; unknown fields are refused rather than silently dropped. */
 const body = <T extends z.ZodRawShape>(shape: T) =>

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../../shared/policy';
-import { LATEST_VERSION } from '../../shared/releases/version-order';
-import { fieldsGiven } from '../http/openapi-extension';
-import { queryParameter } from '../http/validate';
-import { pageFields } from '../http/pagination';
-import { applicationIdField, archSelectorField, channelField, customerIdField, generatedIdField, platformSelectorField, versionField } from '../http/common-schemas';
+import { SHARE_LINK_MAX_DOWNLOADS, SHARE_LINK_MAX_MINUTES } from '../policy';
+import { LATEST_VERSION } from '../releases/version-order';
+import { fieldsGiven } from './openapi-extension';
+import { queryParameter } from './query-fields';
+import { pageFields } from './query-fields';
+import { applicationIdField, archSelectorField, channelField, customerIdField, generatedIdField, platformSelectorField, versionField } from './fields';
 
 const fileIdField = generatedIdField;
 

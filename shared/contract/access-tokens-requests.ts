@@ -4,8 +4,8 @@ import {
   ACCESS_TOKEN_MAX_CLIENTS,
   ACCESS_TOKEN_MAX_DOWNLOADS,
   ACCESS_TOKEN_RESET_PERIODS,
-} from '../../shared/policy';
-import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, nameField, platformField, updatesUntilField, versionRangeField } from '../http/common-schemas';
+} from '../policy';
+import { applicationIdField, atLeastOneField, channelField, customerIdField, distinctItems, generatedIdField, nameField, platformField, updatesUntilField, versionRangeField } from './fields';
 
 const count = (max: number) => z
   .number({ invalid_type_error: 'must be a whole number' })

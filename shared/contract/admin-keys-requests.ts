@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ADMIN_KEY_MAX_LIFETIME_DAYS } from '../../shared/policy';
-import { SCOPES } from '../../shared/scopes';
-import { applicationIdField, distinctItems, generatedIdField, nameField } from '../http/common-schemas';
-import { DAY_MS } from '../../shared/durations';
+import { ADMIN_KEY_MAX_LIFETIME_DAYS } from '../policy';
+import { SCOPES } from '../scopes';
+import { applicationIdField, distinctItems, generatedIdField, nameField } from './fields';
+import { DAY_MS } from '../durations';
 
 /** The most applications one key can be limited to. */
 export const ADMIN_KEY_MAX_APPLICATIONS = 100;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TUF_ROOT_MAX_KEYS } from '../../shared/policy';
-import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionField } from '../http/common-schemas';
+import { TUF_ROOT_MAX_KEYS } from '../policy';
+import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionField } from './fields';
 
 /*
  * The TUF repositories' paths and the root a vendor uploads. What a TUF client asks for is fixed by

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../../shared/policy';
-import { MAC_UPDATE_FILE, PACKAGE_UPDATE_FILE } from '../../shared/releases/mac-updates';
-import { BLOCKMAP_FILE } from '../../shared/releases/blockmaps';
-import { UNIVERSAL_BUILD } from '../../shared/releases/platforms';
-import { InitialReleaseStatus } from '../../shared/store/models';
-import { FILE_TYPES } from '../../shared/releases/file-types';
+import { MAX_PUT_BYTES, MULTIPART_MAX_PARTS, MULTIPART_PART_URLS_PER_REQUEST, MULTIPART_UPLOAD_MAX_BYTES } from '../policy';
+import { MAC_UPDATE_FILE, PACKAGE_UPDATE_FILE } from '../releases/mac-updates';
+import { BLOCKMAP_FILE } from '../releases/blockmaps';
+import { UNIVERSAL_BUILD } from '../releases/platforms';
+import { InitialReleaseStatus } from '../store/models';
+import { FILE_TYPES } from '../releases/file-types';
 import {
   applicationIdField,
   archField,
@@ -18,7 +18,7 @@ import {
   releaseNotesField,
   tierField,
   versionField,
-} from '../http/common-schemas';
+} from './fields';
 
 const fileType = z.enum(FILE_TYPES, { errorMap: () => ({ message: `must be one of ${FILE_TYPES.join(', ')}` }) });
 const fileSizeUpTo = (maxBytes: number, unit: string, unitBytes: number) => z
@@ -90,6 +90,9 @@ const uploadTargetRules = <T extends z.ZodTypeAny>(fields: T, namesFile: boolean
 } as never);
 
 /** Form fields of the small upload (the file part is handled separately). */
+/** The small upload's file field: the form's text fields come before it. */
+export const UPLOAD_FILE_FIELD = 'file';
+
 export const smallUploadFields = (choices: UploadFieldChoices) => uploadTargetRules(z.object(uploadFields(choices)).strict(), false);
 
 export const largeUploadUrlSchema = (choices: UploadFieldChoices) =>

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { ADOPTION_DEFAULT_DAYS, ADOPTION_MAX_DAYS, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/policy';
-import { ARCHS, PLATFORMS } from '../../shared/releases/platforms';
-import { pageFields } from '../http/pagination';
-import { queryInteger, queryParameter, queryString } from '../http/validate';
-import { applicationIdField, channelField, versionField } from '../http/common-schemas';
-import { DAY_MS } from '../../shared/durations';
+import { ADOPTION_DEFAULT_DAYS, ADOPTION_MAX_DAYS, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../policy';
+import { ARCHS, PLATFORMS } from '../releases/platforms';
+import { pageFields } from './query-fields';
+import { queryInteger, queryParameter, queryString } from './query-fields';
+import { applicationIdField, channelField, versionField } from './fields';
+import { DAY_MS } from '../durations';
 
 /** A real calendar date, YYYY-MM-DD (`format: date`): 2024-02-29 is one, 2023-02-29 and 2024-02-30 are not. */
 const dateField = queryParameter(z.string().date('must be a calendar date YYYY-MM-DD'));

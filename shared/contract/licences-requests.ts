@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LICENCE_REVISION_MAX } from '../../shared/policy';
-import { applicationIdField } from '../http/common-schemas';
-import { pageFields } from '../http/pagination';
+import { LICENCE_REVISION_MAX } from '../policy';
+import { applicationIdField } from './fields';
+import { pageFields } from './query-fields';
 
 /** An application a customer names in the path: its licence, its logo. */
 export const customerApplicationParams = z.object({ applicationId: applicationIdField });

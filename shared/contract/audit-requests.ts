@@ -1,8 +1,11 @@
 import { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../../shared/policy';
-import { AUDIT_ACTION_PATTERN } from '../http/route';
-import { queryInteger, queryParameter, queryString } from '../http/validate';
-import { applicationIdField } from '../http/common-schemas';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../policy';
+import { queryInteger, queryParameter, queryString } from './query-fields';
+import { applicationIdField } from './fields';
+
+/** `<resource>.<verb>`, in lower camel case: `application.update`, `adminKey.revoke`. */
+export const AUDIT_ACTION_PATTERN = /^[a-z][a-zA-Z]{0,31}\.[a-z][a-zA-Z]{0,31}$/;
+
 
 /** A real calendar date, YYYY-MM-DD. */
 const dateField = queryParameter(z.string().date('must be a calendar date YYYY-MM-DD'));

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { queryBoolean, queryString } from '../http/validate';
-import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, NAME_MAX_LENGTH, nameField, newApplicationIdField, paragraphs, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from '../http/common-schemas';
-import { pageFields } from '../http/pagination';
-import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../../shared/policy';
-import { DEFAULT_UPLOAD_STATUS } from '../../shared/releases/lifecycle';
-import { fieldsGiven } from '../http/openapi-extension';
+import { queryBoolean, queryString } from './query-fields';
+import { applicationIdField, atLeastOneField, customerIdField, descriptionField, generatedIdField, NAME_MAX_LENGTH, nameField, newApplicationIdField, paragraphs, sparklePublicKeyField, tagField, updateSigningKeyField, versionField } from './fields';
+import { pageFields } from './query-fields';
+import { LICENCE_REVISION_MAX, LICENCE_TEXT_MAX_LENGTH, SUPPORT_URL_MAX_LENGTH } from '../policy';
+import { DEFAULT_UPLOAD_STATUS } from '../releases/lifecycle';
+import { fieldsGiven } from './openapi-extension';
 
 /** https, an ASCII host name (its last label starting with a letter), no port or credentials, then the characters a URL spells unescaped. */
 const SUPPORT_URL_PATTERN = /^https:\/\/(?:[A-Za-z0-9-]+\.)*[A-Za-z][A-Za-z0-9-]*(?:[/?#][A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]*)?$/;
