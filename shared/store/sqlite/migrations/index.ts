@@ -35,6 +35,7 @@ import { migration as attestations } from './29-attestations';
 import { migration as maintenanceWindows } from './30-maintenance-windows';
 import { migration as rollbacks } from './31-rollbacks';
 import { migration as updateFunnel } from './32-update-funnel';
+import { migration as signingKeyHistory } from './33-signing-key-history';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -69,4 +70,5 @@ export const MIGRATIONS: readonly Migration[] = [
   maintenanceWindows,
   rollbacks,
   updateFunnel,
+  signingKeyHistory,
 ];
