@@ -93,7 +93,8 @@ export class UpdateFeeds {
     const selector: ReleaseSelector = { applicationId, channel: target.channel, platform: target.platform, arch: target.arch };
     const answer = (offer: TauriOffer): Eventually<UpdateCheck> =>
       andThen(this.tauriDocument(applicationId, offer, baseUrl), (body): UpdateCheck => ({ kind: 'update', version: offer.release.version.version, body }), undefined);
-    return andThen(this.releases.releases(caller, selector), (offered) => {
+    // Signed under a key the application replaced, the install is offered only releases signed under it.
+    return andThen(this.releases.releasesFor(caller, selector, running.version, 'minisign'), (offered) => {
       const offer = this.tauriPick(offered, target.platform, target.arch);
       if (offer && this.isNewer(offer.release.version, running)) return answer(offer);
       // Nothing newer: an install of a yanked version is offered its rollback, which the app takes

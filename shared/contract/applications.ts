@@ -16,6 +16,14 @@ export function presentApplicationLogo(logo: ApplicationLogo | null): z.input<ty
   return logo && { contentType: logo.contentType, size: logo.size, sha256: logo.sha256, updatedAt: iso(logo.updatedAt) };
 }
 
+export const retiredSigningKeyResponse = z.object({
+  kind: z.enum(['minisign', 'sparkle']),
+  key: z.string(),
+  /** For a minisign key, its key id (16 hex digits), which versions' signedUnder names; null for a Sparkle key. */
+  keyId: z.string().nullable(),
+  retiredAt: timestamp,
+});
+
 export const applicationResponse = z.object({
   applicationId: z.string(),
   name: z.string(),
@@ -26,6 +34,12 @@ export const applicationResponse = z.object({
   updateSigningKey: z.string().nullable(),
   /** Sparkle's EdDSA public key (the app's SUPublicEDKey, base64 of 32 bytes), or null. */
   sparklePublicKey: z.string().nullable(),
+  /**
+   * Keys replaced by a change of updateSigningKey (`minisign`) or sparklePublicKey (`sparkle`), oldest
+   * retirement first: signatures under them still verify, and installs running a release signed under
+   * one are offered only releases signed under it (a bridge release).
+   */
+  retiredSigningKeys: z.array(retiredSigningKeyResponse),
   /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
   defaultVersionStatus: z.enum(['draft', 'published']),
   /** The licence (Markdown) customers accept before downloading, and its revision; both null without one. */
@@ -52,6 +66,7 @@ export function presentApplication(app: Application): z.input<typeof application
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
     sparklePublicKey: app.sparklePublicKey,
+    retiredSigningKeys: app.retiredSigningKeys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.kind === 'minisign' ? key.keyId : null, retiredAt: iso(key.retiredAt) })),
     defaultVersionStatus: app.defaultVersionStatus,
     licenceText: app.licenceText,
     // A licence removed keeps its last revision in the store (revisions never go back); it has none to show.

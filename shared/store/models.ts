@@ -63,6 +63,8 @@ export type SigningKeyKind = 'minisign' | 'sparkle';
 export interface RetiredSigningKey {
   kind: SigningKeyKind;
   key: string;
+  /** As versions' signedUnder names it: a minisign key's id (null if unreadable), a Sparkle key itself. */
+  keyId: string | null;
   retiredAt: Date;
 }
 

@@ -24,14 +24,15 @@ export class SparkleAnswers {
   appcast(ctx: AppContext, customer: CustomerPrincipal, check: AppcastRequest): Eventually<void> {
     const baseUrl = callerBaseUrl(this.publicBaseUrl, ctx.state);
     const feedUrl = `${baseUrl}/v1/updates/${check.applicationId}/sparkle/${check.channel}/appcast.xml`;
-    return andThen(this.feed.appcast(customer, check, baseUrl, feedUrl), (answer: AppcastAnswer) => this.answerAppcastRequest(ctx, customer, check, answer), undefined);
+    const running = SPARKLE_USER_AGENT.exec(ctx.get('User-Agent'))?.[1];
+    return andThen(this.feed.appcast(customer, check, baseUrl, feedUrl, running), (answer: AppcastAnswer) => this.answerAppcastRequest(ctx, customer, check, answer, running), undefined);
   }
 
   /** Every answered appcast check ends here: the one place a check is known to have been answered, and recorded. */
-  private answerAppcastRequest(ctx: AppContext, customer: CustomerPrincipal, check: AppcastRequest, answer: AppcastAnswer): void {
+  private answerAppcastRequest(ctx: AppContext, customer: CustomerPrincipal, check: AppcastRequest, answer: AppcastAnswer, running: string | undefined): void {
     this.updateChecks.recordUpdateCheck(ctx, customer, {
       applicationId: check.applicationId, client: 'sparkle', platform: check.system, arch: check.arch ?? (check.system === 'macos' ? 'universal' : 'any'), channel: check.channel,
-      runningVersion: SPARKLE_USER_AGENT.exec(ctx.get('User-Agent'))?.[1], offeredVersion: answer.offeredVersion, installId: null,
+      runningVersion: running, offeredVersion: answer.offeredVersion, installId: null,
     });
     ctx.status = 200;
     ctx.set('Content-Type', APPCAST_CONTENT_TYPE);

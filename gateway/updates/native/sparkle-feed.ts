@@ -56,9 +56,10 @@ export class SparkleFeed {
   constructor(private readonly releases: ReleaseCatalog, private readonly signatures: SignatureTexts) {}
 
   /** The appcast's bytes for the caller; `baseUrl` is the base of its links (callerBaseUrl). Throws 404 when the caller has no access. */
-  appcast(caller: ReleaseCaller, request: AppcastRequest, baseUrl: string, feedUrl: string): Eventually<AppcastAnswer> {
+  appcast(caller: ReleaseCaller, request: AppcastRequest, baseUrl: string, feedUrl: string, running?: string): Eventually<AppcastAnswer> {
     const { applicationId, channel, system, arch } = request;
-    return andThen(this.releases.releases(caller, { applicationId, channel, platform: system, arch }), (offered) =>
+    // `running`: the bundle version Sparkle's User-Agent names; signed under a replaced key, it is offered only releases signed under that key.
+    return andThen(this.releases.releasesFor(caller, { applicationId, channel, platform: system, arch }, running, 'sparkle'), (offered) =>
       andThen(this.signedReleases(offered, system, arch), (signed): AppcastAnswer => {
         // Newest first: the release Sparkle would install, if newer than what it runs.
         const offeredVersion = signed[0]?.release.version.version ?? null;

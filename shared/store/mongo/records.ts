@@ -30,7 +30,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
     sparklePublicKey: orNull(doc.sparklePublicKey),
-    retiredSigningKeys: (doc.retiredSigningKeys ?? []).map((key) => ({ kind: key.kind, key: key.key, retiredAt: key.retiredAt })),
+    retiredSigningKeys: (doc.retiredSigningKeys ?? []).map((key) => ({ kind: key.kind, key: key.key, keyId: orNull(key.keyId), retiredAt: key.retiredAt })),
     defaultVersionStatus: doc.defaultVersionStatus ?? DEFAULT_UPLOAD_STATUS,
     licenceText: orNull(doc.licenceText),
     licenceRevision: orNull(doc.licenceRevision),

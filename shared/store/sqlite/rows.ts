@@ -66,13 +66,13 @@ export function applicationFromRow(row: Row): Application {
   };
 }
 
-/** The retired keys' column: JSON of {kind, key, retiredAt (milliseconds)}. */
+/** The retired keys' column: JSON of {kind, key, keyId, retiredAt (milliseconds)}. */
 export const retiredKeysColumn = (keys: readonly RetiredSigningKey[]): string =>
-  JSON.stringify(keys.map((key) => ({ kind: key.kind, key: key.key, retiredAt: key.retiredAt.getTime() })));
+  JSON.stringify(keys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.keyId, retiredAt: key.retiredAt.getTime() })));
 
 function retiredKeysFromColumn(value: unknown): RetiredSigningKey[] {
-  const keys = JSON.parse(typeof value === 'string' ? value : '[]') as { kind: SigningKeyKind; key: string; retiredAt: number }[];
-  return keys.map((key) => ({ kind: key.kind, key: key.key, retiredAt: new Date(key.retiredAt) }));
+  const keys = JSON.parse(typeof value === 'string' ? value : '[]') as { kind: SigningKeyKind; key: string; keyId: string | null; retiredAt: number }[];
+  return keys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.keyId, retiredAt: new Date(key.retiredAt) }));
 }
 
 function logoFromRow(row: Row): ApplicationLogo | null {

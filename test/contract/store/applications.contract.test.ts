@@ -202,19 +202,19 @@ describeStoreContract('applications', (subject) => {
     await store.applications.createApplication(application('app_1', { updateSigningKey: 'minisign-old', sparklePublicKey: 'sparkle-old' }));
     const rotated = await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-new' }, at(1));
     expect(rotated).to.deep.include({ updateSigningKey: 'minisign-new', sparklePublicKey: 'sparkle-old' });
-    expect(rotated?.retiredSigningKeys).to.deep.equal([{ kind: 'minisign', key: 'minisign-old', retiredAt: at(1) }]);
+    expect(rotated?.retiredSigningKeys).to.deep.equal([{ kind: 'minisign', key: 'minisign-old', keyId: null, retiredAt: at(1) }]);
     // The same key again, or another field, retires nothing.
     expect((await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-new', name: 'Other' }, at(2)))?.retiredSigningKeys).to.have.length(1);
     await store.applications.updateApplication('app_1', { sparklePublicKey: null }, at(3));
     expect((await store.applications.getApplication('app_1'))?.retiredSigningKeys).to.deep.equal([
-      { kind: 'minisign', key: 'minisign-old', retiredAt: at(1) },
-      { kind: 'sparkle', key: 'sparkle-old', retiredAt: at(3) },
+      { kind: 'minisign', key: 'minisign-old', keyId: null, retiredAt: at(1) },
+      { kind: 'sparkle', key: 'sparkle-old', keyId: 'sparkle-old', retiredAt: at(3) },
     ]);
     // Back to the old minisign key: it is current again, and the one it replaces is retired.
     await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-old' }, at(4));
     expect(await store.applications.getApplication('app_1')).to.deep.include({
       updateSigningKey: 'minisign-old',
-      retiredSigningKeys: [{ kind: 'sparkle', key: 'sparkle-old', retiredAt: at(3) }, { kind: 'minisign', key: 'minisign-new', retiredAt: at(4) }],
+      retiredSigningKeys: [{ kind: 'sparkle', key: 'sparkle-old', keyId: 'sparkle-old', retiredAt: at(3) }, { kind: 'minisign', key: 'minisign-new', keyId: null, retiredAt: at(4) }],
     });
   });
 

@@ -37,7 +37,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     customerIds: [String],
     updateSigningKey: String,
     sparklePublicKey: String,
-    retiredSigningKeys: [new Schema<RetiredSigningKey>({ kind: String, key: String, retiredAt: Date }, { _id: false })],
+    retiredSigningKeys: [new Schema<RetiredSigningKey>({ kind: String, key: String, keyId: String, retiredAt: Date }, { _id: false })],
     defaultVersionStatus: String,
     licenceText: String,
     licenceRevision: Number,
