@@ -3,10 +3,11 @@ import { Command, Option } from 'commander';
 import { planRelease, RECOGNISED_TOOLS, type PublishPlan } from '../../shared/publishing';
 import { action, collect, CommandContext, integerOption } from '../context';
 import { apiPath } from '../http/api-client';
-import type { ApplicationRecord } from '../http/responses';
+import type { ApplicationWithVersions } from '../http/responses';
 import { formatBytes } from '../output/format';
 import { listBuildFiles, localReader, localVerifier } from '../publish/local-build';
 import { publishRelease, PublishRefusal } from '../publish/publish-release';
+import { warnOfStrandedInstalls } from '../publish/signing-key-warning';
 import { releaseNotes } from './release-notes';
 
 const DEFAULT_CONCURRENCY = 3;
@@ -37,7 +38,7 @@ async function publish(context: CommandContext, applicationId: string, directory
   const files = listBuildFiles(root);
   const notes = releaseNotes({ notesFile: options.notes });
   const client = context.client();
-  const { data: application } = await client.get<ApplicationRecord>(apiPath`/v1/management/applications/${applicationId}`);
+  const { data: application } = await client.get<ApplicationWithVersions>(apiPath`/v1/management/applications/${applicationId}`);
   const reader = localReader(root);
   const plan = await planRelease({
     files, reader, verify: localVerifier(root), version: options.version, include: options.include, exclude: options.exclude,
@@ -45,6 +46,7 @@ async function publish(context: CommandContext, applicationId: string, directory
   });
   if (plan.problems.length > 0) throw new PublishRefusal(plan.problems);
   printPlan(context, applicationId, plan);
+  warnOfStrandedInstalls(context, applicationId, application.strandedInstalls);
   if (options.dryRun) {
     context.output.event('done', { dryRun: true, sent: 0 });
     context.output.line('Dry run: nothing was sent.');

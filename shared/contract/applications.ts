@@ -3,6 +3,7 @@ import { LOGO_CONTENT_TYPES } from '../policy';
 import type { Application, ApplicationLogo, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 import { presentVersion, versionResponse } from './versions';
+import { strandedInstalls } from '../releases/signing-key-paths';
 
 /** An application's logo: its type, size, SHA-256 (hex, also its ETag) and when it was set. */
 export const applicationLogoResponse = z.object({
@@ -82,10 +83,26 @@ export function presentApplication(app: Application): z.input<typeof application
   };
 }
 
-export const applicationWithVersionsResponse = applicationResponse.extend({ versions: z.array(versionResponse) });
+/** Installs left with no path forward by a signing-key change (shared/releases/signing-key-paths.ts). */
+export const strandedInstallsResponse = z.object({
+  kind: z.enum(['minisign', 'sparkle']),
+  /** The retired key those installs trust, as versions' signedUnder names it. */
+  keyId: z.string(),
+  /** Versions customers were given whose installs are offered nothing more until a release signed under that key is published. */
+  versions: z.array(z.string()),
+});
+
+export const applicationWithVersionsResponse = applicationResponse.extend({
+  versions: z.array(versionResponse),
+  /**
+   * Warnings: per retired key, the versions whose installs trust it and have no newer published
+   * release signed under it (publish a bridge release signed with that key); empty when none.
+   */
+  strandedInstalls: z.array(strandedInstallsResponse),
+});
 
 export function presentApplicationWithVersions(app: Application, versions: VersionWithFiles[]): z.input<typeof applicationWithVersionsResponse> {
-  return { ...presentApplication(app), versions: versions.map((version) => presentVersion(version, app)) };
+  return { ...presentApplication(app), versions: versions.map((version) => presentVersion(version, app)), strandedInstalls: strandedInstalls(app, versions) };
 }
 
 export const applicationListResponse = z.object({ applications: z.array(applicationResponse), pagination: paginationResponse });

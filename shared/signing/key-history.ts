@@ -1,5 +1,4 @@
 import type { Application, RetiredSigningKey, SigningKeyKind } from '../store/models';
-import { MinisignFormatError, parsePublicKey } from './minisign';
 
 /** The application field holding the current key of each kind. */
 export const CURRENT_KEY_FIELD = { minisign: 'updateSigningKey', sparkle: 'sparklePublicKey' } as const satisfies Record<SigningKeyKind, keyof Application>;
@@ -33,13 +32,32 @@ export function retiredAfterChange(
  * Sparkle key as it is. Null for a minisign key that cannot be read.
  */
 export function signingKeyId(kind: SigningKeyKind, key: string): string | null {
-  if (kind === 'sparkle') return key;
-  try {
-    return parsePublicKey(key).keyId;
-  } catch (error) {
-    if (error instanceof MinisignFormatError) return null;
-    throw error;
-  }
+  return kind === 'sparkle' ? key : minisignKeyId(key);
+}
+
+const UNTRUSTED_COMMENT = 'untrusted comment:';
+/** `Ed`, the 8-byte key id, the 32-byte key. */
+const PUBLIC_KEY_BYTES = 42;
+
+/**
+ * A minisign public key's id, read as shared/signing/minisign.ts reads keys (base64 of the `.pub`
+ * text, the text, or its key line), with no Node API: presenters run in the web apps too.
+ */
+function minisignKeyId(input: string): string | null {
+  let text = input.trim();
+  const decoded = base64Text(text);
+  if (decoded?.startsWith(UNTRUSTED_COMMENT)) text = decoded;
+  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
+  const raw = base64Text((lines[0]?.startsWith(UNTRUSTED_COMMENT) ? lines[1] : lines[0]) ?? '');
+  if (raw?.length !== PUBLIC_KEY_BYTES || !raw.startsWith('Ed')) return null;
+  // Printed as a little-endian 64-bit number in hex.
+  return [...raw.slice(2, 10)].reverse().map((byte) => byte.charCodeAt(0).toString(16).padStart(2, '0')).join('').toUpperCase();
+}
+
+/** The bytes of base64 text as a binary string; undefined when it is not base64. */
+function base64Text(text: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return undefined;
+  return atob(text);
 }
 
 /** The current key of a kind as signedUnder names it; null when the application has none. */
