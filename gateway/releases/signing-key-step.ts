@@ -10,8 +10,9 @@ import type { Application, SigningKeyKind, Version } from '../../shared/store/mo
  * the install is offered only releases signed under that same key (the vendor's bridge release,
  * signed with the old key and shipping the new one), newest first as the catalogue offers them; none
  * when there is no such release, so it stays up to date rather than being offered one its updater
- * would reject. An install of a version not known, or with no key recorded, or signed under the
- * current key, is offered what everyone is. Only the feeds whose clients check these signatures ask
+ * would reject. An install trusting the current key is offered what everyone is but releases signed
+ * under another key (a bridge, or one signed before a key changed back), which it would reject too. An
+ * install of a version not known, or with no key recorded, is offered what everyone is. Only the feeds whose clients check these signatures ask
  * (Tauri: minisign; Sparkle: its EdDSA key).
  */
 export class SigningKeyStep {
@@ -23,7 +24,8 @@ export class SigningKeyStep {
   /** The releases offered to an install running `running`, whose updater checks signatures of `kind`. */
   offered(application: Application, running: Version | undefined, kind: SigningKeyKind, offered: readonly OfferedRelease[]): readonly OfferedRelease[] {
     const trusted = running ? trustedKey(application, running, kind) : null;
-    if (trusted === null || trusted === this.current(application, kind)) return offered;
+    if (trusted === null) return offered;
+    const current = trusted === this.current(application, kind);
     let byKey = this.cuts.get(offered);
     if (!byKey) {
       byKey = new Map();
@@ -32,7 +34,10 @@ export class SigningKeyStep {
     const cacheKey = `${kind}:${trusted}`;
     let cut = byKey.get(cacheKey);
     if (!cut) {
-      cut = Object.freeze(offered.filter((release) => release.version.signedUnder[kind] === trusted));
+      // Under the current key, releases with no key recorded (stored before keys were) are kept.
+      const kept = offered.filter((release) => (release.version.signedUnder[kind] ?? (current ? trusted : null)) === trusted);
+      // Nothing left out: the list itself, so what feeds derive from it is shared with every caller.
+      cut = kept.length === offered.length ? offered : Object.freeze(kept);
       byKey.set(cacheKey, cut);
     }
     return cut;

@@ -76,10 +76,13 @@ describe('signing-key changes', () => {
       expect(names(step.offered(rotated, signed('1.0.0', OLD.id, 1), 'minisign', offered))).to.deep.equal(['1.1.0', '1.0.0']);
     });
 
-    it('offers the bridge and new-key installs, unknown versions and unsigned ones every release', () => {
+    it('offers the bridge and new-key installs the releases signed under the new key, unknown versions and unsigned ones every release', () => {
       const step = new SigningKeyStep();
-      expect(step.offered(rotated, signed('1.1.0', OLD.id, 12), 'minisign', offered)).to.equal(offered);
-      expect(step.offered(rotated, signed('2.0.0', NEW.id, 20), 'minisign', offered)).to.equal(offered);
+      expect(names(step.offered(rotated, signed('1.1.0', OLD.id, 12), 'minisign', offered))).to.deep.equal(['3.0.0', '2.0.0']);
+      expect(names(step.offered(rotated, signed('2.0.0', NEW.id, 20), 'minisign', offered))).to.deep.equal(['3.0.0', '2.0.0']);
+      // Releases with no key recorded are kept for current-key installs; a list with nothing to leave out is the list itself.
+      const unrecorded = Object.freeze([release(signed('3.0.0', null, 40)), release(signed('2.0.0', NEW.id, 20))]);
+      expect(step.offered(rotated, signed('2.0.0', NEW.id, 20), 'minisign', unrecorded)).to.equal(unrecorded);
       expect(step.offered(rotated, undefined, 'minisign', offered)).to.equal(offered);
       expect(step.offered(rotated, signed('0.9.0', null, 1), 'minisign', offered)).to.equal(offered);
       // Sparkle's key never changed: its installs are not cut by the minisign history.
