@@ -42,7 +42,7 @@ async function publish(context: CommandContext, applicationId: string, directory
   const reader = localReader(root);
   const plan = await planRelease({
     files, reader, verify: localVerifier(root), version: options.version, include: options.include, exclude: options.exclude,
-    keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey },
+    keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey, retiredSigningKeys: application.retiredSigningKeys },
   });
   if (plan.problems.length > 0) throw new PublishRefusal(plan.problems);
   printPlan(context, applicationId, plan);
