@@ -1,6 +1,6 @@
 import type { OfferedRelease } from '../../shared/contract/releases';
 import { trustedKey } from '../../shared/releases/signing-key-paths';
-import { currentSigningKeyId } from '../../shared/signing/key-history';
+import { currentSigningKeyId } from '../../shared/releases/key-history';
 import type { Application, SigningKeyKind, Version } from '../../shared/store/models';
 
 /**

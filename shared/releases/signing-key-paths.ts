@@ -1,4 +1,4 @@
-import { currentSigningKeyId } from '../signing/key-history';
+import { currentSigningKeyId } from './key-history';
 import type { Application, SigningKeyKind, Version } from '../store/models';
 import { isOfferedToCustomers } from './lifecycle';
 import { compareVersionPrecedence } from './version-order';

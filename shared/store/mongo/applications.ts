@@ -4,7 +4,7 @@ import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, Re
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
-import { retiredAfterChange } from '../../signing/key-history';
+import { retiredAfterChange } from '../../releases/key-history';
 import { toApplication } from './records';
 import type { ApplicationDoc } from './schemas/catalog';
 import { guardDuplicates, isDuplicateKeyError } from './unique-indexes';

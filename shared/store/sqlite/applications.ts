@@ -2,7 +2,7 @@ import { requirePage } from '../bounds';
 import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, RepositoryKeyRing } from '../models';
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { retiredAfterChange } from '../../signing/key-history';
+import { retiredAfterChange } from '../../releases/key-history';
 import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, repositoryKeyColumns, repositoryKeyRingFromRow, retiredKeysColumn, toMillis } from './rows';
 
 export class SqliteApplications implements ApplicationStore {
