@@ -70,7 +70,7 @@ async function foldAll(store: Store, redis: IORedis, prefix: string): Promise<nu
 async function application(store: Store, applicationId: string, now: number): Promise<void> {
   const at = new Date(now - DAYS * DAY_MS);
   await store.applications.createApplication({
-    applicationId, name: applicationId, description: null, tags: [], customerIds: [], updateSigningKey: null, sparklePublicKey: null,
+    applicationId, name: applicationId, description: null, tags: [], customerIds: [], updateSigningKey: null, sparklePublicKey: null, retiredSigningKeys: [],
     licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null, logo: null,
     defaultVersionStatus: 'published', isActive: true, createdAt: at, updatedAt: at, deletedAt: null,
   });

@@ -5,6 +5,7 @@ import { action, collect, CommandContext, integerOption } from '../context';
 import { formatBytes } from '../output/format';
 import { listBuildFiles, localReader, localVerifier } from '../publish/local-build';
 import { publishRelease, PublishRefusal } from '../publish/publish-release';
+import { warnOfStrandedInstalls } from '../publish/signing-key-warning';
 import { releaseNotes } from './release-notes';
 
 const DEFAULT_CONCURRENCY = 3;
@@ -39,10 +40,11 @@ async function publish(context: CommandContext, applicationId: string, directory
   const reader = localReader(root);
   const plan = await planRelease({
     files, reader, verify: localVerifier(root), version: options.version, include: options.include, exclude: options.exclude,
-    keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey },
+    keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey, retiredSigningKeys: application.retiredSigningKeys },
   });
   if (plan.problems.length > 0) throw new PublishRefusal(plan.problems);
   printPlan(context, applicationId, plan);
+  warnOfStrandedInstalls(context, applicationId, application.strandedInstalls);
   if (options.dryRun) {
     context.output.event('done', { dryRun: true, sent: 0 });
     context.output.line('Dry run: nothing was sent.');

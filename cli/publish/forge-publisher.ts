@@ -137,7 +137,7 @@ export class BdsForgePublisher extends forgePublisherBase() {
       const files = recognised.flatMap((result) => result.artifacts.map((file) => ({ path: relative(root, path.resolve(file)), size: fs.statSync(file).size })));
       const found = await planRelease({
         files, reader, verify: localVerifier(root), version,
-        keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey },
+        keys: { updateSigningKey: application.updateSigningKey, sparklePublicKey: application.sparklePublicKey, retiredSigningKeys: application.retiredSigningKeys },
       });
       if (found.version && found.version !== version) {
         found.problems.push({ path: found.files[0]?.path ?? '.', message: `the Squirrel packages are of version ${found.version}, package.json says ${version}: make again` });

@@ -25,6 +25,7 @@ export class ApplicationService {
         customerIds,
         updateSigningKey: input.updateSigningKey ?? null,
         sparklePublicKey: input.sparklePublicKey ?? null,
+        retiredSigningKeys: [],
         defaultVersionStatus: input.defaultVersionStatus ?? DEFAULT_UPLOAD_STATUS,
         // A licence starts at revision 1 unless the request names another.
         licenceText: input.licenceText ?? null,

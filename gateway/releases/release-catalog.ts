@@ -16,7 +16,7 @@ import {
 } from '../../shared/releases/platforms';
 import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
-import type { AccessTokenLimits, Application, FileRecord, Version, VersionWithFiles } from '../../shared/store/models';
+import type { AccessTokenLimits, Application, FileRecord, SigningKeyKind, Version, VersionWithFiles } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';
 import type { CatalogCache } from './catalog-cache';
 import type { Eventually } from '../http/eventually';
@@ -25,6 +25,7 @@ import type { CacheLookups } from '../../shared/metrics/process-metrics';
 import { Entitlement, entitles, outsideWindowMessage } from '../../shared/releases/maintenance-window';
 import { MaintenanceStep } from './maintenance-step';
 import { rollbackTarget } from './rollback-step';
+import { SigningKeyStep } from './signing-key-step';
 
 /** Who asks: a customer as they stand now (an inactive one is refused before the catalogue is asked). */
 export interface ReleaseCaller {
@@ -137,6 +138,28 @@ export class ReleaseCatalog {
     if (index) return rollbackTarget(index.entry(running)?.version, index.releases(caller, selector, this.rules));
     return this.indexFromStore(caller, selector.applicationId)
       .then(({ index: loaded }) => rollbackTarget(loaded.entry(running)?.version, loaded.releases(caller, selector, this.rules)));
+  }
+
+  /**
+   * The releases offered to an install running `running` whose updater checks update signatures of
+   * `kind` (Tauri: minisign; Sparkle): every release offered to the caller, unless the running version
+   * was signed under a key the application has replaced; then only those signed under that key
+   * (signing-key-step.ts). Throws 404 when the caller has no access.
+   */
+  releasesFor(caller: ReleaseCaller, selector: ReleaseSelector, running: string | undefined, kind: SigningKeyKind): Eventually<readonly OfferedRelease[]> {
+    const application = this.catalog.cachedApplication(selector.applicationId);
+    const index = this.cachedIndex(caller, selector.applicationId);
+    if (application && index) return this.signedFor(application, index, caller, selector, running, kind);
+    return this.indexFromStore(caller, selector.applicationId)
+      .then(({ application: listed, index: loaded }) => this.signedFor(listed, loaded, caller, selector, running, kind));
+  }
+
+  private signedFor(application: Application, index: ReleaseIndex, caller: ReleaseCaller, selector: ReleaseSelector, running: string | undefined, kind: SigningKeyKind): readonly OfferedRelease[] {
+    const offered = index.releases(caller, selector, this.rules);
+    if (running === undefined) return offered;
+    // Sparkle names what it runs by its bundle version (CFBundleVersion), when the version has one.
+    const entry = kind === 'sparkle' ? index.bundled(running) ?? index.entry(running) : index.entry(running);
+    return SIGNING_KEYS.offered(application, entry?.version, kind, offered);
   }
 
   /**
@@ -330,6 +353,7 @@ interface OfferList {
 class ReleaseIndex {
   private readonly newestFirst: readonly ReleaseEntry[];
   private readonly byName = new Map<string, ReleaseEntry>();
+  private byBundleVersion: Map<string, ReleaseEntry> | undefined;
   /** By channel, platform, arch and tier: bounded by the configuration, not by callers. */
   private readonly offerLists: Nested<Nested<Nested<Map<string, OfferList>>>> = new Map();
 
@@ -340,6 +364,17 @@ class ReleaseIndex {
 
   entry(version: string): ReleaseEntry | undefined {
     return this.byName.get(version);
+  }
+
+  /** The version whose bundle version (Sparkle's CFBundleVersion) this is, the newest when several share it. */
+  bundled(bundleVersion: string): ReleaseEntry | undefined {
+    if (!this.byBundleVersion) {
+      this.byBundleVersion = new Map();
+      for (const entry of [...this.newestFirst].reverse()) {
+        if (entry.version.bundleVersion !== null) this.byBundleVersion.set(entry.version.bundleVersion, entry);
+      }
+    }
+    return this.byBundleVersion.get(bundleVersion);
   }
 
   latest(caller: ReleaseCaller, selector: ReleaseSelector, rules: ReleaseRules): LatestRelease {
@@ -395,6 +430,9 @@ class ReleaseIndex {
     };
   }
 }
+
+/** Offered lists cut to the releases an install's update key verifies. */
+const SIGNING_KEYS = new SigningKeyStep();
 
 /** Offered lists cut to a maintenance window: the offers it admits, in the same order. */
 const MAINTENANCE = new MaintenanceStep<OfferList>((list, admits) => {

@@ -12,7 +12,7 @@ import { expireUploadSession } from '../../shared/uploads/expire-upload-session'
 import { versionMismatch } from '../../shared/releases/upload-release';
 import { fileStorageKey, stagingStorageKey } from '../../shared/uploads/storage-keys';
 import type { FileObjects } from '../../shared/uploads/file-objects';
-import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
+import { checkUpdateSignature, recordSignedUnder } from '../../shared/uploads/update-signature-check';
 import { readPackageInfo } from '../../shared/packages/package-info';
 import { contentTypeField } from '../../shared/contract/fields';
 import type { LargeUploadCompletion, LargeUploadRequest, SmallUploadFields } from '../../shared/contract/uploads-requests';
@@ -97,8 +97,8 @@ export class UploadService {
         createdAt: received,
         updatedAt: received,
       };
-      const signatureProblem = await updateSignatureProblem(this.store, this.storage, this.hashing, file, staged.stagingKey);
-      if (signatureProblem) throw validationError([{ field: 'file', message: signatureProblem }]);
+      const signature = await checkUpdateSignature(this.store, this.storage, this.hashing, file, staged.stagingKey);
+      if (signature.problem) throw validationError([{ field: 'file', message: signature.problem }]);
       const packageReading = await readPackageInfo(this.storage, file, staged.stagingKey);
       if (packageReading.problem !== undefined) throw validationError([{ field: 'file', message: packageReading.problem }]);
       const now = new Date();
@@ -114,6 +114,7 @@ export class UploadService {
         const result = await this.store.versions.publishFile(fileId, { checksum: formatChecksum(staged.sha256), sha512: staged.sha512, sha1: staged.sha1, packageInfo: packageReading.info, release }, now);
         if (result.outcome === 'version-differs') throw conflict(versionMismatch(result.version, release) as string);
         if (result.outcome === 'not-pending') throw new Error(`file ${fileId} was ${result.file?.status ?? 'missing'} before its upload published it`);
+        await recordSignedUnder(this.store, result.file, signature);
         await this.events.record(buildEvent('upload', result.file, origin, now));
         return { file: result.file, version: result.version, at: now };
       }), async (written) => [

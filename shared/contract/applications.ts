@@ -3,6 +3,7 @@ import { LOGO_CONTENT_TYPES } from '../policy';
 import type { Application, ApplicationLogo, VersionWithFiles } from '../store/models';
 import { iso, isoOrNull, messageField, pagination, paginationResponse, timestamp } from './common';
 import { presentVersion, versionResponse } from './versions';
+import { strandedInstalls } from '../releases/signing-key-paths';
 
 /** An application's logo: its type, size, SHA-256 (hex, also its ETag) and when it was set. */
 export const applicationLogoResponse = z.object({
@@ -16,6 +17,14 @@ export function presentApplicationLogo(logo: ApplicationLogo | null): z.input<ty
   return logo && { contentType: logo.contentType, size: logo.size, sha256: logo.sha256, updatedAt: iso(logo.updatedAt) };
 }
 
+export const retiredSigningKeyResponse = z.object({
+  kind: z.enum(['minisign', 'sparkle']),
+  key: z.string(),
+  /** For a minisign key, its key id (16 hex digits), which versions' signedUnder names; null for a Sparkle key. */
+  keyId: z.string().nullable(),
+  retiredAt: timestamp,
+});
+
 export const applicationResponse = z.object({
   applicationId: z.string(),
   name: z.string(),
@@ -26,6 +35,12 @@ export const applicationResponse = z.object({
   updateSigningKey: z.string().nullable(),
   /** Sparkle's EdDSA public key (the app's SUPublicEDKey, base64 of 32 bytes), or null. */
   sparklePublicKey: z.string().nullable(),
+  /**
+   * Keys replaced by a change of updateSigningKey (`minisign`) or sparklePublicKey (`sparkle`), oldest
+   * retirement first: signatures under them still verify, and installs running a release signed under
+   * one are offered only releases signed under it (a bridge release).
+   */
+  retiredSigningKeys: z.array(retiredSigningKeyResponse),
   /** The status of a version an upload creates without naming one: `draft` until published, or `published` at once. */
   defaultVersionStatus: z.enum(['draft', 'published']),
   /** The licence (Markdown) customers accept before downloading, and its revision; both null without one. */
@@ -52,6 +67,7 @@ export function presentApplication(app: Application): z.input<typeof application
     customerIds: app.customerIds,
     updateSigningKey: app.updateSigningKey,
     sparklePublicKey: app.sparklePublicKey,
+    retiredSigningKeys: app.retiredSigningKeys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.kind === 'minisign' ? key.keyId : null, retiredAt: iso(key.retiredAt) })),
     defaultVersionStatus: app.defaultVersionStatus,
     licenceText: app.licenceText,
     // A licence removed keeps its last revision in the store (revisions never go back); it has none to show.
@@ -67,10 +83,26 @@ export function presentApplication(app: Application): z.input<typeof application
   };
 }
 
-export const applicationWithVersionsResponse = applicationResponse.extend({ versions: z.array(versionResponse) });
+/** Installs left with no path forward by a signing-key change (shared/releases/signing-key-paths.ts). */
+export const strandedInstallsResponse = z.object({
+  kind: z.enum(['minisign', 'sparkle']),
+  /** The retired key those installs trust, as versions' signedUnder names it. */
+  keyId: z.string(),
+  /** Versions customers were given whose installs are offered nothing more until a release signed under that key is published. */
+  versions: z.array(z.string()),
+});
+
+export const applicationWithVersionsResponse = applicationResponse.extend({
+  versions: z.array(versionResponse),
+  /**
+   * Warnings: per retired key, the versions whose installs trust it and have no newer published
+   * release signed under it (publish a bridge release signed with that key); empty when none.
+   */
+  strandedInstalls: z.array(strandedInstallsResponse),
+});
 
 export function presentApplicationWithVersions(app: Application, versions: VersionWithFiles[]): z.input<typeof applicationWithVersionsResponse> {
-  return { ...presentApplication(app), versions: versions.map((version) => presentVersion(version, app)) };
+  return { ...presentApplication(app), versions: versions.map((version) => presentVersion(version, app)), strandedInstalls: strandedInstalls(app, versions) };
 }
 
 export const applicationListResponse = z.object({ applications: z.array(applicationResponse), pagination: paginationResponse });

@@ -110,6 +110,11 @@ export const versionResponse = z.object({
   yankReason: z.string().nullable(),
   /** Yanked with a rollback: the version the feeds offer instead to installs running this one. */
   rollbackTo: z.string().nullable(),
+  /**
+   * The keys its update signatures verified under: `minisign`, the key id (16 hex digits) of the
+   * update-signing key (Tauri); `sparkle`, the Sparkle public key. Null while none of that kind verified.
+   */
+  signedUnder: z.object({ minisign: z.string().nullable(), sparkle: z.string().nullable() }),
   createdAt: timestamp,
   updatedAt: timestamp,
   files: z.array(fileResponse),
@@ -149,6 +154,7 @@ export function presentVersion(version: VersionWithFiles, keys: FeedKeys | null)
     publishedAt: isoOrNull(version.publishedAt),
     yankReason: version.yankReason ?? null,
     rollbackTo: version.rollbackTo ?? null,
+    signedUnder: { minisign: version.signedUnder?.minisign ?? null, sparkle: version.signedUnder?.sparkle ?? null },
     createdAt: iso(version.createdAt),
     updatedAt: iso(version.updatedAt),
     files: version.files.map(presentFile),

@@ -26,6 +26,26 @@ export interface BuildReader {
 export interface SigningKeys {
   updateSigningKey: string | null;
   sparklePublicKey: string | null;
+  /** Keys the application replaced: a bridge release is signed with one of them (docs/signing-key-changes.md). */
+  retiredSigningKeys?: readonly { kind: 'minisign' | 'sparkle'; key: string }[];
+}
+
+/** The keys a signature of `kind` may verify under: the current one first, then the retired ones, newest retirement first. */
+export function keysToTry(keys: SigningKeys, kind: 'minisign' | 'sparkle'): string[] {
+  const current = kind === 'minisign' ? keys.updateSigningKey : keys.sparklePublicKey;
+  const retired = (keys.retiredSigningKeys ?? []).filter((key) => key.kind === kind).map((key) => key.key).reverse();
+  return current === null ? [] : [current, ...retired];
+}
+
+/** The problem of the signature under the current key, or null when it verifies under that key or a retired one. */
+export async function firstVerifying(candidates: readonly string[], check: (publicKey: string) => Promise<string | null>): Promise<string | null> {
+  let first: string | null = null;
+  for (const key of candidates) {
+    const problem = await check(key);
+    if (problem === null) return null;
+    first ??= problem;
+  }
+  return first;
 }
 
 /** A signature to check before anything is sent: its text, and the file it signs. */

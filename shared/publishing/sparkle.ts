@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import { baseName, BuildDirectory, dirName, newFindings, PlannedFile, sawVersion, ToolFindings } from './build-files';
+import { baseName, BuildDirectory, dirName, firstVerifying, keysToTry, newFindings, PlannedFile, sawVersion, ToolFindings } from './build-files';
 
 /**
  * Sparkle's `generate_appcast` folder: the archives (`.zip`, `.dmg`, `.tar.*`, `.pkg`), the
@@ -89,7 +89,7 @@ export async function recogniseSparkle(directory: BuildDirectory): Promise<ToolF
       continue;
     }
     if (keys.sparklePublicKey && verify) {
-      const problem = await verify({ kind: 'sparkle', text: signature, signedPath: file.path, publicKey: keys.sparklePublicKey });
+      const problem = await firstVerifying(keysToTry(keys, 'sparkle'), (publicKey) => verify({ kind: 'sparkle', text: signature, signedPath: file.path, publicKey }));
       if (problem) findings.problems.push({ path: file.path, message: `the sparkle:edSignature of ${file.path} in ${appcast.path} does not verify under the application's sparklePublicKey: ${problem}; sign with the key whose public half is the application's sparklePublicKey` });
     }
     findings.files.push({ path: null, content: signature, fileName: `${fileName}.sig`, size: signature.length, platform: 'macos', arch: 'universal', fileType: 'SIGNATURE', purpose: `Sparkle signature of ${fileName} (from ${baseName(appcast.path)})`, tool: 'sparkle', attachedTo: fileName });

@@ -1,6 +1,6 @@
 import type { Arch } from '../releases/platforms';
 import { archFromAlias } from '../releases/platforms';
-import { baseName, BuildDirectory, newFindings, PlannedFile, sawVersion, segments, ToolFindings } from './build-files';
+import { baseName, BuildDirectory, firstVerifying, keysToTry, newFindings, PlannedFile, sawVersion, segments, ToolFindings } from './build-files';
 import { assignMainSlots, installerKind, RankedFile, targetOfName } from './targets';
 
 /**
@@ -128,7 +128,7 @@ export async function recogniseTauri(directory: BuildDirectory): Promise<ToolFin
     target.mainRank = installerKind(target.fileName)?.rank ?? 5;
     const text = (await reader.text(signature.path)).trim();
     if (keys.updateSigningKey && verify) {
-      const problem = await verify({ kind: 'minisign', text, signedPath: signature.signs, publicKey: keys.updateSigningKey });
+      const problem = await firstVerifying(keysToTry(keys, 'minisign'), (publicKey) => verify({ kind: 'minisign', text, signedPath: signature.signs, publicKey }));
       if (problem) findings.problems.push({ path: signature.path, message: `${signature.path} does not verify against ${baseName(signature.signs)} under the application's update-signing key: ${problem}; sign with the key whose public half is the application's updateSigningKey (TAURI_SIGNING_PRIVATE_KEY), or set the application's key to the one the build used` });
     }
     signatureFiles.push({ path: signature.path, fileName: baseName(signature.path), size: signature.size, platform: target.platform, arch: target.arch, fileType: 'SIGNATURE', purpose: `Tauri signature of ${target.fileName}`, tool: 'tauri', attachedTo: target.fileName });

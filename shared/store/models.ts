@@ -23,6 +23,12 @@ export interface Application {
    */
   sparklePublicKey: string | null;
   /**
+   * Keys the application used before its current ones, newest retirement last: a key replaced by a
+   * change of updateSigningKey or sparklePublicKey is kept here, so releases signed under it still
+   * verify and installs that trust it are offered them (gateway/releases/signing-key-step.ts).
+   */
+  retiredSigningKeys: RetiredSigningKey[];
+  /**
    * The status of a version an upload creates without naming one: `draft` (kept from customers until
    * published) or `published` (offered at once). Applications stored before the field read `published`.
    */
@@ -48,6 +54,27 @@ export interface Application {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+}
+
+/** Which update signatures a key checks: minisign's (Tauri, updateSigningKey) or Sparkle's EdDSA (sparklePublicKey). */
+export type SigningKeyKind = 'minisign' | 'sparkle';
+
+/** A key an application no longer signs with, as it was set, and when it was replaced. */
+export interface RetiredSigningKey {
+  kind: SigningKeyKind;
+  key: string;
+  /** As versions' signedUnder names it: a minisign key's id (null if unreadable), a Sparkle key itself. */
+  keyId: string | null;
+  retiredAt: Date;
+}
+
+/**
+ * The keys a version's update signatures verified under, per kind: the minisign key id (16 uppercase
+ * hex digits) and the Sparkle public key (base64); null while no signature of that kind verified.
+ */
+export interface SignedUnder {
+  minisign: string | null;
+  sparkle: string | null;
 }
 
 /** An application's logo as the record holds it: what its stored bytes are, and when they were set. */
@@ -95,6 +122,8 @@ export interface Version {
    * each client accepts a downgrade (gateway/releases/rollback-step.ts); null otherwise.
    */
   rollbackTo: string | null;
+  /** The keys its update signatures verified under, recorded by their verification. */
+  signedUnder: SignedUnder;
   createdAt: Date;
   updatedAt: Date;
 }

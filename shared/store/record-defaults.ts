@@ -46,6 +46,7 @@ export function newVersion(applicationId: string, version: string, upsert: Versi
     critical: upsert.critical ?? false,
     yankReason: null,
     rollbackTo: null,
+    signedUnder: { minisign: null, sparkle: null },
     createdAt: at,
     updatedAt: at,
   };

@@ -49,6 +49,7 @@ import type {
   TufOnlineDocuments,
   TufRepositoryRecord,
   TufRootRecord,
+  SigningKeyKind,
 } from './models';
 
 export interface Page<T> {
@@ -427,6 +428,11 @@ export interface VersionStore {
   setFileDigests(fileId: string, digests: FileDigestUpdate): Promise<FileRecord | null>;
   /** Records why a SIGNATURE file no longer verifies, or null once it does (updatedAt stays: the file did not change); null when unknown. */
   setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null>;
+  /**
+   * Records the key a version's update signature of `kind` verified under (a minisign key id, a
+   * Sparkle public key); updatedAt stays. Null when the version is unknown.
+   */
+  recordSigningKey(applicationId: string, version: string, kind: SigningKeyKind, key: string): Promise<Version | null>;
   /**
    * Up to `limit` available files without a SHA-512 or a SHA-1, by fileId, after `afterFileId` when given: a
    * backfill pages with the last fileId it was given, and resumes from it after a restart.

@@ -269,6 +269,28 @@ describe('bds publish', function () {
     });
   });
 
+  describe('a signing-key change', () => {
+    it('warns before sending that old-key installs have no path forward, and publishes a bridge signed with the retired key', async () => {
+      const oldKey = await generateTauriKey(buildDirectory('tauri-retired-key'), 'retired');
+      const { applicationId } = await createApplication(app, { updateSigningKey: oldKey.publicKey });
+      expect((await admin.run(['publish', applicationId, (await tauriOutput('1.0.0', oldKey)).directory, '--json'])).code).to.equal(0);
+      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: tauriKey.publicKey })).status).to.equal(200);
+
+      // A dry run of a new-key release: the warning comes before anything is sent.
+      const dry = await admin.run(['publish', applicationId, (await tauriOutput('2.0.0', tauriKey)).directory, '--dry-run']);
+      expect(dry.code, dry.stderr).to.equal(0);
+      expect(dry.stderr).to.match(/Warning: installs of \S+ 1\.0\.0 trust the retired update-signing key [0-9A-F]{16} and have no path forward/);
+
+      // The bridge, signed with the retired key, verifies and is published; the warning is gone.
+      const bridge = await admin.run(['publish', applicationId, (await tauriOutput('1.1.0', oldKey)).directory]);
+      expect(bridge.code, bridge.stderr).to.equal(0);
+      expect(bridge.stderr).to.match(/Warning: installs of/);
+      const after = await admin.run(['publish', applicationId, (await tauriOutput('2.0.0', tauriKey)).directory]);
+      expect(after.code, after.stderr).to.equal(0);
+      expect(after.stderr).not.to.match(/Warning/);
+    });
+  });
+
   describe('Velopack and Squirrel.Windows', () => {
     it('publishes Velopack\'s release (earlier packages left aside) and the feed offers it with the packages\' SHA1', async () => {
       const { applicationId } = await createApplication(app);

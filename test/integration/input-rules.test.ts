@@ -304,7 +304,7 @@ describe('input rules: records stored under earlier rules stay readable and patc
     apiKey = issued.apiKey;
     await store.accounts.createApiKey({ keyId: newId('key'), customerId, keyHash: issued.keyHash, prefix: issued.prefix, createdAt: now, lastUsedAt: null, revokedAt: null });
     await store.applications.createApplication({
-      applicationId, name: applicationName, description, tags, customerIds: [customerId], updateSigningKey: null, sparklePublicKey: null, defaultVersionStatus: 'published', licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null, logo: null, isActive: true, createdAt: now, updatedAt: now, deletedAt: null,
+      applicationId, name: applicationName, description, tags, customerIds: [customerId], updateSigningKey: null, sparklePublicKey: null, retiredSigningKeys: [], defaultVersionStatus: 'published', licenceText: null, licenceRevision: null, displayName: null, accentColour: null, supportUrl: null, logo: null, isActive: true, createdAt: now, updatedAt: now, deletedAt: null,
     });
     for (const version of versions) {
       await store.versions.upsertVersion(applicationId, version, { releaseNotes: `notes of ${version}\u0000`, requiredTier: null }, now);

@@ -339,7 +339,7 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`Sparkle appca
       expect(ok.headers.get('ratelimit-policy'), 'rate-limited per key as the feeds are').to.be.a('string');
     });
 
-    it('stops offering releases whose signatures no longer verify when the key changes, and offers them again when it changes back', async () => {
+    it('keeps offering releases signed under a replaced key, beside those signed under the new one', async () => {
       const { applicationId, customer } = await sparkleApplication();
       await publishSigned(applicationId, '1.0.0');
       const versions = async () => (await appcast(applicationId, customer.apiKey)).map((item) => item['sparkle:shortVersionString']);
@@ -351,18 +351,17 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`Sparkle appca
         return settled(signature.signatureProblem) ? signature.signatureProblem ?? 'none' : undefined;
       }, 20_000, 'the signatures checked again');
 
-      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { sparklePublicKey: otherKey.publicKey })).status).to.equal(200);
-      expect(await problems((problem) => problem !== null)).to.match(/Sparkle signature does not verify against App-1\.0\.0\.zip/);
-      expect(await versions()).to.deep.equal([]);
+      // The old key is retired: the signature under it still verifies (Sparkle installs built with it take that release).
+      const changed = await app.http.patch(`/v1/management/applications/${applicationId}`, { sparklePublicKey: otherKey.publicKey });
+      expect(changed.body.data.retiredSigningKeys.map((k: { kind: string; key: string }) => [k.kind, k.key])).to.deep.equal([['sparkle', key.publicKey]]);
+      expect(await problems((problem) => problem === null)).to.equal('none');
+      expect(await versions()).to.deep.equal(['1.0.0']);
       await publishSigned(applicationId, '1.1.0', { signingKey: otherKey });
-      expect(await versions()).to.deep.equal(['1.1.0']);
-
-      expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { sparklePublicKey: key.publicKey })).status).to.equal(200);
-      await problems((problem) => problem === null);
-      expect(await pollUntil(async () => {
-        const listed = await versions();
-        return listed.length === 1 && listed[0] === '1.0.0' ? listed : undefined;
-      }, 20_000, 'the other key\'s release withdrawn')).to.deep.equal(['1.0.0']);
+      // An appcast read without Sparkle's User-Agent names no running version: every signed release.
+      expect(await versions()).to.deep.equal(['1.1.0', '1.0.0']);
+      const listed = (await app.http.get(`/v1/management/applications/${applicationId}`)).body.data.versions;
+      expect(listed.map((v: { version: string; signedUnder: { sparkle: string } }) => [v.version, v.signedUnder.sparkle]))
+        .to.deep.equal([['1.1.0', otherKey.publicKey], ['1.0.0', key.publicKey]]);
     });
   });
 });

@@ -2,12 +2,13 @@ import type { Job } from 'bullmq';
 import { ObjectNotFoundError } from '../../shared/errors';
 import type { JobPayloads } from '../../shared/queues/jobs';
 import type { FileRecord } from '../../shared/store/models';
-import { hasSigningKey, signatureProblemUnder, signingKeysOf, UpdateSigningKeys } from '../../shared/uploads/update-signature-check';
+import { checkSignatureUnder, hasSigningKey, recordSignedUnder, SignatureVerdict, signingKeysOf, UpdateSigningKeys } from '../../shared/uploads/update-signature-check';
 import type { WorkerDeps } from '../worker-deps';
 
 /**
  * Checks every available SIGNATURE file of an application again under its keys (minisign's
- * update-signing key, Sparkle's public key), as its upload was checked, after a request named one: a signature that no longer verifies gets
+ * update-signing key, Sparkle's public key, and the keys they replaced), as its upload was checked,
+ * after a request named one; the key each verifies under is recorded on its version: a signature that no longer verifies gets
  * the reason in its `signatureProblem` and the feeds stop offering it; one that verifies again (the
  * key changed back) or that nothing checks (the key removed) loses it. Written through the
  * gateways' invalidation bus, which cache the file records. Idempotent: only what differs from the
@@ -21,14 +22,19 @@ export async function recheckUpdateSignatures(job: Job<JobPayloads['recheck-upda
   const versions = await deps.store.versions.listVersions(applicationId);
   const signatures = versions.flatMap((version) => version.files).filter((file) => file.fileType === 'SIGNATURE' && file.status === 'available');
   const changes: { file: FileRecord; problem: string | null }[] = [];
+  const keysToRecord: { file: FileRecord; verdict: SignatureVerdict }[] = [];
+  const signedUnder = new Map(versions.map((version) => [version.version, version.signedUnder]));
   for (const file of signatures) {
-    const problem = hasSigningKey(signingKeys) ? await problemOf(file, signingKeys, deps) : null;
-    if (problem !== (file.signatureProblem ?? null)) changes.push({ file, problem });
+    const verdict = hasSigningKey(signingKeys) ? await verdictOf(file, signingKeys, deps) : { problem: null, signedUnder: null };
+    if (verdict.problem !== (file.signatureProblem ?? null)) changes.push({ file, problem: verdict.problem });
+    const recorded = verdict.signedUnder && signedUnder.get(file.version)?.[verdict.signedUnder.kind];
+    if (verdict.signedUnder && recorded !== verdict.signedUnder.key) keysToRecord.push({ file, verdict });
   }
   if (!sameKeys(await signingKeysOfApplication(applicationId, deps), signingKeys)) return 'the key changed again meanwhile: left to the check that change queued';
-  if (changes.length > 0) {
+  if (changes.length > 0 || keysToRecord.length > 0) {
     await deps.catalogChange(applicationId, async () => {
       for (const { file, problem } of changes) await deps.store.versions.setSignatureProblem(file.fileId, problem);
+      for (const { file, verdict } of keysToRecord) await recordSignedUnder(deps.store, file, verdict);
     });
   }
   for (const { file, problem } of changes) {
@@ -45,14 +51,15 @@ async function signingKeysOfApplication(applicationId: string, deps: WorkerDeps)
 }
 
 const sameKeys = (a: UpdateSigningKeys | undefined, b: UpdateSigningKeys): boolean =>
-  a !== undefined && a.updateSigningKey === b.updateSigningKey && a.sparklePublicKey === b.sparklePublicKey;
+  a !== undefined && a.updateSigningKey === b.updateSigningKey && a.sparklePublicKey === b.sparklePublicKey
+  && a.retiredSigningKeys.length === b.retiredSigningKeys.length;
 
 /** Bytes that are gone verify nothing; a store that fails is retried. */
-async function problemOf(file: FileRecord, signingKeys: UpdateSigningKeys, deps: WorkerDeps): Promise<string | null> {
+async function verdictOf(file: FileRecord, signingKeys: UpdateSigningKeys, deps: WorkerDeps): Promise<SignatureVerdict> {
   try {
-    return await signatureProblemUnder(signingKeys, deps.store, deps.storage, deps.hashing, file, file.storageKey);
+    return await checkSignatureUnder(signingKeys, deps.store, deps.storage, deps.hashing, file, file.storageKey);
   } catch (error) {
-    if (error instanceof ObjectNotFoundError) return `the signature could not be checked: ${error.message}`;
+    if (error instanceof ObjectNotFoundError) return { problem: `the signature could not be checked: ${error.message}`, signedUnder: null };
     throw error;
   }
 }

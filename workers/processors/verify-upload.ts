@@ -9,7 +9,7 @@ import { releaseOfSession, versionMismatch } from '../../shared/releases/upload-
 import { assembleMultipartUpload } from '../../shared/uploads/assemble-multipart-upload';
 import { discardUploadBytes } from '../../shared/uploads/discard-upload-bytes';
 import { fileStorageKey } from '../../shared/uploads/storage-keys';
-import { updateSignatureProblem } from '../../shared/uploads/update-signature-check';
+import { checkUpdateSignature, recordSignedUnder, SignatureVerdict } from '../../shared/uploads/update-signature-check';
 import { readPackageInfo } from '../../shared/packages/package-info';
 import { firstPublishedAt, webhookData } from '../../shared/webhooks/events';
 import { versionWithFiles } from '../../shared/webhooks/version-with-files';
@@ -104,8 +104,8 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
   if (session.expectedChecksum !== null && digests.sha256 !== session.expectedChecksum) {
     return failUpload(session, file, `checksum mismatch: expected sha256:${session.expectedChecksum}, computed sha256:${digests.sha256}`, deps);
   }
-  const signatureProblem = await updateSignatureProblem(deps.store, deps.storage, deps.hashing, file, source);
-  if (signatureProblem) return failUpload(session, file, signatureProblem, deps);
+  const signature = await checkUpdateSignature(deps.store, deps.storage, deps.hashing, file, source);
+  if (signature.problem) return failUpload(session, file, signature.problem, deps);
   const packageReading = await readPackageInfo(deps.storage, file, source);
   if (packageReading.problem !== undefined) return failUpload(session, file, packageReading.problem, deps);
   // Checked: the bytes become the file's content-addressed object (kept as they are when another file
@@ -116,7 +116,7 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
     return failUpload(session, file, 'the upload was failed while its verification was running', deps);
   }
   const result = await publish(session, placed,
-    { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1, packageInfo: packageReading.info }, deps);
+    { checksum: formatChecksum(digests.sha256), sha512: digests.sha512, sha1: digests.sha1, packageInfo: packageReading.info }, deps, signature);
   if (result.outcome === 'version-differs') {
     return failUpload(session, file, `${versionMismatch(result.version, releaseOfSession(session))} (it changed after the upload was requested)`, deps);
   }
@@ -136,12 +136,20 @@ async function verify(session: UploadSession, file: FileRecord, deps: WorkerDeps
  * the upload. Each step is safe to repeat: the events' ids are fixed by the file, and a repeated
  * publication of an available file completes what an interrupted one left undone.
  */
-async function publish(session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string; packageInfo: PackageInfo | null }, deps: WorkerDeps): Promise<FilePublicationResult> {
+async function publish(
+  session: UploadSession, file: FileRecord, digests: { checksum: string; sha512: string; sha1: string; packageInfo: PackageInfo | null }, deps: WorkerDeps,
+  /** The signature's verification (a SIGNATURE file's): the key it verified under is recorded on its version. */
+  signature?: SignatureVerdict,
+): Promise<FilePublicationResult> {
   // A version the upload creates without naming a status takes its application's default at publication.
   const application = await deps.store.applications.getApplication(file.applicationId, { includeDeleted: true });
   const release = { ...releaseOfSession(session), createdStatus: application?.defaultVersionStatus };
   const now = new Date();
-  const result = await deps.catalogChange(file.applicationId, () => deps.store.versions.publishFile(file.fileId, { ...digests, release }, now));
+  const result = await deps.catalogChange(file.applicationId, async () => {
+    const published = await deps.store.versions.publishFile(file.fileId, { ...digests, release }, now);
+    if (published.outcome === 'published' && signature) await recordSignedUnder(deps.store, published.file, signature);
+    return published;
+  });
   if (result.outcome !== 'published') return result;
   await deps.store.activity.insertEvents([buildEvent('upload', result.file, { customerId: null, clientIp: null, userAgent: null }, now, `upload-${file.fileId}`)]);
   // Before the session completes: when Redis refuses them, or the worker dies before they are queued,

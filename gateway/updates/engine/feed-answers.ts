@@ -44,7 +44,10 @@ export class FeedAnswers {
   answer<Q extends FeedRequest, P>(family: FeedFamily<Q, P>, ctx: AppContext, customer: CustomerPrincipal, request: Q): Eventually<Reply<never>> {
     const links: FeedLinks = { base: callerBaseUrl(this.publicBaseUrl, ctx.state) };
     const selector = family.selector(request);
-    return andThen(this.catalog.releases(customer, selector), (offered): Eventually<Reply<never>> => {
+    const offeredList = family.signedWith
+      ? this.catalog.releasesFor(customer, selector, family.signedWith.running(request), family.signedWith.kind)
+      : this.catalog.releases(customer, selector);
+    return andThen(offeredList, (offered): Eventually<Reply<never>> => {
       const key = `${request.applicationId}|${this.selectionKey(offered)}|${family.key(request, links)}`;
       let answer: Eventually<StoredAnswer> | undefined = this.memo.get(key);
       if (answer === undefined) {

@@ -1,5 +1,5 @@
 import type { Arch, Platform } from '../../../shared/releases/platforms';
-import type { VersionWithFiles } from '../../../shared/store/models';
+import type { SigningKeyKind, VersionWithFiles } from '../../../shared/store/models';
 import type { Eventually } from '../../http/eventually';
 import type { FileRequest, GrantedFile, OfferedRelease, ReleaseFile, ReleaseSelector } from '../../releases/release-catalog';
 import type { UpdateCheckFacts } from '../update-check-recorder';
@@ -13,6 +13,12 @@ import type { RunningVersion } from '../update-schemas';
 export interface FeedFamily<Q extends FeedRequest, P> {
   /** The releases it picks from (the catalogue's selection for the caller). */
   selector(request: Q): ReleaseSelector;
+  /**
+   * For a client that checks update signatures against a key built into the app: which key kind, and
+   * the version the install runs. An install signed under a key the application replaced is offered
+   * only releases signed under it (the catalogue's signing-key step, docs/signing-key-changes.md).
+   */
+  signedWith?: { kind: SigningKeyKind; running(request: Q): string | undefined };
   /** What beside the offered selection the document depends on (never the caller's identity). */
   key(request: Q, links: FeedLinks): string;
   pick(offered: readonly OfferedRelease[], request: Q, sources: FeedSources): Eventually<P>;

@@ -43,6 +43,8 @@ export const sparkleFeedPath = (applicationId: string, channel: string): string 
 
 export const sparkleAppcastFeed: FeedFamily<AppcastCheck, readonly SignedRelease[]> = {
   selector: ({ applicationId, channel, system, arch }) => ({ applicationId, channel, platform: system, arch }),
+  // Sparkle names what it runs by its bundle version (the catalogue matches it to a version's bundleVersion).
+  signedWith: { kind: 'sparkle', running: ({ userAgentVersion }) => userAgentVersion },
   // The channel names the feed (its link and description); the links are under the caller's base.
   key: ({ channel, system, arch }, links) => `sparkle/${system}/${arch ?? ''}/${channel}/${links.base}`,
   pick: (offered, { system, arch }, sources) => signedReleases(offered, system, arch, sources),

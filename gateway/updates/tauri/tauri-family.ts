@@ -44,6 +44,7 @@ const UP_TO_DATE: FeedDocument = Object.freeze({ status: 204, contentType: '', b
 
 export const tauriCheck: FeedFamily<TauriCheck, TauriOffer | null> = {
   selector: ({ applicationId, channel, platform, arch }) => ({ applicationId, channel, platform, arch }),
+  signedWith: { kind: 'minisign', running: ({ running }) => running.version },
   // The answer's link is under the caller's base (its path token), and whether there is one depends on the running version.
   key: ({ platform, arch, running }, links) => `tauri/${platform}/${arch}/${running.orderKey}/${links.base}`,
   pick: (offered, { platform, arch, running }, sources) => {

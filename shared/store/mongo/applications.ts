@@ -4,6 +4,7 @@ import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, Re
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { MongoModels } from './models';
 import { definedFields } from './patches';
+import { retiredAfterChange } from '../../releases/key-history';
 import { toApplication } from './records';
 import type { ApplicationDoc } from './schemas/catalog';
 import { guardDuplicates, isDuplicateKeyError } from './unique-indexes';
@@ -57,10 +58,26 @@ export class MongoApplications implements ApplicationStore {
     const { licenceRevision, ...fields } = patch;
     // $max: the revision is raised over the one stored, in the same write, never lowered.
     const raise = licenceRevision != null ? { $max: { licenceRevision } } : {};
-    const doc = await this.models.applications
-      .findOneAndUpdate({ applicationId, deletedAt: null }, { $set: { ...definedFields(fields), updatedAt: at }, ...raise }, { new: true })
-      .lean<ApplicationDoc>();
-    return doc ? toApplication(doc) : null;
+    if (fields.updateSigningKey === undefined && fields.sparklePublicKey === undefined) {
+      const doc = await this.models.applications
+        .findOneAndUpdate({ applicationId, deletedAt: null }, { $set: { ...definedFields(fields), updatedAt: at }, ...raise }, { new: true })
+        .lean<ApplicationDoc>();
+      return doc ? toApplication(doc) : null;
+    }
+    // A key replaced is kept as retired: written only if the keys are still those read (compare and
+    // set), else read again, so two changes at once each retire the key they replaced.
+    for (;;) {
+      const before = await this.models.applications.findOne({ applicationId, deletedAt: null }).lean<ApplicationDoc>();
+      if (!before) return null;
+      const current = toApplication(before);
+      const retired = retiredAfterChange(current, fields, at);
+      const doc = await this.models.applications.findOneAndUpdate(
+        { applicationId, deletedAt: null, updateSigningKey: current.updateSigningKey, sparklePublicKey: current.sparklePublicKey },
+        { $set: { ...definedFields(fields), ...(retired ? { retiredSigningKeys: retired } : {}), updatedAt: at }, ...raise },
+        { new: true },
+      ).lean<ApplicationDoc>();
+      if (doc) return toApplication(doc);
+    }
   }
 
   async replaceApplicationLogo(applicationId: string, logo: ApplicationLogo | null, at: Date): Promise<LogoReplacement | null> {

@@ -30,6 +30,7 @@ export function toApplication(doc: ApplicationDoc): Application {
     customerIds: [...doc.customerIds],
     updateSigningKey: orNull(doc.updateSigningKey),
     sparklePublicKey: orNull(doc.sparklePublicKey),
+    retiredSigningKeys: (doc.retiredSigningKeys ?? []).map((key) => ({ kind: key.kind, key: key.key, keyId: orNull(key.keyId), retiredAt: key.retiredAt })),
     defaultVersionStatus: doc.defaultVersionStatus ?? DEFAULT_UPLOAD_STATUS,
     licenceText: orNull(doc.licenceText),
     licenceRevision: orNull(doc.licenceRevision),
@@ -61,6 +62,8 @@ export function toVersion(doc: StoredVersionDoc, options: StoreOptions): Version
     critical: doc.critical ?? false,
     yankReason: orNull(doc.yankReason),
     rollbackTo: orNull(doc.rollbackTo),
+    // Absent on versions stored before signing keys were recorded.
+    signedUnder: { minisign: orNull(doc.signedUnder?.minisign), sparkle: orNull(doc.signedUnder?.sparkle) },
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };

@@ -4,7 +4,7 @@ import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releas
 import { uploadReleaseMismatch } from '../../releases/upload-release';
 import { newestFirst, versionOrderKey } from '../../releases/version-order';
 import { requireCount, requireRolloutPercentage } from '../bounds';
-import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
+import type { FileRecord, FileStatus, SigningKeyKind, Version, VersionWithFiles } from '../models';
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
@@ -203,6 +203,11 @@ export class MongoVersionsAndFiles implements VersionStore {
     await this.models.files.updateOne({ fileId, sha512: null }, { $set: { sha512: digests.sha512 } });
     await this.models.files.updateOne({ fileId, sha1: null }, { $set: { sha1: digests.sha1 } });
     return this.getFile(fileId);
+  }
+
+  async recordSigningKey(applicationId: string, version: string, kind: SigningKeyKind, key: string): Promise<Version | null> {
+    const doc = await this.models.versions.findOneAndUpdate({ applicationId, version }, { $set: { [`signedUnder.${kind}`]: key } }, { new: true }).lean<StoredVersionDoc>();
+    return doc ? toVersion(doc, this.options) : null;
   }
 
   async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {

@@ -2,7 +2,8 @@ import { requirePage } from '../bounds';
 import type { Application, ApplicationLogo, LicenceAcceptance, RepositoryKey, RepositoryKeyRing } from '../models';
 import type { ApplicationPatch, ApplicationQuery, LogoReplacement, Page, ApplicationStore, ReleasePurgeStart } from '../store';
 import type { Row, SqliteDatabase } from './database';
-import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, repositoryKeyColumns, repositoryKeyRingFromRow, toMillis } from './rows';
+import { retiredAfterChange } from '../../releases/key-history';
+import { applicationFromRow, licenceAcceptanceFromRow, logoColumns, repositoryKeyColumns, repositoryKeyRingFromRow, retiredKeysColumn, toMillis } from './rows';
 
 export class SqliteApplications implements ApplicationStore {
   constructor(private readonly database: SqliteDatabase) {}
@@ -12,12 +13,12 @@ export class SqliteApplications implements ApplicationStore {
       this.database.prepare(
           `INSERT INTO applications (application_id, name, description, tags, customer_ids, update_signing_key, sparkle_public_key, default_version_status,
              licence_text, licence_revision, display_name, accent_colour, support_url, logo_content_type, logo_size, logo_sha256, logo_updated_at,
-             created_at, updated_at, deleted_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             retired_signing_keys, created_at, updated_at, deleted_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(app.applicationId, app.name, app.description, JSON.stringify(app.tags), JSON.stringify(app.customerIds), app.updateSigningKey,
           app.sparklePublicKey, app.defaultVersionStatus, app.licenceText, app.licenceRevision, app.displayName, app.accentColour, app.supportUrl,
-          ...Object.values(logoColumns(app.logo)), toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
+          ...Object.values(logoColumns(app.logo)), retiredKeysColumn(app.retiredSigningKeys), toMillis(app.createdAt), toMillis(app.updatedAt), toMillis(app.deletedAt)),
     );
     return app;
   }
@@ -71,8 +72,14 @@ export class SqliteApplications implements ApplicationStore {
       accent_colour: patch.accentColour,
       support_url: patch.supportUrl,
     };
-    // One IMMEDIATE transaction: the revision is raised over the one stored when it is written.
+    // One IMMEDIATE transaction: the revision is raised over the one stored when it is written, and a
+    // key replaced is the one stored when it is written (kept as retired).
     const write = this.database.db.transaction((): boolean => {
+      if (patch.updateSigningKey !== undefined || patch.sparklePublicKey !== undefined) {
+        const before = this.database.prepare('SELECT * FROM applications WHERE application_id = ? AND deleted_at IS NULL').get(applicationId) as Row | undefined;
+        const retired = before && retiredAfterChange(applicationFromRow(before), patch, at);
+        if (retired) values.retired_signing_keys = retiredKeysColumn(retired);
+      }
       const changed = this.database.update('applications', 'application_id = ? AND deleted_at IS NULL', [applicationId], values, at);
       if (changed && patch.licenceRevision != null) {
         this.database.prepare('UPDATE applications SET licence_revision = MAX(COALESCE(licence_revision, 0), ?) WHERE application_id = ?').run(patch.licenceRevision, applicationId);

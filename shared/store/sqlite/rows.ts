@@ -19,7 +19,9 @@ import type {
   PackageInfo,
   RepositoryKey,
   RepositoryKeyRing,
+  RetiredSigningKey,
   ShareLink,
+  SigningKeyKind,
   UploadSession,
   UploadStatus,
   Version,
@@ -50,6 +52,7 @@ export function applicationFromRow(row: Row): Application {
     customerIds: JSON.parse(text(row.customer_ids)),
     updateSigningKey: optionalText(row.update_signing_key),
     sparklePublicKey: optionalText(row.sparkle_public_key),
+    retiredSigningKeys: retiredKeysFromColumn(row.retired_signing_keys),
     defaultVersionStatus: text(row.default_version_status) as InitialReleaseStatus,
     licenceText: optionalText(row.licence_text),
     licenceRevision: row.licence_revision === null ? null : Number(row.licence_revision),
@@ -62,6 +65,15 @@ export function applicationFromRow(row: Row): Application {
     updatedAt: date(row.updated_at),
     deletedAt: optionalDate(row.deleted_at),
   };
+}
+
+/** The retired keys' column: JSON of {kind, key, keyId, retiredAt (milliseconds)}. */
+export const retiredKeysColumn = (keys: readonly RetiredSigningKey[]): string =>
+  JSON.stringify(keys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.keyId, retiredAt: key.retiredAt.getTime() })));
+
+function retiredKeysFromColumn(value: unknown): RetiredSigningKey[] {
+  const keys = JSON.parse(typeof value === 'string' ? value : '[]') as { kind: SigningKeyKind; key: string; keyId: string | null; retiredAt: number }[];
+  return keys.map((key) => ({ kind: key.kind, key: key.key, keyId: key.keyId, retiredAt: new Date(key.retiredAt) }));
 }
 
 function logoFromRow(row: Row): ApplicationLogo | null {
@@ -109,6 +121,7 @@ export function versionFromRow(row: Row): Version {
     critical: row.critical === 1,
     yankReason: optionalText(row.yank_reason),
     rollbackTo: optionalText(row.rollback_to),
+    signedUnder: { minisign: optionalText(row.signed_minisign_key_id), sparkle: optionalText(row.signed_sparkle_key) },
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
   };

@@ -2,7 +2,7 @@ import { publishedAtAfter, statusChange, type ReleaseStatus } from '../../releas
 import { uploadReleaseMismatch } from '../../releases/upload-release';
 import { versionOrderKey } from '../../releases/version-order';
 import { requireCount, requireRolloutPercentage } from '../bounds';
-import type { FileRecord, FileStatus, Version, VersionWithFiles } from '../models';
+import type { FileRecord, FileStatus, SigningKeyKind, Version, VersionWithFiles } from '../models';
 import type { StoreOptions } from '../options';
 import { fileWithDefaults, newVersion } from '../record-defaults';
 import type {
@@ -203,6 +203,12 @@ export class SqliteVersionsAndFiles implements VersionStore {
     const result = this.database.write(() => this.database.prepare('UPDATE files SET sha512 = COALESCE(sha512, ?), sha1 = COALESCE(sha1, ?) WHERE file_id = ?')
       .run(digests.sha512, digests.sha1, fileId));
     return result.changes ? this.getFile(fileId) : null;
+  }
+
+  async recordSigningKey(applicationId: string, version: string, kind: SigningKeyKind, key: string): Promise<Version | null> {
+    const column = kind === 'minisign' ? 'signed_minisign_key_id' : 'signed_sparkle_key';
+    const result = this.database.write(() => this.database.prepare(`UPDATE versions SET ${column} = ? WHERE application_id = ? AND version = ?`).run(key, applicationId, version));
+    return result.changes ? this.readVersion(applicationId, version) : null;
   }
 
   async setSignatureProblem(fileId: string, problem: string | null): Promise<FileRecord | null> {

@@ -198,6 +198,34 @@ describeStoreContract('applications', (subject) => {
     expect((await store.applications.listApplications({ page: 1, pageSize: 10 })).items[0].sparklePublicKey).to.equal(null);
   });
 
+  it('keeps a replaced update-signing or Sparkle key as retired, with when; a key set again is current and no longer retired', async () => {
+    await store.applications.createApplication(application('app_1', { updateSigningKey: 'minisign-old', sparklePublicKey: 'sparkle-old' }));
+    const rotated = await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-new' }, at(1));
+    expect(rotated).to.deep.include({ updateSigningKey: 'minisign-new', sparklePublicKey: 'sparkle-old' });
+    expect(rotated?.retiredSigningKeys).to.deep.equal([{ kind: 'minisign', key: 'minisign-old', keyId: null, retiredAt: at(1) }]);
+    // The same key again, or another field, retires nothing.
+    expect((await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-new', name: 'Other' }, at(2)))?.retiredSigningKeys).to.have.length(1);
+    await store.applications.updateApplication('app_1', { sparklePublicKey: null }, at(3));
+    expect((await store.applications.getApplication('app_1'))?.retiredSigningKeys).to.deep.equal([
+      { kind: 'minisign', key: 'minisign-old', keyId: null, retiredAt: at(1) },
+      { kind: 'sparkle', key: 'sparkle-old', keyId: 'sparkle-old', retiredAt: at(3) },
+    ]);
+    // Back to the old minisign key: it is current again, and the one it replaces is retired.
+    await store.applications.updateApplication('app_1', { updateSigningKey: 'minisign-old' }, at(4));
+    expect(await store.applications.getApplication('app_1')).to.deep.include({
+      updateSigningKey: 'minisign-old',
+      retiredSigningKeys: [{ kind: 'sparkle', key: 'sparkle-old', keyId: 'sparkle-old', retiredAt: at(3) }, { kind: 'minisign', key: 'minisign-new', keyId: null, retiredAt: at(4) }],
+    });
+  });
+
+  it('retires each key that concurrent key changes replace', async () => {
+    await store.applications.createApplication(application('app_1', { updateSigningKey: 'k0' }));
+    await Promise.all(['k1', 'k2', 'k3'].map((key, n) => store.applications.updateApplication('app_1', { updateSigningKey: key }, at(n + 1))));
+    const after = await store.applications.getApplication('app_1');
+    const retired = after?.retiredSigningKeys.map((key) => key.key) ?? [];
+    expect([...retired, after?.updateSigningKey].sort()).to.deep.equal(['k0', 'k1', 'k2', 'k3']);
+  });
+
   it('grants and revokes one customer, keeping the others and their order, and writes nothing when nothing changes', async () => {
     const app = application('app_1', { customerIds: ['cust_1', 'cust_2'] });
     await store.applications.createApplication(app);

@@ -132,6 +132,17 @@ describeStoreContract('versions and files', (subject) => {
         expect(await store.versions.upsertVersion('app_1', '2.0.0', {}, at(5))).to.include({ rollbackTo: null });
       });
 
+      it('records the key each kind of update signature verified under, in the listings too, leaving updatedAt', async () => {
+        const created = await versionIn('published', '1.0.0');
+        expect(created.signedUnder).to.deep.equal({ minisign: null, sparkle: null });
+        const recorded = await store.versions.recordSigningKey('app_1', '1.0.0', 'minisign', 'A1B2C3D4E5F60708');
+        expect(recorded).to.deep.include({ signedUnder: { minisign: 'A1B2C3D4E5F60708', sparkle: null }, updatedAt: created.updatedAt });
+        await store.versions.recordSigningKey('app_1', '1.0.0', 'sparkle', 'c3BhcmtsZQ==');
+        const listed = await store.versions.listVersions('app_1');
+        expect(listed[0].signedUnder).to.deep.equal({ minisign: 'A1B2C3D4E5F60708', sparkle: 'c3BhcmtsZQ==' });
+        expect(await store.versions.recordSigningKey('app_1', '9.9.9', 'minisign', 'A1B2C3D4E5F60708')).to.equal(null);
+      });
+
       it('applies the allowed transitions and refuses every other one, changing nothing', async () => {
         const statuses: ReleaseStatus[] = ['draft', 'published', 'yanked'];
         for (const from of statuses) {

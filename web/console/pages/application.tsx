@@ -142,6 +142,7 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
           {canPublish.allowed && <a class="button secondary" href={`${applicationPath(app.applicationId)}/publish`}>Publish a build folder</a>}
         </div>}
       </div>
+      <StrandedInstalls app={app} />
       {creating && <NewVersion app={app} />}
       <div class="toolbar">
         <SelectField label="Show channel" value={channel} onChange={(event) => setChannel((event.target as HTMLSelectElement).value)}
@@ -176,6 +177,22 @@ function Versions({ app, canPublish }: { app: ApplicationWithVersions; canPublis
 }
 
 /** A version exists once its first file is uploaded: the form names it and opens its page to drop files on. */
+/** Installs a signing-key change left with no path forward: published for them, a release must be signed with the key they trust. */
+function StrandedInstalls({ app }: { app: ApplicationWithVersions }) {
+  if (app.strandedInstalls.length === 0) return null;
+  return (
+    <div class="notice notice-warning" role="status" data-testid="stranded-installs">
+      {app.strandedInstalls.map(({ kind, keyId, versions }) => (
+        <p key={`${kind}:${keyId}`}>
+          Installs of {versions.join(', ')} trust the retired {kind === 'minisign' ? `update-signing key ${keyId}` : 'Sparkle key'} and
+          are offered only releases signed with it: none is newer. Publish a bridge release signed with that key (and shipping the
+          current one) before they can update.
+        </p>
+      ))}
+    </div>
+  );
+}
+
 function NewVersion({ app }: { app: ApplicationWithVersions }) {
   const [version, setVersion] = useState('');
   const { channels } = useCaller();

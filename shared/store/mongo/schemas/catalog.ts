@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { Application, ApplicationLogo, FileRecord, LicenceAcceptance, RepositoryKeyRing, Version } from '../../models';
+import type { Application, ApplicationLogo, FileRecord, LicenceAcceptance, RepositoryKeyRing, RetiredSigningKey, SignedUnder, Version } from '../../models';
 import { uniqueIndex } from '../unique-indexes';
 import { collectionOptions } from './schema-options';
 
@@ -8,7 +8,7 @@ import { collectionOptions } from './schema-options';
  * signing keys lack the field, which reads as null; those stored before defaultVersionStatus lack it
  * until `npm run migrate` writes it, and read `published`.
  */
-type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl' | 'logo';
+type FieldsAddedLater = 'updateSigningKey' | 'sparklePublicKey' | 'retiredSigningKeys' | 'licenceText' | 'licenceRevision' | 'displayName' | 'accentColour' | 'supportUrl' | 'logo';
 export type ApplicationDoc = Omit<Application, 'isActive' | 'defaultVersionStatus' | FieldsAddedLater>
   & { defaultVersionStatus?: Application['defaultVersionStatus'] } & { [F in FieldsAddedLater]?: Application[F] }
   /** When the purge of its releases started (absent or null: not started); not part of the application record. */
@@ -18,7 +18,7 @@ export type VersionDoc = Version & { orderKey: string };
 /** The fields versions gained with the release model. */
 export type VersionReleaseField = 'channel' | 'status' | 'rolloutPercentage' | 'publishedAt' | 'orderKey';
 /** The fields versions gained with Sparkle's appcast: absent on versions stored before, read as null and false. */
-export type VersionSparkleField = 'bundleVersion' | 'minimumSystemVersion' | 'critical';
+export type VersionSparkleField = 'bundleVersion' | 'minimumSystemVersion' | 'critical' | 'signedUnder';
 /** A version as read: one stored before the release model lacks its fields until `npm run migrate` fills them in. */
 export type StoredVersionDoc = Omit<VersionDoc, VersionReleaseField | VersionSparkleField>
   & Partial<Pick<VersionDoc, VersionReleaseField | VersionSparkleField>>;
@@ -37,6 +37,7 @@ export const applicationSchema = new Schema<ApplicationDoc>(
     customerIds: [String],
     updateSigningKey: String,
     sparklePublicKey: String,
+    retiredSigningKeys: [new Schema<RetiredSigningKey>({ kind: String, key: String, keyId: String, retiredAt: Date }, { _id: false })],
     defaultVersionStatus: String,
     licenceText: String,
     licenceRevision: Number,
@@ -88,6 +89,7 @@ export const versionSchema = new Schema<VersionDoc>(
     critical: Boolean,
     yankReason: String,
     rollbackTo: String,
+    signedUnder: new Schema<SignedUnder>({ minisign: String, sparkle: String }, { _id: false }),
     orderKey: String,
     createdAt: Date,
     updatedAt: Date,

@@ -39,6 +39,7 @@ import { migration as fileObjects } from './33-file-objects';
 import { migration as releaseDownloads } from './34-release-downloads';
 import { migration as updateReportRetention } from './35-update-report-retention';
 import { migration as auditDetails } from './36-audit-details';
+import { migration as signingKeyHistory } from './37-signing-key-history';
 
 export const MIGRATIONS: readonly Migration[] = [
   firstSchema,
@@ -77,4 +78,5 @@ export const MIGRATIONS: readonly Migration[] = [
   releaseDownloads,
   updateReportRetention,
   auditDetails,
+  signingKeyHistory,
 ];
