@@ -132,12 +132,23 @@ export class ReleaseCatalog {
   /**
    * The release an install running `running` is rolled back to: when that version was yanked with
    * `rollbackTo` and the target is offered to the caller for the selectors (rollback-step.ts); else null.
+   * With `kind`, for an updater that checks signatures of that kind, the target must also be one the
+   * install's key verifies (the signing-key step), else null.
    */
-  rollback(caller: ReleaseCaller, selector: ReleaseSelector, running: string): Eventually<OfferedRelease | null> {
+  rollback(caller: ReleaseCaller, selector: ReleaseSelector, running: string, kind?: SigningKeyKind): Eventually<OfferedRelease | null> {
+    const application = this.catalog.cachedApplication(selector.applicationId);
     const index = this.cachedIndex(caller, selector.applicationId);
-    if (index) return rollbackTarget(index.entry(running)?.version, index.releases(caller, selector, this.rules));
+    if (index && (application || !kind)) return this.rollbackIn(application, index, caller, selector, running, kind);
     return this.indexFromStore(caller, selector.applicationId)
-      .then(({ index: loaded }) => rollbackTarget(loaded.entry(running)?.version, loaded.releases(caller, selector, this.rules)));
+      .then(({ application: listed, index: loaded }) => this.rollbackIn(listed, loaded, caller, selector, running, kind));
+  }
+
+  private rollbackIn(
+    application: Application | undefined, index: ReleaseIndex, caller: ReleaseCaller, selector: ReleaseSelector, running: string, kind: SigningKeyKind | undefined,
+  ): OfferedRelease | null {
+    const version = index.entry(running)?.version;
+    const offered = index.releases(caller, selector, this.rules);
+    return rollbackTarget(version, kind && application ? SIGNING_KEYS.offered(application, version, kind, offered) : offered);
   }
 
   /**

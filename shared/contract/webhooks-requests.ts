@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../webhooks/events';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/event-types';
 import { destinationUrlPattern, destinationUrlProblem } from '../webhooks/destination';
 import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
 import { atLeastOneField, descriptionField, distinctItems, isSingleLineText } from './fields';

@@ -42,10 +42,13 @@ describe('signing-key changes: Tauri installs through a bridge release', functio
     builds.set(version, bytes);
   }
 
-  const install = (applicationId: string, running: string, key: TauriSigningKey) => new TauriUpdateClient({
+  const install = (applicationId: string, running: string, key: TauriSigningKey, versionComparator?: (current: string, remote: string) => boolean) => new TauriUpdateClient({
     endpoint: `${app.baseUrl}/v1/updates/${applicationId}/tauri/{{target}}/{{arch}}/{{current_version}}`,
     target: 'linux', arch: 'x86_64', currentVersion: running, headers: { Authorization: `Bearer ${customer.apiKey}` }, pubkey: key.publicKey,
+    versionComparator,
   });
+  /** A rollback is a downgrade: an app takes one only with a comparator that accepts an older version. */
+  const anyOther = (current: string, remote: string): boolean => current !== remote;
 
   const managed = async (applicationId: string) => (await app.http.get(`/v1/management/applications/${applicationId}`)).body.data;
 
@@ -89,5 +92,26 @@ describe('signing-key changes: Tauri installs through a bridge release', functio
     await release(applicationId, '3.0.0', newKey);
     expect((await install(applicationId, '1.0.0', oldKey).check())?.version).to.equal('1.1.0');
     expect((await install(applicationId, '2.0.0', newKey).check())?.version).to.equal('3.0.0');
+  });
+
+  it('rolls an install back only to a release its key verifies', async () => {
+    const { applicationId } = await createApplication(app, { customerIds: [customer.customerId], updateSigningKey: oldKey.publicKey });
+    await release(applicationId, '1.0.0', oldKey);
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}`, { updateSigningKey: newKey.publicKey })).status).to.equal(200);
+    await release(applicationId, '2.0.0', newKey);
+    await release(applicationId, '2.1.0', newKey);
+    const yank = (rollbackTo: string) => app.http.patch(`/v1/management/applications/${applicationId}/versions/2.1.0`, { status: 'yanked', rollbackTo });
+
+    // 1.0.0 was signed under the retired key: a 2.1.0 install (new key) would reject it, so it is not offered.
+    expect((await yank('1.0.0')).status).to.equal(200);
+    expect(await install(applicationId, '2.1.0', newKey, anyOther).check()).to.equal(null);
+
+    // 2.0.0 verifies under the key the install trusts: offered, and installed.
+    expect((await app.http.patch(`/v1/management/applications/${applicationId}/versions/2.1.0`, { status: 'published' })).status).to.equal(200);
+    expect((await yank('2.0.0')).status).to.equal(200);
+    const rolledBack = install(applicationId, '2.1.0', newKey, anyOther);
+    const target = await rolledBack.check();
+    expect(target?.version).to.equal('2.0.0');
+    expect(await rolledBack.download(target!)).to.deep.equal(builds.get('2.0.0'));
   });
 });

@@ -31,6 +31,8 @@ export const SHARED_LEVELS = new PathLevels([
       'rollouts/funnel.ts', 'rollouts/rollout-plan.ts',
       // The build-output recogniser: pure rules over what build tools write, run by the CLI and the console.
       'publishing/',
+      // Where webhooks may go: the rule the contract's request schemas check a URL against (and the checked resolution).
+      'webhooks/destination.ts',
     ],
   },
   {

@@ -1,4 +1,5 @@
 import { BoundedMap } from '../../../shared/cache/bounded-map';
+import type { SigningKeyKind } from '../../../shared/store/models';
 import { FEED_ANSWERS_MAX_ENTRIES } from '../../../shared/policy';
 import { callerBaseUrl } from '../../http/caller-base-url';
 import type { AppContext, CustomerPrincipal } from '../../http/context';
@@ -51,7 +52,7 @@ export class FeedAnswers {
       const key = `${request.applicationId}|${this.selectionKey(offered)}|${family.key(request, links)}`;
       let answer: Eventually<StoredAnswer> | undefined = this.memo.get(key);
       if (answer === undefined) {
-        answer = this.build(family, offered, request, links, this.bound(customer, selector, request.applicationId));
+        answer = this.build(family, offered, request, links, this.bound(customer, selector, request.applicationId, family.signedWith?.kind));
         this.keep(key, answer);
       }
       return isPending(answer)
@@ -91,10 +92,11 @@ export class FeedAnswers {
   }
 
   /** What a pick reads beside the offered list, for this caller and selection (made only when an answer is built). */
-  private bound(caller: ReleaseCaller, selector: ReleaseSelector, applicationId: string): FeedSources {
+  private bound(caller: ReleaseCaller, selector: ReleaseSelector, applicationId: string, signedWith: SigningKeyKind | undefined): FeedSources {
     const { signatures, versions } = this.sources;
     return {
-      rollback: (running) => this.catalog.rollback(caller, selector, running),
+      // A rollback target, too, must be one the install's key verifies when its updater checks signatures.
+      rollback: (running) => this.catalog.rollback(caller, selector, running, signedWith),
       signature: (file) => signatures.text(file),
       versions: () => versions.cachedReleases(applicationId),
       grant: (request) => this.catalog.grant(caller, request),
