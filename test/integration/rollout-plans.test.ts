@@ -1,40 +1,14 @@
 import { expect } from 'chai';
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Clock } from '../../shared/clock';
 import { Queue } from 'bullmq';
 import { UPDATE_REPORT_RETENTION_MS } from '../../shared/policy';
-import { isInRollout, rolloutBucket } from '../../shared/releases/rollout';
-import { electronUpdateClient } from '../support/electron-updater-client';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { isInRollout } from '../../shared/releases/rollout';
+import { createCustomer } from '../support/factories';
 import { pollUntil } from '../support/poll';
+import {
+  electronCheckRound, ElectronInstall, electronReleaseWithInstalls, HOUR_MS, MovableClock, offersFolded, PLAN, receivedOf, ROLLOUT_TEST_ENV, rolloutWebhookReceiver, rolloutPercentageBecomes, rolloutPercentageOf, rolloutPlanHalts,
+} from '../support/rollout-plans';
 import { startTestApp, TestApp } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
-
-const HOUR_MS = 3_600_000;
-
-/** Real time until a test moves it forward: check events carry real times, plans' steps and the arrival window read this. */
-class MovableClock implements Clock {
-  private offsetMs = 0;
-  now(): number {
-    return Date.now() + this.offsetMs;
-  }
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
-
-/** One simulated install per customer: electron-updater with its own staging id, telling the service what it runs (X-App-Version). */
-interface Install {
-  customerId: string;
-  apiKey: string;
-  stagingUserId: string;
-  running: string;
-}
-
-const PLAN = {
-  steps: [{ percentage: 5, after: '0h' }, { percentage: 25, after: '24h' }, { percentage: 100, after: '48h' }],
-  halt: { minOffered: 3, minSuccessRate: 0.9, maxFailureReports: 10 },
-};
+import type { WebhookReceiver } from '../support/webhook-receiver';
 
 describe('rollout plans driven by the update funnel', function () {
   this.timeout(180_000);
@@ -43,10 +17,8 @@ describe('rollout plans driven by the update funnel', function () {
   const clock = new MovableClock();
 
   before(async () => {
-    app = await startTestApp({ clock, env: { UPDATE_ARRIVAL_WINDOW: '1', RATE_LIMITS: 'off', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_BASE_MS: '20' } });
-    receiver = await WebhookReceiver.start();
-    const registered = await app.http.post('/v1/management/webhooks', { url: receiver.url(), events: ['version.rollout_advanced', 'version.rollout_halted'] });
-    expect(registered.status).to.equal(201);
+    app = await startTestApp({ clock, env: ROLLOUT_TEST_ENV });
+    receiver = await rolloutWebhookReceiver(app);
   });
 
   after(async () => {
@@ -54,89 +26,14 @@ describe('rollout plans driven by the update funnel', function () {
     await app?.close();
   });
 
-  /**
-   * An application with 1.0.0 and 2.0.0 for Linux, and three customers in each band of 2.0.0's
-   * buckets: under 5, 5 to 24, 25 and over (each with one install running 1.0.0).
-   */
-  async function releaseWithInstalls(): Promise<{ applicationId: string; installs: Install[] }> {
-    const applicationId = `app-${randomBytes(4).toString('hex')}`;
-    const bands = [[0, 5], [5, 25], [25, 100]];
-    const chosen: string[] = [];
-    for (const [low, high] of bands) {
-      let found = 0;
-      while (found < 3) {
-        const customerId = `cust-${randomBytes(5).toString('hex')}`;
-        const bucket = rolloutBucket(customerId, applicationId, '2.0.0');
-        if (bucket >= low && bucket < high) {
-          chosen.push(customerId);
-          found += 1;
-        }
-      }
-    }
-    const installs: Install[] = [];
-    for (const customerId of chosen) {
-      const { apiKey } = await createCustomer(app, { customerId });
-      installs.push({ customerId, apiKey, stagingUserId: randomUUID(), running: '1.0.0' });
-    }
-    await createApplication(app, { applicationId, customerIds: chosen });
-    for (const version of ['1.0.0', '2.0.0']) {
-      await uploadSmallFile(app, { applicationId, version, content: randomBytes(2_000), fileName: `app_${version}_amd64.deb`, platform: 'linux', arch: 'x64' });
-    }
-    return { applicationId, installs };
-  }
-
-  /** Each install checks once; with `install`, one offered 2.0.0 downloads and installs it and checks in again running it (same staging id). */
-  async function checkRound(applicationId: string, installs: Install[], install: boolean): Promise<Map<string, string>> {
-    const offered = new Map<string, string>();
-    for (const one of installs) {
-      const client = await electronUpdateClient({
-        feedUrl: `${app.baseUrl}/v1/updates/${applicationId}/electron`, version: one.running, platform: 'linux',
-        authorization: `Bearer ${one.apiKey}`, headers: { 'X-App-Version': one.running }, stagingUserId: one.stagingUserId,
-      });
-      try {
-        const result = await client.check();
-        offered.set(one.customerId, result?.updateInfo.version ?? one.running);
-        if (install && result?.isUpdateAvailable && result.updateInfo.version === '2.0.0') {
-          // Fetched through the feed's file link with the install's key, as the app downloads it.
-          expect(await client.download()).to.have.length(1);
-          one.running = '2.0.0';
-        }
-      } finally {
-        await client.close();
-      }
-      if (one.running === '2.0.0' && install) {
-        const restarted = await electronUpdateClient({
-          feedUrl: `${app.baseUrl}/v1/updates/${applicationId}/electron`, version: '2.0.0', platform: 'linux',
-          authorization: `Bearer ${one.apiKey}`, headers: { 'X-App-Version': '2.0.0' }, stagingUserId: one.stagingUserId,
-        });
-        try {
-          await restarted.check();
-        } finally {
-          await restarted.close();
-        }
-      }
-    }
-    return offered;
-  }
+  const releaseWithInstalls = () => electronReleaseWithInstalls(app);
+  const checkRound = (applicationId: string, installs: ElectronInstall[], install: boolean) => electronCheckRound(app, applicationId, installs, install);
 
   const offersOf = (applicationId: string) => app.core.store.funnel.listInstallOffers(applicationId, '2.0.0', null, 1000);
-
-  async function folded(applicationId: string, offered: number, arrived: number): Promise<void> {
-    await pollUntil(async () => {
-      const offers = await offersOf(applicationId);
-      return offers.length === offered && offers.filter((o) => o.arrivedAt).length === arrived ? offers : undefined;
-    }, 30_000, `${offered} offers, ${arrived} arrived, folded`);
-  }
-
-  const percentageOf = async (applicationId: string) => (await app.core.store.versions.getVersion(applicationId, '2.0.0'))?.rolloutPercentage;
-
-  async function percentageBecomes(applicationId: string, percentage: number): Promise<void> {
-    await pollUntil(async () => ((await percentageOf(applicationId)) === percentage ? true : undefined), 40_000, `rollout at ${percentage}%`);
-  }
-
-  const received = (type: string, applicationId: string) => receiver.ofType(type)
-    .map((request) => (JSON.parse(request.body) as { data: Record<string, unknown> }).data)
-    .filter((data) => data.applicationId === applicationId);
+  const folded = (applicationId: string, offered: number, arrived: number) => offersFolded(app, applicationId, '2.0.0', offered, arrived);
+  const percentageOf = (applicationId: string) => rolloutPercentageOf(app, applicationId, '2.0.0');
+  const percentageBecomes = (applicationId: string, percentage: number) => rolloutPercentageBecomes(app, applicationId, '2.0.0', percentage);
+  const received = (type: string, applicationId: string) => receivedOf(receiver, type, applicationId);
 
   it('walks a healthy release 5 → 25 → 100 as its installs arrive, announcing each step', async () => {
     const { applicationId, installs } = await releaseWithInstalls();
@@ -195,7 +92,7 @@ describe('rollout plans driven by the update funnel', function () {
     await checkRound(applicationId, installs, false);
     await folded(applicationId, 3, 0);
     clock.advance(2 * HOUR_MS);
-    await pollUntil(async () => ((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status === 'halted' ? true : undefined), 40_000, 'halted');
+    await rolloutPlanHalts(app, applicationId, '2.0.0');
     const plan = await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0');
     expect(plan?.haltReason).to.equal('success rate 0% of 3 installs (at least 90%)');
 
@@ -259,7 +156,7 @@ describe('rollout plans driven by the update funnel', function () {
       body: JSON.stringify({ fromVersion: '1.0.0', toVersion: '2.0.0', event: 'install_failed' }),
     });
     expect(refused.status).to.equal(404);
-    await pollUntil(async () => ((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.status === 'halted' ? true : undefined), 40_000, 'halted');
+    await rolloutPlanHalts(app, applicationId, '2.0.0');
     expect((await app.core.store.rolloutPlans.getRolloutPlan(applicationId, '2.0.0'))?.haltReason).to.equal('3 failure reports (at most 2)');
     await pollUntil(async () => (received('version.rollout_halted', applicationId).length === 1 ? true : undefined), 20_000, 'the halt delivered');
     expect(await percentageOf(applicationId)).to.equal(5);

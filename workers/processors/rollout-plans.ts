@@ -51,10 +51,12 @@ export async function stepRolloutPlan(job: Job<JobPayloads['step-rollout-plan']>
       (written) => [written ? data : null],
     );
     if (!taken) return 'taken by another run';
-    await followStep(deps, applicationId, version, move.percentage, fromPercentage, now);
+    // Recorded before the version follows: that write publishes the catalog change through Redis, and
+    // a run cut off there (Redis away) is completed by the next one, which would not record the step.
     await audit(deps, 'version.rolloutAdvanced', applicationId, version, job, now, {
       percentage: move.percentage, fromPercentage, reason: null, figures: move.figures, thresholds: record.plan.halt,
     });
+    await followStep(deps, applicationId, version, move.percentage, fromPercentage, now);
     deps.logger.info({ applicationId, version, fromPercentage, percentage: move.percentage, figures: move.figures }, 'rollout advanced');
     return `advanced to ${move.percentage}%`;
   }
