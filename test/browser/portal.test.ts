@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { checkAndPhotograph, launchBrowser, openPage } from '../support/browser';
-import { createApplication, createCustomer, uploadSmallFile } from '../support/factories';
+import { createApplication, createCustomer, storageKeyOf, uploadSmallFile } from '../support/factories';
 import { pngImage } from '../support/images';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -158,7 +158,8 @@ describe('portal: customers download in a real Chromium', function () {
     for (const [arch, fileId] of [['arm64', silicon], ['x64', intel]]) {
       const latest = await fetch(`${app.baseUrl}/v1/downloads/latest/${split}/macos/${arch}`, { headers: { authorization: `Bearer ${customer.apiKey}` }, redirect: 'manual' });
       expect(latest.status).to.equal(302);
-      expect(latest.headers.get('location')).to.include(fileId);
+      // The signed URL names the file's object (its content-addressed key).
+      expect(latest.headers.get('location')).to.include(await storageKeyOf(app, fileId));
     }
 
     const seen = async (userAgent: string, hints: keyof typeof HINTS = 'none') => {
