@@ -30,4 +30,3 @@ function toDetails(issue: ZodIssue): ErrorDetail[] {
 }
 
 // The query-string fields moved to the contract; the update feeds still import them from here.
-export { queryBoolean, queryInteger, queryParameter, queryString } from '../../shared/contract/query-fields';

@@ -5,7 +5,7 @@ import type { EventRecorder } from '../../shared/events/event-recorder';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import { UNKNOWN_VERSION, type UpdateClientFamily } from '../../shared/store/models';
 import { clientAddress } from '../http/client-origin';
-import { versionField } from '../http/common-schemas';
+import { versionField } from '../../shared/contract/fields';
 import type { AppContext, CustomerPrincipal } from '../http/context';
 
 /**

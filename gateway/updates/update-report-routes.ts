@@ -3,7 +3,7 @@ import { updateReportResponse } from '../../shared/contract/rollouts';
 import { newId } from '../../shared/ids';
 import { UPDATE_REPORT_INSTALL_ID_MAX_LENGTH, UPDATE_REPORT_MESSAGE_MAX_LENGTH } from '../../shared/policy';
 import { UPDATE_REPORT_EVENTS } from '../../shared/store/models';
-import { applicationIdField, atMostCharacters, paragraphs, versionField } from '../http/common-schemas';
+import { applicationIdField, atMostCharacters, paragraphs, versionField } from '../../shared/contract/fields';
 import { route } from '../http/route';
 import type { RouteModule } from '../gateway-deps';
 

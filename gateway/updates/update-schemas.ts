@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ElectronChannelFile, parseElectronChannelFile } from '../../shared/releases/update-client-names';
 import { versionOrderKey } from '../../shared/releases/version-order';
-import { queryParameter } from '../http/validate';
+import { queryParameter } from '../../shared/contract/query-fields';
 import { APPCAST_SYSTEMS } from './sparkle/sparkle-appcast';
-import { applicationIdField, archSelectorField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from '../http/common-schemas';
+import { applicationIdField, archSelectorField, atMostCharacters, channelField, FILE_NAME_MAX_LENGTH, versionField } from '../../shared/contract/fields';
 
 /*
  * The update feeds' paths and queries. Names the clients fill in (channel files, Tauri's target and

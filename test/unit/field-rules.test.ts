@@ -134,7 +134,7 @@ const RULES: FieldRule[] = [
   },
 ];
 
-describe('field rules (gateway/http/common-schemas.ts)', () => {
+describe('field rules (shared/contract/fields.ts)', () => {
   for (const { field, schema, accepted, refused } of RULES) {
     describe(field, () => {
       for (const entry of accepted) {

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { archOfSquirrelWindowsArch, parseVelopackChannel, velopackChannelPattern, VelopackChannel } from '../../../shared/releases/update-client-names';
 import type { Arch } from '../../../shared/releases/platforms';
 import { versionOrderKey } from '../../../shared/releases/version-order';
-import { queryParameter } from '../../http/validate';
+import { queryParameter } from '../../../shared/contract/query-fields';
 import type { RunningVersion } from '../update-schemas';
-import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionField } from '../../http/common-schemas';
+import { applicationIdField, atMostCharacters, FILE_NAME_MAX_LENGTH, versionField } from '../../../shared/contract/fields';
 
 /*
  * The Squirrel.Windows and Velopack feeds' paths and queries. Names the clients fill in (a channel,
