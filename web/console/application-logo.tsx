@@ -6,7 +6,8 @@ import { LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
 import { client, session, type Wire } from '../common/api';
 import { AuthorizedImage } from '../common/authorized-image';
 import { ErrorNotice, GuardedButton } from '../common/components';
-import { formatBytes, formatDateTime } from '../common/format';
+import { formatBytes } from '../../shared/byte-sizes';
+import { formatDateTime } from '../common/format';
 import { useAction } from './use-action';
 
 type Application = Wire<typeof applicationResponse>;

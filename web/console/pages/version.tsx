@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { client } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
-import { formatBytes, formatDateTime } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
+import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { navigate, useLocation } from '../../common/router';
 import { signatureOf } from '../../../shared/releases/signed-files';

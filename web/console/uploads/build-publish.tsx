@@ -7,7 +7,7 @@ import { planRelease, RECOGNISED_TOOLS, standingOf, type PlannedFile, type PlanP
 import { BUILD_PUBLISH_PARALLEL_FILES } from '../../../shared/policy';
 import { client } from '../../common/api';
 import { ErrorNotice, Notice, ProgressBar, SelectField, TextField } from '../../common/components';
-import { formatBytes } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
 import { ScrollTable } from '../../common/scroll-table';
 import { BrowserUpload, type UploadPhase, type UploadProgress } from './browser-upload';
 import { blobOf, folderOfDrop, folderOfInput, folderReader, listingOf, type BuildFolder } from './build-folder';
