@@ -5,7 +5,7 @@ import { LICENCE_REVISION_MAX, LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../
 import { action, collect, integerOption } from '../context';
 import { UsageError } from '../errors';
 import type { ApplicationRecord } from '../http/responses';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
 

@@ -8,7 +8,7 @@ import type { Client, QueryOf } from '../../shared/contract/client';
 
 type Query = Omit<QueryOf<'getDownloadUrl'>, 'applicationId'>;
 import { interruptible } from '../interrupt';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { adminDownloadUrl } from '../download/admin-download';
 import { BuildSelector, hostTarget } from '../download/host-target';
 import { resumableDownload } from '../download/resumable-download';

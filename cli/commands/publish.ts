@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { planRelease, RECOGNISED_TOOLS, type PublishPlan } from '../../shared/publishing';
 import { action, collect, CommandContext, integerOption } from '../context';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { listBuildFiles, localReader, localVerifier } from '../publish/local-build';
 import { publishRelease, PublishRefusal } from '../publish/publish-release';
 import { warnOfStrandedInstalls } from '../publish/signing-key-warning';

@@ -1,7 +1,7 @@
 import type { QueryOf } from '../../shared/contract/client';
 import { Command, Option } from 'commander';
 import { action } from '../context';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 

@@ -9,7 +9,7 @@ import { ApiError, UsageError, VerificationError } from '../errors';
 import type { Client } from '../../shared/contract/client';
 import type { UploadRecord, VersionFile } from '../http/responses';
 import { interruptible } from '../interrupt';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { macUpdateWarning } from '../upload/mac-update-warning';
 import { multipartUpload } from '../upload/multipart-upload';
 import { releaseDestination } from '../upload/release-destination';

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { VERSION_STATUSES } from './choices';
 import { action, integerOption } from '../context';
 import { UsageError } from '../errors';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { releaseNotes } from './release-notes';
 
 

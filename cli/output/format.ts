@@ -1,15 +1,4 @@
 /** How numbers, sizes and times read in human output. */
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${value} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';

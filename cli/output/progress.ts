@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
-import { formatBytes, formatDuration } from './format';
+import { formatBytes } from '../../shared/byte-sizes';
+import { formatDuration } from './format';
 import { Output } from './output';
 
 /** How often progress is told when nothing asks for it sooner, per kind of output. */

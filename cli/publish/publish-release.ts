@@ -8,7 +8,7 @@ import { CliError, EXIT } from '../errors';
 import type { BodyOf, Client } from '../../shared/contract/client';
 import type { ApplicationRecord, UploadRecord, VersionFile, VersionRecord } from '../http/responses';
 import { interruptible } from '../interrupt';
-import { formatBytes } from '../output/format';
+import { formatBytes } from '../../shared/byte-sizes';
 import { multipartUpload } from '../upload/multipart-upload';
 import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';

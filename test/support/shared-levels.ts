@@ -18,7 +18,7 @@ export const SHARED_LEVELS = new PathLevels([
       // The process's stopping flag and handler: adapters ask it whether a lost connection is an outage.
       'runtime/shutdown.ts',
       'webhooks/event-types.ts',
-      'durations.ts', 'releases/file-types.ts',
+      'durations.ts', 'releases/file-types.ts', 'byte-sizes.ts',
     ],
   },
   {

@@ -2,7 +2,8 @@
 // as the bearer header. Answers are typed from the service's own contract (shared/contract/), so a
 // field renamed there fails the front end's type check.
 import type { z } from 'zod';
-import { createClient, refusalOf, type WireRequest, type WireResponse } from '../../shared/contract/client';
+export type { Client } from '../../shared/contract/client';
+import { createClient, type Client, type Refusal, type WireRequest, type WireResponse } from '../../shared/contract/client';
 
 /** The response shape a contract schema describes, as it arrives on the wire. */
 export type Wire<S extends z.ZodTypeAny> = z.output<S>;
@@ -36,29 +37,6 @@ export const session = {
   },
 };
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Record<string, string | number | boolean | undefined | null>;
-  body?: unknown;
-  /** A raw body sent as it is, with its own type (a logo image), instead of a JSON `body`. */
-  bytes?: Blob;
-  /** Another key than the session's (sign-in checks a key before keeping it). */
-  key?: string;
-  signal?: AbortSignal;
-  /** An Idempotency-Key, so a retried create does not create twice. */
-  idempotencyKey?: string;
-}
-
-/** The path with its query, leaving out the parameters without a value. */
-export function withQuery(path: string, query: RequestOptions['query']): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
 /** One request with fetch; a failed network is ApiError status 0, an abort stays an AbortError. */
 async function fetchTransport(request: WireRequest): Promise<WireResponse> {
   let response: Response;
@@ -78,42 +56,27 @@ async function fetchTransport(request: WireRequest): Promise<WireResponse> {
   return { status: response.status, header: (name) => response.headers.get(name), text };
 }
 
-const refused = (refusal: NonNullable<ReturnType<typeof refusalOf>>) =>
+const refused = (refusal: Refusal) =>
   new ApiError(refusal.status, refusal.code, refusal.message, refusal.details, refusal.retryAfterSeconds);
+
+/** A client that sends `bearer()` (a key, a customer's access token) as the bearer header of every call. */
+export function clientWith(bearer: () => string | null): Client {
+  return createClient({
+    baseUrl: '',
+    transport: fetchTransport,
+    headers: (): Record<string, string> => {
+      const key = bearer();
+      return key ? { Authorization: `Bearer ${key}` } : {};
+    },
+    refused,
+  });
+}
 
 /**
  * The typed client of the operations table (shared/contract/client.ts) for this tab: the session's
  * key as the bearer header, refusals as ApiError. `client.getCustomer({ customerId })`.
  */
-export const client = createClient({
-  baseUrl: '',
-  transport: fetchTransport,
-  headers: (): Record<string, string> => {
-    const key = session.key();
-    return key ? { Authorization: `Bearer ${key}` } : {};
-  },
-  refused,
-});
-
-/** Calls the API and answers the envelope's `data`, or throws ApiError (status 0: the network failed). */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const key = options.key ?? session.key();
-  if (key) headers.Authorization = `Bearer ${key}`;
-  if (options.bytes) headers['Content-Type'] = options.bytes.type || 'application/octet-stream';
-  else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (options.idempotencyKey) headers['Idempotency-Key'] = options.idempotencyKey;
-  const response = await fetchTransport({
-    method: options.method ?? 'GET',
-    url: withQuery(path, options.query),
-    headers,
-    body: options.bytes ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-    signal: options.signal,
-  });
-  const refusal = refusalOf(response);
-  if (refusal) throw refused(refusal);
-  return (JSON.parse(response.text) as { data: T }).data;
-}
+export const client = clientWith(() => session.key());
 
 /** A fresh Idempotency-Key for one create. */
 export function newIdempotencyKey(): string {

@@ -1,16 +1,5 @@
 /** Sizes, rates and times as people read them, in one place for every page. */
-
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
-}
+import { formatBytes } from '../../shared/byte-sizes';
 
 export function formatRate(bytesPerSecond: number): string {
   return `${formatBytes(bytesPerSecond)}/s`;

@@ -3,10 +3,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { applicationResponse } from '../../shared/contract/applications';
 import { LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
-import { api, session, type Wire } from '../common/api';
+import { client, session, type Wire } from '../common/api';
 import { AuthorizedImage } from '../common/authorized-image';
 import { ErrorNotice, GuardedButton } from '../common/components';
-import { formatBytes, formatDateTime } from '../common/format';
+import { formatBytes } from '../../shared/byte-sizes';
+import { formatDateTime } from '../common/format';
 import { useAction } from './use-action';
 
 type Application = Wire<typeof applicationResponse>;
@@ -16,7 +17,7 @@ export function ApplicationLogoPanel({ app, canManage, onChanged }: { app: Appli
   const [preview, setPreview] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const action = useAction();
-  const path = `/v1/management/applications/${encodeURIComponent(app.applicationId)}/logo`;
+  const { applicationId } = app;
   const name = app.displayName ?? app.name;
   useEffect(() => {
     if (!chosen) return undefined;
@@ -40,13 +41,13 @@ export function ApplicationLogoPanel({ app, canManage, onChanged }: { app: Appli
   };
   const upload = () => action.run(async () => {
     if (!chosen) return;
-    await api(path, { method: 'PUT', bytes: chosen });
+    await client.setApplicationLogo({ applicationId }, { bytes: chosen, contentType: chosen.type || 'application/octet-stream' });
     setChosen(null);
     onChanged();
   });
   const remove = () => action.run(async () => {
     if (!confirm(`Remove the logo of ${name}? The portal then shows its name alone.`)) return;
-    await api(path, { method: 'DELETE' });
+    await client.removeApplicationLogo({ applicationId });
     onChanged();
   });
 
@@ -57,7 +58,7 @@ export function ApplicationLogoPanel({ app, canManage, onChanged }: { app: Appli
       {app.logo
         ? (
           <div class="logo-current">
-            <AuthorizedImage path={path} bearer={session.key()} alt={`Logo of ${name}`} version={app.logo.sha256} size={64} />
+            <AuthorizedImage path={client.path('getAdminApplicationLogo', { applicationId })} bearer={session.key()} alt={`Logo of ${name}`} version={app.logo.sha256} size={64} />
             <p>{app.logo.contentType}, {formatBytes(app.logo.size)}, set {formatDateTime(app.logo.updatedAt)}</p>
           </div>
         )

@@ -3,7 +3,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { callerResponse } from '../../shared/contract/caller';
-import { api, ApiError, type Wire } from '../common/api';
+import { ApiError, client, clientWith, type Wire } from '../common/api';
 
 export type Caller = Wire<typeof callerResponse>;
 export type AdminCaller = Extract<Caller, { kind: 'admin' }>;
@@ -43,7 +43,7 @@ export function usePermission(scope: Scope, applicationId?: string): Permission 
 
 /** Asks the service whose the key is: only an admin key opens the console. */
 export async function checkKey(key?: string): Promise<AdminCaller> {
-  const caller = await api<Caller>('/v1/me', { key });
+  const caller = await (key ? clientWith(() => key) : client).getCaller();
   if (caller.kind !== 'admin') throw new ApiError(403, 'FORBIDDEN', 'this is a customer key: the console needs an admin key (customers use the download portal at /portal)');
   return caller;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { attestationListResponse } from '../../shared/contract/attestations';
-import { api, ApiError, type Wire } from '../common/api';
+import { ApiError, client, type Wire } from '../common/api';
 import { ErrorNotice, Loading, Notice } from '../common/components';
 import { formatDateTime } from '../common/format';
 import { useLoad } from '../common/hooks';
@@ -41,8 +41,8 @@ export function FileAttestations({ applicationId, version, files, permission }: 
 function FileAttestationList({ applicationId, version, file, permission }: {
   applicationId: string; version: string; file: AttestedFile; permission: Permission;
 }) {
-  const path = `/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version)}/files/${encodeURIComponent(file.fileId)}/attestations`;
-  const loaded = useLoad((signal) => api<AttestationList>(path, { signal }), [path]);
+  const target = { applicationId, version, fileId: file.fileId };
+  const loaded = useLoad((signal) => client.listFileAttestations(target, { signal }), [applicationId, version, file.fileId]);
   const action = useAction();
   const [added, setAdded] = useState<string | null>(null);
   const upload = (input: HTMLInputElement) => action.run(async () => {
@@ -50,13 +50,13 @@ function FileAttestationList({ applicationId, version, file, permission }: {
     input.value = '';
     if (!chosen) return;
     setAdded(null);
-    let body: unknown;
+    let body: Parameters<typeof client.addFileAttestation>[1];
     try {
       body = JSON.parse(await chosen.text());
     } catch {
       throw new ApiError(400, 'VALIDATION_ERROR', `${chosen.name} is not JSON: choose a DSSE envelope or a Sigstore bundle`);
     }
-    await api(path, { method: 'POST', body });
+    await client.addFileAttestation(target, body);
     setAdded(chosen.name);
     loaded.reload();
   });

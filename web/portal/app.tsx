@@ -1,14 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { callerResponse } from '../../shared/contract/caller';
-import { ApiError, type Wire } from '../common/api';
+import { ApiError } from '../common/api';
 import { ErrorNotice, Loading } from '../common/components';
 import { describeError } from '../common/errors';
-import { customerApi, forgetCredential, keepCredential, storedCredential, tokenFromLink, type Credential } from './credential';
+import { customerClient, forgetCredential, keepCredential, storedCredential, tokenFromLink, type Credential } from './credential';
 import { ApplicationsPage } from './pages/applications';
 import type { Maintenance } from './portal-application';
 import { SignInPage } from './pages/sign-in';
 
-type Caller = Wire<typeof callerResponse>;
 /** The maintenance window the customer's releases are offered within; null when none. */
 
 type Session =
@@ -19,7 +17,7 @@ type Session =
 
 /** Asks the service whose the credential is (the customer's name and id, its maintenance window): the portal is for customers. */
 export async function checkCredential(credential: Credential): Promise<{ name: string; customerId: string; maintenance: Maintenance }> {
-  const caller = await customerApi<Caller>(credential, '/v1/me');
+  const caller = await customerClient(credential).getCaller();
   if (caller.kind !== 'customer') throw new ApiError(403, 'FORBIDDEN', 'this is an admin key: vendors use the console at /console');
   return { name: caller.name, customerId: caller.customerId, maintenance: caller.maintenance };
 }

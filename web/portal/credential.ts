@@ -1,7 +1,7 @@
 // The customer's credential for this tab: its API key (typed at sign-in) or an access token (from a
 // portal link, `/portal#token=<token>`: the fragment never reaches a server or its logs). Kept in
 // sessionStorage only, cleared at sign-out.
-import { api, type RequestOptions } from '../common/api';
+import { clientWith, type Client } from '../common/api';
 
 export type Credential = { kind: 'key'; key: string } | { kind: 'token'; token: string };
 
@@ -44,10 +44,17 @@ export function customerPath(credential: Credential, path: string): string {
 /** What the credential sends as its bearer header: the key, or the token. */
 export const bearerOf = (credential: Credential): string => (credential.kind === 'key' ? credential.key : credential.token);
 
+const clients = new WeakMap<Credential, Client>();
+
 /**
- * Calls a customer route of the API with the credential, always as the bearer header (a token in a
- * header never appears in a request line); the path form is for links a person copies (curl).
+ * The typed client for a customer's routes, sending the credential always as the bearer header (a
+ * token in a header never appears in a request line); the path form is for links a person copies (curl).
  */
-export function customerApi<T>(credential: Credential, path: string, options: RequestOptions = {}): Promise<T> {
-  return api<T>(path, { ...options, key: bearerOf(credential) });
+export function customerClient(credential: Credential): Client {
+  let client = clients.get(credential);
+  if (!client) {
+    client = clientWith(() => bearerOf(credential));
+    clients.set(credential, client);
+  }
+  return client;
 }

@@ -1,11 +1,8 @@
 import { useState } from 'preact/hooks';
-import type { licenceResponse } from '../../shared/contract/licences';
-import type { Wire } from '../common/api';
 import { ErrorNotice, Loading } from '../common/components';
 import { useLoad } from '../common/hooks';
-import { customerApi, type Credential } from './credential';
+import { customerClient, type Credential } from './credential';
 
-type Licence = Wire<typeof licenceResponse>;
 
 /**
  * The licence an application requires before any download: its text (rendered and sanitized by the
@@ -18,16 +15,17 @@ export function LicenceGate({ credential, applicationId, applicationName, onAcce
   onAccepted: () => void;
   onCancel: () => void;
 }) {
-  const licence = useLoad((signal) => customerApi<Licence>(credential, `/v1/downloads/licence/${encodeURIComponent(applicationId)}`, { signal }), [applicationId]);
+  const licence = useLoad((signal) => customerClient(credential).getLicence({ applicationId }, { signal }), [applicationId]);
   const [agreed, setAgreed] = useState(false);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const accept = async () => {
-    if (!licence.data) return;
+    // No revision: no licence is required, so there is nothing to accept.
+    if (!licence.data || licence.data.revision === null) return;
     setBusy(true);
     setError(undefined);
     try {
-      await customerApi(credential, `/v1/downloads/licence/${encodeURIComponent(applicationId)}/accept`, { method: 'POST', body: { revision: licence.data.revision } });
+      await customerClient(credential).acceptLicence({ applicationId }, { revision: licence.data.revision });
       onAccepted();
     } catch (failure) {
       setError(failure);

@@ -1,21 +1,17 @@
 import { useState } from 'preact/hooks';
-import type { attestationListResponse } from '../../shared/contract/attestations';
-import type { downloadResponse } from '../../shared/contract/downloads';
 import type { releaseListResponse } from '../../shared/contract/releases';
 import { primaryBuilds, type VisitorPlatform } from '../../shared/releases/visitor-platform';
 import type { Wire } from '../common/api';
 import { CopyButton, ErrorNotice } from '../common/components';
-import { formatBytes, formatDate } from '../common/format';
+import { formatBytes } from '../../shared/byte-sizes';
+import { formatDate } from '../common/format';
 import { useLoad } from '../common/hooks';
-import { customerApi, customerPath, type Credential } from './credential';
+import { customerClient, customerPath, type Credential } from './credential';
 import type { PortalApplication } from './portal-application';
 import { targetName } from './visitor';
 
 export type Release = Wire<typeof releaseListResponse>['releases'][number];
 type ReleaseFile = Release['files'][number];
-type Download = Wire<typeof downloadResponse>;
-type ReleaseList = Wire<typeof releaseListResponse>;
-type Attestations = Wire<typeof attestationListResponse>;
 
 /** The files a person installs: MAIN builds (updates, signatures and blockmaps are for update clients). */
 const installable = (files: readonly ReleaseFile[]) => files.filter((file) => file.fileType === 'MAIN');
@@ -34,15 +30,16 @@ interface SystemBuild {
  */
 async function systemBuilds(credential: Credential, application: PortalApplication, release: Release, visitor: VisitorPlatform, signal: AbortSignal): Promise<SystemBuild[]> {
   const { platform } = visitor;
-  if (platform === null) return [];
+  // A visitor's system is never `any` (that is what a file says when it fits every one).
+  if (platform === null || platform === 'any') return [];
   const builds: SystemBuild[] = [];
   for (const arch of visitor.archs) {
     const own = primaryBuilds(installable(release.files), { ...visitor, archs: [arch] })[0];
     let build: SystemBuild | undefined = own && { version: release.version, file: own };
-    if (!build) {
-      const listed = await customerApi<ReleaseList>(credential, '/v1/downloads/releases', {
-        query: { applicationId: application.applicationId, channel: release.channel, platform, arch, pageSize: 1 }, signal,
-      });
+    if (!build && arch !== 'any') {
+      const listed = await customerClient(credential).listReleases(
+        { applicationId: application.applicationId, channel: release.channel, platform, arch, pageSize: 1 }, { signal },
+      );
       const newest = listed.releases[0];
       const file = newest && primaryBuilds(installable(newest.files), { ...visitor, archs: [arch] })[0];
       if (file) build = { version: newest.version, file };
@@ -80,9 +77,7 @@ export function ReleaseView({ release, application, credential, visitor, primary
     setError(undefined);
     setBusy(file.fileId);
     try {
-      const signed = await customerApi<Download>(credential, '/v1/downloads/url', {
-        query: { applicationId: application.applicationId, version, fileId: file.fileId },
-      });
+      const signed = await customerClient(credential).getDownloadUrl({ applicationId: application.applicationId, version, fileId: file.fileId });
       location.assign(signed.downloadUrl);
     } catch (failure) {
       if (!onRefused(failure, () => void download(file, version))) setError(failure);
@@ -155,8 +150,11 @@ export function ReleaseView({ release, application, credential, visitor, primary
 
 /** `curl` for servers: the latest link of the file's system (this release while it is the newest of its channel). */
 function CommandLine({ credential, application, release, file }: { credential: Credential; application: PortalApplication; release: Release; file: ReleaseFile }) {
-  const target = file.arch === 'any' ? file.platform : `${file.platform}/${file.arch}`;
-  const url = `${location.origin}${customerPath(credential, `/v1/downloads/latest/${encodeURIComponent(application.applicationId)}/${target}`)}?channel=${encodeURIComponent(release.channel)}`;
+  const link = customerClient(credential);
+  const latest = file.arch === 'any'
+    ? link.path('getLatestDownload', { applicationId: application.applicationId, platform: file.platform }, { channel: release.channel })
+    : link.path('getLatestDownloadForArch', { applicationId: application.applicationId, platform: file.platform, arch: file.arch }, { channel: release.channel });
+  const url = `${location.origin}${customerPath(credential, latest)}`;
   const header = credential.kind === 'key' ? ' -H "Authorization: Bearer $BDS_KEY"' : '';
   const command = `curl -fL -o '${file.fileName.replace(/'/g, "'\\''")}'${header} '${url}'`;
   return (
@@ -174,7 +172,7 @@ function CommandLine({ credential, application, release, file }: { credential: C
  */
 function Provenance({ credential, fileId }: { credential: Credential; fileId: string }) {
   const { data, error, loading } = useLoad(
-    (signal) => customerApi<Attestations>(credential, `/v1/downloads/files/${encodeURIComponent(fileId)}/attestations`, { signal }),
+    (signal) => customerClient(credential).listDownloadAttestations({ fileId }, { signal }),
     [fileId],
   );
   if (loading && !data) return <span>Loading…</span>;

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { activityPageResponse } from '../../../shared/contract/statistics';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, PageHeader, SelectField, TextField } from '../../common/components';
 import { LoadMore, useFeed } from '../../common/feed';
@@ -14,18 +14,18 @@ type Activity = ActivityPage['activities'][number];
 /** Uploads and downloads, newest first, filtered by type and application, loaded as the reader scrolls. */
 export function ActivityPage() {
   const { query } = useLocation();
-  const [type, setType] = useState('');
+  const [type, setType] = useState<'' | 'upload' | 'download'>('');
   const [applicationId, setApplicationId] = useState(query.get('applicationId') ?? '');
   const settledApplication = useDebounced(applicationId.trim());
   const feed = useFeed<Activity>(async (cursor, signal) => {
-    const page = await api<ActivityPage>('/v1/activity', { query: { type, applicationId: settledApplication, cursor, limit: 50 }, signal });
+    const page = await client.listActivity({ type: type || null, applicationId: settledApplication, cursor, limit: 50 }, { signal });
     return { items: page.activities, nextCursor: page.pagination.nextCursor, hasMore: page.pagination.hasMore };
   }, [type, settledApplication]);
   return (
     <>
       <PageHeader title="Activity" />
       <div class="toolbar" role="search">
-        <SelectField label="Type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value)}
+        <SelectField label="Type" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as typeof type)}
           options={[{ value: '', label: 'Uploads and downloads' }, { value: 'download', label: 'Downloads' }, { value: 'upload', label: 'Uploads' }]} />
         <TextField label="Application id" value={applicationId} onInput={(e) => setApplicationId((e.target as HTMLInputElement).value)} />
       </div>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { applicationResponse, applicationWithVersionsResponse } from '../../../shared/contract/applications';
 import { RELEASE_STATUSES } from '../../../shared/releases/lifecycle';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
@@ -28,7 +28,7 @@ export function statusBadge(status: VersionSummary['status']) {
 export function ApplicationPage({ params }: { params: Record<string, string> }) {
   const { applicationId } = params;
   const loaded = useLoad(
-    (signal) => api<ApplicationWithVersions>(applicationPath(applicationId).replace('/console', '/v1/management'), { query: { includeDeleted: true }, signal }),
+    (signal) => client.getApplication({ applicationId }, { includeDeleted: true }, { signal }),
     [applicationId],
   );
   const canManage = usePermission('manage', applicationId);
@@ -41,20 +41,20 @@ export function ApplicationPage({ params }: { params: Record<string, string> }) 
       : <Loading />;
   }
   const app = loaded.data;
-  const apiPath = `/v1/management/applications/${encodeURIComponent(app.applicationId)}`;
+  const target = { applicationId: app.applicationId };
   const remove = () => action.run(async () => {
     if (!confirm(`Delete ${app.name}? Its downloads and update feeds stop until it is restored.`)) return;
-    await api(apiPath, { method: 'DELETE' });
+    await client.deleteApplication(target);
     loaded.reload();
   });
   const restore = () => action.run(async () => {
-    await api(`${apiPath}/restore`, { method: 'POST' });
+    await client.restoreApplication(target);
     loaded.reload();
   });
   const [purgeStarted, setPurgeStarted] = useState<string | null>(null);
   const purge = () => action.run(async () => {
     if (!confirm(`Purge every release of ${app.name}? Their files are deleted for good and the application can no longer be restored.`)) return;
-    const started = await api<{ message: string; purgeStartedAt: string }>(`${apiPath}/purge`, { method: 'POST' });
+    const started = await client.purgeApplicationReleases(target);
     setPurgeStarted(started.purgeStartedAt);
   });
   return (
@@ -110,7 +110,7 @@ function EditApplication({ app, onDone }: { app: Application; onDone: () => void
     const body = applicationFieldsBody(values, app);
     // Nothing changed: nothing to send.
     if (Object.keys(body).length === 0) return onDone();
-    const ok = await action.run(() => api(`/v1/management/applications/${encodeURIComponent(app.applicationId)}`, { method: 'PATCH', body }));
+    const ok = await action.run(() => client.updateApplication({ applicationId: app.applicationId }, body));
     if (ok) onDone();
   };
   return (

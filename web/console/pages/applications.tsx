@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { applicationListResponse, applicationResponse } from '../../../shared/contract/applications';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import type { applicationResponse } from '../../../shared/contract/applications';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, PageHeader, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useDebounced, useLoad } from '../../common/hooks';
@@ -9,7 +9,6 @@ import { usePermission } from '../caller';
 import { ApplicationFields, applicationFieldsBody, emptyApplicationFields, type ApplicationFieldValues } from '../application-fields';
 import { useAction } from '../use-action';
 
-type ApplicationList = Wire<typeof applicationListResponse>;
 type Application = Wire<typeof applicationResponse>;
 
 const PAGE_SIZE = 25;
@@ -27,10 +26,10 @@ export function ApplicationsPage() {
   const settledTag = useDebounced(tag.trim());
   const settledSearch = useDebounced(search.trim());
   const list = useLoad(
-    (signal) => api<ApplicationList>('/v1/management/applications', {
-      query: { page, pageSize: PAGE_SIZE, tag: settledTag, search: settledSearch, includeDeleted: includeDeleted || undefined },
-      signal,
-    }),
+    (signal) => client.listApplications(
+      { page, pageSize: PAGE_SIZE, tag: settledTag, search: settledSearch, includeDeleted: includeDeleted || undefined },
+      { signal },
+    ),
     [page, settledTag, settledSearch, includeDeleted],
   );
   return (
@@ -86,9 +85,7 @@ function CreateApplication({ onCancel }: { onCancel: () => void }) {
     event.preventDefault();
     let created: Application | undefined;
     const ok = await action.run(async () => {
-      created = await api<Application>('/v1/management/applications', {
-        method: 'POST', idempotencyKey, body: { applicationId: applicationId.trim(), ...applicationFieldsBody(fields, null) },
-      });
+      created = await client.createApplication({ applicationId: applicationId.trim(), ...applicationFieldsBody(fields, null) }, { idempotencyKey });
     });
     if (ok && created) navigate(applicationPath(created.applicationId));
   };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { auditPageResponse } from '../../../shared/contract/audit';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, GuardedButton, PageHeader, TextField } from '../../common/components';
 import { LoadMore, useFeed } from '../../common/feed';
@@ -26,13 +26,10 @@ function AuditLog() {
   const [filters, setFilters] = useState({ actor: '', action: '', target: '', applicationId: '', from: '', to: '' });
   const settled = useDebounced(filters);
   const feed = useFeed<AuditEntry>(async (cursor, signal) => {
-    const page = await api<AuditPage>('/v1/management/audit', {
-      query: {
-        actor: settled.actor.trim(), action: settled.action.trim(), target: settled.target.trim(), applicationId: settled.applicationId.trim(),
-        from: settled.from, to: settled.to, cursor, limit: 50,
-      },
-      signal,
-    });
+    const page = await client.listAuditEntries({
+      actor: settled.actor.trim(), action: settled.action.trim(), target: settled.target.trim(), applicationId: settled.applicationId.trim(),
+      from: settled.from, to: settled.to, cursor, limit: 50,
+    }, { signal });
     return { items: page.entries, nextCursor: page.pagination.nextCursor, hasMore: page.pagination.hasMore };
   }, [settled.actor, settled.action, settled.target, settled.applicationId, settled.from, settled.to]);
   const set = (name: keyof typeof filters) => (event: Event) => setFilters((f) => ({ ...f, [name]: (event.target as HTMLInputElement).value }));

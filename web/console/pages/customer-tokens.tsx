@@ -3,9 +3,10 @@ import type { accessTokenListResponse, issuedAccessTokenResponse } from '../../.
 import type { applicationListResponse } from '../../../shared/contract/applications';
 import { ACCESS_TOKEN_RESET_PERIODS } from '../../../shared/policy';
 import { ConfirmButton, useAction } from '../../common/actions';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, SelectField, TextField } from '../../common/components';
-import { formatBytes, formatDate, formatDateTime } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
+import { formatDate, formatDateTime } from '../../common/format';
 import { updatesUntilOf } from '../maintenance-window';
 import { useLoad, type Loaded } from '../../common/hooks';
 import { usePermission } from '../caller';
@@ -16,7 +17,6 @@ type TokenList = Wire<typeof accessTokenListResponse>;
 type IssuedToken = Wire<typeof issuedAccessTokenResponse>;
 type ApplicationList = Wire<typeof applicationListResponse>;
 
-const tokensApi = (customerId: string) => `/v1/management/customers/${encodeURIComponent(customerId)}/tokens`;
 const MIB = 1024 * 1024;
 
 /** A token's limits in words, for the list. */
@@ -40,13 +40,13 @@ function limitsOf(token: TokenList['tokens'][number], names: Map<string, string>
  */
 export function AccessTokens({ customerId, active, granted }: { customerId: string; active: boolean; granted: Loaded<ApplicationList> }) {
   const manage = usePermission('manage');
-  const tokens = useLoad((signal) => api<TokenList>(tokensApi(customerId), { signal }), [customerId]);
+  const tokens = useLoad((signal) => client.listAccessTokens({ customerId }, { signal }), [customerId]);
   const [issued, setIssued] = useState<IssuedToken | null>(null);
   const [name, setName] = useState('');
   const [maxDownloads, setMaxDownloads] = useState('');
   const [maxClients, setMaxClients] = useState('');
   const [maxMiB, setMaxMiB] = useState('');
-  const [resetEvery, setResetEvery] = useState('');
+  const [resetEvery, setResetEvery] = useState<'' | 'day' | 'week' | 'month'>('');
   const [validDays, setValidDays] = useState('30');
   const [application, setApplication] = useState('');
   const [versionRange, setVersionRange] = useState('');
@@ -58,25 +58,21 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
   const create = async (event: Event) => {
     event.preventDefault();
     const days = number(validDays);
-    const token = await action.run(() => api<IssuedToken>(tokensApi(customerId), {
-      method: 'POST',
-      idempotencyKey: newIdempotencyKey(),
-      body: {
-        ...(name.trim() ? { name: name.trim() } : {}),
-        ...(number(maxDownloads) !== undefined ? { maxDownloads: number(maxDownloads) } : {}),
-        ...(number(maxClients) !== undefined ? { maxClients: number(maxClients) } : {}),
-        ...(number(maxMiB) !== undefined ? { maxBytes: Math.round((number(maxMiB) as number) * MIB) } : {}),
-        ...(resetEvery ? { resetEvery } : {}),
-        ...(days !== undefined ? { validUntil: new Date(Date.now() + days * DAY_MS).toISOString() } : {}),
-        ...(application ? { applications: [application] } : {}),
-        ...(versionRange.trim() ? { versionRange: versionRange.trim() } : {}),
-        ...(updatesUntil ? { updatesUntil: updatesUntilOf(updatesUntil) } : {}),
-      },
-    }));
+    const token = await action.run(() => client.createAccessToken({ customerId }, {
+      ...(name.trim() ? { name: name.trim() } : {}),
+      ...(number(maxDownloads) !== undefined ? { maxDownloads: number(maxDownloads) } : {}),
+      ...(number(maxClients) !== undefined ? { maxClients: number(maxClients) } : {}),
+      ...(number(maxMiB) !== undefined ? { maxBytes: Math.round((number(maxMiB) as number) * MIB) } : {}),
+      ...(resetEvery ? { resetEvery } : {}),
+      ...(days !== undefined ? { validUntil: new Date(Date.now() + days * DAY_MS).toISOString() } : {}),
+      ...(application ? { applications: [application] } : {}),
+      ...(versionRange.trim() ? { versionRange: versionRange.trim() } : {}),
+      ...(updatesUntil ? { updatesUntil: updatesUntilOf(updatesUntil) } : {}),
+    }, { idempotencyKey: newIdempotencyKey() }));
     if (token) { setIssued(token); tokens.reload(); }
   };
   const revoke = async (tokenId: string) => {
-    if (await action.run(() => api(`${tokensApi(customerId)}/${encodeURIComponent(tokenId)}`, { method: 'DELETE' })) !== undefined) tokens.reload();
+    if (await action.run(() => client.revokeAccessToken({ customerId, tokenId })) !== undefined) tokens.reload();
   };
   return (
     <section class="card" aria-labelledby="customer-tokens">
@@ -130,7 +126,7 @@ export function AccessTokens({ customerId, active, granted }: { customerId: stri
               error={fieldError(action.error, 'maxClients')} />
             <TextField label="Data allowed in MiB" type="number" min={1} hint="Empty for no cap" value={maxMiB} onInput={(e) => setMaxMiB((e.target as HTMLInputElement).value)}
               error={fieldError(action.error, 'maxBytes')} />
-            <SelectField label="Limits reset" value={resetEvery} onChange={(e) => setResetEvery((e.target as HTMLSelectElement).value)}
+            <SelectField label="Limits reset" value={resetEvery} onChange={(e) => setResetEvery((e.target as HTMLSelectElement).value as typeof resetEvery)}
               options={[{ value: '', label: 'Never (limits for its whole life)' }, ...ACCESS_TOKEN_RESET_PERIODS.map((p) => ({ value: p, label: `Every ${p}` }))]} />
             <TextField label="Valid for days" type="number" min={1} hint="Empty: until revoked" value={validDays} onInput={(e) => setValidDays((e.target as HTMLInputElement).value)}
               error={fieldError(action.error, 'validUntil')} />

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { applicationListResponse } from '../../../shared/contract/applications';
 import type { versionListResponse } from '../../../shared/contract/versions';
-import type { apiKeyListResponse, customerResponse, issuedApiKeyResponse } from '../../../shared/contract/customers';
-import type { createdCustomerShareLinkResponse, customerShareLinkListResponse } from '../../../shared/contract/downloads';
+import type { customerResponse, issuedApiKeyResponse } from '../../../shared/contract/customers';
+import type { createdCustomerShareLinkResponse } from '../../../shared/contract/downloads';
 import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad, type Loaded } from '../../common/hooks';
@@ -17,20 +17,17 @@ import { dateInputOf, updatesUntilOf, windowSummary } from '../maintenance-windo
 
 type Customer = Wire<typeof customerResponse>;
 type ApplicationList = Wire<typeof applicationListResponse>;
-type ApiKeyList = Wire<typeof apiKeyListResponse>;
 type IssuedKey = Wire<typeof issuedApiKeyResponse>;
-type ShareLinkList = Wire<typeof customerShareLinkListResponse>;
 type CreatedShareLink = Wire<typeof createdCustomerShareLinkResponse>;
 type VersionList = Wire<typeof versionListResponse>;
 
-const customerApi = (customerId: string) => `/v1/management/customers/${encodeURIComponent(customerId)}`;
 
 /** One customer: its standing, the applications it may download, its keys and its share links. */
 export function CustomerPage({ params }: { params: Record<string, string> }) {
   const { customerId } = params;
-  const customer = useLoad((signal) => api<Customer>(customerApi(customerId), { signal }), [customerId]);
+  const customer = useLoad((signal) => client.getCustomer({ customerId }, { signal }), [customerId]);
   // The applications it may download: changed by the access section, offered by the share link form.
-  const granted = useLoad((signal) => api<ApplicationList>('/v1/management/applications', { query: { customerId, pageSize: 100 }, signal }), [customerId]);
+  const granted = useLoad((signal) => client.listApplications({ customerId, pageSize: 100 }, { signal }), [customerId]);
   return (
     <>
       <PageHeader title={customer.data ? customer.data.name : 'Customer'}>
@@ -61,9 +58,9 @@ function CustomerDetails({ customer, onChanged }: { customer: Customer; onChange
   const [saved, setSaved] = useState('');
   const action = useAction();
   useEffect(() => { setTier(customer.tier); setNotes(customer.notes ?? ''); }, [customer]);
-  const patch = async (body: Record<string, unknown>, done: string) => {
+  const patch = async (body: Parameters<typeof client.updateCustomer>[1], done: string) => {
     setSaved('');
-    const changed = await action.run(() => api<Customer>(customerApi(customer.customerId), { method: 'PATCH', body }));
+    const changed = await action.run(() => client.updateCustomer({ customerId: customer.customerId }, body));
     if (changed) { setSaved(done); onChanged(); }
   };
   return (
@@ -113,7 +110,7 @@ function MaintenanceWindowCard({ customer, onChanged }: { customer: Customer; on
     event.preventDefault();
     setSaved('');
     const body = { versionRange: range.trim() ? range.trim() : null, updatesUntil: until ? updatesUntilOf(until) : null };
-    const changed = await action.run(() => api<Customer>(customerApi(customer.customerId), { method: 'PATCH', body }));
+    const changed = await action.run(() => client.updateCustomer({ customerId: customer.customerId }, body));
     if (changed) { setSaved('Maintenance window saved: in force from its next request.'); onChanged(); }
   };
   return (
@@ -139,13 +136,13 @@ function MaintenanceWindowCard({ customer, onChanged }: { customer: Customer; on
 
 function ApplicationAccess({ customerId, granted }: { customerId: string; granted: Loaded<ApplicationList> }) {
   const manage = usePermission('manage');
-  const all = useLoad((signal) => api<ApplicationList>('/v1/management/applications', { query: { pageSize: 100 }, signal }), []);
+  const all = useLoad((signal) => client.listApplications({ pageSize: 100 }, { signal }), []);
   const [choice, setChoice] = useState('');
   const action = useAction();
   const grantedIds = new Set(granted.data?.applications.map((a) => a.applicationId) ?? []);
   const grantable = (all.data?.applications ?? []).filter((a) => !grantedIds.has(a.applicationId));
   const change = async (applicationId: string, method: 'PUT' | 'DELETE') => {
-    const done = await action.run(() => api(`${customerApi(customerId)}/applications/${encodeURIComponent(applicationId)}`, { method, ...(method === 'PUT' ? { body: {} } : {}) }));
+    const done = await action.run(() => (method === 'PUT' ? client.grantCustomerApplicationAccess({ customerId, applicationId }, {}) : client.revokeCustomerApplicationAccess({ customerId, applicationId })));
     if (done !== undefined) { setChoice(''); granted.reload(); }
   };
   return (
@@ -177,15 +174,15 @@ function ApplicationAccess({ customerId, granted }: { customerId: string; grante
 
 function CustomerKeys({ customerId }: { customerId: string }) {
   const manage = usePermission('manage');
-  const keys = useLoad((signal) => api<ApiKeyList>(`${customerApi(customerId)}/apikeys`, { signal }), [customerId]);
+  const keys = useLoad((signal) => client.listCustomerApiKeys({ customerId }, { signal }), [customerId]);
   const [issued, setIssued] = useState<IssuedKey | null>(null);
   const action = useAction();
   const issue = async () => {
-    const key = await action.run(() => api<IssuedKey>(`${customerApi(customerId)}/apikeys`, { method: 'POST', body: {}, idempotencyKey: newIdempotencyKey() }));
+    const key = await action.run(() => client.issueCustomerApiKey({ customerId }, {}, { idempotencyKey: newIdempotencyKey() }));
     if (key) { setIssued(key); keys.reload(); }
   };
   const revoke = async (keyId: string) => {
-    if (await action.run(() => api(`${customerApi(customerId)}/apikeys/${encodeURIComponent(keyId)}`, { method: 'DELETE' })) !== undefined) keys.reload();
+    if (await action.run(() => client.revokeCustomerApiKey({ customerId, keyId })) !== undefined) keys.reload();
   };
   return (
     <section class="card" aria-labelledby="customer-keys">
@@ -222,14 +219,14 @@ function CustomerKeys({ customerId }: { customerId: string }) {
 
 function CustomerShareLinks({ customerId, active, granted }: { customerId: string; active: boolean; granted: Loaded<ApplicationList> }) {
   const manage = usePermission('manage');
-  const links = useLoad((signal) => api<ShareLinkList>(`${customerApi(customerId)}/share-links`, { signal }), [customerId]);
+  const links = useLoad((signal) => client.listCustomerShareLinks({ customerId }, { signal }), [customerId]);
   const [created, setCreated] = useState<CreatedShareLink | null>(null);
   const [applicationId, setApplicationId] = useState('');
   const [version, setVersion] = useState('');
   const [fileId, setFileId] = useState('');
   // The chosen application's published versions and their files, to pick the file from.
   const versions = useLoad((signal) => (applicationId
-    ? api<VersionList>(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions`, { query: { status: 'published' }, signal })
+    ? client.listVersions({ applicationId }, { status: 'published' }, { signal })
     : Promise.resolve({ versions: [] } as VersionList)), [applicationId]);
   const offered = versions.data?.versions ?? [];
   const chosenVersion = offered.find((v) => v.version === version) ?? offered[0];
@@ -241,21 +238,17 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
   const now = Date.now();
   const create = async (event: Event) => {
     event.preventDefault();
-    const link = await action.run(() => api<CreatedShareLink>(`${customerApi(customerId)}/share-links`, {
-      method: 'POST',
-      idempotencyKey: newIdempotencyKey(),
-      body: {
-        applicationId,
-        version: chosenVersion?.version,
-        fileId: chosenFile?.fileId,
-        ...(maxDownloads.trim() ? { maxDownloads: Number(maxDownloads) } : {}),
-        ...(minutes.trim() ? { expiresInMinutes: Number(minutes) } : {}),
-      },
-    }));
+    const link = await action.run(() => client.createCustomerShareLink({ customerId }, {
+      applicationId,
+      version: chosenVersion?.version,
+      fileId: chosenFile?.fileId,
+      ...(maxDownloads.trim() ? { maxDownloads: Number(maxDownloads) } : {}),
+      ...(minutes.trim() ? { expiresInMinutes: Number(minutes) } : {}),
+    }, { idempotencyKey: newIdempotencyKey() }));
     if (link) { setCreated(link); links.reload(); }
   };
   const revoke = async (shareLinkId: string) => {
-    if (await action.run(() => api(`${customerApi(customerId)}/share-links/${encodeURIComponent(shareLinkId)}`, { method: 'DELETE' })) !== undefined) links.reload();
+    if (await action.run(() => client.revokeCustomerShareLink({ customerId, shareLinkId })) !== undefined) links.reload();
   };
   const applications = granted.data?.applications ?? [];
   const appNames = new Map(applications.map((a) => [a.applicationId, a.name]));
@@ -264,7 +257,7 @@ function CustomerShareLinks({ customerId, active, granted }: { customerId: strin
   const fileNames = useLoad(async (signal) => {
     const names = new Map<string, string>();
     await Promise.all(linkedApps.split(',').filter(Boolean).map(async (id) => {
-      const list = await api<VersionList>(`/v1/management/applications/${encodeURIComponent(id)}/versions`, { signal });
+      const list = await client.listVersions({ applicationId: id }, {}, { signal });
       for (const v of list.versions) for (const f of v.files) names.set(f.fileId, f.fileName);
     }));
     return names;
@@ -335,7 +328,7 @@ function DeleteCustomer({ customer }: { customer: Customer }) {
   const manage = usePermission('manage');
   const action = useAction();
   const remove = async () => {
-    const done = await action.run(() => api(customerApi(customer.customerId), { method: 'DELETE' }));
+    const done = await action.run(() => client.deleteCustomer({ customerId: customer.customerId }));
     if (done !== undefined) navigate(`${CONSOLE_BASE}/customers`);
   };
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import type { customerListResponse, provisionedCustomerResponse } from '../../../shared/contract/customers';
+import type { provisionedCustomerResponse } from '../../../shared/contract/customers';
 import { ShownOnce, useAction } from '../../common/actions';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
 import { formatDate } from '../../common/format';
 import { useDebounced, useLoad } from '../../common/hooks';
@@ -9,7 +9,6 @@ import { useCaller, usePermission } from '../caller';
 import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
-type CustomerList = Wire<typeof customerListResponse>;
 type ProvisionedCustomer = Wire<typeof provisionedCustomerResponse>;
 
 const PAGE_SIZE = 25;
@@ -25,7 +24,7 @@ export function CustomersPage() {
   const settled = useDebounced(search.trim());
   const manage = usePermission('manage');
   const list = useLoad(
-    (signal) => api<CustomerList>('/v1/management/customers', { query: { page, pageSize: PAGE_SIZE, search: settled }, signal }),
+    (signal) => client.listCustomers({ page, pageSize: PAGE_SIZE, search: settled }, { signal }),
     [page, settled],
   );
   return (
@@ -80,11 +79,10 @@ function CreateCustomerForm({ onCreated, onCancel }: { onCreated: (customer: Pro
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const customer = await action.run(() => api<ProvisionedCustomer>('/v1/management/customers', {
-      method: 'POST',
-      idempotencyKey,
-      body: { name: name.trim(), tier, ...(customerId.trim() ? { customerId: customerId.trim() } : {}), ...(notes.trim() ? { notes } : {}) },
-    }));
+    const customer = await action.run(() => client.createCustomer(
+      { name: name.trim(), tier, ...(customerId.trim() ? { customerId: customerId.trim() } : {}), ...(notes.trim() ? { notes } : {}) },
+      { idempotencyKey },
+    ));
     if (customer) onCreated(customer);
   };
   return (

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { applicationWithVersionsResponse } from '../../../shared/contract/applications';
-import { api, type Wire } from '../../common/api';
+import { client } from '../../common/api';
 import { ErrorNotice, Loading, PageHeader } from '../../common/components';
 import { useLoad } from '../../common/hooks';
 import { useCaller, usePermission } from '../caller';
@@ -8,7 +7,6 @@ import type { BuildPublishPanel } from '../uploads/build-publish';
 import { applicationPath } from './applications';
 import { versionPath } from './application';
 
-type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 
 /** The panel and the recogniser it runs (YAML, XML and glob parsers), fetched once, when the page is first opened. */
 let panelModule: Promise<typeof BuildPublishPanel> | undefined;
@@ -18,7 +16,7 @@ const loadPanel = () => (panelModule ??= import('../uploads/build-publish').then
 export function PublishBuildPage({ params }: { params: Record<string, string> }) {
   const { applicationId } = params;
   const loaded = useLoad(
-    (signal) => api<ApplicationWithVersions>(`/v1/management/applications/${encodeURIComponent(applicationId)}`, { signal }),
+    (signal) => client.getApplication({ applicationId }, {}, { signal }),
     [applicationId],
   );
   const canPublish = usePermission('publish', applicationId);

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { repositoriesResponse } from '../../../shared/contract/repositories';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, TextArea, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
@@ -21,8 +21,7 @@ export const repositoriesPath = (applicationId: string) => `${applicationPath(ap
  */
 export function RepositoriesPage({ params }: { params: Record<string, string> }) {
   const { applicationId } = params;
-  const apiPath = `/v1/management/applications/${encodeURIComponent(applicationId)}/repositories`;
-  const loaded = useLoad((signal) => api<Repositories>(apiPath, { signal }), [applicationId]);
+  const loaded = useLoad((signal) => client.getApplicationRepositories({ applicationId }, { signal }), [applicationId]);
   const canManage = usePermission('manage', applicationId);
   const [importing, setImporting] = useState(false);
   const [changed, setChanged] = useState<string | null>(null);
@@ -30,7 +29,7 @@ export function RepositoriesPage({ params }: { params: Record<string, string> })
   document.title = `Package repositories · ${applicationId}`;
   const rotate = () => action.run(async () => {
     if (!confirm('Make a new signing key current? The current one keeps signing, and stays in key.asc, for 30 days.')) return;
-    await api<Repositories>(`${apiPath}/rotate-key`, { method: 'POST', body: {} });
+    await client.rotateRepositoryKey({ applicationId }, {});
     setChanged('A new signing key is current; the previous one keeps signing for its overlap.');
     loaded.reload();
   });
@@ -44,7 +43,7 @@ export function RepositoriesPage({ params }: { params: Record<string, string> })
       <ErrorNotice error={action.error} />
       {changed && <Notice kind="success">{changed}</Notice>}
       {importing && (
-        <ImportKey apiPath={apiPath} onDone={(imported) => {
+        <ImportKey applicationId={applicationId} onDone={(imported) => {
           setImporting(false);
           if (imported) { setChanged('Your key is current; the previous one keeps signing for its overlap.'); loaded.reload(); }
         }} />
@@ -151,13 +150,13 @@ function offeredTo(pkg: RepositoryPackage): string {
   return pkg.rolloutPercentage < 100 ? `${tier}, ${pkg.rolloutPercentage}% rollout` : tier;
 }
 
-function ImportKey({ apiPath, onDone }: { apiPath: string; onDone: (imported: boolean) => void }) {
+function ImportKey({ applicationId, onDone }: { applicationId: string; onDone: (imported: boolean) => void }) {
   const [privateKey, setPrivateKey] = useState('');
   const [passphrase, setPassphrase] = useState('');
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const ok = await action.run(() => api(`${apiPath}/key`, { method: 'PUT', body: { privateKey, ...(passphrase ? { passphrase } : {}) } }));
+    const ok = await action.run(() => client.importRepositoryKey({ applicationId }, { privateKey, ...(passphrase ? { passphrase } : {}) }));
     if (ok) onDone(true);
   };
   return (

@@ -1,10 +1,8 @@
 import 'uplot/dist/uPlot.min.css';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { applicationListResponse } from '../../../shared/contract/applications';
 import type { adoptionResponse } from '../../../shared/contract/adoption';
-import type { statisticsResponse } from '../../../shared/contract/statistics';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { ScrollTable } from '../../common/scroll-table';
 import { ErrorNotice, Loading, PageHeader, SelectField, TextField } from '../../common/components';
 import { formatDate } from '../../common/format';
@@ -14,9 +12,7 @@ import { CONSOLE_BASE } from '../paths';
 import type { DailyChartProps } from './daily-chart';
 import { DAY_MS } from '../../../shared/durations';
 
-type Statistics = Wire<typeof statisticsResponse>;
 type Adoption = Wire<typeof adoptionResponse>;
-type ApplicationList = Wire<typeof applicationListResponse>;
 type Chart = FunctionComponent<DailyChartProps>;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -49,7 +45,7 @@ export function everyDay(from: string, to: string, counted: ReadonlyArray<{ date
 /** An application's downloads over a period (by day as a chart, by version, platform, arch, channel and customer) and its adoption. */
 export function StatisticsPage() {
   const { query } = useLocation();
-  const applications = useLoad((signal) => api<ApplicationList>('/v1/management/applications', { query: { pageSize: 100 }, signal }), []);
+  const applications = useLoad((signal) => client.listApplications({ pageSize: 100 }, { signal }), []);
   const applicationId = query.get('applicationId') ?? applications.data?.applications[0]?.applicationId ?? '';
   const period = query.get('period') ?? '30';
   const channel = query.get('channel') ?? '';
@@ -64,13 +60,13 @@ export function StatisticsPage() {
   };
   const stats = useLoad(
     (signal) => applicationId
-      ? api<Statistics>(`/v1/applications/${encodeURIComponent(applicationId)}/stats`, { query: { from, to, channel }, signal })
+      ? client.getApplicationStatistics({ applicationId }, { from, to, channel }, { signal })
       : Promise.resolve(undefined),
     [applicationId, from, to, channel],
   );
   const adoption = useLoad(
     (signal) => applicationId
-      ? api<Adoption>(`/v1/applications/${encodeURIComponent(applicationId)}/adoption`, { query: { from, to, channel }, signal })
+      ? client.getApplicationAdoption({ applicationId }, { from, to, channel }, { signal })
       : Promise.resolve(undefined),
     [applicationId, from, to, channel],
   );

@@ -4,8 +4,7 @@
 import 'uplot/dist/uPlot.min.css';
 import type { FunctionComponent } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { releaseHealthResponse } from '../../../shared/contract/rollouts';
-import { api, type Wire } from '../../common/api';
+import { client } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
@@ -13,7 +12,6 @@ import type { Permission } from '../caller';
 import { useAction } from '../use-action';
 import type { DailyChartProps } from './daily-chart';
 
-type Health = Wire<typeof releaseHealthResponse>;
 type Chart = FunctionComponent<DailyChartProps>;
 
 let chartModule: Promise<Chart> | undefined;
@@ -29,7 +27,7 @@ export function VersionHealth({ applicationId, version, permission, onChanged }:
   applicationId: string; version: string; permission: Permission; onChanged: () => void;
 }) {
   const health = useLoad(
-    (signal) => api<Health>(`/v1/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version)}/health`, { signal }),
+    (signal) => client.getVersionHealth({ applicationId, version }, { signal }),
     [applicationId, version],
   );
   const [Chart, setChart] = useState<Chart | null>(null);
@@ -39,7 +37,7 @@ export function VersionHealth({ applicationId, version, permission, onChanged }:
   }, [health.data, Chart]);
   const action = useAction();
   const rollout = (step: 'resume' | 'stop') => action.run(async () => {
-    await api(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version)}/rollout/${step}`, { method: 'POST' });
+    await (step === 'resume' ? client.resumeVersionRollout : client.stopVersionRollout)({ applicationId, version });
     health.reload();
     onChanged();
   });

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { applicationWithVersionsResponse } from '../../../shared/contract/applications';
-import { api, type Wire } from '../../common/api';
+import { client } from '../../common/api';
 import { CopyButton, ErrorNotice, GuardedButton, Loading, Notice, PageHeader, SelectField, TextArea, TextField } from '../../common/components';
-import { formatBytes, formatDateTime } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
+import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
 import { navigate, useLocation } from '../../common/router';
 import { signatureOf } from '../../../shared/releases/signed-files';
@@ -15,7 +15,6 @@ import { FileAttestations } from '../file-attestations';
 import { fieldError } from '../application-fields';
 import { VersionHealth } from './version-health';
 
-type ApplicationWithVersions = Wire<typeof applicationWithVersionsResponse>;
 type FileSummary = VersionSummary['files'][number];
 
 /** The order of the file matrix: by platform, then arch, then type. */
@@ -27,7 +26,7 @@ export function VersionPage({ params }: { params: Record<string, string> }) {
   const { applicationId, version } = params;
   const { query } = useLocation();
   const loaded = useLoad(
-    (signal) => api<ApplicationWithVersions>(`/v1/management/applications/${encodeURIComponent(applicationId)}`, { signal }),
+    (signal) => client.getApplication({ applicationId }, {}, { signal }),
     [applicationId],
   );
   const canPublish = usePermission('publish', applicationId);
@@ -92,8 +91,8 @@ interface VersionProps {
 
 function useVersionPatch({ applicationId, version, onChanged }: VersionProps) {
   const action = useAction();
-  const patch = (body: Record<string, unknown>) => action.run(async () => {
-    await api(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version.version)}`, { method: 'PATCH', body });
+  const patch = (body: Parameters<typeof client.updateVersion>[1]) => action.run(async () => {
+    await client.updateVersion({ applicationId, version: version.version }, body);
     onChanged();
   });
   return { action, patch };
@@ -117,7 +116,7 @@ function ReleaseActions(props: VersionProps) {
   const { channels, tiers } = useCaller();
   const removeDraft = () => action.run(async () => {
     if (!confirm(`Delete draft ${version.version} with its ${version.files.length} file(s)? This cannot be undone.`)) return;
-    await api(`/v1/management/applications/${encodeURIComponent(props.applicationId)}/versions/${encodeURIComponent(version.version)}`, { method: 'DELETE' });
+    await client.deleteDraftVersion({ applicationId: props.applicationId, version: version.version });
     navigate(applicationPath(props.applicationId));
   });
   return (
@@ -249,7 +248,7 @@ function FileMatrix({ applicationId, version, signingKey, permission, onChanged 
   const action = useAction();
   const remove = (file: FileSummary) => action.run(async () => {
     if (!confirm(`Delete ${file.fileName} and its bytes? This cannot be undone.`)) return;
-    await api(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(version.version)}/files/${encodeURIComponent(file.fileId)}`, { method: 'DELETE' });
+    await client.deleteVersionFile({ applicationId, version: version.version, fileId: file.fileId });
     onChanged();
   });
   return (

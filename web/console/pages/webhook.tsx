@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { deliveryListResponse, rotatedSecretResponse, webhookResponse } from '../../../shared/contract/webhooks';
+import type { rotatedSecretResponse } from '../../../shared/contract/webhooks';
 import { ConfirmButton, ShownOnce, useAction } from '../../common/actions';
-import { api, type Wire } from '../../common/api';
+import { client, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, Notice, PageHeader } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
@@ -10,17 +10,14 @@ import { usePermission } from '../caller';
 import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
-type Webhook = Wire<typeof webhookResponse>;
-type DeliveryList = Wire<typeof deliveryListResponse>;
 type RotatedSecret = Wire<typeof rotatedSecretResponse>;
 
-const webhookApi = (webhookId: string) => `/v1/management/webhooks/${encodeURIComponent(webhookId)}`;
 
 /** One endpoint: enable or disable it, rotate its secret, delete it; its deliveries, each sent again on demand. */
 export function WebhookPage({ params }: { params: Record<string, string> }) {
   const { webhookId } = params;
   const admin = usePermission('admin');
-  const webhook = useLoad((signal) => api<Webhook>(webhookApi(webhookId), { signal }), [webhookId]);
+  const webhook = useLoad((signal) => client.getWebhook({ webhookId }, { signal }), [webhookId]);
   const [rotated, setRotated] = useState<RotatedSecret | null>(null);
   const [done, setDone] = useState('');
   const action = useAction();
@@ -50,16 +47,16 @@ export function WebhookPage({ params }: { params: Record<string, string> }) {
           <ErrorNotice error={action.error} />
           <div class="page-actions">
             <GuardedButton allowed={admin.allowed} reason={admin.reason} class="button secondary" disabled={action.busy}
-              onClick={() => void act(() => api(webhookApi(webhookId), { method: 'PATCH', body: { isActive: !data.isActive } }), data.isActive ? 'Endpoint disabled.' : 'Endpoint enabled.')}>
+              onClick={() => void act(() => client.updateWebhook({ webhookId }, { isActive: !data.isActive }), data.isActive ? 'Endpoint disabled.' : 'Endpoint enabled.')}>
               {data.isActive ? 'Disable' : 'Enable'}
             </GuardedButton>
             <GuardedButton allowed={admin.allowed} reason={admin.reason} class="button secondary" disabled={action.busy}
-              onClick={() => void act(async () => { const secret = await api<RotatedSecret>(`${webhookApi(webhookId)}/rotate-secret`, { method: 'POST', body: {} }); setRotated(secret); return secret; }, 'Secret rotated: the previous one signs too for a day.')}>
+              onClick={() => void act(async () => { const secret = await client.rotateWebhookSecret({ webhookId }, {}); setRotated(secret); return secret; }, 'Secret rotated: the previous one signs too for a day.')}>
               Rotate secret
             </GuardedButton>
             {admin.allowed
               ? <ConfirmButton label="Delete" confirmLabel="Yes, delete" question="Delete this endpoint and its delivery log?" busy={action.busy}
-                  onConfirm={() => void action.run(() => api(webhookApi(webhookId), { method: 'DELETE' })).then((r) => { if (r !== undefined) navigate(`${CONSOLE_BASE}/webhooks`); })} />
+                  onConfirm={() => void action.run(() => client.deleteWebhook({ webhookId })).then((r) => { if (r !== undefined) navigate(`${CONSOLE_BASE}/webhooks`); })} />
               : <GuardedButton allowed={false} reason={admin.reason}>Delete</GuardedButton>}
           </div>
         </section>
@@ -72,7 +69,7 @@ export function WebhookPage({ params }: { params: Record<string, string> }) {
 function Deliveries({ webhookId }: { webhookId: string }) {
   const admin = usePermission('admin');
   const [page, setPage] = useState(1);
-  const deliveries = useLoad((signal) => api<DeliveryList>(`${webhookApi(webhookId)}/deliveries`, { query: { page, pageSize: 20 }, signal }), [webhookId, page]);
+  const deliveries = useLoad((signal) => client.listWebhookDeliveries({ webhookId }, { page, pageSize: 20 }, { signal }), [webhookId, page]);
   const [sent, setSent] = useState('');
   const action = useAction();
   // A delivery on its way is followed until it settles, so a redelivery's outcome shows without a reload.
@@ -84,7 +81,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
   }, [pending, deliveries.loading, deliveries.data]);
   const redeliver = async (deliveryId: string) => {
     setSent('');
-    if (await action.run(() => api(`${webhookApi(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: 'POST', body: {} })) !== undefined) {
+    if (await action.run(() => client.redeliverWebhookDelivery({ webhookId, deliveryId }, {})) !== undefined) {
       setSent(`Delivery ${deliveryId} queued to be sent again.`);
       deliveries.reload();
     }

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { WEBHOOK_EVENT_TYPES } from '../../../shared/webhooks/event-types';
-import type { createdWebhookResponse, webhookListResponse } from '../../../shared/contract/webhooks';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../shared/webhooks/event-types';
+import type { createdWebhookResponse } from '../../../shared/contract/webhooks';
 import { ShownOnce, useAction } from '../../common/actions';
-import { api, newIdempotencyKey, type Wire } from '../../common/api';
+import { client, newIdempotencyKey, type Wire } from '../../common/api';
 import { ErrorNotice, GuardedButton, Loading, PageHeader, TextField } from '../../common/components';
 import { formatDateTime } from '../../common/format';
 import { useLoad } from '../../common/hooks';
@@ -10,7 +10,6 @@ import { usePermission } from '../caller';
 import { CONSOLE_BASE } from '../paths';
 import { Pager } from './applications';
 
-type WebhookList = Wire<typeof webhookListResponse>;
 type CreatedWebhook = Wire<typeof createdWebhookResponse>;
 
 export const webhookPath = (webhookId: string) => `${CONSOLE_BASE}/webhooks/${encodeURIComponent(webhookId)}`;
@@ -21,7 +20,7 @@ export function WebhooksPage() {
   const [page, setPage] = useState(1);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const list = useLoad((signal) => api<WebhookList>('/v1/management/webhooks', { query: { page, pageSize: 25 }, signal }), [page]);
+  const list = useLoad((signal) => client.listWebhooks({ page, pageSize: 25 }, { signal }), [page]);
   return (
     <>
       <PageHeader title="Webhooks">
@@ -58,7 +57,7 @@ export function WebhooksPage() {
 }
 
 /** The event types as checkboxes in a fieldset (the webhook forms' shared field). */
-export function EventChoice({ chosen, onChange }: { chosen: string[]; onChange: (events: string[]) => void }) {
+export function EventChoice({ chosen, onChange }: { chosen: WebhookEventType[]; onChange: (events: WebhookEventType[]) => void }) {
   return (
     <fieldset class="checks">
       <legend>Events</legend>
@@ -75,15 +74,16 @@ export function EventChoice({ chosen, onChange }: { chosen: string[]; onChange: 
 
 function CreateWebhookForm({ onCreated, onCancel }: { onCreated: (webhook: CreatedWebhook) => void; onCancel: () => void }) {
   const [url, setUrl] = useState('https://');
-  const [events, setEvents] = useState<string[]>(['version.published']);
+  const [events, setEvents] = useState<WebhookEventType[]>(['version.published']);
   const [description, setDescription] = useState('');
   const [idempotencyKey] = useState(newIdempotencyKey);
   const action = useAction();
   const submit = async (event: Event) => {
     event.preventDefault();
-    const webhook = await action.run(() => api<CreatedWebhook>('/v1/management/webhooks', {
-      method: 'POST', idempotencyKey, body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
-    }));
+    const webhook = await action.run(() => client.createWebhook(
+      { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
+      { idempotencyKey },
+    ));
     if (webhook) onCreated(webhook);
   };
   return (

@@ -4,7 +4,7 @@
 // the bucket on S3), complete, and follow the verification until the file is published or refused.
 import type { Arch, Platform } from '../../../shared/releases/platforms';
 import type { FileType } from '../../../shared/releases/file-types';
-import type { multipartUploadResponse, partUrlsResponse, uploadSessionResponse } from '../../../shared/contract/uploads';
+import type { uploadSessionResponse } from '../../../shared/contract/uploads';
 import {
   BROWSER_UPLOAD_PARALLEL_PARTS,
   BROWSER_UPLOAD_PART_ATTEMPTS,
@@ -14,12 +14,10 @@ import {
   BROWSER_UPLOAD_VERIFY_POLL_MS,
 } from '../../../shared/policy';
 import { partLayout, partSizeOf, type PartLayout } from '../../../shared/uploads/multipart-layout';
-import { api, ApiError, newIdempotencyKey, type Wire } from '../../common/api';
+import { ApiError, client, newIdempotencyKey, type Wire } from '../../common/api';
 import { uploadMemory } from './upload-memory';
 
 export type UploadSession = Wire<typeof uploadSessionResponse>;
-type OpenedUpload = Wire<typeof multipartUploadResponse>;
-type PartUrls = Wire<typeof partUrlsResponse>;
 
 export interface UploadTarget {
   applicationId: string;
@@ -105,7 +103,7 @@ export class BrowserUpload {
         await this.sendMissingParts(run);
         this.check(run);
         this.update({ phase: 'completing' });
-        const session = await api<UploadSession>(`/v1/management/uploads/${encodeURIComponent(this.uploadId)}/complete`, { method: 'POST' });
+        const session = await client.completeMultipartUpload({ uploadId: this.uploadId });
         this.check(run);
         this.follow(session);
       }
@@ -134,7 +132,7 @@ export class BrowserUpload {
     this.forget();
     if (uploadId === null) return;
     try {
-      await api<UploadSession>(`/v1/management/uploads/${encodeURIComponent(uploadId)}`, { method: 'DELETE' });
+      await client.abortUpload({ uploadId });
     } catch (error) {
       // Already finished or gone: nothing left to discard. Anything else is shown.
       if (!(error instanceof ApiError && (error.status === 404 || error.status === 409 || error.status === 410))) this.update({ error });
@@ -179,22 +177,18 @@ export class BrowserUpload {
       this.done.clear();
       this.update({ uploadId: null, resumed: false, partsSkipped: 0, phase: 'checking', failureReason: null });
     }
-    const opened = await api<OpenedUpload>('/v1/management/uploads/multipart', {
-      method: 'POST',
-      idempotencyKey: newIdempotencyKey(),
-      body: {
-        applicationId: this.target.applicationId,
-        version: this.target.version,
-        fileName: this.file.name,
-        fileSize: this.file.size,
-        platform: this.target.platform,
-        arch: this.target.arch,
-        fileType: this.target.fileType,
-        ...(this.file.type ? { contentType: this.file.type } : {}),
-        ...(this.target.channel ? { channel: this.target.channel } : {}),
-        ...(this.target.status ? { status: this.target.status } : {}),
-      },
-    });
+    const opened = await client.createMultipartUpload({
+      applicationId: this.target.applicationId,
+      version: this.target.version,
+      fileName: this.file.name,
+      fileSize: this.file.size,
+      platform: this.target.platform,
+      arch: this.target.arch,
+      fileType: this.target.fileType,
+      ...(this.file.type ? { contentType: this.file.type } : {}),
+      ...(this.target.channel ? { channel: this.target.channel } : {}),
+      ...(this.target.status ? { status: this.target.status } : {}),
+    }, { idempotencyKey: newIdempotencyKey() });
     this.layout = partLayout(opened.fileSize, opened.partSize);
     uploadMemory.remember({
       uploadId: opened.uploadId, applicationId: this.target.applicationId, version: this.target.version,
@@ -205,7 +199,7 @@ export class BrowserUpload {
 
   /** The service's word on the upload: which parts it holds (never this page's memory alone), or how it ended. */
   private async askServiceForParts(): Promise<void> {
-    const session = await api<UploadSession>(`/v1/management/uploads/${encodeURIComponent(this.uploadId)}`);
+    const session = await client.getUpload({ uploadId: this.uploadId });
     this.follow(session);
     if (session.status !== 'issued') return;
     if (!session.multipart || session.fileSize !== this.file.size) throw new Error('this upload was not started from this file');
@@ -234,7 +228,7 @@ export class BrowserUpload {
     while (this.state.phase === 'verifying') {
       await sleep(BROWSER_UPLOAD_VERIFY_POLL_MS);
       this.check(run);
-      this.follow(await api<UploadSession>(`/v1/management/uploads/${encodeURIComponent(this.uploadId)}`));
+      this.follow(await client.getUpload({ uploadId: this.uploadId }));
     }
   }
 
@@ -296,7 +290,7 @@ export class BrowserUpload {
         for (let part = 1; part <= layout.partCount && wanted.length < BROWSER_UPLOAD_PART_URLS_PER_REQUEST; part += 1) {
           if (part !== partNumber && !this.done.has(part) && !this.inFlight.has(part) && !this.urls.has(part)) wanted.push(part);
         }
-        this.urlRequest = api<PartUrls>(`/v1/management/uploads/${encodeURIComponent(this.uploadId)}/parts`, { method: 'POST', body: { partNumbers: wanted } })
+        this.urlRequest = client.createMultipartPartUrls({ uploadId: this.uploadId }, { partNumbers: wanted })
           .then((answer) => {
             const expiresAt = Date.parse(answer.expiresAt);
             for (const part of answer.parts) this.urls.set(part.partNumber, { url: part.uploadUrl, expiresAt });

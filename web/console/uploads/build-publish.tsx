@@ -3,11 +3,11 @@
 // "Publish" sends every file to a draft with BrowserUpload, the files a signature or blockmap is
 // attached to first, and publishes the version in one change once every file is stored and verified.
 import { useRef, useState } from 'preact/hooks';
-import { planRelease, RECOGNISED_TOOLS, standingOf, type HeldVersion, type PlannedFile, type PlanProblem, type PublishPlan } from '../../../shared/publishing';
+import { planRelease, RECOGNISED_TOOLS, standingOf, type PlannedFile, type PlanProblem, type PublishPlan } from '../../../shared/publishing';
 import { BUILD_PUBLISH_PARALLEL_FILES } from '../../../shared/policy';
-import { api } from '../../common/api';
+import { client } from '../../common/api';
 import { ErrorNotice, Notice, ProgressBar, SelectField, TextField } from '../../common/components';
-import { formatBytes } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
 import { ScrollTable } from '../../common/scroll-table';
 import { BrowserUpload, type UploadPhase, type UploadProgress } from './browser-upload';
 import { blobOf, folderOfDrop, folderOfInput, folderReader, listingOf, type BuildFolder } from './build-folder';
@@ -134,7 +134,7 @@ export function BuildPublishPanel({ applicationId, keys, channels, defaultChanne
     uploads.current = [];
     try {
       const reader = folderReader(folder);
-      const { versions } = await api<{ versions: HeldVersion[] }>(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions`);
+      const { versions } = await client.listVersions({ applicationId });
       const held = versions.find((candidate) => candidate.version === plan.version);
       const standing = await standingOf({
         plan, held, channel,
@@ -155,10 +155,10 @@ export function BuildPublishPanel({ applicationId, keys, channels, defaultChanne
       }
       await sendAll(folder, plan.version, standing.toSend.filter((file) => !file.attachedTo));
       await sendAll(folder, plan.version, standing.toSend.filter((file) => file.attachedTo));
-      const change: Record<string, unknown> = { ...plan.versionFields };
+      const change: Parameters<typeof client.updateVersion>[1] = { ...plan.versionFields };
       if (status === 'published') change.status = 'published';
       if (Object.keys(change).length > 0) {
-        await api(`/v1/management/applications/${encodeURIComponent(applicationId)}/versions/${encodeURIComponent(plan.version)}`, { method: 'PATCH', body: change });
+        await client.updateVersion({ applicationId, version: plan.version }, change);
       }
       setOutcome(status === 'published'
         ? `Published version ${plan.version}: ${plan.files.length} files, customers see them now, together.`

@@ -6,7 +6,8 @@ import { guessFileTarget } from '../../../shared/releases/artifact-names';
 import { ARCHS, PLATFORMS, type Arch, type Platform } from '../../../shared/releases/platforms';
 import type { FileType } from '../../../shared/releases/file-types';
 import { ErrorNotice, Notice, ProgressBar, SelectField } from '../../common/components';
-import { formatBytes, formatDateTime, formatDuration, formatRate } from '../../common/format';
+import { formatBytes } from '../../../shared/byte-sizes';
+import { formatDateTime, formatDuration, formatRate } from '../../common/format';
 import { BrowserUpload, type UploadPhase, type UploadProgress } from './browser-upload';
 import { uploadMemory } from './upload-memory';
 

@@ -1,25 +1,23 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { releaseListResponse } from '../../../shared/contract/releases';
 import type { VisitorPlatform } from '../../../shared/releases/visitor-platform';
-import { ApiError, type Wire } from '../../common/api';
+import { ApiError } from '../../common/api';
 import { ErrorNotice, Loading } from '../../common/components';
 import { useLoad } from '../../common/hooks';
 import { AuthorizedImage } from '../../common/authorized-image';
-import { bearerOf, customerApi, type Credential } from '../credential';
+import { bearerOf, customerClient, type Credential } from '../credential';
 import { LicenceGate } from '../licence-gate';
 import { ReleaseView, type Release } from '../release-view';
 import { RepositorySetupPanel } from '../repository-setup';
 import { detectVisitor } from '../visitor';
-import type { ApplicationList, Maintenance, PortalApplication } from '../portal-application';
+import type { Maintenance, PortalApplication } from '../portal-application';
 import { formatDate } from '../../common/format';
 
-type ReleaseList = Wire<typeof releaseListResponse>;
 
 /** Every application the customer may download, each with the newest release of each channel it sees. */
 export function ApplicationsPage({ credential, customerId, maintenance }: { credential: Credential; customerId: string; maintenance: Maintenance }) {
   const [visitor, setVisitor] = useState<VisitorPlatform | null>(null);
   useEffect(() => { void detectVisitor().then(setVisitor); }, []);
-  const applications = useLoad((signal) => customerApi<ApplicationList>(credential, '/v1/downloads/applications', { query: { pageSize: 100 }, signal }), [credential]);
+  const applications = useLoad((signal) => customerClient(credential).listCustomerApplications({ pageSize: 100 }, { signal }), [credential]);
   document.title = 'Downloads';
   return (
     <>
@@ -41,7 +39,7 @@ function ApplicationCard({ application, credential, customerId, visitor, mainten
   const [gate, setGate] = useState<{ retry: () => void } | null>(
     application.licence.required && !application.licence.accepted ? { retry: () => undefined } : null);
   const releases = useLoad(
-    (signal) => customerApi<ReleaseList>(credential, '/v1/downloads/releases', { query: { applicationId: application.applicationId, pageSize: 100 }, signal }),
+    (signal) => customerClient(credential).listReleases({ applicationId: application.applicationId, pageSize: 100 }, { signal }),
     [application.applicationId, credential],
   );
   const { name } = application;
@@ -60,7 +58,7 @@ function ApplicationCard({ application, credential, customerId, visitor, mainten
     <section class="card app-card" style={style} aria-labelledby={`app-${application.applicationId}`}>
       <header>
         {application.logoUrl && (
-          <AuthorizedImage path={`/v1/downloads/applications/${encodeURIComponent(application.applicationId)}/logo`} bearer={bearerOf(credential)} alt={name} />
+          <AuthorizedImage path={customerClient(credential).path('getApplicationLogo', { applicationId: application.applicationId })} bearer={bearerOf(credential)} alt={name} />
         )}
         <h2 id={`app-${application.applicationId}`}>{name}</h2>
       </header>

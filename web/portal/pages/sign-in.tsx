@@ -1,17 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { vendorResponse } from '../../../shared/contract/vendor';
-import { api, type Wire } from '../../common/api';
+import { client } from '../../common/api';
 import { Notice, TextField } from '../../common/components';
 import { useLoad } from '../../common/hooks';
 import type { Credential } from '../credential';
 
-type Vendor = Wire<typeof vendorResponse>;
 
 /** Sign-in with the customer's API key; a portal link signs in by itself. The vendor's name and logo head it. */
 export function SignInPage({ message, refusal, onCredential }: { message?: string; refusal?: string; onCredential: (credential: Credential) => void }) {
   const [key, setKey] = useState('');
   // Asked without a key: who distributes here. Without an answer the page is the same, unbranded.
-  const vendor = useLoad((signal) => api<Vendor>('/v1/vendor', { signal }), []);
+  const vendor = useLoad((signal) => client.getVendor({ signal }), []);
   const name = vendor.data?.name ?? null;
   const submit = (event: Event) => {
     event.preventDefault();
