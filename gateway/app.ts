@@ -21,7 +21,7 @@ import { IdempotentRequests } from './idempotency/idempotent-requests';
 
 /**
  * The Koa application: request metrics (when served) first, then envelope and request id, then the
- * hot lane, then the router of every route; both answer each route through its guard, rate
+ * hot lane, then the web apps, then the router of every route; both answer each route through its guard, rate
  * limit and idempotency key.
  */
 export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: AuditService): Koa<AppState> {
@@ -47,8 +47,10 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   app.use(errorHandler(deps.logger, deps.redisOutage));
   app.use(tokenPath());
   app.use(shareLinkPages(deps.config.vendor));
-  app.use(webApps(deps.config));
+  // The hot lane answers only /v1 routes and the web apps only their own paths: the hot requests
+  // skip the web apps' path test.
   app.use(hotLane(built.routes));
+  app.use(webApps(deps.config));
   mount(app, built.router);
   return app;
 }
