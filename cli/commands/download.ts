@@ -55,7 +55,7 @@ async function licensedDownloadUrl(context: CommandContext, client: Client, appl
 /** A customer's URL; an application it was not granted reads as missing, so the refusal says why it may be. */
 async function customerDownloadUrl(client: Client, applicationId: string, choice: Query): Promise<DownloadUrl> {
   try {
-    return client.getDownloadUrl({ applicationId, ...choice });
+    return await client.getDownloadUrl({ applicationId, ...choice });
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 404 && /^application .* not found$/.test(error.message))) throw error;
     throw new ApiError(error.status, error.code, `${error.message}: a customer sees only the applications it was granted (bds customers grant <customerId> ${applicationId})`, error.requestId, error.fieldErrors);
