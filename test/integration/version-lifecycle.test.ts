@@ -49,7 +49,7 @@ describe('version lifecycle (management API)', () => {
     expect(Date.parse(publishedAt)).to.be.within(before - 1_000, Date.now() + 1_000);
     expect(Object.keys(published.body.data)).to.deep.equal([
       'applicationId', 'version', 'releaseNotes', 'releaseNotesHtml', 'requiredTier', 'channel', 'status', 'rolloutPercentage',
-      'bundleVersion', 'minimumSystemVersion', 'critical', 'publishedAt', 'yankReason', 'rollbackTo', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
+      'bundleVersion', 'minimumSystemVersion', 'critical', 'publishedAt', 'yankReason', 'rollbackTo', 'signedUnder', 'createdAt', 'updatedAt', 'files', 'updateFeedProblems',
     ]);
     expect(published.body.data.releaseNotesHtml).to.equal('<p>Now out</p>\n');
     expect(await latestOf(alice, applicationId)).to.equal('1.1.0');
