@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { createApplication, uploadSmallFile } from '../support/factories';
+import { contentObjectOf, createApplication, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { startSecondGateway, startTestApp, TestApp } from '../support/test-app';
-import { contentStorageKey } from '../../shared/uploads/storage-keys';
 
 /** Undoing mistakes: draft versions and their files, failed uploads' files, customers. */
 describe('deleting drafts, files and customers', function () {
@@ -20,8 +19,8 @@ describe('deleting drafts, files and customers', function () {
     ((await app.http.get(`/v1/management/applications/${applicationId}/versions`)).body.data.versions as { version: string; files: { fileId: string; status: string }[] }[])
       .map((v) => [v.version, v.files.map((file) => file.fileId)]);
   /** Whether a file's bytes are stored: its content-addressed object, named by the checksum its upload answered. */
-  const stored = async (applicationId: string, file: { checksum: string }) =>
-    (await app.core.storage.head(contentStorageKey(applicationId, file.checksum.replace(/^sha256:/, '')))) !== null;
+  const stored = async (applicationId: string, file: { checksum: string | null }) =>
+    (await app.core.storage.head(contentObjectOf(applicationId, file))) !== null;
 
   describe('versions', () => {
     it('deletes a draft with its files and their bytes, audited; the version can be uploaded afresh', async () => {

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { createHash, randomBytes } from 'node:crypto';
-import { createApplication, storageKeyOf, uploadSmallFile } from '../support/factories';
-import { contentStorageKey } from '../../shared/uploads/storage-keys';
+import { contentObjectOf, createApplication, storageKeyOf, uploadSmallFile } from '../support/factories';
 import { pollUntil } from '../support/poll';
 import { createBucket } from '../support/s3-bucket';
 import { s3Environment, S3rverProcess, startS3rver } from '../support/s3rver';
@@ -24,9 +23,6 @@ async function published(app: TestApp, applicationId: string, fileId: string) {
   }
   return { record: file && { fileSize: file.fileSize, checksum: file.checksum, sha512: file.sha512, status: file.status }, stored: { bytes, sha256: hash.digest('hex') } };
 }
-
-/** A file's content-addressed object, named by the checksum its upload answered. */
-const objectOf = (applicationId: string, file: { checksum: string }): string => contentStorageKey(applicationId, file.checksum.replace(/^sha256:/, ''));
 
 /** An app on the embedded store or on S3 (s3rver), closed with its S3. */
 async function startOn(storage: 'embedded store' | 'S3', options: TestAppOptions = {}): Promise<{ app: TestApp; close(): Promise<void> }> {
@@ -125,15 +121,15 @@ for (const storage of ['embedded store', 'S3'] as const) describe(`immutable rel
       const kept = await uploadSmallFile(app, { applicationId: other.applicationId, version: '1.0.0' });
       expect((await app.http.request('DELETE', `${APPLICATIONS}/${applicationId}`)).status).to.equal(200);
       // Deleted, its bytes stay until the purge.
-      expect(await app.core.storage.head(objectOf(applicationId, shipped))).to.not.equal(null);
+      expect(await app.core.storage.head(contentObjectOf(applicationId, shipped))).to.not.equal(null);
 
       const purge = await app.http.post(`${APPLICATIONS}/${applicationId}/purge`, {});
       expect(purge.status, purge.raw.toString()).to.equal(202);
       expect(purge.body.data).to.include({ applicationId });
       expect(Date.parse(purge.body.data.purgeStartedAt)).to.be.at.least(Date.parse(purge.body.data.deletedAt));
       await pollUntil(async () => ((await app.core.store.versions.listVersions(applicationId)).length === 0 ? true : undefined), 30_000, 'the purge');
-      for (const file of [shipped, withdrawn]) expect(await app.core.storage.head(objectOf(applicationId, file))).to.equal(null);
-      expect(await app.core.storage.head(objectOf(other.applicationId, kept))).to.not.equal(null);
+      for (const file of [shipped, withdrawn]) expect(await app.core.storage.head(contentObjectOf(applicationId, file))).to.equal(null);
+      expect(await app.core.storage.head(contentObjectOf(other.applicationId, kept))).to.not.equal(null);
 
       const restore = await app.http.post(`${APPLICATIONS}/${applicationId}/restore`, {});
       expect([restore.status, restore.body.error.message]).to.deep.equal([409, `application ${applicationId} had its releases purged: it cannot be restored`]);

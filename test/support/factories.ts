@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { issueCustomerKey } from '../../shared/api-keys';
+import type { AnswerOf, BodyOf } from '../../shared/contract/client';
 import { newId } from '../../shared/ids';
 import type { ReleaseStatus } from '../../shared/releases/lifecycle';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import type { FileType } from '../../shared/releases/file-types';
 import type { Store } from '../../shared/store/store';
+import { contentStorageKey } from '../../shared/uploads/storage-keys';
 import { apiKey, at, customer, file } from './records';
 import type { TestApp } from './test-app';
 
@@ -16,11 +18,8 @@ const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(coun
  * An application as created naming nothing else: its uploads publish at once unless they say
  * otherwise; a test of drafts says so in `overrides` (`defaultVersionStatus: 'draft'`).
  */
-export async function createApplication(app: TestApp, overrides: Record<string, unknown> = {}) {
-  const body = { applicationId: unique('app'), name: 'Test application', ...overrides };
-  const response = await app.http.post('/v1/management/applications', body);
-  if (response.status !== 201) throw new Error(`application not created: ${response.status} ${response.raw}`);
-  return response.body.data as { applicationId: string; customerIds: string[] };
+export async function createApplication(app: TestApp, overrides: Partial<BodyOf<'createApplication'>> = {}): Promise<AnswerOf<'createApplication'>> {
+  return app.api.createApplication({ applicationId: unique('app'), name: 'Test application', ...overrides });
 }
 
 /** A customer and a working key, written through the store. */
@@ -73,19 +72,15 @@ export function smallUploadForm(upload: SmallUpload): FormData {
   return form;
 }
 
-export async function uploadSmallFile(app: TestApp, upload: SmallUpload) {
-  const response = await app.http.request('POST', '/v1/management/upload', { body: smallUploadForm(upload) });
-  if (response.status !== 201) throw new Error(`upload failed: ${response.status} ${response.raw}`);
-  return response.body.data as { fileId: string; checksum: string; sha512: string; fileSize: number; fileName: string; updateFeedProblems: string[] };
+export async function uploadSmallFile(app: TestApp, upload: SmallUpload): Promise<AnswerOf<'uploadSmallFile'>> {
+  return app.api.uploadSmallFile(smallUploadForm(upload));
 }
 
 export const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
 /** A scoped admin key issued through the API by the root key. */
-export async function createAdminKey(app: TestApp, request: { scopes: string[]; applicationIds?: string[]; expiresAt?: string; name?: string }) {
-  const response = await app.http.post('/v1/management/apikeys', { name: 'Test key', ...request });
-  if (response.status !== 201) throw new Error(`admin key not issued: ${response.status} ${response.raw}`);
-  return response.body.data as { keyId: string; apiKey: string; prefix: string };
+export async function createAdminKey(app: TestApp, request: Omit<BodyOf<'createAdminKey'>, 'name'> & { name?: string }): Promise<AnswerOf<'createAdminKey'>> {
+  return app.api.createAdminKey({ name: 'Test key', ...request });
 }
 
 export interface ReleaseFileSpec {
@@ -149,4 +144,10 @@ export async function storageKeyOf(app: TestApp, fileId: string): Promise<string
   const record = await app.core.store.versions.getFile(fileId);
   if (!record) throw new Error(`file ${fileId} has no record`);
   return record.storageKey;
+}
+
+/** A file's content-addressed object, named by the checksum its upload answered (null only before its bytes are checked). */
+export function contentObjectOf(applicationId: string, file: { checksum: string | null }): string {
+  if (file.checksum === null) throw new Error(`the file has no checksum yet`);
+  return contentStorageKey(applicationId, file.checksum.replace(/^sha256:/, ''));
 }

@@ -1,4 +1,6 @@
 import { AssertionError } from 'chai';
+import { ApiError, createClient, type Client, type Refusal, type Transport } from '../../shared/contract/client';
+import { API_DESCRIPTION_PATH } from '../../shared/contract/endpoints';
 import { ApiResponseCheck } from './api-responses';
 
 export interface HttpResult<T = any> {
@@ -17,9 +19,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   redirect?: RequestInit['redirect'];
 }
-
-/** Where the service describes its API; every response the client receives from the service is checked against it. */
-export const API_DESCRIPTION_PATH = '/v1/openapi.json';
 
 /**
  * Small fetch wrapper for tests: JSON in, envelope out, admin key by default. Every response from the
@@ -67,6 +66,25 @@ export class HttpClient {
     return this.request<T>('DELETE', path, options);
   }
 
+  /**
+   * The typed client of the operations table (shared/contract/client.ts) over this client's requests,
+   * so every answer is checked against the API description as the raw calls' are. With the admin key
+   * unless given another (a customer's key, a scoped admin key); `null` sends none. A refusal throws
+   * ApiError, its message led by the status and code.
+   */
+  api(key: string | null = this.adminKey): Client {
+    const transport: Transport = async (wire) => {
+      const result = await this.request(wire.method, wire.url, { key: null, headers: wire.headers, body: wire.body as RequestInit['body'] });
+      return { status: result.status, header: (name) => result.headers.get(name), text: result.raw.toString() };
+    };
+    return createClient({
+      baseUrl: this.baseUrl,
+      transport,
+      headers: (): Record<string, string> => (key === null ? {} : { authorization: `Bearer ${key}` }),
+      refused: (refusal) => new ApiError({ ...refusal, message: describeRefusal(refusal) }),
+    });
+  }
+
   private async expectDescribed(method: string, url: URL, result: HttpResult): Promise<void> {
     this.check ??= this.readDescription().catch((error: unknown) => {
       // A service not up yet is read again with the next response.
@@ -92,4 +110,10 @@ export class HttpClient {
     if (response.status !== 200) throw new AssertionError(`GET ${API_DESCRIPTION_PATH} answered ${response.status}`);
     return ApiResponseCheck.of(await response.json());
   }
+}
+
+/** `400 VALIDATION_ERROR: ... (name: required)`: what a failed helper call says in a test's output. */
+function describeRefusal(refusal: Refusal): string {
+  const details = refusal.details.map((detail) => `${detail.field}: ${detail.message}`).join('; ');
+  return `${refusal.status} ${refusal.code}: ${refusal.message}${details ? ` (${details})` : ''}`;
 }

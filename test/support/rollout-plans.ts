@@ -33,8 +33,7 @@ export const ROLLOUT_TEST_ENV = { UPDATE_ARRIVAL_WINDOW: '1', RATE_LIMITS: 'off'
 /** A webhook receiver subscribed to the app's rollout steps and halts. */
 export async function rolloutWebhookReceiver(app: TestApp): Promise<WebhookReceiver> {
   const receiver = await WebhookReceiver.start();
-  const registered = await app.http.post('/v1/management/webhooks', { url: receiver.url(), events: ['version.rollout_advanced', 'version.rollout_halted'] });
-  if (registered.status !== 201) throw new Error(`webhook not registered: ${registered.status} ${String(registered.raw)}`);
+  await app.api.createWebhook({ url: receiver.url(), events: ['version.rollout_advanced', 'version.rollout_halted'] });
   return receiver;
 }
 

@@ -8,6 +8,7 @@ import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
 import type { Clock } from '../../shared/clock';
 import { Config, loadConfig } from '../../shared/config';
 import { createLogger, Logger } from '../../shared/logger';
+import type { Client } from '../../shared/contract/client';
 import { findFreePort } from '../../shared/net';
 import { CoreServices, openCoreServices } from '../../shared/runtime/core-services';
 import { resolveAdminKeys } from '../../shared/runtime/local-secrets';
@@ -30,7 +31,12 @@ export interface TestApp {
   adminKey: string;
   config: Readonly<Config>;
   core: CoreServices;
+  /** Raw requests (paths, headers, statuses), for tests of the HTTP surface itself. */
   http: HttpClient;
+  /** The typed client of the operations table with the admin key; every answer checked against the API description. */
+  api: Client;
+  /** The typed client with another key (a customer's, a scoped admin key). */
+  apiAs(key: string): Client;
   gateway: LaunchedGateway;
   workers: LaunchedWorkers | undefined;
   /** With `captureLogs`: every line the app logged, parsed, in order; otherwise empty. */
@@ -78,6 +84,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const workers = options.workers === false ? undefined : await launchWorkers(config, logger, core, config.redisUrl as string);
   const gateway = await launchGateway(config, logger, core, config.redisUrl as string, hashes, port);
   const baseUrl = `http://127.0.0.1:${gateway.gateway.port}`;
+  const http = new HttpClient(baseUrl, adminKey);
   return {
     baseUrl,
     adminKey,
@@ -86,7 +93,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     gateway,
     workers,
     logs,
-    http: new HttpClient(baseUrl, adminKey),
+    http,
+    api: http.api(),
+    apiAs: (key) => http.api(key),
     close: async () => {
       await gateway.close();
       await workers?.close();
