@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Command, Option } from 'commander';
 import { action, integerOption } from '../context';
-import type { Client, QueryOf } from '../../shared/contract/client';
+import type { AnswerOf, Client, QueryOf } from '../../shared/contract/client';
 
 type Query = QueryOf<'listActivity'>;
-import type { ActivityItem } from '../http/responses';
 import { Output } from '../output/output';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
+
+type ActivityItem = AnswerOf<'listActivity'>['activities'][number];
 
 /**
  * Events are stored in small batches, so one can appear slightly behind a newer one already shown;

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { LICENCE_REVISION_MAX, LOGO_CONTENT_TYPES, LOGO_MAX_BYTES } from '../../shared/policy';
 import { action, collect, integerOption } from '../context';
 import { UsageError } from '../errors';
-import type { ApplicationRecord } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 import { formatBytes } from '../../shared/byte-sizes';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 
@@ -82,7 +82,7 @@ function logoType(file: string, type: string | undefined): string {
 }
 
 /** An application as a record prints: its logo in words rather than as an object. */
-function printable(app: ApplicationRecord): Record<string, unknown> {
+function printable(app: AnswerOf<'updateApplication'>): Record<string, unknown> {
   return { ...app, logo: app.logo ? `${app.logo.contentType}, ${formatBytes(app.logo.size)}, sha256 ${app.logo.sha256}` : 'none' };
 }
 

@@ -1,9 +1,8 @@
-import type { BodyOf } from '../../shared/contract/client';
+import type { AnswerOf, BodyOf } from '../../shared/contract/client';
 import fs from 'node:fs';
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import type { AttestationRecord } from '../http/responses';
 
 
 /** A file's text, `-` for standard input. */
@@ -16,7 +15,7 @@ function readText(file: string, what: string): string {
 }
 
 /** One line of what an attestation says: its provenance and its verification. */
-function describe(attestation: AttestationRecord): string[] {
+function describe(attestation: AnswerOf<'addFileAttestation'>): string[] {
   const { builderId, sourceRepository, sourceCommit } = attestation.provenance;
   const { status, keyId, detail } = attestation.verification;
   return [

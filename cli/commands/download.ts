@@ -11,8 +11,7 @@ import { interruptible } from '../interrupt';
 import { formatBytes } from '../../shared/byte-sizes';
 import { adminDownloadUrl } from '../download/admin-download';
 import { BuildSelector, hostTarget } from '../download/host-target';
-import { resumableDownload } from '../download/resumable-download';
-import type { DownloadUrl } from '../http/responses';
+import { resumableDownload, type DownloadUrl } from '../download/resumable-download';
 import { SELECTABLE_ARCHS, SELECTABLE_PLATFORMS } from './choices';
 
 interface DownloadOptions {

@@ -1,10 +1,10 @@
 import { Command } from 'commander';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import type { VersionList } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 
 /** The fileId of a version's file named by its id or by its file name (as people read it). */
-async function fileIdOf(list: VersionList, version: string, file: string): Promise<string> {
+async function fileIdOf(list: AnswerOf<'listVersions'>, version: string, file: string): Promise<string> {
   const found = list.versions.find((v) => v.version === version);
   if (!found) throw new UsageError(`version ${version} not found`);
   const match = found.files.find((f) => f.fileId === file) ?? found.files.find((f) => f.fileName === file);

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { Command } from 'commander';
 import { action } from '../context';
-import type { ApplicationRepositories } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 import { repositorySetup } from '../../shared/packages/repository-setup';
 
 interface SetupOptions {
@@ -26,7 +26,7 @@ function setupLines(applicationId: string, options: SetupOptions): string[] {
 
 
 /** What `bds repos` prints for people: the keys, each channel's packages, and the setup lines a customer pastes. */
-function printRepositories(context: Parameters<Parameters<typeof action>[0]>[0], data: ApplicationRepositories, setup: SetupOptions): void {
+function printRepositories(context: Parameters<Parameters<typeof action>[0]>[0], data: AnswerOf<'getApplicationRepositories'>, setup: SetupOptions): void {
   context.output.result(data, () => {
     context.output.table(['key', 'algorithm', 'origin', 'created', 'retires'], data.keys.map((key) => [
       key.fingerprint, key.algorithm, key.origin, key.createdAt, key.retiresAt ?? '(current)',

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { action, collect } from '../context';
 import { UsageError } from '../errors';
-import type { AccessTokenRecord } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 
 /**
  * `none` stands for null (the limit removed) until the body is built: commander turns an option
@@ -70,7 +70,7 @@ function limitsOf(options: LimitOptions): Record<string, unknown> {
 
 
 /** A token's limits in one line each, for people. */
-function described(token: AccessTokenRecord): Record<string, unknown> {
+function described(token: AnswerOf<'updateAccessToken'>): Record<string, unknown> {
   return {
     tokenId: token.tokenId,
     customerId: token.customerId,

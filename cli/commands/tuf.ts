@@ -1,4 +1,4 @@
-import type { BodyOf } from '../../shared/contract/client';
+import type { AnswerOf, BodyOf } from '../../shared/contract/client';
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -9,7 +9,6 @@ import { generateTufKey, importTufKey, type TufKeyPair } from '../../shared/tuf/
 import { draftRoot, rotateRoot, signRoot } from '../../shared/tuf/root';
 import { action } from '../context';
 import { UsageError } from '../errors';
-import type { TufRepository } from '../http/responses';
 
 /*
  * `bds tuf`: the vendor's side of an application's TUF repository. Root keys are made and used on the
@@ -107,7 +106,7 @@ async function upload(context: Context, applicationId: string, root: Metadata<Ro
   });
 }
 
-function printRepository(context: Context, data: TufRepository): void {
+function printRepository(context: Context, data: AnswerOf<'getTufRepository'>): void {
   context.output.result(data, () => {
     context.output.table(['role', 'key id', 'public key'], (['targets', 'snapshot', 'timestamp'] as const).map((role) => [
       role, data.onlineKeys[role].keyId, data.onlineKeys[role].publicKey,

@@ -6,8 +6,8 @@ import { FILE_ARCHS, FILE_PLATFORMS, FILE_TYPE_NAMES, UPLOAD_STATUSES } from './
 import { MULTIPART_UPLOAD_MAX_BYTES, SMALL_UPLOAD_MAX_BYTES } from '../../shared/policy';
 import { action, CommandContext, integerOption } from '../context';
 import { ApiError, UsageError, VerificationError } from '../errors';
-import type { Client } from '../../shared/contract/client';
-import type { UploadRecord, VersionFile } from '../http/responses';
+import type { AnswerOf, Client } from '../../shared/contract/client';
+import type { UploadRecord } from '../upload/upload-status';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../../shared/byte-sizes';
 import { macUpdateWarning } from '../upload/mac-update-warning';
@@ -69,7 +69,7 @@ function statInput(filePath: string): fs.Stats {
  * The file already published under this name in the version with the same bytes: what an upload run
  * again after its answer was lost finds (the service refuses the name with 409).
  */
-async function samePublishedFile(client: Client, applicationId: string, version: string, fileName: string, filePath: string): Promise<VersionFile | undefined> {
+async function samePublishedFile(client: Client, applicationId: string, version: string, fileName: string, filePath: string): Promise<AnswerOf<'listVersions'>['versions'][number]['files'][number] | undefined> {
   const data = await client.listVersions({ applicationId: applicationId });
   const file = data.versions.find((candidate) => candidate.version === version)?.files.find((candidate) => candidate.fileName === fileName && candidate.status === 'available');
   if (!file) return undefined;

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { action, CommandContext } from '../context';
-import type { UploadRecord } from '../http/responses';
+import type { UploadRecord } from '../upload/upload-status';
 import { interruptible } from '../interrupt';
 import { unpublishedUpload, verificationGoesOn, waitForUpload } from '../upload/upload-status';
 

@@ -1,9 +1,8 @@
-import type { BodyOf } from '../../shared/contract/client';
+import type { AnswerOf, BodyOf } from '../../shared/contract/client';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { WEBHOOK_EVENT_TYPES } from '../../shared/webhooks/event-types';
 import { action, CommandContext } from '../context';
 import { UsageError } from '../errors';
-import type { CreatedWebhook, RotatedWebhookSecret, WebhookRecord } from '../http/responses';
 import { pageFooter, PageOptions, withPageOptions } from './pages';
 /** The event types commander holds --event to (the contract's list). */
 type WebhookEvents = NonNullable<BodyOf<'updateWebhook'>['events']>;
@@ -16,7 +15,7 @@ const eventOption = (description: string) =>
     return [...(previous ?? []), value];
   });
 
-function showWebhook(context: CommandContext, data: WebhookRecord | CreatedWebhook | RotatedWebhookSecret): void {
+function showWebhook(context: CommandContext, data: AnswerOf<'getWebhook'> | AnswerOf<'createWebhook'> | AnswerOf<'rotateWebhookSecret'>): void {
   context.output.result(data, () => {
     context.output.record({ ...data });
     if ('secret' in data) context.output.note(SECRET_SHOWN_ONCE);

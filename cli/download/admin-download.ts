@@ -1,7 +1,6 @@
 import { Arch, Platform, selectMainFile } from '../../shared/releases/platforms';
 import { CliError, EXIT, UsageError } from '../errors';
-import type { Client } from '../../shared/contract/client';
-import type { DownloadUrl } from '../http/responses';
+import type { AnswerOf, Client } from '../../shared/contract/client';
 
 export interface FileChoice {
   version: string;
@@ -20,7 +19,7 @@ const notFound = (message: string) => new CliError(message, EXIT.api, { code: 'N
  * service's own rule for a MAIN file, and signed by the admin download route (not counted as a
  * customer's download).
  */
-export async function adminDownloadUrl(client: Client, applicationId: string, choice: FileChoice): Promise<DownloadUrl> {
+export async function adminDownloadUrl(client: Client, applicationId: string, choice: FileChoice): Promise<AnswerOf<'getAdminFileDownloadUrl'>> {
   const data = await client.listVersions({ applicationId }, {
     channel: choice.channel,
     status: choice.version === 'latest' ? 'published' : undefined,

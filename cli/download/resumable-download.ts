@@ -5,10 +5,13 @@ import { request } from 'undici';
 import { ApiError, NetworkError, VerificationError } from '../errors';
 import { backoffDelay, transferAgent } from '../http/agents';
 import { describeNetworkFailure, headerValue } from '../http/api-client';
-import type { DownloadUrl } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 import { TransferProgress } from '../output/progress';
 import { Output } from '../output/output';
 import { USER_AGENT } from '../version';
+
+/** A signed download URL with what the file must hash to. */
+export type DownloadUrl = AnswerOf<'getDownloadUrl'>;
 
 /** Attempts at reading the rest of the file within one run (each continues where the last stopped). */
 export const DOWNLOAD_ATTEMPTS = 5;

@@ -6,7 +6,7 @@ import { archFromAlias, type Platform } from '../../shared/releases/platforms';
 import type { Settings } from '../config/settings';
 import { CommandContext } from '../context';
 import { apiClient } from '../http/api-client';
-import type { ApplicationRecord } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 import { localReader, localVerifier } from './local-build';
 import { publishRelease, PublishRefusal } from './publish-release';
 
@@ -121,7 +121,7 @@ export class BdsForgePublisher extends forgePublisherBase() {
   }
 
   /** maker-squirrel's folders (RELEASES beside the packages) through the recogniser; every other artifact by its make result's target. */
-  private async plan(makeResults: ForgeMakeResult[], root: string, version: string, application: ApplicationRecord, reader: ReturnType<typeof localReader>): Promise<PublishPlan> {
+  private async plan(makeResults: ForgeMakeResult[], root: string, version: string, application: AnswerOf<'getApplication'>, reader: ReturnType<typeof localReader>): Promise<PublishPlan> {
     const recognised = makeResults.filter((result) => result.artifacts.some((file) => path.basename(file) === 'RELEASES'));
     const made: MadeArtifact[] = [];
     for (const result of makeResults.filter((candidate) => !recognised.includes(candidate))) {

@@ -5,8 +5,8 @@ import { standingOf, type PlannedFile, type PublishPlan, type Standing } from '.
 import { stateDirectory } from '../config/paths';
 import { CommandContext } from '../context';
 import { CliError, EXIT } from '../errors';
-import type { BodyOf, Client } from '../../shared/contract/client';
-import type { ApplicationRecord, UploadRecord, VersionFile, VersionRecord } from '../http/responses';
+import type { AnswerOf, BodyOf, Client } from '../../shared/contract/client';
+import type { UploadRecord } from '../upload/upload-status';
 import { interruptible } from '../interrupt';
 import { formatBytes } from '../../shared/byte-sizes';
 import { multipartUpload } from '../upload/multipart-upload';
@@ -14,6 +14,9 @@ import { ReleaseFields } from '../upload/release-fields';
 import { ResumeRecords } from '../upload/resume-records';
 import { smallUpload } from '../upload/small-upload';
 import { isSettled, unpublishedUpload, waitForUpload } from '../upload/upload-status';
+
+type VersionRecord = AnswerOf<'listVersions'>['versions'][number];
+type VersionFile = AnswerOf<'listVersions'>['versions'][number]['files'][number];
 
 /** Refused before anything was sent: each problem names the file and the fix. */
 export class PublishRefusal extends CliError {
@@ -27,7 +30,7 @@ export interface PublishRequest {
   applicationId: string;
   root: string;
   plan: PublishPlan;
-  application: ApplicationRecord;
+  application: AnswerOf<'getApplication'>;
   channel?: string;
   status: 'draft' | 'published';
   releaseNotes?: string;
@@ -85,7 +88,7 @@ async function sendOne(context: CommandContext, request: PublishRequest, file: P
     const uploaded = await smallUpload(client, filePath, target, fields);
     output.event('done', { fileName: file.fileName, checksum: uploaded.checksum });
     output.note(`  sent ${file.fileName} (${formatBytes(file.size)})`);
-    return uploaded as unknown as VersionFile;
+    return uploaded;
   }
   if (file.size > MULTIPART_UPLOAD_MAX_BYTES) throw new PublishRefusal([{ path: file.path ?? file.fileName, message: `${filePath} is larger than the service's largest upload (${formatBytes(MULTIPART_UPLOAD_MAX_BYTES)})` }]);
   const records = new ResumeRecords();

@@ -1,4 +1,4 @@
-import type { ApplicationWithVersions } from '../http/responses';
+import type { AnswerOf } from '../../shared/contract/client';
 import type { CommandContext } from '../context';
 
 /**
@@ -6,7 +6,7 @@ import type { CommandContext } from '../context';
  * (the application's strandedInstalls): the feeds offer them only releases signed under the key they
  * trust, so a release signed under the current key does not reach them.
  */
-export function warnOfStrandedInstalls(context: CommandContext, applicationId: string, stranded: ApplicationWithVersions['strandedInstalls']): void {
+export function warnOfStrandedInstalls(context: CommandContext, applicationId: string, stranded: AnswerOf<'getApplication'>['strandedInstalls']): void {
   for (const { kind, keyId, versions } of stranded) {
     const key = kind === 'minisign' ? `update-signing key ${keyId}` : `Sparkle key ${keyId}`;
     context.output.event('warning', { applicationId, kind, keyId, versions });

@@ -3,8 +3,7 @@ import { isZipArchive } from '../../shared/releases/file-names';
 import { macUpdateFeedProblems } from '../../shared/releases/mac-updates';
 import type { Arch, Platform } from '../../shared/releases/platforms';
 import { ApiError } from '../errors';
-import type { Client } from '../../shared/contract/client';
-import type { VersionList } from '../http/responses';
+import type { AnswerOf, Client } from '../../shared/contract/client';
 
 /** What the upload is about to send, as its options name it. */
 export interface PlannedFile {
@@ -27,7 +26,7 @@ export async function macUpdateWarning(client: Client, applicationId: string, ve
   if ((file.fileType ?? 'MAIN') !== 'MAIN' || !MAC_INSTALLER.test(file.fileName) || isZipArchive(file.fileName)) return null;
   if (file.platform !== undefined && file.platform !== 'macos') return null;
   const arch = (file.arch ?? guessFileTarget(file.fileName).arch) as Arch;
-  let files: VersionList['versions'][number]['files'] = [];
+  let files: AnswerOf<'listVersions'>['versions'][number]['files'] = [];
   try {
     const data = await client.listVersions({ applicationId });
     files = data.versions.find((v) => v.version === version)?.files.filter((f) => f.status !== 'failed') ?? [];

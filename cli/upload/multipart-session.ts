@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { ApiError } from '../errors';
 import type { Client } from '../../shared/contract/client';
-import type { UploadRecord } from '../http/responses';
+import type { UploadRecord } from './upload-status';
 import { ReleaseFields } from './release-fields';
 import { fileIdentity, ResumeRecords, sameRequest, UploadTarget } from './resume-records';
 

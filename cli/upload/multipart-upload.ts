@@ -1,6 +1,6 @@
 import { partLayout, partSizeOf } from '../../shared/uploads/multipart-layout';
 import type { Client } from '../../shared/contract/client';
-import type { UploadRecord } from '../http/responses';
+import type { UploadRecord } from './upload-status';
 import { Output } from '../output/output';
 import { TransferProgress } from '../output/progress';
 import { isPartTaker, multipartSession } from './multipart-session';

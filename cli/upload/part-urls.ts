@@ -1,12 +1,11 @@
 import { MULTIPART_PART_URLS_PER_REQUEST } from '../../shared/policy';
-import type { Client } from '../../shared/contract/client';
-import type { PartUrlList } from '../http/responses';
+import type { AnswerOf, Client } from '../../shared/contract/client';
 
 /** A URL this close to its expiry is not used for a new attempt: a part may take minutes to send. */
 const URL_EXPIRY_MARGIN_MS = 5 * 60_000;
 
 /** One pre-signed part URL, as the service answers it. */
-type SignedPart = PartUrlList['parts'][number];
+type SignedPart = AnswerOf<'createMultipartPartUrls'>['parts'][number];
 
 /**
  * Pre-signed part URLs, asked for as parts are about to be sent, up to 100 at a time: those of the

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { FormData } from 'undici';
-import type { Client } from '../../shared/contract/client';
-import type { UploadedFile } from '../http/responses';
+import type { AnswerOf, Client } from '../../shared/contract/client';
 import { ReleaseFields } from './release-fields';
 
 /** The release fields the small upload's form does not take: the content type travels with the file part; the caller compares the checksum. */
@@ -11,7 +10,7 @@ const NOT_FORM_FIELDS: ReadonlySet<keyof ReleaseFields> = new Set<keyof ReleaseF
  * One form POST, published at once. The fields go before the file so the service checks them
  * before it stores a byte. The small upload takes no checksum field: the caller compares.
  */
-export async function smallUpload(client: Client, filePath: string, target: { applicationId: string; version: string; fileName: string }, fields: ReleaseFields): Promise<UploadedFile> {
+export async function smallUpload(client: Client, filePath: string, target: { applicationId: string; version: string; fileName: string }, fields: ReleaseFields): Promise<AnswerOf<'uploadSmallFile'>> {
   const form = new FormData();
   form.set('applicationId', target.applicationId);
   form.set('version', target.version);

@@ -1,13 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '../../shared/contract/client';
+import type { AnswerOf, Client } from '../../shared/contract/client';
 import { VerificationError } from '../errors';
-import type { UploadRecord, UploadStatus } from '../http/responses';
+
+/** An upload session as the service answers it (opened, verifying, published or failed). */
+export type UploadRecord = AnswerOf<'getUpload'>;
 
 /** Polling of a verifying upload: soon at first (small files verify in well under a second), then less often. */
 const FIRST_POLL_MS = 250;
 const LONGEST_POLL_MS = 5_000;
 
-export const isSettled = (status: UploadStatus): boolean => status !== 'issued' && status !== 'verifying';
+export const isSettled = (status: UploadRecord['status']): boolean => status !== 'issued' && status !== 'verifying';
 
 /** Polls until the upload is settled; `onPoll` sees each state. */
 export async function waitForUpload(client: Client, uploadId: string, onPoll: (upload: UploadRecord) => void = () => {}, signal?: AbortSignal): Promise<UploadRecord> {
