@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { CUSTOMER_ID_PATTERN } from './customer-ids';
 import { hashSecret } from './secrets';
 
-/** Customer ids never hold '.', the separator of `<customerId>.<secret>`; admin keys never hold one. */
-export const CUSTOMER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export interface IssuedKey {

@@ -322,6 +322,9 @@ export const CHECK_ROLLUP_INTERVAL_MS = 5_000;
 export const UPDATE_ARRIVAL_WINDOW_DEFAULT_HOURS = 72;
 export const UPDATE_ARRIVAL_WINDOW_MIN_HOURS = 1;
 export const UPDATE_ARRIVAL_WINDOW_MAX_HOURS = 30 * 24;
+/** A version's rollout percentage: the share of customers offered it as latest. */
+export const MIN_ROLLOUT_PERCENTAGE = 1;
+export const MAX_ROLLOUT_PERCENTAGE = 100;
 /** A rollout plan's steps: at most this many, each at most this long after the plan starts. */
 export const ROLLOUT_PLAN_MAX_STEPS = 10;
 export const ROLLOUT_PLAN_MAX_AFTER_HOURS = 365 * 24;

@@ -14,7 +14,8 @@ import {
   selectMainFile,
   TargetRequest,
 } from '../../shared/releases/platforms';
-import { isInRollout, MAX_ROLLOUT_PERCENTAGE } from '../../shared/releases/rollout';
+import { MAX_ROLLOUT_PERCENTAGE } from '../../shared/policy';
+import { isInRollout } from '../../shared/releases/rollout';
 import { LATEST_VERSION } from '../../shared/releases/version-order';
 import type { AccessTokenLimits, Application, FileRecord, SigningKeyKind, Version, VersionWithFiles } from '../../shared/store/models';
 import { tierAllows } from '../../shared/tiers';

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import './openapi-extension';
 import { characterCount } from '../text-length';
-import { CUSTOMER_ID_PATTERN } from '../api-keys';
+import { CUSTOMER_ID_PATTERN } from '../customer-ids';
 import { ARCHS, PLATFORMS } from '../releases/platforms';
 import { LATEST_VERSION } from '../releases/version-order';
-import { MinisignFormatError, parsePublicKey } from '../signing/minisign';
-import { parseSparklePublicKey, SparkleFormatError, sparkleText } from '../signing/sparkle';
+import { base64Text, MinisignFormatError, readMinisignPublicKey, readSparklePublicKey, SparkleFormatError } from '../signing/public-keys';
 import { isVersionRange } from '../releases/maintenance-window';
 import { invalidVersionRange } from '../errors';
 import { VERSION_RANGE_MAX_LENGTH } from '../policy';
@@ -244,7 +243,7 @@ const SIGNING_KEY_MAX_LENGTH = 1_000;
 /** A minisign Ed25519 public key line: base64 of `Ed`, the key id and the key (42 bytes). */
 const KEY_LINE = '(?:RW[Q-T][A-Za-z0-9+/]{53})';
 /**
- * The forms `parsePublicKey` reads: the key line; the `.pub` file (its comment line, then the key
+ * The forms `readMinisignPublicKey` reads: the key line; the `.pub` file (its comment line, then the key
  * line); base64 of the `.pub` file, as `tauri signer generate` prints it (base64 of
  * "untrusted comment:", then whatever decodes to the rest of the file).
  */
@@ -257,7 +256,7 @@ const SIGNING_KEY_PATTERN = String.raw`^\s*(?:${KEY_LINE}|untrusted comment:[^\r
 export const updateSigningKeyField = atMostCharacters(string(), SIGNING_KEY_MAX_LENGTH)
   .transform((value, ctx) => {
     try {
-      return parsePublicKey(value).tauriForm;
+      return readMinisignPublicKey(value).tauriForm;
     } catch (error) {
       if (!(error instanceof MinisignFormatError)) throw error;
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be a minisign public key, as `tauri signer generate` prints it' });
@@ -274,7 +273,7 @@ export const updateSigningKeyField = atMostCharacters(string(), SIGNING_KEY_MAX_
 export const sparklePublicKeyField = string()
   .transform((value, ctx) => {
     try {
-      return sparkleText(parseSparklePublicKey(value));
+      return base64Text(readSparklePublicKey(value));
     } catch (error) {
       if (!(error instanceof SparkleFormatError)) throw error;
       ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be an EdDSA public key: base64 of 32 bytes, the SUPublicEDKey `generate_keys` prints' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RELEASE_STATUSES } from '../releases/lifecycle';
 import { rolloutPlanSchema } from '../rollouts/rollout-plan';
-import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../releases/rollout';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../policy';
 import { fieldsGiven, statedOf } from './openapi-extension';
 import { queryParameter } from './query-fields';
 import { atLeastOneField, bundleVersionField, channelField, releaseNotesField, systemVersionField, tierField, versionField, yankReasonField } from './fields';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from '../webhooks/event-types';
-import { destinationUrlPattern, destinationUrlProblem } from '../webhooks/destination';
+import { destinationUrlPattern, destinationUrlProblem } from '../webhooks/destination-rules';
 import { WEBHOOK_URL_MAX_LENGTH } from '../policy';
 import { atLeastOneField, descriptionField, distinctItems, isSingleLineText } from './fields';
 import { pageFields } from './query-fields';

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../policy';
 
 /**
  * Staged rollout: a published version offered as "latest" to a share of customers only. Each
@@ -8,8 +9,6 @@ import { hash } from 'node:crypto';
  * customers are not always the first to get a build.
  */
 
-export const MIN_ROLLOUT_PERCENTAGE = 1;
-export const MAX_ROLLOUT_PERCENTAGE = 100;
 /** A version without a rollout percentage is offered to everyone. */
 export const DEFAULT_ROLLOUT_PERCENTAGE = MAX_ROLLOUT_PERCENTAGE;
 

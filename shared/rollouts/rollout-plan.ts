@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { ROLLOUT_PLAN_MAX_AFTER_HOURS, ROLLOUT_PLAN_MAX_STEPS } from '../policy';
-import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../releases/rollout';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE, ROLLOUT_PLAN_MAX_AFTER_HOURS, ROLLOUT_PLAN_MAX_STEPS } from '../policy';
 import type { ReleaseHealth } from './funnel';
 
 /**

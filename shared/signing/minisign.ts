@@ -1,4 +1,7 @@
 import { createHash, createPublicKey, KeyObject, verify } from 'node:crypto';
+import { exactBase64, keyIdText, MINISIGN_KEY_ID_BYTES as KEY_ID_BYTES, MinisignFormatError, minisignLines, readMinisignPublicKey, UNTRUSTED_COMMENT } from './public-keys';
+
+export { MinisignFormatError };
 
 /**
  * Minisign public keys and signatures, as Tauri's updater uses them: `tauri signer generate` prints
@@ -8,15 +11,9 @@ import { createHash, createPublicKey, KeyObject, verify } from 'node:crypto';
  * cannot take as a stream, and Tauri never writes it.
  */
 
-const ED25519_ALGORITHM = 'Ed';
 const PREHASHED_ALGORITHM = 'ED';
-const KEY_ID_BYTES = 8;
-const PUBLIC_KEY_BYTES = 2 + KEY_ID_BYTES + 32;
 const SIGNATURE_BYTES = 2 + KEY_ID_BYTES + 64;
-const UNTRUSTED_COMMENT = 'untrusted comment:';
 const TRUSTED_COMMENT = 'trusted comment: ';
-/** minisign's own bound on a comment line; a larger text is not a signature. */
-const MAX_TEXT_BYTES = 4096;
 
 /** The hash a prehashed signature signs; feed the signed file's bytes to it. */
 export const PREHASH_ALGORITHM = 'blake2b512';
@@ -40,32 +37,13 @@ export interface MinisignSignature {
   tauriForm: string;
 }
 
-/** A key or signature that cannot be read; `message` says why, for the vendor. */
-export class MinisignFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MinisignFormatError';
-  }
-}
-
 /**
  * Reads a public key given as `tauri signer generate` prints it (base64 of the `.pub` file), as the
  * `.pub` file itself, or as its key line alone.
  */
 export function parsePublicKey(input: string): MinisignPublicKey {
-  const lines = minisignLines(input);
-  const keyLine = lines[0]?.startsWith(UNTRUSTED_COMMENT) ? lines[1] : lines[0];
-  const raw = strictBase64(keyLine ?? '');
-  if (raw?.length !== PUBLIC_KEY_BYTES || raw.subarray(0, 2).toString('latin1') !== ED25519_ALGORITHM) {
-    throw new MinisignFormatError('is not a minisign public key (the one `tauri signer generate` prints)');
-  }
-  const keyId = keyIdText(raw.subarray(2, 2 + KEY_ID_BYTES));
-  const text = `${UNTRUSTED_COMMENT} minisign public key: ${keyId}\n${keyLine}\n`;
-  return {
-    keyId,
-    tauriForm: Buffer.from(text).toString('base64'),
-    key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.subarray(2 + KEY_ID_BYTES).toString('base64url') }, format: 'jwk' }),
-  };
+  const { keyId, tauriForm, ed25519 } = readMinisignPublicKey(input);
+  return { keyId, tauriForm, key: createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(ed25519).toString('base64url') }, format: 'jwk' }) };
 }
 
 /** Reads a signature given as `tauri signer sign` writes it (base64 of minisign's text) or as minisign's text itself. */
@@ -109,23 +87,8 @@ export function verificationProblem(publicKey: MinisignPublicKey, signature: Min
   return null;
 }
 
-/** The lines of minisign's text, given as the text or as base64 of it; blank lines dropped. */
-function minisignLines(input: string): string[] {
-  const trimmed = input.trim();
-  if (Buffer.byteLength(trimmed) > MAX_TEXT_BYTES * 2) throw new MinisignFormatError('is too long for a minisign key or signature');
-  const decoded = /^[A-Za-z0-9+/]+={0,2}$/.test(trimmed) ? strictBase64(trimmed)?.toString('utf8') : undefined;
-  // The base64 of a text form decodes to its comment line; a bare key line decodes to binary.
-  const text = decoded?.startsWith(UNTRUSTED_COMMENT) ? decoded : trimmed;
-  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
-}
-
-/** Base64 that decodes exactly (Buffer.from ignores characters it does not know); undefined otherwise. */
+/** Base64 that decodes exactly, as a Buffer; undefined otherwise. */
 function strictBase64(text: string): Buffer | undefined {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) return undefined;
-  return Buffer.from(text, 'base64');
-}
-
-/** minisign prints a key id as a little-endian 64-bit number in hex. */
-function keyIdText(bytes: Buffer): string {
-  return Buffer.from(bytes).reverse().toString('hex').toUpperCase();
+  const bytes = exactBase64(text);
+  return bytes && Buffer.from(bytes);
 }

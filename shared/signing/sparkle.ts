@@ -1,4 +1,7 @@
 import { Point } from '@noble/ed25519';
+import { base64OfLength as bytesOfLength, readSparklePublicKey, SparkleFormatError } from './public-keys';
+
+export { SparkleFormatError };
 
 /**
  * Sparkle's EdDSA signatures: the app's `SUPublicEDKey` is base64 of a 32-byte Ed25519 public key,
@@ -20,30 +23,15 @@ const SIGNATURE_BYTES = 64;
 /** The order of Ed25519's base point. */
 const GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
 
-/** A key or signature that cannot be read; `message` says why, for the vendor. */
-export class SparkleFormatError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SparkleFormatError';
-  }
-}
-
-/** Base64 that decodes exactly to `bytes` bytes (Buffer.from ignores characters it does not know); undefined otherwise. */
+/** Base64 that decodes exactly to `bytes` bytes, as a Buffer; undefined otherwise. */
 function base64OfLength(text: string, bytes: number): Buffer | undefined {
-  const trimmed = text.trim();
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(trimmed) || trimmed.length % 4 !== 0) return undefined;
-  const decoded = Buffer.from(trimmed, 'base64');
-  return decoded.length === bytes ? decoded : undefined;
+  const decoded = bytesOfLength(text, bytes);
+  return decoded && Buffer.from(decoded);
 }
 
-/**
- * The 32 bytes of a public key given as `generate_keys` prints it (the SUPublicEDKey value). Any 32
- * bytes are taken, as Sparkle takes them: bytes that are no point of the curve verify no signature.
- */
+/** The 32 bytes of a public key given as `generate_keys` prints it (the SUPublicEDKey value): public-keys.ts reads it. */
 export function parseSparklePublicKey(input: string): Buffer {
-  const key = base64OfLength(input, PUBLIC_KEY_BYTES);
-  if (!key) throw new SparkleFormatError('is not an EdDSA public key (base64 of 32 bytes, the SUPublicEDKey `generate_keys` prints)');
-  return key;
+  return Buffer.from(readSparklePublicKey(input));
 }
 
 /** What `sign_update` prints without `-p`: the enclosure's attributes, the signature among them. */

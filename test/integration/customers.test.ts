@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CUSTOMER_ID_PATTERN } from '../../shared/api-keys';
+import { CUSTOMER_ID_PATTERN } from '../../shared/customer-ids';
 import { NAME_MAX_LENGTH, NOTES_MAX_LENGTH } from '../../shared/contract/customers-requests';
 import { PAGE_SIZE_MAX } from '../../shared/policy';
 import { HttpResult } from '../support/http-client';

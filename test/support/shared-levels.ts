@@ -14,11 +14,11 @@ export const SHARED_LEVELS = new PathLevels([
       'image-type.ts', 'net.ts', 'secrets.ts', 'hashing.ts', 'rate-limit-policies.ts', 'api-keys.ts', 'logger.ts',
       'releases/platforms.ts', 'releases/channels.ts', 'releases/lifecycle.ts', 'releases/version-order.ts',
       'releases/rollout.ts', 'releases/update-client-names.ts', 'releases/visitor-platform.ts',
-      'signing/minisign.ts', 'signing/sparkle.ts',
+      'signing/minisign.ts', 'signing/sparkle.ts', 'signing/public-keys.ts',
       // The process's stopping flag and handler: adapters ask it whether a lost connection is an outage.
       'runtime/shutdown.ts',
       'webhooks/event-types.ts',
-      'durations.ts', 'releases/file-types.ts', 'byte-sizes.ts',
+      'durations.ts', 'releases/file-types.ts', 'byte-sizes.ts', 'customer-ids.ts',
     ],
   },
   {
@@ -32,7 +32,7 @@ export const SHARED_LEVELS = new PathLevels([
       // The build-output recogniser: pure rules over what build tools write, run by the CLI and the console.
       'publishing/',
       // Where webhooks may go: the rule the contract's request schemas check a URL against (and the checked resolution).
-      'webhooks/destination.ts',
+      'webhooks/destination.ts', 'webhooks/destination-rules.ts',
     ],
   },
   {

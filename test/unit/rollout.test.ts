@@ -3,10 +3,9 @@ import {
   DEFAULT_ROLLOUT_PERCENTAGE,
   isInRollout,
   isRolloutPercentage,
-  MAX_ROLLOUT_PERCENTAGE,
-  MIN_ROLLOUT_PERCENTAGE,
   rolloutBucket,
 } from '../../shared/releases/rollout';
+import { MAX_ROLLOUT_PERCENTAGE, MIN_ROLLOUT_PERCENTAGE } from '../../shared/policy';
 
 const CUSTOMERS = Array.from({ length: 20_000 }, (_, i) => `customer-${i}`);
 

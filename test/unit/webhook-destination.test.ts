@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { DestinationRefusedError, destinationUrlProblem, resolveDestination, type Resolver } from '../../shared/webhooks/destination';
+import { DestinationRefusedError, resolveDestination, type Resolver } from '../../shared/webhooks/destination';
+import { destinationUrlProblem } from '../../shared/webhooks/destination-rules';
 import { postWebhook } from '../../shared/webhooks/http-delivery';
 import { sendMessage } from '../../shared/webhooks/send-message';
 import { generateSigningSecret, signedHeaders } from '../../shared/webhooks/signature';
