@@ -277,6 +277,18 @@ describe('the API description', () => {
         .and.to.include("must have required property 'tier'");
     });
 
+    it("fails the typed client's call as it fails a raw request, and takes an answer as described", async () => {
+      expect(await client.api().getCustomer({ customerId: customer.customerId })).to.include({ customerId: customer.customerId });
+      proxy.alteration = (answer) => {
+        const body = JSON.parse(answer.body.toString());
+        delete body.data.tier;
+        answer.body = Buffer.from(JSON.stringify(body));
+      };
+      expect(await refusal(() => client.api().getCustomer({ customerId: customer.customerId })))
+        .to.include(`GET /v1/management/customers/${customer.customerId} answered 200 outside the API description`)
+        .and.to.include("must have required property 'tier'");
+    });
+
     it('fails the request answered with a status its operation does not declare', async () => {
       proxy.alteration = (answer) => {
         answer.status = 202;

@@ -1,7 +1,7 @@
 import type { Guard } from '../../gateway/http/context';
 import { referenceRouteTable } from '../../gateway/reference-routes';
 
-/** One method on one path, as the route table declares it (`/v1/management/applications/:applicationId`). */
+/** One method on one path, as the route table declares it (Koa-router syntax: `:name` for a path parameter). */
 export interface MountedRoute {
   method: string;
   path: string;
