@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import Koa from 'koa';
 import { methodNotAllowed } from '../shared/errors';
 import { metricsTokenCheck } from '../shared/metrics/metrics-token';
@@ -11,7 +12,8 @@ import { errorHandler, responseErrorListener } from './middleware/error-handler'
 import { requestContext } from './middleware/request-context';
 import { accessLog } from './middleware/access-log';
 import { requestMetrics } from './middleware/request-metrics';
-import { hotLane } from './pipeline/hot-lane';
+import { HotLane } from './pipeline/hot-lane';
+import { FrameStep, hotFront } from './pipeline/hot-front';
 import { tokenPath } from './http/token-path';
 import { tokenAdmission } from './auth/token-admission';
 import { shareLinkPages } from './downloads/share-link-pages';
@@ -19,12 +21,19 @@ import { webApps } from './web/web-apps';
 import { IdempotencyRecords } from './idempotency/idempotency-records';
 import { IdempotentRequests } from './idempotency/idempotent-requests';
 
+/** The Koa application, and the request listener the server calls: the hot front, then the application. */
+export interface GatewayApp {
+  app: Koa<AppState>;
+  listener: RequestListener;
+}
+
 /**
  * The Koa application: request metrics (when served) first, then envelope and request id, then the
  * hot lane, then the web apps, then the router of every route; both answer each route through its guard, rate
- * limit and idempotency key.
+ * limit and idempotency key. In front of it, the hot front answers the hot routes through the same
+ * frame steps and lane without Koa's per-request chain (pipeline/hot-front.ts).
  */
-export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: AuditService): Koa<AppState> {
+export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: AuditService): GatewayApp {
   const app = new Koa<AppState>();
   app.proxy = deps.config.trustProxy;
   // Errors are rendered and logged by errorHandler; what Koa reports after it (a response cut short)
@@ -41,18 +50,24 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
     rateLimits: deps.rateLimits,
     idempotency,
   });
-  if (deps.metrics.served) app.use(requestMetrics(deps.metrics));
-  app.use(requestContext());
-  app.use(accessLog(deps.logger));
-  app.use(errorHandler(deps.logger, deps.redisOutage));
+  // Every request's frame, in order; an access log off at this level is no step at all.
+  const frame: FrameStep[] = [
+    ...(deps.metrics.served ? [requestMetrics(deps.metrics)] : []),
+    requestContext(),
+    ...(deps.logger.isLevelEnabled('info') ? [accessLog(deps.logger)] : []),
+    errorHandler(deps.logger, deps.redisOutage),
+  ];
+  const pages = shareLinkPages(deps.config.vendor);
+  const lane = new HotLane(built.routes);
+  for (const step of frame) app.use(step as Koa.Middleware<AppState>);
   app.use(tokenPath());
-  app.use(shareLinkPages(deps.config.vendor));
+  app.use(pages as Koa.Middleware<AppState>);
   // The hot lane answers only /v1 routes and the web apps only their own paths: the hot requests
   // skip the web apps' path test.
-  app.use(hotLane(built.routes));
+  app.use(lane.middleware());
   app.use(webApps(deps.config));
   mount(app, built.router);
-  return app;
+  return { app, listener: hotFront(app, lane, [...frame, pages], app.callback()) };
 }
 
 const refuseMethod = () => methodNotAllowed('this method is not allowed on this path');

@@ -41,10 +41,10 @@ export interface RunningGateway {
 export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
   const services = buildGatewayServices(deps);
   const routes = routeTable(deps, services);
-  const app = createApp(deps, routes, services.audit);
+  const { app, listener } = createApp(deps, routes, services.audit);
   // Node's own checks of Host and of the head's size answer without the envelope: answerProtocolErrors makes them.
   const server = http.createServer(PROTOCOL_SERVER_OPTIONS);
-  server.on('request', answerProtocolErrors(server, app.callback()));
+  server.on('request', answerProtocolErrors(server, listener));
   // Large uploads stream for minutes: no whole-request timeout, but idle sockets are dropped.
   server.requestTimeout = 0;
   server.headersTimeout = 30_000;

@@ -22,46 +22,63 @@ interface LaneEntry {
 /** A path segment: a literal, or a param with the literal text around it in its segment (`releases.:channel.json`), usually none. */
 type Segment = { literal: string } | { param: string; before: string; after: string };
 
+/** A hot route a path names: its entry and the params read from the path. */
+export interface LaneHit {
+  template: string;
+  params: Record<string, string> | undefined;
+  answer: BuiltRoute['answer'];
+}
+
 /**
- * Mounted ahead of the router: answers the routes declared hot (GET and HEAD of the download URL, of
- * share links and of the update checks) with a path comparison and the same answer the router holds
- * for them, instead of the router's matching and middleware chain. Only paths spelled exactly as
- * declared are taken; every variant the router also accepts (trailing slash, other case, escaped
- * characters) and every other method goes on to the router, so 404, 405 and Allow stay the router's.
+ * The routes declared hot (GET and HEAD of the download URL, of share links, of the update checks
+ * and of the package indexes), matched by path comparisons instead of the router's matching. Only
+ * paths spelled exactly as declared are taken; every variant the router also accepts (trailing
+ * slash, other case, escaped characters) and every other method goes on to the router, so 404, 405
+ * and Allow stay the router's.
  */
-export function hotLane(routes: readonly BuiltRoute[]): Middleware<AppState> {
-  const entries = routes.filter(({ route }) => route.hot).map(laneEntry);
-  const lane = (ctx: AppContext, next: Next) => {
-    const { method, path } = ctx;
-    if (method !== 'GET' && method !== 'HEAD') return next();
+export class HotLane {
+  private readonly entries: readonly LaneEntry[];
+
+  constructor(routes: readonly BuiltRoute[]) {
+    this.entries = routes.filter(({ route }) => route.hot).map(laneEntry);
+  }
+
+  /** The hot route a GET or HEAD of `path` is answered by, or undefined. */
+  match(method: string, path: string): LaneHit | undefined {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
     let parts: string[] | undefined;
-    for (const entry of entries) {
+    for (const entry of this.entries) {
       if (entry.exact !== undefined) {
-        if (path === entry.exact) {
-          ctx.state.route = entry.template;
-          return entry.answer(ctx);
-        }
+        if (path === entry.exact) return { template: entry.template, params: undefined, answer: entry.answer };
       } else if (entry.segments !== undefined) {
         if (!path.startsWith(entry.prefix as string)) continue;
         parts ??= path.split('/');
         const params = paramsOf(entry.segments, parts);
-        if (params) {
-          ctx.state.route = entry.template;
-          ctx.params = params;
-          return entry.answer(ctx);
-        }
+        if (params) return { template: entry.template, params, answer: entry.answer };
       } else if (path.startsWith(entry.prefix as string)) {
         const value = path.slice((entry.prefix as string).length);
-        if (PLAIN_SEGMENT.test(value)) {
-          ctx.state.route = entry.template;
-          ctx.params = { [entry.param as string]: value };
-          return entry.answer(ctx);
-        }
+        if (PLAIN_SEGMENT.test(value)) return { template: entry.template, params: { [entry.param as string]: value }, answer: entry.answer };
       }
     }
-    return next();
-  };
-  return lane as Middleware<AppState>;
+    return undefined;
+  }
+
+  /** The lane as Koa middleware, ahead of the router: a hot route's answer, else the next middleware. */
+  middleware(): Middleware<AppState> {
+    const lane = (ctx: AppContext, next: Next) => {
+      const hit = this.match(ctx.method, ctx.path);
+      if (!hit) return next();
+      enter(ctx, hit);
+      return hit.answer(ctx);
+    };
+    return lane as Middleware<AppState>;
+  }
+}
+
+/** Names the route a request entered and its params, as the router would. */
+export function enter(ctx: AppContext, hit: LaneHit): void {
+  ctx.state.route = hit.template;
+  if (hit.params) ctx.params = hit.params;
 }
 
 /** The params of a path split at '/' when it has the route's segments, each param plain; else undefined. */
