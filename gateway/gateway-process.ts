@@ -15,12 +15,12 @@ import { DownloadCacheLookups } from './releases/cache-lookups';
 import { CatalogCache } from './releases/catalog-cache';
 import { ReleaseCatalog } from './releases/release-catalog';
 import { invalidationChannel, InvalidationBus } from '../shared/cache/invalidation-bus';
-import type { GatewayDeps } from './gateway-deps';
+import type { GatewayDeps, RouteModule } from './gateway-deps';
 import { RateLimiting } from './rate-limits/rate-limiting';
 import type { AppState } from './http/context';
 import type { Route } from './http/route';
 import { routeTable } from './route-table';
-import { buildGatewayServices } from './gateway-services';
+import { buildGatewayServices, type GatewayServices } from './gateway-services';
 import { webhookSecretKey } from '../shared/runtime/local-secrets';
 import { SigningSecrets } from '../shared/webhooks/signing-secrets';
 import { WebhookEvents } from '../shared/webhooks/webhook-events';
@@ -38,9 +38,9 @@ export interface RunningGateway {
 }
 
 /** Serves the app on `port` (0: any free port). */
-export async function startGateway(deps: GatewayDeps, port: number, host?: string): Promise<RunningGateway> {
+export async function startGateway(deps: GatewayDeps, port: number, host?: string, modules?: readonly RouteModule<GatewayServices>[]): Promise<RunningGateway> {
   const services = buildGatewayServices(deps);
-  const routes = routeTable(deps, services);
+  const routes = routeTable(deps, services, modules);
   const { app, listener } = createApp(deps, routes, services.audit);
   // Node's own checks of Host and of the head's size answer without the envelope: answerProtocolErrors makes them.
   const server = http.createServer(PROTOCOL_SERVER_OPTIONS);
@@ -92,6 +92,8 @@ export async function launchGateway(
   redisUrl: string,
   adminKeyHashes: readonly string[],
   port = config.port,
+  /** The route modules served (route-table.ts's ROUTE_MODULES unless given). */
+  modules?: readonly RouteModule<GatewayServices>[],
 ): Promise<LaunchedGateway> {
   // Key lookups on their own connection with auto-pipelining: concurrent requests' lookups share one
   // socket write. Queue producers keep a plain connection; cache invalidations arrive on a subscriber.
@@ -133,6 +135,7 @@ export async function launchGateway(
       },
       port,
       config.host,
+      modules,
     );
   } catch (error) {
     // A port in use: nothing else of this gateway may outlive it (its connections would report the

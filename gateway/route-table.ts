@@ -31,7 +31,8 @@ import { updateReportRoutes } from './updates/update-report-routes';
 import { repoRoutes } from './repos/repo-routes';
 import { tufRoutes } from './tuf/tuf-routes';
 
-const MODULES: readonly RouteModule<GatewayServices>[] = [
+/** Every feature's routes, in the order the router tries them. */
+export const ROUTE_MODULES: readonly RouteModule<GatewayServices>[] = [
   downloadRoutes,
   electronRoutes,
   tauriRoutes,
@@ -65,8 +66,13 @@ const MODULES: readonly RouteModule<GatewayServices>[] = [
 /**
  * Every route the gateway serves, as data: the router, the hot lane and the API description
  * (GET /v1/openapi.json, which describes every route of the table, itself included) are built from it.
+ * `modules` are ROUTE_MODULES unless a caller serves more (a test's own feed).
  */
-export function routeTable(deps: GatewayDeps, services: GatewayServices = buildGatewayServices(deps)): readonly Route[] {
-  const routes = MODULES.flatMap((module) => module(deps, services));
+export function routeTable(
+  deps: GatewayDeps,
+  services: GatewayServices = buildGatewayServices(deps),
+  modules: readonly RouteModule<GatewayServices>[] = ROUTE_MODULES,
+): readonly Route[] {
+  const routes = modules.flatMap((module) => module(deps, services));
   return [...routes, ...apiDescriptionRoutes(deps, routes)];
 }

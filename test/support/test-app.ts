@@ -5,6 +5,9 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { launchGateway, LaunchedGateway } from '../../gateway/gateway-process';
+import type { RouteModule } from '../../gateway/gateway-deps';
+import type { GatewayServices } from '../../gateway/gateway-services';
+import { ROUTE_MODULES } from '../../gateway/route-table';
 import type { Clock } from '../../shared/clock';
 import { Config, loadConfig } from '../../shared/config';
 import { createLogger, Logger } from '../../shared/logger';
@@ -55,6 +58,8 @@ export interface TestAppOptions {
   sqliteOnly?: boolean;
   /** The clock of the app's processes (access tokens' validity and periods): one a test moves. */
   clock?: Clock;
+  /** Routes served beside the gateway's own (a feed a test declares). */
+  routeModules?: readonly RouteModule<GatewayServices>[];
 }
 
 /**
@@ -82,7 +87,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adminKey = config.adminApiKeys[0];
   const { hashes } = resolveAdminKeys(config.adminApiKeys, config.dataDir);
   const workers = options.workers === false ? undefined : await launchWorkers(config, logger, core, config.redisUrl as string);
-  const gateway = await launchGateway(config, logger, core, config.redisUrl as string, hashes, port);
+  const modules = options.routeModules ? [...ROUTE_MODULES, ...options.routeModules] : undefined;
+  const gateway = await launchGateway(config, logger, core, config.redisUrl as string, hashes, port, modules);
   const baseUrl = `http://127.0.0.1:${gateway.gateway.port}`;
   const http = new HttpClient(baseUrl, adminKey);
   return {
