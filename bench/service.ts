@@ -51,8 +51,7 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     LOG_LEVEL: 'warn',
     RATE_LIMITS: UNREACHED_RATE_LIMITS,
     ...options.env,
-  // BENCH_CPU_PROF=<directory>: each service writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-  }, process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []);
+  }, serviceNodeArgs());
   try {
     await child.waitFor(/Listening on/, START_TIMEOUT_MS);
   } catch (error) {
@@ -65,6 +64,18 @@ export async function startService(options: ServiceOptions): Promise<Service> {
     warnings: () => child.output.split('\n').filter(isWarningLine),
     stop: child.stop,
   };
+}
+
+/**
+ * BENCH_CPU_PROF=<directory>: each service writes a V8 CPU profile there when it stops (open it in
+ * Chrome's DevTools). BENCH_SERVICE_NODE_ARGS: more of node's options for the service, e.g.
+ * `--perf-basic-prof-only-functions`, so that `perf record -e cpu-clock -g -p <pid>` names its
+ * JavaScript (a profile of CPU time on every thread, the kernel's included, where V8's samples wall time).
+ */
+function serviceNodeArgs(): string[] {
+  const args = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const more = process.env.BENCH_SERVICE_NODE_ARGS?.trim();
+  return more ? [...args, ...more.split(/\s+/)] : args;
 }
 
 /** Log lines at warn level or above, and warnings Node itself prints for the process. */
