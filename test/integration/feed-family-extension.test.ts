@@ -26,7 +26,7 @@ import { startTestApp, TestApp } from '../support/test-app';
  * publishes: the newest signed release whatever the caller runs, under `platforms["<os>-<arch>"]`),
  * and shows that the engine gives it what every feed has: the caller's offered releases, the
  * stored answer with its ETag and 304, HEAD, the guard's refusals, the check recorded once, and
- * its place in the API description.
+ * its place in the API description (the route is declared beside the others, never instead of one).
  */
 
 interface StaticCheck extends FeedRequest {
