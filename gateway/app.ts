@@ -62,9 +62,7 @@ export function createApp(deps: GatewayDeps, routes: readonly Route[], audit: Au
   for (const step of frame) app.use(step as Koa.Middleware<AppState>);
   app.use(tokenPath());
   app.use(pages as Koa.Middleware<AppState>);
-  // The hot lane answers only /v1 routes and the web apps only their own paths: the hot requests
-  // skip the web apps' path test.
-  app.use(lane.middleware());
+  // The hot routes never reach this stack (the hot front answers them); the router holds them too.
   app.use(webApps(deps.config));
   mount(app, built.router);
   return { app, listener: hotFront(app, lane, [...frame, pages], app.callback()) };

@@ -3,8 +3,9 @@ import { Stream } from 'node:stream';
 import type Koa from 'koa';
 import type { AppContext, AppState } from '../http/context';
 import { isPending } from '../http/eventually';
+import { TOKEN_PATH_PREFIX } from '../http/caller-base-url';
 import { splitTokenPath, takeTokenPath } from '../http/token-path';
-import { enter, HotLane, LaneHit } from './hot-lane';
+import { enter, HOT_PATH_PREFIX, HotLane, LaneHit } from './hot-lane';
 
 /** A step every request passes (request id, access log, error envelope): Koa middleware. */
 export type FrameStep = (ctx: AppContext, next: () => Promise<void>) => Promise<void>;
@@ -22,7 +23,9 @@ const DONE = Promise.resolve();
  */
 export function hotFront(app: Koa<AppState>, lane: HotLane, frame: readonly FrameStep[], koa: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
+    // Every hot route is under HOT_PATH_PREFIX, or behind a token path: other requests make no context here.
+    const url = req.url ?? '';
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !(url.startsWith(HOT_PATH_PREFIX) || url.startsWith(TOKEN_PATH_PREFIX))) {
       koa(req, res);
       return;
     }

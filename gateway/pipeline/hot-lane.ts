@@ -1,7 +1,9 @@
-import type { Middleware, Next } from 'koa';
-import type { AppContext, AppState } from '../http/context';
+import type { AppContext } from '../http/context';
 import type { BuiltRoute } from './route-builder';
 import { routeTemplate } from '../http/route';
+
+/** Where every hot route lives: the hot front makes no context for a path outside it (or a token path). */
+export const HOT_PATH_PREFIX = '/v1/';
 
 /** A path segment the router would read exactly as written: no escapes to decode, no '/'. */
 const PLAIN_SEGMENT = /^[^/%]+$/;
@@ -62,17 +64,6 @@ export class HotLane {
     }
     return undefined;
   }
-
-  /** The lane as Koa middleware, ahead of the router: a hot route's answer, else the next middleware. */
-  middleware(): Middleware<AppState> {
-    const lane = (ctx: AppContext, next: Next) => {
-      const hit = this.match(ctx.method, ctx.path);
-      if (!hit) return next();
-      enter(ctx, hit);
-      return hit.answer(ctx);
-    };
-    return lane as Middleware<AppState>;
-  }
 }
 
 /** Names the route a request entered and its params, as the router would. */
@@ -102,6 +93,7 @@ function paramsOf(segments: readonly Segment[], parts: readonly string[]): Recor
 }
 
 function laneEntry({ route, answer }: BuiltRoute): LaneEntry {
+  if (!route.path.startsWith(HOT_PATH_PREFIX)) throw new Error(`${route.path}: a hot route's path starts with ${HOT_PATH_PREFIX}`);
   const template = routeTemplate(route.path);
   const params = [...route.path.matchAll(/:(\w+)/g)];
   if (params.length === 0) return { template, exact: route.path, answer };
