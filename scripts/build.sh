@@ -17,6 +17,12 @@ if [ ! -f tsconfig.json ]; then
 fi
 
 stamp=dist/.build-stamp
+
+# npm runs a package's bin by its path, so the compiled entry points must be executable; tsc writes
+# every file 0644, and npm sets the bit only on bins it links, which it does not for the root package.
+mark_bins_executable() {
+  node -e 'for (const file of Object.values(require("./package.json").bin ?? {})) { try { require("fs").chmodSync(file, 0o755) } catch (error) { if (error.code !== "ENOENT") throw error } }'
+}
 # The folders tsc compiles, from tsconfig.json's include.
 read -r -a sources <<<"$(node -e 'console.log(require("./tsconfig.json").include.join(" "))')"
 existing=()
@@ -27,6 +33,7 @@ if [ -f "$stamp" ]; then
   changed=$(find tsconfig.json "${existing[@]}" -newer "$stamp" \( -name '*.ts' -o -name '*.json' \) -print -quit)
   if [ -z "$changed" ]; then
     echo "build: dist/ is up to date"
+    mark_bins_executable
     bash scripts/build-web.sh
     exit 0
   fi
@@ -54,4 +61,5 @@ mkdir -p dist
 touch "$stamp.next"
 "$tsc" -p tsconfig.json
 mv "$stamp.next" "$stamp"
+mark_bins_executable
 bash scripts/build-web.sh
