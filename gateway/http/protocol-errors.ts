@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type { ErrorCode } from '../../shared/errors';
 import { newRequestId } from '../../shared/ids';
 import { REQUEST_HEAD_MAX_BYTES, REQUEST_HEAD_PARSER_MAX_BYTES } from '../../shared/policy';
+import { onFirstRead } from './first-read';
 import { methodOfFirstBytes, type RefusedMethod, refusedRequestMethod } from './refused-request';
 
 interface Refusal {
@@ -46,7 +47,7 @@ export function answerProtocolErrors(server: http.Server, listener: http.Request
   const firstMethods = new WeakMap<Socket, RefusedMethod>();
   const served = new WeakSet<Socket>();
   server.on('connection', (socket: Socket) => {
-    socket.once('data', (chunk: Buffer) => firstMethods.set(socket, methodOfFirstBytes(chunk)));
+    onFirstRead(socket, (chunk) => firstMethods.set(socket, methodOfFirstBytes(chunk)));
   });
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number }, socket: Socket) => {
     // A response already on its way cannot be followed by another on the same bytes.

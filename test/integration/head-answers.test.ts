@@ -26,10 +26,18 @@ function nodeRequest(port: number, method: string, path: string, headers: http.O
   });
 }
 
-/** Every byte the server sends for `head` (written at once) until it closes, split at the end of its head. */
-function rawExchange(port: number, head: string): Promise<{ statusLine: string; headers: Record<string, string>; rest: Buffer }> {
+/**
+ * Every byte the server sends for `head` until it closes, split at the end of its head. A head given
+ * in parts is written part by part, each once the server has read the one before (its own read).
+ */
+function rawExchange(port: number, head: string | string[]): Promise<{ statusLine: string; headers: Record<string, string>; rest: Buffer }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(head));
+    const parts = typeof head === 'string' ? [head] : head;
+    const writeFrom = (i: number): void => {
+      if (i === parts.length - 1) socket.end(parts[i]);
+      else socket.write(parts[i], () => setTimeout(() => writeFrom(i + 1), 50));
+    };
+    const socket = net.connect(port, '127.0.0.1', () => writeFrom(0));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
@@ -171,6 +179,18 @@ describe('answers to HEAD', () => {
       expect(answers[1]).to.match(/^HTTP\/1.1 400 [^]*\r\ncontent-length: 0\r\n/i);
       expect(answers[1].endsWith('\r\n\r\n'), `${method}: ${JSON.stringify(answers[1])}`).to.equal(true);
     }
+  });
+
+  it('answers a refusal in a later read of the first head by the method the connection began with', async () => {
+    // The parser fails in the second read, whose bytes begin inside the request line's target.
+    const tooLong = `${'a'.repeat(REQUEST_HEAD_PARSER_MAX_BYTES)} HTTP/1.1\r\nHost: localhost\r\n\r\n`;
+    const get = await rawExchange(port, ['GET /healthz?q=', tooLong]);
+    expect(get.statusLine).to.match(/^HTTP\/1.1 431 /);
+    expect(JSON.parse(get.rest.toString('utf8'))).to.deep.include({ success: false });
+    expect(get.rest.length).to.equal(Number(get.headers['content-length']));
+    const head = await rawExchange(port, ['HEAD /healthz?q=', tooLong]);
+    expect(head.statusLine).to.match(/^HTTP\/1.1 431 /);
+    expect(head.rest.toString('latin1')).to.equal('');
   });
 
   it('answers HEAD without Host (400) and with a head only Node\'s parser refuses (431) without a body', async () => {
