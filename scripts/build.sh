@@ -21,6 +21,7 @@ stamp=dist/.build-stamp
 # npm runs a package's bin by its path, so the compiled entry points must be executable; tsc writes
 # every file 0644, and npm sets the bit only on bins it links, which it does not for the root package.
 mark_bins_executable() {
+  if [ ! -f package.json ]; then return 0; fi
   node -e 'for (const file of Object.values(require("./package.json").bin ?? {})) { try { require("fs").chmodSync(file, 0o755) } catch (error) { if (error.code !== "ENOENT") throw error } }'
 }
 # The folders tsc compiles, from tsconfig.json's include.

@@ -57,6 +57,19 @@ describe('build script', function () {
     expect(fs.statSync(compiled()).mtimeMs).to.equal(before);
   });
 
+  it("marks the package's bin entry points executable, which tsc writes 0644, on every run", () => {
+    fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'greeting', bin: { greet: 'dist/src/greeting.js', gone: 'dist/src/absent.js' } }));
+    const first = run();
+    expect(first.status, first.output).to.equal(0);
+    expect(fs.statSync(compiled()).mode & 0o111).to.equal(0o111);
+    // An up-to-date dist/ whose entry point lost the bit gets it back.
+    fs.chmodSync(compiled(), 0o644);
+    const second = run();
+    expect(second.status, second.output).to.equal(0);
+    expect(second.output).to.contain('dist/ is up to date');
+    expect(fs.statSync(compiled()).mode & 0o111).to.equal(0o111);
+  });
+
   it('compiles again when a source or tsconfig.json changed', () => {
     expect(run().status).to.equal(0);
     fs.writeFileSync(path.join(project, 'src', 'greeting.ts'), 'export const greeting: string = "hello again";\n');
