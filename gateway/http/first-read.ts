@@ -11,40 +11,40 @@ interface ConnectionParser {
   [key: number]: unknown;
 }
 
-type ExecuteCallback = (this: unknown, ...args: unknown[]) => unknown;
-
 // Node's HTTP internals have no public name for the callback's key; node:_http_common exports it.
 const { HTTPParser } = require('node:_http_common') as { HTTPParser?: { kOnExecute?: unknown } };
 const ON_EXECUTE = typeof HTTPParser?.kOnExecute === 'number' ? HTTPParser.kOnExecute : undefined;
+
+const parserOf = (socket: Socket) => (socket as Socket & { parser?: ConnectionParser }).parser;
 
 /**
  * Calls `seen` with the first bytes a connection of Node's HTTP server reads. Node's parser reads
  * its connections in C++, and a 'data' listener on one would take it off that path for the
  * connection's whole life: every later request would then pass through the socket's JavaScript
- * stream (its read callback, the readable's buffer, a 'data' event) before the parser, which costs
- * the hot routes a measurable share of their CPU (bench/README.md). So the bytes are taken where the
- * parser hands its first read to JavaScript anyway, its after-execute callback, which is then given
- * back. A connection the parser does not read natively (or a Node without that callback) gets the
- * listener, which costs it nothing more. Call from the server's 'connection' listener, which runs
- * after Node's own has set the parser up.
+ * stream (its read callback, the readable's buffer, a 'data' event) before the parser, as the hot
+ * routes' CPU profile showed (bench/README.md). So the bytes are taken where the parser hands its
+ * first read to JavaScript anyway, its after-execute callback, which is then given back. A
+ * connection the parser does not read natively (or a Node without that callback) gets the listener,
+ * which costs it nothing more. Call from the server's 'connection' listener, which runs after
+ * Node's own has set the parser up.
  */
 export function onFirstRead(socket: Socket, seen: (chunk: Buffer) => void): void {
-  const parser = (socket as Socket & { parser?: ConnectionParser }).parser;
-  const execute = ON_EXECUTE === undefined ? undefined : parser?.[ON_EXECUTE];
-  if (!parser || parser._consumed !== true || typeof parser.getCurrentBuffer !== 'function' || typeof execute !== 'function') {
+  const parser = parserOf(socket);
+  const key = ON_EXECUTE;
+  const execute = key === undefined ? undefined : parser?.[key];
+  const currentBuffer = parser?.getCurrentBuffer;
+  if (key === undefined || parser?._consumed !== true || typeof currentBuffer !== 'function' || typeof execute !== 'function') {
     socket.once('data', seen);
     return;
   }
-  const key = ON_EXECUTE as number;
-  const firstExecute: ExecuteCallback = function (this: unknown, ...args: unknown[]) {
+  parser[key] = function firstExecute(this: unknown, ...args: unknown[]) {
     parser[key] = execute;
-    seen((parser.getCurrentBuffer as () => Buffer)());
-    return (execute as ExecuteCallback).apply(this, args);
+    seen(currentBuffer.call(parser));
+    return execute.apply(this, args);
   };
-  parser[key] = firstExecute;
 }
 
 /** Whether Node's parser reads `socket` natively (for the test that keeps it so). */
 export function parsedNatively(socket: Socket): boolean {
-  return (socket as Socket & { parser?: ConnectionParser }).parser?._consumed === true;
+  return parserOf(socket)?._consumed === true;
 }
